@@ -1,0 +1,212 @@
+package codec
+
+import (
+	"encoding/binary"
+	"math"
+	"math/bits"
+)
+
+// Lossless decimal floats. A value v is stored as an integer mantissa m with
+// a block-wide exponent e so that the decoder computes float64(m) / 10^e.
+// IEEE division is correctly rounded and both operands are exact (|m| < 2^53,
+// e <= MaxDecimalExp), so the result is the double nearest m/10^e: exactly v
+// whenever v's shortest decimal form has at most e fraction digits.
+//
+// Values for which that is not so are patched: the decoder adds a wrapping
+// bit difference to the value it computed. Measurement noise such as
+// 94.79799999999999 (one ulp below 94.798) then costs a 1-byte difference,
+// and NaN payloads, ±Inf and -0 are restored bit-exact. Non-finite values and
+// values whose mantissa would reach 2^53 repeat the previous mantissa so that
+// deltas stay small.
+//
+// Layout after the tag byte:
+//
+//	<1b e> <ints: n mantissas> <uvarint p> [<ints: p gaps> <ints: p diffs>]
+//
+// where p is the number of patches, each gap is the patch position minus the
+// previous patch position minus one (the first counts from -1) and each diff
+// is bits(v) - bits(decoded) as a wrapping int64. Both lists use the int
+// encodings, so dense 1-ulp patches cost a few bits each.
+
+// MaxDecimalExp is the largest decimal exponent; 10^e is exact in float64
+// for every e up to 22. Part of the format; do not change.
+const MaxDecimalExp = 18
+
+var pow10 = func() (p [MaxDecimalExp + 1]float64) {
+	p[0] = 1
+	for i := 1; i < len(p); i++ {
+		p[i] = p[i-1] * 10
+	}
+	return p
+}()
+
+const maxMantissa = 1 << 53
+
+// roundEven rounds |x| < 2^52 to the nearest integer, ties to even.
+func roundEven(x float64) float64 {
+	const magic = 0x1.8p52
+	if !(math.Abs(x) < 1<<52) {
+		return x // already integral, or NaN/Inf
+	}
+	if x >= 0 {
+		return (x + magic) - magic
+	}
+	return (x - magic) + magic
+}
+
+// mantissa returns m with float64(m)/10^e == v bit-exactly, or ok=false.
+func mantissa(v float64, e int) (m int64, ok bool) {
+	x := v * pow10[e]
+	if !(math.Abs(x) < maxMantissa) {
+		return 0, false
+	}
+	m = int64(roundEven(x))
+	return m, math.Float64bits(float64(m)/pow10[e]) == math.Float64bits(v)
+}
+
+// decimalDigits returns the smallest e at which v is exact, or
+// MaxDecimalExp+1 if none is.
+func decimalDigits(v float64) int {
+	for e := 0; e <= MaxDecimalExp; e++ {
+		if _, ok := mantissa(v, e); ok {
+			return e
+		}
+	}
+	return MaxDecimalExp + 1
+}
+
+// chooseExp picks the exponent with the smallest estimated size on a sample
+// of short consecutive runs spread over src.
+func chooseExp(src []float64) int {
+	const runs, runLen = 8, 32
+	var need [MaxDecimalExp + 2]int
+	sample := func(fn func(i int)) {
+		if len(src) <= runs*runLen {
+			for i := range src {
+				fn(i)
+			}
+			return
+		}
+		step := len(src) / runs
+		for r := range runs {
+			for i := r * step; i < r*step+runLen; i++ {
+				fn(i)
+			}
+		}
+	}
+	sample(func(i int) { need[decimalDigits(src[i])]++ })
+	best, bestCost := 0, math.MaxInt
+	for e := 0; e <= MaxDecimalExp; e++ {
+		if need[e] == 0 {
+			continue
+		}
+		cost := 0
+		var prev int64
+		sample(func(i int) {
+			v := src[i]
+			m, ok := mantissa(v, e)
+			if !ok {
+				x := v * pow10[e]
+				if math.Abs(x) < maxMantissa {
+					d := math.Float64bits(v) - math.Float64bits(float64(int64(roundEven(x)))/pow10[e])
+					cost += 8 * (1 + uvarintLen(Zigzag(int64(d))))
+				} else {
+					cost += 8 * 11
+					m = prev
+				}
+			}
+			cost += bits.Len64(Zigzag(m - prev))
+			prev = m
+		})
+		if cost < bestCost {
+			best, bestCost = e, cost
+		}
+	}
+	return best
+}
+
+// appendDecimal appends src in the decimal encoding with exponent e.
+func (c *Encoder) appendDecimal(dst []byte, src []float64, e int) []byte {
+	c.m = grow(c.m, len(src))
+	c.gaps, c.diffs = c.gaps[:0], c.diffs[:0]
+	last := -1
+	p := pow10[e]
+	var prev int64
+	for i, v := range src {
+		x := v * p
+		m := prev
+		if math.Abs(x) < maxMantissa {
+			m = int64(roundEven(x))
+		}
+		c.m[i] = m
+		prev = m
+		if d := math.Float64bits(v) - math.Float64bits(float64(m)/p); d != 0 {
+			c.gaps = append(c.gaps, int64(i-last-1))
+			c.diffs = append(c.diffs, int64(d))
+			last = i
+		}
+	}
+	dst = append(dst, byte(FloatDecimal), byte(e))
+	dst = c.AppendInts(dst, c.m)
+	dst = binary.AppendUvarint(dst, uint64(len(c.gaps)))
+	if len(c.gaps) > 0 {
+		dst = c.AppendInts(dst, c.gaps)
+		dst = c.AppendInts(dst, c.diffs)
+	}
+	return dst
+}
+
+// decodeDecimal decodes n values after the tag byte.
+func (c *Decoder) decodeDecimal(dst []float64, r *reader, n int) []float64 {
+	eAt := r.off
+	e := int(r.byte())
+	if r.err == nil && e > MaxDecimalExp {
+		r.off = eAt
+		r.fail("decimal exponent %d exceeds %d", e, MaxDecimalExp)
+	}
+	r.nested(func(b []byte) (int, error) {
+		var k int
+		var err error
+		c.ints, k, err = c.DecodeInts(c.ints, b, n)
+		return k, err
+	})
+	if r.err != nil {
+		return dst[:0]
+	}
+	dst = grow(dst, n)
+	p := pow10[e]
+	for i, m := range c.ints[:n] {
+		dst[i] = float64(m) / p
+	}
+	np := r.count("patch count", n)
+	if np == 0 || r.err != nil {
+		return dst
+	}
+	gapsAt := r.off
+	r.nested(func(b []byte) (int, error) {
+		var k int
+		var err error
+		c.gaps, k, err = c.DecodeInts(c.gaps, b, np)
+		return k, err
+	})
+	r.nested(func(b []byte) (int, error) {
+		var k int
+		var err error
+		c.diffs, k, err = c.DecodeInts(c.diffs, b, np)
+		return k, err
+	})
+	pos := -1
+	for i, gap := range c.gaps {
+		if r.err != nil {
+			break
+		}
+		if uint64(gap) >= uint64(n-pos-1) {
+			r.off = gapsAt
+			r.fail("patch %d: position %d+%d beyond %d values", i, pos+1, gap, n)
+			break
+		}
+		pos += int(gap) + 1
+		dst[pos] = math.Float64frombits(math.Float64bits(dst[pos]) + uint64(c.diffs[i]))
+	}
+	return dst
+}

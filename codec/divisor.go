@@ -1,0 +1,59 @@
+package codec
+
+import "math/bits"
+
+// commonDivisor returns the largest g such that every x in xs is a multiple
+// of g (wrapping uint64 arithmetic), or 1 when there is none worth using.
+// Timestamps in nanoseconds from a millisecond source share 10^6, decimal
+// mantissas of round values share powers of ten: dividing first saves
+// log2(g) bits a value.
+func commonDivisor(xs func(yield func(uint64) bool)) uint64 {
+	var g uint64
+	var d divisor
+	for x := range xs {
+		if x == 0 || (g != 0 && d.divides(x)) {
+			continue
+		}
+		g = gcd(g, x)
+		if g == 1 {
+			return 1
+		}
+		d = newDivisor(g)
+	}
+	if g == 0 {
+		return 1
+	}
+	return g
+}
+
+func gcd(a, b uint64) uint64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// divisor tests divisibility by a fixed g with one multiply: for odd q,
+// x is a multiple of q iff x*inverse(q) mod 2^64 <= (2^64-1)/q.
+type divisor struct {
+	shift uint   // trailing zero bits of g
+	inv   uint64 // multiplicative inverse of g>>shift mod 2^64
+	lim   uint64 // (2^64-1) / (g>>shift)
+}
+
+func newDivisor(g uint64) divisor {
+	s := uint(bits.TrailingZeros64(g))
+	q := g >> s
+	inv := q // Newton's iteration: each step doubles the correct low bits
+	for range 5 {
+		inv *= 2 - q*inv
+	}
+	return divisor{shift: s, inv: inv, lim: ^uint64(0) / q}
+}
+
+func (d divisor) divides(x uint64) bool {
+	return bits.TrailingZeros64(x) >= int(d.shift) && (x>>d.shift)*d.inv <= d.lim
+}
+
+// div returns x/g for a multiple x of g.
+func (d divisor) div(x uint64) uint64 { return (x >> d.shift) * d.inv }

@@ -1,0 +1,285 @@
+package codec
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// IntEncoding tags an int64 column encoding. The numeric values are part of
+// the format; do not change them.
+type IntEncoding uint8
+
+const (
+	// IntPacked: frame-of-reference miniblocks over the values.
+	IntPacked IntEncoding = 1
+	// IntDelta: <varint first> then miniblocks over the n-1 deltas.
+	IntDelta IntEncoding = 2
+	// IntDoD: <varint first> <varint first delta> then miniblocks over the
+	// n-2 deltas of deltas. Regular timestamps cost ~0 bits each.
+	IntDoD IntEncoding = 3
+	// IntRLE: <uvarint runs> then per run <varint value - previous run value>
+	// <uvarint length-1>.
+	IntRLE IntEncoding = 4
+	// IntVarint: <varint first> then n-1 zigzag varint deltas.
+	IntVarint IntEncoding = 5
+)
+
+func (e IntEncoding) String() string {
+	switch e {
+	case IntPacked:
+		return "packed"
+	case IntDelta:
+		return "delta"
+	case IntDoD:
+		return "delta-of-delta"
+	case IntRLE:
+		return "rle"
+	case IntVarint:
+		return "varint-delta"
+	}
+	return fmt.Sprintf("IntEncoding(%d)", uint8(e))
+}
+
+// AppendIntsAs appends src in encoding e, tag first.
+func (c *Encoder) AppendIntsAs(dst []byte, src []int64, e IntEncoding) []byte {
+	dst = append(dst, byte(e))
+	switch e {
+	case IntPacked:
+		return appendPacked(dst, src, packedDivisor(src))
+	case IntDelta:
+		if len(src) == 0 {
+			return dst
+		}
+		dst = binary.AppendUvarint(dst, Zigzag(src[0]))
+		d := c.deltas(src)
+		return appendPacked(dst, d, packedDivisor(d))
+	case IntDoD:
+		if len(src) < 2 {
+			return AppendVarints(dst, src)
+		}
+		dst = binary.AppendUvarint(dst, Zigzag(src[0]))
+		dst = binary.AppendUvarint(dst, Zigzag(src[1]-src[0]))
+		dd := c.dods(src)
+		return appendPacked(dst, dd, packedDivisor(dd))
+	case IntRLE:
+		return appendRLE(dst, src)
+	case IntVarint:
+		if len(src) == 0 {
+			return dst
+		}
+		dst = binary.AppendUvarint(dst, Zigzag(src[0]))
+		return AppendVarints(dst, c.deltas(src))
+	}
+	panic(fmt.Sprintf("codec: unknown %v", e))
+}
+
+// AppendInts appends src in whichever int encoding is smallest for it; ties
+// go to the faster decoder.
+func (c *Encoder) AppendInts(dst []byte, src []int64) []byte {
+	return c.AppendIntsAs(dst, src, c.bestInts(src))
+}
+
+// bestInts sizes every candidate without writing it.
+func (c *Encoder) bestInts(src []int64) IntEncoding {
+	if len(src) < 2 {
+		return IntPacked
+	}
+	best, size := IntPacked, 0
+	size, _ = packedSize(src)
+	try := func(e IntEncoding, s int) {
+		if s < size {
+			best, size = e, s
+		}
+	}
+	d := c.deltas(src)
+	first := uvarintLen(Zigzag(src[0]))
+	ds, _ := packedSize(d)
+	try(IntDelta, first+ds)
+	if len(src) > 2 {
+		dds, _ := packedSize(c.dods(src))
+		try(IntDoD, first+uvarintLen(Zigzag(d[0]))+dds)
+	}
+	try(IntRLE, rleSize(src))
+	vs := first
+	for _, v := range d {
+		vs += uvarintLen(Zigzag(v))
+	}
+	try(IntVarint, vs)
+	return best
+}
+
+// deltas returns src[i+1]-src[i] (wrapping) in scratch space.
+func (c *Encoder) deltas(src []int64) []int64 {
+	c.d = grow(c.d, len(src)-1)
+	for i := range c.d {
+		c.d[i] = src[i+1] - src[i]
+	}
+	return c.d
+}
+
+// dods returns the deltas of deltas of src in scratch space.
+func (c *Encoder) dods(src []int64) []int64 {
+	c.dd = grow(c.dd, len(src)-2)
+	for i := range c.dd {
+		c.dd[i] = (src[i+2] - src[i+1]) - (src[i+1] - src[i])
+	}
+	return c.dd
+}
+
+func rleSize(src []int64) int {
+	size, runs, prev := 0, 0, int64(0)
+	for i := 0; i < len(src); {
+		j := i + 1
+		for j < len(src) && src[j] == src[i] {
+			j++
+		}
+		size += uvarintLen(Zigzag(src[i]-prev)) + uvarintLen(uint64(j-i-1))
+		prev = src[i]
+		runs++
+		i = j
+	}
+	return size + uvarintLen(uint64(runs))
+}
+
+func appendRLE(dst []byte, src []int64) []byte {
+	runs := 0
+	for i := 0; i < len(src); i++ {
+		if i == 0 || src[i] != src[i-1] {
+			runs++
+		}
+	}
+	dst = binary.AppendUvarint(dst, uint64(runs))
+	prev := int64(0)
+	for i := 0; i < len(src); {
+		j := i + 1
+		for j < len(src) && src[j] == src[i] {
+			j++
+		}
+		dst = binary.AppendUvarint(dst, Zigzag(src[i]-prev))
+		dst = binary.AppendUvarint(dst, uint64(j-i-1))
+		prev = src[i]
+		i = j
+	}
+	return dst
+}
+
+// DecodeInts decodes n values written by AppendInts or AppendIntsAs into
+// dst and returns them with the bytes consumed.
+func (c *Decoder) DecodeInts(dst []int64, src []byte, n int) ([]int64, int, error) {
+	dst = dst[:0]
+	if n < 0 {
+		return dst, 0, corrupt("ints", 0, "negative count %d", n)
+	}
+	r := reader{buf: src, section: "ints"}
+	e := IntEncoding(r.byte())
+	if r.err != nil {
+		return dst, 0, r.err
+	}
+	// Every encoding needs at least one byte per miniblock or per run.
+	if need := (n + MiniBlockLen - 1) / MiniBlockLen; e != IntRLE && e != IntVarint && need > len(src) {
+		return dst, 0, corrupt("ints", 0, "%d values need at least %d bytes, have %d", n, need, len(src))
+	}
+	r.section = "ints " + e.String()
+	switch e {
+	case IntPacked:
+		dst = grow(dst, n)
+		r.nested(func(b []byte) (int, error) { return decodePacked(dst, b) })
+	case IntDelta:
+		dst = grow(dst, n)
+		if n == 0 {
+			break
+		}
+		dst[0] = r.varint()
+		r.nested(func(b []byte) (int, error) { return decodePacked(dst[1:], b) })
+		prefixSum(dst)
+	case IntDoD:
+		if n < 2 {
+			r.nested(func(b []byte) (int, error) {
+				var err error
+				var k int
+				dst, k, err = DecodeVarints(dst, b, n)
+				return k, err
+			})
+			break
+		}
+		dst = grow(dst, n)
+		dst[0] = r.varint()
+		dst[1] = r.varint()
+		r.nested(func(b []byte) (int, error) { return decodePacked(dst[2:], b) })
+		prefixSum(dst[1:])
+		prefixSum(dst)
+	case IntRLE:
+		r.nested(func(b []byte) (int, error) {
+			var err error
+			var k int
+			dst, k, err = decodeRLE(dst, b, n)
+			return k, err
+		})
+	case IntVarint:
+		if n == 0 {
+			break
+		}
+		if n > len(src) {
+			return dst, 0, corrupt("ints", 0, "%d varints need at least %d bytes, have %d", n, n, len(src))
+		}
+		dst = grow(dst, n)
+		for i := range dst {
+			dst[i] = r.varint()
+		}
+		prefixSum(dst)
+	default:
+		r.off = 0
+		r.fail("unknown int encoding %d", uint8(e))
+	}
+	if r.err != nil {
+		return dst[:0], r.off, r.err
+	}
+	return dst, r.off, nil
+}
+
+// prefixSum turns s[0], d1, d2, ... into running sums in place.
+func prefixSum(s []int64) {
+	for i := 1; i < len(s); i++ {
+		s[i] += s[i-1]
+	}
+}
+
+func decodeRLE(dst []int64, src []byte, n int) ([]int64, int, error) {
+	r := reader{buf: src, section: "rle"}
+	runs := r.count("run count", n)
+	if r.err == nil && n > 0 && runs == 0 {
+		r.fail("0 runs for %d values", n)
+	}
+	if r.err == nil && 2*runs > len(src) {
+		r.fail("%d runs need at least %d bytes, have %d", runs, 2*runs, len(src))
+	}
+	if r.err != nil {
+		return dst[:0], r.off, r.err
+	}
+	dst = grow(dst, n)
+	i, v := 0, int64(0)
+	for range runs {
+		v += r.varint()
+		at := r.off
+		l := r.uvarint()
+		if r.err != nil {
+			break
+		}
+		if l >= uint64(n-i) {
+			r.off = at
+			r.fail("run of %d overflows %d values", l+1, n)
+			break
+		}
+		for k := i; k <= i+int(l); k++ {
+			dst[k] = v
+		}
+		i += int(l) + 1
+	}
+	if r.err == nil && i != n {
+		r.fail("runs cover %d of %d values", i, n)
+	}
+	if r.err != nil {
+		return dst[:0], r.off, r.err
+	}
+	return dst, r.off, nil
+}

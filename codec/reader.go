@@ -1,0 +1,105 @@
+package codec
+
+import "encoding/binary"
+
+// reader is a sticky-error cursor over an encoded buffer: after the first
+// failure every read returns zero and err keeps the first cause.
+type reader struct {
+	buf     []byte
+	off     int
+	section string
+	err     error
+}
+
+func (r *reader) fail(format string, args ...any) {
+	if r.err == nil {
+		r.err = corrupt(r.section, r.off, format, args...)
+	}
+}
+
+func (r *reader) uvarint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.buf[r.off:])
+	if n <= 0 {
+		if n == 0 {
+			r.fail("truncated uvarint")
+		} else {
+			r.fail("uvarint overflows 64 bits")
+		}
+		return 0
+	}
+	r.off += n
+	return v
+}
+
+func (r *reader) varint() int64 { return Unzigzag(r.uvarint()) }
+
+// count reads a uvarint that must not exceed max.
+func (r *reader) count(what string, max int) int {
+	at := r.off
+	v := r.uvarint()
+	if r.err == nil && v > uint64(max) {
+		r.off = at
+		r.fail("%s %d exceeds limit %d", what, v, max)
+		return 0
+	}
+	return int(v)
+}
+
+func (r *reader) byte() byte {
+	if r.err != nil {
+		return 0
+	}
+	if r.off >= len(r.buf) {
+		r.fail("truncated: need 1 byte")
+		return 0
+	}
+	b := r.buf[r.off]
+	r.off++
+	return b
+}
+
+func (r *reader) bytes(n int) []byte {
+	if r.err != nil {
+		return nil
+	}
+	if n < 0 || n > len(r.buf)-r.off {
+		r.fail("truncated: need %d bytes, have %d", n, len(r.buf)-r.off)
+		return nil
+	}
+	b := r.buf[r.off : r.off+n : r.off+n]
+	r.off += n
+	return b
+}
+
+func (r *reader) u64() uint64 {
+	b := r.bytes(8)
+	if b == nil {
+		return 0
+	}
+	return binary.LittleEndian.Uint64(b)
+}
+
+// rest returns the unread bytes.
+func (r *reader) rest() []byte {
+	if r.err != nil {
+		return nil
+	}
+	return r.buf[r.off:]
+}
+
+// nested runs a sub-decoder on the unread bytes, advancing by what it used
+// and rebasing its error.
+func (r *reader) nested(fn func(src []byte) (int, error)) {
+	if r.err != nil {
+		return
+	}
+	n, err := fn(r.buf[r.off:])
+	if err != nil {
+		r.err = Within(err, r.section, r.off)
+		return
+	}
+	r.off += n
+}

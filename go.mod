@@ -1,0 +1,3 @@
+module github.com/tsqdb/tsq
+
+go 1.26
