@@ -234,44 +234,60 @@ func packBits(dst []byte, src []int64, p *miniPlan, d divisor) []byte {
 // decodePacked decodes len(dst) values from src and returns the bytes
 // consumed.
 func decodePacked(dst []int64, src []byte) (int, error) {
-	r := reader{buf: src, section: "packed"}
-	g := r.uvarint()
-	if r.err == nil && g == 0 {
-		r.fail("divisor 0")
+	g, off := binary.Uvarint(src)
+	if off <= 0 {
+		return 0, corrupt("packed", 0, "bad divisor varint")
 	}
-	for len(dst) > 0 && r.err == nil {
+	if g == 0 {
+		return 0, corrupt("packed", 0, "divisor 0")
+	}
+	var tmp [MiniBlockLen*8 + 8]byte // packed bytes plus room for 8-byte loads
+	for len(dst) > 0 {
 		m := dst[:min(len(dst), MiniBlockLen)]
 		dst = dst[len(m):]
-		lo := r.varint()
-		wAt := r.off
-		wb := r.byte()
-		w := uint(wb &^ excFlag)
-		if r.err == nil && w > 64 {
-			r.off = wAt
-			r.fail("bit width %d exceeds 64", w)
+		zz, k := binary.Uvarint(src[off:])
+		if k <= 0 {
+			return off, corrupt("packed", off, "bad miniblock base varint")
 		}
-		var exc reader
+		lo := Unzigzag(zz)
+		off += k
+		if off >= len(src) {
+			return off, corrupt("packed", off, "truncated: need miniblock width")
+		}
+		wb := src[off]
+		w := uint(wb &^ excFlag)
+		if w > 64 {
+			return off, corrupt("packed", off, "bit width %d exceeds 64", w)
+		}
+		off++
+		excAt := off
 		if wb&excFlag != 0 {
-			exc = r // exceptions are applied after unpacking
-			k := int(r.byte())
-			for range k {
+			r := reader{buf: src, off: off, section: "packed"}
+			for range int(r.byte()) {
 				r.byte()
 				r.uvarint()
 			}
+			if r.err != nil {
+				return r.off, r.err
+			}
+			off = r.off
 		}
-		p := r.bytes((len(m)*int(w) + 7) / 8)
-		if r.err != nil {
-			break
+		nb := (len(m)*int(w) + 7) / 8
+		if nb > len(src)-off {
+			return off, corrupt("packed", off, "truncated: %d values of %d bits need %d bytes, have %d", len(m), w, nb, len(src)-off)
 		}
-		unpackBits(m, p, lo, w, g)
+		copy(tmp[:], src[off:off+nb])
+		off += nb
+		unpackBits(m, &tmp, lo, w, g)
 		if wb&excFlag != 0 {
-			applyExceptions(m, &exc, lo)
-			if exc.err != nil {
-				r.err = exc.err
+			r := reader{buf: src, off: excAt, section: "packed"}
+			applyExceptions(m, &r, lo)
+			if r.err != nil {
+				return r.off, r.err
 			}
 		}
 	}
-	return r.off, r.err
+	return off, nil
 }
 
 // applyExceptions overwrites the listed positions of m.
@@ -299,44 +315,41 @@ func applyExceptions(m []int64, r *reader, lo int64) {
 	}
 }
 
-// unpackBits is the inverse of packBits; len(p) == ceil(len(dst)*w/8).
-func unpackBits(dst []int64, p []byte, lo int64, w uint, g uint64) {
-	if w == 0 {
+// unpackBits is the inverse of packBits. p holds the miniblock's packed
+// bytes followed by at least 8 bytes of any content.
+func unpackBits(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64, w uint, g uint64) {
+	if len(dst) > MiniBlockLen {
+		panic("codec: miniblock too long")
+	}
+	mask := uint64(1)<<w - 1 // all ones when w == 64
+	switch {
+	case w == 0:
 		for i := range dst {
 			dst[i] = lo
 		}
-		return
-	}
-	mask := uint64(1)<<w - 1 // all ones when w == 64
-	i, bit := 0, uint(0)
-	if w <= 56 {
-		// Fast path: one unaligned 8-byte load covers the value.
-		for ; i < len(dst); i++ {
-			off := bit >> 3
-			if int(off)+8 > len(p) {
-				break
+	case w <= 56 && g == 1:
+		// One unaligned 8-byte load covers each value.
+		bit := uint(0)
+		for i := range dst {
+			dst[i] = lo + int64(binary.LittleEndian.Uint64(p[(bit>>3)&1023:])>>(bit&7)&mask)
+			bit += w
+		}
+	case w <= 56:
+		bit := uint(0)
+		for i := range dst {
+			dst[i] = lo + int64(binary.LittleEndian.Uint64(p[(bit>>3)&1023:])>>(bit&7)&mask*g)
+			bit += w
+		}
+	default:
+		bit := uint(0)
+		for i := range dst {
+			off, s := (bit>>3)&1023, bit&7
+			v := binary.LittleEndian.Uint64(p[off:]) >> s
+			if s > 0 {
+				v |= uint64(p[off+8]) << (64 - s)
 			}
-			dst[i] = lo + int64(binary.LittleEndian.Uint64(p[off:])>>(bit&7)&mask*g)
+			dst[i] = lo + int64(v&mask*g)
 			bit += w
 		}
 	}
-	for ; i < len(dst); i++ {
-		dst[i] = lo + int64(readBits(p, bit, w)&mask*g)
-		bit += w
-	}
-}
-
-// readBits reads w bits starting at bit offset bit, byte by byte.
-func readBits(p []byte, bit, w uint) uint64 {
-	var v uint64
-	got := uint(0)
-	off := bit >> 3
-	shift := bit & 7
-	for got < w && int(off) < len(p) {
-		v |= uint64(p[off]>>shift) << got
-		got += 8 - shift
-		shift = 0
-		off++
-	}
-	return v
 }

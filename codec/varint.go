@@ -63,3 +63,5 @@ func grow[T any](s []T, n int) []T {
 	}
 	return s[:n]
 }
+
+func appendUvarint(dst []byte, v uint64) []byte { return binary.AppendUvarint(dst, v) }

@@ -1,0 +1,95 @@
+package chunk
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/klauspost/compress/s2"
+	"github.com/klauspost/compress/zstd"
+)
+
+// Zstd and s2 coders are shared: their EncodeAll/DecodeAll are safe for
+// concurrent use. The decoder's memory and window are capped at
+// MaxColumnBytes, so no frame can make it allocate more.
+var (
+	zstdOnce sync.Once
+	zstdEnc  *zstd.Encoder
+	zstdDec  *zstd.Decoder
+	zstdErr  error
+)
+
+func zstdCoders() (*zstd.Encoder, *zstd.Decoder, error) {
+	zstdOnce.Do(func() {
+		zstdEnc, zstdErr = zstd.NewWriter(nil,
+			zstd.WithEncoderLevel(zstd.SpeedDefault),
+			zstd.WithEncoderConcurrency(1),
+			zstd.WithZeroFrames(true))
+		if zstdErr != nil {
+			return
+		}
+		zstdDec, zstdErr = zstd.NewReader(nil,
+			zstd.WithDecoderConcurrency(0),
+			zstd.WithDecoderMaxMemory(MaxColumnBytes),
+			zstd.WithDecoderMaxWindow(MaxColumnBytes),
+			zstd.WithDecodeAllCapLimit(true))
+	})
+	return zstdEnc, zstdDec, zstdErr
+}
+
+// compress appends raw compressed with c.
+func compress(dst, raw []byte, c Compression) ([]byte, error) {
+	switch c {
+	case CompressS2:
+		return append(dst, s2.Encode(nil, raw)...), nil
+	case CompressZstd:
+		enc, _, err := zstdCoders()
+		if err != nil {
+			return nil, err
+		}
+		return enc.EncodeAll(raw, dst), nil
+	}
+	return nil, fmt.Errorf("chunk: cannot compress with %v", c)
+}
+
+// decompress decodes stored into dst, which must come out rawLen bytes.
+func decompress(dst, stored []byte, c Compression, rawLen int) ([]byte, error) {
+	switch c {
+	case CompressS2:
+		n, err := s2.DecodedLen(stored)
+		if err != nil {
+			return nil, fmt.Errorf("s2: %w", err)
+		}
+		if n != rawLen {
+			return nil, fmt.Errorf("s2 frame decodes to %d bytes, descriptor says %d", n, rawLen)
+		}
+		dst = grow(dst, rawLen)
+		out, err := s2.Decode(dst, stored)
+		if err != nil {
+			return nil, fmt.Errorf("s2: %w", err)
+		}
+		return out, nil
+	case CompressZstd:
+		_, dec, err := zstdCoders()
+		if err != nil {
+			return nil, err
+		}
+		dst = grow(dst, rawLen)[:0]
+		out, err := dec.DecodeAll(stored, dst)
+		if err != nil {
+			return nil, fmt.Errorf("zstd: %w", err)
+		}
+		if len(out) != rawLen {
+			return nil, fmt.Errorf("zstd frame decodes to %d bytes, descriptor says %d", len(out), rawLen)
+		}
+		return out, nil
+	}
+	return nil, errors.New("unknown compression " + c.String())
+}
+
+func grow(b []byte, n int) []byte {
+	if cap(b) < n {
+		return make([]byte, n)
+	}
+	return b[:n]
+}

@@ -1,0 +1,256 @@
+package chunk
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/tsqdb/tsq/codec"
+)
+
+// ColumnInfo describes a column of a parsed block.
+type ColumnInfo struct {
+	Name        string
+	Type        Type
+	Compression Compression
+	Offset      int // of the stored body within the block
+	Stored      int // stored body length
+	Raw         int // body length after decompression
+}
+
+// Decoder reads one block at a time. The zero value is ready; Reset it with
+// a block, then decode columns. It is not safe for concurrent use.
+type Decoder struct {
+	src   []byte
+	rows  int
+	cols  []ColumnInfo
+	names []string
+	codec codec.Decoder
+	raw   []byte
+	valid []bool
+	ints  []int64
+	flts  []float64
+	bools []bool
+	codes []int32
+}
+
+// Reset parses the block header in src and verifies the block checksum. src
+// must be exactly one block; it is not modified and must stay unchanged
+// while the Decoder uses it.
+func (d *Decoder) Reset(src []byte) error {
+	d.src, d.rows, d.cols = nil, 0, d.cols[:0]
+	if len(src) < 1+1+1+crcLen {
+		return corrupt("block", 0, fmt.Errorf("%d bytes is shorter than any block", len(src)))
+	}
+	body := src[:len(src)-crcLen]
+	want := binary.LittleEndian.Uint32(src[len(body):])
+	if got := Checksum(body); got != want {
+		return corrupt("block checksum", len(body), fmt.Errorf("CRC-32C of %d bytes is %08x, stored %08x", len(body), got, want))
+	}
+	r := hreader{buf: body}
+	if v := Version(r.byte()); r.err == nil && v != V1 {
+		return corrupt("block header", 0, fmt.Errorf("unsupported block format version %d", uint8(v)))
+	}
+	rows := r.count("row count", MaxRows)
+	if r.err == nil && rows == 0 {
+		r.fail("block of 0 rows")
+	}
+	ncols := r.count("column count", MaxColumns)
+	if r.err != nil {
+		return r.err
+	}
+	prev := d.names
+	d.names = d.names[:0]
+	for i := range ncols {
+		nl := r.count("column name length", MaxNameLen)
+		name := r.bytes(nl)
+		tAt := r.off
+		t := Type(r.byte())
+		c := Compression(r.byte())
+		stored := r.count("stored column length", MaxColumnBytes)
+		raw := stored
+		if c != CompressNone {
+			raw = r.count("raw column length", MaxColumnBytes)
+		}
+		if r.err != nil {
+			return r.err
+		}
+		if !t.valid() {
+			return corrupt("block header", tAt, fmt.Errorf("column %q: unknown type %d", name, uint8(t)))
+		}
+		if c > CompressZstd {
+			return corrupt("block header", tAt+1, fmt.Errorf("column %q: unknown compression %d", name, uint8(c)))
+		}
+		// Reuse the name string of the previous block when it matches.
+		var s string
+		if i < len(prev) && prev[i] == string(name) {
+			s = prev[i]
+		} else {
+			s = string(name)
+		}
+		d.names = append(d.names, s)
+		d.cols = append(d.cols, ColumnInfo{Name: s, Type: t, Compression: c, Stored: stored, Raw: raw})
+	}
+	off := r.off
+	for i := range d.cols {
+		c := &d.cols[i]
+		if c.Stored > len(body)-off {
+			return corrupt("block header", off, fmt.Errorf("column %q body of %d bytes overruns the block (%d left)", c.Name, c.Stored, len(body)-off))
+		}
+		c.Offset = off
+		off += c.Stored
+	}
+	if off != len(body) {
+		return corrupt("block", off, fmt.Errorf("%d unexplained bytes after column bodies", len(body)-off))
+	}
+	d.src, d.rows = src, rows
+	return nil
+}
+
+// Rows returns the block's row count.
+func (d *Decoder) Rows() int { return d.rows }
+
+// NumColumns returns the block's column count.
+func (d *Decoder) NumColumns() int { return len(d.cols) }
+
+// Info describes column i.
+func (d *Decoder) Info(i int) ColumnInfo { return d.cols[i] }
+
+// Find returns the index of the named column, or -1.
+func (d *Decoder) Find(name string) int {
+	for i := range d.cols {
+		if d.cols[i].Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Column decodes column i into dst, reusing dst's buffers. The decoded
+// String and Bytes data alias dst's own buffers, not the block.
+func (d *Decoder) Column(i int, dst *Column) error {
+	if d.src == nil {
+		return errors.New("chunk: Column before a successful Reset")
+	}
+	if i < 0 || i >= len(d.cols) {
+		return fmt.Errorf("chunk: column %d of %d", i, len(d.cols))
+	}
+	info := &d.cols[i]
+	dst.Name, dst.Type = info.Name, info.Type
+	section := "column " + info.Name
+	body := d.src[info.Offset : info.Offset+info.Stored]
+	if info.Compression != CompressNone {
+		var err error
+		d.raw, err = decompress(d.raw, body, info.Compression, info.Raw)
+		if err != nil {
+			return corrupt(section, info.Offset, err)
+		}
+		body = d.raw
+		section += " (" + info.Compression.String() + "-decompressed)"
+	}
+	if err := d.decodeBody(dst, body); err != nil {
+		base := info.Offset
+		if info.Compression != CompressNone {
+			base = 0
+		}
+		return codec.Within(err, section, base)
+	}
+	return nil
+}
+
+// Block decodes every column into dst.
+func (d *Decoder) Block(dst *Block) error {
+	dst.Rows = d.rows
+	if cap(dst.Columns) < len(d.cols) {
+		dst.Columns = append(dst.Columns[:cap(dst.Columns)], make([]Column, len(d.cols)-cap(dst.Columns))...)
+	}
+	dst.Columns = dst.Columns[:len(d.cols)]
+	for i := range d.cols {
+		if err := d.Column(i, &dst.Columns[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *Decoder) decodeBody(dst *Column, body []byte) error {
+	rows := d.rows
+	if len(body) == 0 {
+		return corrupt("body", 0, errors.New("empty column body"))
+	}
+	off := 1
+	present := rows
+	switch body[0] {
+	case 0:
+		dst.Valid = nil
+	case 1:
+		var err error
+		var n int
+		d.valid, n, err = codec.DecodeBools(d.valid, body[off:], rows)
+		if err != nil {
+			return codec.Within(err, "nulls", off)
+		}
+		off += n
+		present = 0
+		for _, v := range d.valid {
+			if v {
+				present++
+			}
+		}
+		dst.Valid = append(dst.Valid[:0], d.valid...)
+	default:
+		return corrupt("body", 0, fmt.Errorf("null flag %d", body[0]))
+	}
+	var n int
+	var err error
+	vals := body[off:]
+	dst.Strs = nil
+	switch dst.Type {
+	case Int64:
+		dst.Ints, n, err = d.codec.DecodeInts(dst.Ints, vals, present)
+		if err == nil && present != rows {
+			dst.Ints = spread(dst.Ints, dst.Valid)
+		}
+	case Float64:
+		dst.Floats, n, err = d.codec.DecodeFloats(dst.Floats, vals, present)
+		if err == nil && present != rows {
+			dst.Floats = spread(dst.Floats, dst.Valid)
+		}
+	case Bool:
+		dst.Bools, n, err = codec.DecodeBools(dst.Bools, vals, present)
+		if err == nil && present != rows {
+			dst.Bools = spread(dst.Bools, dst.Valid)
+		}
+	case String, Bytes:
+		dst.Codes, n, err = d.codec.DecodeStrings(&dst.Dict, dst.Codes, vals, present, MaxColumnBytes)
+		if err == nil && present != rows {
+			dst.Codes = spread(dst.Codes, dst.Valid)
+		}
+	}
+	if err != nil {
+		return codec.Within(err, "values", off)
+	}
+	if off+n != len(body) {
+		return corrupt("body", off+n, fmt.Errorf("%d bytes after the values", len(body)-off-n))
+	}
+	return nil
+}
+
+// spread moves the present values of s to their rows, zeroing null rows.
+func spread[T any](s []T, valid []bool) []T {
+	n := len(s)
+	if cap(s) < len(valid) {
+		s = append(s[:cap(s)], make([]T, len(valid)-cap(s))...)
+	}
+	s = s[:len(valid)]
+	var zero T
+	for i := len(valid) - 1; i >= 0; i-- {
+		if valid[i] {
+			n--
+			s[i] = s[n]
+		} else {
+			s[i] = zero
+		}
+	}
+	return s
+}

@@ -1,0 +1,225 @@
+package chunk
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/tsqdb/tsq/codec"
+)
+
+// Options tune the encoder. The zero value (and nil) means defaults.
+type Options struct {
+	// Compression is tried on every column and kept where it saves at
+	// least 1/8 of the column. CompressNone (the default) still compresses
+	// String and Bytes columns with zstd when that pays; set NoCompression
+	// to store every column as encoded.
+	Compression   Compression
+	NoCompression bool
+}
+
+// Encoder appends blocks. The zero value is ready; it reuses its scratch
+// space and is not safe for concurrent use.
+type Encoder struct {
+	codec  codec.Encoder
+	bodies []byte // raw column bodies, back to back
+	raw    []byte // one raw column body
+	ends   []int  // end of each column body in bodies
+	descs  []desc
+	floats []float64
+	ints   []int64
+	bools  []bool
+	strs   []string
+	codes  []int32
+}
+
+type desc struct {
+	comp    Compression
+	stored  int
+	rawLen  int
+	typ     Type
+	nameLen int
+}
+
+// Append appends the encoding of b to dst. The block must have
+// 0 < Rows <= MaxRows rows, at most MaxColumns columns with distinct valid
+// names, and every column must hold Rows values.
+func (e *Encoder) Append(dst []byte, b *Block, o *Options) ([]byte, error) {
+	if o == nil {
+		o = &Options{}
+	}
+	if err := validate(b); err != nil {
+		return dst, err
+	}
+	start := len(dst)
+	e.bodies = e.bodies[:0]
+	e.descs = e.descs[:0]
+	for i := range b.Columns {
+		col := &b.Columns[i]
+		e.raw = e.appendBody(e.raw[:0], col, b.Rows)
+		if len(e.raw) > MaxColumnBytes {
+			return dst, fmt.Errorf("%w: column %q encodes to %d bytes, limit %d", ErrBadColumn, col.Name, len(e.raw), MaxColumnBytes)
+		}
+		d := desc{typ: col.Type, rawLen: len(e.raw), stored: len(e.raw), nameLen: len(col.Name)}
+		before := len(e.bodies)
+		if c := pickCompression(col.Type, o); c != CompressNone && len(e.raw) >= 64 {
+			out, err := compress(e.bodies, e.raw, c)
+			if err != nil {
+				return dst, err
+			}
+			if n := len(out) - before; n <= len(e.raw)-len(e.raw)/8 {
+				e.bodies, d.comp, d.stored = out, c, n
+			} else {
+				e.bodies = out[:before]
+			}
+		}
+		if d.comp == CompressNone {
+			e.bodies = append(e.bodies, e.raw...)
+		}
+		e.descs = append(e.descs, d)
+	}
+	dst = append(dst, byte(CurrentVersion))
+	dst = binary.AppendUvarint(dst, uint64(b.Rows))
+	dst = binary.AppendUvarint(dst, uint64(len(b.Columns)))
+	for i, d := range e.descs {
+		dst = binary.AppendUvarint(dst, uint64(d.nameLen))
+		dst = append(dst, b.Columns[i].Name...)
+		dst = append(dst, byte(d.typ), byte(d.comp))
+		dst = binary.AppendUvarint(dst, uint64(d.stored))
+		if d.comp != CompressNone {
+			dst = binary.AppendUvarint(dst, uint64(d.rawLen))
+		}
+	}
+	dst = append(dst, e.bodies...)
+	return binary.LittleEndian.AppendUint32(dst, Checksum(dst[start:])), nil
+}
+
+func pickCompression(t Type, o *Options) Compression {
+	switch {
+	case o.NoCompression:
+		return CompressNone
+	case o.Compression != CompressNone:
+		return o.Compression
+	case t == String || t == Bytes:
+		return CompressZstd
+	}
+	return CompressNone
+}
+
+func validate(b *Block) error {
+	if b.Rows <= 0 || b.Rows > MaxRows {
+		return fmt.Errorf("%w: %d rows, want 1..%d", ErrTooManyRows, b.Rows, MaxRows)
+	}
+	if len(b.Columns) > MaxColumns {
+		return fmt.Errorf("%w: %d, limit %d", ErrTooManyColumns, len(b.Columns), MaxColumns)
+	}
+	for i := range b.Columns {
+		c := &b.Columns[i]
+		switch {
+		case c.Name == "" || len(c.Name) > MaxNameLen:
+			return fmt.Errorf("%w: column %d name %q must be 1..%d bytes", ErrBadColumn, i, c.Name, MaxNameLen)
+		case !c.Type.valid():
+			return fmt.Errorf("%w: column %q has unknown type %d", ErrBadColumn, c.Name, uint8(c.Type))
+		case c.Len() != b.Rows:
+			return fmt.Errorf("%w: column %q has %d values for %d rows", ErrBadColumn, c.Name, c.Len(), b.Rows)
+		case c.Valid != nil && len(c.Valid) != b.Rows:
+			return fmt.Errorf("%w: column %q has %d validity flags for %d rows", ErrBadColumn, c.Name, len(c.Valid), b.Rows)
+		}
+		if c.Strs == nil && (c.Type == String || c.Type == Bytes) {
+			n := int32(c.Dict.Len())
+			for r, code := range c.Codes {
+				if code < 0 || code >= n {
+					return fmt.Errorf("%w: column %q row %d: code %d outside dictionary of %d", ErrBadColumn, c.Name, r, code, n)
+				}
+			}
+		}
+		for j := range i {
+			if b.Columns[j].Name == c.Name {
+				return fmt.Errorf("%w: duplicate column name %q", ErrBadColumn, c.Name)
+			}
+		}
+	}
+	return nil
+}
+
+// appendBody appends the raw body of col: null flags, then present values.
+func (e *Encoder) appendBody(dst []byte, col *Column, rows int) []byte {
+	present := rows
+	if col.Valid != nil {
+		present = 0
+		for _, v := range col.Valid {
+			if v {
+				present++
+			}
+		}
+	}
+	if present == rows {
+		dst = append(dst, 0)
+	} else {
+		dst = append(dst, 1)
+		dst = codec.AppendBools(dst, col.Valid)
+	}
+	keep := func(i int) bool { return present == rows || col.Valid[i] }
+	switch col.Type {
+	case Int64:
+		vals := col.Ints
+		if present != rows {
+			e.ints = e.ints[:0]
+			for i, v := range vals {
+				if keep(i) {
+					e.ints = append(e.ints, v)
+				}
+			}
+			vals = e.ints
+		}
+		return e.codec.AppendInts(dst, vals)
+	case Float64:
+		vals := col.Floats
+		if present != rows {
+			e.floats = e.floats[:0]
+			for i, v := range vals {
+				if keep(i) {
+					e.floats = append(e.floats, v)
+				}
+			}
+			vals = e.floats
+		}
+		return e.codec.AppendFloats(dst, vals)
+	case Bool:
+		vals := col.Bools
+		if present != rows {
+			e.bools = e.bools[:0]
+			for i, v := range vals {
+				if keep(i) {
+					e.bools = append(e.bools, v)
+				}
+			}
+			vals = e.bools
+		}
+		return codec.AppendBools(dst, vals)
+	default: // String, Bytes
+		if col.Strs != nil {
+			vals := col.Strs
+			if present != rows {
+				e.strs = e.strs[:0]
+				for i, v := range vals {
+					if keep(i) {
+						e.strs = append(e.strs, v)
+					}
+				}
+				vals = e.strs
+			}
+			return e.codec.AppendStrings(dst, vals)
+		}
+		codes := col.Codes
+		if present != rows {
+			e.codes = e.codes[:0]
+			for i, v := range codes {
+				if keep(i) {
+					e.codes = append(e.codes, v)
+				}
+			}
+			codes = e.codes
+		}
+		return e.codec.AppendDict(dst, &col.Dict, codes)
+	}
+}

@@ -1,0 +1,198 @@
+package codec
+
+import "fmt"
+
+// StringEncoding tags a string (or bytes) column encoding. The numeric
+// values are part of the format; do not change them.
+type StringEncoding uint8
+
+const (
+	// StringPlain: <ints: n lengths> <the n values' bytes, concatenated>.
+	StringPlain StringEncoding = 1
+	// StringDict: <uvarint d> <ints: d lengths> <the d distinct values'
+	// bytes> <ints: n codes>, code i indexing the distinct values in order
+	// of first appearance.
+	StringDict StringEncoding = 2
+)
+
+func (e StringEncoding) String() string {
+	switch e {
+	case StringPlain:
+		return "plain"
+	case StringDict:
+		return "dict"
+	}
+	return fmt.Sprintf("StringEncoding(%d)", uint8(e))
+}
+
+// Strings is a list of byte strings stored back to back, as Arrow does:
+// value i is Data[Offsets[i]:Offsets[i+1]]. The zero value is empty.
+type Strings struct {
+	Data    []byte
+	Offsets []int32 // len = Len()+1 once non-empty; Offsets[0] == 0
+}
+
+// Len returns the number of values.
+func (s *Strings) Len() int { return max(len(s.Offsets)-1, 0) }
+
+// At returns value i; the bytes alias s.Data.
+func (s *Strings) At(i int) []byte { return s.Data[s.Offsets[i]:s.Offsets[i+1]] }
+
+// Reset empties s, keeping its capacity.
+func (s *Strings) Reset() {
+	s.Data = s.Data[:0]
+	s.Offsets = append(s.Offsets[:0], 0)
+}
+
+// Append adds a value.
+func (s *Strings) Append(v []byte) {
+	if len(s.Offsets) == 0 {
+		s.Offsets = append(s.Offsets, 0)
+	}
+	s.Data = append(s.Data, v...)
+	s.Offsets = append(s.Offsets, int32(len(s.Data)))
+}
+
+// AppendString adds a value.
+func (s *Strings) AppendString(v string) {
+	if len(s.Offsets) == 0 {
+		s.Offsets = append(s.Offsets, 0)
+	}
+	s.Data = append(s.Data, v...)
+	s.Offsets = append(s.Offsets, int32(len(s.Data)))
+}
+
+// AppendStrings appends src, as a dictionary when that is smaller. The
+// caller's value i is src[i].
+func (c *Encoder) AppendStrings(dst []byte, src []string) []byte {
+	if c.dict == nil {
+		c.dict = make(map[string]int32)
+	}
+	clear(c.dict)
+	c.keys = c.keys[:0]
+	c.codes = grow(c.codes, len(src))
+	total := 0
+	for i, s := range src {
+		total += len(s)
+		code, ok := c.dict[s]
+		if !ok {
+			code = int32(len(c.keys))
+			c.dict[s] = code
+			c.keys = append(c.keys, s)
+		}
+		c.codes[i] = int64(code)
+	}
+	if 2*len(c.keys) > len(src) { // mostly distinct: the dictionary cannot pay
+		dst = append(dst, byte(StringPlain))
+		return c.appendStringList(dst, src)
+	}
+	dst = append(dst, byte(StringDict))
+	dst = appendUvarint(dst, uint64(len(c.keys)))
+	dst = c.appendStringList(dst, c.keys)
+	return c.AppendInts(dst, c.codes)
+}
+
+// AppendDict appends a column given as a dictionary and per-value codes,
+// which must index dict. The encoding is StringDict, dictionary kept as is.
+func (c *Encoder) AppendDict(dst []byte, dict *Strings, codes []int32) []byte {
+	dst = append(dst, byte(StringDict))
+	dst = appendUvarint(dst, uint64(dict.Len()))
+	c.lens = grow(c.lens, dict.Len())
+	for i := range c.lens {
+		c.lens[i] = int64(dict.Offsets[i+1] - dict.Offsets[i])
+	}
+	dst = c.AppendInts(dst, c.lens)
+	if dict.Len() > 0 {
+		dst = append(dst, dict.Data[:dict.Offsets[dict.Len()]]...)
+	}
+	c.codes = grow(c.codes, len(codes))
+	for i, v := range codes {
+		c.codes[i] = int64(v)
+	}
+	return c.AppendInts(dst, c.codes)
+}
+
+func (c *Encoder) appendStringList(dst []byte, src []string) []byte {
+	c.lens = grow(c.lens, len(src))
+	for i, s := range src {
+		c.lens[i] = int64(len(s))
+	}
+	dst = c.AppendInts(dst, c.lens)
+	for _, s := range src {
+		dst = append(dst, s...)
+	}
+	return dst
+}
+
+// DecodeStrings decodes n values into dict (the distinct values, or all
+// values for the plain encoding) and codes (value i is dict.At(codes[i])).
+// At most maxBytes bytes of string data are accepted.
+func (c *Decoder) DecodeStrings(dict *Strings, codes []int32, src []byte, n, maxBytes int) ([]int32, int, error) {
+	dict.Reset()
+	codes = codes[:0]
+	r := reader{buf: src, section: "strings"}
+	e := StringEncoding(r.byte())
+	r.section = "strings " + e.String()
+	d := n
+	switch e {
+	case StringPlain:
+	case StringDict:
+		d = r.count("dictionary size", n)
+	default:
+		if r.err == nil {
+			r.off = 0
+			r.fail("unknown string encoding %d", uint8(e))
+		}
+	}
+	r.nested(func(b []byte) (int, error) {
+		var k int
+		var err error
+		c.lens, k, err = c.DecodeInts(c.lens, b, d)
+		return k, err
+	})
+	if r.err != nil {
+		return codes, r.off, r.err
+	}
+	total := 0
+	for i, l := range c.lens {
+		if l < 0 || int64(total)+l > int64(maxBytes) {
+			r.fail("string %d: length %d makes %d bytes, limit %d", i, l, int64(total)+l, maxBytes)
+			return codes, r.off, r.err
+		}
+		total += int(l)
+	}
+	data := r.bytes(total)
+	if r.err != nil {
+		return codes, r.off, r.err
+	}
+	dict.Data = append(dict.Data, data...)
+	for _, l := range c.lens {
+		dict.Offsets = append(dict.Offsets, dict.Offsets[len(dict.Offsets)-1]+int32(l))
+	}
+	codes = grow(codes, n)
+	if e == StringPlain {
+		for i := range codes {
+			codes[i] = int32(i)
+		}
+		return codes, r.off, nil
+	}
+	codesAt := r.off
+	r.nested(func(b []byte) (int, error) {
+		var k int
+		var err error
+		c.ints, k, err = c.DecodeInts(c.ints, b, n)
+		return k, err
+	})
+	if r.err != nil {
+		return codes[:0], r.off, r.err
+	}
+	for i, v := range c.ints {
+		if uint64(v) >= uint64(d) {
+			r.off = codesAt
+			r.fail("code %d of value %d outside dictionary of %d", v, i, d)
+			return codes[:0], r.off, r.err
+		}
+		codes[i] = int32(v)
+	}
+	return codes, r.off, nil
+}
