@@ -137,21 +137,20 @@ func (d *Decoder) Column(i int, dst *Column) error {
 	}
 	info := &d.cols[i]
 	dst.Name, dst.Type = info.Name, info.Type
-	section := "column " + info.Name
 	body := d.src[info.Offset : info.Offset+info.Stored]
+	base := info.Offset
 	if info.Compression != CompressNone {
 		var err error
 		d.raw, err = decompress(d.raw, body, info.Compression, info.Raw)
 		if err != nil {
-			return corrupt(section, info.Offset, err)
+			return corrupt("column "+info.Name, info.Offset, err)
 		}
-		body = d.raw
-		section += " (" + info.Compression.String() + "-decompressed)"
+		body, base = d.raw, 0
 	}
 	if err := d.decodeBody(dst, body); err != nil {
-		base := info.Offset
+		section := "column " + info.Name
 		if info.Compression != CompressNone {
-			base = 0
+			section += " (offsets within its " + info.Compression.String() + "-decompressed body)"
 		}
 		return codec.Within(err, section, base)
 	}

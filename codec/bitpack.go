@@ -2,6 +2,7 @@ package codec
 
 import (
 	"encoding/binary"
+	"math"
 	"math/bits"
 )
 
@@ -13,10 +14,10 @@ import (
 // into miniblocks of MiniBlockLen values (the last may be
 // shorter), each
 //
-//	<uvarint zigzag(lo)> <1b flags|width> [<1b k> k × (<1b pos> <uvarint zigzag(v - lo)>)] <packed>
+//	<uvarint zigzag(lo)> <1b flags|width> <packed> [<1b k> k × (<1b pos> <uvarint zigzag(v - lo)>)]
 //
 // Width (low 7 bits, 0..64) is the bit width of the packed slots; flag 0x80
-// says k exceptions follow. Packed holds ceil(count*width/8) bytes: for each
+// says k >= 1 exceptions follow the packed bytes. Packed holds ceil(count*width/8) bytes: for each
 // value v, uint64(v - lo) / g (wrapping) in width bits, least significant bit
 // first, little-endian. Exceptions are values outside the window the width
 // covers (spikes) or not multiples of g: their slot holds 0 and the listed
@@ -36,52 +37,67 @@ const (
 type miniPlan struct {
 	lo, hi int64 // values in [lo, hi] are packed, others are exceptions
 	w      uint
-	nexc   int
-	size   int
+	whole  bool // every value is packed: no exceptions
 }
 
 // plan picks the window [lo, hi] that minimises the miniblock's size,
 // trying to except up to maxExcTail outliers at either end.
 func plan(m []int64, d divisor) miniPlan {
-	var bot, top [maxExcTail + 1]int64 // smallest and largest, sorted outward
-	nb := 0
-	forced := 0 // values that g does not divide
+	n := len(m)
+	if d.one && (isSorted5(m[0], m[n/4], m[n/2], m[3*n/4], m[n-1]) || n < 8) {
+		// Likely monotone (timestamps, counters): monotone and narrow runs
+		// gain nothing from exceptions, so settle them in one cheap pass.
+		lo, hi := m[0], m[0]
+		up, down := true, true
+		for i := 1; i < n; i++ {
+			v := m[i]
+			lo, hi = min(lo, v), max(hi, v)
+			up = up && v >= m[i-1]
+			down = down && v <= m[i-1]
+		}
+		w := uint(bits.Len64(d.div(uint64(hi - lo))))
+		if up || down || w <= 4 {
+			return miniPlan{lo: lo, hi: hi, w: w, whole: true}
+		}
+	}
+	// The maxExcTail+1 smallest and largest values (multiples of g only),
+	// sorted outward; sentinels fill the rest.
+	var bot, top [maxExcTail + 1]int64
+	for i := range bot {
+		bot[i], top[i] = math.MaxInt64, math.MinInt64
+	}
+	const last = maxExcTail
+	forced, kept := 0, 0 // values that g does not divide, and the others
 	for _, v := range m {
-		if !d.divides(uint64(v)) {
+		if !d.one && !d.divides(uint64(v)) {
 			forced++
 			continue
 		}
-		if nb < len(bot) {
-			bot[nb], top[nb] = v, v
-			nb++
-			for i := nb - 1; i > 0 && bot[i] < bot[i-1]; i-- {
-				bot[i], bot[i-1] = bot[i-1], bot[i]
-			}
-			for i := nb - 1; i > 0 && top[i] > top[i-1]; i-- {
-				top[i], top[i-1] = top[i-1], top[i]
-			}
-			continue
-		}
-		if v < bot[nb-1] {
-			i := nb - 1
+		kept++
+		if v < bot[last] {
+			i := last
 			for ; i > 0 && v < bot[i-1]; i-- {
 				bot[i] = bot[i-1]
 			}
 			bot[i] = v
 		}
-		if v > top[nb-1] {
-			i := nb - 1
+		if v > top[last] {
+			i := last
 			for ; i > 0 && v > top[i-1]; i-- {
 				top[i] = top[i-1]
 			}
 			top[i] = v
 		}
 	}
-	if nb == 0 { // nothing is a multiple of g: every value is an exception
-		bot[0], top[0], nb = 0, -1, 1
+	if kept == 0 { // nothing is a multiple of g: every value is an exception
+		return miniPlan{lo: 0, hi: -1}
 	}
+	if w := uint(bits.Len64(d.div(uint64(top[0] - bot[0])))); forced == 0 && w <= 4 {
+		return miniPlan{lo: bot[0], hi: top[0], w: w, whole: true}
+	}
+	nb := min(kept, len(bot))
 	best := miniPlan{lo: bot[0], hi: top[0]}
-	bestEst := 1 << 62
+	bestEst := math.MaxInt
 	for i := 0; i < nb && i < len(m)/2; i++ {
 		for j := 0; j < nb && i+j < len(m)/2; j++ {
 			lo, hi := bot[i], top[j]
@@ -97,8 +113,7 @@ func plan(m []int64, d divisor) miniPlan {
 				est += 1 + uvarintLen(Zigzag(v-lo))
 			}
 			if i+j+forced > 0 {
-				est += 3 * forced
-				est++
+				est += 3*forced + 1
 			}
 			if est < bestEst {
 				bestEst = est
@@ -106,46 +121,27 @@ func plan(m []int64, d divisor) miniPlan {
 			}
 		}
 	}
-	// Exact size: duplicates of a dropped outlier may stay inside the window.
-	best.size = uvarintLen(Zigzag(best.lo)) + 1 + (len(m)*int(best.w)+7)/8
-	for _, v := range m {
-		if best.excepts(v, d) {
-			best.nexc++
-			best.size += 1 + uvarintLen(Zigzag(v-best.lo))
-		}
-	}
-	if best.nexc > 0 {
-		best.size++
-	}
 	return best
+}
+
+// isSorted5 reports whether a..e are in ascending or descending order.
+func isSorted5(a, b, c, d, e int64) bool {
+	return (a <= b && b <= c && c <= d && d <= e) || (a >= b && b >= c && c >= d && d >= e)
 }
 
 // excepts reports whether v is listed as an exception.
 func (p *miniPlan) excepts(v int64, d divisor) bool {
-	return v < p.lo || v > p.hi || !d.divides(uint64(v))
-}
-
-// packedSize returns the encoded size of src and its divisor.
-func packedSize(src []int64) (size int, g uint64) {
-	g = packedDivisor(src)
-	size = uvarintLen(g)
-	d := newDivisor(g)
-	for len(src) > 0 {
-		m := src[:min(len(src), MiniBlockLen)]
-		src = src[len(m):]
-		size += plan(m, d).size
-	}
-	return size, g
+	return v < p.lo || v > p.hi || (!d.one && !d.divides(uint64(v)))
 }
 
 // packedDivisor returns a divisor of nearly all values: the greatest common
 // divisor of a sample of them when few values are not its multiples (those
 // become exceptions), else the divisor of all values.
-func packedDivisor(src []int64) uint64 {
+func packedDivisor(src []int64) divisor {
 	const sampleLen = 64
 	g := gcdOf(src[:min(len(src), sampleLen)])
 	if g <= 1 {
-		return 1
+		return newDivisor(1)
 	}
 	d, miss := newDivisor(g), 0
 	for _, v := range src {
@@ -153,10 +149,14 @@ func packedDivisor(src []int64) uint64 {
 			miss++
 		}
 	}
-	if miss <= len(src)/64 {
-		return g
+	switch {
+	case miss == 0:
+		d.one = true // no value needs testing again
+	case miss > len(src)/64:
+		d = newDivisor(gcdOf(src))
+		d.one = true
 	}
-	return gcdOf(src)
+	return d
 }
 
 func gcdOf(src []int64) uint64 {
@@ -172,61 +172,82 @@ func gcdOf(src []int64) uint64 {
 func uvarintLen(v uint64) int { return (bits.Len64(v|1) + 6) / 7 }
 
 // appendPacked appends src as patched frame-of-reference miniblocks.
-// g must be packedDivisor(src).
-func appendPacked(dst []byte, src []int64, g uint64) []byte {
-	dst = binary.AppendUvarint(dst, g)
-	d := newDivisor(g)
+// d must be packedDivisor(src).
+func appendPacked(dst []byte, src []int64, d divisor) []byte {
+	dst = binary.AppendUvarint(dst, d.g)
+	var exc [MiniBlockLen]uint8
 	for len(src) > 0 {
 		m := src[:min(len(src), MiniBlockLen)]
 		src = src[len(m):]
 		p := plan(m, d)
 		dst = binary.AppendUvarint(dst, Zigzag(p.lo))
-		if p.nexc == 0 {
-			dst = append(dst, byte(p.w))
-		} else {
-			dst = append(dst, byte(p.w)|excFlag, byte(p.nexc))
-			for i, v := range m {
-				if p.excepts(v, d) {
-					dst = append(dst, byte(i))
-					dst = binary.AppendUvarint(dst, Zigzag(v-p.lo))
-				}
+		wAt := len(dst)
+		dst = append(dst, byte(p.w))
+		var k int
+		dst, k = packBits(dst, m, &p, d, &exc)
+		if k > 0 {
+			dst[wAt] |= excFlag
+			dst = append(dst, byte(k))
+			for _, i := range exc[:k] {
+				dst = append(dst, i)
+				dst = binary.AppendUvarint(dst, Zigzag(m[i]-p.lo))
 			}
 		}
-		dst = packBits(dst, m, &p, d)
 	}
 	return dst
 }
 
-// packBits appends uint64(v-lo)/g of each v in w bits, LSB first; slots
-// of exceptions hold 0.
-func packBits(dst []byte, src []int64, p *miniPlan, d divisor) []byte {
-	w := p.w
+// packBits appends uint64(v-lo)/g of each v in w bits, LSB first, and
+// returns the positions of exceptions, whose slots hold 0, in exc[:k].
+func packBits(dst []byte, src []int64, p *miniPlan, d divisor, exc *[MiniBlockLen]uint8) (_ []byte, k int) {
+	var xs [MiniBlockLen]uint64
+	xs2 := xs[:len(src)]
+	switch {
+	case p.whole && d.g == 1:
+		for i, v := range src {
+			xs2[i] = uint64(v - p.lo)
+		}
+	case p.whole:
+		for i, v := range src {
+			xs2[i] = d.div(uint64(v - p.lo))
+		}
+	default:
+		for i, v := range src {
+			if p.excepts(v, d) {
+				exc[k&(MiniBlockLen-1)] = uint8(i)
+				k++
+				xs2[i] = 0
+			} else {
+				xs2[i] = d.div(uint64(v - p.lo))
+			}
+		}
+	}
+	return packWords(dst, xs2, p.w), k
+}
+
+// packWords appends each x of xs in w bits, LSB first.
+func packWords(dst []byte, xs []uint64, w uint) []byte {
 	if w == 0 {
 		return dst
 	}
-	var acc uint64
-	var nb uint // bits held in acc
-	for _, v := range src {
-		var x uint64
-		if !p.excepts(v, d) {
-			x = d.div(uint64(v - p.lo))
+	var words [MiniBlockLen + 1]uint64
+	bit := uint(0)
+	for _, x := range xs {
+		s := bit & 63
+		words[(bit>>6)&(MiniBlockLen-1)] |= x << s
+		if s+w > 64 {
+			words[(bit>>6)&(MiniBlockLen-1)+1] |= x >> (64 - s)
 		}
-		acc |= x << nb
-		if nb+w >= 64 {
-			dst = binary.LittleEndian.AppendUint64(dst, acc)
-			spill := nb + w - 64
-			acc = 0
-			if spill > 0 {
-				acc = x >> (w - spill)
-			}
-			nb = spill
-		} else {
-			nb += w
-		}
+		bit += w
 	}
-	for ; nb > 0; nb -= min(nb, 8) {
-		dst = append(dst, byte(acc))
-		acc >>= 8
+	nb := int(bit+7) / 8
+	for i := 0; i < nb/8; i++ {
+		dst = binary.LittleEndian.AppendUint64(dst, words[i])
+	}
+	last := words[(nb/8)&(MiniBlockLen-1)]
+	for i := nb / 8 * 8; i < nb; i++ {
+		dst = append(dst, byte(last))
+		last >>= 8
 	}
 	return dst
 }
@@ -260,18 +281,6 @@ func decodePacked(dst []int64, src []byte) (int, error) {
 			return off, corrupt("packed", off, "bit width %d exceeds 64", w)
 		}
 		off++
-		excAt := off
-		if wb&excFlag != 0 {
-			r := reader{buf: src, off: off, section: "packed"}
-			for range int(r.byte()) {
-				r.byte()
-				r.uvarint()
-			}
-			if r.err != nil {
-				return r.off, r.err
-			}
-			off = r.off
-		}
 		nb := (len(m)*int(w) + 7) / 8
 		if nb > len(src)-off {
 			return off, corrupt("packed", off, "truncated: %d values of %d bits need %d bytes, have %d", len(m), w, nb, len(src)-off)
@@ -280,11 +289,12 @@ func decodePacked(dst []int64, src []byte) (int, error) {
 		off += nb
 		unpackBits(m, &tmp, lo, w, g)
 		if wb&excFlag != 0 {
-			r := reader{buf: src, off: excAt, section: "packed"}
+			r := reader{buf: src, off: off, section: "packed exceptions"}
 			applyExceptions(m, &r, lo)
 			if r.err != nil {
 				return r.off, r.err
 			}
+			off = r.off
 		}
 	}
 	return off, nil
@@ -328,9 +338,19 @@ func unpackBits(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64, w uint, g ui
 			dst[i] = lo
 		}
 	case w <= 56 && g == 1:
-		// One unaligned 8-byte load covers each value.
+		// One unaligned 8-byte load covers each value; four at a time.
 		bit := uint(0)
-		for i := range dst {
+		i := 0
+		for ; i+4 <= len(dst); i += 4 {
+			b1, b2, b3 := bit+w, bit+2*w, bit+3*w
+			d := dst[i : i+4 : i+4]
+			d[0] = lo + int64(binary.LittleEndian.Uint64(p[(bit>>3)&1023:])>>(bit&7)&mask)
+			d[1] = lo + int64(binary.LittleEndian.Uint64(p[(b1>>3)&1023:])>>(b1&7)&mask)
+			d[2] = lo + int64(binary.LittleEndian.Uint64(p[(b2>>3)&1023:])>>(b2&7)&mask)
+			d[3] = lo + int64(binary.LittleEndian.Uint64(p[(b3>>3)&1023:])>>(b3&7)&mask)
+			bit += 4 * w
+		}
+		for ; i < len(dst); i++ {
 			dst[i] = lo + int64(binary.LittleEndian.Uint64(p[(bit>>3)&1023:])>>(bit&7)&mask)
 			bit += w
 		}

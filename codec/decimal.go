@@ -78,8 +78,12 @@ func decimalDigits(v float64) int {
 // chooseExp picks the exponent with the smallest estimated size on a sample
 // of short consecutive runs spread over src.
 func chooseExp(src []float64) int {
-	const runs, runLen = 8, 32
-	var need [MaxDecimalExp + 2]int
+	// Sample short consecutive runs spread over src: a few dozen values
+	// for a short input, up to 8 runs of 32 for a long one.
+	runs, runLen := 4, 32
+	if len(src) < 4*runs*runLen {
+		runs, runLen = 2, 16
+	}
 	sample := func(fn func(i int)) {
 		if len(src) <= runs*runLen {
 			for i := range src {
@@ -94,10 +98,29 @@ func chooseExp(src []float64) int {
 			}
 		}
 	}
-	sample(func(i int) { need[decimalDigits(src[i])]++ })
-	best, bestCost := 0, math.MaxInt
-	for e := 0; e <= MaxDecimalExp; e++ {
-		if need[e] == 0 {
+	var need [MaxDecimalExp + 2]int
+	total := 0
+	sample(func(i int) { need[decimalDigits(src[i])]++; total++ })
+	// Candidates: the exponents that make 50%, 90% and 100% of the
+	// decimal values exact.
+	var cands [3]int
+	nc, cum, decimals := 0, 0, total-need[MaxDecimalExp+1]
+	for e, k := range need[:MaxDecimalExp+1] {
+		if k == 0 {
+			continue
+		}
+		cum += k
+		for nc < len(cands) && cum*10 >= decimals*[3]int{5, 9, 10}[nc] {
+			cands[nc] = e
+			nc++
+		}
+	}
+	if nc == 0 {
+		return 0
+	}
+	best, bestCost := cands[0], math.MaxInt
+	for i, e := range cands[:nc] {
+		if i > 0 && e == cands[i-1] {
 			continue
 		}
 		cost := 0
@@ -109,9 +132,9 @@ func chooseExp(src []float64) int {
 				x := v * pow10[e]
 				if math.Abs(x) < maxMantissa {
 					d := math.Float64bits(v) - math.Float64bits(float64(int64(roundEven(x)))/pow10[e])
-					cost += 8 * (1 + uvarintLen(Zigzag(int64(d))))
+					cost += 4 + bits.Len64(Zigzag(int64(d)))
 				} else {
-					cost += 8 * 11
+					cost += 8 * 10
 					m = prev
 				}
 			}
@@ -174,9 +197,15 @@ func (c *Decoder) decodeDecimal(dst []float64, r *reader, n int) []float64 {
 		return dst[:0]
 	}
 	dst = grow(dst, n)
-	p := pow10[e]
-	for i, m := range c.ints[:n] {
-		dst[i] = float64(m) / p
+	if e == 0 {
+		for i, m := range c.ints[:n] {
+			dst[i] = float64(m)
+		}
+	} else {
+		p := pow10[e]
+		for i, m := range c.ints[:n] {
+			dst[i] = float64(m) / p
+		}
 	}
 	np := r.count("patch count", n)
 	if np == 0 || r.err != nil {

@@ -36,6 +36,8 @@ func gcd(a, b uint64) uint64 {
 // divisor tests divisibility by a fixed g with one multiply: for odd q,
 // x is a multiple of q iff x*inverse(q) mod 2^64 <= (2^64-1)/q.
 type divisor struct {
+	g     uint64
+	one   bool   // every value in play is a multiple of g: skip the test
 	shift uint   // trailing zero bits of g
 	inv   uint64 // multiplicative inverse of g>>shift mod 2^64
 	lim   uint64 // (2^64-1) / (g>>shift)
@@ -48,7 +50,7 @@ func newDivisor(g uint64) divisor {
 	for range 5 {
 		inv *= 2 - q*inv
 	}
-	return divisor{shift: s, inv: inv, lim: ^uint64(0) / q}
+	return divisor{g: g, one: g == 1, shift: s, inv: inv, lim: ^uint64(0) / q}
 }
 
 func (d divisor) divides(x uint64) bool {

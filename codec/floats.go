@@ -79,7 +79,7 @@ func (c *Decoder) DecodeFloats(dst []float64, src []byte, n int) ([]float64, int
 	if r.err != nil {
 		return dst, 0, r.err
 	}
-	r.section = "floats " + e.String()
+	r.enc = e
 	switch e {
 	case FloatRaw:
 		b := r.bytes(8 * n)

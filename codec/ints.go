@@ -3,6 +3,8 @@ package codec
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
+	"math/bits"
 )
 
 // IntEncoding tags an int64 column encoding. The numeric values are part of
@@ -79,33 +81,83 @@ func (c *Encoder) AppendInts(dst []byte, src []int64) []byte {
 	return c.AppendIntsAs(dst, src, c.bestInts(src))
 }
 
-// bestInts sizes every candidate without writing it.
+// bestInts ranks the candidates by an estimate of their size made in one
+// pass: per miniblock, the bit width of the raw values, the deltas and the
+// deltas of deltas after dividing by a divisor found on a prefix, ignoring
+// exceptions and values the divisor does not divide.
 func (c *Encoder) bestInts(src []int64) IntEncoding {
-	if len(src) < 2 {
+	n := len(src)
+	if n < 3 {
 		return IntPacked
 	}
-	best, size := IntPacked, 0
-	size, _ = packedSize(src)
-	try := func(e IntEncoding, s int) {
-		if s < size {
-			best, size = e, s
+	const sample = 64
+	var gs [3]uint64
+	gs[0] = gcdOf(src[:min(n, sample)])
+	gs[1] = gcdOf(c.deltas(src[:min(n, sample+1)]))
+	gs[2] = gcdOf(c.dods(src[:min(n, sample+2)]))
+	var ds [3]divisor
+	for k := range ds {
+		ds[k] = newDivisor(gs[k])
+	}
+	var size [3]int
+	runs := 1
+	prev, prevD := src[0], src[1]-src[0]
+	for s := 0; s < n; s += MiniBlockLen {
+		m := src[s:min(n, s+MiniBlockLen)]
+		dd0 := int64(0)
+		if s > 0 {
+			dd0 = m[0] - prev - prevD
+		}
+		lo0, hi0, lo1, hi1, lo2, hi2 := m[0], m[0], prevD, prevD, dd0, dd0
+		for _, v := range m {
+			d := v - prev
+			dd := d - prevD
+			if d != 0 {
+				runs++
+			}
+			lo0, hi0 = min(lo0, v), max(hi0, v)
+			lo1, hi1 = min(lo1, d), max(hi1, d)
+			lo2, hi2 = min(lo2, dd), max(hi2, dd)
+			prev, prevD = v, d
+		}
+		size[0] += uvarintLen(Zigzag(lo0)) + 1 + (len(m)*bits.Len64(ds[0].div(uint64(hi0-lo0)))+7)/8
+		size[1] += uvarintLen(Zigzag(lo1)) + 1 + (len(m)*bits.Len64(ds[1].div(uint64(hi1-lo1)))+7)/8
+		size[2] += uvarintLen(Zigzag(lo2)) + 1 + (len(m)*bits.Len64(ds[2].div(uint64(hi2-lo2)))+7)/8
+	}
+	best, bestSize := IntPacked, math.MaxInt
+	for k, e := range []IntEncoding{IntPacked, IntDelta, IntDoD} {
+		if size[k] < bestSize {
+			best, bestSize = e, size[k]
 		}
 	}
-	d := c.deltas(src)
-	first := uvarintLen(Zigzag(src[0]))
-	ds, _ := packedSize(d)
-	try(IntDelta, first+ds)
-	if len(src) > 2 {
-		dds, _ := packedSize(c.dods(src))
-		try(IntDoD, first+uvarintLen(Zigzag(d[0]))+dds)
+	if runs <= n/4 {
+		if rs := rleSize(src); rs < bestSize {
+			best, bestSize = IntRLE, rs
+		}
 	}
-	try(IntRLE, rleSize(src))
-	vs := first
-	for _, v := range d {
-		vs += uvarintLen(Zigzag(v))
+	if n <= 2*MiniBlockLen { // miniblock headers weigh on short inputs
+		vs := uvarintLen(Zigzag(src[0]))
+		for i := 1; i < n; i++ {
+			vs += uvarintLen(Zigzag(src[i] - src[i-1]))
+		}
+		if vs < bestSize {
+			best = IntVarint
+		}
 	}
-	try(IntVarint, vs)
 	return best
+}
+
+func countRuns(src []int64) int {
+	if len(src) == 0 {
+		return 0
+	}
+	runs := 1
+	for i := 1; i < len(src); i++ {
+		if src[i] != src[i-1] {
+			runs++
+		}
+	}
+	return runs
 }
 
 // deltas returns src[i+1]-src[i] (wrapping) in scratch space.
@@ -142,13 +194,7 @@ func rleSize(src []int64) int {
 }
 
 func appendRLE(dst []byte, src []int64) []byte {
-	runs := 0
-	for i := 0; i < len(src); i++ {
-		if i == 0 || src[i] != src[i-1] {
-			runs++
-		}
-	}
-	dst = binary.AppendUvarint(dst, uint64(runs))
+	dst = binary.AppendUvarint(dst, uint64(countRuns(src)))
 	prev := int64(0)
 	for i := 0; i < len(src); {
 		j := i + 1
@@ -179,7 +225,7 @@ func (c *Decoder) DecodeInts(dst []int64, src []byte, n int) ([]int64, int, erro
 	if need := (n + MiniBlockLen - 1) / MiniBlockLen; e != IntRLE && e != IntVarint && need > len(src) {
 		return dst, 0, corrupt("ints", 0, "%d values need at least %d bytes, have %d", n, need, len(src))
 	}
-	r.section = "ints " + e.String()
+	r.enc = e
 	switch e {
 	case IntPacked:
 		dst = grow(dst, n)
@@ -206,8 +252,12 @@ func (c *Decoder) DecodeInts(dst []int64, src []byte, n int) ([]int64, int, erro
 		dst[0] = r.varint()
 		dst[1] = r.varint()
 		r.nested(func(b []byte) (int, error) { return decodePacked(dst[2:], b) })
-		prefixSum(dst[1:])
-		prefixSum(dst)
+		v, d := dst[1], dst[1]-dst[0]
+		for i := 2; i < len(dst); i++ {
+			d += dst[i]
+			v += d
+			dst[i] = v
+		}
 	case IntRLE:
 		r.nested(func(b []byte) (int, error) {
 			var err error

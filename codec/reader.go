@@ -1,6 +1,9 @@
 package codec
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"fmt"
+)
 
 // reader is a sticky-error cursor over an encoded buffer: after the first
 // failure every read returns zero and err keeps the first cause.
@@ -8,12 +11,22 @@ type reader struct {
 	buf     []byte
 	off     int
 	section string
+	enc     fmt.Stringer // encoding being decoded, named in errors; may be nil
 	err     error
+}
+
+// where names the section for an error; built only on failure so that
+// successful decodes do not allocate.
+func (r *reader) where() string {
+	if r.enc == nil {
+		return r.section
+	}
+	return r.section + " " + r.enc.String()
 }
 
 func (r *reader) fail(format string, args ...any) {
 	if r.err == nil {
-		r.err = corrupt(r.section, r.off, format, args...)
+		r.err = corrupt(r.where(), r.off, format, args...)
 	}
 }
 
@@ -98,7 +111,7 @@ func (r *reader) nested(fn func(src []byte) (int, error)) {
 	}
 	n, err := fn(r.buf[r.off:])
 	if err != nil {
-		r.err = Within(err, r.section, r.off)
+		r.err = Within(err, r.where(), r.off)
 		return
 	}
 	r.off += n

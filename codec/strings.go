@@ -132,7 +132,7 @@ func (c *Decoder) DecodeStrings(dict *Strings, codes []int32, src []byte, n, max
 	codes = codes[:0]
 	r := reader{buf: src, section: "strings"}
 	e := StringEncoding(r.byte())
-	r.section = "strings " + e.String()
+	r.enc = e
 	d := n
 	switch e {
 	case StringPlain:
