@@ -38,6 +38,7 @@ type miniPlan struct {
 	lo, hi int64 // values in [lo, hi] are packed, others are exceptions
 	w      uint
 	whole  bool // every value is packed: no exceptions
+	size   int  // encoded bytes of the miniblock (exact but for duplicates of outliers)
 }
 
 // plan picks the window [lo, hi] that minimises the miniblock's size,
@@ -57,7 +58,7 @@ func plan(m []int64, d divisor) miniPlan {
 		}
 		w := uint(bits.Len64(d.div(uint64(hi - lo))))
 		if up || down || w <= 4 {
-			return miniPlan{lo: lo, hi: hi, w: w, whole: true}
+			return miniPlan{lo: lo, hi: hi, w: w, whole: true, size: headerSize(lo) + (n*int(w)+7)/8}
 		}
 	}
 	// The maxExcTail+1 smallest and largest values (multiples of g only),
@@ -67,33 +68,36 @@ func plan(m []int64, d divisor) miniPlan {
 		bot[i], top[i] = math.MaxInt64, math.MinInt64
 	}
 	const last = maxExcTail
-	forced, kept := 0, 0 // values that g does not divide, and the others
+	forced := 0 // values that g does not divide
+	bl, tl := bot[last], top[last] // entry thresholds, kept in registers
 	for _, v := range m {
 		if !d.one && !d.divides(uint64(v)) {
 			forced++
 			continue
 		}
-		kept++
-		if v < bot[last] {
+		if v < bl {
 			i := last
 			for ; i > 0 && v < bot[i-1]; i-- {
 				bot[i] = bot[i-1]
 			}
 			bot[i] = v
+			bl = bot[last]
 		}
-		if v > top[last] {
+		if v > tl {
 			i := last
 			for ; i > 0 && v > top[i-1]; i-- {
 				top[i] = top[i-1]
 			}
 			top[i] = v
+			tl = top[last]
 		}
 	}
+	kept := len(m) - forced
 	if kept == 0 { // nothing is a multiple of g: every value is an exception
-		return miniPlan{lo: 0, hi: -1}
+		return miniPlan{lo: 0, hi: -1, size: headerSize(0) + 1 + 10*n}
 	}
 	if w := uint(bits.Len64(d.div(uint64(top[0] - bot[0])))); forced == 0 && w <= 4 {
-		return miniPlan{lo: bot[0], hi: top[0], w: w, whole: true}
+		return miniPlan{lo: bot[0], hi: top[0], w: w, whole: true, size: headerSize(bot[0]) + (n*int(w)+7)/8}
 	}
 	nb := min(kept, len(bot))
 	best := miniPlan{lo: bot[0], hi: top[0]}
@@ -117,11 +121,32 @@ func plan(m []int64, d divisor) miniPlan {
 			}
 			if est < bestEst {
 				bestEst = est
-				best = miniPlan{lo: lo, hi: hi, w: w}
+				best = miniPlan{lo: lo, hi: hi, w: w, size: headerSize(lo) + est}
 			}
 		}
 	}
 	return best
+}
+
+func headerSize(lo int64) int { return uvarintLen(Zigzag(lo)) + 1 }
+
+// sampledSize estimates the packed size of src with divisor d from the
+// exact plans of at most maxSampled of its miniblocks, spread evenly.
+func sampledSize(src []int64, d divisor) int {
+	const maxSampled = 8
+	nmb := (len(src) + MiniBlockLen - 1) / MiniBlockLen
+	step := max(1, nmb/maxSampled)
+	size, sampled, values := 0, 0, 0
+	for k := 0; k < nmb; k += step {
+		m := src[k*MiniBlockLen : min(len(src), (k+1)*MiniBlockLen)]
+		size += plan(m, d).size
+		sampled++
+		values += len(m)
+	}
+	if values == 0 {
+		return uvarintLen(d.g)
+	}
+	return uvarintLen(d.g) + size*len(src)/values
 }
 
 // isSorted5 reports whether a..e are in ascending or descending order.

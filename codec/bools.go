@@ -58,6 +58,9 @@ func b2u(b bool) byte {
 
 // DecodeBools decodes n values written by AppendBools into dst.
 func DecodeBools(dst []bool, src []byte, n int) ([]bool, int, error) {
+	if err := checkCount("bools", n); err != nil {
+		return dst[:0], 0, err
+	}
 	dst = dst[:0]
 	r := reader{buf: src, section: "bools"}
 	e := BoolEncoding(r.byte())

@@ -1025,3 +1025,45 @@ func TestEncodingNames(t *testing.T) {
 		t.Error("unknown encodings are not named by number")
 	}
 }
+
+// TestAppendDictLargerThanValues: AppendDict keeps the caller's dictionary
+// as is, so it may hold more entries than there are values (a shared
+// dictionary, or one whose users were all filtered out as nulls by the
+// chunk layer). DecodeStrings rejects any dictionary larger than n
+// ("dictionary size 3 exceeds limit 1"), so such an encoding, produced by
+// the encoder itself, does not round-trip.
+func TestAppendDictLargerThanValues(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		dict  []string
+		codes []int32
+	}{
+		{"3 entries 1 value", []string{"a", "b", "c"}, []int32{0}},
+		{"2 entries 0 values", []string{"a", "b"}, nil},
+		{"1 entry 0 values", []string{"x"}, []int32{}},
+		{"5 entries 4 values", []string{"a", "b", "c", "d", "e"}, []int32{4, 4, 0, 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var dict Strings
+			for _, s := range tc.dict {
+				dict.AppendString(s)
+			}
+			var c Encoder
+			var d Decoder
+			buf := c.AppendDict(nil, &dict, tc.codes)
+			var out Strings
+			codes, k, err := d.DecodeStrings(&out, nil, buf, len(tc.codes), 1<<20)
+			if err != nil {
+				t.Fatalf("AppendDict output %x does not decode: %v", buf, err)
+			}
+			if k != len(buf) {
+				t.Fatalf("consumed %d of %d bytes", k, len(buf))
+			}
+			for i, code := range codes {
+				if string(out.At(int(code))) != tc.dict[tc.codes[i]] {
+					t.Fatalf("value %d differs", i)
+				}
+			}
+		})
+	}
+}

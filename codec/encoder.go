@@ -4,6 +4,7 @@ package codec
 // it is not safe for concurrent use.
 type Encoder struct {
 	d, dd []int64 // deltas, deltas of deltas
+	div   divisor // of the sequence bestInts chose
 	m     []int64 // decimal mantissas
 	gaps  []int64 // decimal patch gaps
 	diffs []int64 // decimal patch bit differences
@@ -12,6 +13,10 @@ type Encoder struct {
 	lens  []int64
 	dict  map[string]int32
 	keys  []string
+	// AppendDict compaction
+	remap   []int32
+	codes32 []int32
+	dense   Strings
 }
 
 // Decoder holds scratch space reused across calls. The zero value is ready;

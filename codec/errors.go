@@ -48,3 +48,17 @@ func Within(err error, section string, base int) error {
 	}
 	return &out
 }
+
+// MaxCount bounds the value count any decoder accepts. Decoders also check
+// the count against the bytes given before allocating: no encoding yields
+// more than 8*MiniBlockLen values a byte (run-length excepted), so a decoder
+// allocates at most min(n, MaxCount) values plus O(len(src)) bytes.
+const MaxCount = 1 << 24
+
+// checkCount rejects negative counts and counts above MaxCount.
+func checkCount(section string, n int) error {
+	if n < 0 || n > MaxCount {
+		return corrupt(section, 0, "count %d outside 0..%d", n, MaxCount)
+	}
+	return nil
+}

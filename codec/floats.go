@@ -70,10 +70,10 @@ func (c *Encoder) AppendFloatsAs(dst []byte, src []float64, e FloatEncoding) []b
 
 // DecodeFloats decodes n values written by AppendFloats or AppendFloatsAs.
 func (c *Decoder) DecodeFloats(dst []float64, src []byte, n int) ([]float64, int, error) {
-	dst = dst[:0]
-	if n < 0 {
-		return dst, 0, corrupt("floats", 0, "negative count %d", n)
+	if err := checkCount("floats", n); err != nil {
+		return dst[:0], 0, err
 	}
+	dst = dst[:0]
 	r := reader{buf: src, section: "floats"}
 	e := FloatEncoding(r.byte())
 	if r.err != nil {

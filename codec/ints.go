@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"math/bits"
 )
 
 // IntEncoding tags an int64 column encoding. The numeric values are part of
@@ -44,25 +43,41 @@ func (e IntEncoding) String() string {
 
 // AppendIntsAs appends src in encoding e, tag first.
 func (c *Encoder) AppendIntsAs(dst []byte, src []int64, e IntEncoding) []byte {
+	return c.appendInts(dst, src, e, nil)
+}
+
+// appendInts appends src in encoding e; div, when set, is the divisor of
+// the packed sequence, and c.d / c.dd already hold its deltas.
+func (c *Encoder) appendInts(dst []byte, src []int64, e IntEncoding, div *divisor) []byte {
 	dst = append(dst, byte(e))
+	packed := func(dst []byte, seq []int64) []byte {
+		if div == nil {
+			return appendPacked(dst, seq, packedDivisor(seq))
+		}
+		return appendPacked(dst, seq, *div)
+	}
 	switch e {
 	case IntPacked:
-		return appendPacked(dst, src, packedDivisor(src))
+		return packed(dst, src)
 	case IntDelta:
 		if len(src) == 0 {
 			return dst
 		}
 		dst = binary.AppendUvarint(dst, Zigzag(src[0]))
-		d := c.deltas(src)
-		return appendPacked(dst, d, packedDivisor(d))
+		if div == nil {
+			c.deltas(src)
+		}
+		return packed(dst, c.d)
 	case IntDoD:
 		if len(src) < 2 {
 			return AppendVarints(dst, src)
 		}
 		dst = binary.AppendUvarint(dst, Zigzag(src[0]))
 		dst = binary.AppendUvarint(dst, Zigzag(src[1]-src[0]))
-		dd := c.dods(src)
-		return appendPacked(dst, dd, packedDivisor(dd))
+		if div == nil {
+			c.dods(src)
+		}
+		return packed(dst, c.dd)
 	case IntRLE:
 		return appendRLE(dst, src)
 	case IntVarint:
@@ -78,73 +93,67 @@ func (c *Encoder) AppendIntsAs(dst []byte, src []int64, e IntEncoding) []byte {
 // AppendInts appends src in whichever int encoding is smallest for it; ties
 // go to the faster decoder.
 func (c *Encoder) AppendInts(dst []byte, src []int64) []byte {
-	return c.AppendIntsAs(dst, src, c.bestInts(src))
+	e := c.bestInts(src)
+	return c.appendInts(dst, src, e, &c.div)
 }
 
-// bestInts ranks the candidates by an estimate of their size made in one
-// pass: per miniblock, the bit width of the raw values, the deltas and the
-// deltas of deltas after dividing by a divisor found on a prefix, ignoring
-// exceptions and values the divisor does not divide.
+// bestInts ranks the candidates by size: exact for run-length and
+// varints, and from the exact plans of a sample of miniblocks for the packed
+// encodings. It leaves the chosen sequence's divisor in c.div.
 func (c *Encoder) bestInts(src []int64) IntEncoding {
 	n := len(src)
 	if n < 3 {
+		c.div = packedDivisor(src)
 		return IntPacked
 	}
-	const sample = 64
-	var gs [3]uint64
-	gs[0] = gcdOf(src[:min(n, sample)])
-	gs[1] = gcdOf(c.deltas(src[:min(n, sample+1)]))
-	gs[2] = gcdOf(c.dods(src[:min(n, sample+2)]))
-	var ds [3]divisor
-	for k := range ds {
-		ds[k] = newDivisor(gs[k])
-	}
-	var size [3]int
-	runs := 1
-	prev, prevD := src[0], src[1]-src[0]
-	for s := 0; s < n; s += MiniBlockLen {
-		m := src[s:min(n, s+MiniBlockLen)]
-		dd0 := int64(0)
-		if s > 0 {
-			dd0 = m[0] - prev - prevD
+	first := uvarintLen(Zigzag(src[0]))
+	seqs := [3][]int64{src, c.deltas(src), c.dods(src)}
+	if regular(seqs[1]) {
+		// Constant step (regular timestamps, constants): deltas of deltas
+		// are all zero and cost 2 bytes a miniblock; only a constant
+		// column does better, as a single run.
+		if seqs[1][0] == 0 {
+			return IntRLE
 		}
-		lo0, hi0, lo1, hi1, lo2, hi2 := m[0], m[0], prevD, prevD, dd0, dd0
-		for _, v := range m {
-			d := v - prev
-			dd := d - prevD
-			if d != 0 {
-				runs++
-			}
-			lo0, hi0 = min(lo0, v), max(hi0, v)
-			lo1, hi1 = min(lo1, d), max(hi1, d)
-			lo2, hi2 = min(lo2, dd), max(hi2, dd)
-			prev, prevD = v, d
-		}
-		size[0] += uvarintLen(Zigzag(lo0)) + 1 + (len(m)*bits.Len64(ds[0].div(uint64(hi0-lo0)))+7)/8
-		size[1] += uvarintLen(Zigzag(lo1)) + 1 + (len(m)*bits.Len64(ds[1].div(uint64(hi1-lo1)))+7)/8
-		size[2] += uvarintLen(Zigzag(lo2)) + 1 + (len(m)*bits.Len64(ds[2].div(uint64(hi2-lo2)))+7)/8
+		c.div = newDivisor(1)
+		c.div.one = true
+		return IntDoD
 	}
+	heads := [3]int{0, first, first + uvarintLen(Zigzag(src[1]-src[0]))}
 	best, bestSize := IntPacked, math.MaxInt
-	for k, e := range []IntEncoding{IntPacked, IntDelta, IntDoD} {
-		if size[k] < bestSize {
-			best, bestSize = e, size[k]
+	for k, e := range [3]IntEncoding{IntPacked, IntDelta, IntDoD} {
+		d := packedDivisor(seqs[k])
+		if size := heads[k] + sampledSize(seqs[k], d); size < bestSize {
+			best, bestSize, c.div = e, size, d
 		}
 	}
-	if runs <= n/4 {
+	if runs := countRuns(src); runs <= n/4 {
 		if rs := rleSize(src); rs < bestSize {
 			best, bestSize = IntRLE, rs
 		}
 	}
-	if n <= 2*MiniBlockLen { // miniblock headers weigh on short inputs
-		vs := uvarintLen(Zigzag(src[0]))
-		for i := 1; i < n; i++ {
-			vs += uvarintLen(Zigzag(src[i] - src[i-1]))
+	// Varints win on short inputs, where miniblock headers weigh, and on
+	// wild ones.
+	if n <= 2*MiniBlockLen || bestSize > 2*n {
+		vs := first
+		for _, d := range seqs[1] {
+			vs += uvarintLen(Zigzag(d))
 		}
 		if vs < bestSize {
 			best = IntVarint
 		}
 	}
 	return best
+}
+
+// regular reports whether every delta equals the first.
+func regular(d []int64) bool {
+	for _, x := range d {
+		if x != d[0] {
+			return false
+		}
+	}
+	return true
 }
 
 func countRuns(src []int64) int {
@@ -212,17 +221,17 @@ func appendRLE(dst []byte, src []int64) []byte {
 // DecodeInts decodes n values written by AppendInts or AppendIntsAs into
 // dst and returns them with the bytes consumed.
 func (c *Decoder) DecodeInts(dst []int64, src []byte, n int) ([]int64, int, error) {
-	dst = dst[:0]
-	if n < 0 {
-		return dst, 0, corrupt("ints", 0, "negative count %d", n)
+	if err := checkCount("ints", n); err != nil {
+		return dst[:0], 0, err
 	}
+	dst = dst[:0]
 	r := reader{buf: src, section: "ints"}
 	e := IntEncoding(r.byte())
 	if r.err != nil {
 		return dst, 0, r.err
 	}
 	// Every encoding needs at least one byte per miniblock or per run.
-	if need := (n + MiniBlockLen - 1) / MiniBlockLen; e != IntRLE && e != IntVarint && need > len(src) {
+	if need := (n + MiniBlockLen - 1) / MiniBlockLen * 2; e != IntRLE && e != IntVarint && need > len(src) {
 		return dst, 0, corrupt("ints", 0, "%d values need at least %d bytes, have %d", n, need, len(src))
 	}
 	r.enc = e
@@ -252,7 +261,9 @@ func (c *Decoder) DecodeInts(dst []int64, src []byte, n int) ([]int64, int, erro
 		dst[0] = r.varint()
 		dst[1] = r.varint()
 		r.nested(func(b []byte) (int, error) { return decodePacked(dst[2:], b) })
-		v, d := dst[1], dst[1]-dst[0]
+		d := dst[1] // the first delta
+		v := dst[0] + d
+		dst[1] = v
 		for i := 2; i < len(dst); i++ {
 			d += dst[i]
 			v += d

@@ -93,8 +93,28 @@ func (c *Encoder) AppendStrings(dst []byte, src []string) []byte {
 }
 
 // AppendDict appends a column given as a dictionary and per-value codes,
-// which must index dict. The encoding is StringDict, dictionary kept as is.
+// which must index dict. The encoding is StringDict; the dictionary is kept
+// as is unless it has more entries than there are values, in which case the
+// unused entries are dropped.
 func (c *Encoder) AppendDict(dst []byte, dict *Strings, codes []int32) []byte {
+	if dict.Len() > len(codes) {
+		// A dictionary never holds more entries than values: keep the
+		// used entries only, in order of first use.
+		c.remap = grow(c.remap, dict.Len())
+		for i := range c.remap {
+			c.remap[i] = -1
+		}
+		c.dense.Reset()
+		c.codes32 = grow(c.codes32, len(codes))
+		for i, code := range codes {
+			if c.remap[code] < 0 {
+				c.remap[code] = int32(c.dense.Len())
+				c.dense.Append(dict.At(int(code)))
+			}
+			c.codes32[i] = c.remap[code]
+		}
+		dict, codes = &c.dense, c.codes32
+	}
 	dst = append(dst, byte(StringDict))
 	dst = appendUvarint(dst, uint64(dict.Len()))
 	c.lens = grow(c.lens, dict.Len())
@@ -128,6 +148,9 @@ func (c *Encoder) appendStringList(dst []byte, src []string) []byte {
 // values for the plain encoding) and codes (value i is dict.At(codes[i])).
 // At most maxBytes bytes of string data are accepted.
 func (c *Decoder) DecodeStrings(dict *Strings, codes []int32, src []byte, n, maxBytes int) ([]int32, int, error) {
+	if err := checkCount("strings", n); err != nil {
+		return codes[:0], 0, err
+	}
 	dict.Reset()
 	codes = codes[:0]
 	r := reader{buf: src, section: "strings"}

@@ -24,6 +24,9 @@ func AppendUvarints(dst []byte, src []uint64) []byte {
 // DecodeUvarints decodes n uvarints from src into dst (reusing its capacity)
 // and returns the values and the bytes consumed.
 func DecodeUvarints(dst []uint64, src []byte, n int) ([]uint64, int, error) {
+	if err := checkCount("uvarints", n); err != nil {
+		return dst[:0], 0, err
+	}
 	if n > len(src) {
 		return dst[:0], 0, corrupt("uvarints", 0, "%d values need at least %d bytes, have %d", n, n, len(src))
 	}
@@ -45,6 +48,9 @@ func AppendVarints(dst []byte, src []int64) []byte {
 
 // DecodeVarints decodes n zigzag varints from src into dst.
 func DecodeVarints(dst []int64, src []byte, n int) ([]int64, int, error) {
+	if err := checkCount("varints", n); err != nil {
+		return dst[:0], 0, err
+	}
 	if n > len(src) {
 		return dst[:0], 0, corrupt("varints", 0, "%d values need at least %d bytes, have %d", n, n, len(src))
 	}

@@ -1,0 +1,124 @@
+package chunk
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/tsqdb/tsq/codec"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// goldenBlock is the block of docs/FORMAT.md's worked example.
+func goldenBlock() *Block {
+	ts := make([]int64, 6)
+	vals := []float64{21.5, 21.75, 22, math.NaN(), 21.25, 21.5}
+	for i := range ts {
+		ts[i] = 1_700_000_000_000_000_000 + int64(i)*15_000_000_000
+	}
+	return &Block{Rows: 6, Columns: []Column{
+		{Name: "time", Type: Int64, Ints: ts},
+		{Name: "value", Type: Float64, Floats: vals},
+	}}
+}
+
+// annotate renders a block as an annotated hex dump: one line per field.
+func annotate(b []byte) string {
+	var sb strings.Builder
+	off := 0
+	line := func(n int, what string) {
+		fmt.Fprintf(&sb, "%04x  %-40s  %s\n", off, hex.EncodeToString(b[off:off+n]), what)
+		off += n
+	}
+	uv := func(what string) uint64 {
+		v, n := binary.Uvarint(b[off:])
+		line(n, fmt.Sprintf("%s = %d (uvarint)", what, v))
+		return v
+	}
+	line(1, fmt.Sprintf("block format version %d", b[0]))
+	uv("rows")
+	ncols := uv("columns")
+	type col struct {
+		name           string
+		typ            Type
+		comp           Compression
+		stored, rawLen uint64
+	}
+	var cols []col
+	for range ncols {
+		nl := uv("name length")
+		name := string(b[off : off+int(nl)])
+		line(int(nl), fmt.Sprintf("name %q", name))
+		c := col{name: name, typ: Type(b[off]), comp: Compression(b[off+1])}
+		line(1, "type "+c.typ.String())
+		line(1, "compression "+c.comp.String())
+		c.stored = uv("stored length")
+		if c.comp != CompressNone {
+			c.rawLen = uv("raw length")
+		}
+		cols = append(cols, c)
+	}
+	for _, c := range cols {
+		end := off + int(c.stored)
+		line(1, fmt.Sprintf("column %q: null flag %d", c.name, b[off]))
+		tag := b[off]
+		var enc string
+		switch c.typ {
+		case Int64:
+			enc = "ints " + codec.IntEncoding(tag).String()
+		case Float64:
+			enc = "floats " + codec.FloatEncoding(tag).String()
+		case Bool:
+			enc = "bools " + codec.BoolEncoding(tag).String()
+		default:
+			enc = "strings " + codec.StringEncoding(tag).String()
+		}
+		line(1, fmt.Sprintf("column %q: encoding tag: %s", c.name, enc))
+		for off < end {
+			line(min(16, end-off), fmt.Sprintf("column %q: encoded values", c.name))
+		}
+	}
+	line(4, fmt.Sprintf("CRC-32C = %08x", binary.LittleEndian.Uint32(b[off:])))
+	return sb.String()
+}
+
+func TestGolden(t *testing.T) {
+	var enc Encoder
+	buf, err := enc.Append(nil, goldenBlock(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := annotate(buf)
+	const path = "testdata/golden_v1.txt"
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Fatalf("block v1 bytes changed; if intended, bump the version, update docs/FORMAT.md and run with -update.\ngot:\n%s\nwant:\n%s", got, want)
+	}
+	// The golden bytes still decode to the block.
+	var dec Decoder
+	if err := dec.Reset(buf); err != nil {
+		t.Fatal(err)
+	}
+	var out Block
+	if err := dec.Block(&out); err != nil {
+		t.Fatal(err)
+	}
+	b := goldenBlock()
+	for i := range b.Columns {
+		equalColumn(t, &b.Columns[i], &out.Columns[i], b.Rows)
+	}
+}
