@@ -68,7 +68,7 @@ func plan(m []int64, d divisor) miniPlan {
 		bot[i], top[i] = math.MaxInt64, math.MinInt64
 	}
 	const last = maxExcTail
-	forced := 0 // values that g does not divide
+	forced := 0                    // values that g does not divide
 	bl, tl := bot[last], top[last] // entry thresholds, kept in registers
 	for _, v := range m {
 		if !d.one && !d.divides(uint64(v)) {

@@ -4,7 +4,6 @@ package codec
 // it is not safe for concurrent use.
 type Encoder struct {
 	d, dd []int64 // deltas, deltas of deltas
-	div   divisor // of the sequence bestInts chose
 	m     []int64 // decimal mantissas
 	gaps  []int64 // decimal patch gaps
 	diffs []int64 // decimal patch bit differences

@@ -43,18 +43,15 @@ func (e IntEncoding) String() string {
 
 // AppendIntsAs appends src in encoding e, tag first.
 func (c *Encoder) AppendIntsAs(dst []byte, src []int64, e IntEncoding) []byte {
-	return c.appendInts(dst, src, e, nil)
+	return c.appendInts(dst, src, e, false)
 }
 
-// appendInts appends src in encoding e; div, when set, is the divisor of
-// the packed sequence, and c.d / c.dd already hold its deltas.
-func (c *Encoder) appendInts(dst []byte, src []int64, e IntEncoding, div *divisor) []byte {
+// appendInts appends src in encoding e; with haveDeltas, c.d and c.dd
+// already hold the deltas of src.
+func (c *Encoder) appendInts(dst []byte, src []int64, e IntEncoding, haveDeltas bool) []byte {
 	dst = append(dst, byte(e))
 	packed := func(dst []byte, seq []int64) []byte {
-		if div == nil {
-			return appendPacked(dst, seq, packedDivisor(seq))
-		}
-		return appendPacked(dst, seq, *div)
+		return appendPacked(dst, seq, packedDivisor(seq))
 	}
 	switch e {
 	case IntPacked:
@@ -64,7 +61,7 @@ func (c *Encoder) appendInts(dst []byte, src []int64, e IntEncoding, div *diviso
 			return dst
 		}
 		dst = binary.AppendUvarint(dst, Zigzag(src[0]))
-		if div == nil {
+		if !haveDeltas {
 			c.deltas(src)
 		}
 		return packed(dst, c.d)
@@ -74,7 +71,7 @@ func (c *Encoder) appendInts(dst []byte, src []int64, e IntEncoding, div *diviso
 		}
 		dst = binary.AppendUvarint(dst, Zigzag(src[0]))
 		dst = binary.AppendUvarint(dst, Zigzag(src[1]-src[0]))
-		if div == nil {
+		if !haveDeltas {
 			c.dods(src)
 		}
 		return packed(dst, c.dd)
@@ -94,16 +91,15 @@ func (c *Encoder) appendInts(dst []byte, src []int64, e IntEncoding, div *diviso
 // go to the faster decoder.
 func (c *Encoder) AppendInts(dst []byte, src []int64) []byte {
 	e := c.bestInts(src)
-	return c.appendInts(dst, src, e, &c.div)
+	return c.appendInts(dst, src, e, true)
 }
 
 // bestInts ranks the candidates by size: exact for run-length and
 // varints, and from the exact plans of a sample of miniblocks for the packed
-// encodings. It leaves the chosen sequence's divisor in c.div.
+// encodings. It leaves the deltas and deltas of deltas in c.d and c.dd.
 func (c *Encoder) bestInts(src []int64) IntEncoding {
 	n := len(src)
 	if n < 3 {
-		c.div = packedDivisor(src)
 		return IntPacked
 	}
 	first := uvarintLen(Zigzag(src[0]))
@@ -115,16 +111,16 @@ func (c *Encoder) bestInts(src []int64) IntEncoding {
 		if seqs[1][0] == 0 {
 			return IntRLE
 		}
-		c.div = newDivisor(1)
-		c.div.one = true
 		return IntDoD
 	}
 	heads := [3]int{0, first, first + uvarintLen(Zigzag(src[1]-src[0]))}
 	best, bestSize := IntPacked, math.MaxInt
 	for k, e := range [3]IntEncoding{IntPacked, IntDelta, IntDoD} {
-		d := packedDivisor(seqs[k])
+		// The divisor of a prefix; the sampled plans treat the values it
+		// does not divide as exceptions, as the encoder would.
+		d := newDivisor(gcdOf(seqs[k][:min(len(seqs[k]), 64)]))
 		if size := heads[k] + sampledSize(seqs[k], d); size < bestSize {
-			best, bestSize, c.div = e, size, d
+			best, bestSize = e, size
 		}
 	}
 	if runs := countRuns(src); runs <= n/4 {
