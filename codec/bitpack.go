@@ -130,21 +130,41 @@ func plan(m []int64, d divisor) miniPlan {
 
 func headerSize(lo int64) int { return uvarintLen(Zigzag(lo)) + 1 }
 
-// sampledSize estimates the packed size of src with divisor d from the
-// exact plans of at most maxSampled of its miniblocks, spread evenly.
-func sampledSize(src []int64, d divisor) int {
+// sampledSize estimates the packed size of src from the exact plans of at
+// most maxSampled of its miniblocks, spread evenly.
+func sampledSize(src []int64) int {
 	const maxSampled = 8
 	nmb := (len(src) + MiniBlockLen - 1) / MiniBlockLen
 	step := max(1, nmb/maxSampled)
-	size, sampled, values := 0, 0, 0
+	mb := func(k int) []int64 { return src[k*MiniBlockLen : min(len(src), (k+1)*MiniBlockLen)] }
+	// The divisor as packedDivisor would choose it, on the sample: that of
+	// a prefix if it misses few sampled values, else the strict one.
+	d := newDivisor(gcdOf(src[:min(len(src), 64)]))
+	miss, sampled := 0, 0
+	for k := 0; k < nmb && !d.one; k += step {
+		for _, v := range mb(k) {
+			if !d.divides(uint64(v)) {
+				miss++
+			}
+		}
+		sampled += len(mb(k))
+	}
+	if miss > sampled/64 {
+		g := uint64(0)
+		for k := 0; k < nmb && g != 1; k += step {
+			g = gcd(g, gcdOf(mb(k)))
+		}
+		d = newDivisor(max(g, 1))
+		d.one = true
+	}
+	size, values := 0, 0
 	for k := 0; k < nmb; k += step {
-		m := src[k*MiniBlockLen : min(len(src), (k+1)*MiniBlockLen)]
+		m := mb(k)
 		size += plan(m, d).size
-		sampled++
 		values += len(m)
 	}
 	if values == 0 {
-		return uvarintLen(d.g)
+		return 1
 	}
 	return uvarintLen(d.g) + size*len(src)/values
 }

@@ -103,8 +103,9 @@ func (c *Encoder) bestInts(src []int64) IntEncoding {
 		return IntPacked
 	}
 	first := uvarintLen(Zigzag(src[0]))
-	seqs := [3][]int64{src, c.deltas(src), c.dods(src)}
-	if regular(seqs[1]) {
+	runs, regular := c.derive(src)
+	seqs := [3][]int64{src, c.d, c.dd}
+	if regular {
 		// Constant step (regular timestamps, constants): deltas of deltas
 		// are all zero and cost 2 bytes a miniblock; only a constant
 		// column does better, as a single run.
@@ -116,14 +117,11 @@ func (c *Encoder) bestInts(src []int64) IntEncoding {
 	heads := [3]int{0, first, first + uvarintLen(Zigzag(src[1]-src[0]))}
 	best, bestSize := IntPacked, math.MaxInt
 	for k, e := range [3]IntEncoding{IntPacked, IntDelta, IntDoD} {
-		// The divisor of a prefix; the sampled plans treat the values it
-		// does not divide as exceptions, as the encoder would.
-		d := newDivisor(gcdOf(seqs[k][:min(len(seqs[k]), 64)]))
-		if size := heads[k] + sampledSize(seqs[k], d); size < bestSize {
+		if size := heads[k] + sampledSize(seqs[k]); size < bestSize {
 			best, bestSize = e, size
 		}
 	}
-	if runs := countRuns(src); runs <= n/4 {
+	if runs <= n/4 {
 		if rs := rleSize(src); rs < bestSize {
 			best, bestSize = IntRLE, rs
 		}
@@ -142,14 +140,32 @@ func (c *Encoder) bestInts(src []int64) IntEncoding {
 	return best
 }
 
-// regular reports whether every delta equals the first.
-func regular(d []int64) bool {
-	for _, x := range d {
-		if x != d[0] {
-			return false
-		}
+// derive fills c.d and c.dd with the deltas and deltas of deltas of src
+// (len(src) >= 2) in one pass, counting runs of equal values and whether
+// every delta is the same.
+func (c *Encoder) derive(src []int64) (runs int, regular bool) {
+	n := len(src)
+	c.d = grow(c.d, n-1)
+	c.dd = grow(c.dd, max(n-2, 0))
+	d, dd := c.d, c.dd
+	prev, prevD := src[1], src[1]-src[0]
+	d[0] = prevD
+	runs, regular = 1, true
+	if prevD != 0 {
+		runs++
 	}
-	return true
+	for i := 2; i < n; i++ {
+		v := src[i]
+		x := v - prev
+		d[i-1] = x
+		dd[i-2] = x - prevD
+		if x != 0 {
+			runs++
+		}
+		regular = regular && x == prevD
+		prev, prevD = v, x
+	}
+	return runs, regular
 }
 
 func countRuns(src []int64) int {
