@@ -24,6 +24,8 @@ import (
 // position (0..count-1, strictly increasing) gets lo + (v - lo) from the list
 // instead. A width of 0 without exceptions means every value equals lo.
 
+//go:generate go run gen_unpack.go
+
 // MiniBlockLen is the number of values per bit-packed miniblock. Part of the
 // format; do not change.
 const MiniBlockLen = 128
@@ -345,6 +347,22 @@ func decodePacked(dst []int64, src []byte) (int, error) {
 	return off, nil
 }
 
+// zeroPacked reports whether src starts with a packed run of n zeros in
+// its shortest form (divisor 1, every miniblock lo 0 and width 0), and its
+// length: the shape regular timestamps give their deltas of deltas.
+func zeroPacked(src []byte, n int) (int, bool) {
+	mbs := (n + MiniBlockLen - 1) / MiniBlockLen
+	if len(src) < 1+2*mbs || src[0] != 1 {
+		return 0, false
+	}
+	for _, b := range src[1 : 1+2*mbs] {
+		if b != 0 {
+			return 0, false
+		}
+	}
+	return 1 + 2*mbs, true
+}
+
 // applyExceptions overwrites the listed positions of m.
 func applyExceptions(m []int64, r *reader, lo int64) {
 	k := int(r.byte())
@@ -382,28 +400,22 @@ func unpackBits(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64, w uint, g ui
 		for i := range dst {
 			dst[i] = lo
 		}
-	case w <= 56 && g == 1:
-		// One unaligned 8-byte load covers each value; four at a time.
-		bit := uint(0)
-		i := 0
-		for ; i+4 <= len(dst); i += 4 {
-			b1, b2, b3 := bit+w, bit+2*w, bit+3*w
-			d := dst[i : i+4 : i+4]
-			d[0] = lo + int64(binary.LittleEndian.Uint64(p[(bit>>3)&1023:])>>(bit&7)&mask)
-			d[1] = lo + int64(binary.LittleEndian.Uint64(p[(b1>>3)&1023:])>>(b1&7)&mask)
-			d[2] = lo + int64(binary.LittleEndian.Uint64(p[(b2>>3)&1023:])>>(b2&7)&mask)
-			d[3] = lo + int64(binary.LittleEndian.Uint64(p[(b3>>3)&1023:])>>(b3&7)&mask)
-			bit += 4 * w
-		}
-		for ; i < len(dst); i++ {
-			dst[i] = lo + int64(binary.LittleEndian.Uint64(p[(bit>>3)&1023:])>>(bit&7)&mask)
-			bit += w
-		}
 	case w <= 56:
-		bit := uint(0)
-		for i := range dst {
-			dst[i] = lo + int64(binary.LittleEndian.Uint64(p[(bit>>3)&1023:])>>(bit&7)&mask*g)
+		// Groups of 8 values with constant shifts, then the tail.
+		base := lo
+		if g != 1 {
+			base = 0 // scaled below
+		}
+		i := unpackGroups(dst, p, base, w)
+		bit := uint(i) * w
+		for ; i < len(dst); i++ {
+			dst[i] = base + int64(binary.LittleEndian.Uint64(p[(bit>>3)&1023:])>>(bit&7)&mask)
 			bit += w
+		}
+		if g != 1 {
+			for i := range dst {
+				dst[i] = lo + dst[i]*int64(g)
+			}
 		}
 	default:
 		bit := uint(0)

@@ -272,6 +272,16 @@ func (c *Decoder) DecodeInts(dst []int64, src []byte, n int) ([]int64, int, erro
 		dst = grow(dst, n)
 		dst[0] = r.varint()
 		dst[1] = r.varint()
+		if k, ok := zeroPacked(r.rest(), n-2); ok {
+			// Constant step: an arithmetic progression.
+			r.off += k
+			v, d := dst[0], dst[1]
+			for i := range dst {
+				dst[i] = v
+				v += d
+			}
+			break
+		}
 		r.nested(func(b []byte) (int, error) { return decodePacked(dst[2:], b) })
 		d := dst[1] // the first delta
 		v := dst[0] + d
