@@ -158,68 +158,33 @@ func (e *Encoder) appendBody(dst []byte, col *Column, rows int) []byte {
 		dst = append(dst, 1)
 		dst = codec.AppendBools(dst, col.Valid)
 	}
-	keep := func(i int) bool { return present == rows || col.Valid[i] }
 	switch col.Type {
 	case Int64:
-		vals := col.Ints
-		if present != rows {
-			e.ints = e.ints[:0]
-			for i, v := range vals {
-				if keep(i) {
-					e.ints = append(e.ints, v)
-				}
-			}
-			vals = e.ints
-		}
-		return e.codec.AppendInts(dst, vals)
+		return e.codec.AppendInts(dst, presentOnly(col.Ints, col.Valid, present, &e.ints))
 	case Float64:
-		vals := col.Floats
-		if present != rows {
-			e.floats = e.floats[:0]
-			for i, v := range vals {
-				if keep(i) {
-					e.floats = append(e.floats, v)
-				}
-			}
-			vals = e.floats
-		}
-		return e.codec.AppendFloats(dst, vals)
+		return e.codec.AppendFloats(dst, presentOnly(col.Floats, col.Valid, present, &e.floats))
 	case Bool:
-		vals := col.Bools
-		if present != rows {
-			e.bools = e.bools[:0]
-			for i, v := range vals {
-				if keep(i) {
-					e.bools = append(e.bools, v)
-				}
-			}
-			vals = e.bools
-		}
-		return codec.AppendBools(dst, vals)
+		return codec.AppendBools(dst, presentOnly(col.Bools, col.Valid, present, &e.bools))
 	default: // String, Bytes
 		if col.Strs != nil {
-			vals := col.Strs
-			if present != rows {
-				e.strs = e.strs[:0]
-				for i, v := range vals {
-					if keep(i) {
-						e.strs = append(e.strs, v)
-					}
-				}
-				vals = e.strs
-			}
-			return e.codec.AppendStrings(dst, vals)
+			return e.codec.AppendStrings(dst, presentOnly(col.Strs, col.Valid, present, &e.strs))
 		}
-		codes := col.Codes
-		if present != rows {
-			e.codes = e.codes[:0]
-			for i, v := range codes {
-				if keep(i) {
-					e.codes = append(e.codes, v)
-				}
-			}
-			codes = e.codes
-		}
-		return e.codec.AppendDict(dst, &col.Dict, codes)
+		return e.codec.AppendDict(dst, &col.Dict, presentOnly(col.Codes, col.Valid, present, &e.codes))
 	}
+}
+
+// presentOnly returns the values of present rows: vals itself when every
+// row is present, else a copy in scratch.
+func presentOnly[T any](vals []T, valid []bool, present int, scratch *[]T) []T {
+	if present == len(vals) {
+		return vals
+	}
+	out := (*scratch)[:0]
+	for i, v := range vals {
+		if valid[i] {
+			out = append(out, v)
+		}
+	}
+	*scratch = out
+	return out
 }

@@ -49,16 +49,19 @@ func report(b *testing.B, samples, bytes int) {
 	b.ReportMetric(0, "ns/op")
 }
 
-func BenchmarkInts(b *testing.B) {
+// benchColumn benchmarks one column type's auto encoder and decoder.
+func benchColumn[T any](b *testing.B, col func(testdata.Series) []T,
+	enc func(*Encoder, []byte, []T) []byte,
+	dec func(*Decoder, []T, []byte, int) ([]T, int, error)) {
 	for _, sh := range benchShapes(b) {
-		cs := chunks(sh.ss, func(s testdata.Series) []int64 { return s.Times })
+		cs := chunks(sh.ss, col)
 		n := testdata.Samples(sh.ss)
 		var c Encoder
 		var d Decoder
 		encoded := make([][]byte, len(cs))
 		size := 0
 		for i, ch := range cs {
-			encoded[i] = c.AppendInts(nil, ch)
+			encoded[i] = enc(&c, nil, ch)
 			size += len(encoded[i])
 		}
 		b.Run("encode/"+sh.name, func(b *testing.B) {
@@ -66,18 +69,18 @@ func BenchmarkInts(b *testing.B) {
 			var buf []byte
 			for b.Loop() {
 				for _, ch := range cs {
-					buf = c.AppendInts(buf[:0], ch)
+					buf = enc(&c, buf[:0], ch)
 				}
 			}
 			report(b, n, size)
 		})
 		b.Run("decode/"+sh.name, func(b *testing.B) {
 			b.ReportAllocs()
-			var out []int64
+			var out []T
 			for b.Loop() {
 				for i, e := range encoded {
 					var err error
-					if out, _, err = d.DecodeInts(out, e, len(cs[i])); err != nil {
+					if out, _, err = dec(&d, out, e, len(cs[i])); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -87,40 +90,10 @@ func BenchmarkInts(b *testing.B) {
 	}
 }
 
+func BenchmarkInts(b *testing.B) {
+	benchColumn(b, func(s testdata.Series) []int64 { return s.Times }, (*Encoder).AppendInts, (*Decoder).DecodeInts)
+}
+
 func BenchmarkFloats(b *testing.B) {
-	for _, sh := range benchShapes(b) {
-		cs := chunks(sh.ss, func(s testdata.Series) []float64 { return s.Values })
-		n := testdata.Samples(sh.ss)
-		var c Encoder
-		var d Decoder
-		encoded := make([][]byte, len(cs))
-		size := 0
-		for i, ch := range cs {
-			encoded[i] = c.AppendFloats(nil, ch)
-			size += len(encoded[i])
-		}
-		b.Run("encode/"+sh.name, func(b *testing.B) {
-			b.ReportAllocs()
-			var buf []byte
-			for b.Loop() {
-				for _, ch := range cs {
-					buf = c.AppendFloats(buf[:0], ch)
-				}
-			}
-			report(b, n, size)
-		})
-		b.Run("decode/"+sh.name, func(b *testing.B) {
-			b.ReportAllocs()
-			var out []float64
-			for b.Loop() {
-				for i, e := range encoded {
-					var err error
-					if out, _, err = d.DecodeFloats(out, e, len(cs[i])); err != nil {
-						b.Fatal(err)
-					}
-				}
-			}
-			report(b, n, size)
-		})
-	}
+	benchColumn(b, func(s testdata.Series) []float64 { return s.Values }, (*Encoder).AppendFloats, (*Decoder).DecodeFloats)
 }
