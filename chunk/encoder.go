@@ -127,7 +127,7 @@ func validate(b *Block) error {
 		if c.Strs == nil && (c.Type == String || c.Type == Bytes) {
 			n := int32(c.Dict.Len())
 			for r, code := range c.Codes {
-				if code < 0 || code >= n {
+				if (code < 0 || code >= n) && !c.IsNull(r) {
 					return fmt.Errorf("%w: column %q row %d: code %d outside dictionary of %d", ErrBadColumn, c.Name, r, code, n)
 				}
 			}
