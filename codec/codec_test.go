@@ -319,7 +319,7 @@ func TestIntsRoundTrip(t *testing.T) {
 	}
 }
 
-// TestAutoIntsNotLarger checks that the self-describing entry point never
+// TestAutoIntsReasonable checks that the self-describing entry point never
 // loses much against the encodings it chooses from.
 func TestAutoIntsReasonable(t *testing.T) {
 	for _, tc := range intTable() {
