@@ -44,12 +44,15 @@ type miniPlan struct {
 }
 
 // plan picks the window [lo, hi] that minimises the miniblock's size,
-// trying to except up to maxExcTail outliers at either end.
-func plan(m []int64, d divisor) miniPlan {
+// trying to except up to maxExcTail outliers at either end. prevW is the
+// width planned for the previous miniblock of the run, or -1.
+func plan(m []int64, d divisor, prevW int) miniPlan {
 	n := len(m)
-	if d.one && (isSorted5(m[0], m[n/4], m[n/2], m[3*n/4], m[n-1]) || n < 8) {
-		// Likely monotone (timestamps, counters): monotone and narrow runs
-		// gain nothing from exceptions, so settle them in one cheap pass.
+	if d.one {
+		// One cheap pass settles most miniblocks: monotone runs
+		// (timestamps, counters) and narrow ones gain nothing from
+		// exceptions, nor does one no wider than its predecessor's plan
+		// plus a bit: outliers show as a sudden jump in width.
 		lo, hi := m[0], m[0]
 		up, down := true, true
 		for i := 1; i < n; i++ {
@@ -59,7 +62,7 @@ func plan(m []int64, d divisor) miniPlan {
 			down = down && v <= m[i-1]
 		}
 		w := uint(bits.Len64(d.div(uint64(hi - lo))))
-		if up || down || w <= 4 {
+		if up || down || w <= 4 || int(w) <= prevW+1 {
 			return miniPlan{lo: lo, hi: hi, w: w, whole: true, size: headerSize(lo) + (n*int(w)+7)/8}
 		}
 	}
@@ -135,9 +138,9 @@ func headerSize(lo int64) int { return uvarintLen(Zigzag(lo)) + 1 }
 // sampledSize estimates the packed size of src from the exact plans of at
 // most maxSampled of its miniblocks, spread evenly.
 func sampledSize(src []int64) int {
-	const maxSampled = 8
+	const maxSampled = 4
 	nmb := (len(src) + MiniBlockLen - 1) / MiniBlockLen
-	step := max(1, nmb/maxSampled)
+	step := (nmb + maxSampled - 1) / maxSampled
 	mb := func(k int) []int64 { return src[k*MiniBlockLen : min(len(src), (k+1)*MiniBlockLen)] }
 	// The divisor as packedDivisor would choose it, on the sample: that of
 	// a prefix if it misses few sampled values, else the strict one.
@@ -159,11 +162,13 @@ func sampledSize(src []int64) int {
 		d = newDivisor(max(g, 1))
 		d.one = true
 	}
-	size, values := 0, 0
+	size, values, prevW := 0, 0, -1
 	for k := 0; k < nmb; k += step {
 		m := mb(k)
-		size += plan(m, d).size
+		p := plan(m, d, prevW)
+		size += p.size
 		values += len(m)
+		prevW = int(p.w)
 	}
 	if values == 0 {
 		return 1
@@ -223,10 +228,12 @@ func uvarintLen(v uint64) int { return (bits.Len64(v|1) + 6) / 7 }
 func appendPacked(dst []byte, src []int64, d divisor) []byte {
 	dst = binary.AppendUvarint(dst, d.g)
 	var exc [MiniBlockLen]uint8
+	prevW := -1
 	for len(src) > 0 {
 		m := src[:min(len(src), MiniBlockLen)]
 		src = src[len(m):]
-		p := plan(m, d)
+		p := plan(m, d, prevW)
+		prevW = int(p.w)
 		dst = binary.AppendUvarint(dst, Zigzag(p.lo))
 		wAt := len(dst)
 		dst = append(dst, byte(p.w))
