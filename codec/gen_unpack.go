@@ -21,9 +21,9 @@ package codec
 import "encoding/binary"
 
 // unpackGroups decodes whole groups of 8 values of width w from p (which
-// holds at least 8 readable bytes past the packed ones) into dst, adding lo,
-// and returns how many values it decoded.
-func unpackGroups(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64, w uint) int {
+// holds 8 readable bytes past the packed ones) into dst, adding lo, and
+// returns how many values it decoded.
+func unpackGroups(dst []int64, p []byte, lo int64, w uint) int {
 	switch w {
 `)
 	for w := 1; w <= 56; w++ {
@@ -32,9 +32,9 @@ func unpackGroups(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64, w uint) in
 	b.WriteString("\t}\n\treturn 0\n}\n")
 	for w := 1; w <= 56; w++ {
 		mask := uint64(1)<<w - 1
-		fmt.Fprintf(&b, "\nfunc unpack%d(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {\n", w)
+		fmt.Fprintf(&b, "\nfunc unpack%d(dst []int64, p []byte, lo int64) int {\n", w)
 		fmt.Fprintf(&b, "\tn := len(dst) &^ 7\n\tfor g := 0; g < n; g += 8 {\n")
-		fmt.Fprintf(&b, "\t\tq := p[(g/8*%d)&1023:]\n\t\td := dst[g : g+8 : g+8]\n", w)
+		fmt.Fprintf(&b, "\t\tq := p[g/8*%d : g/8*%d+%d]\n\t\td := dst[g : g+8 : g+8]\n", w, w, w+8)
 		for j := 0; j < 8; j++ {
 			bit := j * w
 			fmt.Fprintf(&b, "\t\td[%d] = lo + int64(binary.LittleEndian.Uint64(q[%d:])>>%d&%#x)\n", j, bit/8, bit%8, mask)

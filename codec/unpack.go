@@ -37,9 +37,15 @@ func decodePacked(dst []int64, src []byte) (int, error) {
 		if nb > len(src)-off {
 			return off, corrupt("packed", off, "truncated: %d values of %d bits need %d bytes, have %d", len(m), w, nb, len(src)-off)
 		}
-		copy(tmp[:], src[off:off+nb])
+		// Unpacking reads 8 bytes at a time: straight from src when it
+		// extends far enough, else from a padded copy.
+		p := src[off:]
+		if len(p) < nb+8 {
+			copy(tmp[:], p[:nb])
+			p = tmp[:]
+		}
 		off += nb
-		unpackBits(m, &tmp, lo, w, g)
+		unpackBits(m, p[:nb+8], lo, w, g)
 		if wb&excFlag != 0 {
 			r := reader{buf: src, off: off, section: "packed exceptions"}
 			applyExceptions(m, &r, lo)
@@ -94,8 +100,8 @@ func applyExceptions(m []int64, r *reader, lo int64) {
 }
 
 // unpackBits is the inverse of packBits. p holds the miniblock's packed
-// bytes followed by at least 8 bytes of any content.
-func unpackBits(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64, w uint, g uint64) {
+// bytes followed by 8 bytes of any content.
+func unpackBits(dst []int64, p []byte, lo int64, w uint, g uint64) {
 	if len(dst) > MiniBlockLen {
 		panic("codec: miniblock too long")
 	}
@@ -114,7 +120,7 @@ func unpackBits(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64, w uint, g ui
 		i := unpackGroups(dst, p, base, w)
 		bit := uint(i) * w
 		for ; i < len(dst); i++ {
-			dst[i] = base + int64(binary.LittleEndian.Uint64(p[(bit>>3)&1023:])>>(bit&7)&mask)
+			dst[i] = base + int64(binary.LittleEndian.Uint64(p[bit>>3:])>>(bit&7)&mask)
 			bit += w
 		}
 		if g != 1 {

@@ -5,9 +5,9 @@ package codec
 import "encoding/binary"
 
 // unpackGroups decodes whole groups of 8 values of width w from p (which
-// holds at least 8 readable bytes past the packed ones) into dst, adding lo,
-// and returns how many values it decoded.
-func unpackGroups(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64, w uint) int {
+// holds 8 readable bytes past the packed ones) into dst, adding lo, and
+// returns how many values it decoded.
+func unpackGroups(dst []int64, p []byte, lo int64, w uint) int {
 	switch w {
 	case 1:
 		return unpack1(dst, p, lo)
@@ -125,10 +125,10 @@ func unpackGroups(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64, w uint) in
 	return 0
 }
 
-func unpack1(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack1(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*1)&1023:]
+		q := p[g/8*1 : g/8*1+9]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>1&0x1)
@@ -142,10 +142,10 @@ func unpack1(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack2(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack2(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*2)&1023:]
+		q := p[g/8*2 : g/8*2+10]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>2&0x3)
@@ -159,10 +159,10 @@ func unpack2(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack3(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack3(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*3)&1023:]
+		q := p[g/8*3 : g/8*3+11]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>3&0x7)
@@ -176,10 +176,10 @@ func unpack3(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack4(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack4(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*4)&1023:]
+		q := p[g/8*4 : g/8*4+12]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xf)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>4&0xf)
@@ -193,10 +193,10 @@ func unpack4(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack5(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack5(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*5)&1023:]
+		q := p[g/8*5 : g/8*5+13]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1f)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>5&0x1f)
@@ -210,10 +210,10 @@ func unpack5(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack6(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack6(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*6)&1023:]
+		q := p[g/8*6 : g/8*6+14]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3f)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>6&0x3f)
@@ -227,10 +227,10 @@ func unpack6(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack7(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack7(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*7)&1023:]
+		q := p[g/8*7 : g/8*7+15]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7f)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>7&0x7f)
@@ -244,10 +244,10 @@ func unpack7(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack8(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack8(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*8)&1023:]
+		q := p[g/8*8 : g/8*8+16]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>0&0xff)
@@ -261,10 +261,10 @@ func unpack8(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack9(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack9(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*9)&1023:]
+		q := p[g/8*9 : g/8*9+17]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1ff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>1&0x1ff)
@@ -278,10 +278,10 @@ func unpack9(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack10(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack10(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*10)&1023:]
+		q := p[g/8*10 : g/8*10+18]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3ff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>2&0x3ff)
@@ -295,10 +295,10 @@ func unpack10(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack11(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack11(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*11)&1023:]
+		q := p[g/8*11 : g/8*11+19]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7ff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>3&0x7ff)
@@ -312,10 +312,10 @@ func unpack11(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack12(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack12(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*12)&1023:]
+		q := p[g/8*12 : g/8*12+20]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xfff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>4&0xfff)
@@ -329,10 +329,10 @@ func unpack12(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack13(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack13(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*13)&1023:]
+		q := p[g/8*13 : g/8*13+21]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1fff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>5&0x1fff)
@@ -346,10 +346,10 @@ func unpack13(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack14(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack14(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*14)&1023:]
+		q := p[g/8*14 : g/8*14+22]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3fff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>6&0x3fff)
@@ -363,10 +363,10 @@ func unpack14(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack15(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack15(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*15)&1023:]
+		q := p[g/8*15 : g/8*15+23]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7fff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>7&0x7fff)
@@ -380,10 +380,10 @@ func unpack15(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack16(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack16(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*16)&1023:]
+		q := p[g/8*16 : g/8*16+24]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>0&0xffff)
@@ -397,10 +397,10 @@ func unpack16(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack17(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack17(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*17)&1023:]
+		q := p[g/8*17 : g/8*17+25]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1ffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>1&0x1ffff)
@@ -414,10 +414,10 @@ func unpack17(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack18(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack18(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*18)&1023:]
+		q := p[g/8*18 : g/8*18+26]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3ffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>2&0x3ffff)
@@ -431,10 +431,10 @@ func unpack18(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack19(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack19(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*19)&1023:]
+		q := p[g/8*19 : g/8*19+27]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7ffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>3&0x7ffff)
@@ -448,10 +448,10 @@ func unpack19(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack20(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack20(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*20)&1023:]
+		q := p[g/8*20 : g/8*20+28]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xfffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>4&0xfffff)
@@ -465,10 +465,10 @@ func unpack20(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack21(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack21(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*21)&1023:]
+		q := p[g/8*21 : g/8*21+29]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1fffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>5&0x1fffff)
@@ -482,10 +482,10 @@ func unpack21(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack22(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack22(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*22)&1023:]
+		q := p[g/8*22 : g/8*22+30]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3fffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>6&0x3fffff)
@@ -499,10 +499,10 @@ func unpack22(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack23(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack23(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*23)&1023:]
+		q := p[g/8*23 : g/8*23+31]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7fffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>7&0x7fffff)
@@ -516,10 +516,10 @@ func unpack23(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack24(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack24(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*24)&1023:]
+		q := p[g/8*24 : g/8*24+32]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xffffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>0&0xffffff)
@@ -533,10 +533,10 @@ func unpack24(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack25(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack25(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*25)&1023:]
+		q := p[g/8*25 : g/8*25+33]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1ffffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>1&0x1ffffff)
@@ -550,10 +550,10 @@ func unpack25(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack26(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack26(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*26)&1023:]
+		q := p[g/8*26 : g/8*26+34]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3ffffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>2&0x3ffffff)
@@ -567,10 +567,10 @@ func unpack26(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack27(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack27(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*27)&1023:]
+		q := p[g/8*27 : g/8*27+35]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7ffffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>3&0x7ffffff)
@@ -584,10 +584,10 @@ func unpack27(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack28(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack28(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*28)&1023:]
+		q := p[g/8*28 : g/8*28+36]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xfffffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>4&0xfffffff)
@@ -601,10 +601,10 @@ func unpack28(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack29(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack29(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*29)&1023:]
+		q := p[g/8*29 : g/8*29+37]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1fffffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>5&0x1fffffff)
@@ -618,10 +618,10 @@ func unpack29(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack30(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack30(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*30)&1023:]
+		q := p[g/8*30 : g/8*30+38]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3fffffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>6&0x3fffffff)
@@ -635,10 +635,10 @@ func unpack30(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack31(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack31(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*31)&1023:]
+		q := p[g/8*31 : g/8*31+39]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7fffffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>7&0x7fffffff)
@@ -652,10 +652,10 @@ func unpack31(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack32(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack32(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*32)&1023:]
+		q := p[g/8*32 : g/8*32+40]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xffffffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>0&0xffffffff)
@@ -669,10 +669,10 @@ func unpack32(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack33(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack33(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*33)&1023:]
+		q := p[g/8*33 : g/8*33+41]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1ffffffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>1&0x1ffffffff)
@@ -686,10 +686,10 @@ func unpack33(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack34(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack34(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*34)&1023:]
+		q := p[g/8*34 : g/8*34+42]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3ffffffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>2&0x3ffffffff)
@@ -703,10 +703,10 @@ func unpack34(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack35(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack35(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*35)&1023:]
+		q := p[g/8*35 : g/8*35+43]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7ffffffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>3&0x7ffffffff)
@@ -720,10 +720,10 @@ func unpack35(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack36(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack36(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*36)&1023:]
+		q := p[g/8*36 : g/8*36+44]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xfffffffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>4&0xfffffffff)
@@ -737,10 +737,10 @@ func unpack36(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack37(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack37(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*37)&1023:]
+		q := p[g/8*37 : g/8*37+45]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1fffffffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>5&0x1fffffffff)
@@ -754,10 +754,10 @@ func unpack37(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack38(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack38(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*38)&1023:]
+		q := p[g/8*38 : g/8*38+46]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3fffffffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>6&0x3fffffffff)
@@ -771,10 +771,10 @@ func unpack38(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack39(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack39(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*39)&1023:]
+		q := p[g/8*39 : g/8*39+47]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7fffffffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>7&0x7fffffffff)
@@ -788,10 +788,10 @@ func unpack39(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack40(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack40(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*40)&1023:]
+		q := p[g/8*40 : g/8*40+48]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xffffffffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>0&0xffffffffff)
@@ -805,10 +805,10 @@ func unpack40(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack41(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack41(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*41)&1023:]
+		q := p[g/8*41 : g/8*41+49]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1ffffffffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>1&0x1ffffffffff)
@@ -822,10 +822,10 @@ func unpack41(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack42(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack42(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*42)&1023:]
+		q := p[g/8*42 : g/8*42+50]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3ffffffffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>2&0x3ffffffffff)
@@ -839,10 +839,10 @@ func unpack42(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack43(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack43(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*43)&1023:]
+		q := p[g/8*43 : g/8*43+51]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7ffffffffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>3&0x7ffffffffff)
@@ -856,10 +856,10 @@ func unpack43(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack44(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack44(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*44)&1023:]
+		q := p[g/8*44 : g/8*44+52]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xfffffffffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>4&0xfffffffffff)
@@ -873,10 +873,10 @@ func unpack44(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack45(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack45(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*45)&1023:]
+		q := p[g/8*45 : g/8*45+53]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1fffffffffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>5&0x1fffffffffff)
@@ -890,10 +890,10 @@ func unpack45(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack46(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack46(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*46)&1023:]
+		q := p[g/8*46 : g/8*46+54]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3fffffffffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>6&0x3fffffffffff)
@@ -907,10 +907,10 @@ func unpack46(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack47(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack47(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*47)&1023:]
+		q := p[g/8*47 : g/8*47+55]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7fffffffffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>7&0x7fffffffffff)
@@ -924,10 +924,10 @@ func unpack47(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack48(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack48(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*48)&1023:]
+		q := p[g/8*48 : g/8*48+56]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xffffffffffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>0&0xffffffffffff)
@@ -941,10 +941,10 @@ func unpack48(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack49(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack49(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*49)&1023:]
+		q := p[g/8*49 : g/8*49+57]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1ffffffffffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>1&0x1ffffffffffff)
@@ -958,10 +958,10 @@ func unpack49(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack50(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack50(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*50)&1023:]
+		q := p[g/8*50 : g/8*50+58]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3ffffffffffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>2&0x3ffffffffffff)
@@ -975,10 +975,10 @@ func unpack50(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack51(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack51(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*51)&1023:]
+		q := p[g/8*51 : g/8*51+59]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7ffffffffffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>3&0x7ffffffffffff)
@@ -992,10 +992,10 @@ func unpack51(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack52(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack52(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*52)&1023:]
+		q := p[g/8*52 : g/8*52+60]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xfffffffffffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>4&0xfffffffffffff)
@@ -1009,10 +1009,10 @@ func unpack52(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack53(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack53(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*53)&1023:]
+		q := p[g/8*53 : g/8*53+61]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1fffffffffffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>5&0x1fffffffffffff)
@@ -1026,10 +1026,10 @@ func unpack53(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack54(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack54(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*54)&1023:]
+		q := p[g/8*54 : g/8*54+62]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3fffffffffffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>6&0x3fffffffffffff)
@@ -1043,10 +1043,10 @@ func unpack54(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack55(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack55(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*55)&1023:]
+		q := p[g/8*55 : g/8*55+63]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7fffffffffffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>7&0x7fffffffffffff)
@@ -1060,10 +1060,10 @@ func unpack55(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
 	return n
 }
 
-func unpack56(dst []int64, p *[MiniBlockLen*8 + 8]byte, lo int64) int {
+func unpack56(dst []int64, p []byte, lo int64) int {
 	n := len(dst) &^ 7
 	for g := 0; g < n; g += 8 {
-		q := p[(g/8*56)&1023:]
+		q := p[g/8*56 : g/8*56+64]
 		d := dst[g : g+8 : g+8]
 		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xffffffffffffff)
 		d[1] = lo + int64(binary.LittleEndian.Uint64(q[7:])>>0&0xffffffffffffff)
