@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"slices"
 )
 
 // Patched frame-of-reference bit packing. A packed run of int64 values is
@@ -254,54 +255,53 @@ func appendPacked(dst []byte, src []int64, d divisor) []byte {
 // packBits appends uint64(v-lo)/g of each v in w bits, LSB first, and
 // returns the positions of exceptions, whose slots hold 0, in exc[:k].
 func packBits(dst []byte, src []int64, p *miniPlan, d divisor, exc *[MiniBlockLen]uint8) (_ []byte, k int) {
-	var xs [MiniBlockLen]uint64
-	xs2 := xs[:len(src)]
+	w := p.w
+	if w == 0 {
+		if !p.whole {
+			for i, v := range src {
+				if p.excepts(v, d) {
+					exc[k&(MiniBlockLen-1)] = uint8(i)
+					k++
+				}
+			}
+		}
+		return dst, k
+	}
+	dst = slices.Grow(dst, (len(src)*int(w)+7)/8+8)
+	var acc uint64
+	var nb uint // bits held in acc
+	put := func(x uint64) {
+		acc |= x << nb
+		nb += w
+		if nb >= 64 {
+			dst = binary.LittleEndian.AppendUint64(dst, acc)
+			nb -= 64
+			acc = x >> (w - nb) // 0 when nb == 0: x < 2^w, or w == 64
+		}
+	}
 	switch {
 	case p.whole && d.g == 1:
-		for i, v := range src {
-			xs2[i] = uint64(v - p.lo)
+		for _, v := range src {
+			put(uint64(v - p.lo))
 		}
 	case p.whole:
-		for i, v := range src {
-			xs2[i] = d.div(uint64(v - p.lo))
+		for _, v := range src {
+			put(d.div(uint64(v - p.lo)))
 		}
 	default:
 		for i, v := range src {
 			if p.excepts(v, d) {
 				exc[k&(MiniBlockLen-1)] = uint8(i)
 				k++
-				xs2[i] = 0
+				put(0)
 			} else {
-				xs2[i] = d.div(uint64(v - p.lo))
+				put(d.div(uint64(v - p.lo)))
 			}
 		}
 	}
-	return packWords(dst, xs2, p.w), k
-}
-
-// packWords appends each x of xs in w bits, LSB first.
-func packWords(dst []byte, xs []uint64, w uint) []byte {
-	if w == 0 {
-		return dst
+	for ; nb > 0; nb -= min(nb, 8) {
+		dst = append(dst, byte(acc))
+		acc >>= 8
 	}
-	var words [MiniBlockLen + 1]uint64
-	bit := uint(0)
-	for _, x := range xs {
-		s := bit & 63
-		words[(bit>>6)&(MiniBlockLen-1)] |= x << s
-		if s+w > 64 {
-			words[(bit>>6)&(MiniBlockLen-1)+1] |= x >> (64 - s)
-		}
-		bit += w
-	}
-	nb := int(bit+7) / 8
-	for i := 0; i < nb/8; i++ {
-		dst = binary.LittleEndian.AppendUint64(dst, words[i])
-	}
-	last := words[(nb/8)&(MiniBlockLen-1)]
-	for i := nb / 8 * 8; i < nb; i++ {
-		dst = append(dst, byte(last))
-		last >>= 8
-	}
-	return dst
+	return dst, k
 }

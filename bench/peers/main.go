@@ -108,8 +108,10 @@ type result struct {
 	samples    int
 	bytes      int
 	blocks     int
-	encNs      float64 // median encode ns per sample
-	decNs      float64 // median decode ns per sample
+	encNs      float64   // median encode ns per sample
+	decNs      float64   // median decode ns per sample
+	encReps    []float64 // encode ns per sample of each repetition
+	decReps    []float64
 	tsMismatch int     // decoded timestamps that differ
 	changed    int     // decoded values whose bits differ
 	maxRelErr  float64 // largest |decoded-orig|/|orig| over changed values
@@ -142,19 +144,19 @@ func run(cfg *config, stdout, stderr io.Writer) error {
 		ns := nanos(d)
 		for _, size := range cfg.chunks {
 			chunks := split(d, ns, size)
-			for _, cd := range codecs {
-				r, err := measure(cd, chunks, cfg.reps)
-				if err != nil {
-					return fmt.Errorf("%s, %s, chunk %d: %w", d.name, cd.name(), size, err)
-				}
-				r.file, r.codec, r.chunk = d.name, cd.name(), size
+			rs, err := measureAll(codecs, chunks, cfg.reps)
+			if err != nil {
+				return fmt.Errorf("%s, chunk %d: %w", d.name, size, err)
+			}
+			for _, r := range rs {
+				r.file, r.chunk = d.name, size
 				results = append(results, r)
 				n := float64(r.samples)
 				fmt.Fprintf(out, "%s\t%s\t%d\t%d\t%.3f\t%.2f\t%.2f\t%t\n",
 					r.file, r.codec, r.chunk, r.samples, float64(r.bytes)/n, r.encNs, r.decNs, r.exact())
-				if err := out.Flush(); err != nil {
-					return err
-				}
+			}
+			if err := out.Flush(); err != nil {
+				return err
 			}
 		}
 	}
@@ -191,73 +193,109 @@ func split(d *dataset, ns [][]int64, size int) []chunkData {
 // blocks, count their bytes and check the round trip, then reps times each
 // for encoding and decoding. One scratch buffer serves every encode, and
 // one output every decode, as in a store.
-func measure(cd codec, chunks []chunkData, reps int) (result, error) {
-	var r result
-	for i := range chunks {
-		r.samples += len(chunks[i].vals)
-	}
+// prepared is one codec's untimed state for a set of chunks.
+type prepared struct {
+	cd     codec
+	r      result
+	blocks [][]byte
+	buf    []byte
+	out    chunkData
+	enc    []float64 // ns per sample of each timed repetition
+	dec    []float64
+}
 
-	// Untimed pass: keep every block in one arena.
-	var buf, arena []byte
+// prepare encodes every chunk once untimed, keeping the blocks, and checks
+// the round trip, which also warms the decoder up.
+func prepare(cd codec, chunks []chunkData) (*prepared, error) {
+	p := &prepared{cd: cd}
+	p.r.codec = cd.name()
+	for i := range chunks {
+		p.r.samples += len(chunks[i].vals)
+	}
+	var arena []byte
 	ends := make([]int, len(chunks))
 	var err error
 	for i := range chunks {
-		if buf, err = cd.encode(buf, &chunks[i]); err != nil {
-			return r, err
+		if p.buf, err = cd.encode(p.buf, &chunks[i]); err != nil {
+			return nil, err
 		}
-		arena = append(arena, buf...)
+		arena = append(arena, p.buf...)
 		ends[i] = len(arena)
 	}
-	r.bytes, r.blocks = len(arena), len(chunks)
-	blocks := make([][]byte, len(chunks))
-	for i, lo := range ends {
-		if i > 0 {
-			lo = ends[i-1]
-		} else {
-			lo = 0
-		}
-		blocks[i] = arena[lo:ends[i]:ends[i]]
+	p.r.bytes, p.r.blocks = len(arena), len(chunks)
+	p.blocks = make([][]byte, len(chunks))
+	lo := 0
+	for i, hi := range ends {
+		p.blocks[i] = arena[lo:hi:hi]
+		lo = hi
 	}
-
-	// Round-trip check, which also warms the decoder up.
-	var out chunkData
-	for i, b := range blocks {
-		out.ms, out.ns = out.ms[:0], out.ns[:0]
-		if err := cd.decode(b, &out); err != nil {
-			return r, fmt.Errorf("decode chunk %d: %w", i, err)
+	for i, b := range p.blocks {
+		p.out.ms, p.out.ns = p.out.ms[:0], p.out.ns[:0]
+		if err := cd.decode(b, &p.out); err != nil {
+			return nil, fmt.Errorf("%s: decode chunk %d: %w", cd.name(), i, err)
 		}
-		compare(&r, &chunks[i], &out)
+		compare(&p.r, &chunks[i], &p.out)
 	}
+	return p, nil
+}
 
-	encNs := make([]float64, reps)
-	decNs := make([]float64, reps)
-	sink := 0
-	for k := 0; k < reps; k++ {
-		runtime.GC()
-		start := time.Now()
-		for i := range chunks {
-			if buf, err = cd.encode(buf, &chunks[i]); err != nil {
-				return r, err
+// timeRep times one encode pass and one decode pass over all chunks.
+func (p *prepared) timeRep(chunks []chunkData) error {
+	n := float64(p.r.samples)
+	size := 0
+	runtime.GC()
+	start := time.Now()
+	var err error
+	for i := range chunks {
+		if p.buf, err = p.cd.encode(p.buf, &chunks[i]); err != nil {
+			return err
+		}
+		size += len(p.buf)
+	}
+	p.enc = append(p.enc, float64(time.Since(start).Nanoseconds())/n)
+	runtime.GC()
+	start = time.Now()
+	got := 0
+	for _, b := range p.blocks {
+		if err := p.cd.decode(b, &p.out); err != nil {
+			return err
+		}
+		got += len(p.out.vals)
+	}
+	p.dec = append(p.dec, float64(time.Since(start).Nanoseconds())/n)
+	if size != p.r.bytes || got != p.r.samples {
+		return fmt.Errorf("%s: timed pass disagrees with the untimed one (%d bytes, %d samples)", p.cd.name(), size, got)
+	}
+	return nil
+}
+
+// measureAll times every codec on the same chunks. Each repetition times
+// the codecs back to back, so that a slow phase of a shared machine hits
+// them alike; per-codec figures are medians over repetitions, and the
+// summary's ratios are medians of per-repetition ratios.
+func measureAll(codecs []codec, chunks []chunkData, reps int) ([]result, error) {
+	ps := make([]*prepared, len(codecs))
+	for i, cd := range codecs {
+		p, err := prepare(cd, chunks)
+		if err != nil {
+			return nil, err
+		}
+		ps[i] = p
+	}
+	for range reps {
+		for _, p := range ps {
+			if err := p.timeRep(chunks); err != nil {
+				return nil, err
 			}
-			sink += len(buf)
 		}
-		encNs[k] = float64(time.Since(start).Nanoseconds()) / float64(r.samples)
-
-		runtime.GC()
-		start = time.Now()
-		for _, b := range blocks {
-			if err := cd.decode(b, &out); err != nil {
-				return r, err
-			}
-			sink += len(out.vals)
-		}
-		decNs[k] = float64(time.Since(start).Nanoseconds()) / float64(r.samples)
 	}
-	if sink != reps*(r.bytes+r.samples) {
-		return r, fmt.Errorf("timed passes disagree with the untimed one (%d vs %d)", sink, reps*(r.bytes+r.samples))
+	out := make([]result, len(ps))
+	for i, p := range ps {
+		p.r.encNs, p.r.decNs = median(p.enc), median(p.dec)
+		p.r.encReps, p.r.decReps = p.enc, p.dec
+		out[i] = p.r
 	}
-	r.encNs, r.decNs = median(encNs), median(decNs)
-	return r, nil
+	return out, nil
 }
 
 // compare adds to r the differences between chunk c and its decoding got,
@@ -317,13 +355,24 @@ func summarize(w io.Writer, results []result) {
 		by[k][r.codec] = r
 	}
 
-	fmt.Fprintln(w, "\nsummary: tsq/peer ratios (below 1: tsq smaller or faster)")
+	fmt.Fprintln(w, "\nsummary: tsq/peer ratios (below 1: tsq smaller or faster); times: median over repetitions of the per-repetition ratio")
 	fmt.Fprintln(w, "file\tchunk\tbytes/prom\tbytes/vm\tencode/prom\tencode/vm\tdecode/prom\tdecode/vm")
 	ratio := func(a, b float64) string {
 		if b == 0 {
 			return "-"
 		}
 		return fmt.Sprintf("%.2f", a/b)
+	}
+	// repRatio is the median over repetitions of a's time over b's.
+	repRatio := func(a, b []float64) string {
+		if len(a) == 0 || len(a) != len(b) {
+			return "-"
+		}
+		rs := make([]float64, len(a))
+		for i := range a {
+			rs[i] = a[i] / b[i]
+		}
+		return fmt.Sprintf("%.2f", median(rs))
 	}
 	for _, k := range keys {
 		t, p, v := by[k]["tsq"], by[k]["prom"], by[k]["vm"]
@@ -333,8 +382,8 @@ func summarize(w io.Writer, results []result) {
 		}
 		fmt.Fprintf(w, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", k.file, k.chunk,
 			ratio(float64(t.bytes), float64(p.bytes)), ratio(float64(t.bytes), float64(v.bytes)),
-			ratio(t.encNs, p.encNs), ratio(t.encNs, v.encNs),
-			ratio(t.decNs, p.decNs), ratio(t.decNs, v.decNs))
+			repRatio(t.encReps, p.encReps), repRatio(t.encReps, v.encReps),
+			repRatio(t.decReps, p.decReps), repRatio(t.decReps, v.decReps))
 	}
 
 	fmt.Fprintln(w)
