@@ -55,15 +55,23 @@ func plan(m []int64, d divisor, prevW int) miniPlan {
 		// exceptions, nor does one no wider than its predecessor's plan
 		// plus a bit: outliers show as a sudden jump in width.
 		lo, hi := m[0], m[0]
-		up, down := true, true
-		for i := 1; i < n; i++ {
-			v := m[i]
-			lo, hi = min(lo, v), max(hi, v)
-			up = up && v >= m[i-1]
-			down = down && v <= m[i-1]
+		monotone := false
+		if n < 8 || isSorted5(m[0], m[n/4], m[n/2], m[3*n/4], m[n-1]) {
+			up, down := true, true
+			for i := 1; i < n; i++ {
+				v := m[i]
+				lo, hi = min(lo, v), max(hi, v)
+				up = up && v >= m[i-1]
+				down = down && v <= m[i-1]
+			}
+			monotone = up || down
+		} else {
+			for _, v := range m[1:] {
+				lo, hi = min(lo, v), max(hi, v)
+			}
 		}
 		w := uint(bits.Len64(d.div(uint64(hi - lo))))
-		if up || down || w <= 4 || int(w) <= prevW+1 {
+		if monotone || w <= 4 || int(w) <= prevW+1 {
 			return miniPlan{lo: lo, hi: hi, w: w, whole: true, size: headerSize(lo) + (n*int(w)+7)/8}
 		}
 	}

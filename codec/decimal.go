@@ -209,23 +209,32 @@ func (c *Decoder) decodeDecimal(dst []float64, r *reader, n int) []float64 {
 		r.off = eAt
 		r.fail("decimal exponent %d exceeds %d", e, MaxDecimalExp)
 	}
+	var deltas bool
 	r.nested(func(b []byte) (int, error) {
 		var k int
 		var err error
-		c.ints, k, err = c.DecodeInts(c.ints, b, n)
+		c.ints, k, deltas, err = c.decodeInts(c.ints, b, n, true)
 		return k, err
 	})
 	if r.err != nil {
 		return dst[:0]
 	}
 	dst = grow(dst, n)
-	if e == 0 {
-		for i, m := range c.ints[:n] {
+	ms := c.ints[:n]
+	p := pow10[e]
+	switch {
+	case deltas: // running sums of the deltas, converted as they go
+		var m int64
+		for i, d := range ms {
+			m += d
+			dst[i] = float64(m) / p
+		}
+	case e == 0:
+		for i, m := range ms {
 			dst[i] = float64(m)
 		}
-	} else {
-		p := pow10[e]
-		for i, m := range c.ints[:n] {
+	default:
+		for i, m := range ms {
 			dst[i] = float64(m) / p
 		}
 	}

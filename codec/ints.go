@@ -233,18 +233,26 @@ func appendRLE(dst []byte, src []int64) []byte {
 // DecodeInts decodes n values written by AppendInts or AppendIntsAs into
 // dst and returns them with the bytes consumed.
 func (c *Decoder) DecodeInts(dst []int64, src []byte, n int) ([]int64, int, error) {
+	dst, k, _, err := c.decodeInts(dst, src, n, false)
+	return dst, k, err
+}
+
+// decodeInts is DecodeInts; with keepDeltas, a delta-encoded input is
+// returned as its first value followed by the deltas (summed reports so),
+// for a caller that sums them while it converts.
+func (c *Decoder) decodeInts(dst []int64, src []byte, n int, keepDeltas bool) (_ []int64, _ int, deltas bool, _ error) {
 	if err := checkCount("ints", n); err != nil {
-		return dst[:0], 0, err
+		return dst[:0], 0, false, err
 	}
 	dst = dst[:0]
 	r := reader{buf: src, section: "ints"}
 	e := IntEncoding(r.byte())
 	if r.err != nil {
-		return dst, 0, r.err
+		return dst, 0, false, r.err
 	}
 	// Every encoding needs at least one byte per miniblock or per run.
 	if need := (n + MiniBlockLen - 1) / MiniBlockLen * 2; e != IntRLE && e != IntVarint && need > len(src) {
-		return dst, 0, corrupt("ints", 0, "%d values need at least %d bytes, have %d", n, need, len(src))
+		return dst, 0, false, corrupt("ints", 0, "%d values need at least %d bytes, have %d", n, need, len(src))
 	}
 	r.enc = e
 	switch e {
@@ -258,7 +266,11 @@ func (c *Decoder) DecodeInts(dst []int64, src []byte, n int) ([]int64, int, erro
 		}
 		dst[0] = r.varint()
 		r.nested(func(b []byte) (int, error) { return decodePacked(dst[1:], b) })
-		prefixSum(dst)
+		if keepDeltas {
+			deltas = true
+		} else {
+			prefixSum(dst)
+		}
 	case IntDoD:
 		if n < 2 {
 			r.nested(func(b []byte) (int, error) {
@@ -303,7 +315,7 @@ func (c *Decoder) DecodeInts(dst []int64, src []byte, n int) ([]int64, int, erro
 			break
 		}
 		if n > len(src) {
-			return dst, 0, corrupt("ints", 0, "%d varints need at least %d bytes, have %d", n, n, len(src))
+			return dst, 0, false, corrupt("ints", 0, "%d varints need at least %d bytes, have %d", n, n, len(src))
 		}
 		dst = grow(dst, n)
 		for i := range dst {
@@ -315,9 +327,9 @@ func (c *Decoder) DecodeInts(dst []int64, src []byte, n int) ([]int64, int, erro
 		r.fail("unknown int encoding %d", uint8(e))
 	}
 	if r.err != nil {
-		return dst[:0], r.off, r.err
+		return dst[:0], r.off, false, r.err
 	}
-	return dst, r.off, nil
+	return dst, r.off, deltas, nil
 }
 
 // prefixSum turns s[0], d1, d2, ... into running sums in place.
