@@ -87,8 +87,8 @@ func (c *Encoder) appendInts(dst []byte, src []int64, e IntEncoding, haveDeltas 
 	panic(fmt.Sprintf("codec: unknown %v", e))
 }
 
-// AppendInts appends src in whichever int encoding is smallest for it; ties
-// go to the faster decoder.
+// AppendInts appends src in whichever int encoding it estimates smallest
+// (see bestInts); ties go to the faster decoder.
 func (c *Encoder) AppendInts(dst []byte, src []int64) []byte {
 	e := c.bestInts(src)
 	return c.appendInts(dst, src, e, true)
