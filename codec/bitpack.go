@@ -163,7 +163,9 @@ func sampledSize(src []int64) int {
 		}
 		sampled += len(mb(k))
 	}
-	if miss > sampled/64 {
+	if miss == 0 {
+		d.one = true // no sampled value needs testing again
+	} else if miss > sampled/64 {
 		g := uint64(0)
 		for k := 0; k < nmb && g != 1; k += step {
 			g = gcd(g, gcdOf(mb(k)))

@@ -26,11 +26,24 @@ func commonDivisor(xs func(yield func(uint64) bool)) uint64 {
 	return g
 }
 
+// gcd is Stein's binary algorithm: shifts and subtractions, no division.
 func gcd(a, b uint64) uint64 {
-	for b != 0 {
-		a, b = b, a%b
+	if a == 0 {
+		return b
 	}
-	return a
+	if b == 0 {
+		return a
+	}
+	shift := bits.TrailingZeros64(a | b)
+	a >>= bits.TrailingZeros64(a)
+	for b != 0 {
+		b >>= bits.TrailingZeros64(b)
+		if a > b {
+			a, b = b, a
+		}
+		b -= a
+	}
+	return a << shift
 }
 
 // divisor tests divisibility by a fixed g with one multiply: for odd q,
