@@ -1,0 +1,176 @@
+package seg
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/tsqdb/tsq/internal/vfs"
+)
+
+// Reader reads a segment file, sealed or not. Its methods other than Close
+// are safe for concurrent use: the metadata is fixed at Open and blocks
+// are read with ReadAt.
+type Reader struct {
+	f      vfs.File
+	path   string
+	hdr    Header
+	sealed bool
+	blocks []BlockMeta // in seq order; tile the file from the header on
+	rows   int64       // sum of blocks' rows
+	bloom  *bloom      // series filter of a sealed segment, nil if unsealed
+}
+
+// Open opens the segment path. A sealed segment's footer, index and bloom
+// filter are read and their CRCs checked. An unsealed segment's frames are
+// scanned up to the last whole, valid frame, the durable prefix a
+// concurrent writer has written so far; nothing is truncated. Corruption
+// gives a *codec.CorruptionError matching chunk.ErrCorrupt.
+func Open(fsys vfs.FS, path string) (*Reader, error) {
+	f, err := fsys.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("seg: open %s: %w", path, err)
+	}
+	r := &Reader{f: f, path: path}
+	if err := r.load(); err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+func (r *Reader) load() error {
+	l, err := inspect(r.f, r.path)
+	if err != nil {
+		return err
+	}
+	r.hdr = l.hdr
+	if l.tail == validFooter {
+		return r.loadSealed(&l)
+	}
+	s := scan{f: r.f, path: r.path, firstSeq: l.hdr.FirstSeq, start: l.hdrLen, size: l.size}
+	res, err := s.run()
+	if err != nil {
+		return err
+	}
+	if err := l.resolveDamaged(&res, r.path); err != nil {
+		return err
+	}
+	r.blocks, r.rows = res.blocks, res.rows
+	return nil
+}
+
+// loadSealed reads the footer, the index and the bloom filter.
+func (r *Reader) loadSealed(l *layout) error {
+	ft, err := decodeFooter(l.foot, r.path, l.footOff(), l.hdrLen)
+	if err != nil {
+		return err
+	}
+	buf := make([]byte, ft.indexLen+ft.bloomLen) // both lie inside the file
+	if err := readFull(r.f, r.path, buf, ft.indexOff); err != nil {
+		return err
+	}
+	r.blocks, r.rows, err = decodeIndex(buf[:ft.indexLen], r.path, ft.indexOff, l.hdrLen, l.hdr.FirstSeq)
+	if err != nil {
+		return err
+	}
+	if r.rows != ft.rows {
+		return corrupt(r.path, sectionFooter, l.footOff()+24, "total rows %d, the index sums to %d", ft.rows, r.rows)
+	}
+	if r.bloom, err = decodeBloom(buf[ft.indexLen:], r.path, ft.bloomOff); err != nil {
+		return err
+	}
+	r.sealed = true
+	return nil
+}
+
+// Path returns the file's name.
+func (r *Reader) Path() string { return r.path }
+
+// Header returns the segment header.
+func (r *Reader) Header() Header { return r.hdr }
+
+// Sealed reports whether the segment was sealed when opened.
+func (r *Reader) Sealed() bool { return r.sealed }
+
+// Blocks returns the blocks in seq order; the slice must not be modified.
+func (r *Reader) Blocks() []BlockMeta { return slices.Clip(r.blocks) }
+
+// Rows returns the rows of all blocks.
+func (r *Reader) Rows() int64 { return r.rows }
+
+// Find returns the index of the first block whose MaxSeq is at least seq:
+// the block holding seq if any block does (check its MinSeq), or
+// len(Blocks()) when every block ends before seq. It is a binary search.
+func (r *Reader) Find(seq uint64) int {
+	return sort.Search(len(r.blocks), func(i int) bool { return r.blocks[i].MaxSeq >= seq })
+}
+
+// MayContainSeries reports whether the segment may hold series name: false
+// means it certainly does not. It is always true for an unsealed segment
+// and for a sealed one written without series.
+func (r *Reader) MayContainSeries(name string) bool {
+	return r.bloom == nil || r.bloom.mayContain(name)
+}
+
+// ReadBlock reads the bytes of block i into dst's backing array when it is
+// large enough (else a new one) and returns them, after checking the
+// block's CRC against its bytes and the index. An empty frame gives an
+// empty slice.
+func (r *Reader) ReadBlock(i int, dst []byte) ([]byte, error) {
+	if i < 0 || i >= len(r.blocks) {
+		return dst[:0], fmt.Errorf("seg: %s: block %d out of range [0, %d)", r.path, i, len(r.blocks))
+	}
+	m := &r.blocks[i]
+	n, off := m.BlockLen(), m.Offset+frameHeaderLen
+	dst = slices.Grow(dst[:0], n)[:n]
+	if n == 0 {
+		return dst, nil
+	}
+	if err := readFull(r.f, r.path, dst, off); err != nil {
+		return dst[:0], err
+	}
+	crc, err := checkBlockCRC(dst, r.path, i, off)
+	if err == nil && crc != m.CRC {
+		err = corrupt(r.path, blockSection(i), off, "block CRC-32C %08x, the index says %08x", crc, m.CRC)
+	}
+	if err != nil {
+		return dst[:0], err
+	}
+	return dst, nil
+}
+
+// Verify reads every frame header and block and checks them against the
+// index: what a file check does. It returns every problem found, joined.
+func (r *Reader) Verify() error {
+	var errs []error
+	var hdr [frameHeaderLen]byte
+	var block []byte
+	for i := range r.blocks {
+		m := &r.blocks[i]
+		if err := readFull(r.f, r.path, hdr[:], m.Offset); err != nil {
+			return errors.Join(append(errs, err)...)
+		}
+		fm, err := decodeFrameHeader(hdr[:], r.path, i, m.Offset)
+		if err == nil && (fm.Length != m.Length || fm.Rows != m.Rows || fm.MinSeq != m.MinSeq ||
+			fm.MaxSeq != m.MaxSeq || fm.MinTime != m.MinTime || fm.MaxTime != m.MaxTime) {
+			err = corrupt(r.path, frameSection(i), m.Offset, "frame header %+v disagrees with the index %+v", fm, *m)
+		}
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if block, err = r.ReadBlock(i, block); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Close closes the file.
+func (r *Reader) Close() error {
+	if err := r.f.Close(); err != nil {
+		return fmt.Errorf("seg: close %s: %w", r.path, err)
+	}
+	return nil
+}

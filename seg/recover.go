@@ -1,0 +1,108 @@
+package seg
+
+import (
+	"fmt"
+
+	"github.com/tsqdb/tsq/chunk"
+	"github.com/tsqdb/tsq/internal/vfs"
+)
+
+// Recovery reports what OpenWriter cut from the end of a segment.
+type Recovery struct {
+	// TruncatedBytes is how many bytes were cut: a torn or corrupt frame
+	// and everything after it.
+	TruncatedBytes int64
+	// DroppedFrames counts the frames in the cut bytes whose frame header
+	// was whole and valid (a frame whose block was torn counts; a torn
+	// frame header does not).
+	DroppedFrames int
+	// Cause is why the frames stopped, a *codec.CorruptionError naming the
+	// first cut frame; nil when nothing was cut.
+	Cause error
+}
+
+// OpenWriter reopens the unsealed segment path for appending, as after a
+// crash. It reads every frame, checking its header and its block's CRC,
+// truncates the file at the first torn or corrupt frame and syncs it.
+// The series for the bloom filter are read back from each block's
+// "series" column (String or Bytes), when it has one. A sealed segment
+// gives ErrSealed; a corrupt header or a damaged footer gives a
+// *codec.CorruptionError, and nothing is truncated.
+func OpenWriter(fsys vfs.FS, path string) (*Writer, Recovery, error) {
+	f, err := fsys.OpenAppend(path)
+	if err != nil {
+		return nil, Recovery{}, fmt.Errorf("seg: open %s: %w", path, err)
+	}
+	w, rec, err := reopen(fsys, f, path)
+	if err != nil {
+		_ = f.Close()
+		return nil, rec, err
+	}
+	return w, rec, nil
+}
+
+func reopen(fsys vfs.FS, f vfs.File, path string) (*Writer, Recovery, error) {
+	var rec Recovery
+	l, err := inspect(f, path)
+	if err != nil {
+		return nil, rec, err
+	}
+	if l.tail == validFooter {
+		return nil, rec, fmt.Errorf("seg: open %s for writing: %w", path, ErrSealed)
+	}
+	w := newWriter(fsys, f, path, l.hdr)
+	s := scan{f: f, path: path, firstSeq: l.hdr.FirstSeq, start: l.hdrLen, size: l.size, verify: true, onBlock: w.recoverSeries}
+	res, err := s.run()
+	if err != nil {
+		return nil, rec, err
+	}
+	if err := l.resolveDamaged(&res, path); err != nil {
+		return nil, rec, err
+	}
+	if res.end < l.size {
+		rec = Recovery{TruncatedBytes: l.size - res.end, Cause: res.cause}
+		if rec.DroppedFrames, err = countFrames(f, path, res.end, l.size); err != nil {
+			return nil, rec, err
+		}
+		if err := f.Truncate(res.end); err != nil {
+			return nil, rec, fmt.Errorf("seg: recover %s: %w", path, err)
+		}
+		if err := f.Sync(); err != nil {
+			return nil, rec, fmt.Errorf("seg: recover %s: %w", path, err)
+		}
+	}
+	w.size, w.synced = res.end, res.end
+	w.blocks, w.rows = res.blocks, res.rows
+	return w, rec, nil
+}
+
+// recoverSeries adds the series of a block read back by OpenWriter. A
+// block whose series column does not decode disables the filter rather
+// than risk a false negative.
+func (w *Writer) recoverSeries(_ int, block []byte) {
+	if !w.noBloom && w.addBlockSeries(block) != nil {
+		w.noBloom = true
+	}
+}
+
+// addBlockSeries adds the values of block's "series" column, if any.
+func (w *Writer) addBlockSeries(block []byte) error {
+	if err := w.dec.Reset(block); err != nil {
+		return err
+	}
+	i := w.dec.Find("series")
+	if i < 0 {
+		return nil
+	}
+	if t := w.dec.Info(i).Type; t != chunk.String && t != chunk.Bytes {
+		return nil
+	}
+	var col chunk.Column
+	if err := w.dec.Column(i, &col); err != nil {
+		return err
+	}
+	for j := range col.Dict.Len() {
+		w.series[seriesHash(string(col.Dict.At(j)))] = struct{}{}
+	}
+	return nil
+}

@@ -1,0 +1,188 @@
+package seg
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/tsqdb/tsq/internal/vfs"
+)
+
+var errCrash = errors.New("simulated crash")
+
+// rewriteSetup makes a durable sealed segment d/s.seg and returns the old
+// and the new blocks.
+func rewriteSetup(t *testing.T, fsys vfs.FS) (path string, old, repl []testBlock) {
+	t.Helper()
+	if err := fsys.MkdirAll("d", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := fsys.SyncDir("."); err != nil {
+		t.Fatal(err)
+	}
+	path = filepath.Join("d", "s.seg")
+	old = makeBlocks(t, 100, 4)
+	writeSegment(t, fsys, path, old, true)
+	// The rewrite keeps every other block, as compaction might.
+	repl = []testBlock{old[0], old[2]}
+	return path, old, repl
+}
+
+func appendFn(blocks []testBlock) func(w *Writer) error {
+	return func(w *Writer) error {
+		for _, b := range blocks {
+			if err := w.Append(b.data, b.meta); err != nil {
+				return err
+			}
+			for _, s := range b.series {
+				w.AddSeries(s)
+			}
+		}
+		return nil
+	}
+}
+
+// checkOldOrNew opens path and returns "old" or "new" by generation,
+// checking the blocks of either.
+func checkOldOrNew(t *testing.T, fsys vfs.FS, path string, old, repl []testBlock) string {
+	t.Helper()
+	r, err := Open(fsys, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if !r.Sealed() {
+		t.Fatal("rewritten segment is not sealed")
+	}
+	h := r.Header()
+	switch h.Generation {
+	case 1:
+		checkBlocks(t, r, old)
+		return "old"
+	case 2:
+		if h.Stream != "cpu" || h.FirstSeq != 100 {
+			t.Fatalf("rewritten header %+v", h)
+		}
+		checkBlocks(t, r, repl)
+		return "new"
+	}
+	t.Fatalf("generation %d", h.Generation)
+	return ""
+}
+
+// TestRewriteCrash stops Rewrite at each crash point and crashes: the
+// segment is the old one before the directory sync and the new one after,
+// and RemoveStaleTmp removes any leftover temp file.
+func TestRewriteCrash(t *testing.T) {
+	for _, tc := range []struct {
+		point CrashPoint
+		want  string
+		stale bool
+	}{
+		{CrashTmpWritten, "old", true},
+		{CrashTmpSynced, "old", true},
+		{CrashRenamed, "old", true},
+		{CrashDirSynced, "new", false},
+	} {
+		t.Run(string(tc.point), func(t *testing.T) {
+			mem := vfs.NewMem()
+			path, old, repl := rewriteSetup(t, mem)
+			var reached []CrashPoint
+			hooks := &CrashHooks{At: func(p CrashPoint) error {
+				reached = append(reached, p)
+				if p == tc.point {
+					return errCrash
+				}
+				return nil
+			}}
+			if err := Rewrite(mem, path, appendFn(repl), hooks); !errors.Is(err, errCrash) {
+				t.Fatalf("Rewrite: %v", err)
+			}
+			all := CrashPoints()
+			if want := all[:slices.Index(all, tc.point)+1]; !slices.Equal(reached, want) {
+				t.Fatalf("reached %v, want %v", reached, want)
+			}
+			crashed := mem.CrashClone()
+			if got := checkOldOrNew(t, crashed, path, old, repl); got != tc.want {
+				t.Fatalf("after a crash at %s: the %s segment, want the %s", tc.point, got, tc.want)
+			}
+			removed, err := RemoveStaleTmp(crashed, "d")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.stale != (len(removed) == 1 && removed[0] == path+TmpSuffix) {
+				t.Fatalf("removed %v", removed)
+			}
+			if names, _ := crashed.ReadDir("d"); !slices.Equal(names, []string{"s.seg"}) {
+				t.Fatalf("left %v", names)
+			}
+			// The removal is durable.
+			if names, _ := crashed.CrashClone().ReadDir("d"); !slices.Equal(names, []string{"s.seg"}) {
+				t.Fatalf("after another crash: %v", names)
+			}
+		})
+	}
+}
+
+func TestRewrite(t *testing.T) {
+	mem := vfs.NewMem()
+	path, old, repl := rewriteSetup(t, mem)
+	if err := Rewrite(mem, path, appendFn(repl), nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := checkOldOrNew(t, mem.CrashClone(), path, old, repl); got != "new" {
+		t.Fatalf("the %s segment after a finished rewrite", got)
+	}
+	if names, _ := mem.ReadDir("d"); !slices.Equal(names, []string{"s.seg"}) {
+		t.Fatalf("left %v", names)
+	}
+
+	// fn failing leaves the old segment and no temp file.
+	mem = vfs.NewMem()
+	path, old, repl = rewriteSetup(t, mem)
+	boom := errors.New("boom")
+	if err := Rewrite(mem, path, func(*Writer) error { return boom }, nil); !errors.Is(err, boom) {
+		t.Fatalf("Rewrite: %v", err)
+	}
+	if got := checkOldOrNew(t, mem, path, old, repl); got != "old" {
+		t.Fatalf("the %s segment after a failed rewrite", got)
+	}
+	if names, _ := mem.ReadDir("d"); !slices.Equal(names, []string{"s.seg"}) {
+		t.Fatalf("left %v", names)
+	}
+}
+
+// TestRewriteErrorFS fails each operation of a Rewrite in turn: the
+// segment is the old or the new one, as left and after a crash.
+func TestRewriteErrorFS(t *testing.T) {
+	counted := vfs.NewErrorFS(vfs.NewMem())
+	path, old, repl := rewriteSetup(t, counted)
+	before := make(map[vfs.OpKind]int)
+	for _, k := range vfs.OpKinds() {
+		before[k] = counted.Ops(k)
+	}
+	if err := Rewrite(counted, path, appendFn(repl), nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range vfs.OpKinds() {
+		for i := range counted.Ops(kind) - before[kind] {
+			name := fmt.Sprintf("%s #%d", kind, i)
+			mem := vfs.NewMem()
+			efs := vfs.NewErrorFS(mem)
+			rewriteSetup(t, efs)
+			efs.FailAfter(kind, i, nil)
+			err := Rewrite(efs, path, appendFn(repl), nil)
+			if err == nil {
+				t.Fatalf("%s: Rewrite succeeded", name)
+			}
+			crashed := mem.CrashClone()
+			checkOldOrNew(t, mem, path, old, repl)
+			checkOldOrNew(t, crashed, path, old, repl)
+			if _, err := RemoveStaleTmp(crashed, "d"); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+		}
+	}
+}

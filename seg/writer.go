@@ -1,0 +1,269 @@
+package seg
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"slices"
+
+	"github.com/tsqdb/tsq/chunk"
+	"github.com/tsqdb/tsq/internal/vfs"
+)
+
+// Writer appends blocks to a segment file and seals it. It is not safe for
+// concurrent use. After a failed write or sync it refuses further work
+// (its file holds an unknown tail); Close it and recover with OpenWriter.
+type Writer struct {
+	fs   vfs.FS
+	f    vfs.File
+	path string
+	hdr  Header
+
+	size   int64       // bytes written: the file's size
+	synced int64       // bytes durable as of the last successful Sync
+	blocks []BlockMeta // blocks[i].End() == blocks[i+1].Offset; last ends at size
+	rows   int64       // sum of blocks' rows
+
+	series  map[uint64]struct{} // FNV-1a hashes of the series added
+	noBloom bool                // some block's series are unknown: write no filter
+	fpRate  float64
+
+	sealed bool  // the trailer is written; no more blocks
+	closed bool  // Close was called
+	err    error // first write or sync failure; sticky
+
+	dec chunk.Decoder // checks appended blocks
+	buf []byte        // frame header and trailer scratch
+}
+
+// Create creates the segment file path, which must not exist, writes its
+// header, syncs the file and then its directory, so that the empty
+// segment survives a crash once Create returns.
+func Create(fsys vfs.FS, path string, stream string, generation, firstSeq uint64) (*Writer, error) {
+	if err := checkStream(stream); err != nil {
+		return nil, fmt.Errorf("seg: create %s: %w", path, err)
+	}
+	if _, err := fsys.Stat(path); err == nil {
+		return nil, fmt.Errorf("seg: create %s: %w", path, fs.ErrExist)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("seg: create %s: %w", path, err)
+	}
+	f, err := fsys.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("seg: create %s: %w", path, err)
+	}
+	w := newWriter(fsys, f, path, Header{Version: CurrentVersion, Stream: stream, Generation: generation, FirstSeq: firstSeq})
+	if err := w.writeHeader(); err != nil {
+		_ = f.Close()
+		_ = fsys.Remove(path) // best effort: leave no half-made segment
+		return nil, fmt.Errorf("seg: create %s: %w", path, err)
+	}
+	return w, nil
+}
+
+// writeHeader writes and syncs the header of a new file, then syncs its
+// directory.
+func (w *Writer) writeHeader() error {
+	hdr := appendHeader(nil, &w.hdr)
+	if err := w.write(hdr); err != nil {
+		return err
+	}
+	if err := w.f.Sync(); err != nil {
+		return err
+	}
+	w.synced = w.size
+	return w.fs.SyncDir(filepath.Dir(w.path))
+}
+
+func newWriter(fsys vfs.FS, f vfs.File, path string, hdr Header) *Writer {
+	return &Writer{fs: fsys, f: f, path: path, hdr: hdr, series: map[uint64]struct{}{}, fpRate: DefaultBloomFPRate}
+}
+
+// write appends b to the file, recording a failure as sticky.
+func (w *Writer) write(b []byte) error {
+	n, err := w.f.Write(b)
+	w.size += int64(n)
+	if err == nil && n < len(b) {
+		err = fmt.Errorf("short write of %d of %d bytes", n, len(b))
+	}
+	if err != nil {
+		w.err = err
+	}
+	return err
+}
+
+// check returns why the writer cannot take more work, if it cannot.
+func (w *Writer) check(op string) error {
+	switch {
+	case w.closed:
+		return fmt.Errorf("seg: %s %s: %w", op, w.path, ErrClosed)
+	case w.err != nil:
+		return fmt.Errorf("seg: %s %s: writer failed earlier: %w", op, w.path, w.err)
+	case w.sealed && op != "sync":
+		return fmt.Errorf("seg: %s %s: %w", op, w.path, ErrSealed)
+	}
+	return nil
+}
+
+// Append appends one frame holding block, a whole chunk block (or nothing,
+// for an empty frame of 0 rows). The caller fills meta's Rows and seq and
+// time ranges; Append fills Offset, Length and CRC. Blocks must come in
+// seq order: meta.MinSeq above the previous block's MaxSeq, the first at
+// or above the header's FirstSeq. Append checks the block's CRC and that
+// its row count matches meta.Rows, so that recovery never drops a block
+// that was written whole. The frame is durable after the next Sync.
+func (w *Writer) Append(block []byte, meta BlockMeta) error {
+	if err := w.check("append to"); err != nil {
+		return err
+	}
+	if err := w.prepare(block, &meta); err != nil {
+		return fmt.Errorf("seg: append to %s: %w", w.path, err)
+	}
+	w.buf = appendFrameHeader(w.buf[:0], &meta)
+	if err := w.write(w.buf); err != nil {
+		return fmt.Errorf("seg: append to %s: %w", w.path, err)
+	}
+	if len(block) > 0 {
+		if err := w.write(block); err != nil {
+			return fmt.Errorf("seg: append to %s: %w", w.path, err)
+		}
+	}
+	w.blocks = append(w.blocks, meta)
+	w.rows += int64(meta.Rows)
+	return nil
+}
+
+// prepare checks block and meta and fills meta's Offset, Length and CRC.
+func (w *Writer) prepare(block []byte, meta *BlockMeta) error {
+	switch {
+	case len(w.blocks) >= MaxBlocks:
+		return fmt.Errorf("%w: a segment holds at most %d blocks", ErrLimit, MaxBlocks)
+	case len(block) > MaxBlockLen:
+		return fmt.Errorf("%w: block of %d bytes, limit %d", ErrLimit, len(block), MaxBlockLen)
+	}
+	meta.Offset, meta.Length, meta.CRC = w.size, frameHeaderLen+len(block), 0
+	if len(block) > 0 {
+		err := w.dec.Reset(block)
+		rows := w.dec.Rows()
+		_ = w.dec.Reset(nil) // drop the reference to block
+		if err != nil {
+			return fmt.Errorf("%w: %w", ErrBadBlock, err)
+		}
+		if rows != meta.Rows {
+			return fmt.Errorf("%w: block holds %d rows, meta says %d", ErrBadBlock, rows, meta.Rows)
+		}
+		meta.CRC = binary.LittleEndian.Uint32(block[len(block)-crcLen:])
+	}
+	p := metaProblem(meta)
+	if p == "" {
+		p = orderProblem(meta, last(w.blocks), w.hdr.FirstSeq)
+	}
+	if p != "" {
+		return fmt.Errorf("%w: %s", ErrBadBlock, p)
+	}
+	return nil
+}
+
+// Sync makes every appended frame durable: the durability point. It does
+// nothing when nothing was written since the last Sync.
+func (w *Writer) Sync() error {
+	if err := w.check("sync"); err != nil {
+		return err
+	}
+	if w.synced == w.size {
+		return nil
+	}
+	if err := w.f.Sync(); err != nil {
+		w.err = err
+		return fmt.Errorf("seg: sync %s: %w", w.path, err)
+	}
+	w.synced = w.size
+	return nil
+}
+
+// AddSeries records that some block holds series name, for the sealed
+// segment's bloom filter. Add every series of every block; adding one
+// twice is harmless.
+func (w *Writer) AddSeries(name string) { w.series[seriesHash(name)] = struct{}{} }
+
+// SetBloomFPRate sets the bloom filter's target false-positive rate,
+// clamped to [1e-6, 0.5]. The default is DefaultBloomFPRate.
+func (w *Writer) SetBloomFPRate(p float64) {
+	if !(p >= 1e-6) { // NaN too
+		p = 1e-6
+	}
+	w.fpRate = min(p, 0.5)
+}
+
+// Seal writes the block index, the series bloom filter and the footer,
+// then syncs: the segment is then immutable. Close the Writer after.
+func (w *Writer) Seal() error {
+	if err := w.writeTrailer(); err != nil {
+		return err
+	}
+	return w.Sync()
+}
+
+// writeTrailer writes index, bloom and footer without syncing.
+func (w *Writer) writeTrailer() error {
+	if err := w.check("seal"); err != nil {
+		return err
+	}
+	bf := newBloom(len(w.series), w.fpRate)
+	if w.noBloom {
+		bf = &bloom{}
+	}
+	for h := range w.series {
+		bf.add(h)
+	}
+	ft := footer{indexOff: w.size, rows: w.rows}
+	w.buf = appendIndex(w.buf[:0], w.blocks)
+	ft.indexLen = int64(len(w.buf))
+	ft.bloomOff = ft.indexOff + ft.indexLen
+	w.buf = appendBloom(w.buf, bf)
+	ft.bloomLen = int64(len(w.buf)) - ft.indexLen
+	w.buf = appendFooter(w.buf, &ft)
+	if err := w.write(w.buf); err != nil {
+		return fmt.Errorf("seg: seal %s: %w", w.path, err)
+	}
+	w.buf = nil // a trailer may be large; the writer takes no more frames
+	w.sealed = true
+	return nil
+}
+
+// Close closes the file. It does not Sync: frames appended since the last
+// Sync may be lost in a crash. An unsealed segment can be reopened with
+// OpenWriter. Later calls do nothing.
+func (w *Writer) Close() error {
+	if w.closed {
+		return nil
+	}
+	w.closed = true
+	if err := w.f.Close(); err != nil {
+		return fmt.Errorf("seg: close %s: %w", w.path, err)
+	}
+	return nil
+}
+
+// Path returns the file's name.
+func (w *Writer) Path() string { return w.path }
+
+// Header returns the segment header.
+func (w *Writer) Header() Header { return w.hdr }
+
+// Size returns the bytes written to the file, synced or not.
+func (w *Writer) Size() int64 { return w.size }
+
+// Synced returns the bytes made durable by the last successful Sync.
+func (w *Writer) Synced() int64 { return w.synced }
+
+// Blocks returns the appended blocks; the slice must not be modified.
+func (w *Writer) Blocks() []BlockMeta { return slices.Clip(w.blocks) }
+
+// Rows returns the rows of all appended blocks.
+func (w *Writer) Rows() int64 { return w.rows }
+
+// Sealed reports whether Seal wrote the trailer.
+func (w *Writer) Sealed() bool { return w.sealed }
