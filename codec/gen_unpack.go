@@ -21,23 +21,23 @@ package codec
 import "encoding/binary"
 
 // unpackGroups decodes whole groups of 8 values of width w from p (which
-// holds 8 readable bytes past the packed ones) into dst, adding lo, and
+// holds 8 readable bytes past the packed ones) into dst as lo + slot*g, and
 // returns how many values it decoded.
-func unpackGroups(dst []int64, p []byte, lo int64, w uint) int {
+func unpackGroups(dst []int64, p []byte, lo, g int64, w uint) int {
 	switch w {
 `)
 	for w := 1; w <= 56; w++ {
-		fmt.Fprintf(&b, "\tcase %d:\n\t\treturn unpack%d(dst, p, lo)\n", w, w)
+		fmt.Fprintf(&b, "\tcase %d:\n\t\treturn unpack%d(dst, p, lo, g)\n", w, w)
 	}
 	b.WriteString("\t}\n\treturn 0\n}\n")
 	for w := 1; w <= 56; w++ {
 		mask := uint64(1)<<w - 1
-		fmt.Fprintf(&b, "\nfunc unpack%d(dst []int64, p []byte, lo int64) int {\n", w)
-		fmt.Fprintf(&b, "\tn := len(dst) &^ 7\n\tfor g := 0; g < n; g += 8 {\n")
-		fmt.Fprintf(&b, "\t\tq := p[g/8*%d : g/8*%d+%d]\n\t\td := dst[g : g+8 : g+8]\n", w, w, w+8)
+		fmt.Fprintf(&b, "\nfunc unpack%d(dst []int64, p []byte, lo, g int64) int {\n", w)
+		fmt.Fprintf(&b, "\tn := len(dst) &^ 7\n\tfor k := 0; k < n; k += 8 {\n")
+		fmt.Fprintf(&b, "\t\tq := p[k/8*%d : k/8*%d+%d]\n\t\td := dst[k : k+8 : k+8]\n", w, w, w+8)
 		for j := 0; j < 8; j++ {
 			bit := j * w
-			fmt.Fprintf(&b, "\t\td[%d] = lo + int64(binary.LittleEndian.Uint64(q[%d:])>>%d&%#x)\n", j, bit/8, bit%8, mask)
+			fmt.Fprintf(&b, "\t\td[%d] = lo + int64(binary.LittleEndian.Uint64(q[%d:])>>%d&%#x)*g\n", j, bit/8, bit%8, mask)
 		}
 		b.WriteString("\t}\n\treturn n\n}\n")
 	}

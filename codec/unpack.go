@@ -113,20 +113,11 @@ func unpackBits(dst []int64, p []byte, lo int64, w uint, g uint64) {
 		}
 	case w <= 56:
 		// Groups of 8 values with constant shifts, then the tail.
-		base := lo
-		if g != 1 {
-			base = 0 // scaled below
-		}
-		i := unpackGroups(dst, p, base, w)
+		i := unpackGroups(dst, p, lo, int64(g), w)
 		bit := uint(i) * w
 		for ; i < len(dst); i++ {
-			dst[i] = base + int64(binary.LittleEndian.Uint64(p[bit>>3:])>>(bit&7)&mask)
+			dst[i] = lo + int64(binary.LittleEndian.Uint64(p[bit>>3:])>>(bit&7)&mask)*int64(g)
 			bit += w
-		}
-		if g != 1 {
-			for i := range dst {
-				dst[i] = lo + dst[i]*int64(g)
-			}
 		}
 	default:
 		bit := uint(0)

@@ -5,1074 +5,1074 @@ package codec
 import "encoding/binary"
 
 // unpackGroups decodes whole groups of 8 values of width w from p (which
-// holds 8 readable bytes past the packed ones) into dst, adding lo, and
+// holds 8 readable bytes past the packed ones) into dst as lo + slot*g, and
 // returns how many values it decoded.
-func unpackGroups(dst []int64, p []byte, lo int64, w uint) int {
+func unpackGroups(dst []int64, p []byte, lo, g int64, w uint) int {
 	switch w {
 	case 1:
-		return unpack1(dst, p, lo)
+		return unpack1(dst, p, lo, g)
 	case 2:
-		return unpack2(dst, p, lo)
+		return unpack2(dst, p, lo, g)
 	case 3:
-		return unpack3(dst, p, lo)
+		return unpack3(dst, p, lo, g)
 	case 4:
-		return unpack4(dst, p, lo)
+		return unpack4(dst, p, lo, g)
 	case 5:
-		return unpack5(dst, p, lo)
+		return unpack5(dst, p, lo, g)
 	case 6:
-		return unpack6(dst, p, lo)
+		return unpack6(dst, p, lo, g)
 	case 7:
-		return unpack7(dst, p, lo)
+		return unpack7(dst, p, lo, g)
 	case 8:
-		return unpack8(dst, p, lo)
+		return unpack8(dst, p, lo, g)
 	case 9:
-		return unpack9(dst, p, lo)
+		return unpack9(dst, p, lo, g)
 	case 10:
-		return unpack10(dst, p, lo)
+		return unpack10(dst, p, lo, g)
 	case 11:
-		return unpack11(dst, p, lo)
+		return unpack11(dst, p, lo, g)
 	case 12:
-		return unpack12(dst, p, lo)
+		return unpack12(dst, p, lo, g)
 	case 13:
-		return unpack13(dst, p, lo)
+		return unpack13(dst, p, lo, g)
 	case 14:
-		return unpack14(dst, p, lo)
+		return unpack14(dst, p, lo, g)
 	case 15:
-		return unpack15(dst, p, lo)
+		return unpack15(dst, p, lo, g)
 	case 16:
-		return unpack16(dst, p, lo)
+		return unpack16(dst, p, lo, g)
 	case 17:
-		return unpack17(dst, p, lo)
+		return unpack17(dst, p, lo, g)
 	case 18:
-		return unpack18(dst, p, lo)
+		return unpack18(dst, p, lo, g)
 	case 19:
-		return unpack19(dst, p, lo)
+		return unpack19(dst, p, lo, g)
 	case 20:
-		return unpack20(dst, p, lo)
+		return unpack20(dst, p, lo, g)
 	case 21:
-		return unpack21(dst, p, lo)
+		return unpack21(dst, p, lo, g)
 	case 22:
-		return unpack22(dst, p, lo)
+		return unpack22(dst, p, lo, g)
 	case 23:
-		return unpack23(dst, p, lo)
+		return unpack23(dst, p, lo, g)
 	case 24:
-		return unpack24(dst, p, lo)
+		return unpack24(dst, p, lo, g)
 	case 25:
-		return unpack25(dst, p, lo)
+		return unpack25(dst, p, lo, g)
 	case 26:
-		return unpack26(dst, p, lo)
+		return unpack26(dst, p, lo, g)
 	case 27:
-		return unpack27(dst, p, lo)
+		return unpack27(dst, p, lo, g)
 	case 28:
-		return unpack28(dst, p, lo)
+		return unpack28(dst, p, lo, g)
 	case 29:
-		return unpack29(dst, p, lo)
+		return unpack29(dst, p, lo, g)
 	case 30:
-		return unpack30(dst, p, lo)
+		return unpack30(dst, p, lo, g)
 	case 31:
-		return unpack31(dst, p, lo)
+		return unpack31(dst, p, lo, g)
 	case 32:
-		return unpack32(dst, p, lo)
+		return unpack32(dst, p, lo, g)
 	case 33:
-		return unpack33(dst, p, lo)
+		return unpack33(dst, p, lo, g)
 	case 34:
-		return unpack34(dst, p, lo)
+		return unpack34(dst, p, lo, g)
 	case 35:
-		return unpack35(dst, p, lo)
+		return unpack35(dst, p, lo, g)
 	case 36:
-		return unpack36(dst, p, lo)
+		return unpack36(dst, p, lo, g)
 	case 37:
-		return unpack37(dst, p, lo)
+		return unpack37(dst, p, lo, g)
 	case 38:
-		return unpack38(dst, p, lo)
+		return unpack38(dst, p, lo, g)
 	case 39:
-		return unpack39(dst, p, lo)
+		return unpack39(dst, p, lo, g)
 	case 40:
-		return unpack40(dst, p, lo)
+		return unpack40(dst, p, lo, g)
 	case 41:
-		return unpack41(dst, p, lo)
+		return unpack41(dst, p, lo, g)
 	case 42:
-		return unpack42(dst, p, lo)
+		return unpack42(dst, p, lo, g)
 	case 43:
-		return unpack43(dst, p, lo)
+		return unpack43(dst, p, lo, g)
 	case 44:
-		return unpack44(dst, p, lo)
+		return unpack44(dst, p, lo, g)
 	case 45:
-		return unpack45(dst, p, lo)
+		return unpack45(dst, p, lo, g)
 	case 46:
-		return unpack46(dst, p, lo)
+		return unpack46(dst, p, lo, g)
 	case 47:
-		return unpack47(dst, p, lo)
+		return unpack47(dst, p, lo, g)
 	case 48:
-		return unpack48(dst, p, lo)
+		return unpack48(dst, p, lo, g)
 	case 49:
-		return unpack49(dst, p, lo)
+		return unpack49(dst, p, lo, g)
 	case 50:
-		return unpack50(dst, p, lo)
+		return unpack50(dst, p, lo, g)
 	case 51:
-		return unpack51(dst, p, lo)
+		return unpack51(dst, p, lo, g)
 	case 52:
-		return unpack52(dst, p, lo)
+		return unpack52(dst, p, lo, g)
 	case 53:
-		return unpack53(dst, p, lo)
+		return unpack53(dst, p, lo, g)
 	case 54:
-		return unpack54(dst, p, lo)
+		return unpack54(dst, p, lo, g)
 	case 55:
-		return unpack55(dst, p, lo)
+		return unpack55(dst, p, lo, g)
 	case 56:
-		return unpack56(dst, p, lo)
+		return unpack56(dst, p, lo, g)
 	}
 	return 0
 }
 
-func unpack1(dst []int64, p []byte, lo int64) int {
+func unpack1(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*1 : g/8*1+9]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>1&0x1)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>2&0x1)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>3&0x1)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>4&0x1)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>5&0x1)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>6&0x1)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>7&0x1)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*1 : k/8*1+9]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>1&0x1)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>2&0x1)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>3&0x1)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>4&0x1)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>5&0x1)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>6&0x1)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>7&0x1)*g
 	}
 	return n
 }
 
-func unpack2(dst []int64, p []byte, lo int64) int {
+func unpack2(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*2 : g/8*2+10]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>2&0x3)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>4&0x3)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>6&0x3)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>0&0x3)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>2&0x3)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>4&0x3)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>6&0x3)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*2 : k/8*2+10]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>2&0x3)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>4&0x3)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>6&0x3)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>0&0x3)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>2&0x3)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>4&0x3)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>6&0x3)*g
 	}
 	return n
 }
 
-func unpack3(dst []int64, p []byte, lo int64) int {
+func unpack3(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*3 : g/8*3+11]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>3&0x7)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>6&0x7)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>1&0x7)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>4&0x7)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>7&0x7)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>2&0x7)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>5&0x7)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*3 : k/8*3+11]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>3&0x7)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>6&0x7)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>1&0x7)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>4&0x7)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>7&0x7)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>2&0x7)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>5&0x7)*g
 	}
 	return n
 }
 
-func unpack4(dst []int64, p []byte, lo int64) int {
+func unpack4(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*4 : g/8*4+12]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xf)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>4&0xf)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>0&0xf)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>4&0xf)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>0&0xf)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>4&0xf)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>0&0xf)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>4&0xf)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*4 : k/8*4+12]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xf)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>4&0xf)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>0&0xf)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>4&0xf)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>0&0xf)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>4&0xf)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>0&0xf)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>4&0xf)*g
 	}
 	return n
 }
 
-func unpack5(dst []int64, p []byte, lo int64) int {
+func unpack5(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*5 : g/8*5+13]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1f)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>5&0x1f)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>2&0x1f)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>7&0x1f)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>4&0x1f)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>1&0x1f)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>6&0x1f)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>3&0x1f)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*5 : k/8*5+13]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1f)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>5&0x1f)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>2&0x1f)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>7&0x1f)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>4&0x1f)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>1&0x1f)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>6&0x1f)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>3&0x1f)*g
 	}
 	return n
 }
 
-func unpack6(dst []int64, p []byte, lo int64) int {
+func unpack6(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*6 : g/8*6+14]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3f)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>6&0x3f)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>4&0x3f)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>2&0x3f)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>0&0x3f)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>6&0x3f)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>4&0x3f)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>2&0x3f)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*6 : k/8*6+14]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3f)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>6&0x3f)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>4&0x3f)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>2&0x3f)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>0&0x3f)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>6&0x3f)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>4&0x3f)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>2&0x3f)*g
 	}
 	return n
 }
 
-func unpack7(dst []int64, p []byte, lo int64) int {
+func unpack7(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*7 : g/8*7+15]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7f)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>7&0x7f)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>6&0x7f)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>5&0x7f)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>4&0x7f)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>3&0x7f)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>2&0x7f)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>1&0x7f)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*7 : k/8*7+15]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7f)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>7&0x7f)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>6&0x7f)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>5&0x7f)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>4&0x7f)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>3&0x7f)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>2&0x7f)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>1&0x7f)*g
 	}
 	return n
 }
 
-func unpack8(dst []int64, p []byte, lo int64) int {
+func unpack8(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*8 : g/8*8+16]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>0&0xff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>0&0xff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>0&0xff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>0&0xff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>0&0xff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>0&0xff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[7:])>>0&0xff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*8 : k/8*8+16]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>0&0xff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>0&0xff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>0&0xff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>0&0xff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>0&0xff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>0&0xff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[7:])>>0&0xff)*g
 	}
 	return n
 }
 
-func unpack9(dst []int64, p []byte, lo int64) int {
+func unpack9(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*9 : g/8*9+17]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1ff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>1&0x1ff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>2&0x1ff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>3&0x1ff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>4&0x1ff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>5&0x1ff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>6&0x1ff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[7:])>>7&0x1ff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*9 : k/8*9+17]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1ff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>1&0x1ff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>2&0x1ff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>3&0x1ff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>4&0x1ff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>5&0x1ff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>6&0x1ff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[7:])>>7&0x1ff)*g
 	}
 	return n
 }
 
-func unpack10(dst []int64, p []byte, lo int64) int {
+func unpack10(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*10 : g/8*10+18]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3ff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>2&0x3ff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>4&0x3ff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>6&0x3ff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>0&0x3ff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>2&0x3ff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[7:])>>4&0x3ff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[8:])>>6&0x3ff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*10 : k/8*10+18]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3ff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>2&0x3ff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>4&0x3ff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>6&0x3ff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>0&0x3ff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>2&0x3ff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[7:])>>4&0x3ff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[8:])>>6&0x3ff)*g
 	}
 	return n
 }
 
-func unpack11(dst []int64, p []byte, lo int64) int {
+func unpack11(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*11 : g/8*11+19]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7ff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>3&0x7ff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>6&0x7ff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>1&0x7ff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>4&0x7ff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>7&0x7ff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[8:])>>2&0x7ff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[9:])>>5&0x7ff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*11 : k/8*11+19]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7ff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>3&0x7ff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>6&0x7ff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>1&0x7ff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>4&0x7ff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>7&0x7ff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[8:])>>2&0x7ff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[9:])>>5&0x7ff)*g
 	}
 	return n
 }
 
-func unpack12(dst []int64, p []byte, lo int64) int {
+func unpack12(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*12 : g/8*12+20]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xfff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>4&0xfff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>0&0xfff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>4&0xfff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>0&0xfff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[7:])>>4&0xfff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[9:])>>0&0xfff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[10:])>>4&0xfff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*12 : k/8*12+20]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xfff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>4&0xfff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>0&0xfff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>4&0xfff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>0&0xfff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[7:])>>4&0xfff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[9:])>>0&0xfff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[10:])>>4&0xfff)*g
 	}
 	return n
 }
 
-func unpack13(dst []int64, p []byte, lo int64) int {
+func unpack13(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*13 : g/8*13+21]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1fff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>5&0x1fff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>2&0x1fff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>7&0x1fff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>4&0x1fff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[8:])>>1&0x1fff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[9:])>>6&0x1fff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[11:])>>3&0x1fff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*13 : k/8*13+21]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1fff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>5&0x1fff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>2&0x1fff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>7&0x1fff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>4&0x1fff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[8:])>>1&0x1fff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[9:])>>6&0x1fff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[11:])>>3&0x1fff)*g
 	}
 	return n
 }
 
-func unpack14(dst []int64, p []byte, lo int64) int {
+func unpack14(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*14 : g/8*14+22]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3fff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>6&0x3fff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>4&0x3fff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>2&0x3fff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[7:])>>0&0x3fff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[8:])>>6&0x3fff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[10:])>>4&0x3fff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[12:])>>2&0x3fff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*14 : k/8*14+22]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3fff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>6&0x3fff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>4&0x3fff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>2&0x3fff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[7:])>>0&0x3fff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[8:])>>6&0x3fff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[10:])>>4&0x3fff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[12:])>>2&0x3fff)*g
 	}
 	return n
 }
 
-func unpack15(dst []int64, p []byte, lo int64) int {
+func unpack15(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*15 : g/8*15+23]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7fff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>7&0x7fff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>6&0x7fff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>5&0x7fff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[7:])>>4&0x7fff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[9:])>>3&0x7fff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[11:])>>2&0x7fff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[13:])>>1&0x7fff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*15 : k/8*15+23]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7fff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[1:])>>7&0x7fff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>6&0x7fff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>5&0x7fff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[7:])>>4&0x7fff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[9:])>>3&0x7fff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[11:])>>2&0x7fff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[13:])>>1&0x7fff)*g
 	}
 	return n
 }
 
-func unpack16(dst []int64, p []byte, lo int64) int {
+func unpack16(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*16 : g/8*16+24]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>0&0xffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>0&0xffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>0&0xffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[8:])>>0&0xffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[10:])>>0&0xffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[12:])>>0&0xffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[14:])>>0&0xffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*16 : k/8*16+24]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>0&0xffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>0&0xffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>0&0xffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[8:])>>0&0xffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[10:])>>0&0xffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[12:])>>0&0xffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[14:])>>0&0xffff)*g
 	}
 	return n
 }
 
-func unpack17(dst []int64, p []byte, lo int64) int {
+func unpack17(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*17 : g/8*17+25]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1ffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>1&0x1ffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>2&0x1ffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>3&0x1ffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[8:])>>4&0x1ffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[10:])>>5&0x1ffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[12:])>>6&0x1ffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[14:])>>7&0x1ffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*17 : k/8*17+25]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1ffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>1&0x1ffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>2&0x1ffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>3&0x1ffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[8:])>>4&0x1ffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[10:])>>5&0x1ffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[12:])>>6&0x1ffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[14:])>>7&0x1ffff)*g
 	}
 	return n
 }
 
-func unpack18(dst []int64, p []byte, lo int64) int {
+func unpack18(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*18 : g/8*18+26]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3ffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>2&0x3ffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>4&0x3ffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>6&0x3ffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[9:])>>0&0x3ffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[11:])>>2&0x3ffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[13:])>>4&0x3ffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[15:])>>6&0x3ffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*18 : k/8*18+26]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3ffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>2&0x3ffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>4&0x3ffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>6&0x3ffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[9:])>>0&0x3ffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[11:])>>2&0x3ffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[13:])>>4&0x3ffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[15:])>>6&0x3ffff)*g
 	}
 	return n
 }
 
-func unpack19(dst []int64, p []byte, lo int64) int {
+func unpack19(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*19 : g/8*19+27]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7ffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>3&0x7ffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>6&0x7ffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[7:])>>1&0x7ffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[9:])>>4&0x7ffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[11:])>>7&0x7ffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[14:])>>2&0x7ffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[16:])>>5&0x7ffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*19 : k/8*19+27]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7ffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>3&0x7ffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>6&0x7ffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[7:])>>1&0x7ffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[9:])>>4&0x7ffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[11:])>>7&0x7ffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[14:])>>2&0x7ffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[16:])>>5&0x7ffff)*g
 	}
 	return n
 }
 
-func unpack20(dst []int64, p []byte, lo int64) int {
+func unpack20(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*20 : g/8*20+28]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xfffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>4&0xfffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>0&0xfffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[7:])>>4&0xfffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[10:])>>0&0xfffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[12:])>>4&0xfffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[15:])>>0&0xfffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[17:])>>4&0xfffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*20 : k/8*20+28]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xfffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>4&0xfffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>0&0xfffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[7:])>>4&0xfffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[10:])>>0&0xfffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[12:])>>4&0xfffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[15:])>>0&0xfffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[17:])>>4&0xfffff)*g
 	}
 	return n
 }
 
-func unpack21(dst []int64, p []byte, lo int64) int {
+func unpack21(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*21 : g/8*21+29]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1fffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>5&0x1fffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>2&0x1fffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[7:])>>7&0x1fffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[10:])>>4&0x1fffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[13:])>>1&0x1fffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[15:])>>6&0x1fffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[18:])>>3&0x1fffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*21 : k/8*21+29]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1fffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>5&0x1fffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>2&0x1fffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[7:])>>7&0x1fffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[10:])>>4&0x1fffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[13:])>>1&0x1fffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[15:])>>6&0x1fffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[18:])>>3&0x1fffff)*g
 	}
 	return n
 }
 
-func unpack22(dst []int64, p []byte, lo int64) int {
+func unpack22(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*22 : g/8*22+30]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3fffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>6&0x3fffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>4&0x3fffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[8:])>>2&0x3fffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[11:])>>0&0x3fffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[13:])>>6&0x3fffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[16:])>>4&0x3fffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[19:])>>2&0x3fffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*22 : k/8*22+30]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3fffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>6&0x3fffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>4&0x3fffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[8:])>>2&0x3fffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[11:])>>0&0x3fffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[13:])>>6&0x3fffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[16:])>>4&0x3fffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[19:])>>2&0x3fffff)*g
 	}
 	return n
 }
 
-func unpack23(dst []int64, p []byte, lo int64) int {
+func unpack23(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*23 : g/8*23+31]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7fffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>7&0x7fffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>6&0x7fffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[8:])>>5&0x7fffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[11:])>>4&0x7fffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[14:])>>3&0x7fffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[17:])>>2&0x7fffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[20:])>>1&0x7fffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*23 : k/8*23+31]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7fffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[2:])>>7&0x7fffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>6&0x7fffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[8:])>>5&0x7fffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[11:])>>4&0x7fffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[14:])>>3&0x7fffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[17:])>>2&0x7fffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[20:])>>1&0x7fffff)*g
 	}
 	return n
 }
 
-func unpack24(dst []int64, p []byte, lo int64) int {
+func unpack24(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*24 : g/8*24+32]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xffffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>0&0xffffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>0&0xffffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[9:])>>0&0xffffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[12:])>>0&0xffffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[15:])>>0&0xffffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[18:])>>0&0xffffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[21:])>>0&0xffffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*24 : k/8*24+32]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xffffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>0&0xffffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>0&0xffffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[9:])>>0&0xffffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[12:])>>0&0xffffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[15:])>>0&0xffffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[18:])>>0&0xffffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[21:])>>0&0xffffff)*g
 	}
 	return n
 }
 
-func unpack25(dst []int64, p []byte, lo int64) int {
+func unpack25(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*25 : g/8*25+33]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1ffffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>1&0x1ffffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>2&0x1ffffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[9:])>>3&0x1ffffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[12:])>>4&0x1ffffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[15:])>>5&0x1ffffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[18:])>>6&0x1ffffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[21:])>>7&0x1ffffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*25 : k/8*25+33]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1ffffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>1&0x1ffffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>2&0x1ffffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[9:])>>3&0x1ffffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[12:])>>4&0x1ffffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[15:])>>5&0x1ffffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[18:])>>6&0x1ffffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[21:])>>7&0x1ffffff)*g
 	}
 	return n
 }
 
-func unpack26(dst []int64, p []byte, lo int64) int {
+func unpack26(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*26 : g/8*26+34]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3ffffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>2&0x3ffffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>4&0x3ffffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[9:])>>6&0x3ffffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[13:])>>0&0x3ffffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[16:])>>2&0x3ffffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[19:])>>4&0x3ffffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[22:])>>6&0x3ffffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*26 : k/8*26+34]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3ffffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>2&0x3ffffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>4&0x3ffffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[9:])>>6&0x3ffffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[13:])>>0&0x3ffffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[16:])>>2&0x3ffffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[19:])>>4&0x3ffffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[22:])>>6&0x3ffffff)*g
 	}
 	return n
 }
 
-func unpack27(dst []int64, p []byte, lo int64) int {
+func unpack27(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*27 : g/8*27+35]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7ffffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>3&0x7ffffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>6&0x7ffffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[10:])>>1&0x7ffffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[13:])>>4&0x7ffffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[16:])>>7&0x7ffffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[20:])>>2&0x7ffffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[23:])>>5&0x7ffffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*27 : k/8*27+35]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7ffffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>3&0x7ffffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>6&0x7ffffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[10:])>>1&0x7ffffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[13:])>>4&0x7ffffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[16:])>>7&0x7ffffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[20:])>>2&0x7ffffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[23:])>>5&0x7ffffff)*g
 	}
 	return n
 }
 
-func unpack28(dst []int64, p []byte, lo int64) int {
+func unpack28(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*28 : g/8*28+36]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xfffffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>4&0xfffffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[7:])>>0&0xfffffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[10:])>>4&0xfffffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[14:])>>0&0xfffffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[17:])>>4&0xfffffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[21:])>>0&0xfffffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[24:])>>4&0xfffffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*28 : k/8*28+36]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xfffffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>4&0xfffffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[7:])>>0&0xfffffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[10:])>>4&0xfffffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[14:])>>0&0xfffffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[17:])>>4&0xfffffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[21:])>>0&0xfffffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[24:])>>4&0xfffffff)*g
 	}
 	return n
 }
 
-func unpack29(dst []int64, p []byte, lo int64) int {
+func unpack29(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*29 : g/8*29+37]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1fffffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>5&0x1fffffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[7:])>>2&0x1fffffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[10:])>>7&0x1fffffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[14:])>>4&0x1fffffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[18:])>>1&0x1fffffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[21:])>>6&0x1fffffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[25:])>>3&0x1fffffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*29 : k/8*29+37]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1fffffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>5&0x1fffffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[7:])>>2&0x1fffffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[10:])>>7&0x1fffffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[14:])>>4&0x1fffffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[18:])>>1&0x1fffffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[21:])>>6&0x1fffffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[25:])>>3&0x1fffffff)*g
 	}
 	return n
 }
 
-func unpack30(dst []int64, p []byte, lo int64) int {
+func unpack30(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*30 : g/8*30+38]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3fffffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>6&0x3fffffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[7:])>>4&0x3fffffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[11:])>>2&0x3fffffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[15:])>>0&0x3fffffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[18:])>>6&0x3fffffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[22:])>>4&0x3fffffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[26:])>>2&0x3fffffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*30 : k/8*30+38]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3fffffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>6&0x3fffffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[7:])>>4&0x3fffffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[11:])>>2&0x3fffffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[15:])>>0&0x3fffffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[18:])>>6&0x3fffffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[22:])>>4&0x3fffffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[26:])>>2&0x3fffffff)*g
 	}
 	return n
 }
 
-func unpack31(dst []int64, p []byte, lo int64) int {
+func unpack31(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*31 : g/8*31+39]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7fffffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>7&0x7fffffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[7:])>>6&0x7fffffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[11:])>>5&0x7fffffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[15:])>>4&0x7fffffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[19:])>>3&0x7fffffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[23:])>>2&0x7fffffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[27:])>>1&0x7fffffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*31 : k/8*31+39]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7fffffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[3:])>>7&0x7fffffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[7:])>>6&0x7fffffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[11:])>>5&0x7fffffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[15:])>>4&0x7fffffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[19:])>>3&0x7fffffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[23:])>>2&0x7fffffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[27:])>>1&0x7fffffff)*g
 	}
 	return n
 }
 
-func unpack32(dst []int64, p []byte, lo int64) int {
+func unpack32(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*32 : g/8*32+40]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xffffffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>0&0xffffffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[8:])>>0&0xffffffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[12:])>>0&0xffffffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[16:])>>0&0xffffffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[20:])>>0&0xffffffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[24:])>>0&0xffffffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[28:])>>0&0xffffffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*32 : k/8*32+40]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xffffffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>0&0xffffffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[8:])>>0&0xffffffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[12:])>>0&0xffffffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[16:])>>0&0xffffffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[20:])>>0&0xffffffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[24:])>>0&0xffffffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[28:])>>0&0xffffffff)*g
 	}
 	return n
 }
 
-func unpack33(dst []int64, p []byte, lo int64) int {
+func unpack33(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*33 : g/8*33+41]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1ffffffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>1&0x1ffffffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[8:])>>2&0x1ffffffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[12:])>>3&0x1ffffffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[16:])>>4&0x1ffffffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[20:])>>5&0x1ffffffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[24:])>>6&0x1ffffffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[28:])>>7&0x1ffffffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*33 : k/8*33+41]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1ffffffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>1&0x1ffffffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[8:])>>2&0x1ffffffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[12:])>>3&0x1ffffffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[16:])>>4&0x1ffffffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[20:])>>5&0x1ffffffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[24:])>>6&0x1ffffffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[28:])>>7&0x1ffffffff)*g
 	}
 	return n
 }
 
-func unpack34(dst []int64, p []byte, lo int64) int {
+func unpack34(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*34 : g/8*34+42]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3ffffffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>2&0x3ffffffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[8:])>>4&0x3ffffffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[12:])>>6&0x3ffffffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[17:])>>0&0x3ffffffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[21:])>>2&0x3ffffffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[25:])>>4&0x3ffffffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[29:])>>6&0x3ffffffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*34 : k/8*34+42]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3ffffffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>2&0x3ffffffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[8:])>>4&0x3ffffffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[12:])>>6&0x3ffffffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[17:])>>0&0x3ffffffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[21:])>>2&0x3ffffffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[25:])>>4&0x3ffffffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[29:])>>6&0x3ffffffff)*g
 	}
 	return n
 }
 
-func unpack35(dst []int64, p []byte, lo int64) int {
+func unpack35(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*35 : g/8*35+43]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7ffffffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>3&0x7ffffffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[8:])>>6&0x7ffffffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[13:])>>1&0x7ffffffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[17:])>>4&0x7ffffffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[21:])>>7&0x7ffffffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[26:])>>2&0x7ffffffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[30:])>>5&0x7ffffffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*35 : k/8*35+43]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7ffffffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>3&0x7ffffffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[8:])>>6&0x7ffffffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[13:])>>1&0x7ffffffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[17:])>>4&0x7ffffffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[21:])>>7&0x7ffffffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[26:])>>2&0x7ffffffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[30:])>>5&0x7ffffffff)*g
 	}
 	return n
 }
 
-func unpack36(dst []int64, p []byte, lo int64) int {
+func unpack36(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*36 : g/8*36+44]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xfffffffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>4&0xfffffffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[9:])>>0&0xfffffffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[13:])>>4&0xfffffffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[18:])>>0&0xfffffffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[22:])>>4&0xfffffffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[27:])>>0&0xfffffffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[31:])>>4&0xfffffffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*36 : k/8*36+44]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xfffffffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>4&0xfffffffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[9:])>>0&0xfffffffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[13:])>>4&0xfffffffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[18:])>>0&0xfffffffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[22:])>>4&0xfffffffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[27:])>>0&0xfffffffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[31:])>>4&0xfffffffff)*g
 	}
 	return n
 }
 
-func unpack37(dst []int64, p []byte, lo int64) int {
+func unpack37(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*37 : g/8*37+45]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1fffffffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>5&0x1fffffffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[9:])>>2&0x1fffffffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[13:])>>7&0x1fffffffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[18:])>>4&0x1fffffffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[23:])>>1&0x1fffffffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[27:])>>6&0x1fffffffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[32:])>>3&0x1fffffffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*37 : k/8*37+45]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1fffffffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>5&0x1fffffffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[9:])>>2&0x1fffffffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[13:])>>7&0x1fffffffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[18:])>>4&0x1fffffffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[23:])>>1&0x1fffffffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[27:])>>6&0x1fffffffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[32:])>>3&0x1fffffffff)*g
 	}
 	return n
 }
 
-func unpack38(dst []int64, p []byte, lo int64) int {
+func unpack38(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*38 : g/8*38+46]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3fffffffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>6&0x3fffffffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[9:])>>4&0x3fffffffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[14:])>>2&0x3fffffffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[19:])>>0&0x3fffffffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[23:])>>6&0x3fffffffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[28:])>>4&0x3fffffffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[33:])>>2&0x3fffffffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*38 : k/8*38+46]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3fffffffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>6&0x3fffffffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[9:])>>4&0x3fffffffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[14:])>>2&0x3fffffffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[19:])>>0&0x3fffffffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[23:])>>6&0x3fffffffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[28:])>>4&0x3fffffffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[33:])>>2&0x3fffffffff)*g
 	}
 	return n
 }
 
-func unpack39(dst []int64, p []byte, lo int64) int {
+func unpack39(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*39 : g/8*39+47]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7fffffffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>7&0x7fffffffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[9:])>>6&0x7fffffffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[14:])>>5&0x7fffffffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[19:])>>4&0x7fffffffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[24:])>>3&0x7fffffffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[29:])>>2&0x7fffffffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[34:])>>1&0x7fffffffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*39 : k/8*39+47]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7fffffffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[4:])>>7&0x7fffffffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[9:])>>6&0x7fffffffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[14:])>>5&0x7fffffffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[19:])>>4&0x7fffffffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[24:])>>3&0x7fffffffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[29:])>>2&0x7fffffffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[34:])>>1&0x7fffffffff)*g
 	}
 	return n
 }
 
-func unpack40(dst []int64, p []byte, lo int64) int {
+func unpack40(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*40 : g/8*40+48]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xffffffffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>0&0xffffffffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[10:])>>0&0xffffffffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[15:])>>0&0xffffffffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[20:])>>0&0xffffffffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[25:])>>0&0xffffffffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[30:])>>0&0xffffffffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[35:])>>0&0xffffffffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*40 : k/8*40+48]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xffffffffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>0&0xffffffffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[10:])>>0&0xffffffffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[15:])>>0&0xffffffffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[20:])>>0&0xffffffffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[25:])>>0&0xffffffffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[30:])>>0&0xffffffffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[35:])>>0&0xffffffffff)*g
 	}
 	return n
 }
 
-func unpack41(dst []int64, p []byte, lo int64) int {
+func unpack41(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*41 : g/8*41+49]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1ffffffffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>1&0x1ffffffffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[10:])>>2&0x1ffffffffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[15:])>>3&0x1ffffffffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[20:])>>4&0x1ffffffffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[25:])>>5&0x1ffffffffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[30:])>>6&0x1ffffffffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[35:])>>7&0x1ffffffffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*41 : k/8*41+49]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1ffffffffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>1&0x1ffffffffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[10:])>>2&0x1ffffffffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[15:])>>3&0x1ffffffffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[20:])>>4&0x1ffffffffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[25:])>>5&0x1ffffffffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[30:])>>6&0x1ffffffffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[35:])>>7&0x1ffffffffff)*g
 	}
 	return n
 }
 
-func unpack42(dst []int64, p []byte, lo int64) int {
+func unpack42(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*42 : g/8*42+50]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3ffffffffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>2&0x3ffffffffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[10:])>>4&0x3ffffffffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[15:])>>6&0x3ffffffffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[21:])>>0&0x3ffffffffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[26:])>>2&0x3ffffffffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[31:])>>4&0x3ffffffffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[36:])>>6&0x3ffffffffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*42 : k/8*42+50]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3ffffffffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>2&0x3ffffffffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[10:])>>4&0x3ffffffffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[15:])>>6&0x3ffffffffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[21:])>>0&0x3ffffffffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[26:])>>2&0x3ffffffffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[31:])>>4&0x3ffffffffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[36:])>>6&0x3ffffffffff)*g
 	}
 	return n
 }
 
-func unpack43(dst []int64, p []byte, lo int64) int {
+func unpack43(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*43 : g/8*43+51]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7ffffffffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>3&0x7ffffffffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[10:])>>6&0x7ffffffffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[16:])>>1&0x7ffffffffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[21:])>>4&0x7ffffffffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[26:])>>7&0x7ffffffffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[32:])>>2&0x7ffffffffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[37:])>>5&0x7ffffffffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*43 : k/8*43+51]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7ffffffffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>3&0x7ffffffffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[10:])>>6&0x7ffffffffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[16:])>>1&0x7ffffffffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[21:])>>4&0x7ffffffffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[26:])>>7&0x7ffffffffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[32:])>>2&0x7ffffffffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[37:])>>5&0x7ffffffffff)*g
 	}
 	return n
 }
 
-func unpack44(dst []int64, p []byte, lo int64) int {
+func unpack44(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*44 : g/8*44+52]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xfffffffffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>4&0xfffffffffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[11:])>>0&0xfffffffffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[16:])>>4&0xfffffffffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[22:])>>0&0xfffffffffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[27:])>>4&0xfffffffffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[33:])>>0&0xfffffffffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[38:])>>4&0xfffffffffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*44 : k/8*44+52]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xfffffffffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>4&0xfffffffffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[11:])>>0&0xfffffffffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[16:])>>4&0xfffffffffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[22:])>>0&0xfffffffffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[27:])>>4&0xfffffffffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[33:])>>0&0xfffffffffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[38:])>>4&0xfffffffffff)*g
 	}
 	return n
 }
 
-func unpack45(dst []int64, p []byte, lo int64) int {
+func unpack45(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*45 : g/8*45+53]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1fffffffffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>5&0x1fffffffffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[11:])>>2&0x1fffffffffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[16:])>>7&0x1fffffffffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[22:])>>4&0x1fffffffffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[28:])>>1&0x1fffffffffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[33:])>>6&0x1fffffffffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[39:])>>3&0x1fffffffffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*45 : k/8*45+53]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1fffffffffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>5&0x1fffffffffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[11:])>>2&0x1fffffffffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[16:])>>7&0x1fffffffffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[22:])>>4&0x1fffffffffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[28:])>>1&0x1fffffffffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[33:])>>6&0x1fffffffffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[39:])>>3&0x1fffffffffff)*g
 	}
 	return n
 }
 
-func unpack46(dst []int64, p []byte, lo int64) int {
+func unpack46(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*46 : g/8*46+54]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3fffffffffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>6&0x3fffffffffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[11:])>>4&0x3fffffffffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[17:])>>2&0x3fffffffffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[23:])>>0&0x3fffffffffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[28:])>>6&0x3fffffffffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[34:])>>4&0x3fffffffffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[40:])>>2&0x3fffffffffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*46 : k/8*46+54]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3fffffffffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>6&0x3fffffffffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[11:])>>4&0x3fffffffffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[17:])>>2&0x3fffffffffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[23:])>>0&0x3fffffffffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[28:])>>6&0x3fffffffffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[34:])>>4&0x3fffffffffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[40:])>>2&0x3fffffffffff)*g
 	}
 	return n
 }
 
-func unpack47(dst []int64, p []byte, lo int64) int {
+func unpack47(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*47 : g/8*47+55]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7fffffffffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>7&0x7fffffffffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[11:])>>6&0x7fffffffffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[17:])>>5&0x7fffffffffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[23:])>>4&0x7fffffffffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[29:])>>3&0x7fffffffffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[35:])>>2&0x7fffffffffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[41:])>>1&0x7fffffffffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*47 : k/8*47+55]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7fffffffffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[5:])>>7&0x7fffffffffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[11:])>>6&0x7fffffffffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[17:])>>5&0x7fffffffffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[23:])>>4&0x7fffffffffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[29:])>>3&0x7fffffffffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[35:])>>2&0x7fffffffffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[41:])>>1&0x7fffffffffff)*g
 	}
 	return n
 }
 
-func unpack48(dst []int64, p []byte, lo int64) int {
+func unpack48(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*48 : g/8*48+56]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xffffffffffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>0&0xffffffffffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[12:])>>0&0xffffffffffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[18:])>>0&0xffffffffffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[24:])>>0&0xffffffffffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[30:])>>0&0xffffffffffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[36:])>>0&0xffffffffffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[42:])>>0&0xffffffffffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*48 : k/8*48+56]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xffffffffffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>0&0xffffffffffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[12:])>>0&0xffffffffffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[18:])>>0&0xffffffffffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[24:])>>0&0xffffffffffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[30:])>>0&0xffffffffffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[36:])>>0&0xffffffffffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[42:])>>0&0xffffffffffff)*g
 	}
 	return n
 }
 
-func unpack49(dst []int64, p []byte, lo int64) int {
+func unpack49(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*49 : g/8*49+57]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1ffffffffffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>1&0x1ffffffffffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[12:])>>2&0x1ffffffffffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[18:])>>3&0x1ffffffffffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[24:])>>4&0x1ffffffffffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[30:])>>5&0x1ffffffffffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[36:])>>6&0x1ffffffffffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[42:])>>7&0x1ffffffffffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*49 : k/8*49+57]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1ffffffffffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>1&0x1ffffffffffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[12:])>>2&0x1ffffffffffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[18:])>>3&0x1ffffffffffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[24:])>>4&0x1ffffffffffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[30:])>>5&0x1ffffffffffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[36:])>>6&0x1ffffffffffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[42:])>>7&0x1ffffffffffff)*g
 	}
 	return n
 }
 
-func unpack50(dst []int64, p []byte, lo int64) int {
+func unpack50(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*50 : g/8*50+58]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3ffffffffffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>2&0x3ffffffffffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[12:])>>4&0x3ffffffffffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[18:])>>6&0x3ffffffffffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[25:])>>0&0x3ffffffffffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[31:])>>2&0x3ffffffffffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[37:])>>4&0x3ffffffffffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[43:])>>6&0x3ffffffffffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*50 : k/8*50+58]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3ffffffffffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>2&0x3ffffffffffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[12:])>>4&0x3ffffffffffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[18:])>>6&0x3ffffffffffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[25:])>>0&0x3ffffffffffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[31:])>>2&0x3ffffffffffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[37:])>>4&0x3ffffffffffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[43:])>>6&0x3ffffffffffff)*g
 	}
 	return n
 }
 
-func unpack51(dst []int64, p []byte, lo int64) int {
+func unpack51(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*51 : g/8*51+59]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7ffffffffffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>3&0x7ffffffffffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[12:])>>6&0x7ffffffffffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[19:])>>1&0x7ffffffffffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[25:])>>4&0x7ffffffffffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[31:])>>7&0x7ffffffffffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[38:])>>2&0x7ffffffffffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[44:])>>5&0x7ffffffffffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*51 : k/8*51+59]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7ffffffffffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>3&0x7ffffffffffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[12:])>>6&0x7ffffffffffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[19:])>>1&0x7ffffffffffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[25:])>>4&0x7ffffffffffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[31:])>>7&0x7ffffffffffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[38:])>>2&0x7ffffffffffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[44:])>>5&0x7ffffffffffff)*g
 	}
 	return n
 }
 
-func unpack52(dst []int64, p []byte, lo int64) int {
+func unpack52(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*52 : g/8*52+60]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xfffffffffffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>4&0xfffffffffffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[13:])>>0&0xfffffffffffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[19:])>>4&0xfffffffffffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[26:])>>0&0xfffffffffffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[32:])>>4&0xfffffffffffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[39:])>>0&0xfffffffffffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[45:])>>4&0xfffffffffffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*52 : k/8*52+60]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xfffffffffffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>4&0xfffffffffffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[13:])>>0&0xfffffffffffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[19:])>>4&0xfffffffffffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[26:])>>0&0xfffffffffffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[32:])>>4&0xfffffffffffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[39:])>>0&0xfffffffffffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[45:])>>4&0xfffffffffffff)*g
 	}
 	return n
 }
 
-func unpack53(dst []int64, p []byte, lo int64) int {
+func unpack53(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*53 : g/8*53+61]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1fffffffffffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>5&0x1fffffffffffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[13:])>>2&0x1fffffffffffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[19:])>>7&0x1fffffffffffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[26:])>>4&0x1fffffffffffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[33:])>>1&0x1fffffffffffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[39:])>>6&0x1fffffffffffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[46:])>>3&0x1fffffffffffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*53 : k/8*53+61]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x1fffffffffffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>5&0x1fffffffffffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[13:])>>2&0x1fffffffffffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[19:])>>7&0x1fffffffffffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[26:])>>4&0x1fffffffffffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[33:])>>1&0x1fffffffffffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[39:])>>6&0x1fffffffffffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[46:])>>3&0x1fffffffffffff)*g
 	}
 	return n
 }
 
-func unpack54(dst []int64, p []byte, lo int64) int {
+func unpack54(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*54 : g/8*54+62]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3fffffffffffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>6&0x3fffffffffffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[13:])>>4&0x3fffffffffffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[20:])>>2&0x3fffffffffffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[27:])>>0&0x3fffffffffffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[33:])>>6&0x3fffffffffffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[40:])>>4&0x3fffffffffffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[47:])>>2&0x3fffffffffffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*54 : k/8*54+62]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x3fffffffffffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>6&0x3fffffffffffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[13:])>>4&0x3fffffffffffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[20:])>>2&0x3fffffffffffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[27:])>>0&0x3fffffffffffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[33:])>>6&0x3fffffffffffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[40:])>>4&0x3fffffffffffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[47:])>>2&0x3fffffffffffff)*g
 	}
 	return n
 }
 
-func unpack55(dst []int64, p []byte, lo int64) int {
+func unpack55(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*55 : g/8*55+63]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7fffffffffffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>7&0x7fffffffffffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[13:])>>6&0x7fffffffffffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[20:])>>5&0x7fffffffffffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[27:])>>4&0x7fffffffffffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[34:])>>3&0x7fffffffffffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[41:])>>2&0x7fffffffffffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[48:])>>1&0x7fffffffffffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*55 : k/8*55+63]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0x7fffffffffffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[6:])>>7&0x7fffffffffffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[13:])>>6&0x7fffffffffffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[20:])>>5&0x7fffffffffffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[27:])>>4&0x7fffffffffffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[34:])>>3&0x7fffffffffffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[41:])>>2&0x7fffffffffffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[48:])>>1&0x7fffffffffffff)*g
 	}
 	return n
 }
 
-func unpack56(dst []int64, p []byte, lo int64) int {
+func unpack56(dst []int64, p []byte, lo, g int64) int {
 	n := len(dst) &^ 7
-	for g := 0; g < n; g += 8 {
-		q := p[g/8*56 : g/8*56+64]
-		d := dst[g : g+8 : g+8]
-		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xffffffffffffff)
-		d[1] = lo + int64(binary.LittleEndian.Uint64(q[7:])>>0&0xffffffffffffff)
-		d[2] = lo + int64(binary.LittleEndian.Uint64(q[14:])>>0&0xffffffffffffff)
-		d[3] = lo + int64(binary.LittleEndian.Uint64(q[21:])>>0&0xffffffffffffff)
-		d[4] = lo + int64(binary.LittleEndian.Uint64(q[28:])>>0&0xffffffffffffff)
-		d[5] = lo + int64(binary.LittleEndian.Uint64(q[35:])>>0&0xffffffffffffff)
-		d[6] = lo + int64(binary.LittleEndian.Uint64(q[42:])>>0&0xffffffffffffff)
-		d[7] = lo + int64(binary.LittleEndian.Uint64(q[49:])>>0&0xffffffffffffff)
+	for k := 0; k < n; k += 8 {
+		q := p[k/8*56 : k/8*56+64]
+		d := dst[k : k+8 : k+8]
+		d[0] = lo + int64(binary.LittleEndian.Uint64(q[0:])>>0&0xffffffffffffff)*g
+		d[1] = lo + int64(binary.LittleEndian.Uint64(q[7:])>>0&0xffffffffffffff)*g
+		d[2] = lo + int64(binary.LittleEndian.Uint64(q[14:])>>0&0xffffffffffffff)*g
+		d[3] = lo + int64(binary.LittleEndian.Uint64(q[21:])>>0&0xffffffffffffff)*g
+		d[4] = lo + int64(binary.LittleEndian.Uint64(q[28:])>>0&0xffffffffffffff)*g
+		d[5] = lo + int64(binary.LittleEndian.Uint64(q[35:])>>0&0xffffffffffffff)*g
+		d[6] = lo + int64(binary.LittleEndian.Uint64(q[42:])>>0&0xffffffffffffff)*g
+		d[7] = lo + int64(binary.LittleEndian.Uint64(q[49:])>>0&0xffffffffffffff)*g
 	}
 	return n
 }
