@@ -1,0 +1,64 @@
+package chunk
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"runtime"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// bombBlock builds a one-column block whose zstd body inflates to inflated
+// bytes while its descriptor claims rawLen.
+func bombBlock(t *testing.T, inflated, rawLen int) []byte {
+	t.Helper()
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame := enc.EncodeAll(bytes.Repeat([]byte{0}, inflated), nil)
+	b := []byte{byte(V1), 1, 1, 1, 'x', byte(Int64), byte(CompressZstd)}
+	b = binary.AppendUvarint(b, uint64(len(frame)))
+	b = binary.AppendUvarint(b, uint64(rawLen))
+	b = append(b, frame...)
+	return binary.LittleEndian.AppendUint32(b, Checksum(b))
+}
+
+// TestZstdBomb: a small frame that inflates far beyond what its descriptor
+// claims, or beyond MaxColumnBytes, is rejected without allocating what it
+// would inflate to.
+func TestZstdBomb(t *testing.T) {
+	for _, tc := range []struct {
+		name             string
+		inflated, rawLen int
+	}{
+		{"claims 100 bytes, inflates to 100 MiB", 100 << 20, 100},
+		{"claims the limit, inflates past it", MaxColumnBytes + 1<<20, MaxColumnBytes},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			blk := bombBlock(t, tc.inflated, tc.rawLen)
+			t.Logf("%d-byte block inflating to %d bytes", len(blk), tc.inflated)
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			var dec Decoder
+			if err := dec.Reset(blk); err != nil {
+				t.Fatal(err)
+			}
+			var col Column
+			err := dec.Column(0, &col)
+			runtime.ReadMemStats(&after)
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("got %v, want a corruption error", err)
+			}
+			// The decoder may allocate the claimed size plus its own
+			// bounded state, never the inflated size.
+			allowed := uint64(tc.rawLen) + 16<<20
+			if got := after.TotalAlloc - before.TotalAlloc; got > allowed {
+				t.Fatalf("decoding allocated %d bytes, allowed %d", got, allowed)
+			}
+		})
+	}
+}
