@@ -115,8 +115,12 @@ func (c *Encoder) bestInts(src []int64) IntEncoding {
 		return IntDoD
 	}
 	heads := [3]int{0, first, first + uvarintLen(Zigzag(src[1]-src[0]))}
+	skip := c.screen(seqs)
 	best, bestSize := IntPacked, math.MaxInt
 	for k, e := range [3]IntEncoding{IntPacked, IntDelta, IntDoD} {
+		if skip[k] {
+			continue
+		}
 		if size := heads[k] + sampledSize(seqs[k]); size < bestSize {
 			best, bestSize = e, size
 		}
@@ -138,6 +142,31 @@ func (c *Encoder) bestInts(src []int64) IntEncoding {
 		}
 	}
 	return best
+}
+
+// screen rules out, from the spread of a prefix of each sequence, the
+// packed candidates that cannot come close to the best: a sequence whose
+// prefix spans over four times the narrowest one's range needs two more bits
+// a value. The narrowest is never ruled out.
+func (c *Encoder) screen(seqs [3][]int64) (skip [3]bool) {
+	const prefix = 2 * MiniBlockLen
+	var span [3]uint64
+	for k, s := range seqs {
+		s = s[:min(len(s), prefix)]
+		if len(s) == 0 {
+			continue
+		}
+		lo, hi := s[0], s[0]
+		for _, v := range s[1:] {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		span[k] = uint64(hi - lo)
+	}
+	narrow := min(span[0], span[1], span[2])
+	for k := range span {
+		skip[k] = span[k]/4 > narrow
+	}
+	return skip
 }
 
 // derive fills c.d and c.dd with the deltas and deltas of deltas of src
