@@ -1,0 +1,379 @@
+package tsq
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tsqdb/tsq/chunk"
+	"github.com/tsqdb/tsq/seg"
+)
+
+// request is one Append or AppendSamples call on its way to the file.
+type request struct {
+	// Append: the validated records, their schema and the seqs assigned.
+	recs   []Record
+	schema []fieldType
+	seqs   []uint64
+	// AppendSamples: one series, times and values; first is the seq of
+	// the first sample.
+	series string
+	times  []int64
+	values []float64
+	first  uint64
+
+	err   error
+	done  chan struct{} // closed when err and the seqs are set (group commit)
+	state atomic.Int32  // reqQueued, reqTaken or reqCancelled
+}
+
+const (
+	reqQueued int32 = iota
+	reqTaken
+	reqCancelled
+)
+
+var sampleSchema = []fieldType{{"value", chunk.Float64}}
+
+// submit writes r: through the committer under SyncAlways, directly
+// otherwise. A context cancelled while r waits in the queue withdraws it;
+// once the committer has taken it, submit waits for the outcome.
+func (st *stream) submit(ctx context.Context, r *request) error {
+	if st.c == nil {
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		st.one[0] = r
+		err := st.commit(st.one[:], false)
+		st.one[0] = nil
+		return err
+	}
+	r.done = make(chan struct{})
+	st.c.active.Add(1)
+	defer st.c.active.Add(-1)
+	if err := st.c.submit(r); err != nil {
+		return err
+	}
+	select {
+	case <-r.done:
+		return r.err
+	case <-ctx.Done():
+		if r.state.CompareAndSwap(reqQueued, reqCancelled) {
+			return ctx.Err()
+		}
+		<-r.done
+		return r.err
+	}
+}
+
+// committer is a stream's group-commit goroutine: it takes every queued
+// request, writes them as few frames as it can, fsyncs once and releases
+// them all. The appends that arrive while it writes and fsyncs form the
+// next group, so the slower the fsync the larger the groups.
+type committer struct {
+	st      *stream
+	mu      sync.Mutex
+	queue   []*request
+	spare   []*request // the committer's, swapped with queue
+	stopped bool
+	// active counts appenders inside submit, queued or not. More than are
+	// queued means some are about to enqueue, or were just released and
+	// may append again: the committer waits a moment for them (gather).
+	active atomic.Int64
+	wake   chan struct{} // capacity 1
+	done   chan struct{} // closed when run returns
+}
+
+func newCommitter(st *stream) *committer {
+	c := &committer{st: st, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	go c.run()
+	return c
+}
+
+func (c *committer) submit(r *request) error {
+	c.mu.Lock()
+	if c.stopped {
+		c.mu.Unlock()
+		return fmt.Errorf("tsq: stream %q: %w", c.st.name, ErrClosed)
+	}
+	c.queue = append(c.queue, r)
+	c.mu.Unlock()
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+	return nil
+}
+
+// stop commits what is queued and ends the goroutine.
+func (c *committer) stop() {
+	c.mu.Lock()
+	if c.stopped {
+		c.mu.Unlock()
+		<-c.done
+		return
+	}
+	c.stopped = true
+	c.mu.Unlock()
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+	<-c.done
+}
+
+// maxGatherDelay bounds how long the committer waits for arriving
+// appenders to join a group before it writes and fsyncs.
+const maxGatherDelay = 100 * time.Microsecond
+
+// gather waits, yielding the processor, while appenders inside submit
+// are not all queued yet, for at most maxGatherDelay, so that they share
+// the next fsync. Without it, appenders released by one fsync miss the
+// group the committer takes next and groups settle at half the
+// appenders. A lone appender is always queued and never waits. Caller
+// holds c.mu.
+func (c *committer) gather() {
+	var start time.Time
+	for int64(len(c.queue)) < c.active.Load() {
+		if start.IsZero() {
+			start = time.Now()
+		} else if time.Since(start) > maxGatherDelay {
+			return
+		}
+		c.mu.Unlock()
+		runtime.Gosched()
+		c.mu.Lock()
+	}
+}
+
+func (c *committer) run() {
+	defer close(c.done)
+	for {
+		c.mu.Lock()
+		for len(c.queue) == 0 && !c.stopped {
+			c.mu.Unlock()
+			<-c.wake
+			c.mu.Lock()
+		}
+		if len(c.queue) == 0 {
+			c.mu.Unlock()
+			return
+		}
+		c.gather()
+		batch := c.queue
+		c.queue = c.spare[:0]
+		c.mu.Unlock()
+
+		live := batch[:0]
+		for _, r := range batch {
+			if r.state.CompareAndSwap(reqQueued, reqTaken) {
+				live = append(live, r)
+			}
+		}
+		if len(live) > 0 {
+			c.st.mu.Lock()
+			err := c.st.commit(live, true)
+			c.st.mu.Unlock()
+			c.st.s.m.noteGroup(len(live))
+			for _, r := range live {
+				r.err = err
+				close(r.done)
+			}
+		}
+		clear(batch)
+		c.spare = batch[:0]
+	}
+}
+
+// commit writes the requests as frames to the active segment, rolling
+// segments as needed, fsyncs if syncNow, and publishes the new blocks.
+// Any failure fails every request and marks the stream broken: the next
+// commit reopens the active segment first. Caller holds mu.
+func (st *stream) commit(reqs []*request, syncNow bool) error {
+	if st.closed {
+		return fmt.Errorf("tsq: stream %q: %w", st.name, ErrClosed)
+	}
+	if st.broken != nil {
+		if err := st.recover(); err != nil {
+			return err
+		}
+	}
+	st.applyMerges()
+	if err := st.writeAll(reqs); err != nil {
+		return st.fail(err)
+	}
+	if syncNow {
+		if err := st.sync(); err != nil {
+			return st.fail(err)
+		}
+	}
+	st.publish()
+	return nil
+}
+
+// fail marks the stream broken after a write or sync error.
+func (st *stream) fail(err error) error {
+	st.broken = err
+	st.b.reset()
+	st.s.m.appendErrors.Add(1)
+	return err
+}
+
+// writeAll assigns seqs and writes the requests' rows as frames.
+func (st *stream) writeAll(reqs []*request) error {
+	b := &st.b
+	b.reset()
+	for _, r := range reqs {
+		if b.conflicts(r.schema) {
+			if err := st.flush(); err != nil {
+				return err
+			}
+		}
+		if r.recs != nil {
+			for i := range r.recs {
+				rec := &r.recs[i]
+				day, size := dayOf(rec.Time), recordSize(rec)
+				if b.full(day, size) {
+					if err := st.flush(); err != nil {
+						return err
+					}
+				}
+				r.seqs[i] = st.next
+				b.addRecord(st.next, rec, day, size)
+				st.next++
+			}
+			continue
+		}
+		r.first = st.next
+		col := b.col("value", chunk.Float64)
+		for i, t := range r.times {
+			day := dayOf(t)
+			if b.full(day, 16) {
+				if err := st.flush(); err != nil {
+					return err
+				}
+				col = b.col("value", chunk.Float64)
+			}
+			b.addSample(st.next, r.series, t, r.values[i], day, col)
+			st.next++
+		}
+	}
+	return st.flush()
+}
+
+// flush encodes the builder's rows and appends them as one frame.
+func (st *stream) flush() error {
+	b := &st.b
+	if b.rows == 0 {
+		return nil
+	}
+	blk := b.block()
+	var err error
+	if st.buf, err = st.enc.Append(st.buf[:0], &blk, nil); err != nil {
+		return fmt.Errorf("tsq: stream %q: encode block: %w", st.name, err)
+	}
+	first, last := uint64(b.seq[0]), uint64(b.seq[b.rows-1])
+	if last-first != uint64(b.rows-1) {
+		// Readers rely on a block holding exactly MinSeq..MaxSeq.
+		panic(fmt.Sprintf("tsq: frame of %d rows holds seqs %d..%d", b.rows, first, last))
+	}
+	if err := st.ensureSegment(b.day, int64(len(st.buf)+seg.FrameHeaderLen), first); err != nil {
+		return err
+	}
+	meta := seg.BlockMeta{Rows: b.rows, MinSeq: first, MaxSeq: last, MinTime: b.minTime, MaxTime: b.maxTime}
+	if err := st.w.Append(st.buf, meta); err != nil {
+		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+	}
+	for s := range b.seriesSet {
+		st.w.AddSeries(s)
+	}
+	wb := st.w.Blocks()
+	st.blocks = append(st.blocks, wb[len(wb)-1])
+	st.s.m.frames.Add(1)
+	st.s.m.bytes.Add(uint64(len(st.buf) + seg.FrameHeaderLen))
+	b.reset()
+	return nil
+}
+
+// ensureSegment makes the active segment one that takes a frame of day
+// and frameLen bytes, rolling or creating as needed.
+func (st *stream) ensureSegment(day, frameLen int64, firstSeq uint64) error {
+	if st.w != nil && (st.active.day != day ||
+		(len(st.blocks) > 0 && st.w.Size()+frameLen > st.s.o.SegmentMaxBytes)) {
+		if err := st.roll(); err != nil {
+			return err
+		}
+	}
+	if st.w != nil {
+		return nil
+	}
+	name := segName(day, firstSeq)
+	w, err := seg.Create(st.s.fs, filepath.Join(st.dir, name), st.name, 1, firstSeq)
+	if err != nil {
+		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+	}
+	sf, err := st.newSegFile(name)
+	if err != nil {
+		_ = w.Close()
+		return err
+	}
+	st.w, st.active, st.blocks = w, sf, nil
+	return nil
+}
+
+// roll seals the active segment, or removes it if it holds no frame.
+func (st *stream) roll() error {
+	w, sf := st.w, st.active
+	if len(st.blocks) == 0 {
+		if err := w.Close(); err != nil {
+			return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+		}
+		st.w, st.active = nil, nil
+		if f := st.files[sf.name]; f != nil {
+			_ = f.Close()
+			delete(st.files, sf.name)
+		}
+		if err := st.s.fs.Remove(sf.path); err != nil {
+			return fmt.Errorf("tsq: stream %q: remove empty segment: %w", st.name, err)
+		}
+		if err := st.s.fs.SyncDir(st.dir); err != nil {
+			return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+		}
+		return nil
+	}
+	if err := w.Seal(); err != nil {
+		return fmt.Errorf("tsq: stream %q: seal: %w", st.name, err)
+	}
+	st.s.m.rolled.Add(1)
+	sealed := *sf
+	sealed.sealed, sealed.blocks, sealed.rows = true, st.blocks, sumRows(st.blocks)
+	st.segs = append(st.segs, &sealed)
+	if shouldMerge(sealed.blocks, st.s.o.BlockRows) {
+		st.startMerge(&sealed)
+	}
+	st.w, st.active, st.blocks = nil, nil, nil
+	if err := w.Close(); err != nil {
+		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+	}
+	return nil
+}
+
+// recover reopens the stream's segments after a failed write or sync:
+// the active segment's torn tail is cut (seg.OpenWriter). Seqs assigned
+// before the failure are not reused in this process.
+func (st *stream) recover() error {
+	if st.w != nil {
+		_ = st.w.Close()
+		st.w = nil
+	}
+	st.rec = Recovery{}
+	if err := st.load(); err != nil {
+		return fmt.Errorf("%w (recovering from: %w)", err, st.broken)
+	}
+	st.s.m.noteRecovery(&st.rec)
+	st.broken = nil
+	return nil
+}

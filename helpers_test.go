@@ -1,0 +1,85 @@
+package tsq
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/tsqdb/tsq/internal/vfs"
+)
+
+var ctx = context.Background()
+
+// day0 is 2026-12-01T00:00:00Z in ns.
+var day0 = time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC).UnixNano()
+
+func openT(t testing.TB, fsys vfs.FS, o Options) *Store {
+	t.Helper()
+	o.FS = fsys
+	s, err := Open("db", &o)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	return s
+}
+
+func closeT(t testing.TB, s *Store) {
+	t.Helper()
+	if err := s.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+}
+
+// rec makes a record with an int field "n" and a string field "s".
+func rec(t int64, series string, n int64) Record {
+	return Record{Time: t, Series: series, Key: "k", Fields: []Field{{"n", Int(n)}, {"s", Str(series)}}}
+}
+
+// allSeqs scans the whole stream and returns its seqs in order.
+func allSeqs(t testing.TB, s *Store, stream string) []uint64 {
+	t.Helper()
+	var out []uint64
+	for b, err := range s.Scan(ctx, stream, ScanOptions{}) {
+		if err != nil {
+			t.Fatalf("Scan: %v", err)
+		}
+		for _, q := range column(b, colSeq).Ints {
+			out = append(out, uint64(q))
+		}
+	}
+	if !slices.IsSorted(out) {
+		t.Fatalf("scan seqs not sorted")
+	}
+	return out
+}
+
+func errorsIs(err, target error) bool { return errors.Is(err, target) }
+
+// slowSyncFS delays every File.Sync, as a disk does: group commit gathers
+// the appends that arrive during an fsync. MemFS syncs instantly.
+type slowSyncFS struct {
+	vfs.FS
+	delay time.Duration
+}
+
+type slowSyncFile struct {
+	vfs.File
+	delay time.Duration
+}
+
+func (f slowSyncFile) Sync() error {
+	time.Sleep(f.delay)
+	return f.File.Sync()
+}
+
+func (s slowSyncFS) wrap(f vfs.File, err error) (vfs.File, error) {
+	if err != nil {
+		return nil, err
+	}
+	return slowSyncFile{f, s.delay}, nil
+}
+
+func (s slowSyncFS) Create(name string) (vfs.File, error)     { return s.wrap(s.FS.Create(name)) }
+func (s slowSyncFS) OpenAppend(name string) (vfs.File, error) { return s.wrap(s.FS.OpenAppend(name)) }

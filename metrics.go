@@ -1,0 +1,114 @@
+package tsq
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// Metrics is a snapshot of a Store's counters since Open.
+type Metrics struct {
+	Appends      uint64 // successful Append and AppendSamples calls
+	Records      uint64 // records they stored
+	BytesWritten uint64 // frame bytes written (headers and blocks)
+	Frames       uint64 // frames written
+	// Fsyncs counts fsyncs of appended data: group commits, interval
+	// syncs, syncs at Close. Segment creation and sealing sync too and
+	// are not counted here.
+	Fsyncs uint64
+	// GroupCommits counts commit groups under SyncAlways: each writes the
+	// appends that were waiting, as few frames as it can, and fsyncs once.
+	GroupCommits uint64
+	// GroupCommitMean is the mean number of appends per group commit;
+	// GroupCommitMax the largest group.
+	GroupCommitMean float64
+	GroupCommitMax  uint64
+	// Segments is the number of segment files of the open streams;
+	// SegmentsRolled counts rolls (day change or size limit).
+	Segments       int
+	SegmentsRolled uint64
+	// Recovery totals over the streams opened for writing.
+	RecoveryTruncations    uint64 // active segments with a torn tail cut
+	RecoveryTruncatedBytes uint64
+	RecoveryDroppedFrames  uint64
+	RecoveryRemovedFiles   uint64 // stale temp files and torn segment files
+	// Recoveries holds each writable stream's Recovery, by stream name.
+	Recoveries map[string]Recovery
+	// AppendErrors counts commits that failed after validation (I/O).
+	AppendErrors uint64
+	// SyncErrors counts failed background fsyncs (SyncInterval); Close
+	// returns the first of each stream.
+	SyncErrors uint64
+	// Merges counts sealed segments rewritten with their small frames
+	// merged into BlockRows-row blocks; MergeErrors the failed attempts
+	// (the segment stays as it was).
+	Merges, MergeErrors uint64
+}
+
+// metrics are the live counters behind Metrics.
+type metrics struct {
+	appends, records, bytes, frames, fsyncs atomic.Uint64
+	groups, grouped, groupMax               atomic.Uint64
+	rolled, appendErrors, syncErrors        atomic.Uint64
+	merges, mergeErrors                     atomic.Uint64
+
+	mu                                            sync.Mutex
+	truncations, truncBytes, dropped, removedFile uint64
+}
+
+func (m *metrics) noteRecovery(r *Recovery) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if r.TruncatedBytes > 0 {
+		m.truncations++
+		m.truncBytes += uint64(r.TruncatedBytes)
+		m.dropped += uint64(r.DroppedFrames)
+	}
+	m.removedFile += uint64(len(r.RemovedTmp) + len(r.RemovedTorn))
+}
+
+func (m *metrics) noteGroup(n int) {
+	m.groups.Add(1)
+	m.grouped.Add(uint64(n))
+	for {
+		cur := m.groupMax.Load()
+		if uint64(n) <= cur || m.groupMax.CompareAndSwap(cur, uint64(n)) {
+			return
+		}
+	}
+}
+
+// Metrics returns a snapshot of the store's counters.
+func (s *Store) Metrics() Metrics {
+	m := &s.m
+	out := Metrics{
+		Appends: m.appends.Load(), Records: m.records.Load(), BytesWritten: m.bytes.Load(),
+		Frames: m.frames.Load(), Fsyncs: m.fsyncs.Load(), GroupCommits: m.groups.Load(),
+		GroupCommitMax: m.groupMax.Load(), SegmentsRolled: m.rolled.Load(),
+		AppendErrors: m.appendErrors.Load(), SyncErrors: m.syncErrors.Load(),
+		Merges: m.merges.Load(), MergeErrors: m.mergeErrors.Load(), Recoveries: map[string]Recovery{},
+	}
+	if out.GroupCommits > 0 {
+		out.GroupCommitMean = float64(m.grouped.Load()) / float64(out.GroupCommits)
+	}
+	m.mu.Lock()
+	out.RecoveryTruncations, out.RecoveryTruncatedBytes = m.truncations, m.truncBytes
+	out.RecoveryDroppedFrames, out.RecoveryRemovedFiles = m.dropped, m.removedFile
+	m.mu.Unlock()
+	s.mu.Lock()
+	streams := make([]*stream, 0, len(s.streams))
+	for _, st := range s.streams {
+		streams = append(streams, st)
+	}
+	s.mu.Unlock()
+	for _, st := range streams {
+		if v := st.view.Load(); v != nil {
+			out.Segments += len(v.segs)
+		}
+		if st.writable {
+			st.mu.Lock()
+			out.Recoveries[st.name] = st.rec
+			st.mu.Unlock()
+		}
+	}
+	return out
+}

@@ -1,0 +1,238 @@
+package tsq
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tsqdb/tsq/chunk"
+	"github.com/tsqdb/tsq/internal/vfs"
+)
+
+// TestSyncInterval: appends are acknowledged before fsync; the background
+// syncer makes them durable within about one interval.
+func TestSyncInterval(t *testing.T) {
+	fsys := vfs.NewMem()
+	s := openT(t, fsys, Options{Sync: SyncInterval, SyncInterval: 5 * time.Millisecond})
+	defer closeT(t, s)
+	if _, err := s.Append(ctx, "ev", rec(day0, "a", 1), rec(day0+1, "a", 2)); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := s.Count("ev"); n != 2 {
+		t.Fatalf("Count = %d before sync", n)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for s.Metrics().Fsyncs == 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	c := openT(t, fsys.CrashClone(), Options{ReadOnly: true})
+	defer closeT(t, c)
+	if n, err := c.Count("ev"); err != nil || n != 2 {
+		t.Fatalf("after interval sync, crash state holds %d, %v", n, err)
+	}
+}
+
+// TestClosed: a closed store refuses work; Close twice is fine.
+func TestClosed(t *testing.T) {
+	s := openT(t, vfs.NewMem(), Options{})
+	if _, err := s.Append(ctx, "ev", rec(day0, "a", 1)); err != nil {
+		t.Fatal(err)
+	}
+	closeT(t, s)
+	closeT(t, s)
+	if _, err := s.Append(ctx, "ev", rec(day0, "a", 1)); !errors.Is(err, ErrClosed) {
+		t.Fatalf("Append after Close: %v", err)
+	}
+	if _, err := s.Get("ev", 1); !errors.Is(err, ErrClosed) {
+		t.Fatalf("Get after Close: %v", err)
+	}
+}
+
+// TestCancelledContext: a cancelled context stops an append before it
+// is written.
+func TestCancelledContext(t *testing.T) {
+	s := openT(t, vfs.NewMem(), Options{})
+	defer closeT(t, s)
+	c, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := s.Append(c, "ev", rec(day0, "a", 1)); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Append = %v", err)
+	}
+	if _, err := s.AppendSamples(c, "ev", "a", []int64{1}, []float64{1}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("AppendSamples = %v", err)
+	}
+}
+
+// TestDaysOutOfOrder: records whose days go back roll to new segments
+// whose names no longer sort in seq order; reads still find every seq.
+func TestDaysOutOfOrder(t *testing.T) {
+	fsys := vfs.NewMem()
+	s := openT(t, fsys, Options{})
+	day := int64(24 * time.Hour)
+	for i, d := range []int64{2, 0, 1, 0} {
+		if _, err := s.Append(ctx, "ev", rec(day0+d*day, "a", int64(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	closeT(t, s)
+	want := []string{"2026-12-01-0000000000000002.seg", "2026-12-01-0000000000000004.seg", "2026-12-02-0000000000000003.seg", "2026-12-03-0000000000000001.seg"}
+	if got := segFiles(t, fsys, "ev"); !slices.Equal(got, want) {
+		t.Fatalf("segments %v", got)
+	}
+	s = openT(t, fsys, Options{})
+	defer closeT(t, s)
+	for q := uint64(1); q <= 4; q++ {
+		r, err := s.Get("ev", q)
+		if v, _ := r.Field("n"); err != nil || v.Int() != int64(q-1) {
+			t.Fatalf("Get(%d) = %+v, %v", q, r, err)
+		}
+	}
+	if ids, _ := s.IDsOlderThan("ev", day0+day); !slices.Equal(ids, []uint64{2, 4}) {
+		t.Fatalf("IDsOlderThan = %v", ids)
+	}
+	if seqs, err := s.Append(ctx, "ev", rec(day0, "a", 9)); err != nil || seqs[0] != 5 {
+		t.Fatalf("append = %v, %v", seqs, err)
+	}
+}
+
+// TestTornCreate: a last segment file shorter than a header (a crash
+// inside segment creation) is removed at open and reported.
+func TestTornCreate(t *testing.T) {
+	fsys := vfs.NewMem()
+	s := openT(t, fsys, Options{})
+	if _, err := s.Append(ctx, "ev", rec(day0, "a", 1)); err != nil {
+		t.Fatal(err)
+	}
+	closeT(t, s)
+	path := filepath.Join("db", "streams", "ev", segName(dayOf(day0), 2))
+	f, err := fsys.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("TSQS\x01\x02e"))
+	f.Close()
+	s = openT(t, fsys, Options{})
+	defer closeT(t, s)
+	rec, err := s.Recovered("ev")
+	if err != nil || len(rec.RemovedTorn) != 1 || !rec.Truncated() {
+		t.Fatalf("Recovered = %+v, %v", rec, err)
+	}
+	if m := s.Metrics(); m.RecoveryRemovedFiles != 1 {
+		t.Fatalf("metrics %+v", m)
+	}
+	if seqs, err := s.Append(ctx, "ev", rec2()); err != nil || seqs[0] != 2 {
+		t.Fatalf("append = %v, %v", seqs, err)
+	}
+}
+
+func rec2() Record { return rec(day0+1, "b", 2) }
+
+// TestCorruptBlock: a flipped byte in a stored block of a sealed
+// segment is reported as corruption naming the file, never returned as
+// data.
+func TestCorruptBlock(t *testing.T) {
+	fsys := vfs.NewMem()
+	s := openT(t, fsys, Options{})
+	day := int64(24 * time.Hour)
+	if _, err := s.Append(ctx, "ev", rec(day0, "a", 1), rec(day0+day, "a", 2)); err != nil {
+		t.Fatal(err)
+	}
+	v, _ := s.readViewT("ev")
+	sf := v.segs[0]
+	if !sf.sealed {
+		t.Fatal("first segment not sealed")
+	}
+	off := sf.blocks[0].Offset + int64(sf.blocks[0].Length) - 10 // inside the block
+	closeT(t, s)
+	f, _ := fsys.Open(sf.path)
+	fi, _ := f.Stat()
+	data := make([]byte, fi.Size())
+	f.ReadAt(data, 0)
+	f.Close()
+	data[off] ^= 0x40
+	w, _ := fsys.Create(sf.path)
+	w.Write(data)
+	w.Sync()
+	w.Close()
+	r := openT(t, fsys, Options{ReadOnly: true})
+	defer closeT(t, r)
+	_, err := r.Get("ev", 1)
+	if !errors.Is(err, chunk.ErrCorrupt) || !strings.Contains(err.Error(), sf.path) {
+		t.Fatalf("Get of a corrupt block: %v", err)
+	}
+	if _, err := r.Get("ev", 2); err != nil {
+		t.Fatalf("Get of the other segment: %v", err)
+	}
+}
+
+// TestSyncIntervalError: a failed background fsync is counted, the next
+// append recovers, and Close reports the failure.
+func TestSyncIntervalError(t *testing.T) {
+	efs := vfs.NewErrorFS(vfs.NewMem())
+	s := openT(t, efs, Options{Sync: SyncInterval, SyncInterval: 2 * time.Millisecond})
+	if _, err := s.Append(ctx, "ev", rec(day0, "a", 1)); err != nil {
+		t.Fatal(err)
+	}
+	efs.FailAfter(vfs.OpSync, 0, syscall.EIO)
+	if _, err := s.Append(ctx, "ev", rec(day0, "a", 2)); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for s.Metrics().SyncErrors == 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if s.Metrics().SyncErrors != 1 {
+		t.Fatalf("SyncErrors = %d", s.Metrics().SyncErrors)
+	}
+	if _, err := s.Append(ctx, "ev", rec(day0, "a", 3)); err != nil {
+		t.Fatalf("append after recovery: %v", err)
+	}
+	if err := s.Close(); !errors.Is(err, syscall.EIO) {
+		t.Fatalf("Close = %v, want the background fsync error", err)
+	}
+}
+
+// TestScanStops: breaking out of a Scan stops it; a cancelled context
+// ends it with the context's error.
+func TestScanStops(t *testing.T) {
+	s := openT(t, vfs.NewMem(), Options{BlockRows: 2, Sync: SyncNever})
+	defer closeT(t, s)
+	for i := range 10 {
+		if _, err := s.Append(ctx, "ev", rec(day0+int64(i), "a", int64(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n := 0
+	for _, err := range s.Scan(ctx, "ev", ScanOptions{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n++; n == 2 {
+			break
+		}
+	}
+	c, cancel := context.WithCancel(ctx)
+	cancel()
+	var got error
+	for _, err := range s.Scan(c, "ev", ScanOptions{}) {
+		got = err
+	}
+	if !errors.Is(got, context.Canceled) {
+		t.Fatalf("cancelled scan: %v", got)
+	}
+	var rows int
+	for b, err := range s.Scan(ctx, "ev", ScanOptions{MinSeq: 4, MaxSeq: 4}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows += b.Rows
+	}
+	if rows != 1 {
+		t.Fatalf("single-seq scan: %d rows", rows)
+	}
+}

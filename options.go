@@ -1,0 +1,102 @@
+package tsq
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/tsqdb/tsq/chunk"
+	"github.com/tsqdb/tsq/internal/vfs"
+)
+
+// SyncPolicy says when appended records are fsynced. The zero value is
+// SyncAlways.
+type SyncPolicy uint8
+
+const (
+	// SyncAlways: Append returns after the records are fsynced. Appends
+	// that arrive while an fsync runs are written together as one frame
+	// and share the next fsync (group commit).
+	SyncAlways SyncPolicy = iota
+	// SyncInterval: Append returns once the records are written to the
+	// file; a background goroutine fsyncs every Options.SyncInterval. A
+	// crash loses at most about one interval of acknowledged records.
+	SyncInterval
+	// SyncNever: Append returns once the records are written; the store
+	// fsyncs only when it seals a segment and at Close.
+	SyncNever
+)
+
+func (p SyncPolicy) String() string {
+	switch p {
+	case SyncAlways:
+		return "always"
+	case SyncInterval:
+		return "interval"
+	case SyncNever:
+		return "never"
+	}
+	return fmt.Sprintf("SyncPolicy(%d)", uint8(p))
+}
+
+// Defaults and bounds of Options.
+const (
+	DefaultSyncInterval    = 100 * time.Millisecond
+	DefaultSegmentMaxBytes = 256 << 20
+	// MinSegmentMaxBytes is the smallest SegmentMaxBytes accepted.
+	MinSegmentMaxBytes = 1 << 10
+)
+
+// Options configure a Store. A nil *Options means every default; a zero
+// field means that field's default.
+type Options struct {
+	// Sync is the durability policy of appends (default SyncAlways).
+	Sync SyncPolicy
+	// SyncInterval is the fsync period under SyncInterval (default
+	// 100ms). Ignored under the other policies.
+	SyncInterval time.Duration
+	// SegmentMaxBytes: a segment rolls to a new file before a frame would
+	// take it past this size (default 256 MiB, at least 1 KiB). A single
+	// frame larger than the limit still gets a segment of its own.
+	SegmentMaxBytes int64
+	// BlockRows bounds the rows of one frame (default chunk.DefaultRows,
+	// at most chunk.MaxRows). An append of more records writes several.
+	BlockRows int
+	// ReadOnly opens the store for reading only: it never creates,
+	// writes, locks or truncates a file.
+	ReadOnly bool
+	// FS is the file system (default vfs.Default, the OS).
+	FS vfs.FS
+}
+
+// withDefaults returns a validated copy of o with its defaults filled in.
+func (o *Options) withDefaults() (Options, error) {
+	var c Options
+	if o != nil {
+		c = *o
+	}
+	if c.Sync > SyncNever {
+		return c, fmt.Errorf("%w: Sync %v: use SyncAlways, SyncInterval or SyncNever", ErrInvalidOptions, c.Sync)
+	}
+	switch {
+	case c.SyncInterval < 0:
+		return c, fmt.Errorf("%w: SyncInterval %v is negative", ErrInvalidOptions, c.SyncInterval)
+	case c.SyncInterval == 0:
+		c.SyncInterval = DefaultSyncInterval
+	}
+	switch {
+	case c.SegmentMaxBytes == 0:
+		c.SegmentMaxBytes = DefaultSegmentMaxBytes
+	case c.SegmentMaxBytes < MinSegmentMaxBytes:
+		return c, fmt.Errorf("%w: SegmentMaxBytes %d is below the minimum %d", ErrInvalidOptions, c.SegmentMaxBytes, MinSegmentMaxBytes)
+	}
+	switch {
+	case c.BlockRows == 0:
+		c.BlockRows = chunk.DefaultRows
+	case c.BlockRows < 0 || c.BlockRows > chunk.MaxRows:
+		return c, fmt.Errorf("%w: BlockRows %d is outside 1..%d", ErrInvalidOptions, c.BlockRows, chunk.MaxRows)
+	}
+	if c.FS == nil {
+		c.FS = vfs.Default
+	}
+	return c, nil
+}

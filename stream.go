@@ -1,0 +1,505 @@
+package tsq
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tsqdb/tsq/chunk"
+	"github.com/tsqdb/tsq/internal/vfs"
+	"github.com/tsqdb/tsq/seg"
+)
+
+// Recovery reports what opening a stream for writing found and repaired.
+type Recovery struct {
+	// Segment is the active segment that was reopened, "" if none.
+	Segment string
+	// TruncatedBytes and DroppedFrames are what seg.OpenWriter cut from
+	// the active segment's torn tail; Cause says why (nil if nothing).
+	TruncatedBytes int64
+	DroppedFrames  int
+	Cause          error
+	// RemovedTmp lists stale temp files of an unfinished rewrite.
+	RemovedTmp []string
+	// RemovedTorn lists segment files removed because their header was
+	// torn: a crash during segment creation, before any frame.
+	RemovedTorn []string
+}
+
+// Truncated reports whether anything was cut or removed.
+func (r Recovery) Truncated() bool {
+	return r.TruncatedBytes > 0 || len(r.RemovedTorn) > 0
+}
+
+const nsPerDay = int64(24 * time.Hour)
+
+// dayOf returns the UTC day number of t (ns since the epoch).
+func dayOf(t int64) int64 {
+	d := t / nsPerDay
+	if t%nsPerDay < 0 {
+		d--
+	}
+	return d
+}
+
+// segName is the file name of a segment: the UTC day of its first
+// record and its first seq.
+func segName(day int64, firstSeq uint64) string {
+	return fmt.Sprintf("%s-%016x.seg", time.Unix(day*86400, 0).UTC().Format("2006-01-02"), firstSeq)
+}
+
+// parseSegName parses a name made by segName.
+func parseSegName(name string) (day int64, firstSeq uint64, ok bool) {
+	if len(name) != 31 || name[10] != '-' || name[27:] != ".seg" {
+		return 0, 0, false
+	}
+	t, err := time.Parse("2006-01-02", name[:10])
+	if err != nil {
+		return 0, 0, false
+	}
+	firstSeq, err = strconv.ParseUint(name[11:27], 16, 64)
+	if err != nil {
+		return 0, 0, false
+	}
+	return dayOf(t.UnixNano()), firstSeq, true
+}
+
+// segFile is one segment as readers see it. It is immutable once
+// published in a view; the writer publishes a new one as the active
+// segment grows.
+type segFile struct {
+	name     string
+	path     string
+	day      int64
+	firstSeq uint64
+	sealed   bool
+	f        vfs.File        // read handle, shared by every segFile of the path
+	r        *seg.Reader     // read-only stores: the Reader of a sealed segment, used instead of f
+	blocks   []seg.BlockMeta // readable blocks: the index, or the acknowledged prefix
+	size     int64           // file size when loaded (read-only refresh)
+	rows     int64
+}
+
+// view is a stream's segments in seq order, as readers see them.
+type view struct {
+	segs []*segFile
+}
+
+// stream is one stream of a Store.
+type stream struct {
+	s        *Store
+	name     string
+	dir      string
+	writable bool
+
+	view atomic.Pointer[view]
+
+	mu      sync.Mutex // guards everything below and the segment files' writes
+	closed  bool
+	lock    io.Closer           // the LOCK file, writable streams only
+	files   map[string]vfs.File // read handles by segment name
+	segs    []*segFile          // all but the active segment, seq order
+	w       *seg.Writer         // the active segment, nil if none
+	active  *segFile            // the published state of w
+	blocks  []seg.BlockMeta     // w's blocks; active.blocks is a prefix
+	next    uint64              // the next seq to assign
+	broken  error               // a write or sync failed; recover before writing
+	syncErr error               // first background fsync failure, for Close
+	rec     Recovery
+	b       builder
+	enc     chunk.Encoder
+	buf     []byte
+	c       *committer // group commit, SyncAlways only
+	one     [1]*request
+	sreq    request // AppendSamples' request in direct mode
+	merge   mergeState
+	readers []*seg.Reader // read-only: Readers of sealed segments, closed at close
+}
+
+// openWriter locks the stream directory and loads its segments,
+// recovering the active one.
+func (st *stream) openWriter() error {
+	fsys := st.s.fs
+	if err := fsys.MkdirAll(st.dir, 0o755); err != nil {
+		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+	}
+	if err := fsys.SyncDir(filepath.Dir(st.dir)); err != nil {
+		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+	}
+	lk, err := fsys.Lock(filepath.Join(st.dir, "LOCK"))
+	if err != nil {
+		return fmt.Errorf("tsq: stream %q: open for writing: %w", st.name, err)
+	}
+	st.lock = lk
+	removed, err := seg.RemoveStaleTmp(fsys, st.dir)
+	if err != nil {
+		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+	}
+	st.rec = Recovery{RemovedTmp: removed}
+	if err := st.load(); err != nil {
+		return err
+	}
+	st.s.m.noteRecovery(&st.rec)
+	st.b.init(st.s.o.BlockRows)
+	if st.s.o.Sync == SyncAlways {
+		st.c = newCommitter(st)
+	}
+	return nil
+}
+
+// load reads the segment list from disk: every segment but the last is
+// opened with seg.Open, the last unsealed one with seg.OpenWriter.
+func (st *stream) load() error {
+	st.waitMerges()
+	// Fresh read handles: a merge may have replaced a file since.
+	for name, f := range st.files {
+		st.merge.retired = append(st.merge.retired, f)
+		delete(st.files, name)
+	}
+	names, err := st.listSegments()
+	if err != nil {
+		return err
+	}
+	st.segs, st.w, st.active, st.blocks = nil, nil, nil, nil
+	var next uint64 = 1
+	for i, name := range names {
+		sf, err := st.loadSealed(name, i == len(names)-1)
+		if err != nil {
+			return err
+		}
+		if sf == nil {
+			continue // the active segment, or a torn one removed
+		}
+		st.segs = append(st.segs, sf)
+		next = max(next, sf.firstSeq, lastSeq(sf.blocks)+1)
+	}
+	if st.active != nil {
+		next = max(next, st.active.firstSeq, lastSeq(st.blocks)+1)
+	}
+	st.next = max(st.next, next)
+	st.publish()
+	return nil
+}
+
+// loadSealed loads segment name. The last segment, if unsealed, becomes
+// the writer's active segment (and nil is returned).
+func (st *stream) loadSealed(name string, last bool) (*segFile, error) {
+	fsys := st.s.fs
+	path := filepath.Join(st.dir, name)
+	sf, err := st.newSegFile(name)
+	if err != nil {
+		return nil, err
+	}
+	if last {
+		w, rec, err := seg.OpenWriter(fsys, path)
+		switch {
+		case err == nil:
+			st.w, st.blocks = w, slices.Clone(w.Blocks())
+			sf.blocks = st.blocks
+			st.active = sf
+			st.rec.Segment, st.rec.TruncatedBytes, st.rec.DroppedFrames, st.rec.Cause = path, rec.TruncatedBytes, rec.DroppedFrames, rec.Cause
+			return nil, st.checkHeader(sf, w.Header())
+		case errors.Is(err, seg.ErrSealed):
+			// fall through to a sealed open
+		case errors.Is(err, chunk.ErrCorrupt) && st.tornCreate(path):
+			if err := st.removeTorn(name, path); err != nil {
+				return nil, err
+			}
+			return nil, nil
+		default:
+			return nil, fmt.Errorf("tsq: stream %q: %w", st.name, err)
+		}
+	}
+	r, err := seg.Open(fsys, path)
+	if err != nil {
+		return nil, fmt.Errorf("tsq: stream %q: %w", st.name, err)
+	}
+	defer r.Close()
+	sf.sealed, sf.blocks = r.Sealed(), r.Blocks()
+	sf.rows = r.Rows()
+	return sf, st.checkHeader(sf, r.Header())
+}
+
+// tornCreate reports whether path is small enough to be a segment whose
+// creation was cut by a crash before its header was durable: no frame
+// can follow a header of at most 286 bytes.
+func (st *stream) tornCreate(path string) bool {
+	fi, err := st.s.fs.Stat(path)
+	return err == nil && fi.Size() < 12+seg.MaxStreamLen+20+seg.FrameHeaderLen
+}
+
+func (st *stream) removeTorn(name, path string) error {
+	if f := st.files[name]; f != nil {
+		_ = f.Close()
+		delete(st.files, name)
+	}
+	if err := st.s.fs.Remove(path); err != nil {
+		return fmt.Errorf("tsq: stream %q: remove torn segment: %w", st.name, err)
+	}
+	if err := st.s.fs.SyncDir(st.dir); err != nil {
+		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+	}
+	st.rec.RemovedTorn = append(st.rec.RemovedTorn, path)
+	return nil
+}
+
+// checkHeader checks that a segment's header agrees with its name.
+func (st *stream) checkHeader(sf *segFile, h seg.Header) error {
+	if h.Stream != st.name || h.FirstSeq != sf.firstSeq {
+		return fmt.Errorf("tsq: stream %q: segment %s: header says stream %q first seq %d: %w",
+			st.name, sf.path, h.Stream, h.FirstSeq, chunk.ErrCorrupt)
+	}
+	return nil
+}
+
+// newSegFile describes segment name and opens its read handle.
+func (st *stream) newSegFile(name string) (*segFile, error) {
+	day, first, _ := parseSegName(name)
+	path := filepath.Join(st.dir, name)
+	f := st.files[name]
+	if f == nil {
+		var err error
+		if f, err = st.s.fs.Open(path); err != nil {
+			return nil, fmt.Errorf("tsq: stream %q: %w", st.name, err)
+		}
+		st.files[name] = f
+	}
+	return &segFile{name: name, path: path, day: day, firstSeq: first, f: f}, nil
+}
+
+// listSegments returns the segment file names in seq order.
+func (st *stream) listSegments() ([]string, error) {
+	names, err := st.s.fs.ReadDir(st.dir)
+	if err != nil {
+		return nil, fmt.Errorf("tsq: stream %q: %w", st.name, err)
+	}
+	type ent struct {
+		name  string
+		first uint64
+	}
+	var ents []ent
+	for _, n := range names {
+		if _, first, ok := parseSegName(n); ok {
+			ents = append(ents, ent{n, first})
+		}
+	}
+	slices.SortFunc(ents, func(a, b ent) int {
+		if a.first != b.first {
+			if a.first < b.first {
+				return -1
+			}
+			return 1
+		}
+		if a.name < b.name {
+			return -1
+		}
+		return 1
+	})
+	out := make([]string, len(ents))
+	for i, e := range ents {
+		out[i] = e.name
+	}
+	return out, nil
+}
+
+func lastSeq(blocks []seg.BlockMeta) uint64 {
+	if len(blocks) == 0 {
+		return 0
+	}
+	return blocks[len(blocks)-1].MaxSeq
+}
+
+func sumRows(blocks []seg.BlockMeta) int64 {
+	var n int64
+	for i := range blocks {
+		n += int64(blocks[i].Rows)
+	}
+	return n
+}
+
+// publish makes the current segments and the active segment's blocks
+// visible to readers. Caller holds mu.
+func (st *stream) publish() {
+	segs := slices.Clip(st.segs)
+	if st.active != nil {
+		a := *st.active
+		a.blocks = slices.Clip(st.blocks)
+		a.rows = sumRows(a.blocks)
+		st.active = &a
+		segs = append(segs, &a)
+	}
+	st.view.Store(&view{segs: segs})
+}
+
+// refresh reloads a read-only stream's segments from disk: sealed
+// segments already loaded are kept, unsealed ones are rescanned when
+// their size changed, new ones are opened.
+func (st *stream) refresh() error {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.closed {
+		return ErrClosed
+	}
+	names, err := st.listSegments()
+	if err != nil {
+		return err
+	}
+	old := map[string]*segFile{}
+	if v := st.view.Load(); v != nil {
+		for _, sf := range v.segs {
+			old[sf.name] = sf
+		}
+	}
+	segs := make([]*segFile, 0, len(names))
+	for _, name := range names {
+		sf := old[name]
+		if sf != nil && !sf.sealed {
+			if fi, err := st.s.fs.Stat(sf.path); err != nil || fi.Size() != sf.size {
+				sf = nil
+			}
+		}
+		if sf == nil {
+			if sf, err = st.loadReadOnly(name); err != nil {
+				return err
+			}
+		}
+		segs = append(segs, sf)
+	}
+	st.view.Store(&view{segs: segs})
+	return nil
+}
+
+// loadReadOnly opens segment name with seg.Open: its index if sealed,
+// else its durable prefix.
+func (st *stream) loadReadOnly(name string) (*segFile, error) {
+	day, first, _ := parseSegName(name)
+	path := filepath.Join(st.dir, name)
+	fi, err := st.s.fs.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("tsq: stream %q: %w", st.name, err)
+	}
+	r, err := seg.Open(st.s.fs, path)
+	if err != nil {
+		return nil, fmt.Errorf("tsq: stream %q: %w", st.name, err)
+	}
+	sf := &segFile{name: name, path: path, day: day, firstSeq: first,
+		sealed: r.Sealed(), blocks: r.Blocks(), rows: r.Rows(), size: fi.Size()}
+	if err := st.checkHeader(sf, r.Header()); err != nil {
+		return nil, errors.Join(err, r.Close())
+	}
+	if sf.sealed {
+		// Read a sealed segment through its Reader: its index and its
+		// file stay one even if the writer rewrites (merges) the segment.
+		sf.r = r
+		st.readers = append(st.readers, r)
+		return sf, nil
+	}
+	// An unsealed segment only grows: a shared handle reads any prefix.
+	if err := r.Close(); err != nil {
+		return nil, fmt.Errorf("tsq: stream %q: %w", st.name, err)
+	}
+	f, err := st.newSegFile(name)
+	if err != nil {
+		return nil, err
+	}
+	sf.f = f.f
+	return sf, nil
+}
+
+// snapshot returns the segments readers see now, refreshing a read-only
+// stream from disk first.
+func (st *stream) snapshot() (*view, error) {
+	if !st.writable {
+		if err := st.refresh(); err != nil {
+			return nil, err
+		}
+	}
+	v := st.view.Load()
+	if v == nil {
+		return &view{}, nil
+	}
+	return v, nil
+}
+
+// backgroundSync fsyncs the active segment (SyncInterval).
+func (st *stream) backgroundSync() {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.closed || st.w == nil || st.broken != nil {
+		return
+	}
+	if err := st.sync(); err != nil {
+		// Records acknowledged since the last fsync may not be durable:
+		// count it, report it from Close, recover at the next append.
+		st.broken = err
+		st.s.m.syncErrors.Add(1)
+		if st.syncErr == nil {
+			st.syncErr = fmt.Errorf("tsq: stream %q: background fsync failed: %w", st.name, err)
+		}
+	}
+}
+
+// sync fsyncs the active segment if it holds unsynced bytes. Caller
+// holds mu.
+func (st *stream) sync() error {
+	if st.w == nil || st.w.Synced() == st.w.Size() {
+		return nil
+	}
+	if err := st.w.Sync(); err != nil {
+		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+	}
+	st.s.m.fsyncs.Add(1)
+	return nil
+}
+
+// close stops the committer, fsyncs and closes the active segment,
+// closes the read handles and releases the lock.
+func (st *stream) close() error {
+	if st.c != nil {
+		st.c.stop()
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.closed {
+		return nil
+	}
+	st.closed = true
+	errs := []error{st.syncErr}
+	if st.w != nil {
+		if st.broken == nil {
+			errs = append(errs, st.sync())
+		}
+		errs = append(errs, st.w.Close())
+		st.w = nil
+	}
+	st.waitMerges()
+	for _, f := range st.merge.retired {
+		errs = append(errs, f.Close())
+	}
+	st.merge.retired = nil
+	for _, r := range st.readers {
+		errs = append(errs, r.Close())
+	}
+	st.readers = nil
+	errs = append(errs, st.closeFiles())
+	if st.lock != nil {
+		errs = append(errs, st.lock.Close())
+		st.lock = nil
+	}
+	return errors.Join(errs...)
+}
+
+func (st *stream) closeFiles() error {
+	var errs []error
+	for name, f := range st.files {
+		errs = append(errs, f.Close())
+		delete(st.files, name)
+	}
+	return errors.Join(errs...)
+}
