@@ -70,6 +70,13 @@ func (st *stream) mergeSegment(sf *segFile) (*segFile, error) {
 	defer r.Close()
 	out := *sf
 	out.f, out.blocks, out.rows, out.sealed = f, r.Blocks(), r.Rows(), r.Sealed()
+	// The block cache tells the new file from the old by the generation in
+	// its keys. Should its low 16 bits not change (or wrap to 0), the new
+	// file gets a fresh segment id instead.
+	out.gen = r.Header().Generation
+	if out.cacheID != 0 && (out.gen&cacheGenMask == sf.gen&cacheGenMask || out.gen&cacheGenMask == 0) {
+		out.cacheID = st.newCacheID()
+	}
 	return &out, nil
 }
 
@@ -90,7 +97,7 @@ func (m *merger) run(w *seg.Writer) error {
 		if m.sf.blocks[i].Rows == 0 {
 			continue
 		}
-		blk, err := m.st.decodeBlock(m.sf, i)
+		blk, err := m.st.decodeBlockMode(m.sf, i, cacheLookup)
 		if err != nil {
 			return err
 		}
@@ -153,6 +160,8 @@ func (st *stream) applyMerges() bool {
 		for k, sf := range st.segs {
 			if sf.name == nsf.name && sf.sealed {
 				st.segs[k] = nsf
+				// Old generation's keys are unreachable now; free them.
+				st.s.cache.forget(sf)
 				st.merge.retired = append(st.merge.retired, st.files[nsf.name])
 				st.files[nsf.name] = nsf.f
 				applied = true

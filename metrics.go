@@ -42,6 +42,21 @@ type Metrics struct {
 	// merged into BlockRows-row blocks; MergeErrors the failed attempts
 	// (the segment stays as it was).
 	Merges, MergeErrors uint64
+	// Block cache (zero under NoCache), ristretto's
+	// counters: CacheHits and CacheMisses count lookups, a hit including
+	// a stale one; CacheEvictions the blocks evicted to make room;
+	// CacheCostAdded and CacheCostEvicted the bytes admitted and evicted
+	// (admitted minus evicted is about what it holds, less the entries
+	// freed when a merged segment replaced their file). CacheSetsDropped
+	// and CacheSetsRejected count insertions ristretto dropped (a full
+	// buffer) or its admission policy refused. CacheStale counts hits
+	// discarded because the cached CRC-32C differed from the index's.
+	CacheHits, CacheMisses           uint64
+	CacheEvictions                   uint64
+	CacheCostAdded, CacheCostEvicted uint64
+	CacheSetsDropped                 uint64
+	CacheSetsRejected                uint64
+	CacheStale                       uint64
 }
 
 // metrics are the live counters behind Metrics.
@@ -50,6 +65,7 @@ type metrics struct {
 	groups, grouped, groupMax               atomic.Uint64
 	rolled, appendErrors, syncErrors        atomic.Uint64
 	merges, mergeErrors                     atomic.Uint64
+	cacheStale                              atomic.Uint64
 
 	mu                                            sync.Mutex
 	truncations, truncBytes, dropped, removedFile uint64
@@ -87,6 +103,13 @@ func (s *Store) Metrics() Metrics {
 		AppendErrors: m.appendErrors.Load(), SyncErrors: m.syncErrors.Load(),
 		Merges: m.merges.Load(), MergeErrors: m.mergeErrors.Load(), Recoveries: map[string]Recovery{},
 	}
+	if s.cache != nil {
+		c := s.cache.stats()
+		out.CacheHits, out.CacheMisses, out.CacheEvictions = c.hits, c.misses, c.evicted
+		out.CacheCostAdded, out.CacheCostEvicted = c.costAdded, c.costEvicted
+		out.CacheSetsDropped, out.CacheSetsRejected = c.dropped, c.rejected
+	}
+	out.CacheStale = m.cacheStale.Load()
 	if out.GroupCommits > 0 {
 		out.GroupCommitMean = float64(m.grouped.Load()) / float64(out.GroupCommits)
 	}

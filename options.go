@@ -44,6 +44,10 @@ const (
 	DefaultSegmentMaxBytes = 256 << 20
 	// MinSegmentMaxBytes is the smallest SegmentMaxBytes accepted.
 	MinSegmentMaxBytes = 1 << 10
+	// DefaultCacheBytes is the default capacity of the block cache.
+	DefaultCacheBytes = 64 << 20
+	// NoCache as Options.CacheBytes disables the block cache.
+	NoCache = -1
 )
 
 // Options configure a Store. A nil *Options means every default; a zero
@@ -61,6 +65,11 @@ type Options struct {
 	// BlockRows bounds the rows of one frame (default chunk.DefaultRows,
 	// at most chunk.MaxRows). An append of more records writes several.
 	BlockRows int
+	// CacheBytes is the capacity in bytes of the block cache, which holds
+	// the verified bytes of blocks read from segment files for all the
+	// Store's streams (default DefaultCacheBytes, 64 MiB). NoCache
+	// disables it; other negative values are invalid.
+	CacheBytes int64
 	// ReadOnly opens the store for reading only: it never creates,
 	// writes, locks or truncates a file.
 	ReadOnly bool
@@ -73,6 +82,14 @@ func (o *Options) withDefaults() (Options, error) {
 	var c Options
 	if o != nil {
 		c = *o
+	}
+	switch {
+	case c.CacheBytes == 0:
+		c.CacheBytes = DefaultCacheBytes
+	case c.CacheBytes == NoCache:
+		c.CacheBytes = 0 // newBlockCache makes none
+	case c.CacheBytes < 0:
+		return c, fmt.Errorf("%w: CacheBytes %d: use a positive size, 0 for the default or NoCache", ErrInvalidOptions, c.CacheBytes)
 	}
 	if c.Sync > SyncNever {
 		return c, fmt.Errorf("%w: Sync %v: use SyncAlways, SyncInterval or SyncNever", ErrInvalidOptions, c.Sync)

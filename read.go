@@ -68,10 +68,41 @@ func (v *view) locate(seq uint64) (*segFile, int, bool) {
 	return sf, j, true
 }
 
-// readBlock reads block i of sf into dst and checks it against the index.
-func (st *stream) readBlock(sf *segFile, i int, dst []byte) ([]byte, error) {
+// cacheMode says how a block read uses the block cache.
+type cacheMode uint8
+
+const (
+	cacheFill   cacheMode = iota // look up; insert what was read from the file
+	cacheLookup                  // look up only (a merge reading a file it replaces)
+)
+
+// readBlock returns the bytes of block i of sf, checked against the
+// index: from the block cache when it holds them, else from the file.
+// The bytes may be shared with the cache and must not be modified.
+func (st *stream) readBlock(sf *segFile, i int, mode cacheMode) ([]byte, error) {
+	c := st.s.cache
+	key, cached := c.key(sf, i)
+	if cached {
+		if b, ok := c.get(key, sf.blocks[i].CRC); ok {
+			return b, nil
+		}
+	}
+	b, err := st.readBlockFile(sf, i, cached && mode == cacheFill)
+	if err == nil && cached && mode == cacheFill {
+		// The key holds the generation of the view this read started
+		// from: bytes of a replaced file can only go under its own keys.
+		c.set(key, sf.blocks[i].CRC, b)
+	}
+	return b, err
+}
+
+// readBlockFile reads block i of sf into a new slice and checks it
+// against the index. verify also checks the CRC-32C of the whole block
+// (the bytes go into the cache, which holds verified bytes only); without
+// it the decoder checks it.
+func (st *stream) readBlockFile(sf *segFile, i int, verify bool) ([]byte, error) {
 	if sf.r != nil {
-		b, err := sf.r.ReadBlock(i, dst) // checks the CRC against the index
+		b, err := sf.r.ReadBlock(i, nil) // checks the CRC against the bytes and the index
 		if err != nil {
 			return nil, fmt.Errorf("tsq: stream %q: %w", st.name, err)
 		}
@@ -79,10 +110,7 @@ func (st *stream) readBlock(sf *segFile, i int, dst []byte) ([]byte, error) {
 	}
 	m := &sf.blocks[i]
 	n := m.BlockLen()
-	if cap(dst) < n {
-		dst = make([]byte, n)
-	}
-	dst = dst[:n]
+	dst := make([]byte, n)
 	off := m.Offset + seg.FrameHeaderLen
 	if _, err := sf.f.ReadAt(dst, off); err != nil && err != io.EOF {
 		return nil, fmt.Errorf("tsq: stream %q: read %s block %d: %w", st.name, sf.path, i, err)
@@ -92,12 +120,24 @@ func (st *stream) readBlock(sf *segFile, i int, dst []byte) ([]byte, error) {
 			Path: sf.path, Section: fmt.Sprintf("block %d", i), Offset: off,
 			Err: fmt.Errorf("%w: block CRC differs from the index's %#08x", chunk.ErrCorrupt, m.CRC)})
 	}
+	if verify {
+		if crc := chunk.Checksum(dst[:n-4]); crc != m.CRC {
+			return nil, fmt.Errorf("tsq: stream %q: %w", st.name, &codec.CorruptionError{
+				Path: sf.path, Section: fmt.Sprintf("block %d", i), Offset: off,
+				Err: fmt.Errorf("%w: block CRC-32C %08x, the index says %08x", chunk.ErrCorrupt, crc, m.CRC)})
+		}
+	}
 	return dst, nil
 }
 
-// decodeBlock reads and decodes every column of block i of sf.
+// decodeBlock reads (through the block cache) and decodes every column
+// of block i of sf.
 func (st *stream) decodeBlock(sf *segFile, i int) (*chunk.Block, error) {
-	data, err := st.readBlock(sf, i, nil)
+	return st.decodeBlockMode(sf, i, cacheFill)
+}
+
+func (st *stream) decodeBlockMode(sf *segFile, i int, mode cacheMode) (*chunk.Block, error) {
+	data, err := st.readBlock(sf, i, mode)
 	if err != nil {
 		return nil, err
 	}
@@ -377,7 +417,7 @@ func contiguous(m *seg.BlockMeta) bool { return m.MaxSeq-m.MinSeq == uint64(m.Ro
 
 // seqTimes decodes only the seq (and time) columns of a block.
 func (st *stream) seqTimes(sf *segFile, i int, withTime bool) (seqs, times []int64, err error) {
-	data, err := st.readBlock(sf, i, nil)
+	data, err := st.readBlock(sf, i, cacheFill)
 	if err != nil {
 		return nil, nil, err
 	}

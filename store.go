@@ -24,7 +24,8 @@ type Store struct {
 	streams map[string]*stream
 	closed  bool
 
-	m metrics
+	m     metrics
+	cache *blockCache // nil under NoCache
 
 	stopSync chan struct{} // closed by Close to stop the interval syncer
 	syncDone chan struct{} // closed when the interval syncer has stopped
@@ -38,23 +39,30 @@ func Open(dir string, o *Options) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{dir: filepath.Clean(dir), o: opts, fs: opts.FS, streams: map[string]*stream{}}
+	if s.cache, err = newBlockCache(opts.CacheBytes, &s.m); err != nil {
+		return nil, err
+	}
 	if opts.ReadOnly {
 		fi, err := s.fs.Stat(s.dir)
 		if err != nil {
+			s.cache.close()
 			return nil, fmt.Errorf("tsq: open %s read-only: %w", dir, err)
 		}
 		if !fi.IsDir() {
+			s.cache.close()
 			return nil, fmt.Errorf("tsq: open %s read-only: not a directory", dir)
 		}
 		return s, nil
 	}
 	if err := s.fs.MkdirAll(s.streamsDir(), 0o755); err != nil {
+		s.cache.close()
 		return nil, fmt.Errorf("tsq: open %s: %w", dir, err)
 	}
 	// Make the store and streams directories durable: a new stream's
 	// directory entry is synced into streams/ when the stream is created.
 	for _, d := range []string{s.dir, filepath.Dir(s.dir)} {
 		if err := s.fs.SyncDir(d); err != nil {
+			s.cache.close()
 			return nil, fmt.Errorf("tsq: open %s: %w", dir, err)
 		}
 	}
@@ -162,6 +170,7 @@ func (s *Store) Close() error {
 	for _, st := range streams {
 		errs = append(errs, st.close())
 	}
+	s.cache.close()
 	return errors.Join(errs...)
 }
 

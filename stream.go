@@ -84,6 +84,8 @@ type segFile struct {
 	blocks   []seg.BlockMeta // readable blocks: the index, or the acknowledged prefix
 	size     int64           // file size when loaded (read-only refresh)
 	rows     int64
+	gen      uint64 // the header's generation
+	cacheID  uint32 // segment id of block cache keys, 0 if not cached
 }
 
 // view is a stream's segments in seq order, as readers see them.
@@ -120,6 +122,7 @@ type stream struct {
 	sreq    request // AppendSamples' request in direct mode
 	merge   mergeState
 	readers []*seg.Reader // read-only: Readers of sealed segments, closed at close
+	ids     streamIDs     // block cache segment ids, released at close
 }
 
 // openWriter locks the stream directory and loads its segments,
@@ -202,6 +205,7 @@ func (st *stream) loadSealed(name string, last bool) (*segFile, error) {
 		case err == nil:
 			st.w, st.blocks = w, slices.Clone(w.Blocks())
 			sf.blocks = st.blocks
+			sf.gen = w.Header().Generation
 			st.active = sf
 			st.rec.Segment, st.rec.TruncatedBytes, st.rec.DroppedFrames, st.rec.Cause = path, rec.TruncatedBytes, rec.DroppedFrames, rec.Cause
 			return nil, st.checkHeader(sf, w.Header())
@@ -222,7 +226,7 @@ func (st *stream) loadSealed(name string, last bool) (*segFile, error) {
 	}
 	defer r.Close()
 	sf.sealed, sf.blocks = r.Sealed(), r.Blocks()
-	sf.rows = r.Rows()
+	sf.rows, sf.gen = r.Rows(), r.Header().Generation
 	return sf, st.checkHeader(sf, r.Header())
 }
 
@@ -270,7 +274,11 @@ func (st *stream) newSegFile(name string) (*segFile, error) {
 		}
 		st.files[name] = f
 	}
-	return &segFile{name: name, path: path, day: day, firstSeq: first, f: f}, nil
+	sf := &segFile{name: name, path: path, day: day, firstSeq: first, f: f}
+	if st.writable {
+		sf.cacheID = st.newCacheID()
+	}
+	return sf, nil
 }
 
 // listSegments returns the segment file names in seq order.
@@ -330,6 +338,9 @@ func (st *stream) publish() {
 	if st.active != nil {
 		a := *st.active
 		a.blocks = slices.Clip(st.blocks)
+		if st.w != nil {
+			a.gen = st.w.Header().Generation
+		}
 		a.rows = sumRows(a.blocks)
 		st.active = &a
 		segs = append(segs, &a)
@@ -389,7 +400,7 @@ func (st *stream) loadReadOnly(name string) (*segFile, error) {
 		return nil, fmt.Errorf("tsq: stream %q: %w", st.name, err)
 	}
 	sf := &segFile{name: name, path: path, day: day, firstSeq: first,
-		sealed: r.Sealed(), blocks: r.Blocks(), rows: r.Rows(), size: fi.Size()}
+		sealed: r.Sealed(), blocks: r.Blocks(), rows: r.Rows(), size: fi.Size(), gen: r.Header().Generation}
 	if err := st.checkHeader(sf, r.Header()); err != nil {
 		return nil, errors.Join(err, r.Close())
 	}
@@ -397,6 +408,7 @@ func (st *stream) loadReadOnly(name string) (*segFile, error) {
 		// Read a sealed segment through its Reader: its index and its
 		// file stay one even if the writer rewrites (merges) the segment.
 		sf.r = r
+		sf.cacheID = st.newCacheID()
 		st.readers = append(st.readers, r)
 		return sf, nil
 	}
@@ -488,6 +500,7 @@ func (st *stream) close() error {
 	}
 	st.readers = nil
 	errs = append(errs, st.closeFiles())
+	st.releaseCacheIDs()
 	if st.lock != nil {
 		errs = append(errs, st.lock.Close())
 		st.lock = nil
