@@ -182,7 +182,9 @@ func TestDictInput(t *testing.T) {
 }
 
 func TestEncodeRejects(t *testing.T) {
-	ok := func() *Block { return &Block{Rows: 2, Columns: []Column{{Name: "a", Type: Int64, Ints: []int64{1, 2}}}} }
+	ok := func() *Block {
+		return &Block{Rows: 2, Columns: []Column{{Name: "a", Type: Int64, Ints: []int64{1, 2}}}}
+	}
 	cases := []struct {
 		name string
 		mod  func(b *Block)
