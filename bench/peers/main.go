@@ -5,6 +5,11 @@
 //
 //	go run . -data file.csv [-data more.csv | more.csv ...] [-chunks 120,8192] [-reps 7] [-synthetic=true]
 //
+// With -ingest it compares the stores instead: tsq's against Prometheus'
+// TSDB, appending a replicated CSV file and scanning it back:
+//
+//	go run . -ingest -data file.csv [-ingest-samples 10000000] [-reps 3]
+//
 // It prints a TSV table on stdout and a summary on stderr. See
 // ../README.md.
 package main
@@ -41,6 +46,9 @@ type config struct {
 	chunks    []int
 	reps      int
 	synthetic bool
+
+	ingest        bool // ingest mode: stores, not codecs (ingest.go)
+	ingestSamples int
 }
 
 func parseFlags(args []string) (*config, error) {
@@ -52,6 +60,8 @@ func parseFlags(args []string) (*config, error) {
 	chunks := fs.String("chunks", "120,8192", "comma-separated chunk sizes in samples")
 	reps := fs.Int("reps", 7, "timed repetitions per (file, codec, chunk); the median is reported")
 	synth := fs.Bool("synthetic", true, "also run the synthetic shapes synth-counter, synth-gauge2, synth-randomwalk, synth-const")
+	ingest := fs.Bool("ingest", false, "ingest mode: compare tsq's store with Prometheus' TSDB on the (replicated) -data file: append rate, fsyncs, bytes on disk, scan rate (default -reps 3)")
+	ingestSamples := fs.Int("ingest-samples", 10_000_000, "ingest mode: replicate the file's series until at least this many samples")
 	// Flags and file names may interleave: "-data a.csv b.csv -reps 3".
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -68,7 +78,20 @@ func parseFlags(args []string) (*config, error) {
 		}
 		args = rest[i:]
 	}
-	cfg := &config{files: files, reps: *reps, synthetic: *synth}
+	cfg := &config{files: files, reps: *reps, synthetic: *synth, ingest: *ingest, ingestSamples: *ingestSamples}
+	if cfg.ingest {
+		repsSet := false
+		fs.Visit(func(f *flag.Flag) { repsSet = repsSet || f.Name == "reps" })
+		if !repsSet {
+			cfg.reps = 3
+		}
+		if len(cfg.files) != 1 {
+			return nil, fmt.Errorf("-ingest takes exactly one -data file, got %d", len(cfg.files))
+		}
+		if cfg.ingestSamples < 1 {
+			return nil, fmt.Errorf("-ingest-samples must be at least 1")
+		}
+	}
 	for _, p := range strings.Split(*chunks, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(p))
 		if err != nil || n < 1 || n > maxPromSamples {
@@ -94,7 +117,11 @@ func main() {
 		fmt.Fprintln(os.Stderr, "peers:", err)
 		os.Exit(2)
 	}
-	if err := run(cfg, os.Stdout, os.Stderr); err != nil {
+	do := run
+	if cfg.ingest {
+		do = runIngest
+	}
+	if err := do(cfg, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "peers:", err)
 		os.Exit(1)
 	}
