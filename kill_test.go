@@ -26,7 +26,11 @@ func TestKillChild(t *testing.T) {
 		t.Skip("child process of TestSIGKILL")
 	}
 	iter, _ := strconv.Atoi(os.Getenv("TSQ_KILL_ITER"))
-	s, err := Open(dir, &Options{SegmentMaxBytes: 64 << 10, BlockRows: 64})
+	segMax := int64(64 << 10)
+	if v, err := strconv.ParseInt(os.Getenv("TSQ_KILL_SEGMAX"), 10, 64); err == nil {
+		segMax = v
+	}
+	s, err := Open(dir, &Options{SegmentMaxBytes: segMax, BlockRows: 64})
 	if err != nil {
 		fmt.Println("error", err)
 		os.Exit(2)
@@ -152,4 +156,79 @@ func TestSIGKILL(t *testing.T) {
 		}
 	}
 	t.Logf("%d runs in %v: %d acknowledged seqs, all present; %d reopens cut a torn tail", runs, time.Since(start).Round(time.Millisecond), len(acked), truncations)
+}
+
+// TestReaderInOtherProcess: while a child process appends under SyncAlways,
+// a read-only store opened in this process (another process than the
+// writer) sees every seq the child has acknowledged, through the durable
+// prefix of the active segment, and reads each of them whole.
+func TestReaderInOtherProcess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestKillChild$", "-test.count=1")
+	// One large segment: no roll, so no merge rewrites a file under the reader.
+	cmd.Env = append(os.Environ(), killChildEnv+"="+dir, "TSQ_KILL_ITER=0", "TSQ_KILL_SEGMAX="+strconv.Itoa(1<<30))
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		_ = cmd.Wait()
+	}()
+	sc := bufio.NewScanner(stdout)
+	checks := 0
+	for round := 0; round < 5; round++ {
+		// Collect some acknowledgements, then look from this process.
+		var acked []uint64
+		for len(acked) < 200 && sc.Scan() {
+			l := sc.Text()
+			if strings.HasPrefix(l, "error") {
+				t.Fatalf("child: %s", l)
+			}
+			if q, err := strconv.ParseUint(l, 10, 64); err == nil {
+				acked = append(acked, q)
+			}
+		}
+		if len(acked) == 0 {
+			t.Fatalf("round %d: child acknowledged nothing (%v)", round, sc.Err())
+		}
+		r, err := Open(dir, &Options{ReadOnly: true})
+		if err != nil {
+			t.Fatalf("round %d: read-only open: %v", round, err)
+		}
+		n, err := r.Count("ev")
+		if err != nil {
+			t.Fatalf("round %d: count: %v", round, err)
+		}
+		if max := slicesMax(acked); uint64(n) < max {
+			t.Fatalf("round %d: reader counts %d records, child acknowledged seq %d", round, n, max)
+		}
+		for _, q := range acked {
+			rec, err := r.Get("ev", q)
+			if err != nil {
+				t.Fatalf("round %d: acknowledged seq %d not visible to a reader in another process: %v", round, q, err)
+			}
+			checkWhole(t, rec)
+			checks++
+		}
+		if err := r.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("%d acknowledged records read whole from another process", checks)
+}
+
+func slicesMax(s []uint64) uint64 {
+	m := s[0]
+	for _, v := range s[1:] {
+		m = max(m, v)
+	}
+	return m
 }
