@@ -267,7 +267,8 @@ func (s *Store) Scan(ctx context.Context, stream string, o ScanOptions) iter.Seq
 					return
 				}
 				blk, err := st.decodeBlock(sf, j)
-				if err == nil {
+				inside := m.MinSeq >= slo && m.MaxSeq <= shi && m.MinTime >= tlo && m.MaxTime <= thi
+				if err == nil && !inside {
 					blk = trim(blk, slo, shi, tlo, thi)
 				}
 				if err != nil {
@@ -285,18 +286,26 @@ func (s *Store) Scan(ctx context.Context, stream string, o ScanOptions) iter.Seq
 // trim keeps the rows of b within the seq and time bounds.
 func trim(b *chunk.Block, slo, shi uint64, tlo, thi int64) *chunk.Block {
 	seqs, times := column(b, colSeq).Ints, column(b, colTime).Ints
-	var keep []int
-	all := true
-	for i := range b.Rows {
+	in := func(i int) bool {
 		s, t := uint64(seqs[i]), times[i]
-		if s >= slo && s <= shi && t >= tlo && t <= thi {
-			keep = append(keep, i)
-		} else {
-			all = false
-		}
+		return s >= slo && s <= shi && t >= tlo && t <= thi
 	}
-	if all {
+	// Most blocks lie wholly inside the range: check before collecting.
+	first := 0
+	for first < b.Rows && in(first) {
+		first++
+	}
+	if first == b.Rows {
 		return b
+	}
+	keep := make([]int, first, b.Rows)
+	for i := range first {
+		keep[i] = i
+	}
+	for i := first + 1; i < b.Rows; i++ {
+		if in(i) {
+			keep = append(keep, i)
+		}
 	}
 	out := &chunk.Block{Rows: len(keep), Columns: make([]chunk.Column, len(b.Columns))}
 	for k := range b.Columns {
