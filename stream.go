@@ -110,6 +110,13 @@ type stream struct {
 	w       *seg.Writer         // the active segment, nil if none
 	active  *segFile            // the published state of w
 	blocks  []seg.BlockMeta     // w's blocks; active.blocks is a prefix
+	// rowsOf caches the row count of a prefix of blocks, so that
+	// publishing after each commit adds only the new blocks' rows.
+	rowsOf struct {
+		first *seg.BlockMeta // &blocks[0] when counted
+		n     int            // blocks counted
+		rows  int64
+	}
 	next    uint64              // the next seq to assign
 	broken  error               // a write or sync failed; recover before writing
 	syncErr error               // first background fsync failure, for Close
@@ -331,6 +338,27 @@ func sumRows(blocks []seg.BlockMeta) int64 {
 	return n
 }
 
+// activeRows returns the rows of st.blocks, counting only the blocks
+// appended since the last call when the slice still starts where it did.
+// Caller holds mu.
+func (st *stream) activeRows() int64 {
+	c := &st.rowsOf
+	if len(st.blocks) == 0 {
+		*c = struct {
+			first *seg.BlockMeta
+			n     int
+			rows  int64
+		}{}
+		return 0
+	}
+	if c.first != &st.blocks[0] || c.n > len(st.blocks) {
+		c.first, c.n, c.rows = &st.blocks[0], 0, 0
+	}
+	c.rows += sumRows(st.blocks[c.n:])
+	c.n = len(st.blocks)
+	return c.rows
+}
+
 // publish makes the current segments and the active segment's blocks
 // visible to readers. Caller holds mu.
 func (st *stream) publish() {
@@ -341,7 +369,7 @@ func (st *stream) publish() {
 		if st.w != nil {
 			a.gen = st.w.Header().Generation
 		}
-		a.rows = sumRows(a.blocks)
+		a.rows = st.activeRows()
 		st.active = &a
 		segs = append(segs, &a)
 	}
