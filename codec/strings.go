@@ -74,6 +74,10 @@ func (c *Encoder) AppendStrings(dst []byte, src []string) []byte {
 	total := 0
 	for i, s := range src {
 		total += len(s)
+		if i > 0 && s == src[i-1] { // runs (one series per batch) skip the map
+			c.codes[i] = c.codes[i-1]
+			continue
+		}
 		code, ok := c.dict[s]
 		if !ok {
 			code = int32(len(c.keys))
