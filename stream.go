@@ -102,14 +102,14 @@ type stream struct {
 
 	view atomic.Pointer[view]
 
-	mu      sync.Mutex // guards everything below and the segment files' writes
-	closed  bool
-	lock    io.Closer           // the LOCK file, writable streams only
-	files   map[string]vfs.File // read handles by segment name
-	segs    []*segFile          // all but the active segment, seq order
-	w       *seg.Writer         // the active segment, nil if none
-	active  *segFile            // the published state of w
-	blocks  []seg.BlockMeta     // w's blocks; active.blocks is a prefix
+	mu     sync.Mutex // guards everything below and the segment files' writes
+	closed bool
+	lock   io.Closer           // the LOCK file, writable streams only
+	files  map[string]vfs.File // read handles by segment name
+	segs   []*segFile          // all but the active segment, seq order
+	w      *seg.Writer         // the active segment, nil if none
+	active *segFile            // the published state of w
+	blocks []seg.BlockMeta     // w's blocks; active.blocks is a prefix
 	// rowsOf caches the row count of a prefix of blocks, so that
 	// publishing after each commit adds only the new blocks' rows.
 	rowsOf struct {
@@ -117,9 +117,9 @@ type stream struct {
 		n     int            // blocks counted
 		rows  int64
 	}
-	next    uint64              // the next seq to assign
-	broken  error               // a write or sync failed; recover before writing
-	syncErr error               // first background fsync failure, for Close
+	next    uint64 // the next seq to assign
+	broken  error  // a write or sync failed; recover before writing
+	syncErr error  // first background fsync failure, for Close
 	rec     Recovery
 	b       builder
 	enc     chunk.Encoder
