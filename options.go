@@ -2,6 +2,7 @@ package tsq
 
 import (
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/tsqdb/tsq/chunk"
@@ -48,6 +49,12 @@ const (
 	DefaultCacheBytes = 64 << 20
 	// NoCache as Options.CacheBytes disables the block cache.
 	NoCache = -1
+	// DefaultRetentionInterval is how often a writable Store applies
+	// the streams' retention rules.
+	DefaultRetentionInterval = time.Minute
+	// NoRetentionLoop as Options.RetentionInterval disables the loop
+	// (ApplyRetention still works).
+	NoRetentionLoop = -1
 )
 
 // Options configure a Store. A nil *Options means every default; a zero
@@ -75,6 +82,14 @@ type Options struct {
 	ReadOnly bool
 	// FS is the file system (default vfs.Default, the OS).
 	FS vfs.FS
+	// RetentionInterval is the period of the maintenance loop that a
+	// writable Store runs from Open to Close, applying every stream's
+	// retention rule (default DefaultRetentionInterval, one minute;
+	// NoRetentionLoop disables it; other negative values are invalid).
+	RetentionInterval time.Duration
+	// Logger receives background errors (retention), which are never
+	// fatal (default slog.Default()).
+	Logger *slog.Logger
 }
 
 // withDefaults returns a validated copy of o with its defaults filled in.
@@ -114,6 +129,15 @@ func (o *Options) withDefaults() (Options, error) {
 	}
 	if c.FS == nil {
 		c.FS = vfs.Default
+	}
+	switch {
+	case c.RetentionInterval == 0:
+		c.RetentionInterval = DefaultRetentionInterval
+	case c.RetentionInterval < 0 && c.RetentionInterval != NoRetentionLoop:
+		return c, fmt.Errorf("%w: RetentionInterval %v: use a positive period, 0 for the default or NoRetentionLoop", ErrInvalidOptions, c.RetentionInterval)
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
 	}
 	return c, nil
 }

@@ -130,6 +130,7 @@ type stream struct {
 	merge   mergeState
 	readers []*seg.Reader // read-only: Readers of sealed segments, closed at close
 	ids     streamIDs     // block cache segment ids, released at close
+	soft    softState     // soft deletes, tombstoned rows, retention (softstate.go)
 }
 
 // openWriter locks the stream directory and loads its segments,
@@ -153,6 +154,9 @@ func (st *stream) openWriter() error {
 	}
 	st.rec = Recovery{RemovedTmp: removed}
 	if err := st.load(); err != nil {
+		return err
+	}
+	if err := st.loadSoft(); err != nil {
 		return err
 	}
 	st.s.m.noteRecovery(&st.rec)
