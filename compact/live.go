@@ -23,20 +23,21 @@ func NewLiveSet() *LiveSet {
 	return &LiveSet{recs: map[recKey]uint64{}, drops: map[string]uint64{}}
 }
 
-// Observe adds the row if it is a tombstone (keyed put, delete, drop).
-func (l *LiveSet) Observe(seq uint64, series, key string, op uint8) {
-	if op != OpDrop && (key == "" || op > OpDrop || op == 0) {
-		return
-	}
+// Observe adds the row if it is a tombstone (keyed put, delete, drop)
+// and returns the number of entries.
+func (l *LiveSet) Observe(seq uint64, series, key string, op uint8) int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if op != OpDrop && (key == "" || op > OpDrop || op == 0) {
+		return len(l.recs) + len(l.drops)
+	}
 	if op == OpDrop {
 		if _, ok := l.drops[series]; !ok {
 			series = clone(series)
 			l.bytes += int64(len(series)) + entryOverhead
 		}
 		l.drops[series] = max(l.drops[series], seq)
-		return
+		return len(l.recs) + len(l.drops)
 	}
 	k := recKey{series, key}
 	if _, ok := l.recs[k]; !ok {
@@ -44,6 +45,7 @@ func (l *LiveSet) Observe(seq uint64, series, key string, op uint8) {
 		l.bytes += int64(len(series)+len(key)) + entryOverhead
 	}
 	l.recs[k] = max(l.recs[k], seq)
+	return len(l.recs) + len(l.drops)
 }
 
 // Evict removes the entries whose highest seq is at most w.
