@@ -336,6 +336,7 @@ func (st *stream) refreshSegment(path string) error {
 		if out.cacheID != 0 && (out.gen&cacheGenMask == sf.gen&cacheGenMask || out.gen&cacheGenMask == 0) {
 			out.cacheID = st.newCacheID()
 		}
+		st.segs = slices.Clone(st.segs) // published views share the old array
 		st.segs[k] = &out
 		st.s.cache.forget(sf)
 		if old := st.files[name]; old != nil {
