@@ -87,8 +87,20 @@ type Options struct {
 	// retention rule (default DefaultRetentionInterval, one minute;
 	// NoRetentionLoop disables it; other negative values are invalid).
 	RetentionInterval time.Duration
-	// Logger receives background errors (retention), which are never
-	// fatal (default slog.Default()).
+	// Compaction: see compaction.go. Unlike the other fields, a zero
+	// CompactInterval disables background compaction entirely (no steady
+	// passes, no live-set feeding or rebuild); CompactDefault selects the
+	// default, 4h, which a nil *Options also gets.
+	CompactInterval time.Duration
+	// CompactTombstoneCap bounds the tombstones of one compaction chunk
+	// and triggers an early pass when the live set reaches it (default
+	// 32,000,000).
+	CompactTombstoneCap int
+	// CompactMinSpacing is the least time between two early passes
+	// (default 30s).
+	CompactMinSpacing time.Duration
+	// Logger receives background errors (failed retention and compaction
+	// passes), which are never fatal (default slog.Default()).
 	Logger *slog.Logger
 }
 
@@ -97,6 +109,11 @@ func (o *Options) withDefaults() (Options, error) {
 	var c Options
 	if o != nil {
 		c = *o
+	} else {
+		c.CompactInterval = CompactDefault
+	}
+	if err := c.compactionDefaults(); err != nil {
+		return c, err
 	}
 	switch {
 	case c.CacheBytes == 0:
