@@ -65,7 +65,7 @@ func TestQuerySmoke(t *testing.T) {
 		t.Fatal(err)
 	}
 	sch, rows := queryT(t, s, `SELECT * FROM m WHERE series ~ cpu{host="a"} AND value > 1`)
-	if got := sch.String(); !strings.Contains(got, "series: dictionary<values=utf8, indices=int32") {
+	if got := sch.String(); !strings.Contains(got, "series: type=dictionary<values=utf8, indices=int32") {
 		t.Errorf("schema %s", got)
 	}
 	want := []string{
