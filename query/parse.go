@@ -268,7 +268,7 @@ func (p *parser) source(st *Statement) {
 
 func (p *parser) streamName() (string, int) {
 	t := p.advance()
-	if t.kind != tIdent && t.kind != tQuoted && t.kind != tString {
+	if t.kind != tIdent && t.kind != tQuoted && t.kind != tString || t.text == "" || t.kind == tIdent && reserved[strings.ToLower(t.text)] {
 		p.fail(t.pos, "expected a stream name, found %s", t.describe())
 	}
 	return t.text, t.pos
