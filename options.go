@@ -46,6 +46,8 @@ const (
 	MinSegmentMaxBytes = 1 << 10
 	// DefaultCacheBytes is the default capacity of the block cache.
 	DefaultCacheBytes = 64 << 20
+	// DefaultStagingTTL is the default Options.StagingTTL.
+	DefaultStagingTTL = 24 * time.Hour
 	// NoCache as Options.CacheBytes disables the block cache.
 	NoCache = -1
 )
@@ -73,6 +75,10 @@ type Options struct {
 	// ReadOnly opens the store for reading only: it never creates,
 	// writes, locks or truncates a file.
 	ReadOnly bool
+	// StagingTTL: GC removes an import's staging directory older than
+	// this even while the import holds it (a hung import then fails at
+	// commit). Default DefaultStagingTTL.
+	StagingTTL time.Duration
 	// FS is the file system (default vfs.Default, the OS).
 	FS vfs.FS
 }
@@ -114,6 +120,9 @@ func (o *Options) withDefaults() (Options, error) {
 	}
 	if c.FS == nil {
 		c.FS = vfs.Default
+	}
+	if c.StagingTTL <= 0 {
+		c.StagingTTL = DefaultStagingTTL
 	}
 	return c, nil
 }

@@ -130,6 +130,7 @@ type stream struct {
 	merge   mergeState
 	readers []*seg.Reader // read-only: Readers of sealed segments, closed at close
 	ids     streamIDs     // block cache segment ids, released at close
+	imp     importGate    // running import (import.go)
 }
 
 // openWriter locks the stream directory and loads its segments,
@@ -167,6 +168,9 @@ func (st *stream) openWriter() error {
 // opened with seg.Open, the last unsealed one with seg.OpenWriter.
 func (st *stream) load() error {
 	st.waitMerges()
+	if err := st.rollImports(); err != nil { // settle interrupted imports first
+		return err
+	}
 	// Fresh read handles: a merge may have replaced a file since.
 	for name, f := range st.files {
 		st.merge.retired = append(st.merge.retired, f)
