@@ -47,6 +47,8 @@ const (
 	MinSegmentMaxBytes = 1 << 10
 	// DefaultCacheBytes is the default capacity of the block cache.
 	DefaultCacheBytes = 64 << 20
+	// DefaultStagingTTL is the default Options.StagingTTL.
+	DefaultStagingTTL = 24 * time.Hour
 	// NoCache as Options.CacheBytes disables the block cache.
 	NoCache = -1
 	// DefaultRetentionInterval is how often a writable Store applies
@@ -80,6 +82,10 @@ type Options struct {
 	// ReadOnly opens the store for reading only: it never creates,
 	// writes, locks or truncates a file.
 	ReadOnly bool
+	// StagingTTL: GC removes an import's staging directory older than
+	// this even while the import holds it (a hung import then fails at
+	// commit). Default DefaultStagingTTL.
+	StagingTTL time.Duration
 	// FS is the file system (default vfs.Default, the OS).
 	FS vfs.FS
 	// RetentionInterval is the period of the maintenance loop that a
@@ -155,6 +161,9 @@ func (o *Options) withDefaults() (Options, error) {
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
+	}
+	if c.StagingTTL <= 0 {
+		c.StagingTTL = DefaultStagingTTL
 	}
 	return c, nil
 }

@@ -1,6 +1,7 @@
 package tsq
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -69,6 +70,11 @@ func Open(dir string, o *Options) (*Store, error) {
 			s.cache.close()
 			return nil, fmt.Errorf("tsq: open %s: %w", dir, err)
 		}
+	}
+	// Settle imports left by a crash (gc.go).
+	if _, err := s.GC(context.Background()); err != nil {
+		s.cache.close()
+		return nil, fmt.Errorf("tsq: open %s: %w", dir, err)
 	}
 	if opts.Sync == SyncInterval {
 		s.stopSync, s.syncDone = make(chan struct{}), make(chan struct{})
