@@ -15,12 +15,12 @@ import (
 // dictionary<_, utf8> columns as plain utf8: memory stays one batch.
 type arrowFileWriter struct {
 	w      *ipc.FileWriter
-	plain  *plainer
+	plain  *Plain
 	schema *arrow.Schema
 }
 
 func newArrowFileWriter(w io.Writer, schema *arrow.Schema, _ *Options) (BatchWriter, error) {
-	p, err := newPlainer(schema)
+	p, err := NewPlain(schema)
 	if err != nil {
 		return nil, err
 	}
@@ -32,7 +32,7 @@ func newArrowFileWriter(w io.Writer, schema *arrow.Schema, _ *Options) (BatchWri
 }
 
 func (a *arrowFileWriter) Write(rec arrow.RecordBatch) error {
-	out, err := a.plain.record(rec)
+	out, err := a.plain.Record(rec)
 	if err != nil {
 		return err
 	}

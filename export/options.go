@@ -25,7 +25,7 @@ type Stats struct {
 
 const (
 	DefaultRowGroupRows = 1 << 20
-	DefaultMaxOpenFiles = 16
+	DefaultMaxOpenFiles = 8
 )
 
 // RowGroups returns the effective Parquet row group size.

@@ -8,10 +8,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
-// plainer rewrites top-level dictionary<_, utf8|large_utf8> columns as plain
+// Plain rewrites top-level dictionary<_, utf8|large_utf8> columns as plain
 // utf8 columns, for outputs that cannot change a dictionary between batches.
 // Other columns pass through untouched (no copy).
-type plainer struct {
+type Plain struct {
 	schema *arrow.Schema // output schema
 	dict   []bool        // column i is rewritten
 	any    bool
@@ -20,18 +20,22 @@ type plainer struct {
 // PlainSchema returns schema with string dictionary columns as plain utf8,
 // as written to Arrow IPC files and Parquet.
 func PlainSchema(schema *arrow.Schema) (*arrow.Schema, error) {
-	p, err := newPlainer(schema)
+	p, err := NewPlain(schema)
 	if err != nil {
 		return nil, err
 	}
 	return p.schema, nil
 }
 
-func newPlainer(schema *arrow.Schema) (*plainer, error) {
+// Schema is the output schema.
+func (p *Plain) Schema() *arrow.Schema { return p.schema }
+
+// NewPlain returns the rewriter of batches of schema.
+func NewPlain(schema *arrow.Schema) (*Plain, error) {
 	if err := checkSchema(schema); err != nil {
 		return nil, err
 	}
-	p := &plainer{dict: make([]bool, schema.NumFields())}
+	p := &Plain{dict: make([]bool, schema.NumFields())}
 	fields := make([]arrow.Field, schema.NumFields())
 	for i, f := range schema.Fields() {
 		fields[i] = f
@@ -52,8 +56,8 @@ func newPlainer(schema *arrow.Schema) (*plainer, error) {
 	return p, nil
 }
 
-// record returns rec with dictionary columns made plain; the caller releases it.
-func (p *plainer) record(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+// Record returns rec with dictionary columns made plain; the caller releases it.
+func (p *Plain) Record(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 	if int(rec.NumCols()) != len(p.dict) {
 		return nil, fmt.Errorf("batch has %d columns, schema has %d", rec.NumCols(), len(p.dict))
 	}
@@ -62,27 +66,27 @@ func (p *plainer) record(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 		return rec, nil
 	}
 	cols := make([]arrow.Array, rec.NumCols())
+	var owned []arrow.Array
 	defer func() {
-		for i, c := range cols {
-			if c != nil && p.dict[i] {
-				c.Release()
-			}
+		for _, c := range owned {
+			c.Release()
 		}
 	}()
 	for i := range cols {
 		c := rec.Column(i)
-		if !p.dict[i] {
+		if !p.dict[i] || c.DataType().ID() == arrow.STRING { // already plain
 			cols[i] = c
 			continue
 		}
 		d, ok := c.(*array.Dictionary)
 		if !ok {
-			return nil, fmt.Errorf("column %q: want a dictionary array, got %v", rec.ColumnName(i), c.DataType())
+			return nil, fmt.Errorf("column %q: want a dictionary or utf8 array, got %v", rec.ColumnName(i), c.DataType())
 		}
 		out, err := plainStrings(d)
 		if err != nil {
 			return nil, fmt.Errorf("column %q: %w", rec.ColumnName(i), err)
 		}
+		owned = append(owned, out)
 		cols[i] = out
 	}
 	return array.NewRecordBatch(p.schema, cols, rec.NumRows()), nil
