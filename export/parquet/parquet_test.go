@@ -19,8 +19,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/tsqdb/tsq/export"
-	_ "github.com/tsqdb/tsq/export/parquet"
 	"github.com/tsqdb/tsq/export/exporttest"
+	_ "github.com/tsqdb/tsq/export/parquet"
 )
 
 var t0 = time.Date(2024, 2, 28, 22, 0, 0, 987654321, time.UTC)
@@ -154,9 +154,15 @@ func tree(t *testing.T, dir string) []string {
 }
 
 func TestPartitioned(t *testing.T) {
-	// 5 days in random order, at most 2 open files: every date is opened
+	// In time order, batches split by date into zero-copy slices.
+	t.Run("ordered", func(t *testing.T) { testPartitioned(t, false) })
+	// 8 dates in random order, at most 2 open files: every date is opened
 	// and finished many times, giving many part files per date.
-	rows := exporttest.Gen(4, 6000, t0, 97*time.Second, true)
+	t.Run("shuffled", func(t *testing.T) { testPartitioned(t, true) })
+}
+
+func testPartitioned(t *testing.T, shuffle bool) {
+	rows := exporttest.Gen(4, 6000, t0, 97*time.Second, shuffle)
 	dir := t.TempDir()
 	st, err := export.WritePartitioned(context.Background(), dir, "metrics.v1", exporttest.Reader(rows, 500), &export.Options{MaxOpenFiles: 2, RowGroupRows: 300})
 	if err != nil {
@@ -207,7 +213,7 @@ func TestPartitioned(t *testing.T) {
 	if total != len(rows) {
 		t.Fatalf("read %d rows, want %d", total, len(rows))
 	}
-	if len(dates) != 8 || len(files) <= len(dates) {
+	if len(dates) != 8 || shuffle && len(files) <= len(dates) || !shuffle && len(files) != len(dates) {
 		t.Fatalf("%d dates in %d files: %v", len(dates), len(files), files)
 	}
 

@@ -90,6 +90,7 @@ type partFile struct {
 
 type partitioner struct {
 	root, streamDir string
+	schema          *arrow.Schema // input schema
 	plain           *export.Plain
 	timeCol         int
 	unitNanos       int64
@@ -118,6 +119,7 @@ func newPartitioner(dir, stream string, schema *arrow.Schema, o *export.Options)
 	return &partitioner{
 		root:      dir,
 		streamDir: filepath.Join(dir, "stream="+stream),
+		schema:    schema,
 		plain:     plain,
 		timeCol:   idx[0],
 		unitNanos: int64(tt.Unit.Multiplier()),
@@ -306,7 +308,7 @@ func (p *partitioner) openPart(day int64) (*partFile, error) {
 		return nil, err
 	}
 	cw := &countWriter{w: af}
-	w, err := newWriter(cw, p.plain.Schema(), p.o)
+	w, err := newWriter(cw, p.schema, p.o)
 	if err != nil {
 		af.Abort()
 		return nil, err
