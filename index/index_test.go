@@ -228,7 +228,7 @@ func TestWriteReadFile(t *testing.T) {
 	}
 	// Corrupt the file: the error names it.
 	f, _ := mem.Create("d/b")
-	f.Write([]byte("TSQS garbage that is long enough"))
+	f.Write([]byte("TSQI garbage that is long enough"))
 	f.Close()
 	if _, _, err := ReadBitmap(mem, "d/b", KindDeleted); err == nil || !strings.Contains(err.Error(), "d/b") {
 		t.Fatalf("corrupt file: %v", err)
