@@ -46,7 +46,7 @@ func rewriteWithout(t *testing.T, fsys vfs.FS, path string, del *roaring64.Bitma
 					gone.Add(uint64(q))
 				}
 			}
-			blk = trim(blk, 0, ^uint64(0), -1<<63, 1<<63-1, true, del)
+			dropDeleted(blk, del)
 			meta := seg.BlockMeta{Rows: blk.Rows, MinSeq: m.MinSeq, MaxSeq: m.MaxSeq, MinTime: m.MinTime, MaxTime: m.MaxTime}
 			var b []byte
 			if blk.Rows > 0 {

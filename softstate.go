@@ -4,12 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
+	"github.com/tsqdb/tsq/chunk"
 	"github.com/tsqdb/tsq/index"
 )
 
@@ -271,4 +273,56 @@ func (c *deletedCursor) count(lo, hi uint64) uint64 {
 		n -= c.bm.Rank(lo - 1)
 	}
 	return n
+}
+
+// dropDeleted removes the rows of b whose seq is in del, in place (b is
+// the caller's, freshly decoded). The seqs of a block increase, so one
+// iterator walks the bitmap along the rows.
+func dropDeleted(b *chunk.Block, del *roaring64.Bitmap) {
+	seqs := column(b, colSeq).Ints
+	if len(seqs) == 0 {
+		return
+	}
+	it := del.Iterator()
+	it.AdvanceIfNeeded(uint64(seqs[0]))
+	next := func() uint64 {
+		if it.HasNext() {
+			return it.Next()
+		}
+		return math.MaxUint64
+	}
+	// One iterator step per deleted seq, one comparison per row.
+	d := next()
+	keep := make([]int, 0, len(seqs))
+	for i, q := range seqs {
+		for d < uint64(q) {
+			d = next()
+		}
+		if d == uint64(q) {
+			d = next()
+			continue
+		}
+		keep = append(keep, i)
+	}
+	if len(keep) == len(seqs) {
+		return
+	}
+	for k := range b.Columns {
+		c := &b.Columns[k]
+		c.Valid, c.Ints, c.Floats = keepIn(c.Valid, keep), keepIn(c.Ints, keep), keepIn(c.Floats, keep)
+		c.Bools, c.Codes, c.Strs = keepIn(c.Bools, keep), keepIn(c.Codes, keep), keepIn(c.Strs, keep)
+	}
+	b.Rows = len(keep)
+}
+
+// keepIn moves the entries of s at keep (increasing) to its front and
+// cuts it there; nil stays nil.
+func keepIn[T any](s []T, keep []int) []T {
+	if len(s) == 0 {
+		return s
+	}
+	for j, i := range keep {
+		s[j] = s[i]
+	}
+	return s[:len(keep)]
 }
