@@ -17,7 +17,7 @@ import (
 
 // Names of a stream's state files (format in docs/FORMAT.md, "State
 // files"). They are replaced atomically through a temp file ending in
-// index.TmpSuffix, which seg.RemoveStaleTmp removes at open.
+// index.TmpSuffix, which loadSoft removes at open.
 const (
 	deletedFile    = "deleted.bitmap"
 	tombstonedFile = "tombstoned.bitmap"
@@ -84,6 +84,11 @@ func (st *stream) loadSoft() error {
 	ss := &st.soft
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
+	removed, err := index.RemoveStaleTmp(st.s.fs, st.dir, deletedFile, tombstonedFile, retentionFile)
+	if err != nil {
+		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+	}
+	st.rec.RemovedTmp = append(st.rec.RemovedTmp, removed...)
 	for _, b := range []*bitmapState{&ss.deleted, &ss.tombstoned} {
 		if _, err := st.reloadBitmap(b); err != nil {
 			return err
@@ -98,7 +103,7 @@ func (st *stream) loadSoft() error {
 			return err
 		}
 	}
-	_, err := st.reloadRule()
+	_, err = st.reloadRule()
 	return err
 }
 

@@ -11,8 +11,11 @@ import (
 	"github.com/tsqdb/tsq/internal/vfs"
 )
 
-// TmpSuffix ends the name of the temp file WriteFile writes.
-const TmpSuffix = ".tmp"
+// TmpSuffix ends the name of the temp file WriteFile writes. It is not
+// ".tmp" on purpose: segment rewrites remove every "*.tmp" of a stream
+// directory when they start, which must not race with a state file
+// write; the owner removes stale state temp files itself (RemoveStaleTmp).
+const TmpSuffix = ".new"
 
 // CrashPoint names a step of WriteFile after which a test may stop it.
 type CrashPoint string
@@ -96,6 +99,29 @@ func writeFile(fsys vfs.FS, tmp, path string, buf []byte, hook Hook) (hookErr, e
 		return nil, err
 	}
 	return hook.at(CrashDirSynced), nil
+}
+
+// RemoveStaleTmp removes the temp files of the given state files in dir
+// left by an interrupted WriteFile, then syncs dir if it removed any. It
+// returns the paths removed. Run it before any WriteFile in dir starts.
+func RemoveStaleTmp(fsys vfs.FS, dir string, names ...string) (removed []string, err error) {
+	for _, name := range names {
+		p := filepath.Join(dir, name+TmpSuffix)
+		err := fsys.Remove(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return removed, fmt.Errorf("index: remove stale temp file: %w", err)
+		}
+		removed = append(removed, p)
+	}
+	if len(removed) > 0 {
+		if err := fsys.SyncDir(dir); err != nil {
+			return removed, fmt.Errorf("index: remove stale temp files in %s: %w", dir, err)
+		}
+	}
+	return removed, nil
 }
 
 // ReadFile reads and decodes the state file path. A missing file gives an
