@@ -89,7 +89,7 @@ func TestDeleteCrash(t *testing.T) {
 			checkHidden(t, c, "ev", all, got)
 			names, _ := crashed.ReadDir("db/streams/ev")
 			for _, n := range names {
-				if (strings.HasSuffix(n, ".tmp") || strings.HasSuffix(n, index.TmpSuffix)) {
+				if strings.HasSuffix(n, ".tmp") || strings.HasSuffix(n, index.TmpSuffix) {
 					t.Fatalf("temp file %s left after reopen", n)
 				}
 			}
@@ -159,7 +159,7 @@ func TestDeleteENOSPC(t *testing.T) {
 			checkHidden(t, s, "ev", all, old)
 			names, _ := mem.ReadDir("db/streams/ev")
 			for _, n := range names {
-				if (strings.HasSuffix(n, ".tmp") || strings.HasSuffix(n, index.TmpSuffix)) {
+				if strings.HasSuffix(n, ".tmp") || strings.HasSuffix(n, index.TmpSuffix) {
 					t.Fatalf("temp file %s left", n)
 				}
 			}
