@@ -121,7 +121,7 @@ func (s *Store) Retention(stream string) (Retention, error) {
 func (st *stream) reloadRule() (bool, error) {
 	ss := &st.soft
 	stamp, err := st.stampOf(retentionFile)
-	if err != nil || stamp == ss.ruleStamp {
+	if err != nil || st.unchanged(retentionFile, stamp, ss.ruleStamp, ss.ruleSeq) {
 		return false, err
 	}
 	var r index.Rule

@@ -134,11 +134,29 @@ func (st *stream) stampOf(name string) (fileStamp, error) {
 	return fileStamp{size: fi.Size(), mtime: fi.ModTime(), found: true}, nil
 }
 
+// coarseMtime: a file modified this recently may have been rewritten
+// again within the file system's timestamp granularity with the same
+// size, so its stamp alone does not prove it unchanged.
+const coarseMtime = 2 * time.Second
+
+// unchanged reports whether the state file name is still the one loaded
+// with stamp old and write sequence seq.
+func (st *stream) unchanged(name string, stamp, old fileStamp, seq uint64) bool {
+	if stamp.found != old.found || stamp.size != old.size || !stamp.mtime.Equal(old.mtime) {
+		return false
+	}
+	if !stamp.found || time.Since(stamp.mtime) > coarseMtime {
+		return true
+	}
+	got, err := index.ReadSeq(st.s.fs, st.statePath(name))
+	return err == nil && got == seq
+}
+
 // reloadBitmap reads b's file if it changed since last loaded. Caller
 // holds soft.mu.
 func (st *stream) reloadBitmap(b *bitmapState) (changed bool, err error) {
 	stamp, err := st.stampOf(b.file)
-	if err != nil || stamp == b.stamp {
+	if err != nil || st.unchanged(b.file, stamp, b.stamp, b.seq) {
 		return false, err
 	}
 	var bm *roaring64.Bitmap

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -153,6 +154,27 @@ func ReadFile(fsys vfs.FS, path string, want Kind) (Frame, error) {
 		return Frame{}, fmt.Errorf("index: read %s: %w", path, err)
 	}
 	return fr, nil
+}
+
+// ReadSeq reads only the header of the state file path and returns its
+// write sequence: a cheap check of whether the file changed.
+func ReadSeq(fsys vfs.FS, path string) (uint64, error) {
+	f, err := fsys.Open(path)
+	if err != nil {
+		return 0, fmt.Errorf("index: read %s: %w", path, err)
+	}
+	defer f.Close()
+	var h [HeaderLen]byte
+	if _, err := f.ReadAt(h[:], 0); err != nil {
+		if err == io.EOF {
+			err = corrupt(path, "header", 0, "file shorter than the %d-byte header", HeaderLen)
+		}
+		return 0, fmt.Errorf("index: read %s: %w", path, err)
+	}
+	if string(h[:4]) != Magic {
+		return 0, fmt.Errorf("index: read %s: %w", path, corrupt(path, "header", 0, "magic %q, want %q", h[:4], Magic))
+	}
+	return binary.LittleEndian.Uint64(h[8:]), nil
 }
 
 // WriteBitmap writes bm as the state file path of kind (KindDeleted or
