@@ -297,3 +297,34 @@ func TestWriteENOSPC(t *testing.T) {
 		}
 	}
 }
+
+func TestRemoveStaleTmpAndReadSeq(t *testing.T) {
+	mem := vfs.NewMem()
+	mem.MkdirAll("d", 0o755)
+	stop := errors.New("crash")
+	if err := WriteBitmap(mem, "d/a", KindDeleted, 4, roaring64.BitmapOf(1), nil); err != nil {
+		t.Fatal(err)
+	}
+	if seq, err := ReadSeq(mem, "d/a"); err != nil || seq != 4 {
+		t.Fatalf("ReadSeq: %d, %v", seq, err)
+	}
+	err := WriteBitmap(mem, "d/a", KindDeleted, 5, roaring64.BitmapOf(2), func(p CrashPoint) error {
+		if p == CrashTmpSynced {
+			return stop
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) {
+		t.Fatal(err)
+	}
+	removed, err := RemoveStaleTmp(mem, "d", "a", "b")
+	if err != nil || len(removed) != 1 || removed[0] != filepath.Join("d", "a"+TmpSuffix) {
+		t.Fatalf("removed %v, %v", removed, err)
+	}
+	if names, _ := mem.ReadDir("d"); len(names) != 1 {
+		t.Fatalf("left %v", names)
+	}
+	if _, err := ReadSeq(mem, "d/missing"); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("ReadSeq of a missing file: %v", err)
+	}
+}
