@@ -3,6 +3,7 @@ package tsq
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/tsqdb/tsq/internal/vfs"
 )
@@ -84,4 +85,28 @@ func BenchmarkDelete(b *testing.B) {
 			q++
 		}
 	}
+}
+
+// BenchmarkApplyRetention: retention by age over 1,048,576 samples
+// (one per second) that soft-deletes the older half, then a no-op pass.
+func BenchmarkApplyRetention(b *testing.B) {
+	for b.Loop() {
+		b.StopTimer()
+		s := deletedStore(b, false)
+		s.now = func() time.Time { return time.Unix(0, day0).Add(1 << 20 * time.Second) }
+		if err := s.SetRetention("cpu", Retention{MaxAge: 1 << 19 * time.Second}); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		st, err := s.ApplyRetention(ctx, "cpu")
+		if err != nil || st.ByAge != 1<<19 {
+			b.Fatalf("%+v, %v", st, err)
+		}
+		b.StopTimer()
+		fi, _ := s.fs.Stat("db/streams/cpu/deleted.bitmap")
+		b.ReportMetric(float64(fi.Size()), "bitmap-bytes")
+		s.Close()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(1<<20)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }
