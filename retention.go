@@ -155,6 +155,14 @@ func (s *Store) ApplyRetention(ctx context.Context, stream string) (RetentionSta
 }
 
 func (s *Store) applyRetention(ctx context.Context, stream string) (RetentionStats, error) {
+	st, err := s.stream(stream, false)
+	if err != nil {
+		return RetentionStats{}, err
+	}
+	// One pass at a time per stream: two passes counting from the same
+	// view would each remove the excess over MaxCount.
+	st.soft.passMu.Lock()
+	defer st.soft.passMu.Unlock()
 	st, v, del, err := s.readState(stream)
 	if err != nil {
 		return RetentionStats{}, err

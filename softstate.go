@@ -47,6 +47,7 @@ type bitmapState struct {
 // forgetDeleted under it), so nothing holding mu ever takes stream.mu.
 type softState struct {
 	mu         sync.Mutex // serialises changes and reloads of the state files
+	passMu     sync.Mutex // serialises retention passes (taken before mu)
 	deleted    bitmapState
 	tombstoned bitmapState
 	rule       atomic.Pointer[index.Rule] // nil = no rule
