@@ -1,6 +1,10 @@
 package tsq
 
-import "github.com/tsqdb/tsq/compact"
+import (
+	"github.com/RoaringBitmap/roaring/v2/roaring64"
+
+	"github.com/tsqdb/tsq/compact"
+)
 
 // compactSoftDeleted returns the stream's soft-deleted seqs for a pass,
 // nil if none. Caller holds st.mu.
@@ -8,4 +12,4 @@ func (st *stream) compactSoftDeleted() compact.SeqSet { return nil }
 
 // forgetCompacted tells the index which rows a pass removed physically:
 // soft-deleted ones and superseded ones.
-func (st *stream) forgetCompacted(softDeleted, superseded []uint64) error { return nil }
+func (st *stream) forgetCompacted(softDeleted, superseded *roaring64.Bitmap) error { return nil }

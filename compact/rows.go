@@ -21,6 +21,7 @@ type rows struct {
 	seq, op        []int64
 	series, key    []string // per row; shared strings per dictionary entry
 	sc, kc, qc, oc chunk.Column
+	pair           []byte // scratch for snapshot lookups
 }
 
 // decodeRows decodes the seq, series, key and op columns of block data.
