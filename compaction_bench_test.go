@@ -137,8 +137,10 @@ func BenchmarkCompactRewrite(b *testing.B) {
 		copyFiles(b, files)
 		copyDur := time.Since(t0)
 		t0 = time.Now()
+		cpu0 := cpuTime()
 		cs, err := s.Compact(ctx, "ev")
 		passDur := time.Since(t0)
+		passCPU := cpuTime() - cpu0
 		b.StopTimer()
 		if err != nil {
 			b.Fatal(err)
@@ -146,8 +148,9 @@ func BenchmarkCompactRewrite(b *testing.B) {
 		_, after := segBytes(b, sdir)
 		copyMBs = float64(2*size) / 1e6 / copyDur.Seconds()
 		passMBs = float64(size+after) / 1e6 / passDur.Seconds()
-		b.Logf("%d rows, %d segments, %.1f MB -> %.1f MB, %d rows dropped; pass %v (%.0f MB/s), copy %v (%.0f MB/s), ratio %.2f",
-			rows+rows/10, len(files), float64(size)/1e6, float64(after)/1e6, cs.RowsRecord, passDur, passMBs, copyDur, copyMBs, passMBs/copyMBs)
+		b.Logf("%d rows, %d segments, %.1f MB -> %.1f MB, %d rows dropped; pass %v (%.0f MB/s; CPU %v, %.0f MB per CPU-second), copy %v (%.0f MB/s), ratio %.2f",
+			rows+rows/10, len(files), float64(size)/1e6, float64(after)/1e6, cs.RowsRecord, passDur, passMBs,
+			passCPU, float64(size+after)/1e6/passCPU.Seconds(), copyDur, copyMBs, passMBs/copyMBs)
 		_ = s.Close()
 	}
 	b.ReportMetric(passMBs, "pass-MB/s")
