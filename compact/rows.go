@@ -44,14 +44,14 @@ func decodeRows(dec *chunk.Decoder, data []byte, r *rows) error {
 		}
 	}
 	r.seq, r.op = r.qc.Ints, r.oc.Ints
-	r.series = strings(&r.sc, r.series)
-	r.key = strings(&r.kc, r.key)
+	r.series = stringsOf(&r.sc, r.series)
+	r.key = stringsOf(&r.kc, r.key)
 	return nil
 }
 
-// strings returns the values of a string column, one per row, building
+// stringsOf returns the values of a string column, one per row, building
 // each dictionary entry's string once.
-func strings(c *chunk.Column, dst []string) []string {
+func stringsOf(c *chunk.Column, dst []string) []string {
 	n := c.Len()
 	dst = dst[:0]
 	if c.Strs != nil {
