@@ -1,6 +1,8 @@
 package tsq
 
 import (
+	"errors"
+
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
 
 	"github.com/tsqdb/tsq/compact"
@@ -8,8 +10,16 @@ import (
 
 // compactSoftDeleted returns the stream's soft-deleted seqs for a pass,
 // nil if none. Caller holds st.mu.
-func (st *stream) compactSoftDeleted() compact.SeqSet { return nil }
+func (st *stream) compactSoftDeleted() compact.SeqSet {
+	if bm := st.deletedSnapshot(); bm != nil && !bm.IsEmpty() {
+		return bm
+	}
+	return nil
+}
 
-// forgetCompacted tells the index which rows a pass removed physically:
-// soft-deleted ones and superseded ones.
-func (st *stream) forgetCompacted(softDeleted, superseded *roaring64.Bitmap) error { return nil }
+// forgetCompacted tells the index which rows a pass removed physically,
+// soft-deleted ones and superseded ones, after the rewritten segments
+// were published: the deleted and tombstoned bitmaps shrink.
+func (st *stream) forgetCompacted(softDeleted, superseded *roaring64.Bitmap) error {
+	return errors.Join(st.forgetDeleted(softDeleted), st.forgetTombstoned(superseded))
+}

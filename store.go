@@ -30,6 +30,9 @@ type Store struct {
 
 	stopSync chan struct{} // closed by Close to stop the interval syncer
 	syncDone chan struct{} // closed when the interval syncer has stopped
+
+	now       func() time.Time // the clock of retention; tests replace it before use
+	retention maintenance      // the retention loop (retention_loop.go)
 }
 
 // Open opens the store in dir, creating dir unless o.ReadOnly. A nil o
@@ -39,7 +42,7 @@ func Open(dir string, o *Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{dir: filepath.Clean(dir), o: opts, fs: opts.FS, streams: map[string]*stream{}}
+	s := &Store{dir: filepath.Clean(dir), o: opts, fs: opts.FS, streams: map[string]*stream{}, now: time.Now}
 	if s.cache, err = newBlockCache(opts.CacheBytes, &s.m); err != nil {
 		return nil, err
 	}
@@ -72,6 +75,7 @@ func Open(dir string, o *Options) (*Store, error) {
 		go s.syncLoop()
 	}
 	s.startCompactor()
+	s.startRetention()
 	return s, nil
 }
 
@@ -105,6 +109,7 @@ func (s *Store) stream(name string, create bool) (*stream, error) {
 		return nil, fmt.Errorf("tsq: stream %q: %w", name, err)
 	}
 	st := &stream{s: s, name: name, dir: dir, writable: !s.o.ReadOnly, files: map[string]vfs.File{}}
+	st.soft.init()
 	var err error
 	if st.writable {
 		err = st.openWriter()
@@ -169,6 +174,7 @@ func (s *Store) Close() error {
 		close(s.stopSync)
 		<-s.syncDone
 	}
+	s.stopRetention()
 	var errs []error
 	for _, st := range streams {
 		errs = append(errs, st.close())

@@ -83,7 +83,7 @@ type segFile struct {
 	r        *seg.Reader     // read-only stores: the Reader of a sealed segment, used instead of f
 	blocks   []seg.BlockMeta // readable blocks: the index, or the acknowledged prefix
 	size     int64           // file size when loaded (read-only refresh)
-	mod      time.Time       // file mtime when loaded (read-only refresh)
+	mtime    time.Time       // file modification time when loaded (read-only refresh)
 	rows     int64
 	gen      uint64 // the header's generation
 	cacheID  uint32 // segment id of block cache keys, 0 if not cached
@@ -131,6 +131,7 @@ type stream struct {
 	merge   mergeState
 	readers []*seg.Reader     // read-only: Readers of sealed segments, closed at close
 	ids     streamIDs         // block cache segment ids, released at close
+	soft    softState         // soft deletes, tombstoned rows, retention (softstate.go)
 	cmp     *streamCompaction // compaction state, writable streams (compaction.go)
 }
 
@@ -155,6 +156,9 @@ func (st *stream) openWriter() error {
 	}
 	st.rec = Recovery{RemovedTmp: removed}
 	if err := st.load(); err != nil {
+		return err
+	}
+	if err := st.loadSoft(); err != nil {
 		return err
 	}
 	st.s.m.noteRecovery(&st.rec)
@@ -404,10 +408,11 @@ func (st *stream) refresh() error {
 	for _, name := range names {
 		sf := old[name]
 		if sf != nil {
-			// An unsealed segment grows; a sealed one is replaced whole by
-			// a compaction rewrite (a new file: new size or mtime).
-			fi, err := st.s.fs.Stat(sf.path)
-			if err != nil || fi.Size() != sf.size || (sf.sealed && !fi.ModTime().Equal(sf.mod)) {
+			// An unsealed segment grows; a sealed one is replaced whole
+			// by a merge or a compaction rewrite, which hides soft-deleted
+			// rows the deleted bitmap may have forgotten already.
+			if fi, err := st.s.fs.Stat(sf.path); err != nil || fi.Size() != sf.size ||
+				(sf.sealed && !fi.ModTime().Equal(sf.mtime)) {
 				sf = nil
 			}
 		}
@@ -436,7 +441,7 @@ func (st *stream) loadReadOnly(name string) (*segFile, error) {
 		return nil, fmt.Errorf("tsq: stream %q: %w", st.name, err)
 	}
 	sf := &segFile{name: name, path: path, day: day, firstSeq: first,
-		sealed: r.Sealed(), blocks: r.Blocks(), rows: r.Rows(), size: fi.Size(), mod: fi.ModTime(), gen: r.Header().Generation}
+		sealed: r.Sealed(), blocks: r.Blocks(), rows: r.Rows(), size: fi.Size(), mtime: fi.ModTime(), gen: r.Header().Generation}
 	if err := st.checkHeader(sf, r.Header()); err != nil {
 		return nil, errors.Join(err, r.Close())
 	}
