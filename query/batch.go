@@ -2,6 +2,7 @@ package query
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/tsqdb/tsq/chunk"
 )
@@ -55,10 +56,12 @@ func (n *need) names() []string {
 			out = append(out, c.name)
 		}
 	}
+	var fs []string
 	for f := range n.fields {
-		out = append(out, f)
+		fs = append(fs, f)
 	}
-	return out
+	slices.Sort(fs)
+	return append(out, fs...)
 }
 
 // decodeBatch decodes the needed columns of block i of sg. Columns are

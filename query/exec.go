@@ -69,7 +69,7 @@ func Exec(ctx context.Context, st *Statement, text string, open Opener, o *Optio
 		e.err = err
 		return nil, e
 	}
-	fs, err := fieldsOf(src)
+	fs, err := fieldsOf(ctx, src)
 	if err != nil {
 		return nil, err
 	}
