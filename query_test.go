@@ -161,11 +161,11 @@ func TestQueryFoldStore(t *testing.T) {
 	}
 	recs := []Record{
 		put("u", "alice", 1), put("u", "bob", 2), put("u", "carol", 3), // seqs 1-3
-		put("u", "alice", 10),                                            // 4: update
-		{Time: day0, Series: "u", Key: "bob", Op: OpDelete},              // 5: delete
-		put("g", "x", 7), put("g", "y", 8),                               // 6, 7
-		{Time: day0, Series: "g", Op: OpDrop},                            // 8: drop g
-		put("g", "y", 9),                                                 // 9: after the drop
+		put("u", "alice", 10),                               // 4: update
+		{Time: day0, Series: "u", Key: "bob", Op: OpDelete}, // 5: delete
+		put("g", "x", 7), put("g", "y", 8),                  // 6, 7
+		{Time: day0, Series: "g", Op: OpDrop}, // 8: drop g
+		put("g", "y", 9),                      // 9: after the drop
 	}
 	if _, err := s.Append(ctx, "kv", recs...); err != nil {
 		t.Fatal(err)
