@@ -135,7 +135,7 @@ func newStreamReader(ctx context.Context, x *executor, tasks []task) *streamRead
 					j.res <- result{err: err}
 					continue
 				}
-				b, err := x.process(&dec, &tasks[j.i], &rg)
+				b, err := x.process(&dec, &tasks[j.i], &rg, nil)
 				j.res <- result{b, err}
 			}
 		}()
