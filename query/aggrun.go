@@ -31,10 +31,10 @@ type groupCol struct {
 }
 
 const (
-	modeBucket  uint8 = iota // times within [lo, hi)
-	modeCode                 // dictionary code equals code, no nulls
-	modeSig                  // sig equals cur
-	modeNoRun                // no cheap identity: runs of one row
+	modeBucket uint8 = iota // times within [lo, hi)
+	modeCode                // dictionary code equals code, no nulls
+	modeSig                 // sig equals cur
+	modeNoRun               // no cheap identity: runs of one row
 )
 
 // begin starts a run at row r.
