@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"slices"
 	"strconv"
 	"unsafe"
 
@@ -94,13 +95,12 @@ func (b *Batch) Strings(dst []string, spans []Span) []string {
 	return dst
 }
 
-// Size estimates the batch's memory: arena plus column values.
+// Size estimates the batch's memory once complete, including what the
+// encoder adds: the arena, the record columns, and for every column a
+// value, a validity byte and a string header per row (a sparse column
+// costs as much as a dense one once padded).
 func (b *Batch) Size() int {
-	n := len(b.Arena) + b.Rows*(8+8+8+1)
-	for _, c := range b.Cols {
-		n += len(c.Valid) * 9
-	}
-	return n
+	return len(b.Arena) + b.Rows*(48+len(b.Cols)*26)
 }
 
 // Finish pads every column to Rows values.
@@ -187,20 +187,31 @@ func (c *Col) truncate(n int) {
 
 // pad appends nulls until the column holds n rows.
 func (c *Col) pad(n int) {
-	for len(c.Valid) < n {
-		c.Nulls = true
-		c.Valid = append(c.Valid, false)
-		switch c.Type {
-		case chunk.Int64:
-			c.Ints = append(c.Ints, 0)
-		case chunk.Float64:
-			c.Floats = append(c.Floats, 0)
-		case chunk.Bool:
-			c.Bools = append(c.Bools, false)
-		default:
-			c.Strs = append(c.Strs, Span{})
-		}
+	k := n - len(c.Valid)
+	if k <= 0 {
+		return
 	}
+	c.Nulls = true
+	c.Valid = grow(c.Valid, k)
+	switch c.Type {
+	case chunk.Int64:
+		c.Ints = grow(c.Ints, k)
+	case chunk.Float64:
+		c.Floats = grow(c.Floats, k)
+	case chunk.Bool:
+		c.Bools = grow(c.Bools, k)
+	default:
+		c.Strs = grow(c.Strs, k)
+	}
+}
+
+// grow appends k zero values to s.
+func grow[T any](s []T, k int) []T {
+	s = slices.Grow(s, k)
+	n := len(s)
+	s = s[:n+k]
+	clear(s[n:])
+	return s
 }
 
 // has reports whether the current row already set the column.
