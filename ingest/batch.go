@@ -36,6 +36,7 @@ type Col struct {
 	Nulls  bool // some row has no value
 
 	active bool
+	owner  *Batch
 }
 
 // Batch is a set of rows in columns. Reset reuses its slices.
@@ -161,7 +162,7 @@ func (b *Batch) col(name []byte, t chunk.Type) *Col {
 	}
 	c := b.byName[string(name)]
 	if c == nil {
-		c = &Col{Name: string(name), Type: t}
+		c = &Col{Name: string(name), Type: t, owner: b}
 		b.byName[c.Name] = c
 	}
 	if !c.active {

@@ -380,7 +380,7 @@ func (r *rowBuilder) store(name []byte, v value, typ chunk.Type, hint *Col) (*Co
 			return nil, rowErr("field %q: %v", name, err)
 		}
 	}
-	if hint != nil && hint.active && hint.Name == bstr(name) {
+	if hint != nil && hint.owner == b && hint.active && hint.Name == bstr(name) {
 		return hint, r.put(hint, v)
 	}
 	if len(b.Cols) >= MaxBatchCols {
