@@ -1,6 +1,8 @@
 package tsq
 
 import (
+	"bytes"
+	"io"
 	"os"
 	"runtime"
 	"strconv"
@@ -37,7 +39,24 @@ func TestImportLargeBoundedHeap(t *testing.T) {
 	o := importOpts(t)
 	budget := int64(DefaultImportBudget)
 	o.MemoryBudget = budget
-	st, err := s.Import(ctx, "big", &jsonGen{limit: size}, o)
+	var r io.Reader = &jsonGen{limit: size}
+	if os.Getenv("TSQ_LARGE_SRC") == "osm" {
+		// the OSM snapshot again and again, read from the file each time:
+		// wide, sparse rows
+		const path = "../shared/data/json/osm_liechtenstein_2013-08-03.jsonl"
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Skip(err)
+		}
+		n := (size + fi.Size() - 1) / fi.Size()
+		var rs []io.Reader
+		for range n {
+			rs = append(rs, &lazyFile{path: path})
+		}
+		r = io.MultiReader(rs...)
+		o.Mapping = mappingT(t, "time=ts_ms", "series=type", "key=type,id", "op=action")
+	}
+	st, err := s.Import(ctx, "big", r, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,10 +66,48 @@ func TestImportLargeBoundedHeap(t *testing.T) {
 	t.Logf("%d MiB, %d rows in %v (%.0f MB/s), staged %d MiB in %d segments; heap before %d MiB, peak %d MiB (budget %d MiB + allowance %d MiB); parse %v encode %v write %v commit %v",
 		st.Bytes>>20, st.Rows, st.Total, float64(st.Bytes)/st.Total.Seconds()/1e6, st.StagedBytes>>20, st.Segments,
 		base>>20, st.PeakHeap>>20, budget>>20, heapAllowance>>20, st.Parse, st.Encode, st.Write, st.Commit)
+	t.Logf("peak RSS of the test process (VmHWM): %d MiB", peakRSS()>>20)
 	if st.PeakHeap > uint64(budget)+heapAllowance {
 		t.Fatalf("peak heap %d MiB over budget %d MiB + allowance %d MiB", st.PeakHeap>>20, budget>>20, heapAllowance>>20)
 	}
 	if n := countT(t, s, "big"); int64(n) != st.Rows {
 		t.Fatalf("count %d, imported %d", n, st.Rows)
 	}
+}
+
+// lazyFile opens path at its first read and closes it at EOF.
+type lazyFile struct {
+	path string
+	f    *os.File
+}
+
+func (l *lazyFile) Read(p []byte) (int, error) {
+	if l.f == nil {
+		f, err := os.Open(l.path)
+		if err != nil {
+			return 0, err
+		}
+		l.f = f
+	}
+	n, err := l.f.Read(p)
+	if err == io.EOF {
+		l.f.Close()
+	}
+	return n, err
+}
+
+// peakRSS returns the process's peak resident set (Linux VmHWM), 0 if
+// unknown.
+func peakRSS() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range bytes.Split(b, []byte("\n")) {
+		if v, ok := bytes.CutPrefix(l, []byte("VmHWM:")); ok {
+			kb, _ := strconv.ParseInt(string(bytes.TrimSpace(bytes.TrimSuffix(bytes.TrimSpace(v), []byte("kB")))), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
 }

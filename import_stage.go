@@ -49,7 +49,7 @@ func (run *importRun) stage(ctx context.Context, r io.Reader) error {
 	budget := run.o.MemoryBudget
 	p, err := ingest.NewParser(r, ingest.Options{
 		Format: run.o.Format, Mapping: run.o.Mapping, SkipBad: run.o.SkipBad, Rejects: run.o.Rejects,
-		MaxLineBytes: int(min(budget/16, 64<<20)), BatchRows: s.o.BlockRows, BatchBytes: int(budget / int64(4*(encoders()+2))),
+		MaxLineBytes: int(min(budget/16, 64<<20)), BatchRows: s.o.BlockRows, BatchBytes: int(budget / int64(6*(encoders()+2))),
 	})
 	if err != nil {
 		return err

@@ -68,9 +68,25 @@ type conv struct {
 }
 
 // Reset empties the batch, keeping its storage and the column types.
+// The storage of columns the last batch did not use is freed: a wide,
+// sparse input would otherwise keep every column's largest slices.
 func (b *Batch) Reset() {
 	b.Rows, b.Bytes, b.FirstLine = 0, 0, 0
 	b.Time, b.Series, b.Key, b.Op = b.Time[:0], b.Series[:0], b.Key[:0], b.Op[:0]
+	// Past maxKnownCols, forget the columns the last batch did not use
+	// (their types stop being sticky).
+	if len(b.byName) > maxKnownCols {
+		for name, c := range b.byName {
+			if !c.active {
+				delete(b.byName, name)
+			}
+		}
+	}
+	for _, c := range b.byName {
+		if !c.active && cap(c.Valid) > 0 { // unused by the last batch
+			c.Valid, c.Ints, c.Floats, c.Bools, c.Strs = nil, nil, nil, nil, nil
+		}
+	}
 	for _, c := range b.Cols {
 		c.active, c.Nulls = false, false
 		c.Valid, c.Ints, c.Floats, c.Bools, c.Strs = c.Valid[:0], c.Ints[:0], c.Floats[:0], c.Bools[:0], c.Strs[:0]
@@ -78,6 +94,9 @@ func (b *Batch) Reset() {
 	b.Cols = b.Cols[:0]
 	b.Arena = b.Arena[:0]
 }
+
+// maxKnownCols bounds the columns a Batch remembers between batches.
+const maxKnownCols = 4 * MaxBatchCols
 
 // Str returns the string of span s. It aliases the arena: it is valid
 // until the batch is Reset, and must be copied to outlive it.
