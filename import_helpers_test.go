@@ -3,8 +3,8 @@ package tsq
 import (
 	"bytes"
 	"io"
-	"strconv"
 	"os"
+	"strconv"
 	"testing"
 
 	"github.com/tsqdb/tsq/internal/vfs"
