@@ -2,10 +2,13 @@
 // the median of -n runs), for comparison with tsq's BenchmarkAggregate:
 //   aggregate: avg and max of value per series per 5-minute bucket, whole file;
 //   selective: the same on one series over 1% of the time range.
-// Usage: node bench_duckdb.mjs <file.parquet> [runs] [series]
+// Usage: node bench_duckdb.mjs <file.parquet> [runs] [series] [from to]
+// (from, to: RFC 3339; default the middle 1% of the series' time range).
+// tsq's BenchmarkQuerySelective uses
+//   nab/realKnownCause/nyc_taxi 2014-12-01T00:00:00Z 2014-12-16T00:00:00Z
 import { DuckDBInstance } from '@duckdb/node-api';
 
-const [path, runsArg, seriesArg] = process.argv.slice(2);
+const [path, runsArg, seriesArg, fromArg, toArg] = process.argv.slice(2);
 if (!path) {
   console.error('usage: node bench_duckdb.mjs <file.parquet> [runs] [series]');
   process.exit(2);
@@ -25,8 +28,9 @@ const series = seriesArg ?? info.s;
 const span = await one(`SELECT CAST(epoch_ns(min(time)) AS VARCHAR) AS lo, CAST(epoch_ns(max(time)) AS VARCHAR) AS hi
   FROM ${src} WHERE series = ${q(series)}`);
 const lo = BigInt(span.lo), hi = BigInt(span.hi);
-const from = lo + ((hi - lo) * 495n) / 1000n, to = lo + ((hi - lo) * 505n) / 1000n;
 const ts = ns => `CAST(make_timestamp(${ns / 1000n}) AS TIMESTAMPTZ)`;
+const from = fromArg ? `CAST(${q(fromArg)} AS TIMESTAMPTZ)` : ts(lo + ((hi - lo) * 495n) / 1000n);
+const to = toArg ? `CAST(${q(toArg)} AS TIMESTAMPTZ)` : ts(lo + ((hi - lo) * 505n) / 1000n);
 
 // The groups are folded into one row so that the timing is DuckDB's query,
 // not the transfer of millions of result rows into JavaScript.
@@ -35,9 +39,9 @@ const queries = {
   aggregate: fold(`SELECT series, time_bucket(INTERVAL 5 MINUTE, time) AS bucket, avg(value) AS a, max(value) AS m
               FROM ${src} GROUP BY ALL`),
   selective: fold(`SELECT series, time_bucket(INTERVAL 5 MINUTE, time) AS bucket, avg(value) AS a, max(value) AS m
-              FROM ${src} WHERE series = ${q(series)} AND time >= ${ts(from)} AND time < ${ts(to)} GROUP BY ALL`),
+              FROM ${src} WHERE series = ${q(series)} AND time >= ${from} AND time < ${to} GROUP BY ALL`),
 };
-const out = { file: path, rows: Number(info.n), threads: String(threads), runs, series, results: {} };
+const out = { file: path, rows: Number(info.n), threads: String(threads), runs, series, from, to, results: {} };
 for (const [name, sql] of Object.entries(queries)) {
   let groups = 0;
   const times = [];

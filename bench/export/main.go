@@ -1,7 +1,8 @@
 // Command export measures tsq's export path on a large synthetic result:
 // the shared NAB metrics replicated until -rows rows (copy k of a series is
 // named "<series>/r<k>"; times unchanged), streamed as query-schema batches
-// into Parquet and Arrow IPC files. Each format runs in a child process so
+// into Parquet and Arrow IPC files; or, with -store, the result of a query
+// on a tsq store (e.g. the store of tsq's query benchmarks). Each format runs in a child process so
 // that its peak RSS (VmHWM) is its own.
 //
 //	go run ./bench/export -rows 20000000 -dir /tmp/tsqbench
@@ -25,8 +26,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/tsqdb/tsq"
 	"github.com/tsqdb/tsq/export"
 	_ "github.com/tsqdb/tsq/export/parquet"
+	"github.com/tsqdb/tsq/query"
 )
 
 func main() {
@@ -38,9 +41,11 @@ func main() {
 	child := flag.String("child", "", "internal: run one format in this process")
 	keep := flag.Bool("keep", false, "keep the output files")
 	rowGroup := flag.Int("rowgroup", 0, "Parquet rows per row group (0: export's default)")
+	store := flag.String("store", "", "export the result of -query on this tsq store (opened read-only) instead of synthetic rows")
+	queryText := flag.String("query", "SELECT * FROM nab", "query whose result -store exports")
 	flag.Parse()
 	if *child != "" {
-		if err := runChild(*child, *data, *dir, *rows, *batch, *rowGroup, *keep); err != nil {
+		if err := runChild(*child, *data, *dir, *rows, *batch, *rowGroup, *keep, *store, *queryText); err != nil {
 			fmt.Fprintln(os.Stderr, "bench/export:", err)
 			os.Exit(1)
 		}
@@ -49,7 +54,7 @@ func main() {
 	fmt.Printf("%-8s %12s %8s %12s %10s %10s\n", "format", "rows", "seconds", "rows/s", "MiB", "peakRSS")
 	for _, f := range strings.Split(*formats, ",") {
 		cmd := exec.Command(os.Args[0], "-child", f, "-rows", strconv.FormatInt(*rows, 10),
-			"-batch", strconv.Itoa(*batch), "-data", *data, "-dir", *dir, "-keep="+strconv.FormatBool(*keep), "-rowgroup", strconv.Itoa(*rowGroup))
+			"-batch", strconv.Itoa(*batch), "-data", *data, "-dir", *dir, "-keep="+strconv.FormatBool(*keep), "-rowgroup", strconv.Itoa(*rowGroup), "-store", *store, "-query", *queryText)
 		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 		if err := cmd.Run(); err != nil {
 			fmt.Fprintf(os.Stderr, "bench/export: %s: %v\n", f, err)
@@ -58,19 +63,33 @@ func main() {
 	}
 }
 
-func runChild(format, data, dir string, rows int64, batch, rowGroup int, keep bool) error {
+func runChild(format, data, dir string, rows int64, batch, rowGroup int, keep bool, store, queryText string) error {
 	f, err := export.ParseFormat(format)
 	if err != nil {
 		return err
 	}
-	samples, err := load(data)
-	if err != nil {
-		return err
-	}
 	path := filepath.Join(dir, "bench."+f.String())
-	rr := newSynth(samples, rows, batch)
-	defer rr.Release()
+	var rr array.RecordReader
 	start := time.Now()
+	if store != "" {
+		s, err := tsq.Open(store, &tsq.Options{ReadOnly: true})
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		start = time.Now()
+		if rr, err = s.Query(context.Background(), queryText, &query.Options{BatchRows: batch}); err != nil {
+			return err
+		}
+	} else {
+		samples, err := load(data)
+		if err != nil {
+			return err
+		}
+		rr = newSynth(samples, rows, batch)
+		start = time.Now()
+	}
+	defer rr.Release()
 	o := &export.Options{RowGroupRows: rowGroup}
 	if p := os.Getenv("TSQ_BENCH_HEAPPROFILE"); p != "" { // heap in use half-way through
 		o.Progress = func(n, _ int64) {
