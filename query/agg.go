@@ -354,88 +354,6 @@ func bucketOf(t, d int64) int64 {
 	return b
 }
 
-// accumulate adds the selected rows of b.
-func (a *aggPlan) accumulate(gs *groups, b *batch) error {
-	if len(b.sel) == 0 {
-		return nil
-	}
-	// Per-block caches of the group values of string columns by
-	// dictionary code.
-	type cache struct {
-		codes []int32
-		strs  []string
-		ok    []bool
-	}
-	caches := make([]cache, len(a.groups))
-	gval := func(gi int, r int32) value {
-		g := &a.groups[gi]
-		switch g.kind {
-		case gBucket:
-			return value{i: bucketOf(b.time[r], g.bucket)}
-		case gLabel:
-			c := &caches[gi]
-			code := b.series.Codes
-			if code == nil {
-				return value{s: labelOf(b.series.StringAt(int(r)), g.name)}
-			}
-			if c.strs == nil {
-				c.strs, c.ok = make([]string, b.series.Dict.Len()), make([]bool, b.series.Dict.Len())
-			}
-			k := code[r]
-			if !c.ok[k] {
-				c.strs[k], c.ok[k] = labelOf(string(b.series.Dict.At(int(k))), g.name), true
-			}
-			return value{s: c.strs[k]}
-		}
-		return b.valueAt(g.name, g.out, r)
-	}
-	var sb strings.Builder
-	var last *group
-	var lastKey groupKey
-	vals := make([]value, len(a.groups))
-	for _, r := range b.sel {
-		key := groupKey{}
-		sb.Reset()
-		for gi := range a.groups {
-			v := gval(gi, r)
-			vals[gi] = v
-			if a.groups[gi].kind == gBucket {
-				key.bucket = v.i
-				continue
-			}
-			writeKeyPart(&sb, a.groups[gi].out, v)
-		}
-		key.rest = sb.String()
-		g := last
-		if last == nil || key != lastKey {
-			g = gs.m[key]
-			if g == nil {
-				g = &group{vals: slices.Clone(vals), states: make([]aggState, len(a.aggs))}
-				gs.m[key] = g
-			}
-			last, lastKey = g, key
-		}
-		for ai := range a.aggs {
-			spec := &a.aggs[ai]
-			var v value
-			if spec.arg != "" {
-				v = b.valueAt(spec.arg, spec.in, r)
-			}
-			if spec.fn == "quantile" && !v.null {
-				if gs.qvalues++; gs.qvalues > maxQuantileValues {
-					return fmt.Errorf("query: quantile() holds every value and this query exceeds %d; narrow the time range or the series", maxQuantileValues)
-				}
-			}
-			if spec.arg == "" {
-				g.states[ai].n++
-				continue
-			}
-			g.states[ai].add(spec, v, b.time[r], b.seq[r])
-		}
-	}
-	return nil
-}
-
 func writeKeyPart(sb *strings.Builder, k colKind, v value) {
 	if v.null {
 		sb.WriteString("\x00n")
@@ -483,13 +401,17 @@ func (a *aggPlan) rows(gs *groups, out []outCol) [][]value {
 	for _, g := range gs.m {
 		list = append(list, g)
 	}
-	sort.Slice(list, func(i, j int) bool {
-		for gi := range a.groups {
-			if c := compareValues(a.groups[gi].out, list[i].vals[gi], list[j].vals[gi]); c != 0 {
-				return c < 0
+	kinds := make([]colKind, len(a.groups))
+	for gi := range a.groups {
+		kinds[gi] = a.groups[gi].out
+	}
+	slices.SortFunc(list, func(x, y *group) int {
+		for gi, k := range kinds {
+			if c := compareValuePtrs(k, &x.vals[gi], &y.vals[gi]); c != 0 {
+				return c
 			}
 		}
-		return false
+		return 0
 	})
 	rows := make([][]value, len(list))
 	for i, g := range list {
