@@ -74,7 +74,7 @@ func Store(ctx context.Context, dir string, o *Options) (*Report, error) {
 	if _, err := fsys.Stat(dir); err != nil {
 		return nil, fmt.Errorf("check: store %s: %w", dir, err)
 	}
-	segs, err := listSegments(fsys, dir)
+	segs, err := Segments(fsys, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -82,8 +82,8 @@ func Store(ctx context.Context, dir string, o *Options) (*Report, error) {
 	var total int64
 	streams := map[string]bool{}
 	for _, s := range segs {
-		total += s.size
-		streams[s.stream] = true
+		total += s.Size
+		streams[s.Stream] = true
 	}
 	rep.Streams = len(streams)
 	var done int64
@@ -92,8 +92,8 @@ func Store(ctx context.Context, dir string, o *Options) (*Report, error) {
 			return rep, err
 		}
 		checkSegment(fsys, dir, s, rep)
-		done += s.size
-		rep.Bytes += s.size
+		done += s.Size
+		rep.Bytes += s.Size
 		if o.Progress != nil {
 			o.Progress(done, total)
 		}
@@ -102,14 +102,16 @@ func Store(ctx context.Context, dir string, o *Options) (*Report, error) {
 	return rep, nil
 }
 
-type segFile struct {
-	stream string
-	path   string // absolute
-	size   int64
+// Segment is one segment file of a store.
+type Segment struct {
+	Stream string
+	Path   string // dir joined with the file's path in the store
+	Size   int64
 }
 
-// listSegments finds streams/<stream>/*.seg under dir, in name order.
-func listSegments(fsys vfs.FS, dir string) ([]segFile, error) {
+// Segments lists the segment files of the store in dir
+// (streams/<stream>/*.seg), by stream and then name.
+func Segments(fsys vfs.FS, dir string) ([]Segment, error) {
 	root := filepath.Join(dir, "streams")
 	names, err := fsys.ReadDir(root)
 	if err != nil {
@@ -119,7 +121,7 @@ func listSegments(fsys vfs.FS, dir string) ([]segFile, error) {
 		return nil, fmt.Errorf("check: list streams in %s: %w", root, err)
 	}
 	sort.Strings(names)
-	var out []segFile
+	var out []Segment
 	for _, st := range names {
 		sdir := filepath.Join(root, st)
 		fi, err := fsys.Stat(sdir)
@@ -140,7 +142,7 @@ func listSegments(fsys vfs.FS, dir string) ([]segFile, error) {
 			if err != nil {
 				return nil, fmt.Errorf("check: stat %s: %w", p, err)
 			}
-			out = append(out, segFile{stream: st, path: p, size: fi.Size()})
+			out = append(out, Segment{Stream: st, Path: p, Size: fi.Size()})
 		}
 	}
 	return out, nil

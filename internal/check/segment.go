@@ -14,22 +14,22 @@ import (
 // and bloom CRCs; seg.Reader.Verify each frame header against the index and
 // each block's CRC; here every block is also decoded whole and its rows
 // compared with the index, and every series it holds looked up in the bloom.
-func checkSegment(fsys vfs.FS, dir string, s segFile, rep *Report) {
-	rel, err := filepath.Rel(dir, s.path)
+func checkSegment(fsys vfs.FS, dir string, s Segment, rep *Report) {
+	rel, err := filepath.Rel(dir, s.Path)
 	if err != nil {
-		rel = s.path
+		rel = s.Path
 	}
 	add := func(ps ...Problem) { rep.Problems = append(rep.Problems, ps...) }
-	r, err := seg.Open(fsys, s.path)
+	r, err := seg.Open(fsys, s.Path)
 	if err != nil {
 		add(problemsOf(rel, err)...)
 		return
 	}
 	defer r.Close()
 	rep.Segments++
-	if h := r.Header(); h.Stream != s.stream {
+	if h := r.Header(); h.Stream != s.Stream {
 		add(Problem{File: rel, Section: "segment header", Offset: 0,
-			Msg: fmt.Sprintf("names stream %q but lies in the directory of stream %q", h.Stream, s.stream)})
+			Msg: fmt.Sprintf("names stream %q but lies in the directory of stream %q", h.Stream, s.Stream)})
 	}
 	if err := r.Verify(); err != nil {
 		add(problemsOf(rel, err)...)

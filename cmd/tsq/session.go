@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	tsq "github.com/tsqdb/tsq"
+	"github.com/tsqdb/tsq/internal/render"
+	"golang.org/x/term"
+)
+
+// session is the state of a shell, interactive or scripted: the store,
+// output settings and the last statement (for .plot and .export).
+type session struct {
+	e     *env
+	st    *tsq.Store
+	mode  render.Mode
+	rows  int  // .maxrows: table rows shown before truncating
+	timer bool // .timer: print each statement's run time
+	bail  bool // stop a script at the first error
+	// out is where results go: stdout, or the file of .output.
+	out     io.Writer
+	outFile *os.File
+	color   bool // out is a terminal: dim NULLs, colour plots
+	width   int  // terminal columns for plots; 0 when not a terminal
+	plotAll bool // tsq query --plot: draw every result instead of printing it
+	last    string
+}
+
+func newSession(e *env, st *tsq.Store) *session {
+	s := &session{e: e, st: st, out: e.stdout, bail: true}
+	if f, ok := e.stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		s.color = true
+		if w, _, err := term.GetSize(int(f.Fd())); err == nil {
+			s.width = w
+		}
+	}
+	return s
+}
+
+// close closes an .output file.
+func (s *session) close() error {
+	if s.outFile != nil {
+		err := s.outFile.Close()
+		s.outFile = nil
+		return err
+	}
+	return nil
+}
+
+// caretError is a statement error that can point at its column
+// (*query.Error).
+type caretError interface {
+	error
+	Caret(src string) string
+}
+
+// statement runs one statement and renders its result.
+func (s *session) statement(ctx context.Context, text string) error {
+	if s.plotAll {
+		return s.plot(ctx, text)
+	}
+	start := time.Now()
+	s.last = text
+	rr, err := runQuery(ctx, s.st, text)
+	if err != nil {
+		return err
+	}
+	defer rr.Release()
+	_, err = render.Write(s.out, rr, render.Options{Mode: s.mode, MaxRows: s.rows, Color: s.color && s.outFile == nil})
+	if err != nil {
+		return err
+	}
+	if s.timer {
+		fmt.Fprintf(s.e.stdout, "Run Time: %.3fs\n", time.Since(start).Seconds())
+	}
+	return nil
+}
+
+// report prints err for the statement src (starting at script line line,
+// 0 when interactive): one line, then the caret when the error has one.
+func (s *session) report(err error, src string, line int) {
+	w := s.e.stderr
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(w, "Interrupted")
+		return
+	}
+	where := ""
+	if line > 0 {
+		where = fmt.Sprintf("line %d: ", line)
+	}
+	var ce caretError
+	if errors.As(err, &ce) && src != "" {
+		fmt.Fprintf(w, "Error: %s%s\n", where, ce.Error())
+		if c := strings.TrimRight(ce.Caret(src), "\n"); c != "" {
+			fmt.Fprintln(w, c)
+		}
+		return
+	}
+	fmt.Fprintf(w, "Error: %s%s\n", where, oneLine(err.Error()))
+}
