@@ -30,6 +30,7 @@ type session struct {
 	width   int  // terminal columns for plots; 0 when not a terminal
 	plotAll bool // tsq query --plot: draw every result instead of printing it
 	last    string
+	errors  int // errors reported
 }
 
 func newSession(e *env, st *tsq.Store) *session {
@@ -86,6 +87,7 @@ func (s *session) statement(ctx context.Context, text string) error {
 // 0 when interactive): one line, then the caret when the error has one.
 func (s *session) report(err error, src string, line int) {
 	w := s.e.stderr
+	s.errors++
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintln(w, "Interrupted")
 		return
