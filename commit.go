@@ -243,6 +243,7 @@ func (st *stream) writeAll(reqs []*request) error {
 				}
 				r.seqs[i] = st.next
 				b.addRecord(st.next, rec, day, size)
+				st.observeTombstone(st.next, rec)
 				st.next++
 			}
 			continue

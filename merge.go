@@ -1,6 +1,7 @@
 package tsq
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/tsqdb/tsq/chunk"
@@ -159,6 +160,7 @@ func (st *stream) applyMerges() bool {
 		applied := false
 		for k, sf := range st.segs {
 			if sf.name == nsf.name && sf.sealed {
+				st.segs = slices.Clone(st.segs) // published views share the old array
 				st.segs[k] = nsf
 				// Old generation's keys are unreachable now; free them.
 				st.s.cache.forget(sf)

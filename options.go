@@ -2,6 +2,7 @@ package tsq
 
 import (
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/tsqdb/tsq/chunk"
@@ -75,6 +76,20 @@ type Options struct {
 	ReadOnly bool
 	// FS is the file system (default vfs.Default, the OS).
 	FS vfs.FS
+	// Compaction: see compaction.go. Unlike the other fields, a zero
+	// CompactInterval disables background compaction entirely (no steady
+	// passes, no live-set feeding or rebuild); CompactDefault selects the
+	// default, 4h, which a nil *Options also gets.
+	CompactInterval time.Duration
+	// CompactTombstoneCap bounds the tombstones of one compaction chunk
+	// and triggers an early pass when the live set reaches it (default
+	// 32,000,000).
+	CompactTombstoneCap int
+	// CompactMinSpacing is the least time between two early passes
+	// (default 30s).
+	CompactMinSpacing time.Duration
+	// Logger receives failed compaction passes (default slog.Default()).
+	Logger *slog.Logger
 }
 
 // withDefaults returns a validated copy of o with its defaults filled in.
@@ -82,6 +97,11 @@ func (o *Options) withDefaults() (Options, error) {
 	var c Options
 	if o != nil {
 		c = *o
+	} else {
+		c.CompactInterval = CompactDefault
+	}
+	if err := c.compactionDefaults(); err != nil {
+		return c, err
 	}
 	switch {
 	case c.CacheBytes == 0:

@@ -26,6 +26,7 @@ type Store struct {
 
 	m     metrics
 	cache *blockCache // nil under NoCache
+	cm    storeCompaction
 
 	stopSync chan struct{} // closed by Close to stop the interval syncer
 	syncDone chan struct{} // closed when the interval syncer has stopped
@@ -70,6 +71,7 @@ func Open(dir string, o *Options) (*Store, error) {
 		s.stopSync, s.syncDone = make(chan struct{}), make(chan struct{})
 		go s.syncLoop()
 	}
+	s.startCompactor()
 	return s, nil
 }
 
@@ -162,6 +164,7 @@ func (s *Store) Close() error {
 	s.closed = true
 	streams := s.streams
 	s.mu.Unlock()
+	s.stopCompactor()
 	if s.stopSync != nil {
 		close(s.stopSync)
 		<-s.syncDone

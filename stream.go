@@ -128,8 +128,9 @@ type stream struct {
 	one     [1]*request
 	sreq    request // AppendSamples' request in direct mode
 	merge   mergeState
-	readers []*seg.Reader // read-only: Readers of sealed segments, closed at close
-	ids     streamIDs     // block cache segment ids, released at close
+	readers []*seg.Reader     // read-only: Readers of sealed segments, closed at close
+	ids     streamIDs         // block cache segment ids, released at close
+	cmp     *streamCompaction // compaction state, writable streams (compaction.go)
 }
 
 // openWriter locks the stream directory and loads its segments,
@@ -156,6 +157,9 @@ func (st *stream) openWriter() error {
 		return err
 	}
 	st.s.m.noteRecovery(&st.rec)
+	if err := st.initCompaction(); err != nil {
+		return err
+	}
 	st.b.init(st.s.o.BlockRows)
 	if st.s.o.Sync == SyncAlways {
 		st.c = newCommitter(st)

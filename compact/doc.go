@@ -1,0 +1,43 @@
+// Package compact physically removes what a stream's tombstones and soft
+// deletes made droppable, online and crash-safely, with bounded memory.
+//
+// Rows are read from sealed segment files (package seg) through the
+// record columns every block carries: "seq" (int64), "series" and "key"
+// (string) and "op" (int64: 1 put, 2 delete, 3 drop). Semantics, with
+// strict inequality everywhere:
+//
+//   - a put with a key is superseded by a later put or delete of the same
+//     (series, key);
+//   - a delete is a record tombstone, a drop a series tombstone: every
+//     earlier put of the series, keyed or sample, is droppable;
+//   - tombstone rows are never dropped for being superseded; samples (puts
+//     without a key) are removed only by a drop or a soft delete.
+//
+// A soft-deleted row still supersedes what it superseded (history does
+// not resurrect): samples that are soft deleted are removed at once, any
+// other soft-deleted row only once it lies at or below the watermark the
+// pass started from, when everything it superseded is already gone.
+//
+// # The watermark
+//
+// W is the highest seq a pass has covered: below W every superseded row
+// is physically gone. It lives in the stream directory in the file
+// WATERMARK (docs/FORMAT.md, "Compaction watermark"), written atomically
+// (temp file, fsync, rename, directory fsync). Only the rows in (W, tip]
+// may still hold rows a later tombstone kills.
+//
+// # A pass
+//
+// Run targets the largest seq of the sealed segments it is given (never
+// an active one) and walks (W, target] in chunks. Each chunk folds its
+// tombstones from the sealed rows on disk in (current, chunkEnd] — never
+// from the in-memory live set, which collapses keys to their global
+// maximum — and stops the chunk at the block where the snapshot reaches
+// the tombstone cap. Segments are prefiltered by their series bloom
+// unless the chunk names more than BloomCutoff series, then rewritten by
+// up to Workers goroutines, each segment atomically by seg.Rewrite with
+// its block topology kept (an emptied block stays as a frame of 0
+// rows). After each rewrite OnRewritten refreshes the caller's metadata;
+// then W = chunkEnd is committed and the live set evicted up to it. A
+// cancelled context or any failure leaves W where the work done ends.
+package compact

@@ -1,0 +1,411 @@
+package compact
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/tsqdb/tsq/chunk"
+	"github.com/tsqdb/tsq/internal/vfs"
+	"github.com/tsqdb/tsq/seg"
+)
+
+// Defaults of Config.
+const (
+	DefaultTombstoneCap = 32_000_000
+	DefaultBloomCutoff  = 100_000
+	maxWorkers          = 8
+)
+
+// Point names a place a test may stop a pass at, to see what a crash
+// there leaves. The seg.CrashPoint values of a rewrite come through too.
+type Point string
+
+// The pass's own crash points.
+const (
+	// CrashRewriteBeforeWatermark: a chunk's segments are rewritten and
+	// refreshed; the watermark is not committed.
+	CrashRewriteBeforeWatermark Point = "rewrite-before-watermark"
+	// CrashWatermarkBeforeEvict: the watermark is committed; the live
+	// set is not evicted.
+	CrashWatermarkBeforeEvict Point = "watermark-before-evict"
+)
+
+// Points lists every crash point of a pass that rewrites: the rewrite's,
+// then the pass's.
+func Points() []Point {
+	var ps []Point
+	for _, p := range seg.CrashPoints() {
+		ps = append(ps, Point(p))
+	}
+	return append(ps, CrashRewriteBeforeWatermark, CrashWatermarkBeforeEvict)
+}
+
+// SeqSet is a set of seqs; *roaring64.Bitmap is one.
+type SeqSet interface {
+	Contains(seq uint64) bool
+	// Rank returns how many members are at most seq.
+	Rank(seq uint64) uint64
+}
+
+// Segment is a sealed segment a pass may read and rewrite.
+type Segment struct {
+	Path     string
+	FirstSeq uint64 // the header's first seq: no row below it
+	MaxSeq   uint64 // the last block's max seq
+}
+
+// Config is one pass over a stream's sealed segments.
+type Config struct {
+	FS  vfs.FS
+	Dir string // the stream directory, holding WATERMARK
+	// Segments are the sealed segments in seq order. The active segment
+	// must not be among them.
+	Segments []Segment
+	// Watermark is the committed W the pass starts from.
+	Watermark uint64
+	// TombstoneCap bounds a chunk's snapshot entries (default
+	// DefaultTombstoneCap); a chunk may pass it by one block's rows.
+	TombstoneCap int
+	// BloomCutoff: above this many series in a chunk every segment is
+	// scanned; at or below, segments the bloom rules out are skipped
+	// (default DefaultBloomCutoff).
+	BloomCutoff int
+	// Workers scanning and rewriting segments (default min(NumCPU, 8)).
+	Workers int
+	// SoftDeleted holds soft-deleted seqs, nil if none; it must not
+	// change during the pass.
+	SoftDeleted SeqSet
+	// Live is evicted up to each committed watermark; may be nil.
+	Live *LiveSet
+	// OnRewritten is called after each segment's rewrite is durable, to
+	// refresh the caller's metadata and invalidate its cached blocks; an
+	// error fails the pass before W moves.
+	OnRewritten func(path string) error
+	// Crash, when set, is called at each Point; an error stops the pass
+	// there, as a crash would, and is returned.
+	Crash func(Point) error
+}
+
+// Stats report a pass.
+type Stats struct {
+	Start, Target, Watermark uint64 // W before, the target, W after
+	Chunks                   int
+	SegmentsExamined         int // scanned for drops
+	SegmentsRewritten        int
+	SegmentsClean            int // scanned, nothing to drop
+	SegmentsSkipped          int // ruled out by bloom or seq bounds
+	RowsDropped              [numReasons]int64
+	Tombstones               [numReasons]int64 // snapshot entries by kind (record, update, series)
+	// GoneSoftDeleted and GoneSuperseded are the seqs physically removed
+	// because soft deleted and because superseded.
+	GoneSoftDeleted, GoneSuperseded []uint64
+	BytesRead, BytesWritten         int64 // block bytes
+	MaxSnapshot                     int   // largest chunk snapshot, entries
+	Duration                        time.Duration
+}
+
+// Dropped returns the rows dropped for reason r.
+func (s *Stats) Dropped(r Reason) int64 { return s.RowsDropped[r] }
+
+func (c *Config) defaults() {
+	if c.TombstoneCap <= 0 {
+		c.TombstoneCap = DefaultTombstoneCap
+	}
+	if c.BloomCutoff <= 0 {
+		c.BloomCutoff = DefaultBloomCutoff
+	}
+	if c.Workers <= 0 {
+		c.Workers = min(runtime.NumCPU(), maxWorkers)
+	}
+}
+
+// Run runs one pass: from cfg.Watermark up to the largest seq of the
+// sealed segments, chunk by chunk. It returns the stats and the error
+// that stopped it; W was committed up to Stats.Watermark whatever the
+// error.
+func Run(ctx context.Context, cfg Config) (Stats, error) {
+	cfg.defaults()
+	start := time.Now()
+	st := Stats{Start: cfg.Watermark, Watermark: cfg.Watermark}
+	defer func() { st.Duration = time.Since(start) }()
+	for _, s := range cfg.Segments {
+		st.Target = max(st.Target, s.MaxSeq)
+	}
+	budget := newByteSem(0)
+	for _, s := range cfg.Segments {
+		if fi, err := cfg.FS.Stat(s.Path); err == nil {
+			budget.cap = max(budget.cap, fi.Size())
+		}
+	}
+	for st.Watermark < st.Target {
+		if err := ctx.Err(); err != nil {
+			return st, err
+		}
+		snap, end, err := Fold(ctx, cfg.FS, cfg.Segments, st.Watermark, st.Target, cfg.TombstoneCap)
+		if err != nil {
+			return st, err
+		}
+		st.Chunks++
+		st.MaxSnapshot = max(st.MaxSnapshot, snap.Len())
+		for _, t := range snap.recs {
+			if t.op == OpDelete {
+				st.Tombstones[ReasonRecord]++
+			} else {
+				st.Tombstones[ReasonUpdate]++
+			}
+		}
+		st.Tombstones[ReasonSeries] += int64(len(snap.series))
+		d := &decider{snap: snap, chunkEnd: end, wStart: cfg.Watermark, deleted: cfg.SoftDeleted}
+		if err := runChunk(ctx, &cfg, d, budget, &st); err != nil {
+			return st, err
+		}
+		if err := ctx.Err(); err != nil {
+			// A worker may have returned early without an error: the
+			// chunk's rewrites are not all done, W must not move.
+			return st, err
+		}
+		if err := cfg.crash(CrashRewriteBeforeWatermark); err != nil {
+			return st, err
+		}
+		if err := StoreWatermark(cfg.FS, cfg.Dir, end); err != nil {
+			return st, err
+		}
+		st.Watermark = end
+		if err := cfg.crash(CrashWatermarkBeforeEvict); err != nil {
+			return st, err
+		}
+		if cfg.Live != nil {
+			cfg.Live.Evict(end)
+		}
+	}
+	return st, nil
+}
+
+func (c *Config) crash(p Point) error {
+	if c.Crash == nil {
+		return nil
+	}
+	return c.Crash(p)
+}
+
+// runChunk processes every segment that may hold a row the chunk drops.
+func runChunk(ctx context.Context, cfg *Config, d *decider, budget *byteSem, st *Stats) error {
+	todo, skipped, err := candidates(cfg, d)
+	if err != nil {
+		return err
+	}
+	st.SegmentsSkipped += skipped
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu   sync.Mutex
+		errs []error
+		wg   sync.WaitGroup
+	)
+	next := make(chan string)
+	for range min(cfg.Workers, max(len(todo), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for path := range next {
+				res, err := processSegment(ctx, cfg, path, d, budget)
+				if err == nil && res.rewritten && cfg.OnRewritten != nil {
+					if err = cfg.OnRewritten(path); err != nil {
+						err = fmt.Errorf("compact: refresh after rewriting %s: %w", path, err)
+					}
+				}
+				mu.Lock()
+				st.SegmentsExamined++
+				st.BytesRead += res.readBytes
+				if res.rewritten {
+					st.SegmentsRewritten++
+					st.BytesWritten += res.wrote
+					for r, n := range res.dropped {
+						st.RowsDropped[r] += n
+					}
+					st.GoneSoftDeleted = append(st.GoneSoftDeleted, res.gone...)
+					st.GoneSuperseded = append(st.GoneSuperseded, res.goneSup...)
+				} else if err == nil {
+					st.SegmentsClean++
+				}
+				if err != nil {
+					errs = append(errs, err)
+					cancel()
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, p := range todo {
+		select {
+		case next <- p:
+			continue
+		case <-ctx.Done():
+		}
+		break
+	}
+	close(next)
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// candidates returns the segments that may hold a row the chunk drops,
+// and how many were ruled out.
+func candidates(cfg *Config, d *decider) (todo []string, skipped int, err error) {
+	var names []string
+	if d.snap.Series() <= cfg.BloomCutoff {
+		d.snap.EachSeries(func(s string) bool { names = append(names, s); return true })
+	}
+	useBloom := d.snap.Series() <= cfg.BloomCutoff
+	for _, s := range cfg.Segments {
+		if s.FirstSeq > d.chunkEnd {
+			skipped++
+			continue
+		}
+		if d.deleted != nil && d.deleted.Rank(min(s.MaxSeq, d.chunkEnd)) > rankBelow(d.deleted, s.FirstSeq) {
+			todo = append(todo, s.Path)
+			continue
+		}
+		if s.FirstSeq >= d.snap.MaxSeq() { // no tombstone above any of its rows
+			skipped++
+			continue
+		}
+		if useBloom {
+			hit, err := bloomHit(cfg.FS, s.Path, names)
+			if err != nil {
+				return nil, 0, err
+			}
+			if !hit {
+				skipped++
+				continue
+			}
+		}
+		todo = append(todo, s.Path)
+	}
+	return todo, skipped, nil
+}
+
+func rankBelow(s SeqSet, seq uint64) uint64 {
+	if seq == 0 {
+		return 0
+	}
+	return s.Rank(seq - 1)
+}
+
+// bloomHit reports whether the segment's series bloom may hold a name.
+func bloomHit(fsys vfs.FS, path string, names []string) (bool, error) {
+	r, err := seg.Open(fsys, path)
+	if err != nil {
+		return false, err
+	}
+	defer r.Close()
+	for _, n := range names {
+		if r.MayContainSeries(n) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// Fold builds the tombstone snapshot of the sealed rows in (lo, hi],
+// reading segments in seq order, and returns it with the chunk's end:
+// hi, or the max seq of the block at which the snapshot reached cap
+// entries. Blocks are pruned by their seq bounds.
+func Fold(ctx context.Context, fsys vfs.FS, segs []Segment, lo, hi uint64, cap int) (*Snapshot, uint64, error) {
+	snap := NewSnapshot()
+	var dec chunk.Decoder
+	var rw rows
+	var buf []byte
+	for _, s := range segs {
+		if s.MaxSeq <= lo || s.FirstSeq > hi {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, 0, err
+		}
+		end, stop, err := foldSegment(fsys, s.Path, lo, hi, cap, snap, &dec, &rw, &buf)
+		if err != nil {
+			return nil, 0, err
+		}
+		if stop {
+			return snap, end, nil
+		}
+	}
+	return snap, hi, nil
+}
+
+func foldSegment(fsys vfs.FS, path string, lo, hi uint64, cap int, snap *Snapshot, dec *chunk.Decoder, rw *rows, buf *[]byte) (end uint64, stop bool, err error) {
+	r, err := seg.Open(fsys, path)
+	if err != nil {
+		return 0, false, err
+	}
+	defer r.Close()
+	blocks := r.Blocks()
+	for i := r.Find(lo + 1); i < len(blocks); i++ {
+		m := &blocks[i]
+		if m.MinSeq > hi {
+			break
+		}
+		if m.Rows == 0 {
+			continue
+		}
+		if *buf, err = r.ReadBlock(i, *buf); err != nil {
+			return 0, false, err
+		}
+		if err := decodeRows(dec, *buf, rw); err != nil {
+			return 0, false, fmt.Errorf("compact: fold %s block %d: %w", path, i, err)
+		}
+		for k := range rw.n {
+			if q := uint64(rw.seq[k]); q > lo && q <= hi {
+				snap.Observe(q, rw.series[k], rw.key[k], uint8(rw.op[k]))
+			}
+		}
+		if snap.Len() >= cap && m.MaxSeq < hi {
+			return m.MaxSeq, true, nil
+		}
+	}
+	return 0, false, nil
+}
+
+// byteSem bounds the bytes of segments being rewritten at once, so that
+// temp files never take more than one segment's worth of extra disk: a
+// rewrite takes its segment's size; the largest always fits alone.
+type byteSem struct {
+	mu   sync.Mutex
+	cond *sync.Cond
+	cap  int64
+	used int64
+}
+
+func newByteSem(cap int64) *byteSem {
+	s := &byteSem{cap: cap}
+	s.cond = sync.NewCond(&s.mu)
+	return s
+}
+
+func (s *byteSem) acquire(ctx context.Context, n int64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for s.used > 0 && s.used+n > s.cap {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		s.cond.Wait()
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.used += n
+	return nil
+}
+
+func (s *byteSem) release(n int64) {
+	s.mu.Lock()
+	s.used -= n
+	s.mu.Unlock()
+	s.cond.Broadcast()
+}

@@ -1,0 +1,351 @@
+package tsq
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tsqdb/tsq/compact"
+	"github.com/tsqdb/tsq/seg"
+)
+
+// Compaction physically removes the rows that tombstones supersede and
+// the soft-deleted rows (package compact holds the pass). Each writable
+// stream has a durable watermark W (the WATERMARK file): below W every
+// superseded row is gone. A pass force-rotates the active segment,
+// reconciles the resident segment metadata with the files, then runs
+// compact.Run over the sealed segments; after each segment it rewrites,
+// the segment's metadata is reloaded and its cached blocks are made
+// unreachable (its generation goes up) before W is committed.
+//
+// Background: with CompactInterval > 0 a goroutine runs a pass over every
+// open writable stream each interval, and early for a stream whose live
+// set (tombstones appended since W, fed by the append path) reaches
+// CompactTombstoneCap, at most once per CompactMinSpacing; an early pass
+// restarts the interval. A failed pass is logged and retried at the next
+// one; appends never stop for it. CompactInterval 0 disables all of it;
+// Store.Compact still runs a pass on request.
+
+// Compaction defaults.
+const (
+	// CompactDefault as Options.CompactInterval selects the default
+	// interval, DefaultCompactInterval.
+	CompactDefault         time.Duration = -1
+	DefaultCompactInterval               = 4 * time.Hour
+	DefaultCompactSpacing                = 30 * time.Second
+)
+
+func (o *Options) compactionDefaults() error {
+	switch {
+	case o.CompactInterval == CompactDefault:
+		o.CompactInterval = DefaultCompactInterval
+	case o.CompactInterval < 0:
+		return fmt.Errorf("%w: CompactInterval %v: use a positive interval, 0 to disable or CompactDefault", ErrInvalidOptions, o.CompactInterval)
+	}
+	switch {
+	case o.CompactTombstoneCap == 0:
+		o.CompactTombstoneCap = compact.DefaultTombstoneCap
+	case o.CompactTombstoneCap < 0:
+		return fmt.Errorf("%w: CompactTombstoneCap %d is negative", ErrInvalidOptions, o.CompactTombstoneCap)
+	}
+	switch {
+	case o.CompactMinSpacing == 0:
+		o.CompactMinSpacing = DefaultCompactSpacing
+	case o.CompactMinSpacing < 0:
+		return fmt.Errorf("%w: CompactMinSpacing %v is negative", ErrInvalidOptions, o.CompactMinSpacing)
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	return nil
+}
+
+// CompactStats report one pass over a stream.
+type CompactStats struct {
+	// Watermark is W after the pass; Start W before it; Target the
+	// largest sealed seq it aimed at.
+	Start, Target, Watermark uint64
+	Chunks                   int
+	SegmentsExamined         int
+	SegmentsRewritten        int
+	SegmentsClean            int
+	SegmentsSkipped          int // ruled out by bloom or seq bounds
+	Reconciled               int // segments whose metadata disagreed with disk, reloaded
+	// Rows dropped: superseded by a later delete (record), by a later put
+	// of the key (update), by a drop of the series (series); soft deleted.
+	RowsRecord, RowsUpdate, RowsSeries, RowsSoftDeleted int64
+	// Tombstones folded, by kind: deletes, keyed puts, drops.
+	TombstonesRecord, TombstonesUpdate, TombstonesSeries int64
+	BytesRead, BytesWritten                              int64
+	Duration                                             time.Duration
+}
+
+// streamCompaction is a stream's compaction state.
+type streamCompaction struct {
+	pass  sync.Mutex                // one pass at a time; guards init
+	init  bool                      // W loaded or floored
+	live  *compact.LiveSet          // nil when background compaction is off
+	w     atomic.Uint64             // committed W
+	crash func(compact.Point) error // tests
+}
+
+// initCompaction floors W and rebuilds the live set from the rows above
+// it; run when a writable stream opens, st.mu not needed (unpublished).
+func (st *stream) initCompaction() error {
+	st.cmp = &streamCompaction{}
+	if st.s.o.CompactInterval == 0 {
+		return nil
+	}
+	st.cmp.live = compact.NewLiveSet()
+	if err := st.loadWatermark(); err != nil {
+		return err
+	}
+	return st.rebuildLive()
+}
+
+// loadWatermark reads W, writing the floor for a stream that has none:
+// one below the first seq stored. Caller holds cmp.pass or owns st.
+func (st *stream) loadWatermark() error {
+	c := st.cmp
+	if c.init {
+		return nil
+	}
+	floor := st.next - 1
+	if v := st.view.Load(); v != nil && len(v.segs) > 0 {
+		floor = v.segs[0].firstSeq - 1
+	}
+	w, err := compact.InitWatermark(st.s.fs, st.dir, floor)
+	if err != nil {
+		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+	}
+	c.w.Store(w)
+	c.init = true
+	return nil
+}
+
+// rebuildLive folds the tombstones above W into the live set: the cost
+// is the rows above W, not the archive.
+func (st *stream) rebuildLive() error {
+	v := st.view.Load()
+	if v == nil {
+		return nil
+	}
+	w := st.cmp.w.Load()
+	for _, sf := range v.segs {
+		for j := range sf.blocks {
+			m := &sf.blocks[j]
+			if m.Rows == 0 || m.MaxSeq <= w {
+				continue
+			}
+			blk, err := st.decodeBlockMode(sf, j, cacheLookup)
+			if err != nil {
+				return err
+			}
+			for row := range blk.Rows {
+				r := RecordAt(blk, row)
+				if r.Seq > w {
+					st.observeTombstone(r.Seq, &r)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// observeTombstone feeds a written record to the live set and asks for an
+// early pass when the set reaches the cap. Called by the append path
+// under st.mu; cheap for samples and unkeyed puts.
+func (st *stream) observeTombstone(seq uint64, r *Record) {
+	if st.cmp == nil || st.cmp.live == nil || (r.Key == "" && r.Op != OpDrop) {
+		return
+	}
+	op := r.Op
+	if op == 0 {
+		op = OpPut
+	}
+	if st.cmp.live.Observe(seq, r.Series, r.Key, uint8(op)) >= st.s.o.CompactTombstoneCap {
+		st.s.cm.trigger(st.name)
+	}
+}
+
+// Compact runs one compaction pass over stream now and returns what it
+// did. It works whatever CompactInterval says. A cancelled ctx stops it
+// with W where the finished work ends.
+func (s *Store) Compact(ctx context.Context, stream string) (CompactStats, error) {
+	if s.o.ReadOnly {
+		return CompactStats{}, fmt.Errorf("tsq: compact %q: %w", stream, ErrReadOnly)
+	}
+	st, err := s.stream(stream, false)
+	if err != nil {
+		return CompactStats{}, err
+	}
+	return st.compact(ctx, false)
+}
+
+// compact runs a pass; early says the live set triggered it.
+func (st *stream) compact(ctx context.Context, early bool) (CompactStats, error) {
+	c := st.cmp
+	c.pass.Lock()
+	defer c.pass.Unlock()
+	start := time.Now()
+	out, err := st.runPass(ctx)
+	out.Duration = time.Since(start)
+	st.s.cm.note(&out, err, early)
+	if err != nil {
+		return out, fmt.Errorf("tsq: compact %q: %w", st.name, err)
+	}
+	return out, nil
+}
+
+func (st *stream) runPass(ctx context.Context) (CompactStats, error) {
+	c := st.cmp
+	segs, deleted, err := st.preparePass()
+	if err != nil {
+		return CompactStats{}, err
+	}
+	var out CompactStats
+	if out.Reconciled, err = st.reconcile(segs); err != nil {
+		return out, err
+	}
+	cfg := compact.Config{
+		FS: st.s.fs, Dir: st.dir, Watermark: c.w.Load(),
+		TombstoneCap: st.s.o.CompactTombstoneCap, SoftDeleted: deleted, Live: c.live,
+		OnRewritten: st.refreshSegment, Crash: c.crash,
+	}
+	for _, sf := range segs {
+		cfg.Segments = append(cfg.Segments, compact.Segment{Path: sf.path, FirstSeq: sf.firstSeq, MaxSeq: lastSeq(sf.blocks)})
+	}
+	ps, err := compact.Run(ctx, cfg)
+	c.w.Store(ps.Watermark)
+	out.Start, out.Target, out.Watermark, out.Chunks = ps.Start, ps.Target, ps.Watermark, ps.Chunks
+	out.SegmentsExamined, out.SegmentsRewritten, out.SegmentsClean, out.SegmentsSkipped =
+		ps.SegmentsExamined, ps.SegmentsRewritten, ps.SegmentsClean, ps.SegmentsSkipped
+	out.RowsRecord, out.RowsUpdate = ps.Dropped(compact.ReasonRecord), ps.Dropped(compact.ReasonUpdate)
+	out.RowsSeries, out.RowsSoftDeleted = ps.Dropped(compact.ReasonSeries), ps.Dropped(compact.ReasonSoftDelete)
+	out.TombstonesRecord = ps.Tombstones[compact.ReasonRecord]
+	out.TombstonesUpdate = ps.Tombstones[compact.ReasonUpdate]
+	out.TombstonesSeries = ps.Tombstones[compact.ReasonSeries]
+	out.BytesRead, out.BytesWritten = ps.BytesRead, ps.BytesWritten
+	// Rows physically gone leave the index bitmaps, even after a failure:
+	// their rewrites are durable.
+	if ferr := st.forgetCompacted(ps.GoneSoftDeleted, ps.GoneSuperseded); ferr != nil {
+		err = errors.Join(err, ferr)
+	}
+	return out, err
+}
+
+// preparePass seals the active segment (its rows become compactable),
+// waits for merges of sealed segments so that no other rewrite touches
+// them during the pass, removes stale temp files and returns the sealed
+// segments and the soft-deleted seqs as of now.
+func (st *stream) preparePass() ([]*segFile, compact.SeqSet, error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.closed {
+		return nil, nil, fmt.Errorf("stream %q: %w", st.name, ErrClosed)
+	}
+	if st.broken != nil {
+		if err := st.recover(); err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := st.loadWatermark(); err != nil {
+		return nil, nil, err
+	}
+	if st.w != nil && len(st.blocks) > 0 {
+		if err := st.roll(); err != nil {
+			st.broken = err
+			return nil, nil, err
+		}
+	}
+	st.merge.wg.Wait() // merges take no st.mu
+	st.applyMerges()
+	st.publish()
+	if _, err := seg.RemoveStaleTmp(st.s.fs, st.dir); err != nil {
+		return nil, nil, err
+	}
+	var segs []*segFile
+	for _, sf := range st.segs {
+		if sf.sealed && len(sf.blocks) > 0 {
+			segs = append(segs, sf)
+		}
+	}
+	return segs, st.compactSoftDeleted(), nil
+}
+
+// reconcile compares each sealed segment's resident metadata with its
+// file (generation and block CRCs) and reloads those that differ: the
+// window where a rewrite was durable but its refresh failed.
+func (st *stream) reconcile(segs []*segFile) (int, error) {
+	n := 0
+	for _, sf := range segs {
+		r, err := seg.Open(st.s.fs, sf.path)
+		if err != nil {
+			return n, err
+		}
+		same := r.Header().Generation == sf.gen && slices.EqualFunc(r.Blocks(), sf.blocks,
+			func(a, b seg.BlockMeta) bool { return a.CRC == b.CRC && a.Rows == b.Rows && a.Offset == b.Offset })
+		if err := r.Close(); err != nil {
+			return n, err
+		}
+		if !same {
+			if err := st.refreshSegment(sf.path); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
+	return n, nil
+}
+
+// refreshSegment reloads segment path after a rewrite: new read handle,
+// blocks and generation, published; the old generation's cached blocks
+// become unreachable (a new generation or segment id) and are freed.
+func (st *stream) refreshSegment(path string) error {
+	fsys := st.s.fs
+	f, err := fsys.Open(path)
+	if err != nil {
+		return err
+	}
+	r, err := seg.Open(fsys, path)
+	if err != nil {
+		_ = f.Close()
+		return err
+	}
+	defer r.Close()
+	name := filepath.Base(path)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.closed {
+		_ = f.Close()
+		return fmt.Errorf("stream %q: %w", st.name, ErrClosed)
+	}
+	for k, sf := range st.segs {
+		if sf.name != name {
+			continue
+		}
+		out := *sf
+		out.f, out.blocks, out.rows, out.sealed = f, r.Blocks(), r.Rows(), r.Sealed()
+		out.gen = r.Header().Generation
+		if out.cacheID != 0 && (out.gen&cacheGenMask == sf.gen&cacheGenMask || out.gen&cacheGenMask == 0) {
+			out.cacheID = st.newCacheID()
+		}
+		st.segs = slices.Clone(st.segs) // published views share the old array
+		st.segs[k] = &out
+		st.s.cache.forget(sf)
+		if old := st.files[name]; old != nil {
+			st.merge.retired = append(st.merge.retired, old)
+		}
+		st.files[name] = f
+		st.publish()
+		return nil
+	}
+	_ = f.Close()
+	return fmt.Errorf("stream %q: segment %s is not loaded", st.name, name)
+}

@@ -1,0 +1,93 @@
+package tsq
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/tsqdb/tsq/compact"
+	"github.com/tsqdb/tsq/internal/vfs"
+)
+
+// smallSegs makes many small segments and blocks, compaction off in the
+// background.
+var smallSegs = Options{SegmentMaxBytes: 4 << 10, BlockRows: 16, CompactTombstoneCap: 1 << 20}
+
+func TestCompactRemovesSuperseded(t *testing.T) {
+	mem := vfs.NewMem()
+	s := openT(t, mem, smallSegs)
+	defer closeT(t, s)
+	rng := rand.New(rand.NewPCG(1, 2))
+	all := workload(t, s, "ev", rng, 3000, day0)
+	before := fold(rawRows(t, s, "ev"))
+	st, err := s.Compact(ctx, "ev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Watermark != all[len(all)-1].seq || st.Target != st.Watermark {
+		t.Fatalf("watermark %d target %d, want the last seq %d", st.Watermark, st.Target, all[len(all)-1].seq)
+	}
+	if st.SegmentsRewritten == 0 || st.RowsRecord == 0 || st.RowsUpdate == 0 || st.RowsSeries == 0 {
+		t.Fatalf("stats %+v: expected rewrites and drops of every reason", st)
+	}
+	raw := rawRows(t, s, "ev")
+	checkView(t, "after pass", fold(raw), before)
+	checkCompacted(t, all, raw, st.Watermark)
+	if n, _ := s.Count("ev"); n != len(raw) {
+		t.Fatalf("Count %d, scan %d", n, len(raw))
+	}
+	for _, r := range raw[:10] {
+		if _, err := s.Get("ev", r.seq); err != nil {
+			t.Fatalf("Get %d: %v", r.seq, err)
+		}
+	}
+	// A second pass has nothing to do.
+	st2, err := s.Compact(ctx, "ev")
+	if err != nil || st2.SegmentsRewritten != 0 || st2.Start != st.Watermark {
+		t.Fatalf("second pass %+v %v", st2, err)
+	}
+	// More writes: the next pass covers only (W, tip].
+	all = append(all, workload(t, s, "ev", rng, 1000, day0+5000)...)
+	before = fold(rawRows(t, s, "ev"))
+	st3, err := s.Compact(ctx, "ev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw = rawRows(t, s, "ev")
+	checkView(t, "third pass", fold(raw), before)
+	checkCompacted(t, all, raw, st3.Watermark)
+	// Reopen: W persisted, data intact.
+	closeT(t, s)
+	s = openT(t, mem, smallSegs)
+	if w, ok, err := compact.LoadWatermark(mem, "db/streams/ev"); !ok || err != nil || w != st3.Watermark {
+		t.Fatalf("watermark on disk %d %v %v, want %d", w, ok, err, st3.Watermark)
+	}
+	checkView(t, "reopened", fold(rawRows(t, s, "ev")), before)
+}
+
+// TestCompactChunks runs a pass in many chunks (a tiny cap) and with the
+// bloom prefilter both on and off; the result is the same.
+func TestCompactChunks(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cap  int
+	}{{"cap3", 3}, {"cap50", 50}, {"nocap", 1 << 30}} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := smallSegs
+			o.CompactTombstoneCap = tc.cap
+			s := openT(t, vfs.NewMem(), o)
+			defer closeT(t, s)
+			all := workload(t, s, "ev", rand.New(rand.NewPCG(3, 4)), 2000, day0)
+			before := fold(rawRows(t, s, "ev"))
+			st, err := s.Compact(ctx, "ev")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.cap == 3 && st.Chunks < 10 {
+				t.Fatalf("cap 3: %d chunks", st.Chunks)
+			}
+			raw := rawRows(t, s, "ev")
+			checkView(t, tc.name, fold(raw), before)
+			checkCompacted(t, all, raw, st.Watermark)
+		})
+	}
+}
