@@ -74,23 +74,22 @@ func collectStats(ctx context.Context, st *tsq.Store) ([]streamStats, error) {
 	return out, nil
 }
 
-// activity spreads each block's rows evenly over its time range into
-// sparkWidth buckets and draws them as a sparkline.
+// activity spreads each block's rows evenly over its time range, shares
+// going to the sparkWidth buckets by overlap, and draws them.
 func activity(metas []seg.BlockMeta, tmin, tmax int64) string {
 	if len(metas) == 0 {
 		return ""
 	}
 	buckets := make([]float64, sparkWidth)
-	span := float64(tmax-tmin) + 1
-	at := func(t int64) int { return min(int(float64(t-tmin)/span*sparkWidth), sparkWidth-1) }
+	width := (float64(tmax-tmin) + 1) / sparkWidth
 	for _, m := range metas {
-		lo, hi := at(m.MinTime), at(m.MaxTime)
-		per := float64(m.Rows) / float64(hi-lo+1)
-		for b := lo; b <= hi; b++ {
-			buckets[b] += per
+		lo, hi := float64(m.MinTime-tmin), float64(m.MaxTime-tmin)+1
+		for b := int(lo / width); b < sparkWidth && float64(b)*width < hi; b++ {
+			from, to := max(lo, float64(b)*width), min(hi, float64(b+1)*width)
+			buckets[b] += float64(m.Rows) * (to - from) / (hi - lo)
 		}
 	}
-	return termplot.Sparkline(buckets, sparkWidth)
+	return termplot.SparklineFromZero(buckets, sparkWidth)
 }
 
 // writeStats prints one line per stream.

@@ -11,7 +11,14 @@ var sparkRunes = []rune("▁▂▃▄▅▆▇█")
 // character is the mean of its share of the values, scaled between the
 // smallest and largest mean. NaN values are skipped; an empty share is a
 // space.
-func Sparkline(values []float64, width int) string {
+func Sparkline(values []float64, width int) string { return sparkline(values, width, false) }
+
+// SparklineFromZero is Sparkline with the scale starting at zero (when no
+// value is negative), for counts: equal counts draw equal bars whatever
+// their size, and small differences stay small.
+func SparklineFromZero(values []float64, width int) string { return sparkline(values, width, true) }
+
+func sparkline(values []float64, width int, zero bool) string {
 	if width <= 0 || len(values) == 0 {
 		return ""
 	}
@@ -33,6 +40,9 @@ func Sparkline(values []float64, width int) string {
 		}
 		means[b] = sum / float64(n)
 		lo, hi = min(lo, means[b]), max(hi, means[b])
+	}
+	if zero && lo > 0 {
+		lo = 0
 	}
 	out := make([]rune, width)
 	for i, m := range means {

@@ -94,3 +94,15 @@ func TestSparkline(t *testing.T) {
 		t.Fatal("empty")
 	}
 }
+
+func TestSparklineFromZero(t *testing.T) {
+	if got := SparklineFromZero([]float64{500, 502, 500, 0}, 4); got != "███▁" {
+		t.Fatalf("got %q", got)
+	}
+	if got := Sparkline([]float64{500, 502, 500, 0}, 4); got != "███▁" {
+		t.Fatalf("got %q", got)
+	}
+	if got := Sparkline([]float64{500, 502, 500, 501}, 4); got != "▁█▁▅" {
+		t.Fatalf("got %q", got)
+	}
+}
