@@ -134,13 +134,7 @@ func (e *env) flags(c string) *flag.FlagSet {
 	fs := flag.NewFlagSet(c, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	fs.Func("store", "store `directory`", func(s string) error { e.store, e.storeSet = s, true; return nil })
-	fs.Usage = func() {
-		cmd := commands[c]
-		fmt.Fprintf(e.stderr, "usage: tsq [--store DIR] %s %s\n\n%s\n\nflags:\n", c, cmd.usage, cmd.summary)
-		fs.SetOutput(e.stderr)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
-	}
+	fs.Usage = func() {} // parse prints the usage for -h only
 	return fs
 }
 
@@ -149,7 +143,8 @@ func (e *env) parse(fs *flag.FlagSet, args []string) error {
 	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return err // the flag package printed the usage
+			e.usage(fs)
+			return err
 		}
 		return fmt.Errorf("%s: %v", fs.Name(), err)
 	}
@@ -168,4 +163,13 @@ func commandNames() []string {
 	}
 	sort.Strings(n)
 	return n
+}
+
+// usage prints a command's usage and flags on stderr.
+func (e *env) usage(fs *flag.FlagSet) {
+	cmd := commands[fs.Name()]
+	fmt.Fprintf(e.stderr, "usage: tsq [--store DIR] %s %s\n\n%s\n\nflags:\n", cmd.name, cmd.usage, cmd.summary)
+	fs.SetOutput(e.stderr)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
 }
