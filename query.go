@@ -1,0 +1,122 @@
+package tsq
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/RoaringBitmap/roaring/v2/roaring64"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/tsqdb/tsq/query"
+	"github.com/tsqdb/tsq/seg"
+)
+
+// Query runs a query (docs/QUERY.md) and returns its result as Arrow
+// record batches. EXPLAIN statements return one utf8 column "plan", one
+// row per line. The caller must Release the reader. Parse and planning
+// errors are *query.Error, with the position of the offending token.
+func (s *Store) Query(ctx context.Context, text string, o *query.Options) (array.RecordReader, error) {
+	return query.Run(ctx, text, func(stream string) (query.Source, error) { return s.querySource(stream) }, o)
+}
+
+// Schema returns the Arrow schema of a stream's raw view: seq, time,
+// series, key, op, then its fields in order of first appearance.
+func (s *Store) Schema(stream string) (*arrow.Schema, error) {
+	src, err := s.querySource(stream)
+	if err != nil {
+		return nil, err
+	}
+	return query.RawSchema(src)
+}
+
+// Series returns up to limit distinct series names of a stream, sorted
+// (limit <= 0: all). It decodes only the series column.
+func (s *Store) Series(stream string, limit int) ([]string, error) {
+	src, err := s.querySource(stream)
+	if err != nil {
+		return nil, err
+	}
+	return query.Series(src, limit)
+}
+
+// querySource is a snapshot of a stream for a query.
+func (s *Store) querySource(stream string) (*querySource, error) {
+	st, v, err := s.readView(stream)
+	if err != nil {
+		return nil, err
+	}
+	qs := &querySource{deleted: st.deletedSnapshot()}
+	for _, sf := range v.segs {
+		qs.segs = append(qs.segs, &querySeg{st: st, sf: sf})
+	}
+	return qs, nil
+}
+
+type querySource struct {
+	segs    []query.Segment
+	deleted *roaring64.Bitmap
+}
+
+func (q *querySource) Segments() []query.Segment  { return q.segs }
+func (q *querySource) Deleted() *roaring64.Bitmap { return q.deleted }
+
+// querySeg is one segment of a view as a query.Segment.
+type querySeg struct {
+	st    *stream
+	sf    *segFile
+	once  sync.Once
+	bloom func(string) bool // nil: no filter
+}
+
+func (q *querySeg) Name() string                    { return q.sf.name }
+func (q *querySeg) Key() string                     { return fmt.Sprintf("%s#%d", q.sf.path, q.sf.gen) }
+func (q *querySeg) Blocks() []seg.BlockMeta         { return q.sf.blocks }
+func (q *querySeg) ReadBlock(i int) ([]byte, error) { return q.st.readBlock(q.sf, i, cacheFill) }
+
+// MayContainSeries consults a sealed segment's bloom filter, read once
+// per segment file and kept in bloomCache. A merged or compacted rewrite
+// holds a subset of the rows, so an older filter never gives a false
+// negative.
+func (q *querySeg) MayContainSeries(series string) bool {
+	if !q.sf.sealed || len(q.sf.blocks) == 0 {
+		return true
+	}
+	q.once.Do(func() { q.bloom = q.loadBloom() })
+	return q.bloom == nil || q.bloom(series)
+}
+
+// bloomCache maps a sealed segment file (path, generation, block count
+// and last block CRC) to its bloom filter.
+var bloomCache struct {
+	sync.Mutex
+	m map[string]func(string) bool
+}
+
+func (q *querySeg) loadBloom() func(string) bool {
+	sf := q.sf
+	if sf.r != nil {
+		return sf.r.MayContainSeries
+	}
+	last := sf.blocks[len(sf.blocks)-1]
+	key := fmt.Sprintf("%s#%d#%d#%08x", sf.path, sf.gen, len(sf.blocks), last.CRC)
+	bloomCache.Lock()
+	f, ok := bloomCache.m[key]
+	bloomCache.Unlock()
+	if ok {
+		return f
+	}
+	r, err := seg.Open(q.st.s.fs, sf.path)
+	if err != nil {
+		return nil // no pruning; the scan reports real read errors
+	}
+	f = r.MayContainSeries
+	_ = r.Close()
+	bloomCache.Lock()
+	if bloomCache.m == nil || len(bloomCache.m) >= 1<<14 {
+		bloomCache.m = map[string]func(string) bool{}
+	}
+	bloomCache.m[key] = f
+	bloomCache.Unlock()
+	return f
+}

@@ -1,0 +1,507 @@
+package query
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// aggPlan is the grouping and aggregates of an aggregate query.
+type aggPlan struct {
+	groups []groupSpec
+	aggs   []aggSpec
+	// outOf maps each output column to a group (g >= 0) or an
+	// aggregate (a >= 0).
+	outOf []struct{ g, a int }
+}
+
+// groupKind says what a GROUP BY term groups by.
+type groupKind uint8
+
+const (
+	gBucket groupKind = iota // time(d)
+	gColumn                  // series, key, op or a field
+	gLabel                   // a label of the series name
+)
+
+type groupSpec struct {
+	kind   groupKind
+	name   string // column or label
+	bucket int64
+	out    colKind
+}
+
+type aggSpec struct {
+	fn   string
+	arg  string // column; "" for count(*)
+	in   colKind
+	out  colKind
+	q    float64
+	name string
+}
+
+// maxQuantileValues caps the values quantile() holds for a whole query:
+// it is exact, keeping every value of every group.
+const maxQuantileValues = 1 << 24
+
+func (p *plan) planAggregate() error {
+	st := p.st
+	if st.Star {
+		return p.errAt(st.streamPos, "SELECT * cannot be grouped: name the aggregates, e.g. SELECT avg(value)")
+	}
+	a := &aggPlan{}
+	p.agg = a
+	p.nd.add(ColTime) // buckets, first, last and rate order by time
+	for _, g := range st.GroupBy {
+		gs := groupSpec{bucket: g.Bucket}
+		if g.Bucket > 0 {
+			gs.kind, gs.name, gs.out = gBucket, ColTime, kTime
+			if slices.ContainsFunc(a.groups, func(o groupSpec) bool { return o.kind == gBucket }) {
+				return p.errAt(g.Pos, "only one time() bucket per query")
+			}
+		} else if k, ok := kindOfCol(g.Col.Name, p.fields); ok && g.Col.Name != ColSeq && g.Col.Name != ColTime {
+			if k == kBytes {
+				return p.errAt(g.Pos, "cannot group by bytes field %q", g.Col.Name)
+			}
+			gs.kind, gs.name, gs.out = gColumn, g.Col.Name, k
+			p.nd.add(g.Col.Name)
+		} else if g.Col.Name == ColSeq || g.Col.Name == ColTime {
+			return p.errAt(g.Pos, "cannot group by %s: use time(<bucket>) for time", g.Col.Name)
+		} else {
+			// Not a column: a label of the series name.
+			gs.kind, gs.name, gs.out = gLabel, g.Col.Name, kString
+			p.nd.add(ColSeries)
+		}
+		a.groups = append(a.groups, gs)
+	}
+	used := make([]bool, len(a.groups))
+	type item struct{ g, a int }
+	var items []item
+	for _, it := range st.Items {
+		if it.Agg == nil {
+			gi := slices.IndexFunc(a.groups, func(g groupSpec) bool { return g.name == it.Col.Name })
+			if gi < 0 {
+				return p.errAt(it.Pos, "column %q must be grouped (GROUP BY %s) or aggregated", it.Col.Name, it.Col.Name)
+			}
+			used[gi] = true
+			items = append(items, item{gi, -1})
+			p.out = append(p.out, outCol{name: it.Name(), kind: a.groups[gi].out, nullable: a.groups[gi].kind == gColumn && !isBase(a.groups[gi].name)})
+			continue
+		}
+		spec, err := p.aggSpec(it.Agg)
+		if err != nil {
+			return err
+		}
+		spec.name = it.Name()
+		a.aggs = append(a.aggs, spec)
+		items = append(items, item{-1, len(a.aggs) - 1})
+		p.out = append(p.out, outCol{name: spec.name, kind: spec.out, nullable: spec.fn != "count"})
+	}
+	// Group columns not selected come first, in GROUP BY order.
+	var lead []outCol
+	var leadItems []item
+	for gi, g := range a.groups {
+		if !used[gi] {
+			lead = append(lead, outCol{name: g.name, kind: g.out, nullable: g.kind == gColumn && !isBase(g.name)})
+			leadItems = append(leadItems, item{gi, -1})
+		}
+	}
+	p.out = append(lead, p.out...)
+	for _, it := range append(leadItems, items...) {
+		a.outOf = append(a.outOf, struct{ g, a int }{it.g, it.a})
+	}
+	return nil
+}
+
+func (p *plan) aggSpec(c *Call) (aggSpec, error) {
+	s := aggSpec{fn: c.Func, q: c.Q}
+	if c.Star {
+		s.out = kInt
+		return s, nil
+	}
+	k, err := p.column(c.Arg)
+	if err != nil {
+		return s, err
+	}
+	s.arg, s.in = c.Arg.Name, k
+	p.nd.add(c.Arg.Name)
+	switch c.Func {
+	case "count":
+		s.out = kInt
+	case "sum":
+		if !k.numeric() {
+			return s, p.errAt(c.Arg.Pos, "type mismatch: sum of %s column %q (want a number)", k, c.Arg.Name)
+		}
+		s.out = k
+	case "avg", "rate", "quantile":
+		if !k.numeric() {
+			return s, p.errAt(c.Arg.Pos, "type mismatch: %s of %s column %q (want a number)", c.Func, k, c.Arg.Name)
+		}
+		s.out = kFloat
+	case "min", "max":
+		if k == kBool || k == kBytes || k == kOp {
+			return s, p.errAt(c.Arg.Pos, "type mismatch: %s of %s column %q", c.Func, k, c.Arg.Name)
+		}
+		s.out = k
+	case "first", "last":
+		s.out = k
+	}
+	return s, nil
+}
+
+// ratePoint is one sample of a rate() group.
+type ratePoint struct {
+	t, seq int64
+	v      float64
+}
+
+// aggState is the partial state of one aggregate in one group. States of
+// the same group built by different workers merge exactly.
+type aggState struct {
+	n      int64 // values seen (non-null)
+	sumF   float64
+	sumI   int64
+	ext    value // min or max
+	edge   value // first or last value
+	edgeT  int64
+	edgeS  int64
+	pts    []ratePoint // rate
+	vals   []float64   // quantile
+	hasExt bool
+}
+
+// add folds in value v of the row at time t and seq.
+func (s *aggState) add(a *aggSpec, v value, t, seq int64) {
+	if v.null {
+		return
+	}
+	s.n++
+	switch a.fn {
+	case "sum", "avg":
+		if a.in == kInt {
+			s.sumI += v.i
+			s.sumF += float64(v.i)
+		} else {
+			s.sumF += v.f
+		}
+	case "min", "max":
+		s.addExt(a, v)
+	case "first", "last":
+		if s.n == 1 || edgeBefore(a.fn == "first", t, seq, s.edgeT, s.edgeS) {
+			s.edge, s.edgeT, s.edgeS = v, t, seq
+		}
+	case "rate":
+		s.pts = append(s.pts, ratePoint{t, seq, num(a.in, v)})
+	case "quantile":
+		s.vals = append(s.vals, num(a.in, v))
+	}
+}
+
+func num(k colKind, v value) float64 {
+	if k == kInt {
+		return float64(v.i)
+	}
+	return v.f
+}
+
+func (s *aggState) addExt(a *aggSpec, v value) {
+	if !s.hasExt {
+		s.ext, s.hasExt = v, true
+	} else if c := compareValues(a.in, v, s.ext); c < 0 && a.fn == "min" || c > 0 && a.fn == "max" {
+		s.ext = v
+	}
+}
+
+// edgeBefore reports whether the row at (t, seq) comes before (first)
+// or after (last) the current edge at (et, es).
+func edgeBefore(first bool, t, seq, et, es int64) bool {
+	if first {
+		return t < et || t == et && seq < es
+	}
+	return t > et || t == et && seq > es
+}
+
+// merge folds o into s.
+func (s *aggState) merge(a *aggSpec, o *aggState) {
+	if o.n == 0 {
+		return
+	}
+	switch a.fn {
+	case "min", "max":
+		if o.hasExt {
+			s.addExt(a, o.ext)
+		}
+	case "first", "last":
+		if s.n == 0 || edgeBefore(a.fn == "first", o.edgeT, o.edgeS, s.edgeT, s.edgeS) {
+			s.edge, s.edgeT, s.edgeS = o.edge, o.edgeT, o.edgeS
+		}
+	}
+	s.n += o.n
+	s.sumF += o.sumF
+	s.sumI += o.sumI
+	s.pts = append(s.pts, o.pts...)
+	s.vals = append(s.vals, o.vals...)
+}
+
+// result returns the aggregate's value.
+func (s *aggState) result(a *aggSpec) value {
+	switch a.fn {
+	case "count":
+		return value{i: s.n}
+	}
+	if s.n == 0 {
+		return nullValue
+	}
+	switch a.fn {
+	case "sum":
+		if a.out == kInt {
+			return value{i: s.sumI}
+		}
+		return value{f: s.sumF}
+	case "avg":
+		return value{f: s.sumF / float64(s.n)}
+	case "min", "max":
+		return s.ext
+	case "first", "last":
+		return s.edge
+	case "rate":
+		r, ok := rate(s.pts)
+		if !ok {
+			return nullValue
+		}
+		return value{f: r}
+	case "quantile":
+		return value{f: quantile(s.vals, a.q)}
+	}
+	return nullValue
+}
+
+// rate is the per-second rate of increase of a counter over its samples,
+// ordered by (time, seq): the increase is the sum of the differences of
+// successive samples, where a sample below its predecessor is a counter
+// reset and counts as an increase by its own value (the counter
+// restarted from 0), exactly as Prometheus' rate() treats resets; it is
+// divided by the seconds between the first and the last sample. Unlike
+// Prometheus there is no extrapolation to the bucket's edges. It needs
+// two samples at different times.
+func rate(pts []ratePoint) (float64, bool) {
+	if len(pts) < 2 {
+		return 0, false
+	}
+	sort.Slice(pts, func(i, j int) bool {
+		if pts[i].t != pts[j].t {
+			return pts[i].t < pts[j].t
+		}
+		return pts[i].seq < pts[j].seq
+	})
+	span := float64(pts[len(pts)-1].t-pts[0].t) / 1e9
+	if span <= 0 {
+		return 0, false
+	}
+	var inc float64
+	for i := 1; i < len(pts); i++ {
+		if d := pts[i].v - pts[i-1].v; d >= 0 {
+			inc += d
+		} else {
+			inc += pts[i].v
+		}
+	}
+	return inc / span, true
+}
+
+// quantile is the exact q-quantile of vals with linear interpolation
+// between the closest ranks (h = (n-1)q; NumPy's default, R's type 7).
+// NaNs sort last.
+func quantile(vals []float64, q float64) float64 {
+	slices.SortFunc(vals, cmpFloat)
+	h := float64(len(vals)-1) * q
+	lo := int(math.Floor(h))
+	if lo >= len(vals)-1 {
+		return vals[len(vals)-1]
+	}
+	return vals[lo] + (h-float64(lo))*(vals[lo+1]-vals[lo])
+}
+
+// groupKey identifies a group: its bucket and its other group values
+// joined.
+type groupKey struct {
+	bucket int64
+	rest   string
+}
+
+// group is one group's values and aggregate states.
+type group struct {
+	vals   []value // one per groupSpec
+	states []aggState
+}
+
+// groups is a partial aggregation: a worker's, or the merged total.
+type groups struct {
+	m       map[groupKey]*group
+	qvalues int64
+}
+
+func newGroups() *groups { return &groups{m: map[groupKey]*group{}} }
+
+// bucketOf returns the start of the bucket of width d holding t.
+func bucketOf(t, d int64) int64 {
+	b := t - t%d
+	if t%d < 0 {
+		b -= d
+	}
+	return b
+}
+
+// accumulate adds the selected rows of b.
+func (a *aggPlan) accumulate(gs *groups, b *batch) error {
+	if len(b.sel) == 0 {
+		return nil
+	}
+	// Per-block caches of the group values of string columns by
+	// dictionary code.
+	type cache struct {
+		codes []int32
+		strs  []string
+		ok    []bool
+	}
+	caches := make([]cache, len(a.groups))
+	gval := func(gi int, r int32) value {
+		g := &a.groups[gi]
+		switch g.kind {
+		case gBucket:
+			return value{i: bucketOf(b.time[r], g.bucket)}
+		case gLabel:
+			c := &caches[gi]
+			code := b.series.Codes
+			if code == nil {
+				return value{s: labelOf(b.series.StringAt(int(r)), g.name)}
+			}
+			if c.strs == nil {
+				c.strs, c.ok = make([]string, b.series.Dict.Len()), make([]bool, b.series.Dict.Len())
+			}
+			k := code[r]
+			if !c.ok[k] {
+				c.strs[k], c.ok[k] = labelOf(string(b.series.Dict.At(int(k))), g.name), true
+			}
+			return value{s: c.strs[k]}
+		}
+		return b.valueAt(g.name, g.out, r)
+	}
+	var sb strings.Builder
+	var last *group
+	var lastKey groupKey
+	vals := make([]value, len(a.groups))
+	for _, r := range b.sel {
+		key := groupKey{}
+		sb.Reset()
+		for gi := range a.groups {
+			v := gval(gi, r)
+			vals[gi] = v
+			if a.groups[gi].kind == gBucket {
+				key.bucket = v.i
+				continue
+			}
+			writeKeyPart(&sb, a.groups[gi].out, v)
+		}
+		key.rest = sb.String()
+		g := last
+		if last == nil || key != lastKey {
+			g = gs.m[key]
+			if g == nil {
+				g = &group{vals: slices.Clone(vals), states: make([]aggState, len(a.aggs))}
+				gs.m[key] = g
+			}
+			last, lastKey = g, key
+		}
+		for ai := range a.aggs {
+			spec := &a.aggs[ai]
+			var v value
+			if spec.arg != "" {
+				v = b.valueAt(spec.arg, spec.in, r)
+			}
+			if spec.fn == "quantile" && !v.null {
+				if gs.qvalues++; gs.qvalues > maxQuantileValues {
+					return fmt.Errorf("query: quantile() holds every value and this query exceeds %d; narrow the time range or the series", maxQuantileValues)
+				}
+			}
+			if spec.arg == "" {
+				g.states[ai].n++
+				continue
+			}
+			g.states[ai].add(spec, v, b.time[r], b.seq[r])
+		}
+	}
+	return nil
+}
+
+func writeKeyPart(sb *strings.Builder, k colKind, v value) {
+	if v.null {
+		sb.WriteString("\x00n")
+		return
+	}
+	sb.WriteString("\x00v")
+	switch k {
+	case kSeries, kKey, kString, kBytes:
+		sb.WriteString(v.s)
+	case kFloat:
+		fmt.Fprintf(sb, "%x", math.Float64bits(v.f))
+	case kBool:
+		fmt.Fprint(sb, v.b)
+	default:
+		fmt.Fprint(sb, v.i)
+	}
+}
+
+// merge folds o into gs.
+func (a *aggPlan) merge(gs, o *groups) error {
+	for k, g := range o.m {
+		t := gs.m[k]
+		if t == nil {
+			gs.m[k] = g
+			continue
+		}
+		for ai := range a.aggs {
+			t.states[ai].merge(&a.aggs[ai], &g.states[ai])
+		}
+	}
+	gs.qvalues += o.qvalues
+	if gs.qvalues > maxQuantileValues {
+		return fmt.Errorf("query: quantile() holds every value and this query exceeds %d; narrow the time range or the series", maxQuantileValues)
+	}
+	return nil
+}
+
+// rows returns the result rows in group order (bucket, then the other
+// group values). Without GROUP BY there is always one row.
+func (a *aggPlan) rows(gs *groups, out []outCol) [][]value {
+	if len(a.groups) == 0 && len(gs.m) == 0 {
+		gs.m[groupKey{}] = &group{states: make([]aggState, len(a.aggs))}
+	}
+	list := make([]*group, 0, len(gs.m))
+	for _, g := range gs.m {
+		list = append(list, g)
+	}
+	sort.Slice(list, func(i, j int) bool {
+		for gi := range a.groups {
+			if c := compareValues(a.groups[gi].out, list[i].vals[gi], list[j].vals[gi]); c != 0 {
+				return c < 0
+			}
+		}
+		return false
+	})
+	rows := make([][]value, len(list))
+	for i, g := range list {
+		row := make([]value, len(a.outOf))
+		for c, o := range a.outOf {
+			if o.g >= 0 {
+				row[c] = g.vals[o.g]
+			} else {
+				row[c] = g.states[o.a].result(&a.aggs[o.a])
+			}
+		}
+		rows[i] = row
+	}
+	return rows
+}

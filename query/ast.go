@@ -1,0 +1,207 @@
+package query
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Statement is a parsed query.
+type Statement struct {
+	Explain bool
+	Star    bool         // SELECT *
+	Items   []SelectItem // the projection unless Star
+	Stream  string
+	Fold    bool // FROM fold(stream)
+	AsOf    *AsOf
+	Where   Expr // nil: every row
+	GroupBy []GroupItem
+	OrderBy []OrderItem
+	Limit   int64 // -1: none
+
+	streamPos int
+}
+
+// AsOf limits a folded view to the rows up to a seq or a time.
+type AsOf struct {
+	Seq  uint64 // AS OF SEQ n, 0 if by time
+	Time *Lit   // AS OF TIME t
+	Pos  int
+}
+
+// SelectItem is a projected column or an aggregate.
+type SelectItem struct {
+	Col   *ColRef // a column, or
+	Agg   *Call   // an aggregate
+	Alias string
+	Pos   int
+}
+
+// Name returns the output column name: the alias, the column name or
+// the aggregate's canonical text such as avg(value).
+func (s *SelectItem) Name() string {
+	switch {
+	case s.Alias != "":
+		return s.Alias
+	case s.Col != nil:
+		return s.Col.Name
+	}
+	return s.Agg.String()
+}
+
+// ColRef names a column: seq, time, series, key, op or a field.
+type ColRef struct {
+	Name string
+	Pos  int
+}
+
+// Call is an aggregate call: count(*), avg(value), quantile(0.9, value).
+type Call struct {
+	Func string // lower case
+	Arg  *ColRef
+	Star bool    // count(*)
+	Q    float64 // quantile's q
+	Pos  int
+}
+
+func (c *Call) String() string {
+	switch {
+	case c.Star:
+		return c.Func + "(*)"
+	case c.Func == "quantile":
+		return "quantile(" + strconv.FormatFloat(c.Q, 'g', -1, 64) + ", " + c.Arg.Name + ")"
+	}
+	return c.Func + "(" + c.Arg.Name + ")"
+}
+
+// GroupItem is a GROUP BY term: time(d), series, key, op, a field or a
+// series label.
+type GroupItem struct {
+	Bucket int64 // time(d): d in ns; 0 otherwise
+	Col    *ColRef
+	Pos    int
+}
+
+// OrderItem is an ORDER BY term naming an output column (or alias).
+type OrderItem struct {
+	Name string
+	Desc bool
+	Pos  int
+}
+
+// Expr is a WHERE condition.
+type Expr interface{ exprNode() }
+
+// And, Or and Not combine conditions.
+type (
+	And struct{ L, R Expr }
+	Or  struct{ L, R Expr }
+	Not struct{ X Expr }
+)
+
+// Compare is col op literal; Op is one of = != < <= > >=.
+type Compare struct {
+	Col *ColRef
+	Op  string
+	Lit *Lit
+}
+
+// IsNull is col IS [NOT] NULL.
+type IsNull struct {
+	Col *ColRef
+	Neg bool
+}
+
+// Like is col [NOT] LIKE 'pattern' (% any run, _ one character).
+type Like struct {
+	Col     *ColRef
+	Pattern string
+	Neg     bool
+	Pos     int
+}
+
+// Regex is col =~ 're' or col !~ 're'; the match is anchored as in
+// Prometheus.
+type Regex struct {
+	Col *ColRef
+	Re  *regexp.Regexp
+	Neg bool
+}
+
+// In is col [NOT] IN (lit, ...).
+type In struct {
+	Col  *ColRef
+	Lits []*Lit
+	Neg  bool
+}
+
+// SeriesMatch is series ~ name{label op "value", ...}.
+type SeriesMatch struct {
+	Col      *ColRef
+	Name     string // "" matches any metric name
+	Matchers []LabelMatcher
+}
+
+// LabelMatcher is one Prometheus label matcher; Op is = != =~ !~.
+type LabelMatcher struct {
+	Label, Op, Value string
+	re               *regexp.Regexp
+}
+
+func (*And) exprNode()         {}
+func (*Or) exprNode()          {}
+func (*Not) exprNode()         {}
+func (*Compare) exprNode()     {}
+func (*IsNull) exprNode()      {}
+func (*Like) exprNode()        {}
+func (*Regex) exprNode()       {}
+func (*In) exprNode()          {}
+func (*SeriesMatch) exprNode() {}
+
+// LitKind is the type of a literal.
+type LitKind uint8
+
+const (
+	LitInt LitKind = iota
+	LitFloat
+	LitString
+	LitBool
+	LitNull
+	LitTime // now() ± durations, or a string ± durations; resolved to ns
+)
+
+// Lit is a literal. A time literal holds its base (a string, or now())
+// and the sum of the durations added to it; it is resolved at planning.
+type Lit struct {
+	Kind  LitKind
+	Int   int64
+	Float float64
+	Str   string
+	Bool  bool
+	Now   bool  // LitTime based on now()
+	Shift int64 // LitTime: ns added to the base
+	Pos   int
+}
+
+func (l *Lit) String() string {
+	switch l.Kind {
+	case LitInt:
+		return strconv.FormatInt(l.Int, 10)
+	case LitFloat:
+		return strconv.FormatFloat(l.Float, 'g', -1, 64)
+	case LitString:
+		return "'" + strings.ReplaceAll(l.Str, "'", "''") + "'"
+	case LitBool:
+		return strconv.FormatBool(l.Bool)
+	case LitNull:
+		return "NULL"
+	}
+	base := "now()"
+	if !l.Now {
+		base = "'" + l.Str + "'"
+	}
+	if l.Shift != 0 {
+		return base + " + " + strconv.FormatInt(l.Shift, 10) + "ns"
+	}
+	return base
+}

@@ -1,0 +1,194 @@
+package query
+
+import (
+	"fmt"
+
+	"github.com/tsqdb/tsq/chunk"
+)
+
+// batch is the decoded columns a query uses from one block, and the
+// rows of it still selected.
+type batch struct {
+	order  int // position of the block in the scan, for seq-ordered output
+	rows   int
+	seq    []int64
+	time   []int64
+	op     []int64
+	series *chunk.Column // nil unless used
+	key    *chunk.Column
+	fields map[string]*chunk.Column // used fields present in the block
+	sel    []int32
+}
+
+// need is the set of columns a query decodes.
+type need struct {
+	time, series, key, op bool
+	fields                map[string]bool
+}
+
+func (n *need) add(name string) {
+	switch name {
+	case ColSeq:
+	case ColTime:
+		n.time = true
+	case ColSeries:
+		n.series = true
+	case ColKey:
+		n.key = true
+	case ColOp:
+		n.op = true
+	default:
+		if n.fields == nil {
+			n.fields = map[string]bool{}
+		}
+		n.fields[name] = true
+	}
+}
+
+func (n *need) names() []string {
+	out := []string{ColSeq}
+	for _, c := range []struct {
+		on   bool
+		name string
+	}{{n.time, ColTime}, {n.series, ColSeries}, {n.key, ColKey}, {n.op, ColOp}} {
+		if c.on {
+			out = append(out, c.name)
+		}
+	}
+	for f := range n.fields {
+		out = append(out, f)
+	}
+	return out
+}
+
+// decodeBatch decodes the needed columns of block i of sg. Columns are
+// fresh: the batch may outlive the decoder's next Reset.
+func decodeBatch(dec *chunk.Decoder, sg Segment, i int, nd *need) (*batch, error) {
+	data, err := sg.ReadBlock(i)
+	if err != nil {
+		return nil, err
+	}
+	if err := dec.Reset(data); err != nil {
+		return nil, fmt.Errorf("query: segment %s block %d: %w", sg.Name(), i, err)
+	}
+	b := &batch{rows: dec.Rows()}
+	col := func(name string, base bool) (*chunk.Column, error) {
+		k := dec.Find(name)
+		if k < 0 {
+			if base {
+				return nil, fmt.Errorf("query: segment %s block %d: %w: no %s column", sg.Name(), i, chunk.ErrCorrupt, name)
+			}
+			return nil, nil
+		}
+		c := new(chunk.Column)
+		if err := dec.Column(k, c); err != nil {
+			return nil, fmt.Errorf("query: segment %s block %d: %w", sg.Name(), i, err)
+		}
+		if c.Len() != b.rows {
+			return nil, fmt.Errorf("query: segment %s block %d: %w: column %s has %d rows of %d", sg.Name(), i, chunk.ErrCorrupt, name, c.Len(), b.rows)
+		}
+		if base && (name == ColSeries || name == ColKey) != (c.Type == chunk.String) || base && name != ColSeries && name != ColKey && c.Type != chunk.Int64 {
+			return nil, fmt.Errorf("query: segment %s block %d: %w: column %s of type %s", sg.Name(), i, chunk.ErrCorrupt, name, c.Type)
+		}
+		return c, nil
+	}
+	c, err := col(ColSeq, true)
+	if err != nil {
+		return nil, err
+	}
+	b.seq = c.Ints
+	if nd.time {
+		if c, err = col(ColTime, true); err != nil {
+			return nil, err
+		}
+		b.time = c.Ints
+	}
+	if nd.op {
+		if c, err = col(ColOp, true); err != nil {
+			return nil, err
+		}
+		b.op = c.Ints
+	}
+	if nd.series {
+		if b.series, err = col(ColSeries, true); err != nil {
+			return nil, err
+		}
+	}
+	if nd.key {
+		if b.key, err = col(ColKey, true); err != nil {
+			return nil, err
+		}
+	}
+	for f := range nd.fields {
+		c, err := col(f, false)
+		if err != nil {
+			return nil, err
+		}
+		if c != nil {
+			if b.fields == nil {
+				b.fields = map[string]*chunk.Column{}
+			}
+			b.fields[f] = c
+		}
+	}
+	b.sel = make([]int32, b.rows)
+	for r := range b.sel {
+		b.sel[r] = int32(r)
+	}
+	return b, nil
+}
+
+// strCol returns the string column name (series, key or a string field)
+// of b, nil if absent.
+func (b *batch) strCol(name string) *chunk.Column {
+	switch name {
+	case ColSeries:
+		return b.series
+	case ColKey:
+		return b.key
+	}
+	return b.fields[name]
+}
+
+// keep filters b.sel by f.
+func (b *batch) keep(f func(r int32) bool) {
+	out := b.sel[:0]
+	for _, r := range b.sel {
+		if f(r) {
+			out = append(out, r)
+		}
+	}
+	b.sel = out
+}
+
+// valueAt returns row r of column name (kind k) as a value.
+func (b *batch) valueAt(name string, k colKind, r int32) value {
+	switch name {
+	case ColSeq:
+		return value{i: b.seq[r]}
+	case ColTime:
+		return value{i: b.time[r]}
+	case ColOp:
+		return value{i: b.op[r]}
+	case ColSeries:
+		return value{s: b.series.StringAt(int(r))}
+	case ColKey:
+		return value{s: b.key.StringAt(int(r))}
+	}
+	c := b.fields[name]
+	if c == nil || c.IsNull(int(r)) {
+		return nullValue
+	}
+	switch c.Type {
+	case chunk.Int64:
+		if k == kFloat {
+			return value{f: float64(c.Ints[r])}
+		}
+		return value{i: c.Ints[r]}
+	case chunk.Float64:
+		return value{f: c.Floats[r]}
+	case chunk.Bool:
+		return value{b: c.Bools[r]}
+	}
+	return value{s: c.StringAt(int(r))}
+}

@@ -1,0 +1,222 @@
+package query
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/tsqdb/tsq/chunk"
+)
+
+// colKind is the type of an output column.
+type colKind uint8
+
+const (
+	kSeq    colKind = iota // uint64
+	kTime                  // timestamp[ns, UTC]
+	kSeries                // dictionary<int32, utf8>
+	kKey                   // utf8
+	kOp                    // dictionary<int8, utf8>
+	kInt                   // int64
+	kFloat                 // float64
+	kString                // utf8
+	kBool                  // bool
+	kBytes                 // binary
+)
+
+func (k colKind) String() string {
+	return [...]string{"seq", "time", "series", "string", "op", "int64", "float64", "string", "bool", "bytes"}[k]
+}
+
+// numeric reports whether values of k are numbers fields can be
+// aggregated as.
+func (k colKind) numeric() bool { return k == kInt || k == kFloat }
+
+func kindOfField(t chunk.Type) colKind {
+	switch t {
+	case chunk.Int64:
+		return kInt
+	case chunk.Float64:
+		return kFloat
+	case chunk.String:
+		return kString
+	case chunk.Bool:
+		return kBool
+	}
+	return kBytes
+}
+
+// kindOfCol returns the kind of a raw-view column.
+func kindOfCol(name string, fs *fieldSet) (colKind, bool) {
+	switch name {
+	case ColSeq:
+		return kSeq, true
+	case ColTime:
+		return kTime, true
+	case ColSeries:
+		return kSeries, true
+	case ColKey:
+		return kKey, true
+	case ColOp:
+		return kOp, true
+	}
+	t, ok := fs.lookup(name)
+	return kindOfField(t), ok
+}
+
+// outCol is one column of a result.
+type outCol struct {
+	name     string
+	kind     colKind
+	nullable bool
+	src      string // raw view: the stored column it reads
+	hidden   bool   // read for ORDER BY only, not output
+}
+
+func rawColumns(fs *fieldSet) []outCol {
+	cols := []outCol{{name: ColSeq, kind: kSeq, src: ColSeq}, {name: ColTime, kind: kTime, src: ColTime},
+		{name: ColSeries, kind: kSeries, src: ColSeries}, {name: ColKey, kind: kKey, src: ColKey}, {name: ColOp, kind: kOp, src: ColOp}}
+	for _, f := range fs.list {
+		cols = append(cols, outCol{name: f.Name, kind: kindOfField(f.Type), nullable: true, src: f.Name})
+	}
+	return cols
+}
+
+func arrowOf(k colKind) arrow.DataType {
+	switch k {
+	case kSeq:
+		return arrow.PrimitiveTypes.Uint64
+	case kTime:
+		return TimeType
+	case kSeries:
+		return SeriesType
+	case kKey, kString:
+		return arrow.BinaryTypes.String
+	case kOp:
+		return OpType
+	case kInt:
+		return arrow.PrimitiveTypes.Int64
+	case kFloat:
+		return arrow.PrimitiveTypes.Float64
+	case kBool:
+		return arrow.FixedWidthTypes.Boolean
+	}
+	return arrow.BinaryTypes.Binary
+}
+
+func schemaOf(cols []outCol) *arrow.Schema {
+	fields := make([]arrow.Field, len(cols))
+	for i, c := range cols {
+		fields[i] = arrow.Field{Name: c.name, Type: arrowOf(c.kind), Nullable: c.nullable}
+	}
+	return arrow.NewSchema(fields, nil)
+}
+
+// value is one cell of a materialized row (aggregates, sorted results).
+// i holds seq, time, op and int64; f float64; s strings and bytes; b
+// bool.
+type value struct {
+	null bool
+	i    int64
+	f    float64
+	s    string
+	b    bool
+}
+
+var nullValue = value{null: true}
+
+// opNames are the op dictionary's strings by stored op code.
+var opNames = [...]string{"", "put", "delete", "drop"}
+
+func opName(code int64) string {
+	if code > 0 && code < int64(len(opNames)) {
+		return opNames[code]
+	}
+	return fmt.Sprintf("op(%d)", code)
+}
+
+// appendValue appends v to the builder of a column of kind k.
+func appendValue(b array.Builder, k colKind, v value) {
+	if v.null {
+		b.AppendNull()
+		return
+	}
+	switch k {
+	case kSeq:
+		b.(*array.Uint64Builder).Append(uint64(v.i))
+	case kTime:
+		b.(*array.TimestampBuilder).Append(arrow.Timestamp(v.i))
+	case kSeries:
+		_ = b.(*array.BinaryDictionaryBuilder).AppendString(v.s)
+	case kOp:
+		_ = b.(*array.BinaryDictionaryBuilder).AppendString(opName(v.i))
+	case kKey, kString:
+		b.(*array.StringBuilder).Append(v.s)
+	case kInt:
+		b.(*array.Int64Builder).Append(v.i)
+	case kFloat:
+		b.(*array.Float64Builder).Append(v.f)
+	case kBool:
+		b.(*array.BooleanBuilder).Append(v.b)
+	case kBytes:
+		b.(*array.BinaryBuilder).Append([]byte(v.s))
+	}
+}
+
+// compareValues orders two values of kind k; null sorts after
+// everything.
+func compareValues(k colKind, a, b value) int {
+	switch {
+	case a.null && b.null:
+		return 0
+	case a.null:
+		return 1
+	case b.null:
+		return -1
+	}
+	switch k {
+	case kSeq:
+		return cmp3(uint64(a.i), uint64(b.i))
+	case kTime, kInt, kOp:
+		return cmp3(a.i, b.i)
+	case kFloat:
+		return cmpFloat(a.f, b.f)
+	case kBool:
+		return cmp3(b2i(a.b), b2i(b.b))
+	}
+	return cmp3(a.s, b.s)
+}
+
+func cmp3[T int64 | uint64 | string | int](a, b T) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// cmpFloat orders floats with NaN after every number.
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	case a == b:
+		return 0
+	case a != a && b != b:
+		return 0
+	case a != a:
+		return 1
+	}
+	return -1
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,262 @@
+package query
+
+import (
+	"context"
+	"errors"
+	"math"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/RoaringBitmap/roaring/v2/roaring64"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/tsqdb/tsq/chunk"
+)
+
+// Options tune a query. The zero value (and nil) means defaults.
+type Options struct {
+	// Allocator allocates the Arrow arrays (default memory.DefaultAllocator).
+	Allocator memory.Allocator
+	// BatchRows is the most rows of one record batch (default 8192).
+	BatchRows int
+	// Parallelism is the number of block scanners (default GOMAXPROCS).
+	Parallelism int
+	// Now is the time now() stands for (default time.Now()).
+	Now time.Time
+}
+
+func (o *Options) withDefaults() Options {
+	var c Options
+	if o != nil {
+		c = *o
+	}
+	if c.Allocator == nil {
+		c.Allocator = memory.DefaultAllocator
+	}
+	if c.BatchRows <= 0 {
+		c.BatchRows = 8192
+	}
+	if c.Parallelism <= 0 {
+		c.Parallelism = runtime.GOMAXPROCS(0)
+	}
+	if c.Now.IsZero() {
+		c.Now = time.Now()
+	}
+	return c
+}
+
+// maxSortRows bounds the rows an ORDER BY without LIMIT sorts in memory.
+const maxSortRows = 1 << 22
+
+// Run parses and runs a query. open gives the Source of the stream the
+// query names. The caller must Release the reader. Parse and planning
+// errors are *Error; scan errors come from the reader's Err.
+func Run(ctx context.Context, text string, open Opener, o *Options) (array.RecordReader, error) {
+	st, err := Parse(text)
+	if err != nil {
+		return nil, err
+	}
+	return Exec(ctx, st, text, open, o)
+}
+
+// Exec runs a parsed statement; text is its source, for error positions.
+func Exec(ctx context.Context, st *Statement, text string, open Opener, o *Options) (array.RecordReader, error) {
+	opts := o.withDefaults()
+	src, err := open(st.Stream)
+	if err != nil {
+		e := errAt(text, st.streamPos, "%v", err)
+		e.err = err
+		return nil, e
+	}
+	fs, err := fieldsOf(src)
+	if err != nil {
+		return nil, err
+	}
+	p, err := compile(st, text, fs, opts.Now)
+	if err != nil {
+		return nil, err
+	}
+	x := &executor{p: p, src: src, o: opts, deleted: src.Deleted()}
+	return x.start(ctx)
+}
+
+// executor runs one plan.
+type executor struct {
+	p       *plan
+	src     Source
+	o       Options
+	deleted *roaring64.Bitmap
+	fold    *foldState
+}
+
+// scanRange is the plan's range, narrowed by AS OF for a folded view.
+func (x *executor) scanRange() scanRange {
+	p := x.p
+	return scanRange{slo: max(p.slo, 0), shi: min(p.shi, p.asSeq), tlo: p.tlo, thi: min(p.thi, p.asTime), series: p.series}
+}
+
+func (x *executor) start(ctx context.Context) (array.RecordReader, error) {
+	p := x.p
+	r := x.scanRange()
+	tasks, ps := prune(x.src.Segments(), r)
+	if r.empty() {
+		tasks = nil
+	}
+	if p.st.Explain {
+		return x.explain(ps)
+	}
+	if p.st.Fold {
+		if err := x.foldPass(ctx); err != nil {
+			return nil, err
+		}
+		p.nd.series, p.nd.key, p.nd.op = true, true, true
+	}
+	if r.tlo != math.MinInt64 || r.thi != math.MaxInt64 {
+		p.nd.time = true
+	}
+	if x.p.limit == 0 {
+		tasks = nil
+	}
+	if p.agg != nil {
+		rows, err := x.aggregate(ctx, tasks)
+		if err != nil {
+			return nil, err
+		}
+		return newRowsReader(x.o, p.out, x.sortRows(rows)), nil
+	}
+	if p.streamsInSeqOrder() {
+		return newStreamReader(ctx, x, tasks), nil
+	}
+	rows, err := x.collectSorted(ctx, tasks)
+	if err != nil {
+		return nil, err
+	}
+	return newRowsReader(x.o, p.out, rows), nil
+}
+
+// process decodes a block and selects the rows the query keeps: within
+// the bounds, not soft-deleted, surviving the fold, matching WHERE.
+func (x *executor) process(dec *chunk.Decoder, t *task, r *scanRange) (*batch, error) {
+	b, err := decodeBatch(dec, t.sg, t.blk, &x.p.nd)
+	if err != nil {
+		return nil, err
+	}
+	if !t.inside {
+		if b.time == nil {
+			b.keep(func(i int32) bool { s := uint64(b.seq[i]); return s >= r.slo && s <= r.shi })
+		} else {
+			b.keep(func(i int32) bool {
+				s, tm := uint64(b.seq[i]), b.time[i]
+				return s >= r.slo && s <= r.shi && tm >= r.tlo && tm <= r.thi
+			})
+		}
+	}
+	if d := x.deleted; d != nil && !d.IsEmpty() && deletedIn(d, t.meta.MinSeq, t.meta.MaxSeq) {
+		b.keep(func(i int32) bool { return !d.Contains(uint64(b.seq[i])) })
+	}
+	if x.fold != nil {
+		x.fold.keep(b)
+	}
+	if x.p.where != nil && len(b.sel) > 0 {
+		b.sel = x.p.where.eval(b, b.sel)
+	}
+	return b, nil
+}
+
+// each runs fn on the processed batch of every task on all cores, in no
+// particular order; worker w's calls are sequential.
+func (x *executor) each(ctx context.Context, tasks []task, r scanRange, fn func(w int, b *batch) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	n := min(x.o.Parallelism, max(len(tasks), 1))
+	jobs := make(chan int)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for w := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var dec chunk.Decoder
+			for i := range jobs {
+				if errs[w] != nil {
+					continue
+				}
+				if err := ctx.Err(); err != nil {
+					errs[w] = err
+					cancel()
+					continue
+				}
+				b, err := x.process(&dec, &tasks[i], &r)
+				if err == nil {
+					err = fn(w, b)
+				}
+				if err != nil {
+					errs[w] = err
+					cancel()
+				}
+			}
+		}()
+	}
+loop:
+	for i := range tasks {
+		select {
+		case jobs <- i:
+		case <-ctx.Done():
+			break loop
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return err
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	return context.Cause(ctx)
+}
+
+func (x *executor) aggregate(ctx context.Context, tasks []task) ([][]value, error) {
+	a := x.p.agg
+	parts := make([]*groups, x.o.Parallelism)
+	for i := range parts {
+		parts[i] = newGroups()
+	}
+	err := x.each(ctx, tasks, x.scanRange(), func(w int, b *batch) error { return a.accumulate(parts[w], b) })
+	if err != nil {
+		return nil, err
+	}
+	total := parts[0]
+	for _, g := range parts[1:] {
+		if err := a.merge(total, g); err != nil {
+			return nil, err
+		}
+	}
+	return a.rows(total, x.p.out), nil
+}
+
+// sortRows applies ORDER BY (stable, so ties keep their order) and LIMIT.
+func (x *executor) sortRows(rows [][]value) [][]value {
+	p := x.p
+	if len(p.order) > 0 {
+		sortStable(rows, p.order, p.out)
+	}
+	if p.limit >= 0 && int64(len(rows)) > p.limit {
+		rows = rows[:p.limit]
+	}
+	return rows
+}
+
+var errTooManyRows = errors.New("query: ORDER BY without LIMIT over more than 4194304 rows; add a LIMIT")
+
+// deletedIn reports whether d holds a seq in [lo, hi].
+func deletedIn(d *roaring64.Bitmap, lo, hi uint64) bool {
+	below := uint64(0)
+	if lo > 0 {
+		below = d.Rank(lo - 1)
+	}
+	return d.Rank(hi) > below
+}

@@ -1,0 +1,167 @@
+package query
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// explain returns the plan as rows of one utf8 column "plan".
+func (x *executor) explain(ps pruneStats) (array.RecordReader, error) {
+	p := x.p
+	var lines []string
+	add := func(format string, args ...any) { lines = append(lines, fmt.Sprintf(format, args...)) }
+	view := "raw"
+	if p.st.Fold {
+		view = "folded"
+		if p.asSeq != math.MaxUint64 {
+			view += fmt.Sprintf(" as of seq %d", p.asSeq)
+		}
+		if p.asTime != math.MaxInt64 {
+			view += " as of time " + fmtTime(p.asTime)
+		}
+	}
+	add("stream %s (%s view)", p.st.Stream, view)
+	r := x.scanRange()
+	add("range: seq %s, time %s, series %s", seqRange(r.slo, r.shi), timeRange(r.tlo, r.thi), seriesSet(r.series))
+	add("segments: %d total, %d scanned, %d pruned by seq, %d pruned by time, %d pruned by series bloom",
+		ps.segs, ps.segsScanned, ps.segsSeq, ps.segsTime, ps.segsBloom)
+	add("blocks: %d total, %d scanned, %d pruned by seq, %d pruned by time, %d pruned by series bloom",
+		ps.blocks, ps.blocksScanned, ps.blocksSeq, ps.blocksTime, ps.blocksBloom)
+	add("rows: %d total, %d in scanned blocks", ps.rowsTotal, ps.rowsScanned)
+	nd := p.nd
+	if p.st.Fold {
+		nd.series, nd.key, nd.op = true, true, true
+		add("fold: first pass over every block up to AS OF (series, key, op), then the scan below")
+	}
+	add("columns decoded: %s", strings.Join(nd.names(), ", "))
+	if p.st.Where != nil {
+		add("filter: %s", exprString(p.st.Where))
+	}
+	if a := p.agg; a != nil {
+		var gs, as []string
+		for _, g := range a.groups {
+			switch g.kind {
+			case gBucket:
+				gs = append(gs, "time("+time.Duration(g.bucket).String()+")")
+			case gLabel:
+				gs = append(gs, "label "+g.name)
+			default:
+				gs = append(gs, g.name)
+			}
+		}
+		for _, s := range a.aggs {
+			as = append(as, s.name)
+		}
+		add("aggregate: %s group by [%s] on %d workers, partial states merged", strings.Join(as, ", "), strings.Join(gs, ", "), x.o.Parallelism)
+	} else if p.streamsInSeqOrder() {
+		add("output: streamed in seq order, %d rows per batch, %d workers", x.o.BatchRows, x.o.Parallelism)
+	} else {
+		add("output: sorted in memory")
+	}
+	if len(p.order) > 0 {
+		var os []string
+		for _, o := range p.order {
+			s := p.out[o.col].name
+			if o.desc {
+				s += " desc"
+			}
+			os = append(os, s)
+		}
+		add("order by: %s", strings.Join(os, ", "))
+	}
+	if p.limit >= 0 {
+		add("limit: %d", p.limit)
+	}
+	rows := make([][]value, len(lines))
+	for i, l := range lines {
+		rows[i] = []value{{s: l}}
+	}
+	return newRowsReader(x.o, []outCol{{name: "plan", kind: kString}}, rows), nil
+}
+
+// ExplainSchema is the schema of an EXPLAIN result.
+var ExplainSchema = arrow.NewSchema([]arrow.Field{{Name: "plan", Type: arrow.BinaryTypes.String}}, nil)
+
+func fmtTime(t int64) string { return time.Unix(0, t).UTC().Format(time.RFC3339Nano) }
+
+func seqRange(lo, hi uint64) string {
+	if lo <= 1 && hi == math.MaxUint64 {
+		return "all"
+	}
+	if hi == math.MaxUint64 {
+		return fmt.Sprintf("[%d, ∞)", lo)
+	}
+	return fmt.Sprintf("[%d, %d]", lo, hi)
+}
+
+func timeRange(lo, hi int64) string {
+	switch {
+	case lo == math.MinInt64 && hi == math.MaxInt64:
+		return "all"
+	case lo == math.MinInt64:
+		return "(-∞, " + fmtTime(hi) + "]"
+	case hi == math.MaxInt64:
+		return "[" + fmtTime(lo) + ", ∞)"
+	}
+	return "[" + fmtTime(lo) + ", " + fmtTime(hi) + "]"
+}
+
+func seriesSet(s []string) string {
+	if s == nil {
+		return "any"
+	}
+	return "{" + strings.Join(s, ", ") + "}"
+}
+
+// exprString renders a condition.
+func exprString(e Expr) string {
+	switch e := e.(type) {
+	case *And:
+		return "(" + exprString(e.L) + " AND " + exprString(e.R) + ")"
+	case *Or:
+		return "(" + exprString(e.L) + " OR " + exprString(e.R) + ")"
+	case *Not:
+		return "NOT " + exprString(e.X)
+	case *Compare:
+		return e.Col.Name + " " + e.Op + " " + e.Lit.String()
+	case *IsNull:
+		if e.Neg {
+			return e.Col.Name + " IS NOT NULL"
+		}
+		return e.Col.Name + " IS NULL"
+	case *Like:
+		n := ""
+		if e.Neg {
+			n = "NOT "
+		}
+		return e.Col.Name + " " + n + "LIKE '" + e.Pattern + "'"
+	case *Regex:
+		op := "=~"
+		if e.Neg {
+			op = "!~"
+		}
+		return e.Col.Name + " " + op + " /" + e.Re.String() + "/"
+	case *In:
+		var ls []string
+		for _, l := range e.Lits {
+			ls = append(ls, l.String())
+		}
+		n := ""
+		if e.Neg {
+			n = "NOT "
+		}
+		return e.Col.Name + " " + n + "IN (" + strings.Join(ls, ", ") + ")"
+	case *SeriesMatch:
+		var ms []string
+		for _, m := range e.Matchers {
+			ms = append(ms, fmt.Sprintf("%s%s%q", m.Label, m.Op, m.Value))
+		}
+		return e.Col.Name + " ~ " + e.Name + "{" + strings.Join(ms, ", ") + "}"
+	}
+	return "?"
+}

@@ -1,0 +1,230 @@
+package query
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// tokKind is the kind of a token.
+type tokKind uint8
+
+const (
+	tEOF      tokKind = iota
+	tIdent            // name or keyword; `quoted` names are tQuoted
+	tQuoted           // `any name`
+	tInt              // 42
+	tFloat            // 4.2, 1e3
+	tString           // 'text' or "text"
+	tDuration         // 5m, 1h30m, 250ms
+	tPunct            // operators and punctuation
+)
+
+func (k tokKind) String() string {
+	return [...]string{"end of query", "name", "name", "integer", "number", "string", "duration", "symbol"}[k]
+}
+
+// token is one lexeme; text is the identifier, the unquoted string, the
+// number's digits or the operator.
+type token struct {
+	kind tokKind
+	text string
+	pos  int // byte offset in the source
+}
+
+func (t token) describe() string {
+	switch t.kind {
+	case tEOF:
+		return "end of query"
+	case tString:
+		return "string '" + t.text + "'"
+	}
+	return "\"" + t.text + "\""
+}
+
+// lexer splits the query text into tokens.
+type lexer struct {
+	src string
+	off int
+}
+
+// maxQueryLen bounds the text accepted by Parse.
+const maxQueryLen = 1 << 20
+
+// lex returns every token of src, ending with tEOF.
+func lex(src string) ([]token, error) {
+	l := lexer{src: src}
+	var out []token
+	for {
+		t, err := l.next()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+		if t.kind == tEOF {
+			return out, nil
+		}
+	}
+}
+
+func isLetter(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+
+func (l *lexer) next() (token, error) {
+	// Skip blanks and -- comments.
+	for l.off < len(l.src) {
+		c := l.src[l.off]
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			l.off++
+			continue
+		}
+		if strings.HasPrefix(l.src[l.off:], "--") {
+			nl := strings.IndexByte(l.src[l.off:], '\n')
+			if nl < 0 {
+				l.off = len(l.src)
+			} else {
+				l.off += nl
+			}
+			continue
+		}
+		break
+	}
+	start := l.off
+	if l.off >= len(l.src) {
+		return token{kind: tEOF, pos: start}, nil
+	}
+	c := l.src[l.off]
+	switch {
+	case isLetter(c):
+		for l.off < len(l.src) && (isLetter(l.src[l.off]) || isDigit(l.src[l.off])) {
+			l.off++
+		}
+		return token{kind: tIdent, text: l.src[start:l.off], pos: start}, nil
+	case isDigit(c) || c == '.' && l.off+1 < len(l.src) && isDigit(l.src[l.off+1]):
+		return l.number()
+	case c == '\'' || c == '"':
+		return l.str(c)
+	case c == '`':
+		end := strings.IndexByte(l.src[l.off+1:], '`')
+		if end < 0 {
+			return token{}, errAt(l.src, start, "unterminated `name`")
+		}
+		l.off += end + 2
+		if end == 0 {
+			return token{}, errAt(l.src, start, "empty `name`")
+		}
+		return token{kind: tQuoted, text: l.src[start+1 : l.off-1], pos: start}, nil
+	}
+	for _, op := range []string{"<=", ">=", "!=", "<>", "=~", "!~", "=", "<", ">", "~", "(", ")", ",", "*", "{", "}", "+", "-", ";", "."} {
+		if strings.HasPrefix(l.src[l.off:], op) {
+			l.off += len(op)
+			return token{kind: tPunct, text: op, pos: start}, nil
+		}
+	}
+	r, _ := utf8.DecodeRuneInString(l.src[l.off:])
+	return token{}, errAt(l.src, start, "unexpected character %q", r)
+}
+
+// durationUnits are the suffixes of a duration literal, longest first.
+var durationUnits = []string{"ns", "us", "µs", "ms", "s", "m", "h", "d", "w"}
+
+func (l *lexer) number() (token, error) {
+	start := l.off
+	digits := func() {
+		for l.off < len(l.src) && isDigit(l.src[l.off]) {
+			l.off++
+		}
+	}
+	kind := tInt
+	digits()
+	if l.off < len(l.src) && l.src[l.off] == '.' {
+		kind = tFloat
+		l.off++
+		digits()
+	}
+	if l.off < len(l.src) && (l.src[l.off] == 'e' || l.src[l.off] == 'E') {
+		j := l.off + 1
+		if j < len(l.src) && (l.src[j] == '+' || l.src[j] == '-') {
+			j++
+		}
+		if j < len(l.src) && isDigit(l.src[j]) {
+			kind, l.off = tFloat, j
+			digits()
+		}
+	}
+	if l.off < len(l.src) && (isLetter(l.src[l.off]) || strings.HasPrefix(l.src[l.off:], "µ")) {
+		// A duration: number unit [number unit ...].
+		for {
+			u := ""
+			for _, cand := range durationUnits {
+				if strings.HasPrefix(l.src[l.off:], cand) {
+					u = cand
+					break
+				}
+			}
+			if u == "" {
+				return token{}, errAt(l.src, l.off, "bad duration unit in %q (want ns, us, ms, s, m, h, d or w)", l.word(start))
+			}
+			l.off += len(u)
+			if l.off < len(l.src) && isLetter(l.src[l.off]) {
+				return token{}, errAt(l.src, start, "bad duration %q (want e.g. 5m, 1h30m, 250ms)", l.word(start))
+			}
+			if l.off >= len(l.src) || !isDigit(l.src[l.off]) {
+				break
+			}
+			digits()
+			if l.off < len(l.src) && l.src[l.off] == '.' {
+				l.off++
+				digits()
+			}
+		}
+		return token{kind: tDuration, text: l.src[start:l.off], pos: start}, nil
+	}
+	return token{kind: kind, text: l.src[start:l.off], pos: start}, nil
+}
+
+// word returns the run of letters and digits from start, for messages.
+func (l *lexer) word(start int) string {
+	end := start
+	for end < len(l.src) && (isLetter(l.src[end]) || isDigit(l.src[end]) || l.src[end] == '.') {
+		end++
+	}
+	return l.src[start:end]
+}
+
+// str lexes a string quoted by q. Inside, \\ \' \" \n \t are escapes and
+// a doubled quote stands for itself.
+func (l *lexer) str(q byte) (token, error) {
+	start := l.off
+	l.off++
+	var b strings.Builder
+	for l.off < len(l.src) {
+		c := l.src[l.off]
+		switch {
+		case c == q && l.off+1 < len(l.src) && l.src[l.off+1] == q:
+			b.WriteByte(q)
+			l.off += 2
+		case c == q:
+			l.off++
+			return token{kind: tString, text: b.String(), pos: start}, nil
+		case c == '\\' && l.off+1 < len(l.src):
+			e := l.src[l.off+1]
+			switch e {
+			case 'n':
+				b.WriteByte('\n')
+			case 't':
+				b.WriteByte('\t')
+			case '\\', '\'', '"':
+				b.WriteByte(e)
+			default:
+				// Keep unknown escapes (regexes use \d, \. ...).
+				b.WriteByte('\\')
+				b.WriteByte(e)
+			}
+			l.off += 2
+		default:
+			b.WriteByte(c)
+			l.off++
+		}
+	}
+	return token{}, errAt(l.src, start, "unterminated string")
+}

@@ -1,0 +1,583 @@
+package query
+
+import (
+	"math"
+	"regexp"
+	"regexp/syntax"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Parse parses one statement. Errors are *Error.
+func Parse(src string) (*Statement, error) {
+	if len(src) > maxQueryLen {
+		return nil, errAt(src, 0, "query of %d bytes exceeds the limit of %d", len(src), maxQueryLen)
+	}
+	toks, err := lex(src)
+	if err != nil {
+		return nil, err
+	}
+	p := &parser{src: src, toks: toks}
+	st, err := p.statement()
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// parser is a recursive-descent parser over the token list.
+type parser struct {
+	src  string
+	toks []token
+	i    int
+}
+
+// errParse carries an *Error through panics inside the parser.
+type errParse struct{ e *Error }
+
+func (p *parser) peek() token { return p.toks[p.i] }
+
+func (p *parser) advance() token {
+	t := p.toks[p.i]
+	if t.kind != tEOF {
+		p.i++
+	}
+	return t
+}
+
+func (p *parser) fail(pos int, format string, args ...any) {
+	panic(errParse{errAt(p.src, pos, format, args...)})
+}
+
+// isKw reports whether t is keyword kw (case-insensitive).
+func isKw(t token, kw string) bool { return t.kind == tIdent && strings.EqualFold(t.text, kw) }
+
+func (p *parser) acceptKw(kw string) bool {
+	if isKw(p.peek(), kw) {
+		p.i++
+		return true
+	}
+	return false
+}
+
+func (p *parser) expectKw(kw string) token {
+	t := p.peek()
+	if !isKw(t, kw) {
+		p.fail(t.pos, "expected %s, found %s", kw, t.describe())
+	}
+	return p.advance()
+}
+
+func (p *parser) acceptPunct(s string) bool {
+	if t := p.peek(); t.kind == tPunct && t.text == s {
+		p.i++
+		return true
+	}
+	return false
+}
+
+func (p *parser) expectPunct(s string) token {
+	t := p.peek()
+	if t.kind != tPunct || t.text != s {
+		p.fail(t.pos, "expected %q, found %s", s, t.describe())
+	}
+	return p.advance()
+}
+
+// reserved words cannot name a column without `quotes`.
+var reserved = map[string]bool{
+	"select": true, "from": true, "where": true, "group": true, "by": true, "order": true,
+	"limit": true, "and": true, "or": true, "not": true, "is": true, "null": true, "like": true,
+	"in": true, "as": true, "explain": true, "asc": true, "desc": true, "true": true, "false": true,
+	"between": true,
+}
+
+func (p *parser) statement() (st *Statement, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			ep, ok := r.(errParse)
+			if !ok {
+				panic(r)
+			}
+			st, err = nil, ep.e
+		}
+	}()
+	st = &Statement{Limit: -1}
+	st.Explain = p.acceptKw("explain")
+	p.expectKw("select")
+	p.selectList(st)
+	p.expectKw("from")
+	p.source(st)
+	if p.acceptKw("where") {
+		st.Where = p.orExpr()
+	}
+	if p.acceptKw("group") {
+		p.expectKw("by")
+		for {
+			st.GroupBy = append(st.GroupBy, p.groupItem())
+			if !p.acceptPunct(",") {
+				break
+			}
+		}
+	}
+	if p.acceptKw("order") {
+		p.expectKw("by")
+		for {
+			st.OrderBy = append(st.OrderBy, p.orderItem())
+			if !p.acceptPunct(",") {
+				break
+			}
+		}
+	}
+	if p.acceptKw("limit") {
+		t := p.advance()
+		n, perr := strconv.ParseInt(t.text, 10, 64)
+		if t.kind != tInt || perr != nil {
+			p.fail(t.pos, "LIMIT wants a non-negative integer, found %s", t.describe())
+		}
+		st.Limit = n
+	}
+	p.acceptPunct(";")
+	if t := p.peek(); t.kind != tEOF {
+		p.fail(t.pos, "unexpected %s after the statement", t.describe())
+	}
+	return st, nil
+}
+
+func (p *parser) selectList(st *Statement) {
+	if p.acceptPunct("*") {
+		st.Star = true
+		return
+	}
+	for {
+		t := p.peek()
+		it := SelectItem{Pos: t.pos}
+		if t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(" {
+			it.Agg = p.call()
+		} else {
+			it.Col = p.colRef()
+		}
+		if p.acceptKw("as") {
+			a := p.advance()
+			if a.kind != tIdent && a.kind != tQuoted {
+				p.fail(a.pos, "expected a name after AS, found %s", a.describe())
+			}
+			it.Alias = a.text
+		}
+		st.Items = append(st.Items, it)
+		if !p.acceptPunct(",") {
+			return
+		}
+	}
+}
+
+// aggregates are the known aggregate functions.
+var aggregates = map[string]bool{
+	"count": true, "sum": true, "min": true, "max": true, "avg": true,
+	"first": true, "last": true, "rate": true, "quantile": true,
+}
+
+func (p *parser) call() *Call {
+	name := p.advance()
+	fn := strings.ToLower(name.text)
+	if !aggregates[fn] {
+		p.fail(name.pos, "unknown function %q (want count, sum, min, max, avg, first, last, rate or quantile)", name.text)
+	}
+	c := &Call{Func: fn, Pos: name.pos}
+	p.expectPunct("(")
+	switch {
+	case fn == "count" && p.acceptPunct("*"):
+		c.Star = true
+	case fn == "quantile":
+		q := p.literal()
+		switch q.Kind {
+		case LitFloat:
+			c.Q = q.Float
+		case LitInt:
+			c.Q = float64(q.Int)
+		default:
+			p.fail(q.Pos, "quantile wants a number q in [0, 1] first")
+		}
+		if !(c.Q >= 0 && c.Q <= 1) {
+			p.fail(q.Pos, "quantile q = %v is outside [0, 1]", c.Q)
+		}
+		p.expectPunct(",")
+		c.Arg = p.colRef()
+	default:
+		c.Arg = p.colRef()
+	}
+	p.expectPunct(")")
+	return c
+}
+
+func (p *parser) colRef() *ColRef {
+	t := p.peek()
+	switch {
+	case t.kind == tQuoted:
+	case t.kind == tIdent && !reserved[strings.ToLower(t.text)]:
+	default:
+		p.fail(t.pos, "expected a column name, found %s", t.describe())
+	}
+	p.advance()
+	name := t.text
+	if t.kind == tIdent {
+		switch l := strings.ToLower(name); l {
+		case "seq", "time", "series", "key", "op":
+			name = l
+		}
+	}
+	return &ColRef{Name: name, Pos: t.pos}
+}
+
+func (p *parser) source(st *Statement) {
+	t := p.peek()
+	if isKw(t, "fold") && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(" {
+		p.advance()
+		p.advance()
+		st.Fold = true
+		st.Stream, st.streamPos = p.streamName()
+		p.expectPunct(")")
+		if p.acceptKw("as") {
+			at := p.expectKw("of")
+			st.AsOf = &AsOf{Pos: at.pos}
+			switch k := p.peek(); {
+			case isKw(k, "seq"):
+				p.advance()
+				n := p.advance()
+				v, err := strconv.ParseUint(n.text, 10, 64)
+				if n.kind != tInt || err != nil || v == 0 {
+					p.fail(n.pos, "AS OF SEQ wants a positive integer, found %s", n.describe())
+				}
+				st.AsOf.Seq = v
+			case isKw(k, "time"):
+				p.advance()
+				l := p.literal()
+				if l.Kind != LitTime && l.Kind != LitString && l.Kind != LitInt {
+					p.fail(l.Pos, "AS OF TIME wants a time such as '2024-01-02T03:04:05Z' or now() - 1h")
+				}
+				st.AsOf.Time = l
+			default:
+				p.fail(k.pos, "expected SEQ or TIME after AS OF, found %s", k.describe())
+			}
+		}
+		return
+	}
+	st.Stream, st.streamPos = p.streamName()
+}
+
+func (p *parser) streamName() (string, int) {
+	t := p.advance()
+	if t.kind != tIdent && t.kind != tQuoted && t.kind != tString || t.text == "" || t.kind == tIdent && reserved[strings.ToLower(t.text)] {
+		p.fail(t.pos, "expected a stream name, found %s", t.describe())
+	}
+	return t.text, t.pos
+}
+
+func (p *parser) groupItem() GroupItem {
+	t := p.peek()
+	if isKw(t, "time") && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(" {
+		p.advance()
+		p.advance()
+		d := p.advance()
+		if d.kind != tDuration {
+			if d.kind == tInt && d.text != "" && strings.Trim(d.text, "0") == "" {
+				p.fail(d.pos, "time bucket of 0: want a positive duration such as 5m")
+			}
+			p.fail(d.pos, "time() wants a duration such as 5m or 1h, found %s", d.describe())
+		}
+		ns := p.duration(d)
+		if ns <= 0 {
+			p.fail(d.pos, "time bucket of 0: want a positive duration such as 5m")
+		}
+		p.expectPunct(")")
+		return GroupItem{Bucket: ns, Pos: t.pos}
+	}
+	c := p.colRef()
+	return GroupItem{Col: c, Pos: c.Pos}
+}
+
+func (p *parser) orderItem() OrderItem {
+	t := p.peek()
+	it := OrderItem{Pos: t.pos}
+	if t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(" {
+		it.Name = p.call().String()
+	} else {
+		it.Name = p.colRef().Name
+	}
+	if p.acceptKw("desc") {
+		it.Desc = true
+	} else {
+		p.acceptKw("asc")
+	}
+	return it
+}
+
+func (p *parser) orExpr() Expr {
+	x := p.andExpr()
+	for p.acceptKw("or") {
+		x = &Or{x, p.andExpr()}
+	}
+	return x
+}
+
+func (p *parser) andExpr() Expr {
+	x := p.notExpr()
+	for p.acceptKw("and") {
+		x = &And{x, p.notExpr()}
+	}
+	return x
+}
+
+func (p *parser) notExpr() Expr {
+	if p.acceptKw("not") {
+		return &Not{p.notExpr()}
+	}
+	return p.predicate()
+}
+
+// flipped maps the comparison op of lit op col to col op' lit.
+var flipped = map[string]string{"=": "=", "!=": "!=", "<>": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+func (p *parser) predicate() Expr {
+	if p.acceptPunct("(") {
+		x := p.orExpr()
+		p.expectPunct(")")
+		return x
+	}
+	t := p.peek()
+	if t.kind != tIdent && t.kind != tQuoted || isKw(t, "now") || isKw(t, "true") || isKw(t, "false") || isKw(t, "null") {
+		// literal op column
+		l := p.literal()
+		op := p.peek()
+		f, ok := flipped[op.text]
+		if op.kind != tPunct || !ok {
+			p.fail(op.pos, "expected a comparison after %s, found %s", l.String(), op.describe())
+		}
+		p.advance()
+		return &Compare{Col: p.colRef(), Op: f, Lit: l}
+	}
+	c := p.colRef()
+	op := p.peek()
+	if op.kind == tPunct {
+		switch op.text {
+		case "=", "!=", "<>", "<", "<=", ">", ">=":
+			p.advance()
+			o := op.text
+			if o == "<>" {
+				o = "!="
+			}
+			return &Compare{Col: c, Op: o, Lit: p.literal()}
+		case "=~", "!~":
+			p.advance()
+			s := p.advance()
+			if s.kind != tString {
+				p.fail(s.pos, "%s wants a regular expression string, found %s", op.text, s.describe())
+			}
+			return &Regex{Col: c, Re: p.regex(s), Neg: op.text == "!~"}
+		case "~":
+			p.advance()
+			return p.selector(c)
+		}
+	}
+	neg := false
+	switch {
+	case p.acceptKw("is"):
+		n := p.acceptKw("not")
+		p.expectKw("null")
+		return &IsNull{Col: c, Neg: n}
+	case p.acceptKw("not"):
+		neg = true
+	}
+	switch k := p.peek(); {
+	case isKw(k, "like"):
+		p.advance()
+		s := p.advance()
+		if s.kind != tString {
+			p.fail(s.pos, "LIKE wants a pattern string, found %s", s.describe())
+		}
+		return &Like{Col: c, Pattern: s.text, Neg: neg, Pos: s.pos}
+	case isKw(k, "in"):
+		p.advance()
+		p.expectPunct("(")
+		in := &In{Col: c, Neg: neg}
+		for {
+			in.Lits = append(in.Lits, p.literal())
+			if !p.acceptPunct(",") {
+				break
+			}
+		}
+		p.expectPunct(")")
+		return in
+	case isKw(k, "between") && !neg:
+		p.advance()
+		lo := p.literal()
+		p.expectKw("and")
+		hi := p.literal()
+		return &And{&Compare{Col: c, Op: ">=", Lit: lo}, &Compare{Col: c, Op: "<=", Lit: hi}}
+	}
+	k := p.peek()
+	p.fail(k.pos, "expected a comparison after %s, found %s", c.Name, k.describe())
+	return nil
+}
+
+// regex compiles an anchored regular expression.
+func (p *parser) regex(s token) *regexp.Regexp {
+	re, err := regexp.Compile("^(?:" + s.text + ")$")
+	if err != nil {
+		msg := err.Error()
+		if e, ok := err.(*syntax.Error); ok {
+			msg = string(e.Code) + ": " + e.Expr
+		}
+		p.fail(s.pos, "bad regular expression: %s", msg)
+	}
+	return re
+}
+
+// selector parses a Prometheus series selector: [name] [{matchers}].
+func (p *parser) selector(c *ColRef) Expr {
+	m := &SeriesMatch{Col: c}
+	t := p.peek()
+	switch {
+	case t.kind == tIdent || t.kind == tString || t.kind == tQuoted:
+		m.Name = p.advance().text
+	case t.kind == tPunct && t.text == "{":
+	default:
+		p.fail(t.pos, "expected a series selector such as cpu{host=\"a\"}, found %s", t.describe())
+	}
+	if p.acceptPunct("{") {
+		for !p.acceptPunct("}") {
+			l := p.advance()
+			if l.kind != tIdent && l.kind != tQuoted {
+				p.fail(l.pos, "expected a label name, found %s", l.describe())
+			}
+			op := p.advance()
+			if op.kind != tPunct || (op.text != "=" && op.text != "!=" && op.text != "=~" && op.text != "!~") {
+				p.fail(op.pos, "expected =, !=, =~ or !~ after label %s, found %s", l.text, op.describe())
+			}
+			v := p.advance()
+			if v.kind != tString {
+				p.fail(v.pos, "expected a quoted label value, found %s", v.describe())
+			}
+			lm := LabelMatcher{Label: l.text, Op: op.text, Value: v.text}
+			if op.text == "=~" || op.text == "!~" {
+				lm.re = p.regex(v)
+			}
+			m.Matchers = append(m.Matchers, lm)
+			if !p.acceptPunct(",") {
+				p.expectPunct("}")
+				break
+			}
+		}
+	}
+	return m
+}
+
+// literal parses a number, string, boolean, NULL or time expression:
+// now() or a string, followed by any number of + or - durations.
+func (p *parser) literal() *Lit {
+	t := p.advance()
+	l := &Lit{Pos: t.pos}
+	switch {
+	case t.kind == tPunct && t.text == "-":
+		n := p.literal()
+		switch {
+		case n.Kind == LitInt && n.Int != math.MinInt64:
+			n.Int = -n.Int
+		case n.Kind == LitFloat:
+			n.Float = -n.Float
+		default:
+			p.fail(t.pos, "unary minus wants a number")
+		}
+		n.Pos = t.pos
+		return n
+	case t.kind == tInt:
+		v, err := strconv.ParseInt(t.text, 10, 64)
+		if err != nil {
+			p.fail(t.pos, "integer %s out of range", t.text)
+		}
+		l.Kind, l.Int = LitInt, v
+	case t.kind == tFloat:
+		v, err := strconv.ParseFloat(t.text, 64)
+		if err != nil {
+			p.fail(t.pos, "bad number %s", t.text)
+		}
+		l.Kind, l.Float = LitFloat, v
+	case t.kind == tString:
+		l.Kind, l.Str = LitString, t.text
+	case isKw(t, "true") || isKw(t, "false"):
+		l.Kind, l.Bool = LitBool, isKw(t, "true")
+	case isKw(t, "null"):
+		l.Kind = LitNull
+	case isKw(t, "now"):
+		p.expectPunct("(")
+		p.expectPunct(")")
+		l.Kind, l.Now = LitTime, true
+	case t.kind == tDuration:
+		p.fail(t.pos, "a duration (%s) must be added to a time, as in now() - %s", t.text, t.text)
+	default:
+		p.fail(t.pos, "expected a value, found %s", t.describe())
+	}
+	if l.Kind == LitTime || l.Kind == LitString {
+		for {
+			nt := p.peek()
+			if nt.kind != tPunct || (nt.text != "+" && nt.text != "-") {
+				break
+			}
+			p.advance()
+			d := p.advance()
+			if d.kind != tDuration {
+				p.fail(d.pos, "expected a duration such as 1h after %s, found %s", nt.text, d.describe())
+			}
+			ns := p.duration(d)
+			if nt.text == "-" {
+				ns = -ns
+			}
+			l.Kind = LitTime
+			l.Shift += ns
+		}
+	}
+	return l
+}
+
+var unitNs = map[string]float64{
+	"ns": 1, "us": 1e3, "µs": 1e3, "ms": 1e6, "s": 1e9, "m": 60e9, "h": 3600e9, "d": 86400e9, "w": 7 * 86400e9,
+}
+
+// duration converts a duration token (e.g. 1h30m) to nanoseconds.
+func (p *parser) duration(t token) int64 {
+	s := t.text
+	var total float64
+	for s != "" {
+		i := 0
+		for i < len(s) && (isDigit(s[i]) || s[i] == '.') {
+			i++
+		}
+		v, err := strconv.ParseFloat(s[:i], 64)
+		j := i
+		for j < len(s) && !isDigit(s[j]) {
+			j++
+		}
+		u, ok := unitNs[s[i:j]]
+		if err != nil || !ok {
+			p.fail(t.pos, "bad duration %s", t.text)
+		}
+		total += v * u
+		s = s[j:]
+	}
+	if total > float64(math.MaxInt64/2) {
+		p.fail(t.pos, "duration %s is too long", t.text)
+	}
+	return int64(total)
+}
+
+// parseTime parses an absolute time: RFC 3339 with or without
+// fractional seconds, or a date alone (midnight UTC).
+func parseTime(s string) (int64, bool) {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UnixNano(), true
+		}
+	}
+	return 0, false
+}

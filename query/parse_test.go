@@ -1,0 +1,157 @@
+package query
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestParseGood(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		check     func(*Statement) bool
+	}{
+		{"star", "SELECT * FROM m", func(s *Statement) bool { return s.Star && s.Stream == "m" && s.Limit == -1 }},
+		{"columns", "select seq, time, value AS v from m", func(s *Statement) bool {
+			return len(s.Items) == 3 && s.Items[2].Name() == "v" && s.Items[1].Col.Name == "time"
+		}},
+		{"fold", "SELECT * FROM fold(kv)", func(s *Statement) bool { return s.Fold && s.AsOf == nil }},
+		{"fold as of seq", "SELECT * FROM fold(kv) AS OF SEQ 42", func(s *Statement) bool { return s.AsOf.Seq == 42 }},
+		{"fold as of time", "SELECT * FROM fold(kv) AS OF TIME '2024-01-02T00:00:00Z' + 1h", func(s *Statement) bool {
+			return s.AsOf.Time.Kind == LitTime && s.AsOf.Time.Shift == 3600e9
+		}},
+		{"relative time", "SELECT * FROM m WHERE time > now() - 1h30m", func(s *Statement) bool {
+			c := s.Where.(*Compare)
+			return c.Lit.Now && c.Lit.Shift == -5400e9 && c.Op == ">"
+		}},
+		{"flipped", "SELECT * FROM m WHERE 3 < value", func(s *Statement) bool {
+			c := s.Where.(*Compare)
+			return c.Op == ">" && c.Col.Name == "value" && c.Lit.Int == 3
+		}},
+		{"precedence", "SELECT * FROM m WHERE a = 1 OR b = 2 AND NOT c = 3", func(s *Statement) bool {
+			o, ok := s.Where.(*Or)
+			if !ok {
+				return false
+			}
+			a, ok := o.R.(*And)
+			_, neg := a.R.(*Not)
+			return ok && neg
+		}},
+		{"like in regex", "SELECT * FROM m WHERE series LIKE 'cpu%' AND key NOT IN ('a', 'b') AND series =~ 'c.*' AND s !~ 'x'", func(s *Statement) bool {
+			return strings.Count(exprString(s.Where), "AND") == 3
+		}},
+		{"selector", `SELECT * FROM m WHERE series ~ cpu{host="a", dc!="x", r=~"eu.*"}`, func(s *Statement) bool {
+			m := s.Where.(*SeriesMatch)
+			return m.Name == "cpu" && len(m.Matchers) == 3 && m.Matchers[2].re != nil
+		}},
+		{"selector no name", `SELECT * FROM m WHERE series ~ {host="a"}`, func(s *Statement) bool { return s.Where.(*SeriesMatch).Name == "" }},
+		{"is null", "SELECT * FROM m WHERE v IS NOT NULL", func(s *Statement) bool { return s.Where.(*IsNull).Neg }},
+		{"between", "SELECT * FROM m WHERE seq BETWEEN 2 AND 5", func(s *Statement) bool { _, ok := s.Where.(*And); return ok }},
+		{"aggregates", "SELECT count(*), avg(value), quantile(0.99, value) AS p99 FROM m GROUP BY time(5m), series, host ORDER BY p99 DESC LIMIT 10;", func(s *Statement) bool {
+			return len(s.Items) == 3 && s.Items[2].Name() == "p99" && s.GroupBy[0].Bucket == 300e9 &&
+				s.GroupBy[2].Col.Name == "host" && s.OrderBy[0].Desc && s.Limit == 10
+		}},
+		{"order by call", "SELECT max(v) FROM m GROUP BY series ORDER BY max(v)", func(s *Statement) bool { return s.OrderBy[0].Name == "max(v)" }},
+		{"explain", "EXPLAIN SELECT * FROM m", func(s *Statement) bool { return s.Explain }},
+		{"quoted names", "SELECT `my field` FROM `my-stream` WHERE `my field` = 'x''y'", func(s *Statement) bool {
+			return s.Stream == "my-stream" && s.Items[0].Col.Name == "my field" && s.Where.(*Compare).Lit.Str == "x'y"
+		}},
+		{"negative float", "SELECT * FROM m WHERE v > -1.5e3", func(s *Statement) bool { return s.Where.(*Compare).Lit.Float == -1500 }},
+		{"comment", "SELECT * -- all\nFROM m", func(s *Statement) bool { return s.Star }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st, err := Parse(tc.src)
+			if err != nil {
+				t.Fatalf("Parse(%q): %v", tc.src, err)
+			}
+			if !tc.check(st) {
+				t.Errorf("Parse(%q) = %+v", tc.src, st)
+			}
+		})
+	}
+}
+
+func TestParseBad(t *testing.T) {
+	for _, tc := range []struct {
+		src       string
+		line, col int
+		msg       string
+	}{
+		{"", 1, 1, "expected select"},
+		{"SELECT", 1, 7, "expected a column name"},
+		{"SELECT * FORM m", 1, 10, "expected from"},
+		{"SELECT * FROM m WHERE", 1, 22, "expected a value"},
+		{"SELECT * FROM m WHERE value >", 1, 30, "expected a value"},
+		{"SELECT * FROM m\nWHERE value ! 3", 2, 13, "unexpected character"},
+		{"SELECT * FROM m WHERE s = 'abc", 1, 27, "unterminated string"},
+		{"SELECT * FROM m WHERE series =~ '(('", 1, 33, "bad regular expression"},
+		{"SELECT avg(v) FROM m GROUP BY time(0)", 1, 36, "time bucket of 0"},
+		{"SELECT avg(v) FROM m GROUP BY time(0s)", 1, 36, "time bucket of 0"},
+		{"SELECT avg(v) FROM m GROUP BY time(5x)", 1, 37, "bad duration unit"},
+		{"SELECT median(v) FROM m", 1, 8, "unknown function"},
+		{"SELECT quantile(2, v) FROM m", 1, 17, "outside [0, 1]"},
+		{"SELECT * FROM m LIMIT -1", 1, 23, "LIMIT wants"},
+		{"SELECT * FROM m extra", 1, 17, "unexpected"},
+		{"SELECT * FROM fold(m) AS OF SEQ x", 1, 33, "AS OF SEQ wants"},
+		{"SELECT * FROM fold(m) AS OF BANANA", 1, 29, "expected SEQ or TIME"},
+		{"SELECT * FROM m WHERE time > 1h", 1, 30, "a duration"},
+		{"SELECT * FROM m WHERE series ~ cpu{host=a}", 1, 41, "quoted label value"},
+		{"SELECT * FROM m WHERE select = 1", 1, 23, "expected"},
+		{"  SELECT *\n  FROM m\n  WHERE (a = 1", 3, 15, `expected ")"`},
+	} {
+		_, err := Parse(tc.src)
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Errorf("Parse(%q) = %v, want *Error", tc.src, err)
+			continue
+		}
+		if e.Line != tc.line || e.Col != tc.col || !strings.Contains(e.Msg, tc.msg) {
+			t.Errorf("Parse(%q) = line %d col %d %q, want line %d col %d containing %q\n%s",
+				tc.src, e.Line, e.Col, e.Msg, tc.line, tc.col, tc.msg, e.Caret(tc.src))
+		}
+	}
+}
+
+func TestCaret(t *testing.T) {
+	src := "SELECT *\nFROM m WHERE value ! 3"
+	_, err := Parse(src)
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatal(err)
+	}
+	want := "FROM m WHERE value ! 3\n                   ^"
+	if got := e.Caret(src); got != want {
+		t.Errorf("Caret:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// FuzzParse checks that no input panics and that every error is an
+// *Error positioned inside the input.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		"SELECT * FROM m WHERE time > now() - 1h AND series ~ cpu{host=\"a\"}",
+		"SELECT count(*), quantile(0.5, v) FROM fold(m) AS OF SEQ 3 GROUP BY time(5m), host ORDER BY count(*) DESC LIMIT 3",
+		"EXPLAIN SELECT a, b AS c FROM `x` WHERE NOT (a IS NULL OR b IN (1, 2.5, 'x')) AND s LIKE 'a\\%%'",
+		"SELECT * FROM m WHERE '2024-01-01' <= time",
+		"SELECT 1e",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		st, err := Parse(src)
+		if err == nil {
+			if st == nil || st.Stream == "" {
+				t.Fatalf("Parse(%q): no statement and no error", src)
+			}
+			return
+		}
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Fatalf("Parse(%q): error %T %v is not *Error", src, err, err)
+		}
+		if e.Pos < 0 || e.Pos > len(src) || e.Line < 1 || e.Col < 1 {
+			t.Fatalf("Parse(%q): bad position %+v", src, e)
+		}
+		_ = e.Caret(src)
+	})
+}

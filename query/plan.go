@@ -1,0 +1,479 @@
+package query
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tsqdb/tsq/chunk"
+)
+
+// plan is a checked statement ready to run.
+type plan struct {
+	st     *Statement
+	src    string
+	fields *fieldSet
+	now    int64
+
+	where pred // nil: every row
+	// Bounds implied by the WHERE clause's top-level conjuncts
+	// (inclusive), used to prune segments and blocks and trim rows.
+	slo, shi uint64
+	tlo, thi int64
+	series   []string // the only series that can match (bloom); nil: any
+
+	// Folded view: only rows with seq <= asSeq and time <= asTime count.
+	asSeq  uint64
+	asTime int64
+
+	nd  need
+	out []outCol
+
+	agg   *aggPlan // nil for a raw query
+	order []orderKey
+	limit int64
+}
+
+type orderKey struct {
+	col  int
+	desc bool
+}
+
+func (p *plan) errAt(pos int, format string, args ...any) *Error {
+	return errAt(p.src, pos, format, args...)
+}
+
+// compile checks st against the stream's fields and builds its plan.
+func compile(st *Statement, src string, fs *fieldSet, now time.Time) (*plan, error) {
+	p := &plan{st: st, src: src, fields: fs, now: now.UnixNano(),
+		shi: math.MaxUint64, tlo: math.MinInt64, thi: math.MaxInt64,
+		asSeq: math.MaxUint64, asTime: math.MaxInt64, limit: st.Limit}
+	if st.AsOf != nil {
+		if st.AsOf.Seq != 0 {
+			p.asSeq = st.AsOf.Seq
+		} else {
+			t, err := p.timeOf(st.AsOf.Time)
+			if err != nil {
+				return nil, err
+			}
+			p.asTime = t
+		}
+	}
+	if st.Where != nil {
+		w, err := p.compileExpr(st.Where, false)
+		if err != nil {
+			return nil, err
+		}
+		p.where = w
+		p.bounds(st.Where)
+	}
+	var err error
+	if isAggregate(st) {
+		err = p.planAggregate()
+	} else {
+		err = p.planRaw()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := p.planOrder(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func isAggregate(st *Statement) bool {
+	if len(st.GroupBy) > 0 {
+		return true
+	}
+	for _, it := range st.Items {
+		if it.Agg != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *plan) column(c *ColRef) (colKind, error) {
+	k, ok := kindOfCol(c.Name, p.fields)
+	if !ok {
+		return 0, p.errAt(c.Pos, "unknown column %q in stream %q (columns: %s)", c.Name, p.st.Stream, strings.Join(p.columnNames(), ", "))
+	}
+	return k, nil
+}
+
+func (p *plan) columnNames() []string {
+	names := []string{ColSeq, ColTime, ColSeries, ColKey, ColOp}
+	for _, f := range p.fields.list {
+		names = append(names, f.Name)
+	}
+	return names
+}
+
+func (p *plan) planRaw() error {
+	if p.st.Star {
+		p.out = rawColumns(p.fields)
+	} else {
+		for _, it := range p.st.Items {
+			k, err := p.column(it.Col)
+			if err != nil {
+				return err
+			}
+			p.out = append(p.out, outCol{name: it.Name(), kind: k, nullable: !isBase(it.Col.Name), src: it.Col.Name})
+		}
+	}
+	for _, c := range p.out {
+		p.nd.add(c.src)
+	}
+	return nil
+}
+
+func (p *plan) planOrder() error {
+	for _, o := range p.st.OrderBy {
+		i := slices.IndexFunc(p.out, func(c outCol) bool { return c.name == o.Name })
+		if i < 0 {
+			// A raw query may order by a column it does not project.
+			if p.agg == nil {
+				if k, ok := kindOfCol(o.Name, p.fields); ok {
+					p.out = append(p.out, outCol{name: o.Name, kind: k, nullable: !isBase(o.Name), src: o.Name, hidden: true})
+					p.nd.add(o.Name)
+					i = len(p.out) - 1
+				}
+			}
+			if i < 0 {
+				names := make([]string, len(p.out))
+				for j, c := range p.out {
+					names[j] = c.name
+				}
+				return p.errAt(o.Pos, "ORDER BY %q: not a result column (columns: %s)", o.Name, strings.Join(names, ", "))
+			}
+		}
+		p.order = append(p.order, orderKey{col: i, desc: o.Desc})
+	}
+	return nil
+}
+
+// streamsInSeqOrder reports whether a raw result can stream: no ORDER BY
+// other than seq ascending.
+func (p *plan) streamsInSeqOrder() bool {
+	if p.agg != nil {
+		return false
+	}
+	return len(p.order) == 0 || len(p.order) == 1 && p.out[p.order[0].col].src == ColSeq && !p.order[0].desc
+}
+
+// timeOf resolves a time literal to ns since the epoch.
+func (p *plan) timeOf(l *Lit) (int64, error) {
+	switch l.Kind {
+	case LitInt:
+		return l.Int, nil
+	case LitTime:
+		base := p.now
+		if !l.Now {
+			t, ok := parseTime(l.Str)
+			if !ok {
+				return 0, p.errAt(l.Pos, "bad time %q: want RFC 3339 such as 2024-01-02T15:04:05Z", l.Str)
+			}
+			base = t
+		}
+		return clampAdd(base, l.Shift), nil
+	case LitString:
+		t, ok := parseTime(l.Str)
+		if !ok {
+			return 0, p.errAt(l.Pos, "bad time %q: want RFC 3339 such as 2024-01-02T15:04:05Z", l.Str)
+		}
+		return t, nil
+	}
+	return 0, p.errAt(l.Pos, "type mismatch: time compared with %s", litKindName(l.Kind))
+}
+
+func litKindName(k LitKind) string {
+	return [...]string{"an integer", "a number", "a string", "a boolean", "NULL", "a time"}[k]
+}
+
+// compileExpr type-checks e and compiles it; neg pushes a NOT down.
+func (p *plan) compileExpr(e Expr, neg bool) (pred, error) {
+	switch e := e.(type) {
+	case *And:
+		l, err := p.compileExpr(e.L, neg)
+		if err != nil {
+			return nil, err
+		}
+		r, err := p.compileExpr(e.R, neg)
+		if err != nil {
+			return nil, err
+		}
+		if neg {
+			return &orPred{l, r}, nil
+		}
+		return &andPred{l, r}, nil
+	case *Or:
+		l, err := p.compileExpr(e.L, neg)
+		if err != nil {
+			return nil, err
+		}
+		r, err := p.compileExpr(e.R, neg)
+		if err != nil {
+			return nil, err
+		}
+		if neg {
+			return &andPred{l, r}, nil
+		}
+		return &orPred{l, r}, nil
+	case *Not:
+		return p.compileExpr(e.X, !neg)
+	case *Compare:
+		return p.compileCompare(e, neg)
+	case *IsNull:
+		k, err := p.column(e.Col)
+		if err != nil {
+			return nil, err
+		}
+		_ = k
+		if isBase(e.Col.Name) {
+			return constPred(e.Neg != neg), nil // base columns are never null
+		}
+		return &nullPred{field: e.Col.Name, neg: e.Neg != neg}, nil
+	case *Like:
+		k, err := p.column(e.Col)
+		if err != nil {
+			return nil, err
+		}
+		if k != kSeries && k != kKey && k != kString {
+			return nil, p.errAt(e.Col.Pos, "type mismatch: LIKE on %s column %q", k, e.Col.Name)
+		}
+		if pre, ok := likePrefix(e.Pattern); ok {
+			return &strPred{col: e.Col.Name, match: func(s string) bool { return strings.HasPrefix(s, pre) != (e.Neg != neg) }}, nil
+		}
+		re := likeRegexp(e.Pattern)
+		return &strPred{col: e.Col.Name, match: func(s string) bool { return re.MatchString(s) != (e.Neg != neg) }}, nil
+	case *Regex:
+		k, err := p.column(e.Col)
+		if err != nil {
+			return nil, err
+		}
+		if k != kSeries && k != kKey && k != kString {
+			return nil, p.errAt(e.Col.Pos, "type mismatch: regular expression match on %s column %q", k, e.Col.Name)
+		}
+		return &strPred{col: e.Col.Name, match: func(s string) bool { return e.Re.MatchString(s) != (e.Neg != neg) }}, nil
+	case *SeriesMatch:
+		if e.Col.Name != ColSeries {
+			return nil, p.errAt(e.Col.Pos, "~ matches series selectors; use =~ for a regular expression on %q", e.Col.Name)
+		}
+		return &strPred{col: ColSeries, match: func(s string) bool { return e.matches(s) != neg }}, nil
+	case *In:
+		return p.compileIn(e, neg)
+	}
+	panic("query: unknown expression")
+}
+
+func (p *plan) compileCompare(e *Compare, neg bool) (pred, error) {
+	k, err := p.column(e.Col)
+	if err != nil {
+		return nil, err
+	}
+	op := e.Op
+	if neg {
+		op = negOp[op]
+	}
+	l := e.Lit
+	if l.Kind == LitNull {
+		return nil, p.errAt(l.Pos, "comparison with NULL is never true: use %s IS NULL", e.Col.Name)
+	}
+	mismatch := func() error {
+		return p.errAt(l.Pos, "type mismatch: %s column %q compared with %s", k, e.Col.Name, litKindName(l.Kind))
+	}
+	switch k {
+	case kSeq:
+		if l.Kind != LitInt || l.Int < 0 {
+			return nil, mismatch()
+		}
+		return &intPred{col: ColSeq, op: op, v: l.Int, unsigned: true}, nil
+	case kTime:
+		t, err := p.timeOf(l)
+		if err != nil {
+			return nil, err
+		}
+		return &intPred{col: ColTime, op: op, v: t}, nil
+	case kOp:
+		code, err := p.opCode(l)
+		if err != nil {
+			return nil, err
+		}
+		if op != "=" && op != "!=" {
+			return nil, p.errAt(l.Pos, "op supports only = and !=")
+		}
+		return &intPred{col: ColOp, op: op, v: code}, nil
+	case kSeries, kKey, kString, kBytes:
+		if l.Kind != LitString {
+			return nil, mismatch()
+		}
+		v := l.Str
+		return &strPred{col: e.Col.Name, match: func(s string) bool { return cmpHolds(op, strings.Compare(s, v)) }}, nil
+	case kInt, kFloat:
+		switch l.Kind {
+		case LitInt:
+			return &numPred{field: e.Col.Name, op: op, isInt: k == kInt, iv: l.Int, fv: float64(l.Int)}, nil
+		case LitFloat:
+			return &numPred{field: e.Col.Name, op: op, fv: l.Float}, nil
+		}
+		return nil, mismatch()
+	case kBool:
+		if l.Kind != LitBool || (op != "=" && op != "!=") {
+			return nil, mismatch()
+		}
+		return &boolPred{field: e.Col.Name, want: l.Bool == (op == "=")}, nil
+	}
+	return nil, mismatch()
+}
+
+func (p *plan) opCode(l *Lit) (int64, error) {
+	if l.Kind == LitString {
+		for i, n := range opNames {
+			if i > 0 && strings.EqualFold(n, l.Str) {
+				return int64(i), nil
+			}
+		}
+	}
+	return 0, p.errAt(l.Pos, "op is one of 'put', 'delete', 'drop', not %s", l.String())
+}
+
+func (p *plan) compileIn(e *In, neg bool) (pred, error) {
+	k, err := p.column(e.Col)
+	if err != nil {
+		return nil, err
+	}
+	out := e.Neg != neg
+	switch k {
+	case kSeq, kTime, kOp:
+		set := map[int64]bool{}
+		for _, l := range e.Lits {
+			var v int64
+			switch {
+			case k == kOp:
+				v, err = p.opCode(l)
+			case k == kTime:
+				v, err = p.timeOf(l)
+			case l.Kind != LitInt:
+				err = p.errAt(l.Pos, "type mismatch: seq compared with %s", litKindName(l.Kind))
+			default:
+				v = l.Int
+			}
+			if err != nil {
+				return nil, err
+			}
+			set[v] = true
+		}
+		return &intPred{col: e.Col.Name, set: set, neg: out}, nil
+	case kInt, kFloat:
+		set := map[float64]bool{}
+		for _, l := range e.Lits {
+			switch l.Kind {
+			case LitInt:
+				set[float64(l.Int)] = true
+			case LitFloat:
+				set[l.Float] = true
+			default:
+				return nil, p.errAt(l.Pos, "type mismatch: %s column %q compared with %s", k, e.Col.Name, litKindName(l.Kind))
+			}
+		}
+		return &numPred{field: e.Col.Name, fset: set, neg: out}, nil
+	case kSeries, kKey, kString, kBytes:
+		set := map[string]bool{}
+		for _, l := range e.Lits {
+			if l.Kind != LitString {
+				return nil, p.errAt(l.Pos, "type mismatch: %s column %q compared with %s", k, e.Col.Name, litKindName(l.Kind))
+			}
+			set[l.Str] = true
+		}
+		return &strPred{col: e.Col.Name, match: func(s string) bool { return set[s] != out }}, nil
+	}
+	return nil, p.errAt(e.Col.Pos, "IN is not supported on %s column %q", k, e.Col.Name)
+}
+
+// bounds narrows the seq and time ranges and the series set from the
+// conditions every matching row must meet: the top-level conjuncts.
+func (p *plan) bounds(e Expr) {
+	switch e := e.(type) {
+	case *And:
+		p.bounds(e.L)
+		p.bounds(e.R)
+	case *Compare:
+		switch e.Col.Name {
+		case ColSeq:
+			v := uint64(e.Lit.Int)
+			switch e.Op {
+			case "=":
+				p.slo, p.shi = max(p.slo, v), min(p.shi, v)
+			case ">":
+				p.slo = max(p.slo, v+1)
+				if v == math.MaxUint64 {
+					p.slo, p.shi = 1, 0
+				}
+			case ">=":
+				p.slo = max(p.slo, v)
+			case "<":
+				if v == 0 {
+					p.slo, p.shi = 1, 0
+				} else {
+					p.shi = min(p.shi, v-1)
+				}
+			case "<=":
+				p.shi = min(p.shi, v)
+			}
+		case ColTime:
+			v, _ := p.timeOf(e.Lit)
+			switch e.Op {
+			case "=":
+				p.tlo, p.thi = max(p.tlo, v), min(p.thi, v)
+			case ">":
+				if v == math.MaxInt64 {
+					p.tlo, p.thi = 1, 0
+				} else {
+					p.tlo = max(p.tlo, v+1)
+				}
+			case ">=":
+				p.tlo = max(p.tlo, v)
+			case "<":
+				if v == math.MinInt64 {
+					p.tlo, p.thi = 1, 0
+				} else {
+					p.thi = min(p.thi, v-1)
+				}
+			case "<=":
+				p.thi = min(p.thi, v)
+			}
+		case ColSeries:
+			if e.Op == "=" {
+				p.restrictSeries([]string{e.Lit.Str})
+			}
+		}
+	case *In:
+		if e.Col.Name == ColSeries && !e.Neg {
+			var names []string
+			for _, l := range e.Lits {
+				names = append(names, l.Str)
+			}
+			p.restrictSeries(names)
+		}
+	}
+}
+
+// restrictSeries intersects the series set with names.
+func (p *plan) restrictSeries(names []string) {
+	if p.series == nil {
+		p.series = slices.Clone(names)
+		if p.series == nil {
+			p.series = []string{}
+		}
+		return
+	}
+	p.series = slices.DeleteFunc(p.series, func(s string) bool { return !slices.Contains(names, s) })
+}
+
+// fieldType returns the stream-wide type of a field.
+func (p *plan) fieldType(name string) chunk.Type {
+	t, _ := p.fields.lookup(name)
+	return t
+}

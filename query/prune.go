@@ -1,0 +1,98 @@
+package query
+
+import (
+	"math"
+
+	"github.com/tsqdb/tsq/seg"
+)
+
+// task is one block to scan.
+type task struct {
+	sg     Segment
+	blk    int
+	meta   seg.BlockMeta
+	inside bool // every row lies within the seq and time bounds
+}
+
+// scanRange is what a scan may skip by: inclusive seq and time bounds
+// and the only series that can match (nil: any).
+type scanRange struct {
+	slo, shi uint64
+	tlo, thi int64
+	series   []string
+}
+
+// pruneStats counts segments and blocks: total, scanned, and pruned by
+// seq range, time range and series bloom filter (a block of a pruned
+// segment counts as pruned for the segment's reason).
+type pruneStats struct {
+	segs, segsScanned, segsSeq, segsTime, segsBloom           int
+	blocks, blocksScanned, blocksSeq, blocksTime, blocksBloom int
+	rowsTotal, rowsScanned                                    int64
+}
+
+// empty reports whether no row can satisfy the range.
+func (r *scanRange) empty() bool {
+	return r.slo > r.shi || r.tlo > r.thi || r.series != nil && len(r.series) == 0
+}
+
+// prune lists the blocks of segs that may hold rows in r, in seq order.
+func prune(segs []Segment, r scanRange) ([]task, pruneStats) {
+	var ps pruneStats
+	var tasks []task
+	for _, sg := range segs {
+		blocks := sg.Blocks()
+		ps.segs++
+		ps.blocks += len(blocks)
+		var smin, smax uint64 = math.MaxUint64, 0
+		var tmin, tmax int64 = math.MaxInt64, math.MinInt64
+		for i := range blocks {
+			m := &blocks[i]
+			ps.rowsTotal += int64(m.Rows)
+			if m.Rows == 0 {
+				continue
+			}
+			smin, smax = min(smin, m.MinSeq), max(smax, m.MaxSeq)
+			tmin, tmax = min(tmin, m.MinTime), max(tmax, m.MaxTime)
+		}
+		switch {
+		case r.slo > r.shi || smin > r.shi || smax < r.slo:
+			ps.segsSeq++
+			ps.blocksSeq += len(blocks)
+			continue
+		case r.tlo > r.thi || tmin > r.thi || tmax < r.tlo:
+			ps.segsTime++
+			ps.blocksTime += len(blocks)
+			continue
+		case r.series != nil && !anySeries(sg, r.series):
+			ps.segsBloom++
+			ps.blocksBloom += len(blocks)
+			continue
+		}
+		ps.segsScanned++
+		for i := range blocks {
+			m := blocks[i]
+			switch {
+			case m.Rows == 0 || m.MinSeq > r.shi || m.MaxSeq < r.slo:
+				ps.blocksSeq++
+			case m.MinTime > r.thi || m.MaxTime < r.tlo:
+				ps.blocksTime++
+			default:
+				ps.blocksScanned++
+				ps.rowsScanned += int64(m.Rows)
+				inside := m.MinSeq >= r.slo && m.MaxSeq <= r.shi && m.MinTime >= r.tlo && m.MaxTime <= r.thi
+				tasks = append(tasks, task{sg: sg, blk: i, meta: m, inside: inside})
+			}
+		}
+	}
+	return tasks, ps
+}
+
+func anySeries(sg Segment, names []string) bool {
+	for _, n := range names {
+		if sg.MayContainSeries(n) {
+			return true
+		}
+	}
+	return false
+}

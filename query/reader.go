@@ -1,0 +1,422 @@
+package query
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/tsqdb/tsq/chunk"
+)
+
+// visible returns the output columns without the hidden ones (read only
+// for ORDER BY) and their indexes.
+func visible(cols []outCol) ([]outCol, []int) {
+	var out []outCol
+	var idx []int
+	for i, c := range cols {
+		if !c.hidden {
+			out = append(out, c)
+			idx = append(idx, i)
+		}
+	}
+	return out, idx
+}
+
+// rowsReader returns materialized rows in batches.
+type rowsReader struct {
+	refs   atomic.Int64
+	o      Options
+	schema *arrow.Schema
+	cols   []outCol
+	idx    []int
+	rows   [][]value
+	next   int
+	cur    arrow.RecordBatch
+}
+
+func newRowsReader(o Options, cols []outCol, rows [][]value) *rowsReader {
+	vis, idx := visible(cols)
+	r := &rowsReader{o: o, schema: schemaOf(vis), cols: vis, idx: idx, rows: rows}
+	r.refs.Store(1)
+	return r
+}
+
+func (r *rowsReader) Retain() { r.refs.Add(1) }
+
+func (r *rowsReader) Release() {
+	if r.refs.Add(-1) == 0 && r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
+}
+
+func (r *rowsReader) Schema() *arrow.Schema { return r.schema }
+func (r *rowsReader) Err() error            { return nil }
+
+func (r *rowsReader) RecordBatch() arrow.RecordBatch { return r.cur }
+
+// Record is RecordBatch (deprecated in arrow-go).
+func (r *rowsReader) Record() arrow.RecordBatch { return r.cur }
+
+func (r *rowsReader) Next() bool {
+	if r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
+	if r.next >= len(r.rows) {
+		return false
+	}
+	end := min(r.next+r.o.BatchRows, len(r.rows))
+	rb := array.NewRecordBuilder(r.o.Allocator, r.schema)
+	defer rb.Release()
+	for c, col := range r.cols {
+		bld := rb.Field(c)
+		bld.Reserve(end - r.next)
+		for _, row := range r.rows[r.next:end] {
+			appendValue(bld, col.kind, row[r.idx[c]])
+		}
+	}
+	for i := r.next; i < end; i++ {
+		r.rows[i] = nil // free as we go
+	}
+	r.next = end
+	r.cur = rb.NewRecordBatch()
+	return true
+}
+
+// streamReader streams a raw scan in seq order: blocks are processed on
+// all cores, at most window of them ahead of the consumer.
+type streamReader struct {
+	refs   atomic.Int64
+	x      *executor
+	schema *arrow.Schema
+	cols   []outCol
+	cancel context.CancelFunc
+	done   sync.WaitGroup
+	out    chan chan result
+	pend   *batch // batch being consumed
+	pos    int    // next row of pend.sel
+	left   int64  // rows LIMIT still allows; -1 none
+	cur    arrow.RecordBatch
+	err    error
+	eof    bool
+}
+
+type result struct {
+	b   *batch
+	err error
+}
+
+func newStreamReader(ctx context.Context, x *executor, tasks []task) *streamReader {
+	ctx, cancel := context.WithCancel(ctx)
+	vis, _ := visible(x.p.out)
+	r := &streamReader{x: x, schema: schemaOf(vis), cols: vis, cancel: cancel, left: x.p.limit}
+	r.refs.Store(1)
+	window := 2 * x.o.Parallelism
+	r.out = make(chan chan result, window)
+	jobs := make(chan struct {
+		i   int
+		res chan result
+	})
+	rg := x.scanRange()
+	for range x.o.Parallelism {
+		r.done.Add(1)
+		go func() {
+			defer r.done.Done()
+			var dec chunk.Decoder
+			for j := range jobs {
+				if err := ctx.Err(); err != nil {
+					j.res <- result{err: err}
+					continue
+				}
+				b, err := x.process(&dec, &tasks[j.i], &rg)
+				j.res <- result{b, err}
+			}
+		}()
+	}
+	r.done.Add(1)
+	go func() {
+		defer r.done.Done()
+		defer close(r.out)
+		defer close(jobs)
+		for i := range tasks {
+			res := make(chan result, 1)
+			select {
+			case r.out <- res:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case jobs <- struct {
+				i   int
+				res chan result
+			}{i, res}:
+			case <-ctx.Done():
+				res <- result{err: ctx.Err()}
+				return
+			}
+		}
+	}()
+	return r
+}
+
+func (r *streamReader) Retain() { r.refs.Add(1) }
+
+func (r *streamReader) Release() {
+	if r.refs.Add(-1) != 0 {
+		return
+	}
+	r.cancel()
+	for range r.out { // let the dispatcher finish
+	}
+	r.done.Wait()
+	if r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
+}
+
+func (r *streamReader) Schema() *arrow.Schema          { return r.schema }
+func (r *streamReader) Err() error                     { return r.err }
+func (r *streamReader) RecordBatch() arrow.RecordBatch { return r.cur }
+
+// Record is RecordBatch (deprecated in arrow-go).
+func (r *streamReader) Record() arrow.RecordBatch { return r.cur }
+
+// nextBatch returns the next block's batch with rows left, nil at the end.
+func (r *streamReader) nextBatch() (*batch, error) {
+	for r.pend == nil || r.pos >= len(r.pend.sel) {
+		r.pend, r.pos = nil, 0
+		res, ok := <-r.out
+		if !ok {
+			return nil, nil
+		}
+		got := <-res
+		if got.err != nil {
+			return nil, got.err
+		}
+		r.pend = got.b
+	}
+	return r.pend, nil
+}
+
+func (r *streamReader) Next() bool {
+	if r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
+	if r.eof || r.err != nil {
+		return false
+	}
+	rb := array.NewRecordBuilder(r.x.o.Allocator, r.schema)
+	defer rb.Release()
+	n := 0
+	for n < r.x.o.BatchRows && r.left != 0 {
+		b, err := r.nextBatch()
+		if err != nil {
+			r.err = err
+			r.cancel()
+			return false
+		}
+		if b == nil {
+			r.eof = true
+			break
+		}
+		take := min(len(b.sel)-r.pos, r.x.o.BatchRows-n)
+		if r.left >= 0 {
+			take = min(take, int(min(r.left, int64(take))))
+			r.left -= int64(take)
+		}
+		rows := b.sel[r.pos : r.pos+take]
+		for c := range r.cols {
+			appendColumn(rb.Field(c), &r.cols[c], b, rows)
+		}
+		r.pos += take
+		n += take
+	}
+	if r.left == 0 {
+		r.eof = true
+		r.cancel()
+	}
+	if n == 0 {
+		return false
+	}
+	r.cur = rb.NewRecordBatch()
+	return true
+}
+
+// appendColumn appends rows of b's column for c to bld.
+func appendColumn(bld array.Builder, c *outCol, b *batch, rows []int32) {
+	bld.Reserve(len(rows))
+	switch c.kind {
+	case kSeq:
+		ub := bld.(*array.Uint64Builder)
+		for _, r := range rows {
+			ub.UnsafeAppend(uint64(b.seq[r]))
+		}
+		return
+	case kTime:
+		tb := bld.(*array.TimestampBuilder)
+		for _, r := range rows {
+			tb.UnsafeAppend(arrow.Timestamp(b.time[r]))
+		}
+		return
+	case kSeries:
+		db := bld.(*array.BinaryDictionaryBuilder)
+		for _, r := range rows {
+			_ = db.Append(b.series.BytesAt(int(r)))
+		}
+		return
+	case kKey:
+		sb := bld.(*array.StringBuilder)
+		for _, r := range rows {
+			sb.BinaryBuilder.Append(b.key.BytesAt(int(r)))
+		}
+		return
+	case kOp:
+		db := bld.(*array.BinaryDictionaryBuilder)
+		for _, r := range rows {
+			_ = db.AppendString(opName(b.op[r]))
+		}
+		return
+	}
+	col := b.fields[c.src]
+	if col == nil {
+		bld.AppendNulls(len(rows))
+		return
+	}
+	switch c.kind {
+	case kFloat:
+		fb := bld.(*array.Float64Builder)
+		for _, r := range rows {
+			switch {
+			case col.IsNull(int(r)):
+				fb.AppendNull()
+			case col.Type == chunk.Int64:
+				fb.Append(float64(col.Ints[r]))
+			default:
+				fb.Append(col.Floats[r])
+			}
+		}
+	case kInt:
+		ib := bld.(*array.Int64Builder)
+		for _, r := range rows {
+			if col.IsNull(int(r)) {
+				ib.AppendNull()
+			} else {
+				ib.Append(col.Ints[r])
+			}
+		}
+	case kBool:
+		bb := bld.(*array.BooleanBuilder)
+		for _, r := range rows {
+			if col.IsNull(int(r)) {
+				bb.AppendNull()
+			} else {
+				bb.Append(col.Bools[r])
+			}
+		}
+	case kString:
+		sb := bld.(*array.StringBuilder)
+		for _, r := range rows {
+			if col.IsNull(int(r)) {
+				sb.AppendNull()
+			} else {
+				sb.BinaryBuilder.Append(col.BytesAt(int(r)))
+			}
+		}
+	case kBytes:
+		bb := bld.(*array.BinaryBuilder)
+		for _, r := range rows {
+			if col.IsNull(int(r)) {
+				bb.AppendNull()
+			} else {
+				bb.Append(col.BytesAt(int(r)))
+			}
+		}
+	}
+}
+
+// collectSorted materializes a raw result for ORDER BY. With LIMIT k it
+// keeps at most about 2k rows at any time; without, it refuses more than
+// maxSortRows.
+func (x *executor) collectSorted(ctx context.Context, tasks []task) ([][]value, error) {
+	p := x.p
+	var mu sync.Mutex
+	var rows [][]value
+	var order []int64 // seq of each row, to restore scan order
+	trim := func() {
+		idx := make([]int, len(rows))
+		for i := range idx {
+			idx[i] = i
+		}
+		slices.SortStableFunc(idx, func(a, b int) int {
+			if c := compareRows(rows[a], rows[b], p.order, p.out); c != 0 {
+				return c
+			}
+			return cmp3(order[a], order[b])
+		})
+		nr, no := make([][]value, len(idx)), make([]int64, len(idx))
+		for i, j := range idx {
+			nr[i], no[i] = rows[j], order[j]
+		}
+		rows, order = nr, no
+		if p.limit >= 0 && int64(len(rows)) > p.limit {
+			rows, order = rows[:p.limit], order[:p.limit]
+		}
+	}
+	var tooMany bool
+	err := x.each(ctx, tasks, x.scanRange(), func(w int, b *batch) error {
+		local := make([][]value, len(b.sel))
+		for i, r := range b.sel {
+			row := make([]value, len(p.out))
+			for c := range p.out {
+				row[c] = b.valueAt(p.out[c].src, p.out[c].kind, r)
+			}
+			local[i] = row
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		rows = append(rows, local...)
+		for _, r := range b.sel {
+			order = append(order, b.seq[r])
+		}
+		if p.limit >= 0 && int64(len(rows)) > 2*p.limit+4096 {
+			trim()
+		}
+		if p.limit < 0 && len(rows) > maxSortRows {
+			tooMany = true
+			return errTooManyRows
+		}
+		return nil
+	})
+	if err != nil {
+		if tooMany {
+			return nil, errTooManyRows
+		}
+		return nil, err
+	}
+	trim()
+	return rows, nil
+}
+
+// compareRows orders two rows by the ORDER BY keys.
+func compareRows(a, b []value, keys []orderKey, cols []outCol) int {
+	for _, k := range keys {
+		c := compareValues(cols[k.col].kind, a[k.col], b[k.col])
+		if k.desc {
+			c = -c
+		}
+		if c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+func sortStable(rows [][]value, keys []orderKey, cols []outCol) {
+	slices.SortStableFunc(rows, func(a, b []value) int { return compareRows(a, b, keys, cols) })
+}

@@ -1,0 +1,199 @@
+package query
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/tsqdb/tsq/chunk"
+)
+
+// The record columns every stream has, in the raw view's order.
+const (
+	ColSeq    = "seq"
+	ColTime   = "time"
+	ColSeries = "series"
+	ColKey    = "key"
+	ColOp     = "op"
+)
+
+func isBase(name string) bool {
+	switch name {
+	case ColSeq, ColTime, ColSeries, ColKey, ColOp:
+		return true
+	}
+	return false
+}
+
+// FieldDef is a field column of a stream and its type over all blocks. A
+// field stored as int64 in some blocks and float64 in others is float64.
+type FieldDef struct {
+	Name string
+	Type chunk.Type
+}
+
+// fieldSet is the fields of a stream in order of first appearance.
+type fieldSet struct {
+	list   []FieldDef
+	byName map[string]int
+}
+
+func (f *fieldSet) lookup(name string) (chunk.Type, bool) {
+	i, ok := f.byName[name]
+	if !ok {
+		return 0, false
+	}
+	return f.list[i].Type, true
+}
+
+// add merges a field; it fails on two types that do not unify.
+func (f *fieldSet) add(name string, t chunk.Type) error {
+	if f.byName == nil {
+		f.byName = map[string]int{}
+	}
+	i, ok := f.byName[name]
+	if !ok {
+		f.byName[name] = len(f.list)
+		f.list = append(f.list, FieldDef{name, t})
+		return nil
+	}
+	old := f.list[i].Type
+	switch {
+	case old == t:
+	case (old == chunk.Int64 || old == chunk.Float64) && (t == chunk.Int64 || t == chunk.Float64):
+		f.list[i].Type = chunk.Float64
+	default:
+		return fmt.Errorf("field %q is %s in some blocks and %s in others", name, old, t)
+	}
+	return nil
+}
+
+func (f *fieldSet) merge(o *fieldSet) error {
+	for _, d := range o.list {
+		if err := f.add(d.Name, d.Type); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// segSchema caches the fields of the first n blocks of a segment.
+type segSchema struct {
+	n       int
+	lastCRC uint32
+	fields  fieldSet
+}
+
+// schemaCache maps Segment.Key to the fields seen in its blocks, so that
+// only blocks appended since the last query have their headers read.
+var schemaCache struct {
+	sync.Mutex
+	m map[string]*segSchema
+}
+
+const maxSchemaCache = 1 << 14
+
+// Fields returns the fields of the source's blocks in order of first
+// appearance. Block headers are read once per segment and cached.
+func Fields(src Source) ([]FieldDef, error) {
+	fs, err := fieldsOf(src)
+	if err != nil {
+		return nil, err
+	}
+	return fs.list, nil
+}
+
+func fieldsOf(src Source) (*fieldSet, error) {
+	all := &fieldSet{}
+	var dec chunk.Decoder
+	for _, sg := range src.Segments() {
+		fs, err := segFields(sg, &dec)
+		if err != nil {
+			return nil, err
+		}
+		if err := all.merge(fs); err != nil {
+			return nil, err
+		}
+	}
+	return all, nil
+}
+
+func segFields(sg Segment, dec *chunk.Decoder) (*fieldSet, error) {
+	blocks := sg.Blocks()
+	key := sg.Key()
+	schemaCache.Lock()
+	c := schemaCache.m[key]
+	schemaCache.Unlock()
+	start := 0
+	fs := &fieldSet{}
+	if c != nil && c.n <= len(blocks) && c.n > 0 && blocks[c.n-1].CRC == c.lastCRC {
+		if c.n == len(blocks) {
+			return &c.fields, nil
+		}
+		start = c.n
+		_ = fs.merge(&c.fields)
+	}
+	for i := start; i < len(blocks); i++ {
+		if blocks[i].Rows == 0 {
+			continue
+		}
+		data, err := sg.ReadBlock(i)
+		if err != nil {
+			return nil, err
+		}
+		if err := dec.Reset(data); err != nil {
+			return nil, fmt.Errorf("query: segment %s block %d: %w", sg.Name(), i, err)
+		}
+		for k := range dec.NumColumns() {
+			info := dec.Info(k)
+			if isBase(info.Name) {
+				continue
+			}
+			if err := fs.add(info.Name, info.Type); err != nil {
+				return nil, fmt.Errorf("query: segment %s: %w", sg.Name(), err)
+			}
+		}
+	}
+	if len(blocks) > 0 {
+		schemaCache.Lock()
+		if schemaCache.m == nil || len(schemaCache.m) >= maxSchemaCache {
+			schemaCache.m = map[string]*segSchema{}
+		}
+		schemaCache.m[key] = &segSchema{n: len(blocks), lastCRC: blocks[len(blocks)-1].CRC, fields: *fs}
+		schemaCache.Unlock()
+	}
+	return fs, nil
+}
+
+// Arrow types of the raw view.
+var (
+	TimeType   = &arrow.TimestampType{Unit: arrow.Nanosecond, TimeZone: "UTC"}
+	SeriesType = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+	OpType     = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.BinaryTypes.String}
+)
+
+// arrowType returns the Arrow type of a field type.
+func arrowType(t chunk.Type) arrow.DataType {
+	switch t {
+	case chunk.Int64:
+		return arrow.PrimitiveTypes.Int64
+	case chunk.Float64:
+		return arrow.PrimitiveTypes.Float64
+	case chunk.String:
+		return arrow.BinaryTypes.String
+	case chunk.Bool:
+		return arrow.FixedWidthTypes.Boolean
+	}
+	return arrow.BinaryTypes.Binary
+}
+
+// RawSchema returns the Arrow schema of the raw view of a source:
+// seq, time, series, key, op, then the fields (nullable).
+func RawSchema(src Source) (*arrow.Schema, error) {
+	fs, err := fieldsOf(src)
+	if err != nil {
+		return nil, err
+	}
+	cols := rawColumns(fs)
+	return schemaOf(cols), nil
+}
