@@ -228,7 +228,7 @@ func (s *session) dotExport(ctx context.Context, w []string, rest string) error 
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(s.e.stdout, "exported %d rows (%d bytes) to %s\n", rows, n, path)
+	fmt.Fprintf(s.e.stdout, "exported %d rows (%s) to %s\n", rows, humanBytes(n), path)
 	return nil
 }
 
