@@ -10,9 +10,9 @@ import (
 // importOptions are the flags of tsq import.
 type importOptions struct {
 	format, timeField, seriesField, keyField, opField string
-	skipBad                                          bool
-	rejects                                          string
-	progress                                         func(bytes, rows int64)
+	skipBad                                           bool
+	rejects                                           string
+	progress                                          func(bytes, rows int64)
 }
 
 // importStats is what an import reports.
