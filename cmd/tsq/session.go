@@ -10,6 +10,7 @@ import (
 	"time"
 
 	tsq "github.com/tsqdb/tsq"
+	"github.com/tsqdb/tsq/query"
 	"github.com/tsqdb/tsq/internal/render"
 	"golang.org/x/term"
 )
@@ -54,13 +55,6 @@ func (s *session) close() error {
 	return nil
 }
 
-// caretError is a statement error that can point at its column
-// (*query.Error).
-type caretError interface {
-	error
-	Caret(src string) string
-}
-
 // statement runs one statement and renders its result.
 func (s *session) statement(ctx context.Context, text string) error {
 	if s.plotAll {
@@ -84,7 +78,8 @@ func (s *session) statement(ctx context.Context, text string) error {
 }
 
 // report prints err for the statement src (starting at script line line,
-// 0 when interactive): one line, then the caret when the error has one.
+// 0 when interactive): one line, then, for a *query.Error, the statement's
+// line with a caret under the offending token.
 func (s *session) report(err error, src string, line int) {
 	w := s.e.stderr
 	s.errors++
@@ -92,17 +87,22 @@ func (s *session) report(err error, src string, line int) {
 		fmt.Fprintln(w, "Interrupted")
 		return
 	}
-	where := ""
-	if line > 0 {
-		where = fmt.Sprintf("line %d: ", line)
-	}
-	var ce caretError
-	if errors.As(err, &ce) && src != "" {
-		fmt.Fprintf(w, "Error: %s%s\n", where, ce.Error())
-		if c := strings.TrimRight(ce.Caret(src), "\n"); c != "" {
+	var qe *query.Error
+	if errors.As(err, &qe) && src != "" {
+		// Place the error in the script: the statement began at line.
+		if line > 0 {
+			fmt.Fprintf(w, "Error: line %d col %d: %s\n", line+qe.Line-1, qe.Col, qe.Msg)
+		} else {
+			fmt.Fprintf(w, "Error: %s\n", qe.Msg)
+		}
+		if c := strings.TrimRight(qe.Caret(src), "\n"); c != "" {
 			fmt.Fprintln(w, c)
 		}
 		return
 	}
-	fmt.Fprintf(w, "Error: %s%s\n", where, oneLine(err.Error()))
+	if line > 0 {
+		fmt.Fprintf(w, "Error: line %d: %s\n", line, oneLine(err.Error()))
+		return
+	}
+	fmt.Fprintf(w, "Error: %s\n", oneLine(err.Error()))
 }
