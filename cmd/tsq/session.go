@@ -10,8 +10,8 @@ import (
 	"time"
 
 	tsq "github.com/tsqdb/tsq"
-	"github.com/tsqdb/tsq/query"
 	"github.com/tsqdb/tsq/internal/render"
+	"github.com/tsqdb/tsq/query"
 	"golang.org/x/term"
 )
 
