@@ -75,14 +75,15 @@ func (s *session) dotStreams(context.Context, []string, string) error {
 		fmt.Fprintln(s.out, "no streams")
 		return nil
 	}
+	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
 	for _, n := range names {
 		c, err := s.st.Count(n)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(s.out, "%s\t%d rows\n", n, c)
+		fmt.Fprintf(tw, "%s\t%d rows\n", n, c)
 	}
-	return nil
+	return tw.Flush()
 }
 
 func (s *session) dotSchema(_ context.Context, w []string, _ string) error {

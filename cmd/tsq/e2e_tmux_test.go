@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -49,7 +48,11 @@ func startTmux(t *testing.T, bin string, args ...string) *tmux {
 	t.Helper()
 	dir := t.TempDir()
 	tm := &tmux{t: t, socket: filepath.Join(dir, "sock"), dir: dir}
-	script := fmt.Sprintf(`stty -g > %[1]s/stty.before
+	// The wrapper traps SIGINT so that Ctrl-C during a statement, sent to
+	// the whole foreground process group, leaves it running, as an
+	// interactive shell's job control would; tsq gets the default handling.
+	script := fmt.Sprintf(`trap 'echo wrapper-got-sigint > /dev/null' INT
+stty -g > %[1]s/stty.before
 XDG_STATE_HOME=%[1]s/state %[2]s %[3]s
 echo $? > %[1]s/rc.tmp && mv %[1]s/rc.tmp %[1]s/rc
 stty -g > %[1]s/stty.after
@@ -84,8 +87,12 @@ func (tm *tmux) keys(k ...string) {
 	}
 }
 
-// text types s literally, then pauses like keys.
+// text types s literally, then pauses like keys. tmux reads an argument
+// ending in ';' as a command separator, so that one is escaped.
 func (tm *tmux) text(s string) {
+	if strings.HasSuffix(s, ";") {
+		s = s[:len(s)-1] + "\\;"
+	}
 	tm.run("send-keys", "-t", "0", "-l", s)
 	time.Sleep(150 * time.Millisecond)
 }
@@ -134,9 +141,8 @@ func TestShellTmux(t *testing.T) {
 		t.Skip("short")
 	}
 	bin := buildTSQ(t, t.TempDir())
-	store := demoStore(t)
+	store := e2eStore(t)
 	tm := startTmux(t, bin, "--store", store)
-	_ = context.Background()
 
 	// Completion: a partial keyword and Tab.
 	tm.text("SEL")
@@ -148,6 +154,8 @@ func TestShellTmux(t *testing.T) {
 	tm.waitFor("tsq> .streams", 5*time.Second)
 	tm.keys("Enter")
 	tm.waitFor("16128 rows", 5*time.Second)
+	tm.text(".mode table")
+	tm.keys("Enter")
 
 	shellQueryAndExport(t, tm, store)
 
@@ -160,6 +168,7 @@ func TestShellTmux(t *testing.T) {
 	tm.keys("Enter")
 	tm.waitFor("rows over time", 5*time.Second)
 
+	t.Logf("screen before Ctrl-D:\n%s", tm.screen())
 	// Ctrl-D leaves; exit 0, terminal mode restored.
 	tm.keys("C-d")
 	if rc := tm.waitFile("rc", 10*time.Second); rc != "0" {
