@@ -193,6 +193,7 @@ func (c *committer) run() {
 // Any failure fails every request and marks the stream broken: the next
 // commit reopens the active segment first. Caller holds mu.
 func (st *stream) commit(reqs []*request, syncNow bool) error {
+	st.waitImport() // appends wait while an import holds the stream
 	if st.closed {
 		return fmt.Errorf("tsq: stream %q: %w", st.name, ErrClosed)
 	}

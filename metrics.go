@@ -57,6 +57,15 @@ type Metrics struct {
 	CacheSetsDropped                 uint64
 	CacheSetsRejected                uint64
 	CacheStale                       uint64
+	// Soft deletes and retention: SoftDeletedRows and
+	// RetentionDeletedRows count rows soft-deleted by Delete and by
+	// retention; RetentionPasses and RetentionErrors count retention runs
+	// over one stream and the failed ones. DeletedRows and TombstonedRows
+	// are the cardinalities of the open streams' deleted and tombstoned
+	// bitmaps now (they shrink when compaction forgets removed rows).
+	SoftDeletedRows, RetentionDeletedRows uint64
+	RetentionPasses, RetentionErrors      uint64
+	DeletedRows, TombstonedRows           uint64
 }
 
 // metrics are the live counters behind Metrics.
@@ -66,6 +75,8 @@ type metrics struct {
 	rolled, appendErrors, syncErrors        atomic.Uint64
 	merges, mergeErrors                     atomic.Uint64
 	cacheStale                              atomic.Uint64
+	softDeletes, retentionDeletes           atomic.Uint64
+	retentionPasses, retentionErrors        atomic.Uint64
 
 	mu                                            sync.Mutex
 	truncations, truncBytes, dropped, removedFile uint64
@@ -110,6 +121,8 @@ func (s *Store) Metrics() Metrics {
 		out.CacheSetsDropped, out.CacheSetsRejected = c.dropped, c.rejected
 	}
 	out.CacheStale = m.cacheStale.Load()
+	out.SoftDeletedRows, out.RetentionDeletedRows = m.softDeletes.Load(), m.retentionDeletes.Load()
+	out.RetentionPasses, out.RetentionErrors = m.retentionPasses.Load(), m.retentionErrors.Load()
 	if out.GroupCommits > 0 {
 		out.GroupCommitMean = float64(m.grouped.Load()) / float64(out.GroupCommits)
 	}
@@ -127,6 +140,8 @@ func (s *Store) Metrics() Metrics {
 		if v := st.view.Load(); v != nil {
 			out.Segments += len(v.segs)
 		}
+		out.DeletedRows += cardinality(st.deletedSnapshot())
+		out.TombstonedRows += cardinality(st.tombstonedSnapshot())
 		if st.writable {
 			st.mu.Lock()
 			out.Recoveries[st.name] = st.rec

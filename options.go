@@ -47,8 +47,16 @@ const (
 	MinSegmentMaxBytes = 1 << 10
 	// DefaultCacheBytes is the default capacity of the block cache.
 	DefaultCacheBytes = 64 << 20
+	// DefaultStagingTTL is the default Options.StagingTTL.
+	DefaultStagingTTL = 24 * time.Hour
 	// NoCache as Options.CacheBytes disables the block cache.
 	NoCache = -1
+	// DefaultRetentionInterval is how often a writable Store applies
+	// the streams' retention rules.
+	DefaultRetentionInterval = time.Minute
+	// NoRetentionLoop as Options.RetentionInterval disables the loop
+	// (ApplyRetention still works).
+	NoRetentionLoop = -1
 )
 
 // Options configure a Store. A nil *Options means every default; a zero
@@ -74,8 +82,17 @@ type Options struct {
 	// ReadOnly opens the store for reading only: it never creates,
 	// writes, locks or truncates a file.
 	ReadOnly bool
+	// StagingTTL: GC removes an import's staging directory older than
+	// this even while the import holds it (a hung import then fails at
+	// commit). Default DefaultStagingTTL.
+	StagingTTL time.Duration
 	// FS is the file system (default vfs.Default, the OS).
 	FS vfs.FS
+	// RetentionInterval is the period of the maintenance loop that a
+	// writable Store runs from Open to Close, applying every stream's
+	// retention rule (default DefaultRetentionInterval, one minute;
+	// NoRetentionLoop disables it; other negative values are invalid).
+	RetentionInterval time.Duration
 	// Compaction: see compaction.go. Unlike the other fields, a zero
 	// CompactInterval disables background compaction entirely (no steady
 	// passes, no live-set feeding or rebuild); CompactDefault selects the
@@ -88,7 +105,8 @@ type Options struct {
 	// CompactMinSpacing is the least time between two early passes
 	// (default 30s).
 	CompactMinSpacing time.Duration
-	// Logger receives failed compaction passes (default slog.Default()).
+	// Logger receives background errors (failed retention and compaction
+	// passes), which are never fatal (default slog.Default()).
 	Logger *slog.Logger
 }
 
@@ -134,6 +152,18 @@ func (o *Options) withDefaults() (Options, error) {
 	}
 	if c.FS == nil {
 		c.FS = vfs.Default
+	}
+	switch {
+	case c.RetentionInterval == 0:
+		c.RetentionInterval = DefaultRetentionInterval
+	case c.RetentionInterval < 0 && c.RetentionInterval != NoRetentionLoop:
+		return c, fmt.Errorf("%w: RetentionInterval %v: use a positive period, 0 for the default or NoRetentionLoop", ErrInvalidOptions, c.RetentionInterval)
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	if c.StagingTTL <= 0 {
+		c.StagingTTL = DefaultStagingTTL
 	}
 	return c, nil
 }

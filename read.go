@@ -9,6 +9,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/RoaringBitmap/roaring/v2/roaring64"
 	"github.com/tsqdb/tsq/chunk"
 	"github.com/tsqdb/tsq/codec"
 	"github.com/tsqdb/tsq/seg"
@@ -52,6 +53,25 @@ func (s *Store) readView(stream string) (*stream, *view, error) {
 	}
 	v, err := st.snapshot()
 	return st, v, err
+}
+
+// readState returns the stream, its soft-deleted seqs (nil if none) and
+// its view, for a read that must hide soft-deleted rows. The bitmap is
+// taken before the view (see deletedSnapshot); a read-only stream
+// reloads its state files first if they changed.
+func (s *Store) readState(stream string) (*stream, *view, *roaring64.Bitmap, error) {
+	st, err := s.stream(stream, false)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if !st.writable {
+		if err := st.refreshSoft(); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	del := st.deletedSnapshot()
+	v, err := st.snapshot()
+	return st, v, del, err
 }
 
 // locate returns the segment and block holding seq.
@@ -168,9 +188,12 @@ func column(b *chunk.Block, name string) *chunk.Column {
 // decodes only the block holding it, found by binary search of the
 // segments' first seqs and then of the segment's block index.
 func (s *Store) Get(stream string, seq uint64) (Record, error) {
-	st, v, err := s.readView(stream)
+	st, v, del, err := s.readState(stream)
 	if err != nil {
 		return Record{}, err
+	}
+	if del != nil && del.Contains(seq) {
+		return Record{}, fmt.Errorf("tsq: stream %q seq %d: soft-deleted: %w", stream, seq, ErrNotFound)
 	}
 	sf, i, ok := v.locate(seq)
 	if !ok {
@@ -240,11 +263,12 @@ func valueAt(c *chunk.Column, i int) Value {
 // them. Each block is the caller's. An error ends the scan.
 func (s *Store) Scan(ctx context.Context, stream string, o ScanOptions) iter.Seq2[*chunk.Block, error] {
 	return func(yield func(*chunk.Block, error) bool) {
-		st, v, err := s.readView(stream)
+		st, v, del, err := s.readState(stream)
 		if err != nil {
 			yield(nil, err)
 			return
 		}
+		dels := newDeletedCursor(del)
 		slo, shi, tlo, thi := o.bounds()
 		for _, sf := range v.segs {
 			if sf.firstSeq > shi {
@@ -268,8 +292,9 @@ func (s *Store) Scan(ctx context.Context, stream string, o ScanOptions) iter.Seq
 				}
 				blk, err := st.decodeBlock(sf, j)
 				inside := m.MinSeq >= slo && m.MaxSeq <= shi && m.MinTime >= tlo && m.MaxTime <= thi
-				if err == nil && !inside {
-					blk = trim(blk, slo, shi, tlo, thi)
+				hit := dels.any(m.MinSeq, m.MaxSeq)
+				if err == nil && (!inside || hit) {
+					blk = trim(blk, slo, shi, tlo, thi, hit, del)
 				}
 				if err != nil {
 					yield(nil, err)
@@ -283,12 +308,13 @@ func (s *Store) Scan(ctx context.Context, stream string, o ScanOptions) iter.Seq
 	}
 }
 
-// trim keeps the rows of b within the seq and time bounds.
-func trim(b *chunk.Block, slo, shi uint64, tlo, thi int64) *chunk.Block {
+// trim keeps the rows of b within the seq and time bounds and, if
+// filter, not in del.
+func trim(b *chunk.Block, slo, shi uint64, tlo, thi int64, filter bool, del *roaring64.Bitmap) *chunk.Block {
 	seqs, times := column(b, colSeq).Ints, column(b, colTime).Ints
 	in := func(i int) bool {
 		s, t := uint64(seqs[i]), times[i]
-		return s >= slo && s <= shi && t >= tlo && t <= thi
+		return s >= slo && s <= shi && t >= tlo && t <= thi && !(filter && del.Contains(s))
 	}
 	// Most blocks lie wholly inside the range: check before collecting.
 	first := 0
@@ -333,27 +359,27 @@ func pickOf[T any](s []T, keep []int) []T {
 	return out
 }
 
-// Count returns the number of records in the stream, from the block
-// indexes.
+// Count returns the number of records in the stream that are not
+// soft-deleted, from the block indexes and the deleted bitmap: only a
+// block that holds soft-deleted seqs and whose seqs are not consecutive
+// (rows removed by compaction) has its seq column decoded.
 func (s *Store) Count(stream string) (int, error) {
-	_, v, err := s.readView(stream)
+	st, v, del, err := s.readState(stream)
 	if err != nil {
 		return 0, err
 	}
-	var n int64
-	for _, sf := range v.segs {
-		n += sumRows(sf.blocks)
-	}
-	return int(n), nil
+	n, err := st.visibleRows(v, del)
+	return int(n), err
 }
 
-// OldestIDs returns the seqs of the n oldest records (lowest seqs), from
-// the block indexes.
+// OldestIDs returns the seqs of the n oldest records (lowest seqs) that
+// are not soft-deleted, from the block indexes and the deleted bitmap.
 func (s *Store) OldestIDs(stream string, n int) ([]uint64, error) {
-	st, v, err := s.readView(stream)
+	st, v, del, err := s.readState(stream)
 	if err != nil {
 		return nil, err
 	}
+	dels := newDeletedCursor(del)
 	var out []uint64
 	for _, sf := range v.segs {
 		for j := range sf.blocks {
@@ -364,9 +390,12 @@ func (s *Store) OldestIDs(stream string, n int) ([]uint64, error) {
 			if m.Rows == 0 {
 				continue
 			}
+			hit := dels.any(m.MinSeq, m.MaxSeq)
 			if contiguous(m) {
 				for q := m.MinSeq; q <= m.MaxSeq && len(out) < n; q++ {
-					out = append(out, q)
+					if !hit || !del.Contains(q) {
+						out = append(out, q)
+					}
 				}
 				continue
 			}
@@ -375,7 +404,7 @@ func (s *Store) OldestIDs(stream string, n int) ([]uint64, error) {
 				return nil, err
 			}
 			for _, q := range seqs {
-				if len(out) < n {
+				if len(out) < n && (!hit || !del.Contains(uint64(q))) {
 					out = append(out, uint64(q))
 				}
 			}
@@ -385,36 +414,41 @@ func (s *Store) OldestIDs(stream string, n int) ([]uint64, error) {
 }
 
 // IDsOlderThan returns, in seq order, the seqs of the records whose time
-// is before t. A block whose MaxTime < t contributes its seq range from
-// the index; only a block straddling t has its seq and time columns
-// decoded.
+// is before t and that are not soft-deleted. A block whose MaxTime < t
+// contributes its seq range from the index, less the deleted bitmap; only
+// a block straddling t has its seq and time columns decoded.
 func (s *Store) IDsOlderThan(stream string, t int64) ([]uint64, error) {
-	st, v, err := s.readView(stream)
+	st, v, del, err := s.readState(stream)
 	if err != nil {
 		return nil, err
 	}
+	dels := newDeletedCursor(del)
 	var out []uint64
 	for _, sf := range v.segs {
 		for j := range sf.blocks {
 			m := &sf.blocks[j]
-			switch {
-			case m.Rows == 0 || m.MinTime >= t:
-			case m.MaxTime < t && contiguous(m):
+			if m.Rows == 0 || m.MinTime >= t {
+				continue
+			}
+			hit := dels.any(m.MinSeq, m.MaxSeq)
+			if m.MaxTime < t && contiguous(m) {
 				for q := m.MinSeq; ; q++ {
-					out = append(out, q)
+					if !hit || !del.Contains(q) {
+						out = append(out, q)
+					}
 					if q == m.MaxSeq {
 						break
 					}
 				}
-			default:
-				seqs, times, err := st.seqTimes(sf, j, true)
-				if err != nil {
-					return nil, err
-				}
-				for k, q := range seqs {
-					if times[k] < t {
-						out = append(out, uint64(q))
-					}
+				continue
+			}
+			seqs, times, err := st.seqTimes(sf, j, true)
+			if err != nil {
+				return nil, err
+			}
+			for k, q := range seqs {
+				if times[k] < t && (!hit || !del.Contains(uint64(q))) {
+					out = append(out, uint64(q))
 				}
 			}
 		}

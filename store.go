@@ -1,6 +1,7 @@
 package tsq
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -30,6 +31,9 @@ type Store struct {
 
 	stopSync chan struct{} // closed by Close to stop the interval syncer
 	syncDone chan struct{} // closed when the interval syncer has stopped
+
+	now       func() time.Time // the clock of retention; tests replace it before use
+	retention maintenance      // the retention loop (retention_loop.go)
 }
 
 // Open opens the store in dir, creating dir unless o.ReadOnly. A nil o
@@ -39,7 +43,7 @@ func Open(dir string, o *Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{dir: filepath.Clean(dir), o: opts, fs: opts.FS, streams: map[string]*stream{}}
+	s := &Store{dir: filepath.Clean(dir), o: opts, fs: opts.FS, streams: map[string]*stream{}, now: time.Now}
 	if s.cache, err = newBlockCache(opts.CacheBytes, &s.m); err != nil {
 		return nil, err
 	}
@@ -67,10 +71,16 @@ func Open(dir string, o *Options) (*Store, error) {
 			return nil, fmt.Errorf("tsq: open %s: %w", dir, err)
 		}
 	}
+	// Settle imports left by a crash (gc.go).
+	if _, err := s.GC(context.Background()); err != nil {
+		s.cache.close()
+		return nil, fmt.Errorf("tsq: open %s: %w", dir, err)
+	}
 	if opts.Sync == SyncInterval {
 		s.stopSync, s.syncDone = make(chan struct{}), make(chan struct{})
 		go s.syncLoop()
 	}
+	s.startRetention()
 	s.startCompactor()
 	return s, nil
 }
@@ -105,6 +115,7 @@ func (s *Store) stream(name string, create bool) (*stream, error) {
 		return nil, fmt.Errorf("tsq: stream %q: %w", name, err)
 	}
 	st := &stream{s: s, name: name, dir: dir, writable: !s.o.ReadOnly, files: map[string]vfs.File{}}
+	st.soft.init()
 	var err error
 	if st.writable {
 		err = st.openWriter()
@@ -169,6 +180,7 @@ func (s *Store) Close() error {
 		close(s.stopSync)
 		<-s.syncDone
 	}
+	s.stopRetention()
 	var errs []error
 	for _, st := range streams {
 		errs = append(errs, st.close())

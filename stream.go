@@ -130,7 +130,9 @@ type stream struct {
 	merge   mergeState
 	readers []*seg.Reader     // read-only: Readers of sealed segments, closed at close
 	ids     streamIDs         // block cache segment ids, released at close
+	soft    softState         // soft deletes, tombstoned rows, retention (softstate.go)
 	cmp     *streamCompaction // compaction state, writable streams (compaction.go)
+	imp     importGate        // running import (import.go)
 }
 
 // openWriter locks the stream directory and loads its segments,
@@ -156,6 +158,9 @@ func (st *stream) openWriter() error {
 	if err := st.load(); err != nil {
 		return err
 	}
+	if err := st.loadSoft(); err != nil {
+		return err
+	}
 	st.s.m.noteRecovery(&st.rec)
 	if err := st.initCompaction(); err != nil {
 		return err
@@ -171,6 +176,9 @@ func (st *stream) openWriter() error {
 // opened with seg.Open, the last unsealed one with seg.OpenWriter.
 func (st *stream) load() error {
 	st.waitMerges()
+	if err := st.rollImports(); err != nil { // settle interrupted imports first
+		return err
+	}
 	// Fresh read handles: a merge may have replaced a file since.
 	for name, f := range st.files {
 		st.merge.retired = append(st.merge.retired, f)

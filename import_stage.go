@@ -1,0 +1,305 @@
+package tsq
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tsqdb/tsq/chunk"
+	"github.com/tsqdb/tsq/ingest"
+	"github.com/tsqdb/tsq/seg"
+)
+
+// Pipeline sizing: the parse stage fills one of importBatches batches
+// while the encoder holds one and one waits between them; the write
+// stage likewise cycles importFrames encoded frames. Queues between
+// stages hold one item, so a slow stage stops the ones before it.
+const (
+	importBatches = 3
+	importFrames  = 3
+)
+
+// frame is one encoded block on its way to a staging segment.
+type frame struct {
+	buf       []byte
+	meta      seg.BlockMeta
+	firstTime int64
+	series    []string // distinct series, copied
+	inBytes   int64    // input bytes of the rows
+}
+
+// stage runs parse → encode → write into the staging directory.
+func (run *importRun) stage(ctx context.Context, r io.Reader) error {
+	s, st, fsys := run.s, run.st, run.s.fs
+	st.mu.Lock()
+	run.base = st.next
+	st.mu.Unlock()
+	if err := fsys.MkdirAll(run.dir, 0o755); err != nil {
+		return fmt.Errorf("staging: %w", err)
+	}
+	for _, d := range []string{s.stagingDir(), s.dir} {
+		if err := fsys.SyncDir(d); err != nil {
+			return fmt.Errorf("staging: %w", err)
+		}
+	}
+	budget := run.o.MemoryBudget
+	p, err := ingest.NewParser(r, ingest.Options{
+		Format: run.o.Format, Mapping: run.o.Mapping, SkipBad: run.o.SkipBad, Rejects: run.o.Rejects,
+		MaxLineBytes: int(min(budget/16, 64<<20)), BatchRows: s.o.BlockRows, BatchBytes: int(budget / 12),
+	})
+	if err != nil {
+		return err
+	}
+	run.stats.Format = p.Format()
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var once sync.Once
+	var firstErr error
+	fail := func(err error) {
+		once.Do(func() { firstErr = err; cancel() })
+	}
+	freeB := make(chan *ingest.Batch, importBatches)
+	for range importBatches {
+		freeB <- new(ingest.Batch)
+	}
+	freeF := make(chan *frame, importFrames)
+	for range importFrames {
+		freeF <- new(frame)
+	}
+	toEnc := make(chan *ingest.Batch, 1)
+	toW := make(chan *frame, 1)
+	monDone := make(chan struct{})
+	go run.monitor(monDone)
+	defer close(monDone)
+
+	var wg sync.WaitGroup
+	wg.Go(func() { // parse
+		defer close(toEnc)
+		for {
+			var b *ingest.Batch
+			select {
+			case b = <-freeB:
+			case <-ctx.Done():
+				return
+			}
+			t0 := time.Now()
+			err := p.Fill(b)
+			run.stats.Parse += time.Since(t0)
+			run.parsed.Store(p.Offset())
+			run.rejected.Store(p.Rejected())
+			if err == io.EOF {
+				return
+			}
+			if err != nil {
+				fail(err)
+				return
+			}
+			select {
+			case toEnc <- b:
+			case <-ctx.Done():
+				return
+			}
+		}
+	})
+	wg.Go(func() { // encode
+		defer close(toW)
+		var e blockEncoder
+		seq := run.base
+		for b := range toEnc {
+			var f *frame
+			select {
+			case f = <-freeF:
+			case <-ctx.Done():
+				return
+			}
+			t0 := time.Now()
+			err := e.encode(f, b, seq, st.name)
+			run.stats.Encode += time.Since(t0)
+			seq += uint64(b.Rows)
+			freeB <- b
+			if err != nil {
+				fail(err)
+				return
+			}
+			select {
+			case toW <- f:
+			case <-ctx.Done():
+				return
+			}
+		}
+	})
+	wg.Go(func() { // write
+		var w *seg.Writer
+		for f := range toW {
+			if ctx.Err() == nil {
+				t0 := time.Now()
+				if run.o.writeDelay > 0 {
+					time.Sleep(run.o.writeDelay)
+				}
+				var err error
+				if w, err = run.writeFrame(w, f); err != nil {
+					fail(err)
+				}
+				run.stats.Write += time.Since(t0)
+			}
+			freeF <- f
+		}
+		if w != nil {
+			if ctx.Err() == nil {
+				t0 := time.Now()
+				if err := run.seal(w); err != nil {
+					fail(err)
+				}
+				run.stats.Write += time.Since(t0)
+			}
+			_ = w.Close()
+		}
+	})
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	run.stats.Bytes = p.Offset()
+	return nil
+}
+
+// writeFrame appends f to the staging segment w, rolling to a new one
+// when w would pass SegmentMaxBytes.
+func (run *importRun) writeFrame(w *seg.Writer, f *frame) (*seg.Writer, error) {
+	fl := int64(len(f.buf) + seg.FrameHeaderLen)
+	if w != nil && w.Size()+fl > run.s.o.SegmentMaxBytes && len(w.Blocks()) > 0 {
+		if err := run.seal(w); err != nil {
+			return w, err
+		}
+		_ = w.Close()
+		w = nil
+	}
+	if w == nil {
+		name := segName(dayOf(f.firstTime), f.meta.MinSeq)
+		var err error
+		if w, err = seg.Create(run.s.fs, filepath.Join(run.dir, name), run.st.name, 1, f.meta.MinSeq); err != nil {
+			return nil, fmt.Errorf("staging: %w", err)
+		}
+	}
+	if err := w.Append(f.buf, f.meta); err != nil {
+		return w, fmt.Errorf("staging: %w", err)
+	}
+	for _, sr := range f.series {
+		w.AddSeries(sr)
+	}
+	run.rows.Add(int64(f.meta.Rows))
+	run.inputDone.Add(f.inBytes)
+	return w, nil
+}
+
+// seal seals a staging segment (index, bloom, footer, fsync).
+func (run *importRun) seal(w *seg.Writer) error {
+	if err := w.Seal(); err != nil {
+		return fmt.Errorf("staging: %w", err)
+	}
+	run.staged = append(run.staged, stagedSeg{name: filepath.Base(w.Path()), rows: w.Rows(), size: w.Size(), blocks: w.Blocks()})
+	run.stagedB.Add(w.Size())
+	return nil
+}
+
+// blockEncoder turns a batch into an encoded chunk block, reusing its
+// slices.
+type blockEncoder struct {
+	enc     chunk.Encoder
+	seq, op []int64
+	series  []string
+	key     []string
+	strs    [][]string
+	cols    []chunk.Column
+	seen    map[string]struct{}
+}
+
+func (e *blockEncoder) encode(f *frame, b *ingest.Batch, first uint64, stream string) error {
+	n := b.Rows
+	if n == 0 {
+		return errors.New("empty batch")
+	}
+	e.seq, e.op = e.seq[:0], e.op[:0]
+	for i := range n {
+		e.seq = append(e.seq, int64(first)+int64(i))
+		e.op = append(e.op, int64(b.Op[i]))
+	}
+	e.series = b.Strings(e.series[:0], b.Series[:n])
+	e.key = b.Strings(e.key[:0], b.Key[:n])
+	cols := append(e.cols[:0],
+		chunk.Column{Name: colSeq, Type: chunk.Int64, Ints: e.seq},
+		chunk.Column{Name: colTime, Type: chunk.Int64, Ints: b.Time[:n]},
+		chunk.Column{Name: colSeries, Type: chunk.String, Strs: e.series},
+		chunk.Column{Name: colKey, Type: chunk.String, Strs: e.key},
+		chunk.Column{Name: colOp, Type: chunk.Int64, Ints: e.op},
+	)
+	for len(e.strs) < len(b.Cols) {
+		e.strs = append(e.strs, nil)
+	}
+	for i, c := range b.Cols {
+		col := chunk.Column{Name: c.Name, Type: c.Type}
+		switch c.Type {
+		case chunk.Int64:
+			col.Ints = c.Ints
+		case chunk.Float64:
+			col.Floats = c.Floats
+		case chunk.Bool:
+			col.Bools = c.Bools
+		default:
+			e.strs[i] = b.Strings(e.strs[i][:0], c.Strs)
+			col.Strs = e.strs[i]
+		}
+		if c.Nulls {
+			col.Valid = c.Valid
+		}
+		cols = append(cols, col)
+	}
+	e.cols = cols
+	blk := chunk.Block{Rows: n, Columns: cols}
+	var err error
+	if f.buf, err = e.enc.Append(f.buf[:0], &blk, nil); err != nil {
+		return fmt.Errorf("stream %q: encode rows at line %d: %w", stream, b.FirstLine, err)
+	}
+	minT, maxT := b.Time[0], b.Time[0]
+	for _, t := range b.Time[:n] {
+		minT, maxT = min(minT, t), max(maxT, t)
+	}
+	f.meta = seg.BlockMeta{Rows: n, MinSeq: first, MaxSeq: first + uint64(n) - 1, MinTime: minT, MaxTime: maxT}
+	f.firstTime, f.inBytes = b.Time[0], b.Bytes
+	if e.seen == nil {
+		e.seen = map[string]struct{}{}
+	}
+	clear(e.seen)
+	clear(f.series)
+	f.series = f.series[:0]
+	last := ""
+	for i, sr := range e.series {
+		if i > 0 && sr == last {
+			continue
+		}
+		last = sr
+		if _, ok := e.seen[sr]; !ok {
+			e.seen[sr] = struct{}{}
+			f.series = append(f.series, sr)
+		}
+	}
+	for i := range f.series {
+		f.series[i] = strings.Clone(f.series[i]) // out of the batch arena
+	}
+	// drop references into the arena
+	clear(e.series)
+	clear(e.key)
+	for i := range b.Cols {
+		clear(e.strs[i])
+	}
+	return nil
+}

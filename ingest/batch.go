@@ -1,0 +1,322 @@
+package ingest
+
+import (
+	"strconv"
+	"unsafe"
+
+	"github.com/tsqdb/tsq/chunk"
+)
+
+// Op is a record's op, numbered as the store numbers them.
+type Op uint8
+
+const (
+	OpPut    Op = 1
+	OpDelete Op = 2
+	OpDrop   Op = 3
+	// OpSkip drops the row (a mapped op value that means "ignore").
+	OpSkip Op = 255
+)
+
+// Span is a string held in a Batch's arena.
+type Span struct{ Off, Len uint32 }
+
+// Col is one field column of a Batch. Ints, Floats, Bools or Strs (by
+// Type) and Valid hold one entry per row once the batch is complete
+// (Finish pads them).
+type Col struct {
+	Name   string
+	Type   chunk.Type
+	Valid  []bool
+	Ints   []int64
+	Floats []float64
+	Bools  []bool
+	Strs   []Span
+	Nulls  bool // some row has no value
+
+	active bool
+}
+
+// Batch is a set of rows in columns. Reset reuses its slices.
+type Batch struct {
+	Rows   int
+	Time   []int64
+	Series []Span
+	Key    []Span
+	Op     []Op
+	Cols   []*Col // active columns in order of first use
+	Arena  []byte
+	// Bytes is the input consumed by the batch's rows (rejected rows
+	// included); FirstLine the line number of its first row.
+	Bytes     int64
+	FirstLine int64
+
+	byName map[string]*Col // every column seen; types stay sticky across batches
+
+	// row marks, for aborting a row
+	markArena int
+	markCols  int
+	converted bool
+	convs     []conv // columns whose type the current row changed
+}
+
+type conv struct {
+	c    *Col
+	from chunk.Type
+}
+
+// Reset empties the batch, keeping its storage and the column types.
+func (b *Batch) Reset() {
+	b.Rows, b.Bytes, b.FirstLine = 0, 0, 0
+	b.Time, b.Series, b.Key, b.Op = b.Time[:0], b.Series[:0], b.Key[:0], b.Op[:0]
+	for _, c := range b.Cols {
+		c.active, c.Nulls = false, false
+		c.Valid, c.Ints, c.Floats, c.Bools, c.Strs = c.Valid[:0], c.Ints[:0], c.Floats[:0], c.Bools[:0], c.Strs[:0]
+	}
+	b.Cols = b.Cols[:0]
+	b.Arena = b.Arena[:0]
+}
+
+// Str returns the string of span s. It aliases the arena: it is valid
+// until the batch is Reset, and must be copied to outlive it.
+func (b *Batch) Str(s Span) string {
+	if s.Len == 0 {
+		return ""
+	}
+	return unsafe.String(&b.Arena[s.Off], int(s.Len))
+}
+
+// Strings appends the strings of spans to dst (aliasing the arena).
+func (b *Batch) Strings(dst []string, spans []Span) []string {
+	for _, s := range spans {
+		dst = append(dst, b.Str(s))
+	}
+	return dst
+}
+
+// Size estimates the batch's memory: arena plus column values.
+func (b *Batch) Size() int {
+	n := len(b.Arena) + b.Rows*(8+8+8+1)
+	for _, c := range b.Cols {
+		n += len(c.Valid) * 9
+	}
+	return n
+}
+
+// Finish pads every column to Rows values.
+func (b *Batch) Finish() {
+	for _, c := range b.Cols {
+		c.pad(b.Rows)
+	}
+}
+
+func (b *Batch) span(p []byte) Span {
+	off := len(b.Arena)
+	b.Arena = append(b.Arena, p...)
+	return Span{uint32(off), uint32(len(p))}
+}
+
+// beginRow marks the state a failed row returns to.
+func (b *Batch) beginRow() {
+	b.markArena, b.markCols, b.converted = len(b.Arena), len(b.Cols), false
+	b.convs = b.convs[:0]
+}
+
+// abortRow undoes the values of the row being built. The arena is cut
+// back only when no column was converted to strings meanwhile (a
+// conversion appends earlier rows' values after the mark).
+func (b *Batch) abortRow() {
+	if !b.converted {
+		b.Arena = b.Arena[:b.markArena]
+	}
+	for _, c := range b.Cols {
+		if len(c.Valid) > b.Rows {
+			c.truncate(b.Rows)
+		}
+	}
+	for i := len(b.convs) - 1; i >= 0; i-- {
+		b.revert(b.convs[i])
+	}
+	b.convs = b.convs[:0]
+	for _, c := range b.Cols[b.markCols:] {
+		c.active = false
+	}
+	b.Cols = b.Cols[:b.markCols]
+}
+
+// endRow appends the row's record columns.
+func (b *Batch) endRow(t int64, series, key Span, op Op) {
+	b.Time = append(b.Time, t)
+	b.Series = append(b.Series, series)
+	b.Key = append(b.Key, key)
+	b.Op = append(b.Op, op)
+	b.Rows++
+}
+
+// col returns the active column name, creating it with type t if new.
+// A column already active keeps its type; the put methods convert.
+func (b *Batch) col(name []byte, t chunk.Type) *Col {
+	if b.byName == nil {
+		b.byName = map[string]*Col{}
+	}
+	c := b.byName[string(name)]
+	if c == nil {
+		c = &Col{Name: string(name), Type: t}
+		b.byName[c.Name] = c
+	}
+	if !c.active {
+		c.active = true
+		b.Cols = append(b.Cols, c)
+	}
+	return c
+}
+
+func (c *Col) truncate(n int) {
+	c.Valid = c.Valid[:n]
+	switch c.Type {
+	case chunk.Int64:
+		c.Ints = c.Ints[:n]
+	case chunk.Float64:
+		c.Floats = c.Floats[:n]
+	case chunk.Bool:
+		c.Bools = c.Bools[:n]
+	default:
+		c.Strs = c.Strs[:n]
+	}
+}
+
+// pad appends nulls until the column holds n rows.
+func (c *Col) pad(n int) {
+	for len(c.Valid) < n {
+		c.Nulls = true
+		c.Valid = append(c.Valid, false)
+		switch c.Type {
+		case chunk.Int64:
+			c.Ints = append(c.Ints, 0)
+		case chunk.Float64:
+			c.Floats = append(c.Floats, 0)
+		case chunk.Bool:
+			c.Bools = append(c.Bools, false)
+		default:
+			c.Strs = append(c.Strs, Span{})
+		}
+	}
+}
+
+// has reports whether the current row already set the column.
+func (c *Col) has(row int) bool { return len(c.Valid) > row }
+
+func (b *Batch) putInt(c *Col, v int64) {
+	c.pad(b.Rows)
+	switch c.Type {
+	case chunk.Int64:
+		c.Ints = append(c.Ints, v)
+	case chunk.Float64:
+		c.Floats = append(c.Floats, float64(v))
+	default:
+		b.toString(c)
+		c.Strs = append(c.Strs, b.span(strconv.AppendInt(b.Arena[len(b.Arena):], v, 10)))
+	}
+	c.Valid = append(c.Valid, true)
+}
+
+func (b *Batch) putFloat(c *Col, v float64) {
+	c.pad(b.Rows)
+	switch c.Type {
+	case chunk.Int64:
+		b.convs = append(b.convs, conv{c, chunk.Int64})
+		c.Floats = c.Floats[:0]
+		for _, x := range c.Ints {
+			c.Floats = append(c.Floats, float64(x))
+		}
+		c.Type = chunk.Float64
+		c.Floats = append(c.Floats, v)
+	case chunk.Float64:
+		c.Floats = append(c.Floats, v)
+	default:
+		b.toString(c)
+		c.Strs = append(c.Strs, b.span(strconv.AppendFloat(b.Arena[len(b.Arena):], v, 'g', -1, 64)))
+	}
+	c.Valid = append(c.Valid, true)
+}
+
+func (b *Batch) putBool(c *Col, v bool) {
+	c.pad(b.Rows)
+	switch c.Type {
+	case chunk.Bool:
+		c.Bools = append(c.Bools, v)
+	default:
+		b.toString(c)
+		c.Strs = append(c.Strs, b.span(strconv.AppendBool(b.Arena[len(b.Arena):], v)))
+	}
+	c.Valid = append(c.Valid, true)
+}
+
+func (b *Batch) putStr(c *Col, p []byte) {
+	c.pad(b.Rows)
+	b.toString(c)
+	c.Strs = append(c.Strs, b.span(p))
+	c.Valid = append(c.Valid, true)
+}
+
+// toString converts a column to strings, formatting the values it holds.
+func (b *Batch) toString(c *Col) {
+	if c.Type == chunk.String {
+		return
+	}
+	b.converted = true
+	b.convs = append(b.convs, conv{c, c.Type})
+	c.Strs = c.Strs[:0]
+	for i, ok := range c.Valid {
+		if !ok {
+			c.Strs = append(c.Strs, Span{})
+			continue
+		}
+		start := len(b.Arena)
+		switch c.Type {
+		case chunk.Int64:
+			b.Arena = strconv.AppendInt(b.Arena, c.Ints[i], 10)
+		case chunk.Float64:
+			b.Arena = strconv.AppendFloat(b.Arena, c.Floats[i], 'g', -1, 64)
+		case chunk.Bool:
+			b.Arena = strconv.AppendBool(b.Arena, c.Bools[i])
+		}
+		c.Strs = append(c.Strs, Span{uint32(start), uint32(len(b.Arena) - start)})
+	}
+	c.Type = chunk.String
+}
+
+// revert undoes a type change made by an aborted row: the earlier rows'
+// values were formatted (or widened) from values of type v.from, so
+// parsing them back is exact.
+func (b *Batch) revert(v conv) {
+	c := v.c
+	switch {
+	case c.Type == chunk.Float64 && v.from == chunk.Int64:
+		c.Ints = c.Ints[:0]
+		for _, f := range c.Floats {
+			c.Ints = append(c.Ints, int64(f))
+		}
+	case c.Type == chunk.String:
+		for i, ok := range c.Valid {
+			s := b.Str(c.Strs[i])
+			switch v.from {
+			case chunk.Int64:
+				x := int64(0)
+				if ok {
+					x, _ = strconv.ParseInt(s, 10, 64)
+				}
+				c.Ints = append(c.Ints[:i], x)
+			case chunk.Float64:
+				x := 0.0
+				if ok {
+					x, _ = strconv.ParseFloat(s, 64)
+				}
+				c.Floats = append(c.Floats[:i], x)
+			case chunk.Bool:
+				c.Bools = append(c.Bools[:i], ok && s == "true")
+			}
+		}
+	}
+	c.Type = v.from
+}

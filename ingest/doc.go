@@ -1,0 +1,22 @@
+// Package ingest parses JSON lines, JSON arrays, CSV, InfluxDB line
+// protocol and Prometheus/OpenMetrics text straight into reusable column
+// batches, ready to be encoded as chunk blocks.
+//
+// A Parser reads an io.Reader once, front to back, through a bounded
+// buffer: memory does not grow with the input, only with the size of one
+// line (bounded by Options.MaxLineBytes) and of one Batch (bounded by
+// Options.BatchRows and Options.BatchBytes). Values are copied into the
+// batch's byte arena; strings are spans of it, so filling a batch does
+// not allocate per row once the batch's slices have grown.
+//
+// A Mapping says which input field is the record's time, series, key and
+// op; every other field becomes a typed column (int64, float64, string,
+// bool). Nested JSON objects are flattened to dotted names ("a.b.c"), or
+// kept as JSON text with Mapping.Nested = NestedJSON; arrays are kept as
+// JSON text. Names that collide with the record columns (seq, time,
+// series, key, op) get a trailing underscore.
+//
+// Errors name the line, the byte offset of the line's start and a
+// snippet of it (*Error). With Options.SkipBad, a bad row is written to
+// Options.Rejects (its raw bytes and a newline) and counted instead.
+package ingest

@@ -1,0 +1,341 @@
+package ingest
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/tsqdb/tsq/chunk"
+)
+
+// row is one parsed row, materialised for comparison.
+type row struct {
+	t      int64
+	series string
+	key    string
+	op     Op
+	fields map[string]any
+}
+
+func parseAll(t testing.TB, in string, o Options) ([]row, *Parser, error) {
+	t.Helper()
+	p, err := NewParser(strings.NewReader(in), o)
+	if err != nil {
+		return nil, nil, err
+	}
+	var rows []row
+	var b Batch
+	for {
+		err := p.Fill(&b)
+		if err == io.EOF {
+			return rows, p, nil
+		}
+		if err != nil {
+			return rows, p, err
+		}
+		rows = append(rows, batchRows(&b)...)
+	}
+}
+
+func batchRows(b *Batch) []row {
+	var rows []row
+	for i := 0; i < b.Rows; i++ {
+		r := row{t: b.Time[i], series: b.Str(b.Series[i]), key: b.Str(b.Key[i]), op: b.Op[i], fields: map[string]any{}}
+		for _, c := range b.Cols {
+			if len(c.Valid) != b.Rows {
+				panic("column not padded")
+			}
+			if !c.Valid[i] {
+				continue
+			}
+			switch c.Type {
+			case chunk.Int64:
+				r.fields[c.Name] = c.Ints[i]
+			case chunk.Float64:
+				r.fields[c.Name] = c.Floats[i]
+			case chunk.Bool:
+				r.fields[c.Name] = c.Bools[i]
+			default:
+				r.fields[c.Name] = strings.Clone(b.Str(c.Strs[i]))
+			}
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+func mapping(t testing.TB, kvs ...string) Mapping {
+	var m Mapping
+	for _, kv := range kvs {
+		if err := m.Set(kv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return m
+}
+
+func TestJSONLines(t *testing.T) {
+	in := `{"ts":1000,"host":"a","id":7,"v":1.5,"ok":true,"tags":{"x":{"y":"z"}},"arr":[1,2],"n":null,"time":3}
+{"ts":"1970-01-01T00:00:02Z","host":"b","id":8,"v":2,"ok":false}
+
+{"ts":3000,"host":"a","id":9,"v":1e2,"act":"delete"}
+`
+	rows, _, err := parseAll(t, in, Options{Mapping: mapping(t, "time=ts", "series=host", "key=host,id", "op=act")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 3 {
+		t.Fatalf("%d rows", len(rows))
+	}
+	r := rows[0]
+	if r.t != 1000e6 || r.series != "a" || r.key != "a/7" || r.op != OpPut {
+		t.Fatalf("row 0: %+v", r)
+	}
+	if r.fields["v"] != 1.5 || r.fields["ok"] != true || r.fields["tags.x.y"] != "z" || r.fields["arr"] != "[1,2]" || r.fields["time_"] != int64(3) {
+		t.Fatalf("row 0 fields: %v", r.fields)
+	}
+	if _, ok := r.fields["n"]; ok {
+		t.Fatal("null stored")
+	}
+	if rows[1].t != 2e9 || rows[1].fields["v"] != 2.0 || rows[1].fields["ok"] != false {
+		t.Fatalf("row 1: %+v", rows[1])
+	}
+	if rows[2].op != OpDelete || rows[2].fields["v"] != 100.0 {
+		t.Fatalf("row 2: %+v", rows[2])
+	}
+}
+
+func TestJSONNestedAsJSON(t *testing.T) {
+	rows, _, err := parseAll(t, `{"a":{"b":1}}`+"\n", Options{Mapping: mapping(t, "nested=json"), Now: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows[0].fields["a"] != `{"b":1}` || rows[0].t != 5 || rows[0].series != "default" {
+		t.Fatalf("%+v", rows[0])
+	}
+}
+
+func TestJSONArray(t *testing.T) {
+	in := "  [\n {\"t\": 1, \"s\": \"a,b]\", \"o\": {\"p\": [1, {\"q\": 2}]}},\n{\"t\":2,\"s\":\"\\\"\"} ]\n"
+	rows, _, err := parseAll(t, in, Options{Mapping: mapping(t, "time=t", "time.unit=s")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 || rows[0].fields["s"] != "a,b]" || rows[1].fields["s"] != `"` || rows[1].t != 2e9 {
+		t.Fatalf("%+v", rows)
+	}
+	if rows[0].fields["o.p"] != `[1,{"q":2}]` {
+		t.Fatalf("%v", rows[0].fields)
+	}
+	// errors
+	for _, bad := range []string{`{"a":1}`, `[{"a":1} {"b":2}]`, `[{"a":1},`, `[{"a":1}] x`, `[{"a":"x}]`} {
+		_, _, err := parseAll(t, bad, Options{Format: JSONArray})
+		var pe *Error
+		if !errors.As(err, &pe) {
+			t.Fatalf("%q: %v", bad, err)
+		}
+	}
+}
+
+func TestCSV(t *testing.T) {
+	in := "series,ts,value,note,flag\r\ns1,1000,0.06453452400000001,\"a, \"\"quoted\"\"\nline\",true\ns1,2000,12,,false\n"
+	rows, _, err := parseAll(t, in, Options{Mapping: mapping(t, "series=series", "time=ts", "type.value=float64", "type.flag=bool")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 || rows[0].fields["value"] != 0.06453452400000001 || rows[1].fields["value"] != 12.0 {
+		t.Fatalf("%+v", rows)
+	}
+	if rows[0].fields["note"] != "a, \"quoted\"\nline" || rows[0].fields["flag"] != true || rows[0].t != 1e9 {
+		t.Fatalf("%+v", rows[0])
+	}
+	if _, ok := rows[1].fields["note"]; ok {
+		t.Fatal("empty cell stored")
+	}
+}
+
+func TestLineProtocol(t *testing.T) {
+	in := "# comment\ncpu,host=a,region=eu\\ west usage=1.5,n=3i,ok=t,msg=\"hi, \\\"x\\\"\" 1000\nmem,host=b free=2u\n"
+	rows, _, err := parseAll(t, in, Options{Now: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 {
+		t.Fatalf("%d rows", len(rows))
+	}
+	r := rows[0]
+	if r.series != `cpu,host=a,region=eu\ west` || r.t != 1000 || r.fields["usage"] != 1.5 || r.fields["n"] != int64(3) ||
+		r.fields["ok"] != true || r.fields["msg"] != `hi, "x"` || r.fields["region"] != "eu west" {
+		t.Fatalf("%+v", r)
+	}
+	if rows[1].t != 7 || rows[1].fields["free"] != int64(2) {
+		t.Fatalf("%+v", rows[1])
+	}
+}
+
+func TestPrometheus(t *testing.T) {
+	in := "# HELP x help\n# TYPE x counter\nx_total{a=\"1\",b=\"q\\\"}\"} 3.5 1700000000000\nup 1\nom_metric 2 1700000000.5 # {trace=\"t\"} 1\n# EOF\n"
+	rows, p, err := parseAll(t, in, Options{Now: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Format() != Prometheus {
+		t.Fatalf("guessed %v", p.Format())
+	}
+	if len(rows) != 3 || rows[0].series != `x_total{a="1",b="q\"}"}` || rows[0].fields["value"] != 3.5 || rows[0].t != 1700000000000e6 || rows[0].fields["b"] != `q"}` {
+		t.Fatalf("%+v", rows)
+	}
+	if rows[1].t != 9 || rows[2].t != 1700000000500000000 {
+		t.Fatalf("%+v", rows[1:])
+	}
+}
+
+func TestGuess(t *testing.T) {
+	for in, want := range map[string]Format{
+		`[{"a":1}]`: JSONArray, `{"a":1}`: JSONLines, "a,b\n1,2": CSV, "cpu,h=a v=1 1": LineProtocol,
+		"cpu v=1": LineProtocol, "up 1": Prometheus, `up{a="b"} 1`: Prometheus, "# TYPE x gauge": Prometheus,
+	} {
+		if got := GuessContent([]byte(in)); got != want {
+			t.Errorf("%q: %v, want %v", in, got, want)
+		}
+	}
+	if FormatFromPath("x.ndjson") != JSONLines || FormatFromPath("a/b.CSV") != CSV || FormatFromPath("x.bin") != Guess {
+		t.Fatal("FormatFromPath")
+	}
+}
+
+func TestErrorsAndSkipBad(t *testing.T) {
+	in := "{\"t\":1}\n{\"t\":2}\n{bad json\n{\"t\":\"x\"}\n{\"t\":5}\n"
+	m := mapping(t, "time=t")
+	_, _, err := parseAll(t, in, Options{Mapping: m})
+	var pe *Error
+	if !errors.As(err, &pe) || pe.Line != 3 || pe.Offset != 16 || pe.Snippet != "{bad json" {
+		t.Fatalf("%v", err)
+	}
+	if !strings.Contains(err.Error(), "line 3") || !strings.Contains(err.Error(), "byte offset 16") {
+		t.Fatalf("%v", err)
+	}
+	var rej bytes.Buffer
+	rows, p, err := parseAll(t, in, Options{Mapping: m, SkipBad: true, Rejects: &rej})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 3 || p.Rejected() != 2 || rej.String() != "{bad json\n{\"t\":\"x\"}\n" {
+		t.Fatalf("rows %d rejected %d %q", len(rows), p.Rejected(), rej.String())
+	}
+	// a bad row leaves no trace in the batch
+	in2 := "{\"t\":1,\"a\":1}\n{\"a\":\"x\",\"b\":2}\n{\"t\":3,\"a\":2}\n"
+	rows, _, err = parseAll(t, in2, Options{Mapping: m, SkipBad: true})
+	if err != nil || len(rows) != 2 || rows[1].fields["a"] != int64(2) || len(rows[1].fields) != 1 {
+		t.Fatalf("%v %+v", err, rows)
+	}
+	// unmapped op value
+	_, _, err = parseAll(t, `{"o":"frob"}`, Options{Mapping: mapping(t, "op=o")})
+	if !errors.As(err, &pe) || !strings.Contains(pe.Msg, "op value") {
+		t.Fatalf("%v", err)
+	}
+	// line too long
+	_, _, err = parseAll(t, `{"a":"`+strings.Repeat("x", 100)+`"}`+"\n{}\n", Options{MaxLineBytes: 50, BufferBytes: 16})
+	if !errors.As(err, &pe) || pe.Line != 1 {
+		t.Fatalf("%v", err)
+	}
+}
+
+func TestLongLines(t *testing.T) {
+	var sb strings.Builder
+	for i := range 50 {
+		sb.WriteString(`{"t":` + strings.Repeat(" ", i*7) + `1,"s":"` + strings.Repeat("y", i*13) + "\"}\n")
+	}
+	rows, _, err := parseAll(t, sb.String(), Options{BufferBytes: 64, Mapping: mapping(t, "time=t")})
+	if err != nil || len(rows) != 50 {
+		t.Fatalf("%v %d", err, len(rows))
+	}
+	for i, r := range rows {
+		if r.fields["s"] != strings.Repeat("y", i*13) {
+			t.Fatalf("row %d", i)
+		}
+	}
+}
+
+func TestBatchBounds(t *testing.T) {
+	var sb strings.Builder
+	for i := range 1000 {
+		sb.WriteString(`{"a":1,"f` + string(rune('a'+i%26)) + `":2}` + "\n")
+	}
+	p, err := NewParser(strings.NewReader(sb.String()), Options{BatchRows: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b Batch
+	n, total := 0, int64(0)
+	for {
+		err := p.Fill(&b)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Rows > 100 {
+			t.Fatalf("batch of %d", b.Rows)
+		}
+		n += b.Rows
+		total += b.Bytes
+	}
+	if n != 1000 || total != int64(sb.Len()) {
+		t.Fatalf("%d rows %d bytes of %d", n, total, sb.Len())
+	}
+}
+
+func TestMappingFile(t *testing.T) {
+	m, err := ParseMapping(strings.NewReader("# osm\ntime = ts_ms\nkey=type,id\nop=action\nop.create=put\nop.modify=put\nop.delete=delete\ntype.version=int64\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Time != "ts_ms" || m.Key != "type,id" || m.OpValues["delete"] != "delete" || m.Types["version"] != "int64" {
+		t.Fatalf("%+v", m)
+	}
+	if _, err := ParseMapping(strings.NewReader("x\n")); err == nil || !strings.Contains(err.Error(), "line 1") {
+		t.Fatal(err)
+	}
+	if err := m.Set("op.x=frob"); err == nil {
+		t.Fatal("bad op accepted")
+	}
+}
+
+func sharedFile(t *testing.T, name string) *os.File {
+	f, err := os.Open("../../shared/data/" + name)
+	if err != nil {
+		t.Skipf("shared data absent: %v", err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+func TestRealOSMDiff(t *testing.T) {
+	f := sharedFile(t, "events/osm_ch_diff_2013-04-10.jsonl")
+	p, err := NewParser(f, Options{Mapping: mapping(t, "time=ts_ms", "series=type", "key=type,id", "op=action", "op.create=put", "op.modify=put", "op.delete=delete")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b Batch
+	ops := map[Op]int{}
+	for {
+		err := p.Fill(&b)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, op := range b.Op[:b.Rows] {
+			ops[op]++
+		}
+	}
+	if ops[OpPut] != 1163+185 || ops[OpDelete] != 16778 {
+		t.Fatalf("%v", ops)
+	}
+}

@@ -1,0 +1,499 @@
+package ingest
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+	"unsafe"
+
+	"github.com/tsqdb/tsq/chunk"
+)
+
+// Limits of one batch.
+const (
+	// MaxNameLen bounds a column name (a flattened field name).
+	MaxNameLen = chunk.MaxNameLen
+	// MaxBatchCols bounds the field columns of one batch: a row that
+	// would add a column past it ends the batch first.
+	MaxBatchCols = 1024
+)
+
+type roleKind uint8
+
+const (
+	roleField roleKind = iota
+	roleTime
+	roleSeries
+	roleKey
+	roleOp
+	roleDrop
+)
+
+type role struct {
+	kind  roleKind // roleField or roleDrop, or the first mapped role
+	time  bool
+	op    bool
+	ser   int        // series part index + 1, 0 if none
+	key   int        // key part index + 1, 0 if none
+	typ   chunk.Type // forced type, 0 = inferred
+	store bool       // a mapped field also stored as a field
+}
+
+// plan is a compiled Mapping.
+type plan struct {
+	roles         map[string]role
+	keepOnly      bool
+	unit          int64
+	layout        string
+	hasTime       bool
+	nSeries, nKey int
+	seriesDefault []byte
+	opValues      map[string]Op
+	hasOp         bool
+	nested        Nested
+	now           int64
+}
+
+func compile(m *Mapping, defUnit string, now int64) (*plan, error) {
+	p := &plan{roles: map[string]role{}, nested: m.Nested, now: now, layout: m.TimeLayout}
+	u := m.TimeUnit
+	if u == "" {
+		u = defUnit
+	}
+	var err error
+	if p.unit, err = unitNanos(u); err != nil {
+		return nil, err
+	}
+	set := func(name string, k roleKind, idx int) error {
+		if name == "" {
+			return fmt.Errorf("ingest: mapping: empty field name")
+		}
+		r := p.roles[name]
+		if r.kind == roleField {
+			r.kind = k
+		}
+		switch k {
+		case roleTime:
+			r.time = true
+		case roleOp:
+			r.op = true
+		case roleSeries:
+			if r.ser != 0 {
+				return fmt.Errorf("ingest: mapping: field %q twice in the series", name)
+			}
+			r.ser = idx + 1
+		case roleKey:
+			if r.key != 0 {
+				return fmt.Errorf("ingest: mapping: field %q twice in the key", name)
+			}
+			r.key = idx + 1
+		}
+		if r.time && r.op {
+			return fmt.Errorf("ingest: mapping: field %q is both time and op", name)
+		}
+		r.store = m.KeepMapped
+		p.roles[name] = r
+		return nil
+	}
+	if m.Time != "" {
+		p.hasTime = true
+		if err := set(m.Time, roleTime, 0); err != nil {
+			return nil, err
+		}
+	}
+	for i, f := range splitList(m.Series) {
+		if err := set(f, roleSeries, i); err != nil {
+			return nil, err
+		}
+		p.nSeries++
+	}
+	for i, f := range splitList(m.Key) {
+		if err := set(f, roleKey, i); err != nil {
+			return nil, err
+		}
+		p.nKey++
+	}
+	if m.Op != "" {
+		p.hasOp = true
+		if err := set(m.Op, roleOp, 0); err != nil {
+			return nil, err
+		}
+	}
+	if len(m.OpValues) > 0 {
+		p.opValues = map[string]Op{}
+		for k, v := range m.OpValues {
+			op, err := opByName(v)
+			if err != nil {
+				return nil, fmt.Errorf("ingest: mapping: %w", err)
+			}
+			p.opValues[k] = op
+		}
+	}
+	for name, tn := range m.Types {
+		t, err := typeByName(tn)
+		if err != nil {
+			return nil, fmt.Errorf("ingest: mapping: field %q: %w", name, err)
+		}
+		r := p.roles[name]
+		r.typ = t
+		p.roles[name] = r
+	}
+	for _, f := range m.Drop {
+		if r, ok := p.roles[f]; !ok || r.kind == roleField {
+			p.roles[f] = role{kind: roleDrop}
+		}
+	}
+	if len(m.Keep) > 0 {
+		p.keepOnly = true
+		for _, f := range m.Keep {
+			if _, ok := p.roles[f]; !ok {
+				p.roles[f] = role{kind: roleField}
+			}
+		}
+	}
+	p.seriesDefault = []byte(m.SeriesDefault)
+	if len(p.seriesDefault) == 0 {
+		p.seriesDefault = []byte("default")
+	}
+	return p, nil
+}
+
+// rowBuilder turns the fields of one input row into a batch row.
+type rowBuilder struct {
+	p *plan
+	b *Batch
+
+	timeSet bool
+	t       int64
+	op      Op
+	parts   [][]byte // series parts then key parts, copied
+	partSet []bool
+	scratch []byte // name building
+	// defSeries replaces the plan's default series for this row (line
+	// protocol and Prometheus: the series as written).
+	defSeries []byte
+	hasDef    bool
+}
+
+func (r *rowBuilder) begin(b *Batch) {
+	r.b = b
+	b.beginRow()
+	r.timeSet, r.t, r.op, r.hasDef = false, 0, OpPut, false
+	n := r.p.nSeries + r.p.nKey
+	if cap(r.parts) < n {
+		r.parts, r.partSet = make([][]byte, n), make([]bool, n)
+	}
+	r.parts, r.partSet = r.parts[:n], r.partSet[:n]
+	for i := range r.partSet {
+		r.partSet[i] = false
+		r.parts[i] = r.parts[i][:0]
+	}
+}
+
+// valKind is the kind of an input value.
+type valKind uint8
+
+const (
+	vStr   valKind = iota // text
+	vNum                  // numeric literal text (JSON number, CSV cell)
+	vInt                  // typed int (line protocol)
+	vFloat                // typed float
+	vBool                 // typed bool
+	vRaw                  // JSON text of an array or object, stored as a string
+)
+
+type value struct {
+	kind valKind
+	text []byte
+	i    int64
+	f    float64
+	b    bool
+}
+
+var errRow = errors.New("bad row")
+
+func rowErr(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{errRow}, args...)...)
+}
+
+func bstr(p []byte) string { return unsafe.String(unsafe.SliceData(p), len(p)) }
+
+// set handles one field of the row.
+func (r *rowBuilder) set(name []byte, v value) error {
+	ro, ok := r.p.roles[bstr(name)]
+	if !ok && r.p.keepOnly {
+		return nil
+	}
+	if ro.kind == roleDrop {
+		return nil
+	}
+	if ro.time {
+		if err := r.setTime(name, v); err != nil {
+			return err
+		}
+	}
+	if ro.ser > 0 {
+		r.setPart(ro.ser-1, v)
+	}
+	if ro.key > 0 {
+		r.setPart(r.p.nSeries+ro.key-1, v)
+	}
+	if ro.op {
+		if err := r.setOp(name, v); err != nil {
+			return err
+		}
+	}
+	if ro.kind != roleField && !ro.store {
+		return nil
+	}
+	return r.store(name, v, ro.typ)
+}
+
+func (r *rowBuilder) text(v value) []byte {
+	switch v.kind {
+	case vInt:
+		return strconv.AppendInt(r.scratch[:0], v.i, 10)
+	case vFloat:
+		return strconv.AppendFloat(r.scratch[:0], v.f, 'g', -1, 64)
+	case vBool:
+		return strconv.AppendBool(r.scratch[:0], v.b)
+	}
+	return v.text
+}
+
+func (r *rowBuilder) setPart(i int, v value) {
+	r.parts[i] = append(r.parts[i][:0], r.text(v)...)
+	r.partSet[i] = true
+}
+
+func (r *rowBuilder) setOp(name []byte, v value) error {
+	t := r.text(v)
+	if op, ok := r.p.opValues[bstr(t)]; ok {
+		r.op = op
+		return nil
+	}
+	if op, ok := builtinOp(bstr(t)); ok {
+		r.op = op
+		return nil
+	}
+	return rowErr("field %q: op value %q is not mapped (use op.%s=put|delete|drop|skip)", name, t, t)
+}
+
+func (r *rowBuilder) setTime(name []byte, v value) error {
+	var err error
+	switch v.kind {
+	case vInt:
+		r.t, err = scaleInt(v.i, r.p.unit)
+	case vFloat:
+		r.t, err = scaleFloat(v.f, r.p.unit)
+	case vNum, vStr:
+		if r.p.layout != "" && v.kind == vStr {
+			var tm time.Time
+			tm, err = time.Parse(r.p.layout, bstr(v.text))
+			r.t = tm.UnixNano()
+		} else if r.t, err = r.numTime(v.text); err != nil {
+			var tm time.Time
+			layout := r.p.layout
+			if layout == "" {
+				layout = time.RFC3339Nano
+			}
+			tm, err = time.Parse(layout, bstr(v.text))
+			r.t = tm.UnixNano()
+		}
+	default:
+		err = errors.New("not a number or a string")
+	}
+	if err != nil {
+		return rowErr("time field %q = %q: %v", name, v.text, err)
+	}
+	r.timeSet = true
+	return nil
+}
+
+func (r *rowBuilder) numTime(p []byte) (int64, error) {
+	if i, err := strconv.ParseInt(bstr(p), 10, 64); err == nil {
+		return scaleInt(i, r.p.unit)
+	}
+	f, err := strconv.ParseFloat(bstr(p), 64)
+	if err != nil {
+		return 0, fmt.Errorf("not a number")
+	}
+	return scaleFloat(f, r.p.unit)
+}
+
+func scaleInt(i, unit int64) (int64, error) {
+	if unit > 1 && (i > (1<<63-1)/unit || i < -(1<<63-1)/unit) {
+		return 0, fmt.Errorf("out of range")
+	}
+	return i * unit, nil
+}
+
+func scaleFloat(f float64, unit int64) (int64, error) {
+	x := f * float64(unit)
+	if !(x > -9.2e18 && x < 9.2e18) {
+		return 0, fmt.Errorf("out of range")
+	}
+	return int64(x), nil
+}
+
+// store appends v to the field column name, coerced to typ if given.
+func (r *rowBuilder) store(name []byte, v value, typ chunk.Type) error {
+	if len(name) == 0 || len(name) > MaxNameLen {
+		return rowErr("field name %.40q: must be 1 to %d bytes", name, MaxNameLen)
+	}
+	if reserved(name) {
+		r.scratch = append(append(r.scratch[:0], name...), '_')
+		name = r.scratch
+	}
+	b := r.b
+	if typ != 0 {
+		var err error
+		if v, err = coerce(v, typ); err != nil {
+			return rowErr("field %q: %v", name, err)
+		}
+	}
+	if len(b.Cols) >= MaxBatchCols {
+		if c := b.byName[bstr(name)]; c == nil || !c.active {
+			return errTooManyCols
+		}
+	}
+	t := chunk.String
+	switch v.kind {
+	case vInt:
+		t = chunk.Int64
+	case vFloat:
+		t = chunk.Float64
+	case vBool:
+		t = chunk.Bool
+	case vNum:
+		t = chunk.Int64
+	}
+	c := b.col(name, t)
+	if c.has(b.Rows) {
+		return rowErr("field %q given twice", name)
+	}
+	switch v.kind {
+	case vInt:
+		b.putInt(c, v.i)
+	case vFloat:
+		b.putFloat(c, v.f)
+	case vBool:
+		b.putBool(c, v.b)
+	case vNum:
+		if c.Type == chunk.String {
+			b.putStr(c, v.text)
+		} else if i, err := strconv.ParseInt(bstr(v.text), 10, 64); err == nil {
+			b.putInt(c, i)
+		} else if f, err := strconv.ParseFloat(bstr(v.text), 64); err == nil {
+			b.putFloat(c, f)
+		} else {
+			b.putStr(c, v.text)
+		}
+	default:
+		b.putStr(c, v.text)
+	}
+	return nil
+}
+
+// errTooManyCols ends a batch early: the row is parsed again into the
+// next batch.
+var errTooManyCols = errors.New("too many columns in one batch")
+
+func coerce(v value, t chunk.Type) (value, error) {
+	s := v.text
+	switch t {
+	case chunk.String:
+		switch v.kind {
+		case vInt, vFloat, vBool:
+			return value{kind: vStr, text: nil}, fmt.Errorf("typed value cannot become a string here")
+		}
+		return value{kind: vStr, text: s}, nil
+	case chunk.Int64:
+		switch v.kind {
+		case vInt:
+			return v, nil
+		case vStr, vNum:
+			i, err := strconv.ParseInt(bstr(s), 10, 64)
+			if err != nil {
+				return v, fmt.Errorf("%q is not an int64", s)
+			}
+			return value{kind: vInt, i: i}, nil
+		}
+	case chunk.Float64:
+		switch v.kind {
+		case vFloat:
+			return v, nil
+		case vInt:
+			return value{kind: vFloat, f: float64(v.i)}, nil
+		case vStr, vNum:
+			f, err := strconv.ParseFloat(bstr(s), 64)
+			if err != nil {
+				return v, fmt.Errorf("%q is not a float64", s)
+			}
+			return value{kind: vFloat, f: f}, nil
+		}
+	case chunk.Bool:
+		switch v.kind {
+		case vBool:
+			return v, nil
+		case vStr, vNum:
+			bv, err := strconv.ParseBool(bstr(s))
+			if err != nil {
+				return v, fmt.Errorf("%q is not a bool", s)
+			}
+			return value{kind: vBool, b: bv}, nil
+		}
+	}
+	return v, fmt.Errorf("value cannot be converted to %v", t)
+}
+
+func reserved(name []byte) bool {
+	switch bstr(name) {
+	case "seq", "time", "series", "key", "op":
+		return true
+	}
+	return false
+}
+
+// finish completes the row: time, series, key and op.
+func (r *rowBuilder) finish() error {
+	p, b := r.p, r.b
+	if r.op == OpSkip {
+		b.abortRow()
+		return nil
+	}
+	if p.hasTime && !r.timeSet {
+		return rowErr("no time field")
+	}
+	if !r.timeSet {
+		r.t = p.now
+	}
+	series := r.join(0, p.nSeries)
+	if series.Len == 0 {
+		if r.hasDef {
+			series = b.span(r.defSeries)
+		} else {
+			series = b.span(p.seriesDefault)
+		}
+	}
+	key := r.join(p.nSeries, p.nSeries+p.nKey)
+	b.endRow(r.t, series, key, r.op)
+	return nil
+}
+
+// join writes parts[i:j] that are set, joined by "/", to the arena.
+func (r *rowBuilder) join(i, j int) Span {
+	b := r.b
+	start := len(b.Arena)
+	for k := i; k < j; k++ {
+		if !r.partSet[k] {
+			continue
+		}
+		if len(b.Arena) > start {
+			b.Arena = append(b.Arena, '/')
+		}
+		b.Arena = append(b.Arena, r.parts[k]...)
+	}
+	return Span{uint32(start), uint32(len(b.Arena) - start)}
+}

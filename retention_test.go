@@ -1,0 +1,165 @@
+package tsq
+
+import (
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/tsqdb/tsq/internal/vfs"
+)
+
+// retentionStore appends 20 orders at day0 + i hours; every fourth has
+// status "open", the others "closed"; seq 21 is a delete tombstone at
+// day0. The clock reads day0 + 20h.
+func retentionStore(t *testing.T, fsys vfs.FS) (*Store, []uint64) {
+	t.Helper()
+	s := openT(t, fsys, Options{BlockRows: 4, RetentionInterval: NoRetentionLoop})
+	s.now = func() time.Time { return time.Unix(0, day0).Add(20 * time.Hour) }
+	var all []uint64
+	for i := range 20 {
+		status := "closed"
+		if i%4 == 0 {
+			status = "open"
+		}
+		seqs, err := s.Append(ctx, "orders", Record{Time: day0 + int64(i)*int64(time.Hour), Series: "acct", Key: "o" + string(rune('a'+i)),
+			Fields: []Field{{"status", Str(status)}, {"n", Int(int64(i))}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, seqs...)
+	}
+	seqs, err := s.Append(ctx, "orders", Record{Time: day0, Series: "acct", Key: "oa", Op: OpDelete})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, append(all, seqs...)
+}
+
+func visible(t *testing.T, s *Store, stream string) []uint64 { return allSeqs(t, s, stream) }
+
+func TestRetentionByAge(t *testing.T) {
+	s, all := retentionStore(t, vfs.NewMem())
+	defer closeT(t, s)
+	if err := s.SetRetention("orders", Retention{MaxAge: 10 * time.Hour}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.ApplyRetention(ctx, "orders")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Times day0+0h..day0+9h are before now-10h = day0+10h: seqs 1..10;
+	// the tombstone (seq 21, day0) stays.
+	want := append(slices.Clone(all[10:20]), all[20])
+	if got := visible(t, s, "orders"); !slices.Equal(got, want) || st.ByAge != 10 || st.ByCount != 0 {
+		t.Fatalf("visible %v (stats %+v), want %v", got, st, want)
+	}
+	// Idempotent.
+	if st, err := s.ApplyRetention(ctx, "orders"); err != nil || st.ByAge != 0 {
+		t.Fatalf("second pass: %+v, %v", st, err)
+	}
+	if m := s.Metrics(); m.RetentionDeletedRows != 10 || m.RetentionPasses != 2 || m.SoftDeletedRows != 0 {
+		t.Fatalf("metrics %+v", m)
+	}
+}
+
+func TestRetentionProtected(t *testing.T) {
+	s, all := retentionStore(t, vfs.NewMem())
+	defer closeT(t, s)
+	if err := s.SetRetention("orders", Retention{MaxAge: 10 * time.Hour, ProtectField: "status", ProtectValues: []string{"open"}}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.ApplyRetention(ctx, "orders")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Rows 0, 4, 8 (seqs 1, 5, 9) are open and stay.
+	want := []uint64{1, 5, 9}
+	want = append(want, all[10:]...)
+	if got := visible(t, s, "orders"); !slices.Equal(got, want) || st.ByAge != 7 || st.Protected != 3 {
+		t.Fatalf("visible %v (stats %+v), want %v", got, st, want)
+	}
+}
+
+func TestRetentionByCount(t *testing.T) {
+	s, all := retentionStore(t, vfs.NewMem())
+	defer closeT(t, s)
+	if err := s.Delete(ctx, "orders", 2); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetRetention("orders", Retention{MaxCount: 8, ProtectField: "status", ProtectValues: []string{"open"}}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.ApplyRetention(ctx, "orders")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 20 visible (21 rows, seq 2 deleted); 12 must go, oldest first,
+	// skipping protected seqs 1, 5, 9, 13, 17 and the tombstone 21.
+	if n, _ := s.Count("orders"); n != 8 || st.ByCount != 12 {
+		t.Fatalf("count %d, stats %+v", n, st)
+	}
+	want := []uint64{1, 5, 9, 13, 17, 19, 20, 21}
+	if got := visible(t, s, "orders"); !slices.Equal(got, want) {
+		t.Fatalf("visible %v, want %v (all %v)", got, want, all)
+	}
+	if st.Protected != 5 {
+		t.Fatalf("protected %d, want 5", st.Protected)
+	}
+}
+
+func TestRetentionPersistedAndLoop(t *testing.T) {
+	mem := vfs.NewMem()
+	s, _ := retentionStore(t, mem)
+	r := Retention{MaxAge: time.Hour, MaxCount: 7, ProtectField: "status", ProtectValues: []string{"open", "held"}}
+	if err := s.SetRetention("orders", r); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Retention("orders"); err != nil || !retentionEqual(got, r) {
+		t.Fatalf("Retention %+v, %v", got, err)
+	}
+	for _, bad := range []Retention{{MaxAge: -1}, {MaxCount: -2}, {ProtectValues: []string{"x"}}} {
+		if err := s.SetRetention("orders", bad); !errors.Is(err, ErrInvalidRetention) {
+			t.Fatalf("SetRetention(%+v): %v", bad, err)
+		}
+	}
+	closeT(t, s)
+	ro := openT(t, mem, Options{ReadOnly: true})
+	if got, err := ro.Retention("orders"); err != nil || !retentionEqual(got, r) {
+		t.Fatalf("read-only Retention %+v, %v", got, err)
+	}
+	if _, err := ro.ApplyRetention(ctx, "orders"); !errors.Is(err, ErrReadOnly) {
+		t.Fatalf("ApplyRetention read-only: %v", err)
+	}
+	closeT(t, ro)
+	// The loop applies the persisted rule of a stream this Store has not
+	// opened yet (record times are in 2026-12; the real clock is used).
+	s = openT(t, mem, Options{RetentionInterval: 5 * time.Millisecond})
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if m := s.Metrics(); m.RetentionDeletedRows > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the retention loop did not run")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	closeT(t, s) // stops the loop
+	s = openT(t, mem, Options{RetentionInterval: NoRetentionLoop})
+	defer closeT(t, s)
+	if n, _ := s.Count("orders"); n > 7 {
+		t.Fatalf("count %d after the loop, want at most 7", n)
+	}
+	if err := s.SetRetention("orders", Retention{}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Retention("orders"); !retentionEqual(got, Retention{}) {
+		t.Fatalf("cleared rule reads %+v", got)
+	}
+}
+
+func retentionEqual(a, b Retention) bool {
+	return a.MaxAge == b.MaxAge && a.MaxCount == b.MaxCount && a.ProtectField == b.ProtectField &&
+		slices.Equal(a.ProtectValues, b.ProtectValues)
+}
