@@ -67,7 +67,7 @@ func (s *session) statement(ctx context.Context, text string) error {
 		return err
 	}
 	defer rr.Release()
-	_, err = render.Write(s.out, rr, render.Options{Mode: s.mode, MaxRows: s.rows, Color: s.color && s.outFile == nil})
+	_, err = render.Write(s.out, withContext(ctx, rr), render.Options{Mode: s.mode, MaxRows: s.rows, Color: s.color && s.outFile == nil})
 	if err != nil {
 		return err
 	}
