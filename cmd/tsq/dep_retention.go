@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	tsq "github.com/tsqdb/tsq"
@@ -16,14 +17,21 @@ type retentionSpec struct {
 }
 
 func setRetention(s *tsq.Store, stream string, r retentionSpec) error {
-	return errUnavailable("retention", "retention")
+	return s.SetRetention(stream, tsq.Retention{MaxAge: r.MaxAge, MaxCount: r.MaxCount,
+		ProtectField: r.ProtectField, ProtectValues: r.ProtectValues})
 }
 
 func getRetention(s *tsq.Store, stream string) (retentionSpec, error) {
-	return retentionSpec{}, errUnavailable("retention", "retention")
+	r, err := s.Retention(stream)
+	return retentionSpec{MaxAge: r.MaxAge, MaxCount: r.MaxCount, ProtectField: r.ProtectField,
+		ProtectValues: r.ProtectValues}, err
 }
 
 // applyRetention applies a stream's retention now and describes the result.
 func applyRetention(ctx context.Context, s *tsq.Store, stream string) (string, error) {
-	return "", errUnavailable("retention", "retention")
+	st, err := s.ApplyRetention(ctx, stream)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("soft-deleted %d rows by age and %d by count; %d protected", st.ByAge, st.ByCount, st.Protected), nil
 }
