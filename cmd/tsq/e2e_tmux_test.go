@@ -54,8 +54,9 @@ func startTmux(t *testing.T, bin string, args ...string) *tmux {
 	script := fmt.Sprintf(`trap 'echo wrapper-got-sigint > /dev/null' INT
 stty -g > %[1]s/stty.before
 XDG_STATE_HOME=%[1]s/state %[2]s %[3]s
-echo $? > %[1]s/rc.tmp && mv %[1]s/rc.tmp %[1]s/rc
-stty -g > %[1]s/stty.after
+rc=$?
+stty -g > %[1]s/stty.tmp && mv %[1]s/stty.tmp %[1]s/stty.after
+echo $rc > %[1]s/rc.tmp && mv %[1]s/rc.tmp %[1]s/rc
 sleep 60
 `, dir, bin, strings.Join(args, " "))
 	if err := os.WriteFile(filepath.Join(dir, "run.sh"), []byte(script), 0o755); err != nil {
