@@ -74,7 +74,8 @@ func run(ctx context.Context, e *env, args []string) int {
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
-	fmt.Fprintf(e.stderr, "tsq: %s\n", oneLine(err.Error()))
+	// Library errors carry their own "tsq: " prefix.
+	fmt.Fprintf(e.stderr, "tsq: %s\n", strings.TrimPrefix(oneLine(err.Error()), "tsq: "))
 	return 1
 }
 
