@@ -14,7 +14,7 @@ import (
 func init() {
 	register(&command{name: "verify", usage: "",
 		summary: "Check every segment header, block checksum (with a full decode), index, bloom filter and\n" +
-			"footer of the store, without changing it. Prints FILE: SECTION at offset N: PROBLEM for each\n" +
+			"footer of the store, and its state files (soft deletes, retention rules, watermarks), without changing it. Prints FILE: SECTION at offset N: PROBLEM for each\n" +
 			"problem; the exit status is 1 when there is any.",
 		run: runVerify})
 }
@@ -42,8 +42,8 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 	for _, p := range rep.Problems {
 		fmt.Fprintln(e.stdout, p.String())
 	}
-	fmt.Fprintf(e.stdout, "%d streams, %d segments, %d blocks, %d rows, %s checked: ",
-		rep.Streams, rep.Segments, rep.Blocks, rep.Rows, humanBytes(rep.Bytes))
+	fmt.Fprintf(e.stdout, "%d streams, %d segments, %d blocks, %d rows, %s, %d state files checked: ",
+		rep.Streams, rep.Segments, rep.Blocks, rep.Rows, humanBytes(rep.Bytes), rep.StateFiles)
 	if rep.OK() {
 		fmt.Fprintln(e.stdout, "no problems")
 		return nil

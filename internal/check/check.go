@@ -1,7 +1,8 @@
 // Package check verifies a tsq store's files without modifying them: every
 // segment's header, frames, block CRCs (with a full decode of every column),
 // the block index against the rows the blocks hold, the series bloom filter
-// and the footer. It is what `tsq verify` runs; it never repairs and never
+// and the footer; and each stream's state files (soft-delete and tombstone
+// bitmaps, retention rule, compaction watermark). It is what `tsq verify` runs; it never repairs and never
 // takes the store's lock, so it can run beside a live writer (an unsealed
 // segment is checked up to its last whole frame, as any reader sees it).
 //
@@ -44,9 +45,12 @@ type Report struct {
 	Streams  int
 	Segments int
 	Blocks   int
-	Rows     int64
-	Bytes    int64 // bytes of segment files checked
-	Problems []Problem
+	// StateFiles counts the state files checked: soft-delete and
+	// tombstone bitmaps, retention rules, compaction watermarks.
+	StateFiles int
+	Rows       int64
+	Bytes      int64 // bytes of segment files checked
+	Problems   []Problem
 }
 
 // OK reports whether no problem was found.
@@ -98,6 +102,7 @@ func Store(ctx context.Context, dir string, o *Options) (*Report, error) {
 			o.Progress(done, total)
 		}
 	}
+	checkState(fsys, dir, rep)
 	sort.SliceStable(rep.Problems, func(i, j int) bool { return rep.Problems[i].File < rep.Problems[j].File })
 	return rep, nil
 }

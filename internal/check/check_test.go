@@ -103,3 +103,50 @@ func TestMissingStore(t *testing.T) {
 		t.Fatal("no error for a missing store")
 	}
 }
+
+// TestStateFiles: soft deletes, a retention rule and a compaction leave
+// state files that a check reads; a flipped byte in the bitmap is named.
+func TestStateFiles(t *testing.T) {
+	dir := newStore(t)
+	s, err := tsq.Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := s.Delete(ctx, "cpu", 3, 4, 5, 900); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetRetention("cpu", tsq.Retention{MaxCount: 5000}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Compact(ctx, "mem"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Store(ctx, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.OK() || rep.StateFiles < 3 {
+		t.Fatalf("state files %d, problems %v", rep.StateFiles, rep.Problems)
+	}
+	p := filepath.Join(dir, "streams", "cpu", "deleted.bitmap")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)/2] ^= 1
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err = Store(ctx, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Problems) != 1 || rep.Problems[0].File != filepath.Join("streams", "cpu", "deleted.bitmap") {
+		t.Fatalf("problems %v", rep.Problems)
+	}
+	t.Log(rep.Problems[0])
+}
