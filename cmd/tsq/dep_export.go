@@ -23,3 +23,10 @@ func exportFile(ctx context.Context, path string, rr array.RecordReader, progres
 	st, err := export.WriteFile(ctx, path, f, rr, &export.Options{Progress: progress})
 	return st.Rows, st.Bytes, err
 }
+
+// exportPartitioned writes rr as Parquet partitioned by stream and UTC date
+// under dir.
+func exportPartitioned(ctx context.Context, dir, stream string, rr array.RecordReader, progress func(rows, bytes int64)) (rows, bytes int64, err error) {
+	st, err := export.WritePartitioned(ctx, dir, stream, rr, &export.Options{Progress: progress})
+	return st.Rows, st.Bytes, err
+}
