@@ -41,7 +41,6 @@ func New(w io.Writer, total int64, desc string, u Unit) *Bar {
 		progressbar.OptionThrottle(100 * time.Millisecond),
 		progressbar.OptionSetPredictTime(true),
 		progressbar.OptionShowElapsedTimeOnFinish(),
-		progressbar.OptionOnCompletion(func() { io.WriteString(w, "\n") }),
 		progressbar.OptionClearOnFinish(),
 	}
 	if u == Bytes {
@@ -66,10 +65,10 @@ func (b *Bar) SetTotal(n int64) {
 	}
 }
 
-// Done finishes and clears the bar.
+// Done finishes and clears the bar, leaving the cursor where the bar
+// began.
 func (b *Bar) Done() {
 	if b != nil {
 		b.b.Finish()
-		b.b.Exit()
 	}
 }
