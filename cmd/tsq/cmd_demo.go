@@ -1,0 +1,120 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	tsq "github.com/tsqdb/tsq"
+	"golang.org/x/term"
+)
+
+func init() {
+	register(&command{name: "demo", usage: "[--no-shell]",
+		summary: "Build a store from small real data embedded in tsq (NAB CPU metrics, OpenStreetMap edits) in a\n" +
+			"temporary directory (or --store), tour it, then open the shell on it.",
+		run: runDemo})
+}
+
+// tourStep is one stop of the demo tour: a statement or dot command.
+type tourStep struct{ title, input string }
+
+// tour is what the demo runs, in order.
+var tour = []tourStep{
+	{"What is in the store", ".stats"},
+	{"A raw query: the first samples of one CPU series",
+		`SELECT time, series, value FROM cpu WHERE series = 'nab/realAWSCloudwatch/ec2_cpu_utilization_24ae8d' LIMIT 5;`},
+	{"A time-bucket aggregate: mean and peak CPU per series per day",
+		`SELECT time, series, avg(value), max(value) FROM cpu WHERE time >= '2014-02-20T00:00:00Z' AND time < '2014-02-23T00:00:00Z' GROUP BY time(1d), series;`},
+	{"Raw versus folded: every put and delete, then the current state of each element",
+		`SELECT count(*) FROM osm;`},
+	{"", `SELECT count(*) FROM fold(osm);`},
+	{"A plot: hourly mean CPU of the four series", `.plot SELECT time, series, avg(value) FROM cpu GROUP BY time(1h), series;`},
+	{"An export to Arrow IPC, ready for DuckDB, polars or pyarrow", `.export DEMO_DIR/cpu.arrow SELECT * FROM cpu;`},
+}
+
+// nextSteps are printed when there is no terminal to open the shell on.
+var nextSteps = []string{
+	"tsq --store DEMO_DIR                 # the shell on the demo store (.help inside)",
+	"tsq --store DEMO_DIR query -c 'SELECT series, count(*) FROM cpu GROUP BY series;'",
+	"tsq --store DEMO_DIR query --plot -c 'SELECT time, avg(value) FROM cpu GROUP BY time(6h);'",
+	"tsq --store DEMO_DIR verify",
+}
+
+func runDemo(ctx context.Context, e *env, args []string) error {
+	fs := e.flags("demo")
+	noShell := fs.Bool("no-shell", false, "print the tour and stop, even on a terminal")
+	if err := e.parse(fs, args); err != nil {
+		return err
+	}
+	dir, err := demoDir(e)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	st, err := tsq.Open(dir, &tsq.Options{Sync: tsq.SyncNever})
+	if err != nil {
+		return fmt.Errorf("demo: open %s: %w", dir, err)
+	}
+	rows, err := loadDemo(ctx, st)
+	if err = errors.Join(err, st.Close()); err != nil {
+		return fmt.Errorf("demo: load: %w", err)
+	}
+	fmt.Fprintf(e.stdout, "Built a demo store in %s in %s: stream %s (%d samples of 4 NAB CPU series, MIT)\n"+
+		"and stream %s (%d OpenStreetMap edits: puts and deletes keyed by element, © OpenStreetMap contributors, ODbL).\n",
+		dir, time.Since(start).Round(time.Millisecond), demoMetrics, rows[demoMetrics], demoEvents, rows[demoEvents])
+
+	ro, err := tsq.Open(dir, &tsq.Options{ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("demo: reopen %s: %w", dir, err)
+	}
+	defer ro.Close()
+	s := newSession(e, ro)
+	defer s.close()
+	s.rows = 12
+	for _, step := range tour {
+		in := strings.ReplaceAll(step.input, "DEMO_DIR", dir)
+		if step.title != "" {
+			fmt.Fprintf(e.stdout, "\n── %s\n", step.title)
+		}
+		fmt.Fprintf(e.stdout, "tsq> %s\n", in)
+		if err := s.input(ctx, in); err != nil {
+			s.report(err, in, 0)
+		}
+	}
+	e.store = dir
+	if f, ok := e.stdin.(*os.File); ok && !*noShell && term.IsTerminal(int(f.Fd())) {
+		fmt.Fprintln(e.stdout, "\nYour turn: the shell is open on the demo store.")
+		return s.interactive(ctx)
+	}
+	fmt.Fprintln(e.stdout, "\nNext, try:")
+	for _, n := range nextSteps {
+		fmt.Fprintf(e.stdout, "  %s\n", strings.ReplaceAll(n, "DEMO_DIR", dir))
+	}
+	if s.errors > 0 {
+		return fmt.Errorf("demo: %d steps of the tour failed", s.errors)
+	}
+	return nil
+}
+
+// demoDir returns --store, which must be new or hold no streams, or a new
+// temporary directory.
+func demoDir(e *env) (string, error) {
+	if !e.storeSet {
+		return os.MkdirTemp("", "tsq-demo-")
+	}
+	dir := e.store
+	names, err := os.ReadDir(filepath.Join(dir, "streams"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("demo: %w", err)
+	}
+	if len(names) > 0 {
+		return "", fmt.Errorf("demo: %s already holds streams; give a new or empty --store", dir)
+	}
+	return dir, nil
+}

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	tsq "github.com/tsqdb/tsq"
+)
+
+// TestDemo runs tsq demo end to end without a terminal: it builds the
+// store from the embedded data, runs every step of the tour (raw query,
+// aggregate, raw and folded counts, plot, Arrow export), prints the next
+// commands and exits 0, in a few seconds.
+func TestDemo(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "demo")
+	start := time.Now()
+	r := runTSQ(t, "", "--store", dir, "demo")
+	took := time.Since(start)
+	if r.code != 0 || r.stderr != "" {
+		t.Fatalf("exit %d stderr %q\n%s", r.code, r.stderr, r.stdout)
+	}
+	if took > 10*time.Second {
+		t.Errorf("demo took %s", took)
+	}
+	t.Logf("demo took %s", took)
+	out := r.stdout
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`stream cpu \(16128 samples`),
+		regexp.MustCompile(`stream osm \(985 OpenStreetMap edits`),
+		regexp.MustCompile(`(?s)LIMIT 5;\n┌.*│ 2014-02-14T14:30:00Z │ nab/realAWSCloudwatch/ec2_cpu_utilization_24ae8d │ +0\.132 │.*5 rows`),
+		regexp.MustCompile(`(?s)GROUP BY time\(1d\), series;\n┌.*2014-02-22T00:00:00Z.*12 rows`),
+		regexp.MustCompile(`(?s)FROM osm;\n┌.*│ +985 │`),
+		regexp.MustCompile(`(?s)FROM fold\(osm\);\n┌.*│ +485 │`),
+		regexp.MustCompile(`(?s)\.plot .*┤.*\(UTC\)\n +━━ nab/realAWSCloudwatch/ec2_cpu_utilization_24ae8d`),
+		regexp.MustCompile(`exported 16128 rows \(.*\) to ` + regexp.QuoteMeta(filepath.Join(dir, "cpu.arrow"))),
+		regexp.MustCompile(`Next, try:\n  tsq --store ` + regexp.QuoteMeta(dir)),
+	} {
+		if !want.MatchString(out) {
+			t.Errorf("output lacks %s", want)
+		}
+	}
+	if t.Failed() {
+		t.Fatalf("output:\n%s", out)
+	}
+
+	// The export is an Arrow IPC file with every sample.
+	f, err := os.Open(filepath.Join(dir, "cpu.arrow"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ar, err := ipc.NewFileReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ar.Close()
+	var rows int64
+	for i := 0; i < ar.NumRecords(); i++ {
+		rec, err := ar.RecordBatch(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows += rec.NumRows()
+	}
+	if rows != 16128 || ar.Schema().Field(0).Name != "seq" {
+		t.Fatalf("arrow file: %d rows, schema %v", rows, ar.Schema())
+	}
+
+	// The store is the library's: counts agree.
+	st, err := tsq.Open(dir, &tsq.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if n, _ := st.Count("cpu"); n != 16128 {
+		t.Fatalf("cpu count %d", n)
+	}
+
+	// A second demo into the same store refuses.
+	r = runTSQ(t, "", "--store", dir, "demo")
+	if r.code != 1 || !strings.Contains(r.stderr, "already holds streams") {
+		t.Fatalf("second demo: %+v", r)
+	}
+}

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+
+	"github.com/tsqdb/tsq/ingest"
+	"github.com/tsqdb/tsq/internal/progress"
+)
+
+func init() {
+	register(&command{name: "import", usage: "[--stream S] [--format F] [--time F] [--series F] [--key F] [--op F] [--map K=V]... [--mapping FILE] FILE|-",
+		summary: "Import JSON lines, a JSON array, CSV, line protocol or Prometheus text into a stream. Memory is\n" +
+			"bounded whatever the input size; the rows appear at once when the import commits, or not at all.",
+		run: runImport})
+}
+
+func runImport(ctx context.Context, e *env, args []string) error {
+	fs := e.flags("import")
+	stream := fs.String("stream", "", "target `stream` (default: the file name without extension)")
+	format := fs.String("format", "", "input `format`: jsonl, json, csv, influx, prom (default: guessed)")
+	var m ingest.Mapping
+	mapFlag := func(key string) func(string) error {
+		return func(v string) error { return m.Set(key + "=" + v) }
+	}
+	fs.Func("time", "`field` or column holding the time", mapFlag("time"))
+	fs.Func("time-unit", "`unit` of a numeric time: s, ms, us, ns", mapFlag("time.unit"))
+	fs.Func("time-layout", "Go `layout` of a text time", mapFlag("time.layout"))
+	fs.Func("series", "`fields` whose values, joined by /, are the series", mapFlag("series"))
+	fs.Func("key", "`fields` whose values, joined by /, are the key", mapFlag("key"))
+	fs.Func("op", "`field` holding the op (put, delete, drop; create, modify, remove... map to them)", mapFlag("op"))
+	fs.Func("map", "one mapping `setting` K=V (repeatable), e.g. type.id=int64, nested=json", m.Set)
+	mappingFile := fs.String("mapping", "", "mapping `file` of K=V lines")
+	skipBad := fs.Bool("skip-bad", false, "write malformed rows to the rejects file and go on")
+	rejects := fs.String("rejects", "", "rejects `file` for --skip-bad (default FILE.rejects, or stderr for stdin)")
+	budget := fs.Int64("memory", 0, "memory budget in `bytes` (default 64 MiB)")
+	if err := e.parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return errors.New("import: give one FILE, or - for stdin")
+	}
+	path := fs.Arg(0)
+	name := *stream
+	if name == "" {
+		if path == "-" {
+			return errors.New("import: --stream is needed when reading stdin")
+		}
+		name = strings.ToLower(strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)))
+	}
+	o := importOptions{mapping: m, skipBad: *skipBad, budget: *budget, source: path}
+	if *mappingFile != "" {
+		f, err := os.Open(*mappingFile)
+		if err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
+		fm, err := ingest.ParseMapping(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("import: mapping %s: %w", *mappingFile, err)
+		}
+		// Flags given on the command line win over the file.
+		if err := mergeMapping(&fm, args); err != nil {
+			return err
+		}
+		o.mapping = fm
+	}
+	if *format != "" {
+		f, err := ingest.ParseFormat(*format)
+		if err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
+		o.format = f
+	}
+	var r io.Reader = e.stdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
+		defer f.Close()
+		if fi, err := f.Stat(); err == nil {
+			o.size = fi.Size()
+		}
+		r = f
+	}
+	if o.skipBad {
+		rp := *rejects
+		if rp == "" && path != "-" {
+			rp = path + ".rejects"
+		}
+		if rp == "" {
+			o.rejects = e.stderr
+		} else {
+			rf, err := os.Create(rp)
+			if err != nil {
+				return fmt.Errorf("import: rejects: %w", err)
+			}
+			defer rf.Close()
+			o.rejects = rf
+		}
+	}
+	st, err := e.openStore(false)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
+	total := o.size
+	if total == 0 {
+		total = -1
+	}
+	bar := progress.New(e.stderr, total, "import "+name, progress.Bytes)
+	o.progress = func(bytes, rows int64) { bar.Set(bytes) }
+	stats, err := importStream(ctx, st, name, r, o)
+	bar.Done()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "imported %d rows (%s read) into %s as seqs %d..%d in %s; peak heap %s",
+		stats.Rows, humanBytes(stats.Bytes), name, stats.FirstSeq, stats.LastSeq, stats.Total.Round(1e6), humanBytes(int64(stats.PeakHeap)))
+	if stats.Rejected > 0 {
+		fmt.Fprintf(e.stdout, "; %d rejected", stats.Rejected)
+	}
+	fmt.Fprintln(e.stdout)
+	return nil
+}
+
+// mergeMapping applies the mapping flags of args on top of a mapping file.
+func mergeMapping(m *ingest.Mapping, args []string) error {
+	keys := map[string]string{"time": "time", "time-unit": "time.unit", "time-layout": "time.layout",
+		"series": "series", "key": "key", "op": "op"}
+	for i := 0; i < len(args); i++ {
+		a := strings.TrimLeft(args[i], "-")
+		if a == args[i] {
+			continue // not a flag
+		}
+		k, v, hasV := strings.Cut(a, "=")
+		mk, ok := keys[k]
+		if !ok && k != "map" {
+			continue
+		}
+		if !hasV && i+1 < len(args) {
+			i++
+			v = args[i]
+		}
+		if k == "map" {
+			if err := m.Set(v); err != nil {
+				return fmt.Errorf("import: --map %s: %w", v, err)
+			}
+			continue
+		}
+		if err := m.Set(mk + "=" + v); err != nil {
+			return fmt.Errorf("import: --%s: %w", k, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeEvents writes n JSON lines of orders: puts of keys order/0..9 with
+// a status, every seventh a delete, and one malformed line when bad.
+func writeEvents(t *testing.T, n int, bad bool) string {
+	t.Helper()
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		op := "put"
+		if i%7 == 6 {
+			op = "delete"
+		}
+		fmt.Fprintf(&b, `{"ts":%d,"acct":"a%d","id":"order/%d","op":"%s","status":"%s","amount":%d}`+"\n",
+			1700000000000+int64(i)*1000, i%3, i%10, op, []string{"open", "paid"}[i%2], i*10)
+		if bad && i == n/2 {
+			b.WriteString("{\"ts\": oops\n")
+		}
+	}
+	p := filepath.Join(t.TempDir(), "orders.jsonl")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestImportCommand(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "s")
+	src := writeEvents(t, 100, false)
+	r := runTSQ(t, "", "--store", store, "import", "--time", "ts", "--series", "acct", "--key", "id", "--op", "op", src)
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "imported 100 rows") || !strings.Contains(r.stdout, "into orders as seqs 1..100") {
+		t.Fatalf("%+v", r)
+	}
+	r = runTSQ(t, "", "--store", store, "query", "--mode", "csv", "-c",
+		"SELECT count(*) FROM orders; SELECT count(*) FROM fold(orders); SELECT key, status, amount FROM orders LIMIT 2")
+	want := "count(*)\n100\ncount(*)\n" // fold: the latest op of each of the 10 keys
+	if r.code != 0 || !strings.HasPrefix(r.stdout, want) || !strings.Contains(r.stdout, "key,status,amount\norder/0,open,0\norder/1,paid,10\n") {
+		t.Fatalf("query after import: %+v", r)
+	}
+
+	// A malformed line aborts with its line number and changes nothing.
+	bad := writeEvents(t, 20, true)
+	r = runTSQ(t, "", "--store", store, "import", "--stream", "orders", "--time", "ts", bad)
+	if r.code != 1 || !strings.Contains(r.stderr, "line 12 (byte offset") || strings.Count(r.stderr, "\n") != 1 {
+		t.Fatalf("bad line: %+v", r)
+	}
+	r = runTSQ(t, "", "--store", store, "query", "--mode", "csv", "-c", "SELECT count(*) FROM orders")
+	if r.stdout != "count(*)\n100\n" {
+		t.Fatalf("a failed import changed the stream: %q", r.stdout)
+	}
+	// --skip-bad imports the rest and writes the line to the rejects file.
+	r = runTSQ(t, "", "--store", store, "import", "--stream", "orders", "--time", "ts", "--skip-bad", bad)
+	if r.code != 0 || !strings.Contains(r.stdout, "imported 20 rows") || !strings.Contains(r.stdout, "1 rejected") {
+		t.Fatalf("--skip-bad: %+v", r)
+	}
+	if rej, err := os.ReadFile(bad + ".rejects"); err != nil || !strings.Contains(string(rej), "oops") {
+		t.Fatalf("rejects file: %v %q", err, rej)
+	}
+	// stdin needs --stream; a bad format names the formats.
+	if r := runTSQ(t, "{\"a\":1}\n", "--store", store, "import", "--stream", "s2", "-"); r.code != 0 {
+		t.Fatalf("stdin: %+v", r)
+	}
+	if r := runTSQ(t, "", "--store", store, "import", "--format", "xml", src); r.code != 1 || !strings.Contains(r.stderr, "unknown format") {
+		t.Fatalf("bad format: %+v", r)
+	}
+	if r := runTSQ(t, "", "--store", store, "gc"); r.code != 0 || !strings.HasPrefix(r.stdout, "staging: ") {
+		t.Fatalf("gc: %+v", r)
+	}
+}

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"context"
+	"os"
+
+	"golang.org/x/term"
+)
+
+func init() {
+	register(&command{name: "shell", usage: "[--continue] [--mode M]",
+		summary: "Interactive shell (the default command). On a terminal it has completion, history and\n" +
+			"multi-line statements; with stdin not a terminal it runs stdin as a script.",
+		run: runShell})
+}
+
+func runShell(ctx context.Context, e *env, args []string) error {
+	fs := e.flags("shell")
+	cont := fs.Bool("continue", false, "script mode: go on after an error (the exit status is still 1)")
+	mode := fs.String("mode", "table", "output `mode`: table, csv, json or line")
+	if err := e.parse(fs, args); err != nil {
+		return err
+	}
+	st, err := e.openStore(true)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	s := newSession(e, st)
+	defer s.close()
+	if err := s.dot(ctx, ".mode "+*mode); err != nil {
+		return err
+	}
+	s.bail = !*cont
+	if f, ok := e.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return s.interactive(ctx)
+	}
+	return s.script(ctx, e.stdin)
+}

@@ -1,0 +1,21 @@
+package main
+
+import "context"
+
+func init() {
+	register(&command{name: "stats", usage: "",
+		summary: "Per stream: rows, segments, bytes on disk, time range and a sparkline of rows over time.",
+		run:     runStats})
+}
+
+func runStats(ctx context.Context, e *env, args []string) error {
+	if err := e.parse(e.flags("stats"), args); err != nil {
+		return err
+	}
+	st, err := e.openStore(true)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	return writeStats(ctx, e.stdout, st)
+}

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/tsqdb/tsq/internal/check"
+	"github.com/tsqdb/tsq/internal/progress"
+)
+
+func init() {
+	register(&command{name: "verify", usage: "",
+		summary: "Check every segment header, block checksum (with a full decode), index, bloom filter and\n" +
+			"footer of the store, and its state files (soft deletes, retention rules, watermarks), without changing it. Prints FILE: SECTION at offset N: PROBLEM for each\n" +
+			"problem; the exit status is 1 when there is any.",
+		run: runVerify})
+}
+
+func runVerify(ctx context.Context, e *env, args []string) error {
+	if err := e.parse(e.flags("verify"), args); err != nil {
+		return err
+	}
+	dir, err := e.storeDir()
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("verify: no store at %s", dir)
+	}
+	bar := progress.New(e.stderr, -1, "verify", progress.Bytes)
+	rep, err := check.Store(ctx, dir, &check.Options{Progress: func(done, total int64) {
+		bar.SetTotal(total)
+		bar.Set(done)
+	}})
+	bar.Done()
+	if err != nil {
+		return fmt.Errorf("verify: %w", err)
+	}
+	for _, p := range rep.Problems {
+		fmt.Fprintln(e.stdout, p.String())
+	}
+	fmt.Fprintf(e.stdout, "%d streams, %d segments, %d blocks, %d rows, %s, %d state files checked: ",
+		rep.Streams, rep.Segments, rep.Blocks, rep.Rows, humanBytes(rep.Bytes), rep.StateFiles)
+	if rep.OK() {
+		fmt.Fprintln(e.stdout, "no problems")
+		return nil
+	}
+	fmt.Fprintf(e.stdout, "%d problems\n", len(rep.Problems))
+	return exitError{1}
+}

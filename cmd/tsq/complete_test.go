@@ -1,0 +1,46 @@
+package main
+
+import (
+	"slices"
+	"testing"
+
+	prompt "github.com/elk-language/go-prompt"
+	tsq "github.com/tsqdb/tsq"
+)
+
+func texts(s []prompt.Suggest) []string {
+	var out []string
+	for _, x := range s {
+		out = append(out, x.Text)
+	}
+	return out
+}
+
+func TestCompletion(t *testing.T) {
+	st, err := tsq.Open(demoStore(t), &tsq.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	c := newCompleter(st)
+	for _, tc := range []struct {
+		before, full, word string
+		want               string
+	}{
+		{"SEL", "SEL", "SEL", "SELECT"},
+		{"sel", "sel", "sel", "SELECT"},
+		{".sch", ".sch", ".sch", ".schema"},
+		{".schema c", ".schema c", "c", "cpu"},
+		{"SELECT * FROM o", "SELECT * FROM o", "o", "osm"},
+		{"SELECT * FROM fold(o", "SELECT * FROM fold(o", "o", "osm"},
+		{"SELECT av", "SELECT av FROM cpu", "av", "avg"},
+	} {
+		got := texts(c.suggest(tc.before, tc.full, tc.word))
+		if !slices.Contains(got, tc.want) {
+			t.Errorf("%q: got %v, want %s among them", tc.before, got, tc.want)
+		}
+	}
+	if got := c.suggest("SELECT * FROM x WHERE ", "SELECT * FROM x WHERE ", ""); len(got) != 0 {
+		t.Errorf("empty word: %v", texts(got))
+	}
+}

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"context"
+	"io"
+	"time"
+
+	tsq "github.com/tsqdb/tsq"
+	"github.com/tsqdb/tsq/ingest"
+)
+
+// importOptions are the flags of tsq import, already parsed.
+type importOptions struct {
+	format   ingest.Format
+	mapping  ingest.Mapping
+	skipBad  bool
+	rejects  io.Writer
+	budget   int64
+	source   string
+	size     int64
+	progress func(bytes, rows int64)
+}
+
+// importStats is what an import reports.
+type importStats struct {
+	Rows, Bytes, Rejected int64
+	Segments              int
+	FirstSeq, LastSeq     uint64
+	PeakHeap              uint64
+	Total                 time.Duration
+}
+
+func importStream(ctx context.Context, s *tsq.Store, stream string, r io.Reader, o importOptions) (importStats, error) {
+	io := &tsq.ImportOptions{Format: o.format, Mapping: o.mapping, SkipBad: o.skipBad, Rejects: o.rejects,
+		MemoryBudget: o.budget, Source: o.source, Size: o.size}
+	if o.progress != nil {
+		io.Progress = func(p tsq.ImportProgress) { o.progress(p.Bytes, p.Rows) }
+	}
+	st, err := s.Import(ctx, stream, r, io)
+	return importStats{Rows: st.Rows, Bytes: st.Bytes, Rejected: st.Rejected, Segments: st.Segments,
+		FirstSeq: st.FirstSeq, LastSeq: st.LastSeq, PeakHeap: st.PeakHeap, Total: st.Total}, err
+}
+
+// gcStore cleans the import staging area and describes what it did.
+func gcStore(ctx context.Context, s *tsq.Store) (string, error) {
+	g, err := s.GC(ctx)
+	if err != nil {
+		return "", err
+	}
+	return fmtGC(g.Removed, g.RolledForward, g.Expired, g.Skipped), nil
+}

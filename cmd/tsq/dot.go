@@ -1,0 +1,242 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/tsqdb/tsq/internal/progress"
+	"github.com/tsqdb/tsq/internal/render"
+)
+
+// errQuit ends the shell (.quit, .exit).
+var errQuit = errors.New("quit")
+
+// dotCmd is a shell command starting with a dot.
+type dotCmd struct {
+	name, args, help string
+	// run gets the words after the name and the raw text after it.
+	run func(s *session, ctx context.Context, words []string, rest string) error
+}
+
+var dotCmds []dotCmd
+
+func init() {
+	dotCmds = []dotCmd{
+		{".help", "", "show this help", (*session).dotHelp},
+		{".streams", "", "list the streams with their row counts", (*session).dotStreams},
+		{".schema", "STREAM", "show a stream's columns and types", (*session).dotSchema},
+		{".series", "STREAM [N]", "list up to N (20) series of a stream", (*session).dotSeries},
+		{".stats", "", "rows, segments, bytes and a sparkline of rows over time per stream", (*session).dotStats},
+		{".mode", "table|csv|json|line", "set the output format", (*session).dotMode},
+		{".maxrows", "N", "rows a table shows before truncating (-1: all)", (*session).dotMaxRows},
+		{".timer", "on|off", "print each statement's run time", (*session).dotTimer},
+		{".output", "[FILE]", "send results to FILE, or back to the screen", (*session).dotOutput},
+		{".export", "FILE [STATEMENT]", "export the last (or given) statement's result; format from the extension: .arrow .arrows .parquet .csv .jsonl", (*session).dotExport},
+		{".plot", "[STATEMENT]", "draw the last (or given) statement's result as a line chart", (*session).dotPlot},
+		{".bail", "on|off", "stop a script at the first error (on by default)", (*session).dotBail},
+		{".quit", "", "leave the shell (also .exit, Ctrl-D)", func(*session, context.Context, []string, string) error { return errQuit }},
+		{".exit", "", "leave the shell", func(*session, context.Context, []string, string) error { return errQuit }},
+	}
+}
+
+// dot runs one dot command line.
+func (s *session) dot(ctx context.Context, line string) error {
+	line = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(line), ";"))
+	name, rest, _ := strings.Cut(line, " ")
+	rest = strings.TrimSpace(rest)
+	for _, c := range dotCmds {
+		if c.name == name {
+			return c.run(s, ctx, strings.Fields(rest), rest)
+		}
+	}
+	return fmt.Errorf("unknown command %s (try .help)", name)
+}
+
+func (s *session) dotHelp(context.Context, []string, string) error {
+	tw := tabwriter.NewWriter(s.e.stdout, 0, 4, 2, ' ', 0)
+	for _, c := range dotCmds {
+		fmt.Fprintf(tw, "%s %s\t%s\n", c.name, c.args, c.help)
+	}
+	fmt.Fprintf(tw, "STATEMENT;\trun a query; it may span lines and ends with ;\n")
+	return tw.Flush()
+}
+
+func (s *session) dotStreams(context.Context, []string, string) error {
+	names, err := s.st.Streams()
+	if err != nil {
+		return err
+	}
+	if len(names) == 0 {
+		fmt.Fprintln(s.out, "no streams")
+		return nil
+	}
+	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
+	for _, n := range names {
+		c, err := s.st.Count(n)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(tw, "%s\t%d rows\n", n, c)
+	}
+	return tw.Flush()
+}
+
+func (s *session) dotSchema(_ context.Context, w []string, _ string) error {
+	if len(w) != 1 {
+		return errors.New(".schema needs one stream name")
+	}
+	sc, err := streamSchema(s.st, w[0])
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
+	for _, f := range sc.Fields() {
+		null := ""
+		if f.Nullable {
+			null = "nullable"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", f.Name, render.TypeName(f.Type), null)
+	}
+	return tw.Flush()
+}
+
+func (s *session) dotSeries(_ context.Context, w []string, _ string) error {
+	if len(w) < 1 || len(w) > 2 {
+		return errors.New(".series needs a stream name and optionally a count")
+	}
+	n := 20
+	if len(w) == 2 {
+		v, err := strconv.Atoi(w[1])
+		if err != nil || v <= 0 {
+			return fmt.Errorf(".series: bad count %q", w[1])
+		}
+		n = v
+	}
+	names, err := streamSeries(s.st, w[0], n)
+	if err != nil {
+		return err
+	}
+	for _, x := range names {
+		fmt.Fprintln(s.out, x)
+	}
+	return nil
+}
+
+func (s *session) dotStats(ctx context.Context, _ []string, _ string) error {
+	return writeStats(ctx, s.out, s.st)
+}
+
+func (s *session) dotMode(_ context.Context, w []string, _ string) error {
+	if len(w) != 1 {
+		return fmt.Errorf(".mode needs one of table, csv, json, line (now %s)", s.mode)
+	}
+	m, err := render.ParseMode(w[0])
+	if err != nil {
+		return err
+	}
+	s.mode = m
+	return nil
+}
+
+func (s *session) dotMaxRows(_ context.Context, w []string, _ string) error {
+	if len(w) != 1 {
+		return errors.New(".maxrows needs a number")
+	}
+	n, err := strconv.Atoi(w[0])
+	if err != nil || n == 0 {
+		return fmt.Errorf(".maxrows: bad number %q", w[0])
+	}
+	s.rows = n
+	return nil
+}
+
+// onOff reads on|off for command c.
+func onOff(c string, w []string) (bool, error) {
+	if len(w) == 1 {
+		switch strings.ToLower(w[0]) {
+		case "on", "yes", "true", "1":
+			return true, nil
+		case "off", "no", "false", "0":
+			return false, nil
+		}
+	}
+	return false, fmt.Errorf("%s needs on or off", c)
+}
+
+func (s *session) dotTimer(_ context.Context, w []string, _ string) (err error) {
+	s.timer, err = onOff(".timer", w)
+	return err
+}
+
+func (s *session) dotBail(_ context.Context, w []string, _ string) (err error) {
+	s.bail, err = onOff(".bail", w)
+	return err
+}
+
+func (s *session) dotOutput(_ context.Context, w []string, _ string) error {
+	if err := s.close(); err != nil {
+		return err
+	}
+	s.out = s.e.stdout
+	if len(w) == 0 || w[0] == "stdout" {
+		return nil
+	}
+	f, err := os.Create(w[0])
+	if err != nil {
+		return fmt.Errorf(".output: %w", err)
+	}
+	s.out, s.outFile = f, f
+	return nil
+}
+
+// statementArg returns the statement given after a dot command's first
+// argument, or the last one run.
+func (s *session) statementArg(c, rest string) (string, error) {
+	if st := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), ";")); st != "" {
+		return st, nil
+	}
+	if s.last == "" {
+		return "", fmt.Errorf("%s: no statement run yet; give one", c)
+	}
+	return s.last, nil
+}
+
+func (s *session) dotExport(ctx context.Context, w []string, rest string) error {
+	if len(w) < 1 {
+		return errors.New(".export needs a file name")
+	}
+	path := w[0]
+	if err := checkExportPath(path); err != nil {
+		return err
+	}
+	stmt, err := s.statementArg(".export", strings.TrimSpace(strings.TrimPrefix(rest, path)))
+	if err != nil {
+		return err
+	}
+	rr, err := runQuery(ctx, s.st, stmt)
+	if err != nil {
+		return err
+	}
+	defer rr.Release()
+	bar := progress.New(s.e.stderr, -1, "export", progress.Rows)
+	rows, n, err := exportFile(ctx, path, rr, func(rows, _ int64) { bar.Set(rows) })
+	bar.Done()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(s.e.stdout, "exported %d rows (%s) to %s\n", rows, humanBytes(n), path)
+	return nil
+}
+
+func (s *session) dotPlot(ctx context.Context, _ []string, rest string) error {
+	stmt, err := s.statementArg(".plot", rest)
+	if err != nil {
+		return err
+	}
+	return s.plot(ctx, stmt)
+}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func fmtInt(i int) string { return strconv.Itoa(i) }
+
+func TestErrorsAreOneLine(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bogus"}, `tsq: unknown command "bogus"`},
+		{[]string{"--store"}, "tsq: --store needs a directory"},
+		{[]string{"--store", "/nonexistent/x", "stats"}, "tsq: no store at /nonexistent/x"},
+		{[]string{"query", "-c", "x", "extra"}, "tsq: query: give -c or a file, not both"},
+		{[]string{"query", "--nope"}, "tsq: query: flag provided but not defined: -nope"},
+		{[]string{"retention"}, "tsq: retention: give one STREAM"},
+		{[]string{"export", "x.arrow"}, "tsq: export: give -c STATEMENT and one FILE"},
+		{[]string{"import", "-"}, "tsq: import: --stream is needed when reading stdin"},
+	} {
+		r := runTSQ(t, "", c.args...)
+		if r.code == 0 || !strings.HasPrefix(r.stderr, c.want) || strings.Count(r.stderr, "\n") != 1 {
+			t.Errorf("%v: exit %d stderr %q, want one line starting %q", c.args, r.code, r.stderr, c.want)
+		}
+	}
+}
+
+func TestHelpAndVersion(t *testing.T) {
+	r := runTSQ(t, "", "help")
+	for _, c := range commandNames() {
+		if !strings.Contains(r.stdout, "  "+c+" ") {
+			t.Errorf("help lacks %s", c)
+		}
+	}
+	if r := runTSQ(t, "", "help", "query"); r.code != 0 || !strings.Contains(r.stdout, "-plot") {
+		t.Errorf("help query: %+v", r)
+	}
+	if r := runTSQ(t, "", "version"); r.code != 0 || !strings.HasPrefix(r.stdout, "tsq ") {
+		t.Errorf("version: %+v", r)
+	}
+}
+
+func TestStoreDefault(t *testing.T) {
+	e := &env{getenv: func(k string) string {
+		return map[string]string{"XDG_DATA_HOME": "/x/data", "HOME": "/home/u"}[k]
+	}}
+	if d, _ := e.storeDir(); d != filepath.Join("/x/data", "tsq") {
+		t.Fatalf("got %s", d)
+	}
+	e.getenv = func(k string) string { return map[string]string{"HOME": "/home/u"}[k] }
+	if d, _ := e.storeDir(); d != "/home/u/.local/share/tsq" {
+		t.Fatalf("got %s", d)
+	}
+	e.store = "/s"
+	if d, _ := e.storeDir(); d != "/s" {
+		t.Fatalf("got %s", d)
+	}
+}
+
+func TestStats(t *testing.T) {
+	dir := demoStore(t)
+	r := runTSQ(t, "", "--store", dir, "stats")
+	if r.code != 0 {
+		t.Fatalf("%+v", r)
+	}
+	for _, want := range []string{"cpu     16128", "2014-02-14T14:27:00Z", "osm", "█"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("stats lack %q:\n%s", want, r.stdout)
+		}
+	}
+}

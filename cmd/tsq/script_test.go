@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden")
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create)", err)
+	}
+	if !bytes.Equal([]byte(got), want) {
+		t.Fatalf("%s differs:\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+// goldenScript exercises a raw query, NULLs from the folded view and a
+// time-bucket aggregate; a multi-line statement and a comment too.
+const goldenScript = `SELECT time, series, value FROM cpu
+  WHERE series = 'nab/realAWSCloudwatch/ec2_cpu_utilization_24ae8d' LIMIT 3;
+-- the current state of three ways: no lat, and a name only on some
+SELECT key, op, version, lat, name FROM fold(osm) WHERE series = 'way' LIMIT 3;
+SELECT time, count(value), min(value), max(value) FROM cpu
+  WHERE time >= '2014-02-20T00:00:00Z' AND time < '2014-02-20T03:00:00Z' GROUP BY time(1h);
+`
+
+// TestScriptModes pipes the same statements through the shell in every
+// .mode and compares the output with testdata/script_<mode>.golden.
+func TestScriptModes(t *testing.T) {
+	dir := demoStore(t)
+	for _, mode := range []string{"table", "csv", "json", "line"} {
+		t.Run(mode, func(t *testing.T) {
+			r := runTSQ(t, ".mode "+mode+"\n"+goldenScript, "--store", dir)
+			if r.code != 0 || r.stderr != "" {
+				t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+			}
+			golden(t, "script_"+mode, r.stdout)
+		})
+	}
+}
+
+// TestScriptErrors: the first error stops the script with exit 1 and a
+// message naming the line and column with a caret; --continue (or .bail
+// off) runs the rest and still exits 1.
+func TestScriptErrors(t *testing.T) {
+	dir := demoStore(t)
+	script := ".mode csv\nSELECT count(*) FROM cpu;\nSELECT time,\n  valu FROM cpu;\nSELECT count(*) FROM fold(osm);\n"
+	r := runTSQ(t, script, "--store", dir)
+	if r.code != 1 {
+		t.Fatalf("exit %d", r.code)
+	}
+	if r.stdout != "count(*)\n16128\n" {
+		t.Fatalf("stdout %q: the statement after the error ran", r.stdout)
+	}
+	golden(t, "script_error", r.stderr)
+
+	r = runTSQ(t, script, "--store", dir, "shell", "--continue")
+	if r.code != 1 || r.stdout != "count(*)\n16128\ncount(*)\n485\n" {
+		t.Fatalf("--continue: exit %d stdout %q", r.code, r.stdout)
+	}
+	r = runTSQ(t, ".bail off\n"+script, "--store", dir)
+	if r.code != 1 || !strings.HasSuffix(r.stdout, "485\n") {
+		t.Fatalf(".bail off: exit %d stdout %q", r.code, r.stdout)
+	}
+	r = runTSQ(t, ".mode html\n", "--store", dir)
+	if r.code != 1 || r.stderr != "Error: line 1: unknown mode \"html\" (want table, csv, json or line)\n" {
+		t.Fatalf("bad dot command: exit %d stderr %q", r.code, r.stderr)
+	}
+	r = runTSQ(t, "SELECT count(*) FROM nope;", "--store", dir)
+	if r.code != 1 || !strings.Contains(r.stderr, "Error: line 1 col 22: ") || !strings.Contains(r.stderr, "\n                     ^") {
+		t.Fatalf("unknown stream: exit %d stderr %q", r.code, r.stderr)
+	}
+}
+
+// TestQueryCommand: -c, a file, stdin, --mode and --plot.
+func TestQueryCommand(t *testing.T) {
+	dir := demoStore(t)
+	r := runTSQ(t, "", "--store", dir, "query", "--mode", "csv", "-c", "SELECT count(*) FROM cpu; SELECT count(*) FROM osm")
+	if r.code != 0 || r.stdout != "count(*)\n16128\ncount(*)\n985\n" {
+		t.Fatalf("-c: %+v", r)
+	}
+	f := filepath.Join(t.TempDir(), "q.sql")
+	os.WriteFile(f, []byte("SELECT count(*) FROM fold(osm);\n"), 0o644)
+	if r := runTSQ(t, "", "--store", dir, "query", "--mode", "json", f); r.code != 0 || r.stdout != "[\n{\"count(*)\":485}\n]\n" {
+		t.Fatalf("file: %+v", r)
+	}
+	if r := runTSQ(t, "SELECT count(*) FROM cpu;", "--store", dir, "query", "--mode=line"); r.code != 0 || r.stdout != "count(*) = 16128\n" {
+		t.Fatalf("stdin: %+v", r)
+	}
+	r = runTSQ(t, "", "--store", dir, "query", "--plot", "-c",
+		"SELECT time, series, avg(value) FROM cpu GROUP BY time(6h), series")
+	if r.code != 0 || !strings.Contains(r.stdout, "━━ nab/realAWSCloudwatch/rds_cpu_utilization_cc0c53") ||
+		!strings.Contains(r.stdout, "┤") || !strings.ContainsAny(r.stdout, "⠁⠂⠄⡀⠈⠐⠠⢀⣀⠉") {
+		t.Fatalf("--plot: %+v", r)
+	}
+	r = runTSQ(t, "", "--store", dir, "query", "--plot", "-c", "SELECT count(*) FROM cpu")
+	if r.code != 1 || !strings.Contains(r.stderr, "plot: the result has no time column") {
+		t.Fatalf("--plot without time: %+v", r)
+	}
+}

@@ -1,0 +1,81 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// Mode is an output format.
+type Mode uint8
+
+const (
+	Table Mode = iota // a boxed go-pretty table
+	CSV               // RFC 4180 with a header row
+	JSON              // a JSON array of objects, one per line
+	Line              // one "column = value" line per column, rows apart
+)
+
+var modeNames = [...]string{Table: "table", CSV: "csv", JSON: "json", Line: "line"}
+
+func (m Mode) String() string {
+	if int(m) < len(modeNames) {
+		return modeNames[m]
+	}
+	return fmt.Sprintf("Mode(%d)", m)
+}
+
+// ParseMode reads a mode name: table, csv, json or line.
+func ParseMode(s string) (Mode, error) {
+	for m, n := range modeNames {
+		if strings.EqualFold(s, n) {
+			return Mode(m), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown mode %q (want table, csv, json or line)", s)
+}
+
+// DefaultMaxRows is how many rows a table shows before it truncates.
+const DefaultMaxRows = 40
+
+// Options tune rendering. The zero value renders a plain table of up to
+// DefaultMaxRows rows.
+type Options struct {
+	Mode    Mode
+	MaxRows int  // table rows shown; 0: DefaultMaxRows; < 0: all
+	Color   bool // dim NULLs and the type row (only on a terminal)
+}
+
+// Write renders every batch of rr to w and returns the rows read. It does
+// not release rr.
+func Write(w io.Writer, rr array.RecordReader, o Options) (int64, error) {
+	switch o.Mode {
+	case Table:
+		return writeTable(w, rr, o)
+	case CSV:
+		return writeCSV(w, rr)
+	case JSON:
+		return writeJSON(w, rr)
+	case Line:
+		return writeLine(w, rr)
+	}
+	return 0, fmt.Errorf("render: unknown mode %v", o.Mode)
+}
+
+// each calls fn for every row of rr.
+func each(rr array.RecordReader, fn func(cols []arrowArray, i int) error) (int64, error) {
+	var n int64
+	for rr.Next() {
+		rec := rr.RecordBatch()
+		cols := rec.Columns()
+		for i := 0; i < int(rec.NumRows()); i++ {
+			if err := fn(cols, i); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
+	return n, rr.Err()
+}

@@ -1,0 +1,172 @@
+package render
+
+import (
+	"bytes"
+	"flag"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden")
+
+// sample builds batches with the raw view's column types: seq, time,
+// dictionary series, key, dictionary op, then int, float, string, bool and
+// binary fields with nulls.
+func sample(t *testing.T, rows int, batches int) array.RecordReader {
+	t.Helper()
+	mem := memory.NewGoAllocator()
+	dict := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "seq", Type: arrow.PrimitiveTypes.Uint64},
+		{Name: "time", Type: &arrow.TimestampType{Unit: arrow.Nanosecond, TimeZone: "UTC"}},
+		{Name: "series", Type: dict},
+		{Name: "key", Type: arrow.BinaryTypes.String},
+		{Name: "op", Type: dict},
+		{Name: "n", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+		{Name: "value", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+		{Name: "status", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "ok", Type: arrow.FixedWidthTypes.Boolean, Nullable: true},
+		{Name: "raw", Type: arrow.BinaryTypes.Binary, Nullable: true},
+	}, nil)
+	var recs []arrow.RecordBatch
+	seq := uint64(1)
+	for b := 0; b < batches; b++ {
+		bld := array.NewRecordBuilder(mem, schema)
+		for i := 0; i < rows; i++ {
+			bld.Field(0).(*array.Uint64Builder).Append(seq)
+			bld.Field(1).(*array.TimestampBuilder).Append(arrow.Timestamp(1700000000e9 + int64(seq)*1500e6))
+			bld.Field(2).(*array.BinaryDictionaryBuilder).AppendString([]string{`cpu{host="a"}`, `cpu{host="b"}`}[seq%2])
+			bld.Field(3).(*array.StringBuilder).Append("")
+			bld.Field(4).(*array.BinaryDictionaryBuilder).AppendString([]string{"put", "delete"}[min(seq%5, 1)])
+			if seq%3 == 0 {
+				bld.Field(5).AppendNull()
+			} else {
+				bld.Field(5).(*array.Int64Builder).Append(int64(seq) * -1000)
+			}
+			switch seq % 4 {
+			case 0:
+				bld.Field(6).AppendNull()
+			case 1:
+				bld.Field(6).(*array.Float64Builder).Append(math.NaN())
+			default:
+				bld.Field(6).(*array.Float64Builder).Append(float64(seq) / 3)
+			}
+			if seq%2 == 0 {
+				bld.Field(7).AppendNull()
+			} else {
+				bld.Field(7).(*array.StringBuilder).Append("open, \"quoted\"")
+			}
+			bld.Field(8).(*array.BooleanBuilder).Append(seq%2 == 1)
+			bld.Field(9).(*array.BinaryBuilder).Append([]byte{byte(seq), 0xff})
+			seq++
+		}
+		recs = append(recs, bld.NewRecordBatch())
+		bld.Release()
+	}
+	rr, err := array.NewRecordReader(schema, recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		r.Release()
+	}
+	return rr
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("%s differs:\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+func TestModes(t *testing.T) {
+	for _, m := range []Mode{Table, CSV, JSON, Line} {
+		t.Run(m.String(), func(t *testing.T) {
+			rr := sample(t, 3, 2)
+			defer rr.Release()
+			var buf bytes.Buffer
+			n, err := Write(&buf, rr, Options{Mode: m})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n != 6 {
+				t.Fatalf("rows %d, want 6", n)
+			}
+			golden(t, m.String(), buf.Bytes())
+		})
+	}
+}
+
+func TestTruncate(t *testing.T) {
+	rr := sample(t, 10, 3)
+	defer rr.Release()
+	var buf bytes.Buffer
+	n, err := Write(&buf, rr, Options{Mode: Table, MaxRows: 4})
+	if err != nil || n != 30 {
+		t.Fatalf("n=%d err=%v", n, err)
+	}
+	out := buf.String()
+	if !strings.Contains(out, "… 26 more rows (30 in all") {
+		t.Fatalf("no truncation count:\n%s", out)
+	}
+	if strings.Count(out, "cpu{host=") != 4 {
+		t.Fatalf("want 4 rows shown:\n%s", out)
+	}
+}
+
+func TestTableTypesAndAlignment(t *testing.T) {
+	rr := sample(t, 2, 1)
+	defer rr.Release()
+	var buf bytes.Buffer
+	if _, err := Write(&buf, rr, Options{Mode: Table, Color: true}); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{"timestamp", "uint64", "2023-11-14T22:13:21.5Z", "\x1b[2mNULL"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestJSONEmpty(t *testing.T) {
+	rr := sample(t, 0, 1)
+	defer rr.Release()
+	var buf bytes.Buffer
+	if _, err := Write(&buf, rr, Options{Mode: JSON}); err != nil {
+		t.Fatal(err)
+	}
+	if buf.String() != "[]\n" {
+		t.Fatalf("got %q", buf.String())
+	}
+}
+
+func TestParseMode(t *testing.T) {
+	for _, s := range []string{"table", "CSV", "json", "line"} {
+		if _, err := ParseMode(s); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := ParseMode("html"); err == nil || !strings.Contains(err.Error(), "html") {
+		t.Fatalf("err %v", err)
+	}
+}

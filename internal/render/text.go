@@ -1,0 +1,108 @@
+package render
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+type arrowArray = arrow.Array
+
+func writeCSV(w io.Writer, rr array.RecordReader) (int64, error) {
+	cw := csv.NewWriter(w)
+	fields := rr.Schema().Fields()
+	head := make([]string, len(fields))
+	for i, f := range fields {
+		head[i] = f.Name
+	}
+	if err := cw.Write(head); err != nil {
+		return 0, err
+	}
+	row := make([]string, len(fields))
+	n, err := each(rr, func(cols []arrow.Array, i int) error {
+		for j, c := range cols {
+			v := format(c, i)
+			if v.null {
+				row[j] = "" // CSV's NULL is the empty field
+			} else {
+				row[j] = v.text
+			}
+		}
+		return cw.Write(row)
+	})
+	cw.Flush()
+	if err == nil {
+		err = cw.Error()
+	}
+	return n, err
+}
+
+func writeJSON(w io.Writer, rr array.RecordReader) (int64, error) {
+	bw := bufio.NewWriter(w)
+	fields := rr.Schema().Fields()
+	keys := make([][]byte, len(fields))
+	for i, f := range fields {
+		keys[i], _ = json.Marshal(f.Name)
+	}
+	bw.WriteString("[")
+	first := true
+	n, err := each(rr, func(cols []arrow.Array, i int) error {
+		if !first {
+			bw.WriteString(",")
+		}
+		first = false
+		bw.WriteString("\n{")
+		for j, c := range cols {
+			if j > 0 {
+				bw.WriteString(",")
+			}
+			bw.Write(keys[j])
+			bw.WriteString(":")
+			v, err := json.Marshal(format(c, i).raw)
+			if err != nil {
+				return err
+			}
+			bw.Write(v)
+		}
+		bw.WriteString("}")
+		return nil
+	})
+	if n > 0 {
+		bw.WriteString("\n")
+	}
+	bw.WriteString("]\n")
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	return n, err
+}
+
+func writeLine(w io.Writer, rr array.RecordReader) (int64, error) {
+	bw := bufio.NewWriter(w)
+	fields := rr.Schema().Fields()
+	width := 0
+	for _, f := range fields {
+		width = max(width, len(f.Name))
+	}
+	first := true
+	n, err := each(rr, func(cols []arrow.Array, i int) error {
+		if !first {
+			bw.WriteString("\n")
+		}
+		first = false
+		for j, c := range cols {
+			fmt.Fprintf(bw, "%*s = %s\n", width, fields[j].Name, strings.ReplaceAll(format(c, i).text, "\n", "\\n"))
+		}
+		return nil
+	})
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	return n, err
+}
