@@ -7,19 +7,9 @@ import (
 	"encoding/json"
 	"io"
 	"os"
-	"syscall"
 	"testing"
 	"time"
 )
-
-// cpuTime is the process's user and system CPU time. The benchmarks
-// report MB per CPU-second next to MB/s: on a shared machine the wall
-// clock says more about the neighbours than about the code.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // reportCPU adds MB/cpu-s for n input bytes per op.
 func reportCPU(b *testing.B, n int, cpu0 time.Duration) {
