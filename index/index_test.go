@@ -328,3 +328,19 @@ func TestRemoveStaleTmpAndReadSeq(t *testing.T) {
 		t.Fatalf("ReadSeq of a missing file: %v", err)
 	}
 }
+
+// TestEmptyBucket: a bucket whose 32-bit bitmap is empty (roaring64
+// never writes one) is accepted and dropped, so the result is valid.
+func TestEmptyBucket(t *testing.T) {
+	p, _ := AppendBitmap(nil, roaring64.BitmapOf(1<<32|7))
+	// Insert an empty bucket with key 0 before it: key, cookie 12346, 0 containers.
+	q := append([]byte{2, 0, 0, 0, 0, 0, 0, 0}, 0, 0, 0, 0, 0x3a, 0x30, 0, 0, 0, 0, 0, 0)
+	q = append(q, p[8:]...)
+	bm, err := DecodeBitmap(q, "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bm.Validate(); err != nil || !bm.Equals(roaring64.BitmapOf(1<<32|7)) {
+		t.Fatalf("decoded %v, validate %v", bm, err)
+	}
+}
