@@ -228,9 +228,10 @@ func checkRuns(w *walker, sec string, card int) {
 	for k := range nr {
 		s := int(binary.LittleEndian.Uint16(runs[4*k:]))
 		l := int(binary.LittleEndian.Uint16(runs[4*k+2:]))
-		if s < next || s+l > 0xFFFF {
+		// Runs must not overlap nor touch (roaring merges touching runs).
+		if (k > 0 && s <= next) || s+l > 0xFFFF {
 			w.off = at + 2 + 4*k
-			w.fail(sec+" runs", "run %d [%d, %d] overlaps the previous or leaves 0..65535", k, s, s+l)
+			w.fail(sec+" runs", "run %d [%d, %d] overlaps or touches the previous or leaves 0..65535", k, s, s+l)
 			return
 		}
 		sum += l + 1

@@ -344,3 +344,20 @@ func TestEmptyBucket(t *testing.T) {
 		t.Fatalf("decoded %v, validate %v", bm, err)
 	}
 }
+
+// TestTouchingRuns: runs [1,2] and [3,4] are refused (roaring keeps runs
+// apart), as is an overlap.
+func TestTouchingRuns(t *testing.T) {
+	// 1 bucket, key 0; cookie 12347 (1 container); run flags 1; key 0,
+	// cardinality 4; 2 runs: start 1 length 2, start x length 2.
+	for _, x := range []byte{3, 2} {
+		p := []byte{1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x3b, 0x30, 0, 0, 1, 0, 0, 3, 0, 2, 0, 1, 0, 1, 0, x, 0, 1, 0}
+		if _, err := DecodeBitmap(p, "f"); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "runs") {
+			t.Fatalf("second run at %d: %v", x, err)
+		}
+	}
+	p := []byte{1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x3b, 0x30, 0, 0, 1, 0, 0, 3, 0, 2, 0, 1, 0, 1, 0, 4, 0, 1, 0}
+	if bm, err := DecodeBitmap(p, "f"); err != nil || bm.Validate() != nil || bm.GetCardinality() != 4 {
+		t.Fatalf("runs [1,2] [4,5]: %v, %v", bm, err)
+	}
+}
