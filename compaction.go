@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/RoaringBitmap/roaring/v2/roaring64"
+
 	"github.com/tsqdb/tsq/compact"
 	"github.com/tsqdb/tsq/seg"
 )
@@ -244,7 +246,7 @@ func (st *stream) runPass(ctx context.Context) (CompactStats, error) {
 // waits for merges of sealed segments so that no other rewrite touches
 // them during the pass, removes stale temp files and returns the sealed
 // segments and the soft-deleted seqs as of now.
-func (st *stream) preparePass() ([]*segFile, compact.SeqSet, error) {
+func (st *stream) preparePass() ([]*segFile, *roaring64.Bitmap, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.closed {
