@@ -100,6 +100,8 @@ func TestCompactModel(t *testing.T) {
 	m.open()
 	defer func() { _ = m.s.Close() }()
 	or := newOracle()
+	or.append(workloadOf(t, m.s, "ev", rng, 3, m.now, modelRecord)) // the stream exists from here on
+	m.now += 3 * int64(time.Second)
 	counts := map[string]int{}
 	for step := range *modelSteps {
 		var what string
