@@ -86,6 +86,9 @@ type CompactStats struct {
 	TombstonesRecord, TombstonesUpdate, TombstonesSeries int64
 	BytesRead, BytesWritten                              int64
 	Duration                                             time.Duration
+	// FoldTime and RewriteTime split the pass: folding tombstone
+	// snapshots, and scanning and rewriting segments.
+	FoldTime, RewriteTime time.Duration
 }
 
 // streamCompaction is a stream's compaction state.
@@ -234,6 +237,7 @@ func (st *stream) runPass(ctx context.Context) (CompactStats, error) {
 	out.TombstonesUpdate = ps.Tombstones[compact.ReasonUpdate]
 	out.TombstonesSeries = ps.Tombstones[compact.ReasonSeries]
 	out.BytesRead, out.BytesWritten = ps.BytesRead, ps.BytesWritten
+	out.FoldTime, out.RewriteTime = ps.FoldTime, ps.ChunkTime
 	// Rows physically gone leave the index bitmaps, even after a failure:
 	// their rewrites are durable.
 	if ferr := st.forgetCompacted(ps.GoneSoftDeleted, ps.GoneSuperseded); ferr != nil {

@@ -102,6 +102,7 @@ type Stats struct {
 	BytesRead, BytesWritten         int64 // block bytes
 	MaxSnapshot                     int   // largest chunk snapshot, entries
 	Duration                        time.Duration
+	FoldTime, ChunkTime             time.Duration // folding snapshots; scanning and rewriting segments
 }
 
 // Dropped returns the rows dropped for reason r.
@@ -151,7 +152,9 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 		if err := ctx.Err(); err != nil {
 			return st, err
 		}
+		t0 := time.Now()
 		snap, end, err := Fold(ctx, cfg.FS, cfg.Segments, st.Watermark, st.Target, cfg.TombstoneCap)
+		st.FoldTime += time.Since(t0)
 		if err != nil {
 			return st, err
 		}
@@ -162,7 +165,10 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 		st.Tombstones[ReasonUpdate] += puts
 		st.Tombstones[ReasonSeries] += int64(len(snap.series))
 		d := &decider{snap: snap, chunkEnd: end, wStart: cfg.Watermark, deleted: cfg.SoftDeleted}
-		if err := runChunk(ctx, &cfg, d, budget, &st); err != nil {
+		t0 = time.Now()
+		err = runChunk(ctx, &cfg, d, budget, &st)
+		st.ChunkTime += time.Since(t0)
+		if err != nil {
 			return st, err
 		}
 		if err := ctx.Err(); err != nil {
