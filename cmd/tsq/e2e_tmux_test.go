@@ -70,7 +70,12 @@ sleep 60
 
 func (tm *tmux) run(args ...string) string {
 	tm.t.Helper()
-	out, err := exec.Command("tmux", append([]string{"-S", tm.socket}, args...)...).CombinedOutput()
+	cmd := exec.Command("tmux", append([]string{"-S", tm.socket}, args...)...)
+	if os.Getenv("TERM") == "" || os.Getenv("TERM") == "dumb" {
+		// CI runs without a terminal; tmux still needs to know one.
+		cmd.Env = append(os.Environ(), "TERM=xterm-256color")
+	}
+	out, err := cmd.CombinedOutput()
 	if err != nil {
 		tm.t.Fatalf("tmux %v: %v\n%s", args, err, out)
 	}
