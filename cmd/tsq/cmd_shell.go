@@ -8,7 +8,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "shell", usage: "[--continue] [--mode M]",
+	register(&command{name: "shell", short: "the interactive shell (the default); a script runner when stdin is not a terminal", usage: "[--continue] [--mode M]",
 		summary: "Interactive shell (the default command). On a terminal it has completion, history and\n" +
 			"multi-line statements; with stdin not a terminal it runs stdin as a script.",
 		run: runShell})
