@@ -24,9 +24,10 @@ func rawRows(t testing.TB, s *Store, stream string) []rowInfo {
 		if err != nil {
 			t.Fatalf("Scan: %v", err)
 		}
+		seqs, ops := column(b, colSeq).Ints, column(b, colOp).Ints
+		series, keys := column(b, colSeries), column(b, colKey)
 		for i := range b.Rows {
-			r := RecordAt(b, i)
-			out = append(out, rowInfo{r.Seq, r.Series, r.Key, r.Op})
+			out = append(out, rowInfo{uint64(seqs[i]), series.StringAt(i), keys.StringAt(i), Op(ops[i])})
 		}
 	}
 	return out
@@ -130,13 +131,17 @@ func checkCompacted(t testing.TB, all, raw []rowInfo, w uint64) {
 // workload appends n random records to stream over few series and keys:
 // keyed puts (updates), samples, deletes and drops.
 func workload(t testing.TB, s *Store, stream string, rng *rand.Rand, n int, t0 int64) []rowInfo {
+	return workloadOf(t, s, stream, rng, n, t0, randRecord)
+}
+
+func workloadOf(t testing.TB, s *Store, stream string, rng *rand.Rand, n int, t0 int64, gen func(*rand.Rand, int64) Record) []rowInfo {
 	t.Helper()
 	var out []rowInfo
 	for i := 0; i < n; {
 		batch := min(1+rng.IntN(20), n-i)
 		recs := make([]Record, batch)
 		for j := range recs {
-			recs[j] = randRecord(rng, t0+int64(i+j))
+			recs[j] = gen(rng, t0+int64(i+j))
 		}
 		seqs, err := s.Append(ctx, stream, recs...)
 		if err != nil {

@@ -1,11 +1,25 @@
 package tsq
 
-import "github.com/tsqdb/tsq/compact"
+import (
+	"errors"
+
+	"github.com/RoaringBitmap/roaring/v2/roaring64"
+
+	"github.com/tsqdb/tsq/compact"
+)
 
 // compactSoftDeleted returns the stream's soft-deleted seqs for a pass,
 // nil if none. Caller holds st.mu.
-func (st *stream) compactSoftDeleted() compact.SeqSet { return nil }
+func (st *stream) compactSoftDeleted() compact.SeqSet {
+	if bm := st.deletedSnapshot(); bm != nil && !bm.IsEmpty() {
+		return bm
+	}
+	return nil
+}
 
-// forgetCompacted tells the index which rows a pass removed physically:
-// soft-deleted ones and superseded ones.
-func (st *stream) forgetCompacted(softDeleted, superseded []uint64) error { return nil }
+// forgetCompacted tells the index which rows a pass removed physically,
+// soft-deleted ones and superseded ones, after the rewritten segments
+// were published: the deleted and tombstoned bitmaps shrink.
+func (st *stream) forgetCompacted(softDeleted, superseded *roaring64.Bitmap) error {
+	return errors.Join(st.forgetDeleted(softDeleted), st.forgetTombstoned(superseded))
+}

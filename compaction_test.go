@@ -91,3 +91,22 @@ func TestCompactChunks(t *testing.T) {
 		})
 	}
 }
+
+// TestCompactReadOnlyReader: a read-only Store reading the stream sees
+// the rewritten segments after a pass.
+func TestCompactReadOnlyReader(t *testing.T) {
+	mem := vfs.NewMem()
+	s := openT(t, mem, smallSegs)
+	defer closeT(t, s)
+	all := workload(t, s, "ev", rand.New(rand.NewPCG(5, 5)), 1500, day0)
+	ro := openT(t, mem, Options{ReadOnly: true})
+	defer closeT(t, ro)
+	before := fold(rawRows(t, ro, "ev"))
+	st, err := s.Compact(ctx, "ev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := rawRows(t, ro, "ev")
+	checkView(t, "read-only", fold(raw), before)
+	checkCompacted(t, all, raw, st.Watermark)
+}

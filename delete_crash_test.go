@@ -89,7 +89,7 @@ func TestDeleteCrash(t *testing.T) {
 			checkHidden(t, c, "ev", all, got)
 			names, _ := crashed.ReadDir("db/streams/ev")
 			for _, n := range names {
-				if strings.HasSuffix(n, ".tmp") {
+				if strings.HasSuffix(n, ".tmp") || strings.HasSuffix(n, index.TmpSuffix) {
 					t.Fatalf("temp file %s left after reopen", n)
 				}
 			}
@@ -159,7 +159,7 @@ func TestDeleteENOSPC(t *testing.T) {
 			checkHidden(t, s, "ev", all, old)
 			names, _ := mem.ReadDir("db/streams/ev")
 			for _, n := range names {
-				if strings.HasSuffix(n, ".tmp") {
+				if strings.HasSuffix(n, ".tmp") || strings.HasSuffix(n, index.TmpSuffix) {
 					t.Fatalf("temp file %s left", n)
 				}
 			}
@@ -318,5 +318,33 @@ func writeAll(t *testing.T, fsys vfs.FS, path string, b []byte) {
 	}
 	if err := errors.Join(f.Sync(), f.Close()); err != nil {
 		t.Fatal(fmt.Errorf("write %s: %w", path, err))
+	}
+}
+
+// TestForgetClearsBoth: rows gone are cleared from both bitmaps by
+// either forget, and the files say so after a reopen.
+func TestForgetClearsBoth(t *testing.T) {
+	mem := vfs.NewMem()
+	s := openT(t, mem, Options{RetentionInterval: NoRetentionLoop})
+	appendN(t, s, "ev", 10)
+	st, _ := s.stream("ev", false)
+	if err := s.Delete(ctx, "ev", 2, 3); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.markTombstoned(roaring64.BitmapOf(3, 4)); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.forgetTombstoned(roaring64.BitmapOf(3)); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.forgetDeleted(roaring64.BitmapOf(4)); err != nil {
+		t.Fatal(err)
+	}
+	closeT(t, s)
+	s = openT(t, mem, Options{RetentionInterval: NoRetentionLoop})
+	defer closeT(t, s)
+	st, _ = s.stream("ev", false)
+	if d, tb := st.deletedSnapshot(), st.tombstonedSnapshot(); !d.Equals(roaring64.BitmapOf(2)) || tb != nil {
+		t.Fatalf("deleted %v, tombstoned %v; want [2], none", d, tb)
 	}
 }

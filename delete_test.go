@@ -2,9 +2,12 @@ package tsq
 
 import (
 	"errors"
+	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tsqdb/tsq/internal/vfs"
 )
@@ -62,7 +65,7 @@ func checkHidden(t *testing.T, s *Store, stream string, all []uint64, deleted ma
 	for _, q := range all {
 		r, err := s.Get(stream, q)
 		if deleted[q] {
-			if !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "soft-deleted") {
+			if !errors.Is(err, ErrNotFound) {
 				t.Fatalf("Get(%d) of a deleted row: %v, %v", q, r, err)
 			}
 		} else if err != nil || r.Seq != q {
@@ -84,6 +87,9 @@ func TestDeleteHidesRows(t *testing.T) {
 			deleted[q] = true
 		}
 		checkHidden(t, s, "ev", all, deleted)
+	}
+	if _, err := s.Get("ev", 3); !strings.Contains(fmt.Sprint(err), "soft-deleted") {
+		t.Fatalf("Get of a soft-deleted row: %v does not say so", err)
 	}
 	if m := s.Metrics(); m.SoftDeletedRows != uint64(len(deleted)) || m.DeletedRows != uint64(len(deleted)) {
 		t.Fatalf("metrics: SoftDeletedRows %d DeletedRows %d, want %d", m.SoftDeletedRows, m.DeletedRows, len(deleted))
@@ -138,4 +144,84 @@ func TestDeleteReadOnlyFollows(t *testing.T) {
 	}
 	closeT(t, r)
 	closeT(t, w)
+}
+
+// TestDeleteReadOnlyOS: the same on the OS file system, where the reader
+// shares nothing with the writer but the files, as another process.
+func TestDeleteReadOnlyOS(t *testing.T) {
+	dir := t.TempDir()
+	w, err := Open(dir, &Options{BlockRows: 4, SegmentMaxBytes: 1024, RetentionInterval: NoRetentionLoop})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeT(t, w)
+	all := appendN(t, w, "ev", 30)
+	r, err := Open(dir, &Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeT(t, r)
+	deleted := map[uint64]bool{}
+	for _, batch := range [][]uint64{{1}, {2}, {14, 15, 16}, {30}} {
+		if err := w.Delete(ctx, "ev", batch...); err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range batch {
+			deleted[q] = true
+		}
+		checkHidden(t, r, "ev", all, deleted)
+	}
+	if err := w.SetRetention("ev", Retention{MaxCount: 20}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.ApplyRetention(ctx, "ev"); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := r.Count("ev"); err != nil || n != 20 {
+		t.Fatalf("read-only Count after retention: %d, %v", n, err)
+	}
+	if got, err := r.Retention("ev"); err != nil || got.MaxCount != 20 {
+		t.Fatalf("read-only Retention: %+v, %v", got, err)
+	}
+}
+
+// coarseFS reports one modification time for every file, as a file
+// system with coarse timestamps does within one tick.
+type coarseFS struct {
+	vfs.FS
+	t time.Time
+}
+
+type coarseInfo struct {
+	os.FileInfo
+	t time.Time
+}
+
+func (i coarseInfo) ModTime() time.Time { return i.t }
+
+func (c coarseFS) Stat(name string) (os.FileInfo, error) {
+	fi, err := c.FS.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	return coarseInfo{fi, c.t}, nil
+}
+
+// TestDeleteReadOnlyCoarseMtime: a state file rewritten with the same
+// size and modification time is still reloaded (by its write sequence).
+func TestDeleteReadOnlyCoarseMtime(t *testing.T) {
+	mem := vfs.NewMem()
+	w := openT(t, mem, Options{RetentionInterval: NoRetentionLoop})
+	defer closeT(t, w)
+	all := appendN(t, w, "ev", 10)
+	r := openT(t, coarseFS{mem, time.Now()}, Options{ReadOnly: true})
+	defer closeT(t, r)
+	deleted := map[uint64]bool{}
+	for _, q := range []uint64{1, 2, 3, 4, 5} { // runs 1..n: same size from 3 on
+		if err := w.Delete(ctx, "ev", q); err != nil {
+			t.Fatal(err)
+		}
+		deleted[q] = true
+		checkHidden(t, r, "ev", all, deleted)
+	}
 }

@@ -2,9 +2,9 @@ package tsq
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"testing"
 
 	"github.com/tsqdb/tsq/internal/vfs"
@@ -18,6 +18,7 @@ type jsonGen struct {
 	limit   int64 // stop after this many bytes if > 0 (rows then ignored)
 	n       int64 // bytes produced
 	buf     bytes.Buffer
+	line    []byte
 }
 
 func (g *jsonGen) Read(p []byte) (int, error) {
@@ -25,8 +26,25 @@ func (g *jsonGen) Read(p []byte) (int, error) {
 		if g.limit > 0 && g.n+int64(g.buf.Len()) >= g.limit || g.limit == 0 && g.i >= g.rows {
 			break
 		}
-		fmt.Fprintf(&g.buf, `{"ts":%d,"host":"s%d","id":"k%d","n":%d,"v":%d.25,"msg":"payload %d with some text","nested":{"a":%d}}`+"\n",
-			day0/1e6+g.i*1000, g.i%7, g.i, g.i, g.i%1000, g.i%97, g.i%3)
+		i := g.i
+		b := g.line[:0]
+		b = append(b, `{"ts":`...)
+		b = strconv.AppendInt(b, day0/1e6+i*1000, 10)
+		b = append(b, `,"host":"s`...)
+		b = strconv.AppendInt(b, i%7, 10)
+		b = append(b, `","id":"k`...)
+		b = strconv.AppendInt(b, i, 10)
+		b = append(b, `","n":`...)
+		b = strconv.AppendInt(b, i, 10)
+		b = append(b, `,"v":`...)
+		b = strconv.AppendInt(b, i%1000, 10)
+		b = append(b, `.25,"msg":"payload `...)
+		b = strconv.AppendInt(b, i%97, 10)
+		b = append(b, ` with some text","nested":{"a":`...)
+		b = strconv.AppendInt(b, i%3, 10)
+		b = append(b, "}}\n"...)
+		g.line = b
+		g.buf.Write(b)
 		g.i++
 	}
 	if g.buf.Len() == 0 {

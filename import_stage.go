@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tsqdb/tsq/chunk"
@@ -15,14 +17,11 @@ import (
 	"github.com/tsqdb/tsq/seg"
 )
 
-// Pipeline sizing: the parse stage fills one of importBatches batches
-// while the encoder holds one and one waits between them; the write
-// stage likewise cycles importFrames encoded frames. Queues between
-// stages hold one item, so a slow stage stops the ones before it.
-const (
-	importBatches = 3
-	importFrames  = 3
-)
+// encoders returns the number of encoding goroutines: one per
+// processor, at most 4. The pipeline holds encoders+2 batches (one being
+// parsed, one queued, one per encoder) and as many frames; the queues
+// between stages are short, so a slow stage stops the ones before it.
+func encoders() int { return min(max(runtime.GOMAXPROCS(0), 1), 4) }
 
 // frame is one encoded block on its way to a staging segment.
 type frame struct {
@@ -50,7 +49,7 @@ func (run *importRun) stage(ctx context.Context, r io.Reader) error {
 	budget := run.o.MemoryBudget
 	p, err := ingest.NewParser(r, ingest.Options{
 		Format: run.o.Format, Mapping: run.o.Mapping, SkipBad: run.o.SkipBad, Rejects: run.o.Rejects,
-		MaxLineBytes: int(min(budget/16, 64<<20)), BatchRows: s.o.BlockRows, BatchBytes: int(budget / 12),
+		MaxLineBytes: int(min(budget/16, 64<<20)), BatchRows: s.o.BlockRows, BatchBytes: int(budget / int64(6*(encoders()+2))),
 	})
 	if err != nil {
 		return err
@@ -64,23 +63,35 @@ func (run *importRun) stage(ctx context.Context, r io.Reader) error {
 	fail := func(err error) {
 		once.Do(func() { firstErr = err; cancel() })
 	}
-	freeB := make(chan *ingest.Batch, importBatches)
-	for range importBatches {
+	nEnc := encoders()
+	freeB := make(chan *ingest.Batch, nEnc+2)
+	for range nEnc + 2 {
 		freeB <- new(ingest.Batch)
 	}
-	freeF := make(chan *frame, importFrames)
-	for range importFrames {
+	freeF := make(chan *frame, nEnc+2)
+	for range nEnc + 2 {
 		freeF <- new(frame)
 	}
-	toEnc := make(chan *ingest.Batch, 1)
-	toW := make(chan *frame, 1)
+	// Batches go to the encoders through jobs; order carries each job's
+	// result channel in input order, so the writer takes frames in seq
+	// order whichever encoder finishes first.
+	type job struct {
+		b   *ingest.Batch
+		seq uint64
+		out chan *frame
+	}
+	jobs := make(chan job, 1)
+	order := make(chan chan *frame, nEnc+1)
 	monDone := make(chan struct{})
 	go run.monitor(monDone)
 	defer close(monDone)
 
 	var wg sync.WaitGroup
+	var encodeNs atomic.Int64
 	wg.Go(func() { // parse
-		defer close(toEnc)
+		defer close(order)
+		defer close(jobs)
+		seq := run.base
 		for {
 			var b *ingest.Batch
 			select {
@@ -100,43 +111,57 @@ func (run *importRun) stage(ctx context.Context, r io.Reader) error {
 				fail(err)
 				return
 			}
-			select {
-			case toEnc <- b:
-			case <-ctx.Done():
-				return
-			}
-		}
-	})
-	wg.Go(func() { // encode
-		defer close(toW)
-		var e blockEncoder
-		seq := run.base
-		for b := range toEnc {
-			var f *frame
-			select {
-			case f = <-freeF:
-			case <-ctx.Done():
-				return
-			}
-			t0 := time.Now()
-			err := e.encode(f, b, seq, st.name)
-			run.stats.Encode += time.Since(t0)
+			j := job{b, seq, make(chan *frame, 1)}
 			seq += uint64(b.Rows)
-			freeB <- b
-			if err != nil {
-				fail(err)
+			select {
+			case order <- j.out:
+			case <-ctx.Done():
 				return
 			}
 			select {
-			case toW <- f:
+			case jobs <- j:
 			case <-ctx.Done():
 				return
 			}
 		}
 	})
+	for range nEnc {
+		wg.Go(func() { // encode
+			var e blockEncoder
+			for j := range jobs {
+				var f *frame
+				select {
+				case f = <-freeF:
+				case <-ctx.Done():
+					freeB <- j.b
+					close(j.out)
+					continue
+				}
+				t0 := time.Now()
+				err := e.encode(f, j.b, j.seq, st.name)
+				encodeNs.Add(int64(time.Since(t0)))
+				freeB <- j.b
+				if err != nil {
+					fail(err)
+					freeF <- f
+					close(j.out)
+					continue
+				}
+				j.out <- f
+			}
+		})
+	}
 	wg.Go(func() { // write
 		var w *seg.Writer
-		for f := range toW {
+		for out := range order {
+			var f *frame
+			select {
+			case f = <-out:
+			case <-ctx.Done():
+			}
+			if f == nil {
+				continue // failed or cancelled: drain the order
+			}
 			if ctx.Err() == nil {
 				t0 := time.Now()
 				if run.o.writeDelay > 0 {
@@ -162,6 +187,7 @@ func (run *importRun) stage(ctx context.Context, r io.Reader) error {
 		}
 	})
 	wg.Wait()
+	run.stats.Encode = time.Duration(encodeNs.Load())
 	if firstErr != nil {
 		return firstErr
 	}

@@ -456,9 +456,19 @@ func TestImportGC(t *testing.T) {
 	if err != nil || gs.Skipped != 1 || gs.Removed != 0 {
 		t.Fatalf("live import: %v %+v", err, gs)
 	}
-	time.Sleep(60 * time.Millisecond)
-	gs, err = s.GC(ctx)
-	if err != nil || gs.Expired != 1 {
+	// the staging directory's age counts from its last change (a new
+	// segment file): poll until it is older than the TTL
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		time.Sleep(20 * time.Millisecond)
+		gs, err = s.GC(ctx)
+		if err != nil || gs.Expired == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not expired: %+v", gs)
+		}
+	}
+	if err != nil {
 		t.Fatalf("expiry: %v %+v", err, gs)
 	}
 	if err := <-done; !errors.Is(err, errImportExpired) {

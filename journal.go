@@ -254,3 +254,5 @@ func (s *Store) Imports(stream string) ([]JournalRecord, error) {
 	recs, _, _, err := readJournal(s.fs, filepath.Join(s.streamsDir(), stream))
 	return recs, err
 }
+
+func crc32Castagnoli(p []byte) uint32 { return crc32.Checksum(p, castagnoli) }

@@ -92,3 +92,95 @@ func TestQuerySmoke(t *testing.T) {
 		t.Errorf("unknown stream: %v", err)
 	}
 }
+
+// TestQueryStorePruning builds a store over four days (four segments,
+// three sealed) and checks pruning by time and by the series bloom
+// filters, and the answers.
+func TestQueryStorePruning(t *testing.T) {
+	s := openT(t, vfs.NewMem(), Options{BlockRows: 64})
+	defer closeT(t, s)
+	const perDay = 1000
+	for d := range 4 {
+		times := make([]int64, perDay)
+		vals := make([]float64, perDay)
+		for i := range times {
+			times[i] = day0 + int64(d)*int64(24*time.Hour) + int64(i)*int64(time.Minute)
+			vals[i] = float64(d*perDay + i)
+		}
+		for _, series := range []string{"a", "b"} {
+			if _, err := s.AppendSamples(ctx, "m", series, times, vals); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if d == 1 {
+			if _, err := s.AppendSamples(ctx, "m", "rare", times[:10], vals[:10]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	explain := func(q string) string {
+		_, rows := queryT(t, s, q)
+		return strings.Join(rows, "\n")
+	}
+	out := explain("EXPLAIN SELECT * FROM m WHERE series = 'rare'")
+	if !strings.Contains(out, "segments: 4 total, 2 scanned, 0 pruned by seq, 0 pruned by time, 2 pruned by series bloom") {
+		t.Errorf("bloom pruning:\n%s", out)
+	}
+	out = explain("EXPLAIN SELECT avg(value) FROM m WHERE time >= '2026-12-03T00:00:00Z' AND time < '2026-12-03T01:00:00Z' GROUP BY series")
+	if !strings.Contains(out, "segments: 4 total, 1 scanned, 0 pruned by seq, 3 pruned by time") {
+		t.Errorf("time pruning:\n%s", out)
+	}
+	_, rows := queryT(t, s, "SELECT count(*), sum(value), min(time), max(time) FROM m WHERE series = 'rare'")
+	if want := "10|10045|2026-12-02T00:00:00Z|2026-12-02T00:09:00Z"; len(rows) != 1 || rows[0] != want {
+		t.Errorf("rare: %v, want %s", rows, want)
+	}
+	_, rows = queryT(t, s, "SELECT avg(value), max(value) FROM m WHERE time >= '2026-12-03T00:00:00Z' AND time < '2026-12-03T01:00:00Z' GROUP BY series")
+	if want := "a|2029.5|2059\nb|2029.5|2059"; strings.Join(rows, "\n") != want {
+		t.Errorf("day 3 hour 0: %v, want %s", rows, want)
+	}
+	series, err := s.Series("m", 0)
+	if err != nil || strings.Join(series, ",") != "a,b,rare" {
+		t.Errorf("Series = %v, %v", series, err)
+	}
+	sch, err := s.Schema("m")
+	if err != nil || sch.NumFields() != 6 || sch.Field(5).Name != "value" {
+		t.Errorf("Schema = %v, %v", sch, err)
+	}
+	if _, err := s.Schema("nope"); !errors.Is(err, ErrStreamNotFound) {
+		t.Errorf("Schema of a missing stream: %v", err)
+	}
+}
+
+// TestQueryFoldStore checks the folded view over records appended to a
+// real store: puts, updates, deletes and drops.
+func TestQueryFoldStore(t *testing.T) {
+	s := openT(t, vfs.NewMem(), Options{BlockRows: 3})
+	defer closeT(t, s)
+	put := func(series, key string, v int64) Record {
+		return Record{Time: day0, Series: series, Key: key, Fields: []Field{{"v", Int(v)}}}
+	}
+	recs := []Record{
+		put("u", "alice", 1), put("u", "bob", 2), put("u", "carol", 3), // seqs 1-3
+		put("u", "alice", 10),                               // 4: update
+		{Time: day0, Series: "u", Key: "bob", Op: OpDelete}, // 5: delete
+		put("g", "x", 7), put("g", "y", 8),                  // 6, 7
+		{Time: day0, Series: "g", Op: OpDrop}, // 8: drop g
+		put("g", "y", 9),                      // 9: after the drop
+	}
+	if _, err := s.Append(ctx, "kv", recs...); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ q, want string }{
+		{"SELECT seq, series, key, v FROM fold(kv)", "3|u|carol|3\n4|u|alice|10\n9|g|y|9"},
+		{"SELECT seq, key, v FROM fold(kv) WHERE series = 'u' ORDER BY key", "4|alice|10\n3|carol|3"},
+		{"SELECT seq, key, v FROM fold(kv) AS OF SEQ 4", "2|bob|2\n3|carol|3\n4|alice|10"},
+		{"SELECT key, v FROM fold(kv) AS OF SEQ 7 WHERE series = 'g'", "x|7\ny|8"},
+		{"SELECT count(*) FROM kv", "9"},
+		{"SELECT count(*) FROM kv WHERE op = 'delete' OR op = 'drop'", "2"},
+	} {
+		_, rows := queryT(t, s, tc.q)
+		if got := strings.Join(rows, "\n"); got != tc.want {
+			t.Errorf("%s:\n%s\nwant\n%s", tc.q, got, tc.want)
+		}
+	}
+}

@@ -292,9 +292,11 @@ func (s *Store) Scan(ctx context.Context, stream string, o ScanOptions) iter.Seq
 				}
 				blk, err := st.decodeBlock(sf, j)
 				inside := m.MinSeq >= slo && m.MaxSeq <= shi && m.MinTime >= tlo && m.MaxTime <= thi
-				hit := dels.any(m.MinSeq, m.MaxSeq)
-				if err == nil && (!inside || hit) {
-					blk = trim(blk, slo, shi, tlo, thi, hit, del)
+				if err == nil && !inside {
+					blk = trim(blk, slo, shi, tlo, thi)
+				}
+				if err == nil && dels.any(m.MinSeq, m.MaxSeq) {
+					dropDeleted(blk, del)
 				}
 				if err != nil {
 					yield(nil, err)
@@ -308,13 +310,12 @@ func (s *Store) Scan(ctx context.Context, stream string, o ScanOptions) iter.Seq
 	}
 }
 
-// trim keeps the rows of b within the seq and time bounds and, if
-// filter, not in del.
-func trim(b *chunk.Block, slo, shi uint64, tlo, thi int64, filter bool, del *roaring64.Bitmap) *chunk.Block {
+// trim keeps the rows of b within the seq and time bounds.
+func trim(b *chunk.Block, slo, shi uint64, tlo, thi int64) *chunk.Block {
 	seqs, times := column(b, colSeq).Ints, column(b, colTime).Ints
 	in := func(i int) bool {
 		s, t := uint64(seqs[i]), times[i]
-		return s >= slo && s <= shi && t >= tlo && t <= thi && !(filter && del.Contains(s))
+		return s >= slo && s <= shi && t >= tlo && t <= thi
 	}
 	// Most blocks lie wholly inside the range: check before collecting.
 	first := 0

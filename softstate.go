@@ -4,18 +4,20 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
+	"github.com/tsqdb/tsq/chunk"
 	"github.com/tsqdb/tsq/index"
 )
 
 // Names of a stream's state files (format in docs/FORMAT.md, "State
 // files"). They are replaced atomically through a temp file ending in
-// index.TmpSuffix, which seg.RemoveStaleTmp removes at open.
+// index.TmpSuffix, which loadSoft removes at open.
 const (
 	deletedFile    = "deleted.bitmap"
 	tombstonedFile = "tombstoned.bitmap"
@@ -44,7 +46,7 @@ type bitmapState struct {
 // Lock order: mu may be taken while holding stream.mu (compaction calls
 // forgetDeleted under it), so nothing holding mu ever takes stream.mu.
 type softState struct {
-	mu         sync.Mutex // serialises changes and reloads of the state files
+	mu         sync.Mutex // serialises changes and reloads of the state files, and retention passes
 	deleted    bitmapState
 	tombstoned bitmapState
 	rule       atomic.Pointer[index.Rule] // nil = no rule
@@ -82,6 +84,11 @@ func (st *stream) loadSoft() error {
 	ss := &st.soft
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
+	removed, err := index.RemoveStaleTmp(st.s.fs, st.dir, deletedFile, tombstonedFile, retentionFile)
+	if err != nil {
+		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+	}
+	st.rec.RemovedTmp = append(st.rec.RemovedTmp, removed...)
 	for _, b := range []*bitmapState{&ss.deleted, &ss.tombstoned} {
 		if _, err := st.reloadBitmap(b); err != nil {
 			return err
@@ -96,7 +103,7 @@ func (st *stream) loadSoft() error {
 			return err
 		}
 	}
-	_, err := st.reloadRule()
+	_, err = st.reloadRule()
 	return err
 }
 
@@ -127,11 +134,29 @@ func (st *stream) stampOf(name string) (fileStamp, error) {
 	return fileStamp{size: fi.Size(), mtime: fi.ModTime(), found: true}, nil
 }
 
+// coarseMtime: a file modified this recently may have been rewritten
+// again within the file system's timestamp granularity with the same
+// size, so its stamp alone does not prove it unchanged.
+const coarseMtime = 2 * time.Second
+
+// unchanged reports whether the state file name is still the one loaded
+// with stamp old and write sequence seq.
+func (st *stream) unchanged(name string, stamp, old fileStamp, seq uint64) bool {
+	if stamp.found != old.found || stamp.size != old.size || !stamp.mtime.Equal(old.mtime) {
+		return false
+	}
+	if !stamp.found || time.Since(stamp.mtime) > coarseMtime {
+		return true
+	}
+	got, err := index.ReadSeq(st.s.fs, st.statePath(name))
+	return err == nil && got == seq
+}
+
 // reloadBitmap reads b's file if it changed since last loaded. Caller
 // holds soft.mu.
 func (st *stream) reloadBitmap(b *bitmapState) (changed bool, err error) {
 	stamp, err := st.stampOf(b.file)
-	if err != nil || stamp == b.stamp {
+	if err != nil || st.unchanged(b.file, stamp, b.stamp, b.seq) {
 		return false, err
 	}
 	var bm *roaring64.Bitmap
@@ -200,14 +225,26 @@ func (st *stream) removeBits(b *bitmapState, gone *roaring64.Bitmap) error {
 	return st.storeBitmap(b, next)
 }
 
-// forgetDeleted removes from the deleted bitmap the seqs of rows that are
-// physically gone (compaction rewrote their segments), persists it and
-// publishes it, so the bitmap shrinks. Call it only after the rewritten
-// segments are published to readers (see deletedSnapshot).
-func (st *stream) forgetDeleted(gone *roaring64.Bitmap) error {
+// forgetDeleted removes the seqs of rows that are physically gone
+// (compaction rewrote their segments) from the deleted bitmap, persists
+// it and publishes it, so the bitmap shrinks. Call it only after the
+// rewritten segments are published to readers (see deletedSnapshot).
+//
+// Both forget calls clear gone from both bitmaps: a row that is gone is
+// neither deleted nor tombstoned any more, whatever removed it. This
+// also clears a seq that a Delete validated against the view from before
+// a rewrite that removed its row as superseded (Delete validates under
+// softState.mu, so such a seq is in the bitmap before the forget runs).
+func (st *stream) forgetDeleted(gone *roaring64.Bitmap) error { return st.forget(gone) }
+
+// forgetTombstoned removes the seqs of rows physically gone from the
+// tombstoned (and deleted) bitmap and persists it.
+func (st *stream) forgetTombstoned(gone *roaring64.Bitmap) error { return st.forget(gone) }
+
+func (st *stream) forget(gone *roaring64.Bitmap) error {
 	st.soft.mu.Lock()
 	defer st.soft.mu.Unlock()
-	return st.removeBits(&st.soft.deleted, gone)
+	return errors.Join(st.removeBits(&st.soft.deleted, gone), st.removeBits(&st.soft.tombstoned, gone))
 }
 
 // markTombstoned records seqs of rows known superseded by a later put,
@@ -218,14 +255,6 @@ func (st *stream) markTombstoned(seqs *roaring64.Bitmap) error {
 	defer st.soft.mu.Unlock()
 	_, err := st.addBits(&st.soft.tombstoned, seqs)
 	return err
-}
-
-// forgetTombstoned removes seqs of rows physically gone from the
-// tombstoned bitmap and persists it.
-func (st *stream) forgetTombstoned(gone *roaring64.Bitmap) error {
-	st.soft.mu.Lock()
-	defer st.soft.mu.Unlock()
-	return st.removeBits(&st.soft.tombstoned, gone)
 }
 
 func cardinality(bm *roaring64.Bitmap) uint64 {
@@ -271,4 +300,56 @@ func (c *deletedCursor) count(lo, hi uint64) uint64 {
 		n -= c.bm.Rank(lo - 1)
 	}
 	return n
+}
+
+// dropDeleted removes the rows of b whose seq is in del, in place (b is
+// the caller's, freshly decoded). The seqs of a block increase, so one
+// iterator walks the bitmap along the rows.
+func dropDeleted(b *chunk.Block, del *roaring64.Bitmap) {
+	seqs := column(b, colSeq).Ints
+	if len(seqs) == 0 {
+		return
+	}
+	it := del.Iterator()
+	it.AdvanceIfNeeded(uint64(seqs[0]))
+	next := func() uint64 {
+		if it.HasNext() {
+			return it.Next()
+		}
+		return math.MaxUint64
+	}
+	// One iterator step per deleted seq, one comparison per row.
+	d := next()
+	keep := make([]int, 0, len(seqs))
+	for i, q := range seqs {
+		for d < uint64(q) {
+			d = next()
+		}
+		if d == uint64(q) {
+			d = next()
+			continue
+		}
+		keep = append(keep, i)
+	}
+	if len(keep) == len(seqs) {
+		return
+	}
+	for k := range b.Columns {
+		c := &b.Columns[k]
+		c.Valid, c.Ints, c.Floats = keepIn(c.Valid, keep), keepIn(c.Ints, keep), keepIn(c.Floats, keep)
+		c.Bools, c.Codes, c.Strs = keepIn(c.Bools, keep), keepIn(c.Codes, keep), keepIn(c.Strs, keep)
+	}
+	b.Rows = len(keep)
+}
+
+// keepIn moves the entries of s at keep (increasing) to its front and
+// cuts it there; nil stays nil.
+func keepIn[T any](s []T, keep []int) []T {
+	if len(s) == 0 {
+		return s
+	}
+	for j, i := range keep {
+		s[j] = s[i]
+	}
+	return s[:len(keep)]
 }

@@ -83,6 +83,7 @@ type segFile struct {
 	r        *seg.Reader     // read-only stores: the Reader of a sealed segment, used instead of f
 	blocks   []seg.BlockMeta // readable blocks: the index, or the acknowledged prefix
 	size     int64           // file size when loaded (read-only refresh)
+	mtime    time.Time       // file modification time when loaded (read-only refresh)
 	rows     int64
 	gen      uint64 // the header's generation
 	cacheID  uint32 // segment id of block cache keys, 0 if not cached
@@ -410,8 +411,12 @@ func (st *stream) refresh() error {
 	segs := make([]*segFile, 0, len(names))
 	for _, name := range names {
 		sf := old[name]
-		if sf != nil && !sf.sealed {
-			if fi, err := st.s.fs.Stat(sf.path); err != nil || fi.Size() != sf.size {
+		if sf != nil {
+			// An unsealed segment grows; a sealed one is replaced whole
+			// by a merge or a compaction rewrite, which hides soft-deleted
+			// rows the deleted bitmap may have forgotten already.
+			if fi, err := st.s.fs.Stat(sf.path); err != nil || fi.Size() != sf.size ||
+				(sf.sealed && !fi.ModTime().Equal(sf.mtime)) {
 				sf = nil
 			}
 		}
@@ -440,7 +445,7 @@ func (st *stream) loadReadOnly(name string) (*segFile, error) {
 		return nil, fmt.Errorf("tsq: stream %q: %w", st.name, err)
 	}
 	sf := &segFile{name: name, path: path, day: day, firstSeq: first,
-		sealed: r.Sealed(), blocks: r.Blocks(), rows: r.Rows(), size: fi.Size(), gen: r.Header().Generation}
+		sealed: r.Sealed(), blocks: r.Blocks(), rows: r.Rows(), size: fi.Size(), mtime: fi.ModTime(), gen: r.Header().Generation}
 	if err := st.checkHeader(sf, r.Header()); err != nil {
 		return nil, errors.Join(err, r.Close())
 	}

@@ -13,14 +13,15 @@ const entryOverhead = 64
 // for concurrent use.
 type LiveSet struct {
 	mu    sync.Mutex
-	recs  map[recKey]uint64
+	recs  map[string]uint64 // appendPair keys
+	buf   []byte
 	drops map[string]uint64
 	bytes int64
 }
 
 // NewLiveSet returns an empty LiveSet.
 func NewLiveSet() *LiveSet {
-	return &LiveSet{recs: map[recKey]uint64{}, drops: map[string]uint64{}}
+	return &LiveSet{recs: map[string]uint64{}, drops: map[string]uint64{}}
 }
 
 // Observe adds the row if it is a tombstone (keyed put, delete, drop)
@@ -39,12 +40,13 @@ func (l *LiveSet) Observe(seq uint64, series, key string, op uint8) int {
 		l.drops[series] = max(l.drops[series], seq)
 		return len(l.recs) + len(l.drops)
 	}
-	k := recKey{series, key}
-	if _, ok := l.recs[k]; !ok {
-		k = recKey{clone(series), clone(key)}
-		l.bytes += int64(len(series)+len(key)) + entryOverhead
+	l.buf = appendPair(l.buf[:0], series, key)
+	if old, ok := l.recs[string(l.buf)]; !ok {
+		l.recs[string(l.buf)] = seq
+		l.bytes += int64(len(l.buf)) + entryOverhead
+	} else if seq > old {
+		l.recs[string(l.buf)] = seq
 	}
-	l.recs[k] = max(l.recs[k], seq)
 	return len(l.recs) + len(l.drops)
 }
 
@@ -55,7 +57,7 @@ func (l *LiveSet) Evict(w uint64) {
 	for k, s := range l.recs {
 		if s <= w {
 			delete(l.recs, k)
-			l.bytes -= int64(len(k.series)+len(k.key)) + entryOverhead
+			l.bytes -= int64(len(k)) + entryOverhead
 		}
 	}
 	for k, s := range l.drops {

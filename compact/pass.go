@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/RoaringBitmap/roaring/v2/roaring64"
+
 	"github.com/tsqdb/tsq/chunk"
 	"github.com/tsqdb/tsq/internal/vfs"
 	"github.com/tsqdb/tsq/seg"
@@ -101,8 +103,9 @@ type Stats struct {
 	RowsDropped              [numReasons]int64
 	Tombstones               [numReasons]int64 // snapshot entries by kind (record, update, series)
 	// GoneSoftDeleted and GoneSuperseded are the seqs physically removed
-	// because soft deleted and because superseded.
-	GoneSoftDeleted, GoneSuperseded []uint64
+	// because soft deleted and because superseded (compressed bitmaps:
+	// a pass may drop billions of rows).
+	GoneSoftDeleted, GoneSuperseded *roaring64.Bitmap
 	BytesRead, BytesWritten         int64 // block bytes
 	MaxSnapshot                     int   // largest chunk snapshot, entries
 	Duration                        time.Duration
@@ -130,7 +133,8 @@ func (c *Config) defaults() {
 func Run(ctx context.Context, cfg Config) (Stats, error) {
 	cfg.defaults()
 	start := time.Now()
-	st := Stats{Start: cfg.Watermark, Watermark: cfg.Watermark}
+	st := Stats{Start: cfg.Watermark, Watermark: cfg.Watermark,
+		GoneSoftDeleted: roaring64.New(), GoneSuperseded: roaring64.New()}
 	defer func() { st.Duration = time.Since(start) }()
 	for _, s := range cfg.Segments {
 		st.Target = max(st.Target, s.MaxSeq)
@@ -151,13 +155,9 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 		}
 		st.Chunks++
 		st.MaxSnapshot = max(st.MaxSnapshot, snap.Len())
-		for _, t := range snap.recs {
-			if t.op == OpDelete {
-				st.Tombstones[ReasonRecord]++
-			} else {
-				st.Tombstones[ReasonUpdate]++
-			}
-		}
+		dels, puts := snap.counts()
+		st.Tombstones[ReasonRecord] += dels
+		st.Tombstones[ReasonUpdate] += puts
 		st.Tombstones[ReasonSeries] += int64(len(snap.series))
 		d := &decider{snap: snap, chunkEnd: end, wStart: cfg.Watermark, deleted: cfg.SoftDeleted}
 		if err := runChunk(ctx, &cfg, d, budget, &st); err != nil {
@@ -227,8 +227,8 @@ func runChunk(ctx context.Context, cfg *Config, d *decider, budget *byteSem, st 
 					for r, n := range res.dropped {
 						st.RowsDropped[r] += n
 					}
-					st.GoneSoftDeleted = append(st.GoneSoftDeleted, res.gone...)
-					st.GoneSuperseded = append(st.GoneSuperseded, res.goneSup...)
+					st.GoneSoftDeleted.AddMany(res.gone)
+					st.GoneSuperseded.AddMany(res.goneSup)
 				} else if err == nil {
 					st.SegmentsClean++
 				}

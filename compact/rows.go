@@ -21,6 +21,7 @@ type rows struct {
 	seq, op        []int64
 	series, key    []string // per row; shared strings per dictionary entry
 	sc, kc, qc, oc chunk.Column
+	pair           []byte // scratch for snapshot lookups
 }
 
 // decodeRows decodes the seq, series, key and op columns of block data.
@@ -43,14 +44,14 @@ func decodeRows(dec *chunk.Decoder, data []byte, r *rows) error {
 		}
 	}
 	r.seq, r.op = r.qc.Ints, r.oc.Ints
-	r.series = strings(&r.sc, r.series)
-	r.key = strings(&r.kc, r.key)
+	r.series = stringsOf(&r.sc, r.series)
+	r.key = stringsOf(&r.kc, r.key)
 	return nil
 }
 
-// strings returns the values of a string column, one per row, building
+// stringsOf returns the values of a string column, one per row, building
 // each dictionary entry's string once.
-func strings(c *chunk.Column, dst []string) []string {
+func stringsOf(c *chunk.Column, dst []string) []string {
 	n := c.Len()
 	dst = dst[:0]
 	if c.Strs != nil {

@@ -30,7 +30,7 @@ func (d *decider) decide(r *rows, i int) (Reason, bool) {
 			return ReasonSoftDelete, true
 		}
 	}
-	return d.snap.ShouldDrop(seq, r.series[i], r.key[i], uint8(r.op[i]))
+	return d.snap.ShouldDrop(seq, r.series[i], r.key[i], uint8(r.op[i]), &r.pair)
 }
 
 // segResult is what processing one segment did.

@@ -1,5 +1,7 @@
 package compact
 
+import "encoding/binary"
+
 // Op values of the "op" column (the root package's Op). Part of the
 // format; do not change.
 const (
@@ -37,49 +39,56 @@ func (r Reason) String() string {
 	return "unknown"
 }
 
-// recKey is a (series, key) pair.
-type recKey struct{ series, key string }
+// appendPair appends the map key of (series, key): the uvarint length of
+// series, series, then key. Unambiguous whatever bytes the names hold.
+func appendPair(dst []byte, series, key string) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(series)))
+	dst = append(dst, series...)
+	return append(dst, key...)
+}
 
-// recTomb is the highest superseding seq of a (series, key) and the op
-// of that row.
-type recTomb struct {
-	seq uint64
-	op  uint8
+// pairSeries returns the series of a pair key made by appendPair.
+func pairSeries(k string) string {
+	n, w := binary.Uvarint([]byte(k[:min(len(k), binary.MaxVarintLen64)]))
+	return k[w : w+int(n)]
 }
 
 // Snapshot holds the tombstones of a seq window: for each (series, key)
 // the highest seq of a later put or delete, for each series the highest
-// drop. Its keys are copies, never aliases of decoded blocks.
+// drop. Its keys are copies, never aliases of decoded blocks; an entry
+// costs one map slot and one allocation of the pair's bytes.
 type Snapshot struct {
-	recs   map[recKey]recTomb
+	recs   map[string]uint64 // pair key -> seq<<1 | 1 if a delete
 	series map[string]uint64
 	maxSeq uint64 // highest tombstone seq
+	buf    []byte
 }
 
 // NewSnapshot returns an empty Snapshot.
 func NewSnapshot() *Snapshot {
-	return &Snapshot{recs: map[recKey]recTomb{}, series: map[string]uint64{}}
+	return &Snapshot{recs: map[string]uint64{}, series: map[string]uint64{}}
 }
 
 // Observe adds the row (seq, series, key, op) if it supersedes anything:
 // a keyed put or a delete is a record tombstone, a drop a series one.
-// Samples add nothing. Keys are cloned.
+// Samples add nothing. Seqs are below 2^63 (the seq column is int64).
 func (s *Snapshot) Observe(seq uint64, series, key string, op uint8) {
 	switch {
 	case op == OpDrop:
-		if seq > s.series[series] {
-			if _, ok := s.series[series]; !ok {
+		if d, ok := s.series[series]; !ok || seq > d {
+			if !ok {
 				series = clone(series)
 			}
 			s.series[series] = seq
 		}
 	case key != "" && (op == OpPut || op == OpDelete):
-		k := recKey{series, key}
-		if t, ok := s.recs[k]; !ok || seq > t.seq {
-			if !ok {
-				k = recKey{clone(series), clone(key)}
-			}
-			s.recs[k] = recTomb{seq, op}
+		v := seq << 1
+		if op == OpDelete {
+			v |= 1
+		}
+		s.buf = appendPair(s.buf[:0], series, key)
+		if t, ok := s.recs[string(s.buf)]; !ok || v>>1 > t>>1 {
+			s.recs[string(s.buf)] = v
 		}
 	default:
 		return
@@ -103,7 +112,7 @@ func (s *Snapshot) Series() int { return s.Len() }
 // EachSeries calls fn with every series named, possibly more than once.
 func (s *Snapshot) EachSeries(fn func(string) bool) {
 	for k := range s.recs {
-		if !fn(k.series) {
+		if !fn(pairSeries(k)) {
 			return
 		}
 	}
@@ -114,10 +123,23 @@ func (s *Snapshot) EachSeries(fn func(string) bool) {
 	}
 }
 
+// counts returns the record entries that are deletes and keyed puts.
+func (s *Snapshot) counts() (deletes, puts int64) {
+	for _, v := range s.recs {
+		if v&1 == 1 {
+			deletes++
+		} else {
+			puts++
+		}
+	}
+	return deletes, puts
+}
+
 // ShouldDrop reports whether a row is superseded by a tombstone of the
 // snapshot with a higher seq (strictly), and why. Tombstone rows (delete,
-// drop) are never dropped; samples only by a drop.
-func (s *Snapshot) ShouldDrop(seq uint64, series, key string, op uint8) (Reason, bool) {
+// drop) are never dropped; samples only by a drop. scratch is the
+// caller's buffer (concurrent callers each pass their own).
+func (s *Snapshot) ShouldDrop(seq uint64, series, key string, op uint8, scratch *[]byte) (Reason, bool) {
 	if op != OpPut {
 		return 0, false
 	}
@@ -127,8 +149,9 @@ func (s *Snapshot) ShouldDrop(seq uint64, series, key string, op uint8) (Reason,
 	if key == "" {
 		return 0, false
 	}
-	if t, ok := s.recs[recKey{series, key}]; ok && t.seq > seq {
-		if t.op == OpDelete {
+	*scratch = appendPair((*scratch)[:0], series, key)
+	if t, ok := s.recs[string(*scratch)]; ok && t>>1 > seq {
+		if t&1 == 1 {
 			return ReasonRecord, true
 		}
 		return ReasonUpdate, true

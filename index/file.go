@@ -1,6 +1,7 @@
 package index
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -11,8 +12,11 @@ import (
 	"github.com/tsqdb/tsq/internal/vfs"
 )
 
-// TmpSuffix ends the name of the temp file WriteFile writes.
-const TmpSuffix = ".tmp"
+// TmpSuffix ends the name of the temp file WriteFile writes. It is not
+// ".tmp" on purpose: segment rewrites remove every "*.tmp" of a stream
+// directory when they start, which must not race with a state file
+// write; the owner removes stale state temp files itself (RemoveStaleTmp).
+const TmpSuffix = ".new"
 
 // CrashPoint names a step of WriteFile after which a test may stop it.
 type CrashPoint string
@@ -98,6 +102,29 @@ func writeFile(fsys vfs.FS, tmp, path string, buf []byte, hook Hook) (hookErr, e
 	return hook.at(CrashDirSynced), nil
 }
 
+// RemoveStaleTmp removes the temp files of the given state files in dir
+// left by an interrupted WriteFile, then syncs dir if it removed any. It
+// returns the paths removed. Run it before any WriteFile in dir starts.
+func RemoveStaleTmp(fsys vfs.FS, dir string, names ...string) (removed []string, err error) {
+	for _, name := range names {
+		p := filepath.Join(dir, name+TmpSuffix)
+		err := fsys.Remove(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return removed, fmt.Errorf("index: remove stale temp file: %w", err)
+		}
+		removed = append(removed, p)
+	}
+	if len(removed) > 0 {
+		if err := fsys.SyncDir(dir); err != nil {
+			return removed, fmt.Errorf("index: remove stale temp files in %s: %w", dir, err)
+		}
+	}
+	return removed, nil
+}
+
 // ReadFile reads and decodes the state file path. A missing file gives an
 // error matching fs.ErrNotExist; a file larger than any state file is
 // refused before it is read.
@@ -127,6 +154,27 @@ func ReadFile(fsys vfs.FS, path string, want Kind) (Frame, error) {
 		return Frame{}, fmt.Errorf("index: read %s: %w", path, err)
 	}
 	return fr, nil
+}
+
+// ReadSeq reads only the header of the state file path and returns its
+// write sequence: a cheap check of whether the file changed.
+func ReadSeq(fsys vfs.FS, path string) (uint64, error) {
+	f, err := fsys.Open(path)
+	if err != nil {
+		return 0, fmt.Errorf("index: read %s: %w", path, err)
+	}
+	defer f.Close()
+	var h [HeaderLen]byte
+	if _, err := f.ReadAt(h[:], 0); err != nil {
+		if err == io.EOF {
+			err = corrupt(path, "header", 0, "file shorter than the %d-byte header", HeaderLen)
+		}
+		return 0, fmt.Errorf("index: read %s: %w", path, err)
+	}
+	if string(h[:4]) != Magic {
+		return 0, fmt.Errorf("index: read %s: %w", path, corrupt(path, "header", 0, "magic %q, want %q", h[:4], Magic))
+	}
+	return binary.LittleEndian.Uint64(h[8:]), nil
 }
 
 // WriteBitmap writes bm as the state file path of kind (KindDeleted or

@@ -11,7 +11,7 @@ import (
 // Part of the format, do not change.
 const (
 	// Magic opens every state file.
-	Magic = "TSQS"
+	Magic = "TSQI"
 	// HeaderLen is the length of the frame header.
 	HeaderLen = 24
 	// TrailerLen is the length of the CRC-32C after the payload.

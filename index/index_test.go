@@ -228,7 +228,7 @@ func TestWriteReadFile(t *testing.T) {
 	}
 	// Corrupt the file: the error names it.
 	f, _ := mem.Create("d/b")
-	f.Write([]byte("TSQS garbage that is long enough"))
+	f.Write([]byte("TSQI garbage that is long enough"))
 	f.Close()
 	if _, _, err := ReadBitmap(mem, "d/b", KindDeleted); err == nil || !strings.Contains(err.Error(), "d/b") {
 		t.Fatalf("corrupt file: %v", err)
@@ -295,5 +295,36 @@ func TestWriteENOSPC(t *testing.T) {
 		if kind != vfs.OpSyncDir && (seq != 1 || !got.Equals(roaring64.BitmapOf(5))) {
 			t.Fatalf("%v: old state lost: seq %d", kind, seq)
 		}
+	}
+}
+
+func TestRemoveStaleTmpAndReadSeq(t *testing.T) {
+	mem := vfs.NewMem()
+	mem.MkdirAll("d", 0o755)
+	stop := errors.New("crash")
+	if err := WriteBitmap(mem, "d/a", KindDeleted, 4, roaring64.BitmapOf(1), nil); err != nil {
+		t.Fatal(err)
+	}
+	if seq, err := ReadSeq(mem, "d/a"); err != nil || seq != 4 {
+		t.Fatalf("ReadSeq: %d, %v", seq, err)
+	}
+	err := WriteBitmap(mem, "d/a", KindDeleted, 5, roaring64.BitmapOf(2), func(p CrashPoint) error {
+		if p == CrashTmpSynced {
+			return stop
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) {
+		t.Fatal(err)
+	}
+	removed, err := RemoveStaleTmp(mem, "d", "a", "b")
+	if err != nil || len(removed) != 1 || removed[0] != filepath.Join("d", "a"+TmpSuffix) {
+		t.Fatalf("removed %v, %v", removed, err)
+	}
+	if names, _ := mem.ReadDir("d"); len(names) != 1 {
+		t.Fatalf("left %v", names)
+	}
+	if _, err := ReadSeq(mem, "d/missing"); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("ReadSeq of a missing file: %v", err)
 	}
 }

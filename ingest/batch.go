@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"slices"
 	"strconv"
 	"unsafe"
 
@@ -35,6 +36,7 @@ type Col struct {
 	Nulls  bool // some row has no value
 
 	active bool
+	owner  *Batch
 }
 
 // Batch is a set of rows in columns. Reset reuses its slices.
@@ -66,9 +68,25 @@ type conv struct {
 }
 
 // Reset empties the batch, keeping its storage and the column types.
+// The storage of columns the last batch did not use is freed: a wide,
+// sparse input would otherwise keep every column's largest slices.
 func (b *Batch) Reset() {
 	b.Rows, b.Bytes, b.FirstLine = 0, 0, 0
 	b.Time, b.Series, b.Key, b.Op = b.Time[:0], b.Series[:0], b.Key[:0], b.Op[:0]
+	// Past maxKnownCols, forget the columns the last batch did not use
+	// (their types stop being sticky).
+	if len(b.byName) > maxKnownCols {
+		for name, c := range b.byName {
+			if !c.active {
+				delete(b.byName, name)
+			}
+		}
+	}
+	for _, c := range b.byName {
+		if !c.active && cap(c.Valid) > 0 { // unused by the last batch
+			c.Valid, c.Ints, c.Floats, c.Bools, c.Strs = nil, nil, nil, nil, nil
+		}
+	}
 	for _, c := range b.Cols {
 		c.active, c.Nulls = false, false
 		c.Valid, c.Ints, c.Floats, c.Bools, c.Strs = c.Valid[:0], c.Ints[:0], c.Floats[:0], c.Bools[:0], c.Strs[:0]
@@ -76,6 +94,9 @@ func (b *Batch) Reset() {
 	b.Cols = b.Cols[:0]
 	b.Arena = b.Arena[:0]
 }
+
+// maxKnownCols bounds the columns a Batch remembers between batches.
+const maxKnownCols = 4 * MaxBatchCols
 
 // Str returns the string of span s. It aliases the arena: it is valid
 // until the batch is Reset, and must be copied to outlive it.
@@ -94,13 +115,12 @@ func (b *Batch) Strings(dst []string, spans []Span) []string {
 	return dst
 }
 
-// Size estimates the batch's memory: arena plus column values.
+// Size estimates the batch's memory once complete, including what the
+// encoder adds: the arena, the record columns, and for every column a
+// value, a validity byte and a string header per row (a sparse column
+// costs as much as a dense one once padded).
 func (b *Batch) Size() int {
-	n := len(b.Arena) + b.Rows*(8+8+8+1)
-	for _, c := range b.Cols {
-		n += len(c.Valid) * 9
-	}
-	return n
+	return len(b.Arena) + b.Rows*(48+len(b.Cols)*26)
 }
 
 // Finish pads every column to Rows values.
@@ -161,7 +181,7 @@ func (b *Batch) col(name []byte, t chunk.Type) *Col {
 	}
 	c := b.byName[string(name)]
 	if c == nil {
-		c = &Col{Name: string(name), Type: t}
+		c = &Col{Name: string(name), Type: t, owner: b}
 		b.byName[c.Name] = c
 	}
 	if !c.active {
@@ -187,20 +207,31 @@ func (c *Col) truncate(n int) {
 
 // pad appends nulls until the column holds n rows.
 func (c *Col) pad(n int) {
-	for len(c.Valid) < n {
-		c.Nulls = true
-		c.Valid = append(c.Valid, false)
-		switch c.Type {
-		case chunk.Int64:
-			c.Ints = append(c.Ints, 0)
-		case chunk.Float64:
-			c.Floats = append(c.Floats, 0)
-		case chunk.Bool:
-			c.Bools = append(c.Bools, false)
-		default:
-			c.Strs = append(c.Strs, Span{})
-		}
+	k := n - len(c.Valid)
+	if k <= 0 {
+		return
 	}
+	c.Nulls = true
+	c.Valid = grow(c.Valid, k)
+	switch c.Type {
+	case chunk.Int64:
+		c.Ints = grow(c.Ints, k)
+	case chunk.Float64:
+		c.Floats = grow(c.Floats, k)
+	case chunk.Bool:
+		c.Bools = grow(c.Bools, k)
+	default:
+		c.Strs = grow(c.Strs, k)
+	}
+}
+
+// grow appends k zero values to s.
+func grow[T any](s []T, k int) []T {
+	s = slices.Grow(s, k)
+	n := len(s)
+	s = s[:n+k]
+	clear(s[n:])
+	return s
 }
 
 // has reports whether the current row already set the column.

@@ -49,7 +49,7 @@ func (p *Parser) csvRows(b *Batch) error {
 
 // csvRecord completes a record whose quotes span lines.
 func (p *Parser) csvRecord(line []byte) ([]byte, error) {
-	if !openQuote(line) {
+	if bytes.IndexByte(line, '"') < 0 || !openQuote(line) {
 		return line, nil
 	}
 	cs := &p.csv
@@ -79,6 +79,18 @@ func openQuote(p []byte) bool {
 func (p *Parser) splitCSV(rec []byte) error {
 	cs := &p.csv
 	cs.fields, cs.buf = cs.fields[:0], cs.buf[:0]
+	if bytes.IndexByte(rec, '"') < 0 {
+		// no quotes: the fields are slices of the record
+		for {
+			i := bytes.IndexByte(rec, ',')
+			if i < 0 {
+				cs.fields = append(cs.fields, rec)
+				return nil
+			}
+			cs.fields = append(cs.fields, rec[:i])
+			rec = rec[i+1:]
+		}
+	}
 	type span struct{ a, b int }
 	var spans [64]span
 	sp := spans[:0]

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -337,5 +338,40 @@ func TestRealOSMDiff(t *testing.T) {
 	}
 	if ops[OpPut] != 1163+185 || ops[OpDelete] != 16778 {
 		t.Fatalf("%v", ops)
+	}
+}
+
+// TestBatchesInTurn fills several batches in turn, as the import's
+// pipeline does, and checks that no row lands in another batch.
+func TestBatchesInTurn(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString("s,t,v\n")
+	for i := range 100 {
+		sb.WriteString("a," + strconv.Itoa(i) + "," + strconv.Itoa(i) + ".5\n")
+	}
+	p, err := NewParser(strings.NewReader(sb.String()), Options{BatchRows: 7, Mapping: mapping(t, "series=s", "time=t")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bs := make([]Batch, 3)
+	n := 0
+	for k := 0; ; k++ {
+		b := &bs[k%3]
+		err := p.Fill(b)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range batchRows(b) {
+			if r.fields["v"] != float64(n)+0.5 || r.t != int64(n)*1e6 {
+				t.Fatalf("row %d: %+v", n, r)
+			}
+			n++
+		}
+	}
+	if n != 100 {
+		t.Fatalf("%d rows", n)
 	}
 }

@@ -174,12 +174,15 @@ type rowBuilder struct {
 	// protocol and Prometheus: the series as written).
 	defSeries []byte
 	hasDef    bool
+
+	nth   int // fields set so far in this row
+	cache []fieldCache
 }
 
 func (r *rowBuilder) begin(b *Batch) {
 	r.b = b
 	b.beginRow()
-	r.timeSet, r.t, r.op, r.hasDef = false, 0, OpPut, false
+	r.timeSet, r.t, r.op, r.hasDef, r.nth = false, 0, OpPut, false, 0
 	n := r.p.nSeries + r.p.nKey
 	if cap(r.parts) < n {
 		r.parts, r.partSet = make([][]byte, n), make([]bool, n)
@@ -221,7 +224,20 @@ func bstr(p []byte) string { return unsafe.String(unsafe.SliceData(p), len(p)) }
 
 // set handles one field of the row.
 func (r *rowBuilder) set(name []byte, v value) error {
-	ro, ok := r.p.roles[bstr(name)]
+	// The k-th field of a row usually has the name the k-th field of the
+	// previous row had: the cache then spares the map lookups.
+	k := r.nth
+	r.nth++
+	if k >= len(r.cache) {
+		r.cache = append(r.cache, fieldCache{})
+	}
+	fc := &r.cache[k]
+	if !fc.valid || string(fc.name) != bstr(name) {
+		fc.ro, fc.ok = r.p.roles[bstr(name)]
+		fc.name = append(fc.name[:0], name...)
+		fc.col, fc.valid = nil, true
+	}
+	ro, ok := fc.ro, fc.ok
 	if !ok && r.p.keepOnly {
 		return nil
 	}
@@ -247,7 +263,18 @@ func (r *rowBuilder) set(name []byte, v value) error {
 	if ro.kind != roleField && !ro.store {
 		return nil
 	}
-	return r.store(name, v, ro.typ)
+	c, err := r.store(name, v, ro.typ, fc.col)
+	fc.col = c
+	return err
+}
+
+// fieldCache remembers what the k-th field of the last row resolved to.
+type fieldCache struct {
+	valid bool
+	name  []byte
+	ro    role
+	ok    bool
+	col   *Col
 }
 
 func (r *rowBuilder) text(v value) []byte {
@@ -338,9 +365,9 @@ func scaleFloat(f float64, unit int64) (int64, error) {
 }
 
 // store appends v to the field column name, coerced to typ if given.
-func (r *rowBuilder) store(name []byte, v value, typ chunk.Type) error {
+func (r *rowBuilder) store(name []byte, v value, typ chunk.Type, hint *Col) (*Col, error) {
 	if len(name) == 0 || len(name) > MaxNameLen {
-		return rowErr("field name %.40q: must be 1 to %d bytes", name, MaxNameLen)
+		return nil, rowErr("field name %.40q: must be 1 to %d bytes", name, MaxNameLen)
 	}
 	if reserved(name) {
 		r.scratch = append(append(r.scratch[:0], name...), '_')
@@ -350,12 +377,15 @@ func (r *rowBuilder) store(name []byte, v value, typ chunk.Type) error {
 	if typ != 0 {
 		var err error
 		if v, err = coerce(v, typ); err != nil {
-			return rowErr("field %q: %v", name, err)
+			return nil, rowErr("field %q: %v", name, err)
 		}
+	}
+	if hint != nil && hint.owner == b && hint.active && hint.Name == bstr(name) {
+		return hint, r.put(hint, v)
 	}
 	if len(b.Cols) >= MaxBatchCols {
 		if c := b.byName[bstr(name)]; c == nil || !c.active {
-			return errTooManyCols
+			return nil, errTooManyCols
 		}
 	}
 	t := chunk.String
@@ -370,8 +400,14 @@ func (r *rowBuilder) store(name []byte, v value, typ chunk.Type) error {
 		t = chunk.Int64
 	}
 	c := b.col(name, t)
+	return c, r.put(c, v)
+}
+
+// put appends v to column c for the current row.
+func (r *rowBuilder) put(c *Col, v value) error {
+	b := r.b
 	if c.has(b.Rows) {
-		return rowErr("field %q given twice", name)
+		return rowErr("field %q given twice", c.Name)
 	}
 	switch v.kind {
 	case vInt:

@@ -165,7 +165,10 @@ func appendValue(b array.Builder, k colKind, v value) {
 
 // compareValues orders two values of kind k; null sorts after
 // everything.
-func compareValues(k colKind, a, b value) int {
+func compareValues(k colKind, a, b value) int { return compareValuePtrs(k, &a, &b) }
+
+// compareValuePtrs is compareValues without copying the values.
+func compareValuePtrs(k colKind, a, b *value) int {
 	switch {
 	case a.null && b.null:
 		return 0

@@ -100,6 +100,7 @@ func (p *plan) column(c *ColRef) (colKind, error) {
 	if !ok {
 		return 0, p.errAt(c.Pos, "unknown column %q in stream %q (columns: %s)", c.Name, p.st.Stream, strings.Join(p.columnNames(), ", "))
 	}
+	p.nd.add(c.Name)
 	return k, nil
 }
 
@@ -261,6 +262,7 @@ func (p *plan) compileExpr(e Expr, neg bool) (pred, error) {
 		if e.Col.Name != ColSeries {
 			return nil, p.errAt(e.Col.Pos, "~ matches series selectors; use =~ for a regular expression on %q", e.Col.Name)
 		}
+		p.nd.add(ColSeries)
 		return &strPred{col: ColSeries, match: func(s string) bool { return e.matches(s) != neg }}, nil
 	case *In:
 		return p.compileIn(e, neg)

@@ -103,6 +103,9 @@ type streamReader struct {
 	cur    arrow.RecordBatch
 	err    error
 	eof    bool
+	// stopped is why the dispatcher stopped early; read only after out
+	// is closed.
+	stopped error
 }
 
 type result struct {
@@ -132,7 +135,7 @@ func newStreamReader(ctx context.Context, x *executor, tasks []task) *streamRead
 					j.res <- result{err: err}
 					continue
 				}
-				b, err := x.process(&dec, &tasks[j.i], &rg)
+				b, err := x.process(&dec, &tasks[j.i], &rg, nil)
 				j.res <- result{b, err}
 			}
 		}()
@@ -147,6 +150,7 @@ func newStreamReader(ctx context.Context, x *executor, tasks []task) *streamRead
 			select {
 			case r.out <- res:
 			case <-ctx.Done():
+				r.stopped = ctx.Err()
 				return
 			}
 			select {
@@ -156,6 +160,7 @@ func newStreamReader(ctx context.Context, x *executor, tasks []task) *streamRead
 			}{i, res}:
 			case <-ctx.Done():
 				res <- result{err: ctx.Err()}
+				r.stopped = ctx.Err()
 				return
 			}
 		}
@@ -192,7 +197,7 @@ func (r *streamReader) nextBatch() (*batch, error) {
 		r.pend, r.pos = nil, 0
 		res, ok := <-r.out
 		if !ok {
-			return nil, nil
+			return nil, r.stopped
 		}
 		got := <-res
 		if got.err != nil {

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"context"
 	"fmt"
 	"sync"
 
@@ -96,18 +97,18 @@ const maxSchemaCache = 1 << 14
 // Fields returns the fields of the source's blocks in order of first
 // appearance. Block headers are read once per segment and cached.
 func Fields(src Source) ([]FieldDef, error) {
-	fs, err := fieldsOf(src)
+	fs, err := fieldsOf(context.Background(), src)
 	if err != nil {
 		return nil, err
 	}
 	return fs.list, nil
 }
 
-func fieldsOf(src Source) (*fieldSet, error) {
+func fieldsOf(ctx context.Context, src Source) (*fieldSet, error) {
 	all := &fieldSet{}
 	var dec chunk.Decoder
 	for _, sg := range src.Segments() {
-		fs, err := segFields(sg, &dec)
+		fs, err := segFields(ctx, sg, &dec)
 		if err != nil {
 			return nil, err
 		}
@@ -118,7 +119,7 @@ func fieldsOf(src Source) (*fieldSet, error) {
 	return all, nil
 }
 
-func segFields(sg Segment, dec *chunk.Decoder) (*fieldSet, error) {
+func segFields(ctx context.Context, sg Segment, dec *chunk.Decoder) (*fieldSet, error) {
 	blocks := sg.Blocks()
 	key := sg.Key()
 	schemaCache.Lock()
@@ -136,6 +137,9 @@ func segFields(sg Segment, dec *chunk.Decoder) (*fieldSet, error) {
 	for i := start; i < len(blocks); i++ {
 		if blocks[i].Rows == 0 {
 			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
 		data, err := sg.ReadBlock(i)
 		if err != nil {
@@ -190,7 +194,7 @@ func arrowType(t chunk.Type) arrow.DataType {
 // RawSchema returns the Arrow schema of the raw view of a source:
 // seq, time, series, key, op, then the fields (nullable).
 func RawSchema(src Source) (*arrow.Schema, error) {
-	fs, err := fieldsOf(src)
+	fs, err := fieldsOf(context.Background(), src)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,176 @@
+package compact
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/tsqdb/tsq/chunk"
+	"github.com/tsqdb/tsq/internal/vfs"
+	"github.com/tsqdb/tsq/seg"
+)
+
+type row struct {
+	seq         uint64
+	series, key string
+	op          int64
+}
+
+// writeSeg writes a sealed segment with one block per group of rows.
+func writeSeg(t *testing.T, fsys vfs.FS, path string, groups ...[]row) Segment {
+	t.Helper()
+	w, err := seg.Create(fsys, path, "ev", 1, groups[0][0].seq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var enc chunk.Encoder
+	for _, g := range groups {
+		var seqs, times, ops []int64
+		var series, keys []string
+		for _, r := range g {
+			seqs, times, ops = append(seqs, int64(r.seq)), append(times, int64(r.seq)*10), append(ops, r.op)
+			series, keys = append(series, r.series), append(keys, r.key)
+			w.AddSeries(r.series)
+		}
+		blk := chunk.Block{Rows: len(g), Columns: []chunk.Column{
+			{Name: "seq", Type: chunk.Int64, Ints: seqs}, {Name: "time", Type: chunk.Int64, Ints: times},
+			{Name: "series", Type: chunk.String, Strs: series}, {Name: "key", Type: chunk.String, Strs: keys},
+			{Name: "op", Type: chunk.Int64, Ints: ops}}}
+		b, err := enc.Append(nil, &blk, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Append(b, seg.BlockMeta{Rows: len(g), MinSeq: g[0].seq, MaxSeq: g[len(g)-1].seq,
+			MinTime: int64(g[0].seq) * 10, MaxTime: int64(g[len(g)-1].seq) * 10}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Seal(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return Segment{Path: path, FirstSeq: groups[0][0].seq, MaxSeq: groups[len(groups)-1][len(groups[len(groups)-1])-1].seq}
+}
+
+// seqsOf returns the seqs of every block of a segment, per block.
+func seqsOf(t *testing.T, fsys vfs.FS, path string) ([][]int64, []seg.BlockMeta) {
+	t.Helper()
+	r, err := seg.Open(fsys, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var out [][]int64
+	var dec chunk.Decoder
+	var rw rows
+	for i, m := range r.Blocks() {
+		if m.Rows == 0 {
+			out = append(out, nil)
+			continue
+		}
+		b, err := r.ReadBlock(i, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := decodeRows(&dec, b, &rw); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, append([]int64(nil), rw.seq...))
+	}
+	return out, r.Blocks()
+}
+
+// TestRunKeepsTopology: a block whose rows all drop stays as a frame of 0
+// rows; envelopes stay; the watermark is committed; untouched segments
+// are not rewritten.
+func TestRunKeepsTopology(t *testing.T) {
+	fsys := vfs.NewMem()
+	_ = fsys.MkdirAll("s", 0o755)
+	a := writeSeg(t, fsys, "s/a.seg",
+		[]row{{1, "x", "k1", OpPut}, {2, "x", "k2", OpPut}},
+		[]row{{3, "y", "", OpPut}, {4, "x", "k1", OpPut}})
+	b := writeSeg(t, fsys, "s/b.seg",
+		[]row{{5, "z", "", OpPut}, {6, "z", "q", OpPut}},
+		[]row{{7, "x", "k1", OpDelete}, {8, "x", "k2", OpPut}, {9, "y", "", OpDrop}})
+	c := writeSeg(t, fsys, "s/c.seg", []row{{10, "w", "", OpPut}})
+	var refreshed []string
+	st, err := Run(context.Background(), Config{FS: fsys, Dir: "s", Segments: []Segment{a, b, c}, Workers: 2,
+		OnRewritten: func(p string) error { refreshed = append(refreshed, p); return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Watermark != 10 || st.SegmentsRewritten != 1 || st.RowsDropped[ReasonRecord] != 2 ||
+		st.RowsDropped[ReasonUpdate] != 1 || st.RowsDropped[ReasonSeries] != 1 {
+		t.Fatalf("stats %+v", st)
+	}
+	if len(refreshed) != 1 || refreshed[0] != "s/a.seg" {
+		t.Fatalf("refreshed %v", refreshed)
+	}
+	got, metas := seqsOf(t, fsys, "s/a.seg")
+	if len(got) != 2 || got[0] != nil || metas[0].Rows != 0 || metas[0].MinSeq != 1 || metas[0].MaxSeq != 2 {
+		t.Fatalf("block 0: %v %+v, want an empty frame with envelope 1..2", got, metas[0])
+	}
+	if len(got[1]) != 0 || metas[1].Rows != 0 {
+		t.Fatalf("block 1 %v %+v", got[1], metas[1])
+	}
+	r, _ := seg.Open(fsys, "s/a.seg")
+	if r.Header().Generation != 2 {
+		t.Fatalf("generation %d", r.Header().Generation)
+	}
+	_ = r.Close()
+	if w, _, _ := LoadWatermark(fsys, "s"); w != 10 {
+		t.Fatalf("watermark %d", w)
+	}
+	if st.GoneSuperseded.GetCardinality() != 4 {
+		t.Fatalf("gone %v", st.GoneSuperseded.ToArray())
+	}
+}
+
+// TestRunCorruptBlock: a block without the record columns fails the pass
+// with an error naming the file and block; W does not move.
+func TestRunCorruptBlock(t *testing.T) {
+	fsys := vfs.NewMem()
+	_ = fsys.MkdirAll("s", 0o755)
+	w, _ := seg.Create(fsys, "s/bad.seg", "ev", 1, 1)
+	var enc chunk.Encoder
+	blk := chunk.Block{Rows: 1, Columns: []chunk.Column{{Name: "seq", Type: chunk.Int64, Ints: []int64{1}}}}
+	b, _ := enc.Append(nil, &blk, nil)
+	if err := w.Append(b, seg.BlockMeta{Rows: 1, MinSeq: 1, MaxSeq: 1}); err != nil {
+		t.Fatal(err)
+	}
+	_ = w.Seal()
+	_ = w.Close()
+	_, err := Run(context.Background(), Config{FS: fsys, Dir: "s", Segments: []Segment{{"s/bad.seg", 1, 1}}})
+	if err == nil || !errors.Is(err, chunk.ErrCorrupt) || !strings.Contains(err.Error(), "s/bad.seg block 0") {
+		t.Fatalf("err %v", err)
+	}
+	if _, ok, _ := LoadWatermark(fsys, "s"); ok {
+		t.Fatal("watermark written by a failed pass")
+	}
+}
+
+// TestRunCancelled: a cancelled context never lets W advance.
+func TestRunCancelled(t *testing.T) {
+	fsys := vfs.NewMem()
+	_ = fsys.MkdirAll("s", 0o755)
+	a := writeSeg(t, fsys, "s/a.seg", []row{{1, "x", "k", OpPut}, {2, "x", "k", OpDelete}})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	st, err := Run(ctx, Config{FS: fsys, Dir: "s", Segments: []Segment{a}})
+	if !errors.Is(err, context.Canceled) || st.Watermark != 0 {
+		t.Fatalf("W %d err %v", st.Watermark, err)
+	}
+	// Cancelled inside the chunk, after the workers: still no commit.
+	ctx, cancel = context.WithCancel(context.Background())
+	st, err = Run(ctx, Config{FS: fsys, Dir: "s", Segments: []Segment{a},
+		OnRewritten: func(string) error { cancel(); return nil }})
+	if !errors.Is(err, context.Canceled) || st.Watermark != 0 {
+		t.Fatalf("W %d err %v", st.Watermark, err)
+	}
+	if _, ok, _ := LoadWatermark(fsys, "s"); ok {
+		t.Fatal("watermark written by a cancelled pass")
+	}
+}

@@ -1,0 +1,153 @@
+package compact
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/RoaringBitmap/roaring/v2/roaring64"
+)
+
+func TestSnapshotSemantics(t *testing.T) {
+	s := NewSnapshot()
+	s.Observe(10, "a", "k", OpPut)
+	s.Observe(20, "a", "k", OpDelete)
+	s.Observe(15, "a", "k", OpPut) // lower than 20: ignored
+	s.Observe(30, "b", "", OpDrop)
+	s.Observe(40, "c", "", OpPut) // a sample: no tombstone
+	s.Observe(5, "c", "x", 0)     // unknown op: nothing
+	if s.Len() != 2 || s.MaxSeq() != 30 {
+		t.Fatalf("len %d max %d", s.Len(), s.MaxSeq())
+	}
+	var buf []byte
+	for _, tc := range []struct {
+		seq         uint64
+		series, key string
+		op          uint8
+		why         Reason
+		drop        bool
+	}{
+		{19, "a", "k", OpPut, ReasonRecord, true},
+		{20, "a", "k", OpPut, 0, false}, // strict: the same seq does not drop
+		{21, "a", "k", OpPut, 0, false},
+		{19, "a", "k", OpDelete, 0, false}, // tombstone rows never drop
+		{19, "a", "", OpPut, 0, false},     // samples only by a drop
+		{29, "b", "", OpPut, ReasonSeries, true},
+		{29, "b", "z", OpPut, ReasonSeries, true},
+		{30, "b", "", OpPut, 0, false},
+		{29, "b", "", OpDrop, 0, false},
+		{1, "c", "", OpPut, 0, false},
+	} {
+		why, drop := s.ShouldDrop(tc.seq, tc.series, tc.key, tc.op, &buf)
+		if drop != tc.drop || (drop && why != tc.why) {
+			t.Errorf("%+v: got %v %v", tc, why, drop)
+		}
+	}
+	s.Observe(50, "a", "k", OpPut)
+	if why, drop := s.ShouldDrop(21, "a", "k", OpPut, &buf); !drop || why != ReasonUpdate {
+		t.Errorf("update: %v %v", why, drop)
+	}
+	if d, p := s.counts(); d != 0 || p != 1 {
+		t.Errorf("counts %d %d", d, p)
+	}
+}
+
+// TestPairKeysUnambiguous: names holding the length prefix's bytes or
+// NULs never collide.
+func TestPairKeysUnambiguous(t *testing.T) {
+	s := NewSnapshot()
+	s.Observe(10, "a\x00b", "c", OpDelete)
+	var buf []byte
+	if _, drop := s.ShouldDrop(1, "a", "b\x00c", OpPut, &buf); drop {
+		t.Fatal("(a, b\\0c) matched (a\\0b, c)")
+	}
+	if _, drop := s.ShouldDrop(1, "a\x00b", "c", OpPut, &buf); !drop {
+		t.Fatal("exact pair not found")
+	}
+	var names []string
+	s.EachSeries(func(n string) bool { names = append(names, n); return true })
+	if len(names) != 1 || names[0] != "a\x00b" {
+		t.Fatalf("series %q", names)
+	}
+	long := string(make([]byte, 300))
+	s.Observe(11, long, "k", OpPut)
+	found := false
+	s.EachSeries(func(n string) bool { found = found || n == long; return true })
+	if !found {
+		t.Fatal("long series not returned")
+	}
+}
+
+func TestDeciderSoftDeletes(t *testing.T) {
+	del := roaring64.BitmapOf(3, 8, 12)
+	d := &decider{snap: NewSnapshot(), chunkEnd: 10, wStart: 5, deleted: del}
+	r := &rows{n: 4, seq: []int64{3, 8, 8, 12}, op: []int64{OpPut, OpPut, OpPut, OpPut},
+		series: []string{"s", "s", "s", "s"}, key: []string{"k", "", "k", ""}}
+	want := []bool{
+		true,  // keyed put at or below the starting W: its superseded rows are gone
+		true,  // a sample: supersedes nothing
+		false, // keyed put above the starting W: may still supersede rows not yet removed
+		false, // above the chunk end
+	}
+	for i, w := range want {
+		why, drop := d.decide(r, i)
+		if drop != w || (drop && why != ReasonSoftDelete) {
+			t.Errorf("row %d: %v %v, want %v", i, why, drop, w)
+		}
+	}
+}
+
+func TestLiveSet(t *testing.T) {
+	l := NewLiveSet()
+	l.Observe(1, "a", "k", OpPut)
+	l.Observe(2, "a", "k", OpDelete)
+	l.Observe(3, "a", "", OpPut) // sample: not a tombstone
+	if n := l.Observe(4, "b", "", OpDrop); n != 2 {
+		t.Fatalf("len %d", n)
+	}
+	if l.Bytes() <= 0 {
+		t.Fatal("no bytes counted")
+	}
+	l.Evict(2)
+	if l.Len() != 1 {
+		t.Fatalf("after evict(2): %d", l.Len())
+	}
+	l.Evict(4)
+	if l.Len() != 0 || l.Bytes() != 0 {
+		t.Fatalf("after evict(4): %d entries, %d bytes", l.Len(), l.Bytes())
+	}
+}
+
+func TestByteSem(t *testing.T) {
+	s := newByteSem(100)
+	ctx := context.Background()
+	if err := s.acquire(ctx, 60); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan struct{})
+	go func() {
+		_ = s.acquire(ctx, 60) // waits: 120 > 100
+		close(got)
+	}()
+	select {
+	case <-got:
+		t.Fatal("second acquire did not wait")
+	case <-time.After(20 * time.Millisecond):
+	}
+	s.release(60)
+	<-got
+	// A request larger than the budget passes alone.
+	s.release(60)
+	if err := s.acquire(ctx, 500); err != nil {
+		t.Fatal(err)
+	}
+	s.release(500)
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := s.acquire(cctx, 1); err == nil {
+		t.Fatal("cancelled acquire succeeded")
+	}
+	if s.used != 0 {
+		t.Fatalf("used %d after a failed acquire", s.used)
+	}
+}

@@ -1,0 +1,253 @@
+package tsq
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// fillStream appends n keyed puts (distinct keys, a random float and 48
+// random bytes each) to stream, then deletes of every tenth key: 10% of
+// the puts become droppable.
+func fillStream(b *testing.B, s *Store, stream string, n int) {
+	b.Helper()
+	const batch = 4096
+	recs := make([]Record, 0, batch)
+	flush := func() {
+		if _, err := s.Append(ctx, stream, recs...); err != nil {
+			b.Fatal(err)
+		}
+		recs = recs[:0]
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	for i := range n {
+		payload := make([]byte, 48) // an opaque body: CBOR, a hash, ...
+		for k := range payload {
+			payload[k] = byte(rng.Uint32())
+		}
+		recs = append(recs, Record{Time: day0 + int64(i)*1e6, Series: fmt.Sprintf("host%02d", i%50), Key: fmt.Sprintf("obj%08d", i),
+			Fields: []Field{{"value", Float(rng.NormFloat64())}, {"status", Str([]string{"ok", "warn", "fail"}[i%3])}, {"body", Bytes(payload)}}})
+		if len(recs) == batch {
+			flush()
+		}
+	}
+	for i := 0; i < n; i += 10 {
+		recs = append(recs, Record{Time: day0 + int64(n+i)*1e6, Series: fmt.Sprintf("host%02d", i%50), Key: fmt.Sprintf("obj%08d", i), Op: OpDelete})
+		if len(recs) == batch {
+			flush()
+		}
+	}
+	if len(recs) > 0 {
+		flush()
+	}
+}
+
+func segBytes(b *testing.B, dir string) (files []string, total int64) {
+	b.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), ".seg") {
+			fi, err := e.Info()
+			if err != nil {
+				b.Fatal(err)
+			}
+			files = append(files, filepath.Join(dir, e.Name()))
+			total += fi.Size()
+		}
+	}
+	return files, total
+}
+
+// copyFiles copies each file to a sibling with fsync, rename and
+// directory fsync: the physical limit of a rewrite.
+func copyFiles(b *testing.B, files []string) {
+	b.Helper()
+	for _, p := range files {
+		in, err := os.Open(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out, err := os.Create(p + ".copy")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := io.Copy(out, in); err != nil {
+			b.Fatal(err)
+		}
+		if err := out.Sync(); err != nil {
+			b.Fatal(err)
+		}
+		_ = out.Close()
+		_ = in.Close()
+		if err := os.Rename(p+".copy", p+".copied"); err != nil {
+			b.Fatal(err)
+		}
+		d, err := os.Open(filepath.Dir(p))
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = d.Sync()
+		_ = d.Close()
+		_ = os.Remove(p + ".copied")
+	}
+}
+
+// BenchmarkCompactRewrite measures a pass over segments where 10% of
+// the rows are droppable, in MB/s of segment bytes read plus written,
+// against copying the same files with fsync in the same run. Run with
+// -benchtime=1x (each iteration builds a fresh store on the OS file
+// system); TSQ_COMPACT_BENCH_ROWS sets the rows.
+func BenchmarkCompactRewrite(b *testing.B) {
+	rows := benchRows(b, 400_000)
+	var passMBs, copyMBs float64
+	for range b.N {
+		b.StopTimer()
+		dir := b.TempDir()
+		o := &Options{Sync: SyncNever, SegmentMaxBytes: 8 << 20, CompactInterval: 0}
+		s, err := Open(dir, o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fillStream(b, s, "ev", rows)
+		sdir := filepath.Join(dir, "streams", "ev")
+		// Seal the active segment first so both sides see the same files.
+		st, _ := s.stream("ev", false)
+		st.mu.Lock()
+		if err := st.roll(); err != nil {
+			b.Fatal(err)
+		}
+		st.merge.wg.Wait() // the merge at seal is not the pass's work
+		st.applyMerges()
+		st.publish()
+		st.mu.Unlock()
+		files, size := segBytes(b, sdir)
+		b.StartTimer()
+		t0 := time.Now()
+		copyFiles(b, files)
+		copyDur := time.Since(t0)
+		t0 = time.Now()
+		cpu0 := cpuTime()
+		cs, err := s.Compact(ctx, "ev")
+		passDur := time.Since(t0)
+		passCPU := cpuTime() - cpu0
+		b.StopTimer()
+		if err != nil {
+			b.Fatal(err)
+		}
+		_, after := segBytes(b, sdir)
+		copyMBs = float64(2*size) / 1e6 / copyDur.Seconds()
+		passMBs = float64(size+after) / 1e6 / passDur.Seconds()
+		b.Logf("%d rows, %d segments, %.1f MB -> %.1f MB, %d rows dropped; pass %v (%.0f MB/s; CPU %v, %.0f MB per CPU-second), copy %v (%.0f MB/s), ratio %.2f",
+			rows+rows/10, len(files), float64(size)/1e6, float64(after)/1e6, cs.RowsRecord, passDur, passMBs,
+			passCPU, float64(size+after)/1e6/passCPU.Seconds(), copyDur, copyMBs, passMBs/copyMBs)
+		_ = s.Close()
+	}
+	b.ReportMetric(passMBs, "pass-MB/s")
+	b.ReportMetric(copyMBs, "copy-MB/s")
+	b.ReportMetric(passMBs/copyMBs, "ratio")
+}
+
+// BenchmarkCompactMemory measures the peak heap of a pass over many
+// tombstones (distinct keys) with the default cap and with a small one:
+// the snapshot, the pass's dominant memory, is bounded by the cap.
+func BenchmarkCompactMemory(b *testing.B) {
+	rows := benchRows(b, 1_000_000)
+	for _, capN := range []int{100_000, 32_000_000} {
+		b.Run(fmt.Sprintf("cap=%d", capN), func(b *testing.B) {
+			for range b.N {
+				b.StopTimer()
+				dir := b.TempDir()
+				o := &Options{Sync: SyncNever, SegmentMaxBytes: 8 << 20, CompactTombstoneCap: capN}
+				s, err := Open(dir, o)
+				if err != nil {
+					b.Fatal(err)
+				}
+				fillTombstones(b, s, "ev", rows)
+				runtime.GC()
+				var base runtime.MemStats
+				runtime.ReadMemStats(&base)
+				var peak atomic.Uint64
+				stop := make(chan struct{})
+				var wg sync.WaitGroup
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					var m runtime.MemStats
+					for {
+						runtime.ReadMemStats(&m)
+						if m.HeapInuse > peak.Load() {
+							peak.Store(m.HeapInuse)
+						}
+						select {
+						case <-stop:
+							return
+						case <-time.After(5 * time.Millisecond):
+						}
+					}
+				}()
+				b.StartTimer()
+				cs, err := s.Compact(ctx, "ev")
+				b.StopTimer()
+				close(stop)
+				wg.Wait()
+				if err != nil {
+					b.Fatal(err)
+				}
+				extra := float64(peak.Load()-min(peak.Load(), base.HeapInuse)) / 1e6
+				b.Logf("%d tombstones, cap %d: %d chunks, peak heap above the start %.0f MB (start %.0f MB)",
+					rows, capN, cs.Chunks, extra, float64(base.HeapInuse)/1e6)
+				b.ReportMetric(extra, "peak-MB")
+				_ = s.Close()
+			}
+		})
+	}
+}
+
+// fillTombstones appends n puts then n deletes of distinct keys.
+func fillTombstones(b *testing.B, s *Store, stream string, n int) {
+	b.Helper()
+	recs := make([]Record, 0, 8192)
+	for pass := range 2 {
+		for i := range n {
+			r := Record{Time: day0 + int64(pass*n+i)*1e6, Series: fmt.Sprintf("acct%05d", i%10000), Key: fmt.Sprintf("r%09d", i)}
+			if pass == 1 {
+				r.Op = OpDelete
+			} else {
+				r.Fields = []Field{{"v", Int(int64(i))}}
+			}
+			recs = append(recs, r)
+			if len(recs) == cap(recs) {
+				if _, err := s.Append(ctx, stream, recs...); err != nil {
+					b.Fatal(err)
+				}
+				recs = recs[:0]
+			}
+		}
+	}
+	if len(recs) > 0 {
+		if _, err := s.Append(ctx, stream, recs...); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func benchRows(b *testing.B, def int) int {
+	if v := os.Getenv("TSQ_COMPACT_BENCH_ROWS"); v != "" {
+		var n int
+		if _, err := fmt.Sscan(v, &n); err == nil && n > 0 {
+			return n
+		}
+	}
+	return def
+}

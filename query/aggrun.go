@@ -1,0 +1,397 @@
+package query
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/tsqdb/tsq/chunk"
+)
+
+// Aggregation runs over a block's selected rows in runs of consecutive
+// rows of the same group (same bucket, same dictionary codes): one map
+// lookup per run, and per aggregate one typed loop over the run. Blocks
+// hold rows grouped by series in time order, so runs are long.
+
+// groupCol reads one GROUP BY term of a block.
+type groupCol struct {
+	spec  *groupSpec
+	times []int64       // gBucket
+	col   *chunk.Column // series, key or field; nil: all null
+	base  []int64       // op
+	// label values by series dictionary code, filled lazily
+	labels []string
+	have   []bool
+	// the current run: bucket [lo, hi), or code, or sig value
+	lo, hi int64
+	code   int32
+	cur    int64
+	mode   uint8
+}
+
+const (
+	modeBucket uint8 = iota // times within [lo, hi)
+	modeCode                // dictionary code equals code, no nulls
+	modeSig                 // sig equals cur
+	modeNoRun               // no cheap identity: runs of one row
+)
+
+// begin starts a run at row r.
+func (g *groupCol) begin(r int32) {
+	switch {
+	case g.spec.kind == gBucket:
+		g.mode = modeBucket
+		g.lo = bucketOf(g.times[r], g.spec.bucket)
+		g.hi = g.lo + g.spec.bucket
+		if g.hi < g.lo {
+			g.hi = math.MaxInt64
+		}
+	case g.col != nil && g.col.Codes != nil && g.col.Strs == nil && g.col.Valid == nil:
+		g.mode, g.code = modeCode, g.col.Codes[r]
+	default:
+		v, ok := g.sig(r)
+		g.mode, g.cur = modeSig, v
+		if !ok {
+			g.mode = modeNoRun
+		}
+	}
+}
+
+// runEnd returns the end of the run begun at sel[start-1]: the first
+// index in [start, end) whose row leaves it, or end.
+func (g *groupCol) runEnd(sel []int32, start, end int) int {
+	switch g.mode {
+	case modeBucket:
+		lo, hi, times := g.lo, g.hi, g.times
+		for j := start; j < end; j++ {
+			if t := times[sel[j]]; t < lo || t >= hi {
+				return j
+			}
+		}
+		return end
+	case modeCode:
+		code, codes := g.code, g.col.Codes
+		for j := start; j < end; j++ {
+			if codes[sel[j]] != code {
+				return j
+			}
+		}
+		return end
+	}
+	for j := start; j < end; j++ {
+		if !g.same(sel[j]) {
+			return j
+		}
+	}
+	return end
+}
+
+// same reports whether row r continues the run.
+func (g *groupCol) same(r int32) bool {
+	switch g.mode {
+	case modeBucket:
+		t := g.times[r]
+		return t >= g.lo && t < g.hi
+	case modeCode:
+		return g.col.Codes[r] == g.code
+	case modeSig:
+		v, ok := g.sig(r)
+		return ok && v == g.cur
+	}
+	return false
+}
+
+// sig returns the identity of row r's group value within the block: a
+// bucket, a dictionary code, a number's bits, or -1<<63 for null.
+// ok is false when the value has no cheap identity (a column without
+// dictionary), which ends every run.
+func (g *groupCol) sig(r int32) (v int64, ok bool) {
+	switch {
+	case g.spec.kind == gBucket:
+		return bucketOf(g.times[r], g.spec.bucket), true
+	case g.base != nil:
+		return g.base[r], true
+	case g.col == nil:
+		return math.MinInt64, true
+	case g.col.IsNull(int(r)):
+		return math.MinInt64, true
+	}
+	c := g.col
+	switch c.Type {
+	case chunk.Int64:
+		return c.Ints[r], true
+	case chunk.Float64:
+		return int64(math.Float64bits(c.Floats[r])), true
+	case chunk.Bool:
+		return b2i(c.Bools[r]), true
+	}
+	if c.Codes != nil && c.Strs == nil {
+		return int64(c.Codes[r]), true
+	}
+	return 0, false
+}
+
+// value returns row r's group value.
+func (g *groupCol) value(b *batch, r int32) value {
+	switch g.spec.kind {
+	case gBucket:
+		return value{i: bucketOf(g.times[r], g.spec.bucket)}
+	case gLabel:
+		c := g.col
+		if c.Codes == nil || c.Strs != nil {
+			return value{s: labelOf(c.StringAt(int(r)), g.spec.name)}
+		}
+		if g.labels == nil {
+			g.labels, g.have = make([]string, c.Dict.Len()), make([]bool, c.Dict.Len())
+		}
+		k := c.Codes[r]
+		if !g.have[k] {
+			g.labels[k], g.have[k] = labelOf(string(c.Dict.At(int(k))), g.spec.name), true
+		}
+		return value{s: g.labels[k]}
+	}
+	return b.valueAt(g.spec.name, g.spec.out, r)
+}
+
+// argCol reads an aggregate's argument column of a block.
+type argCol struct {
+	base []int64       // seq, time or op
+	col  *chunk.Column // series, key or a field; nil (no base): all null
+	kind colKind
+}
+
+func (a *argCol) get(r int32) value {
+	if a.base != nil {
+		return value{i: a.base[r]}
+	}
+	c := a.col
+	if c == nil || c.IsNull(int(r)) {
+		return nullValue
+	}
+	switch c.Type {
+	case chunk.Int64:
+		if a.kind == kFloat {
+			return value{f: float64(c.Ints[r])}
+		}
+		return value{i: c.Ints[r]}
+	case chunk.Float64:
+		return value{f: c.Floats[r]}
+	case chunk.Bool:
+		return value{b: c.Bools[r]}
+	}
+	return value{s: c.StringAt(int(r))}
+}
+
+func (b *batch) argCol(name string, k colKind) argCol {
+	switch name {
+	case ColSeq:
+		return argCol{base: b.seq, kind: k}
+	case ColTime:
+		return argCol{base: b.time, kind: k}
+	case ColOp:
+		return argCol{base: b.op, kind: k}
+	}
+	return argCol{col: b.strColOrField(name), kind: k}
+}
+
+func (b *batch) strColOrField(name string) *chunk.Column {
+	switch name {
+	case ColSeries:
+		return b.series
+	case ColKey:
+		return b.key
+	}
+	return b.fields[name]
+}
+
+// accumulate adds the selected rows of b to gs.
+func (a *aggPlan) accumulate(gs *groups, b *batch) error {
+	sel := b.sel
+	if len(sel) == 0 {
+		return nil
+	}
+	gcols := make([]groupCol, len(a.groups))
+	for i := range a.groups {
+		g := &a.groups[i]
+		gcols[i].spec = g
+		switch {
+		case g.kind == gBucket:
+			gcols[i].times = b.time
+		case g.kind == gLabel:
+			gcols[i].col = b.series
+		case g.name == ColOp:
+			gcols[i].base = b.op
+		default:
+			gcols[i].col = b.strColOrField(g.name)
+		}
+	}
+	args := make([]argCol, len(a.aggs))
+	for i := range a.aggs {
+		if a.aggs[i].arg != "" {
+			args[i] = b.argCol(a.aggs[i].arg, a.aggs[i].in)
+		}
+	}
+	vals := make([]value, len(a.groups))
+	var sb strings.Builder
+	// With one non-bucket term read by dictionary code, the buckets of a
+	// code are cached for the block.
+	var byCode []*buckets
+	coded := -1
+	for gi := range gcols {
+		if gcols[gi].spec.kind == gBucket {
+			continue
+		}
+		c := gcols[gi].col
+		if coded == -1 && c != nil && c.Codes != nil && c.Strs == nil && c.Valid == nil {
+			coded = gi
+		} else {
+			coded = -2
+		}
+	}
+	if coded >= 0 {
+		byCode = make([]*buckets, gcols[coded].col.Dict.Len())
+	}
+	for i := 0; i < len(sel); {
+		r := sel[i]
+		for gi := range gcols {
+			gcols[gi].begin(r)
+		}
+		j := len(sel)
+		for gi := range gcols {
+			j = gcols[gi].runEnd(sel, i+1, j)
+		}
+		// Look the group up by its values.
+		var bk *buckets
+		var bucket int64
+		if coded >= 0 {
+			bk = byCode[gcols[coded].col.Codes[r]]
+		}
+		for gi := range gcols {
+			if gcols[gi].spec.kind == gBucket {
+				bucket = gcols[gi].lo
+			}
+		}
+		g := (*group)(nil)
+		if bk != nil {
+			g = bk.m[bucket]
+		}
+		if g == nil {
+			sb.Reset()
+			for gi := range gcols {
+				v := gcols[gi].value(b, r)
+				vals[gi] = v
+				if gcols[gi].spec.kind != gBucket {
+					writeKeyPart(&sb, gcols[gi].spec.out, v)
+				}
+			}
+			if bk == nil {
+				bk = gs.rest(sb.String())
+				if coded >= 0 {
+					byCode[gcols[coded].col.Codes[r]] = bk
+				}
+			}
+			if g = bk.m[bucket]; g == nil {
+				g = &group{vals: slices.Clone(vals), states: make([]aggState, len(a.aggs))}
+				bk.m[bucket] = g
+				gs.n++
+			}
+		}
+		run := sel[i:j]
+		for ai := range a.aggs {
+			if err := g.states[ai].addRun(&a.aggs[ai], &args[ai], b, run, gs); err != nil {
+				return err
+			}
+		}
+		i = j
+	}
+	return nil
+}
+
+// addRun adds the rows of one group's run.
+func (s *aggState) addRun(a *aggSpec, arg *argCol, b *batch, run []int32, gs *groups) error {
+	if a.arg == "" { // count(*)
+		s.n += int64(len(run))
+		return nil
+	}
+	c := arg.col
+	fastFloat := arg.base == nil && c != nil && c.Type == chunk.Float64
+	fastInt := arg.base == nil && c != nil && c.Type == chunk.Int64
+	switch {
+	case a.fn == "count" && arg.base == nil:
+		if c == nil {
+			return nil
+		}
+		if c.Valid == nil {
+			s.n += int64(len(run))
+			return nil
+		}
+		for _, r := range run {
+			if c.Valid[r] {
+				s.n++
+			}
+		}
+		return nil
+	case (a.fn == "sum" || a.fn == "avg") && fastFloat:
+		var sum float64
+		var n int64
+		for _, r := range run {
+			if c.Valid == nil || c.Valid[r] {
+				sum += c.Floats[r]
+				n++
+			}
+		}
+		s.sumF += sum
+		s.n += n
+		return nil
+	case (a.fn == "sum" || a.fn == "avg") && fastInt:
+		var sum int64
+		var n int64
+		for _, r := range run {
+			if c.Valid == nil || c.Valid[r] {
+				sum += c.Ints[r]
+				n++
+			}
+		}
+		s.sumI += sum
+		s.sumF += float64(sum)
+		s.n += n
+		return nil
+	case (a.fn == "min" || a.fn == "max") && fastFloat:
+		// NaN orders above every number (cmpFloat): it is the max of a
+		// run holding one, and the min only of a run of NaNs.
+		var best float64
+		found, nan := false, false
+		isMax := a.fn == "max"
+		for _, r := range run {
+			if c.Valid != nil && !c.Valid[r] {
+				continue
+			}
+			v := c.Floats[r]
+			switch {
+			case v != v:
+				nan = true
+			case !found || isMax && v > best || !isMax && v < best:
+				best, found = v, true
+			}
+		}
+		if nan && (isMax || !found) {
+			best, found = math.NaN(), true
+		}
+		if found {
+			s.n++
+			s.addExt(a, value{f: best})
+		}
+		return nil
+	}
+	for _, r := range run {
+		v := arg.get(r)
+		if a.fn == "quantile" && !v.null {
+			if gs.qvalues++; gs.qvalues > maxQuantileValues {
+				return fmt.Errorf("query: quantile() holds every value and this query exceeds %d; narrow the time range or the series", maxQuantileValues)
+			}
+		}
+		s.add(a, v, b.time[r], b.seq[r])
+	}
+	return nil
+}

@@ -1,0 +1,212 @@
+package query
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// testSource builds a source of n generated rows in blocks of up to
+// maxBlock rows.
+func testSource(t testing.TB, n, maxBlock int) (*memSource, []trow) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(1, 2))
+	rows := genRows(rng, n, modelNow.Add(-5*time.Hour).UnixNano())
+	src, err := buildSource(rng, rows, maxBlock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src, rows
+}
+
+func openOnly(src Source) Opener {
+	return func(name string) (Source, error) {
+		if name != "m" {
+			return nil, errors.New("stream not found")
+		}
+		return src, nil
+	}
+}
+
+func explainLines(t *testing.T, src Source, q string) string {
+	t.Helper()
+	rows, err := runCells(q, openOnly(src), &Options{Now: modelNow})
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	var lines []string
+	for _, r := range rows {
+		lines = append(lines, r[0].(string))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func TestPruning(t *testing.T) {
+	src, rows := testSource(t, 3000, 50)
+	for _, sg := range src.segs {
+		sg.(*memSeg).sealed = true
+	}
+	mid := rows[1500].time
+	ts := time.Unix(0, mid).UTC().Format(time.RFC3339)
+	for _, tc := range []struct{ q, want string }{
+		{"EXPLAIN SELECT * FROM m", "pruned by seq, 0 pruned by time, 0 pruned by series bloom"},
+		{"EXPLAIN SELECT * FROM m WHERE seq > 2900", "blocks: "},
+		{"EXPLAIN SELECT avg(v) FROM m WHERE time >= '" + ts + "' GROUP BY time(5m)", "columns decoded: seq, time"},
+		{"EXPLAIN SELECT * FROM m WHERE series = 'nope'", "pruned by series bloom"},
+	} {
+		out := explainLines(t, src, tc.q)
+		if !strings.Contains(out, tc.want) {
+			t.Errorf("%s:\n%s\nwant %q", tc.q, out, tc.want)
+		}
+		t.Logf("%s\n%s", tc.q, out)
+	}
+	// The numbers: a seq bound prunes all but the last blocks, a time
+	// bound about half, an absent series every segment.
+	check := func(q string, scanned func(total, got int) bool) {
+		t.Helper()
+		out := explainLines(t, src, q)
+		var total, got int
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, "blocks: ") {
+				if _, err := fmtSscanf(l, "blocks: %d total, %d scanned", &total, &got); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if !scanned(total, got) {
+			t.Errorf("%s: %d of %d blocks scanned\n%s", q, got, total, out)
+		}
+	}
+	check("EXPLAIN SELECT * FROM m WHERE seq > 2900", func(total, got int) bool { return got > 0 && got <= 5 })
+	check("EXPLAIN SELECT * FROM m WHERE time >= '"+ts+"'", func(total, got int) bool { return got > total/4 && got < total*3/4 })
+	check("EXPLAIN SELECT * FROM m WHERE series = 'nope'", func(total, got int) bool { return got == 0 && total > 0 })
+	check("EXPLAIN SELECT * FROM m WHERE series IN ('disk', 'nope')", func(total, got int) bool { return got > total/2 })
+	check("EXPLAIN SELECT * FROM fold(m) AS OF SEQ 100", func(total, got int) bool { return got <= 5 })
+	// The pruned query's answer equals the unpruned filter's.
+	a, err := runCells("SELECT count(*) FROM m WHERE time >= '"+ts+"'", openOnly(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want int64
+	for _, r := range rows {
+		if r.time >= mid/1e9*1e9 {
+			want++
+		}
+	}
+	if a[0][0].(int64) != want {
+		t.Errorf("count after pruning %v, want %d", a[0][0], want)
+	}
+}
+
+func TestCancel(t *testing.T) {
+	src, _ := testSource(t, 3000, 20)
+	for _, q := range []string{"SELECT * FROM m", "SELECT avg(v) FROM m GROUP BY series", "SELECT * FROM fold(m)", "SELECT * FROM m ORDER BY v"} {
+		if _, err := Fields(src); err != nil { // cache the schema: count only scan reads
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		var reads atomic.Int64
+		for _, sg := range src.segs {
+			sg.(*memSeg).delay = func() {
+				if reads.Add(1) == 10 {
+					cancel()
+				}
+			}
+		}
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		rr, err := Run(ctx, q, openOnly(src), &Options{Allocator: mem, BatchRows: 16, Parallelism: 2})
+		if err == nil {
+			for rr.Next() {
+			}
+			err = rr.Err()
+			rr.Release()
+		}
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: err %v, want context.Canceled", q, err)
+		}
+		if n := reads.Load(); n > 20 {
+			t.Errorf("%s: %d blocks read after cancelling at 10", q, n)
+		}
+		mem.AssertSize(t, 0)
+		cancel()
+	}
+}
+
+// TestStreamWindow checks that a raw scan reads a bounded number of
+// blocks ahead of the consumer.
+func TestStreamWindow(t *testing.T) {
+	src, rows := testSource(t, 3000, 20)
+	if _, err := Fields(src); err != nil { // cache the schema: count only scan reads
+		t.Fatal(err)
+	}
+	var reads atomic.Int64
+	for _, sg := range src.segs {
+		sg.(*memSeg).delay = func() { reads.Add(1) }
+	}
+	rr, err := Run(context.Background(), "SELECT seq FROM m", openOnly(src), &Options{BatchRows: 10, Parallelism: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rr.Release()
+	if !rr.Next() {
+		t.Fatal(rr.Err())
+	}
+	time.Sleep(50 * time.Millisecond)
+	// window (2·P) queued + P in the workers + the one being consumed.
+	if n := reads.Load(); n > 2*2+2+2 {
+		t.Errorf("%d blocks read while the consumer holds its first batch", n)
+	}
+	total := rr.RecordBatch().NumRows()
+	for rr.Next() {
+		total += rr.RecordBatch().NumRows()
+	}
+	if rr.Err() != nil || total != int64(len(rows)) {
+		t.Errorf("%d rows, err %v; want %d", total, rr.Err(), len(rows))
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	src, _ := testSource(t, 200, 20)
+	for _, tc := range []struct {
+		q        string
+		col      int
+		contains string
+	}{
+		{"SELECT * FROM nope", 15, "stream not found"},
+		{"SELECT nope FROM m", 8, `unknown column "nope"`},
+		{"SELECT * FROM m WHERE zz > 1", 23, `unknown column "zz"`},
+		{"SELECT * FROM m WHERE v = 'x'", 27, "type mismatch"},
+		{"SELECT * FROM m WHERE s > 3", 27, "type mismatch"},
+		{"SELECT * FROM m WHERE b = 1", 27, "type mismatch"},
+		{"SELECT * FROM m WHERE time > 'yesterday'", 30, "bad time"},
+		{"SELECT * FROM m WHERE seq = 'x'", 29, "type mismatch"},
+		{"SELECT * FROM m WHERE op = 'upsert'", 28, "op is one of"},
+		{"SELECT sum(s) FROM m", 12, "type mismatch"},
+		{"SELECT avg(v) FROM m GROUP BY time(0)", 36, "bucket of 0"},
+		{"SELECT * FROM m WHERE series =~ '[a-'", 33, "bad regular expression"},
+		{"SELECT v, avg(n) FROM m", 8, "must be grouped"},
+		{"SELECT * FROM m GROUP BY series", 15, "cannot be grouped"},
+		{"SELECT * FROM m ORDER BY zz", 26, "not a result column"},
+		{"SELECT * FROM m WHERE v = NULL", 27, "IS NULL"},
+		{"SELECT * FROM m WHERE key ~ cpu", 23, "~ matches series"},
+	} {
+		_, err := Run(context.Background(), tc.q, openOnly(src), nil)
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Errorf("%s: %v, want *Error", tc.q, err)
+			continue
+		}
+		if e.Col != tc.col || !strings.Contains(e.Error(), tc.contains) {
+			t.Errorf("%s: col %d %q, want col %d containing %q\n%s", tc.q, e.Col, e.Error(), tc.col, tc.contains, e.Caret(tc.q))
+		}
+	}
+}
+
+func fmtSscanf(s, format string, args ...any) (int, error) { return fmt.Sscanf(s, format, args...) }

@@ -1,0 +1,780 @@
+package query
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/RoaringBitmap/roaring/v2/roaring64"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+var (
+	modelSeed    = flag.Uint64("model.seed", 0, "seed of TestModel (0: from the clock)")
+	modelQueries = flag.Int("model.queries", 400, "queries TestModel runs")
+)
+
+// fieldKinds are the stream-wide types of the generated fields.
+var fieldKinds = map[string]colKind{"v": kFloat, "n": kInt, "s": kString, "b": kBool, "x": kFloat}
+
+var modelNow = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+
+// TestModel runs random queries over generated records and compares
+// every result with a brute-force evaluation over the same rows.
+func TestModel(t *testing.T) {
+	seed := *modelSeed
+	if seed == 0 {
+		seed = uint64(time.Now().UnixNano())
+	}
+	t.Logf("seed %d (replay with -model.seed=%d)", seed, seed)
+	rng := rand.New(rand.NewPCG(seed, 7))
+	t0 := modelNow.Add(-5 * time.Hour).UnixNano()
+	rows := genRows(rng, 1500, t0)
+	src, err := buildSource(rng, rows, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src.deleted = roaring64.New()
+	for _, r := range rows {
+		if rng.IntN(30) == 0 {
+			src.deleted.Add(r.seq)
+		}
+	}
+	open := func(name string) (Source, error) {
+		if name != "m" {
+			return nil, fmt.Errorf("no stream %q", name)
+		}
+		return src, nil
+	}
+	defs, err := Fields(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var star []string
+	for _, d := range defs {
+		if k := kindOfField(d.Type); k != fieldKinds[d.Name] {
+			t.Fatalf("field %s is %s, want %s", d.Name, k, fieldKinds[d.Name])
+		}
+		star = append(star, d.Name)
+	}
+	if len(star) != len(fieldKinds) {
+		t.Fatalf("fields %v", star)
+	}
+	g := &qgen{rng: rng, rows: rows}
+	for i := range *modelQueries {
+		q := g.query()
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		got, err := runCells(q, open, &Options{Allocator: mem, BatchRows: 1 + rng.IntN(300), Parallelism: 1 + rng.IntN(3), Now: modelNow})
+		if err != nil {
+			t.Fatalf("query %d %q: %v", i, q, err)
+		}
+		mem.AssertSize(t, 0)
+		want, err := brute(q, rows, src.deleted, star)
+		if err != nil {
+			t.Fatalf("query %d %q: brute: %v", i, q, err)
+		}
+		if msg := diffCells(got, want); msg != "" {
+			t.Fatalf("query %d %q (seed %d): %s", i, q, seed, msg)
+		}
+	}
+}
+
+// runCells runs a query and returns its cells: nil, uint64, int64,
+// float64, string or bool.
+func runCells(q string, open Opener, o *Options) ([][]any, error) {
+	rr, err := Run(context.Background(), q, open, o)
+	if err != nil {
+		return nil, err
+	}
+	defer rr.Release()
+	var out [][]any
+	for rr.Next() {
+		rec := rr.RecordBatch()
+		for i := range int(rec.NumRows()) {
+			row := make([]any, rec.NumCols())
+			for c := range row {
+				row[c] = cellOf(rec.Column(c), i)
+			}
+			out = append(out, row)
+		}
+	}
+	return out, rr.Err()
+}
+
+func cellOf(a arrow.Array, i int) any {
+	if a.IsNull(i) {
+		return nil
+	}
+	switch a := a.(type) {
+	case *array.Uint64:
+		return a.Value(i)
+	case *array.Int64:
+		return a.Value(i)
+	case *array.Timestamp:
+		return int64(a.Value(i))
+	case *array.Float64:
+		return a.Value(i)
+	case *array.String:
+		return a.Value(i)
+	case *array.Boolean:
+		return a.Value(i)
+	case *array.Dictionary:
+		return a.Dictionary().(*array.String).Value(a.GetValueIndex(i))
+	}
+	panic(fmt.Sprintf("cell of %T", a))
+}
+
+func diffCells(got, want [][]any) string {
+	if len(got) != len(want) {
+		return fmt.Sprintf("%d rows, want %d\ngot  %v\nwant %v", len(got), len(want), head(got), head(want))
+	}
+	for i := range got {
+		if len(got[i]) != len(want[i]) {
+			return fmt.Sprintf("row %d: %v, want %v", i, got[i], want[i])
+		}
+		for c := range got[i] {
+			if !sameCell(got[i][c], want[i][c]) {
+				return fmt.Sprintf("row %d col %d: %v (%T), want %v (%T)\nrow %v\nwant %v", i, c, got[i][c], got[i][c], want[i][c], want[i][c], got[i], want[i])
+			}
+		}
+	}
+	return ""
+}
+
+func head(rows [][]any) [][]any { return rows[:min(len(rows), 5)] }
+
+func sameCell(a, b any) bool {
+	if fa, ok := a.(float64); ok {
+		fb, ok := b.(float64)
+		return ok && (fa == fb || math.Abs(fa-fb) <= 1e-9*max(1, math.Abs(fa), math.Abs(fb)))
+	}
+	return a == b
+}
+
+// qgen generates random queries over the generated stream "m".
+type qgen struct {
+	rng  *rand.Rand
+	rows []trow
+}
+
+func (g *qgen) pick(s ...string) string { return s[g.rng.IntN(len(s))] }
+
+func (g *qgen) timeLit() string {
+	r := g.rows[g.rng.IntN(len(g.rows))]
+	if g.rng.IntN(3) == 0 {
+		d := modelNow.Sub(time.Unix(0, r.time)).Round(time.Minute)
+		return fmt.Sprintf("now() - %dm", int(d.Minutes()))
+	}
+	return "'" + time.Unix(0, r.time).UTC().Format(time.RFC3339) + "'"
+}
+
+func (g *qgen) atom() string {
+	switch g.rng.IntN(17) {
+	case 0:
+		return "time " + g.pick(">=", "<", ">", "<=") + " " + g.timeLit()
+	case 1:
+		return fmt.Sprintf("seq %s %d", g.pick(">", "<=", "=", "!="), 1+g.rng.IntN(len(g.rows)))
+	case 2:
+		return "series = '" + testSeries[g.rng.IntN(len(testSeries))] + "'"
+	case 3:
+		return "series LIKE '" + g.pick("cpu%", "m%", "%a%", "nab/%", "d_sk") + "'"
+	case 4:
+		return "series =~ '" + g.pick("cpu.*", ".*host=\"a\".*", "disk|mem.*") + "'"
+	case 5:
+		return "series ~ " + g.pick(`cpu{host="a"}`, `{host="a"}`, `cpu{host!="a"}`, `{host=~"a|b"}`, `{dc="x"}`, `mem`)
+	case 6:
+		return "key " + g.pick("=", "!=", ">") + fmt.Sprintf(" 'k%d'", g.rng.IntN(8))
+	case 7:
+		return "op = '" + g.pick("put", "delete", "drop") + "'"
+	case 8:
+		return fmt.Sprintf("v %s %d", g.pick(">", "<", ">=", "=", "!="), g.rng.IntN(200)-50)
+	case 9:
+		return fmt.Sprintf("v %s %.2f", g.pick(">", "<="), g.rng.Float64()*200-50)
+	case 10:
+		return fmt.Sprintf("n %s %d", g.pick(">", "<", "=", "!=", "<="), g.rng.IntN(100))
+	case 11:
+		return g.pick("s", "v", "n", "b", "x") + g.pick(" IS NULL", " IS NOT NULL")
+	case 12:
+		return "s " + g.pick("= 'alpha'", "< 'beta'", "LIKE '%a'", "NOT LIKE 'g%'", "IN ('beta', 'Delta')", "=~ '[a-d].*'")
+	case 13:
+		return "b = " + g.pick("true", "false")
+	case 14:
+		return fmt.Sprintf("x %s %d", g.pick(">", "<", "="), g.rng.IntN(50))
+	case 15:
+		return "key IN ('k1', 'k2', '')"
+	}
+	return fmt.Sprintf("n NOT IN (%d, %d)", g.rng.IntN(100), g.rng.IntN(100))
+}
+
+func (g *qgen) cond(depth int) string {
+	if depth <= 0 || g.rng.IntN(3) == 0 {
+		return g.atom()
+	}
+	switch g.rng.IntN(4) {
+	case 0:
+		return "(" + g.cond(depth-1) + " OR " + g.cond(depth-1) + ")"
+	case 1:
+		return "NOT (" + g.cond(depth-1) + ")"
+	}
+	return g.cond(depth-1) + " AND " + g.cond(depth-1)
+}
+
+func (g *qgen) query() string {
+	var sb strings.Builder
+	from := "m"
+	if g.rng.IntN(3) == 0 {
+		from = "fold(m)"
+		switch g.rng.IntN(3) {
+		case 0:
+			from += fmt.Sprintf(" AS OF SEQ %d", 1+g.rng.IntN(len(g.rows)))
+		case 1:
+			from += " AS OF TIME " + g.timeLit()
+		}
+	}
+	where := ""
+	if g.rng.IntN(5) > 0 {
+		where = " WHERE " + g.cond(3)
+	}
+	if g.rng.IntN(2) == 0 {
+		// raw
+		cols := "*"
+		var outCols []string
+		if g.rng.IntN(2) == 0 {
+			all := []string{"seq", "time", "series", "key", "op", "v", "n", "s", "b", "x"}
+			g.rng.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
+			outCols = all[:1+g.rng.IntN(5)]
+			cols = strings.Join(outCols, ", ")
+		}
+		fmt.Fprintf(&sb, "SELECT %s FROM %s%s", cols, from, where)
+		if g.rng.IntN(2) == 0 {
+			fmt.Fprintf(&sb, " ORDER BY %s %s", g.pick("time", "v", "series", "seq", "n", "s"), g.pick("ASC", "DESC", ""))
+		}
+	} else {
+		var aggs []string
+		for range 1 + g.rng.IntN(4) {
+			fn := g.pick("count", "sum", "min", "max", "avg", "first", "last", "rate", "quantile", "count(*)")
+			arg := g.pick("v", "n", "x")
+			switch fn {
+			case "count(*)":
+				aggs = append(aggs, fn)
+				continue
+			case "quantile":
+				fn = fmt.Sprintf("quantile(%s, %s)", g.pick("0", "0.5", "0.9", "1", "0.25"), arg)
+				aggs = append(aggs, fn)
+				continue
+			case "min", "max", "first", "last", "count":
+				arg = g.pick("v", "n", "x", "s", "time", "series")
+			}
+			aggs = append(aggs, fn+"("+arg+")")
+		}
+		aggs = slices.Compact(aggs)
+		fmt.Fprintf(&sb, "SELECT %s FROM %s%s", strings.Join(aggs, ", "), from, where)
+		var groups []string
+		if g.rng.IntN(3) > 0 {
+			groups = append(groups, "time("+g.pick("5m", "1h", "90s", "1d")+")")
+		}
+		for _, c := range []string{"series", "host", "key", "s"} {
+			if g.rng.IntN(4) == 0 {
+				groups = append(groups, c)
+			}
+		}
+		if len(groups) > 0 {
+			sb.WriteString(" GROUP BY " + strings.Join(groups, ", "))
+		}
+		if g.rng.IntN(2) == 0 {
+			sb.WriteString(" ORDER BY " + aggs[g.rng.IntN(len(aggs))] + g.pick(" DESC", ""))
+		}
+	}
+	if g.rng.IntN(3) == 0 {
+		fmt.Fprintf(&sb, " LIMIT %d", g.rng.IntN(20))
+	}
+	return sb.String()
+}
+
+// brute evaluates a query naively over rows.
+func brute(q string, rows []trow, deleted *roaring64.Bitmap, star []string) ([][]any, error) {
+	st, err := Parse(q)
+	if err != nil {
+		return nil, err
+	}
+	var live []trow
+	for _, r := range rows {
+		if !deleted.Contains(r.seq) {
+			live = append(live, r)
+		}
+	}
+	if st.Fold {
+		live = bruteFold(st, live)
+	}
+	var sel []trow
+	for _, r := range live {
+		if st.Where == nil || evalExpr(st.Where, &r) == tTrue {
+			sel = append(sel, r)
+		}
+	}
+	if isAggregate(st) {
+		return bruteAgg(st, sel), nil
+	}
+	names := []string{"seq", "time", "series", "key", "op"}
+	if st.Star {
+		names = append(names, star...)
+	} else {
+		names = nil
+		for _, it := range st.Items {
+			names = append(names, it.Col.Name)
+		}
+	}
+	if len(st.OrderBy) > 0 {
+		o := st.OrderBy[0]
+		k := kindOfName(o.Name)
+		sort.SliceStable(sel, func(i, j int) bool {
+			c := compareAny(k, cellAt(&sel[i], o.Name), cellAt(&sel[j], o.Name))
+			if o.Desc {
+				c = -c
+			}
+			return c < 0
+		})
+	}
+	out := [][]any{}
+	for _, r := range sel {
+		row := make([]any, len(names))
+		for i, n := range names {
+			row[i] = cellAt(&r, n)
+		}
+		out = append(out, row)
+	}
+	if st.Limit >= 0 && int64(len(out)) > st.Limit {
+		out = out[:st.Limit]
+	}
+	return out, nil
+}
+
+// bruteFold keeps, scanning backwards from the newest row within AS OF,
+// the puts that no later row of their key or later drop of their series
+// overrides.
+func bruteFold(st *Statement, rows []trow) []trow {
+	asSeq, asTime := uint64(math.MaxUint64), int64(math.MaxInt64)
+	if st.AsOf != nil {
+		if st.AsOf.Seq > 0 {
+			asSeq = st.AsOf.Seq
+		} else {
+			asTime = litTime(st.AsOf.Time)
+		}
+	}
+	dropped := map[string]bool{}
+	seen := map[string]bool{}
+	var keep []trow
+	for i := len(rows) - 1; i >= 0; i-- {
+		r := rows[i]
+		if r.seq > asSeq || r.time > asTime {
+			continue
+		}
+		id := r.series + "\x00" + r.key
+		switch {
+		case r.op == 3:
+			dropped[r.series] = true
+		case dropped[r.series]:
+		case r.key == "":
+			if r.op == 1 {
+				keep = append(keep, r)
+			}
+		default:
+			if !seen[id] && r.op == 1 {
+				keep = append(keep, r)
+			}
+			seen[id] = true
+		}
+		if r.key != "" && r.op != 3 {
+			seen[id] = true
+		}
+	}
+	slices.Reverse(keep)
+	return keep
+}
+
+func litTime(l *Lit) int64 {
+	if l.Kind == LitInt {
+		return l.Int
+	}
+	base := modelNow.UnixNano()
+	if !l.Now {
+		base, _ = parseTime(l.Str)
+	}
+	return base + l.Shift
+}
+
+func kindOfName(n string) colKind {
+	k, ok := kindOfCol(n, &fieldSet{})
+	if ok {
+		return k
+	}
+	return fieldKinds[n]
+}
+
+// cellAt returns a row's column as an output cell.
+func cellAt(r *trow, name string) any {
+	switch name {
+	case "seq":
+		return r.seq
+	case "time":
+		return r.time
+	case "series":
+		return r.series
+	case "key":
+		return r.key
+	case "op":
+		return opName(r.op)
+	}
+	v, ok := r.f[name]
+	if !ok {
+		return nil
+	}
+	if name == "x" {
+		return anyFloat(v)
+	}
+	return v
+}
+
+// tri is a three-valued truth.
+type tri uint8
+
+const (
+	tFalse tri = iota
+	tTrue
+	tUnknown
+)
+
+func triOf(b bool) tri {
+	if b {
+		return tTrue
+	}
+	return tFalse
+}
+
+func evalExpr(e Expr, r *trow) tri {
+	switch e := e.(type) {
+	case *And:
+		a, b := evalExpr(e.L, r), evalExpr(e.R, r)
+		if a == tFalse || b == tFalse {
+			return tFalse
+		}
+		if a == tTrue && b == tTrue {
+			return tTrue
+		}
+		return tUnknown
+	case *Or:
+		a, b := evalExpr(e.L, r), evalExpr(e.R, r)
+		if a == tTrue || b == tTrue {
+			return tTrue
+		}
+		if a == tFalse && b == tFalse {
+			return tFalse
+		}
+		return tUnknown
+	case *Not:
+		switch evalExpr(e.X, r) {
+		case tTrue:
+			return tFalse
+		case tFalse:
+			return tTrue
+		}
+		return tUnknown
+	case *IsNull:
+		return triOf((cellAt(r, e.Col.Name) == nil) != e.Neg)
+	}
+	var col string
+	switch e := e.(type) {
+	case *Compare:
+		col = e.Col.Name
+	case *Like:
+		col = e.Col.Name
+	case *Regex:
+		col = e.Col.Name
+	case *In:
+		col = e.Col.Name
+	case *SeriesMatch:
+		col = e.Col.Name
+	}
+	v := cellAt(r, col)
+	if v == nil {
+		return tUnknown
+	}
+	switch e := e.(type) {
+	case *Compare:
+		return triOf(cmpHolds(e.Op, compareLit(col, v, e.Lit)) && !isNaNCmp(v, e.Lit))
+	case *Like:
+		re := regexp.MustCompile("^(?s:" + strings.NewReplacer("%", ".*", "_", ".").Replace(regexp.QuoteMeta(e.Pattern)) + ")$")
+		return triOf(re.MatchString(v.(string)) != e.Neg)
+	case *Regex:
+		return triOf(e.Re.MatchString(v.(string)) != e.Neg)
+	case *In:
+		in := slices.ContainsFunc(e.Lits, func(l *Lit) bool { return compareLit(col, v, l) == 0 })
+		return triOf(in != e.Neg)
+	case *SeriesMatch:
+		return triOf(bruteSelector(e, v.(string)))
+	}
+	panic("expr")
+}
+
+func isNaNCmp(v any, l *Lit) bool { f, ok := v.(float64); return ok && f != f }
+
+// compareLit compares a cell with a literal.
+func compareLit(col string, v any, l *Lit) int {
+	switch col {
+	case "time":
+		return cmp3(v.(int64), litTime(l))
+	case "seq":
+		return cmp3(v.(uint64), uint64(l.Int))
+	case "op":
+		return strings.Compare(v.(string), l.Str)
+	}
+	switch v := v.(type) {
+	case int64:
+		if l.Kind == LitInt {
+			return cmp3(v, l.Int)
+		}
+		return cmpFloat(float64(v), l.Float)
+	case float64:
+		lf := l.Float
+		if l.Kind == LitInt {
+			lf = float64(l.Int)
+		}
+		return cmpFloat(v, lf)
+	case string:
+		return strings.Compare(v, l.Str)
+	case bool:
+		return cmp3(b2i(v), b2i(l.Bool))
+	}
+	panic("compare")
+}
+
+var labelRe = regexp.MustCompile(`([a-z_]+)="([^"]*)"`)
+
+func bruteLabels(s string) (string, map[string]string) {
+	m := map[string]string{}
+	i := strings.IndexByte(s, '{')
+	if i < 0 {
+		return s, m
+	}
+	for _, kv := range labelRe.FindAllStringSubmatch(s[i:], -1) {
+		m[kv[1]] = kv[2]
+	}
+	return s[:i], m
+}
+
+func bruteSelector(e *SeriesMatch, s string) bool {
+	name, labels := bruteLabels(s)
+	if e.Name != "" && name != e.Name {
+		return false
+	}
+	for _, m := range e.Matchers {
+		v := labels[m.Label]
+		ok := map[string]bool{"=": v == m.Value, "!=": v != m.Value}[m.Op]
+		if m.Op == "=~" || m.Op == "!~" {
+			ok = regexp.MustCompile("^(?:"+m.Value+")$").MatchString(v) == (m.Op == "=~")
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func compareAny(k colKind, a, b any) int {
+	switch {
+	case a == nil && b == nil:
+		return 0
+	case a == nil:
+		return 1
+	case b == nil:
+		return -1
+	}
+	switch a := a.(type) {
+	case uint64:
+		return cmp3(a, b.(uint64))
+	case int64:
+		return cmp3(a, b.(int64))
+	case float64:
+		return cmpFloat(a, b.(float64))
+	case bool:
+		return cmp3(b2i(a), b2i(b.(bool)))
+	}
+	return strings.Compare(a.(string), b.(string))
+}
+
+// bruteAgg groups the selected rows and computes each aggregate from
+// the group's rows.
+func bruteAgg(st *Statement, sel []trow) [][]any {
+	type grp struct {
+		key  []any
+		rows []trow
+	}
+	groupOf := func(r *trow) []any {
+		var k []any
+		for _, g := range st.GroupBy {
+			switch {
+			case g.Bucket > 0:
+				k = append(k, int64(math.Floor(float64(r.time)/float64(g.Bucket)))*g.Bucket)
+			case g.Col.Name == "series" || g.Col.Name == "key" || g.Col.Name == "s":
+				k = append(k, cellAt(r, g.Col.Name))
+			default:
+				_, labels := bruteLabels(r.series)
+				k = append(k, labels[g.Col.Name])
+			}
+		}
+		return k
+	}
+	var gs []*grp
+	for _, r := range sel {
+		k := groupOf(&r)
+		i := slices.IndexFunc(gs, func(g *grp) bool { return slices.Equal(g.key, k) })
+		if i < 0 {
+			gs = append(gs, &grp{key: k})
+			i = len(gs) - 1
+		}
+		gs[i].rows = append(gs[i].rows, r)
+	}
+	if len(st.GroupBy) == 0 && len(gs) == 0 {
+		gs = append(gs, &grp{})
+	}
+	sort.SliceStable(gs, func(i, j int) bool {
+		for c := range gs[i].key {
+			if d := compareAny(0, gs[i].key[c], gs[j].key[c]); d != 0 {
+				return d < 0
+			}
+		}
+		return false
+	})
+	var out [][]any
+	for _, g := range gs {
+		row := slices.Clone(g.key)
+		for _, it := range st.Items {
+			row = append(row, bruteCall(it.Agg, g.rows))
+		}
+		out = append(out, row)
+	}
+	if len(st.OrderBy) > 0 {
+		o := st.OrderBy[0]
+		col := len(st.GroupBy)
+		for i, it := range st.Items {
+			if it.Name() == o.Name {
+				col += i
+				break
+			}
+		}
+		sort.SliceStable(out, func(i, j int) bool {
+			c := compareAny(0, out[i][col], out[j][col])
+			if o.Desc {
+				c = -c
+			}
+			return c < 0
+		})
+	}
+	if st.Limit >= 0 && int64(len(out)) > st.Limit {
+		out = out[:st.Limit]
+	}
+	return out
+}
+
+func bruteCall(c *Call, rows []trow) any {
+	if c.Star {
+		return int64(len(rows))
+	}
+	type pt struct {
+		r trow
+		v any
+	}
+	var pts []pt
+	for _, r := range rows {
+		if v := cellAt(&r, c.Arg.Name); v != nil {
+			pts = append(pts, pt{r, v})
+		}
+	}
+	if c.Func == "count" {
+		return int64(len(pts))
+	}
+	if len(pts) == 0 {
+		return nil
+	}
+	fl := func(v any) float64 { return anyFloat(v) }
+	switch c.Func {
+	case "sum":
+		if _, ok := pts[0].v.(int64); ok {
+			var s int64
+			for _, p := range pts {
+				s += p.v.(int64)
+			}
+			return s
+		}
+		var s float64
+		for _, p := range pts {
+			s += fl(p.v)
+		}
+		return s
+	case "avg":
+		var s float64
+		for _, p := range pts {
+			s += fl(p.v)
+		}
+		return s / float64(len(pts))
+	case "min", "max":
+		best := pts[0].v
+		for _, p := range pts[1:] {
+			d := compareAny(0, p.v, best)
+			if c.Func == "min" && d < 0 || c.Func == "max" && d > 0 {
+				best = p.v
+			}
+		}
+		return best
+	}
+	sort.SliceStable(pts, func(i, j int) bool {
+		if pts[i].r.time != pts[j].r.time {
+			return pts[i].r.time < pts[j].r.time
+		}
+		return pts[i].r.seq < pts[j].r.seq
+	})
+	switch c.Func {
+	case "first":
+		return pts[0].v
+	case "last":
+		return pts[len(pts)-1].v
+	case "rate":
+		span := float64(pts[len(pts)-1].r.time-pts[0].r.time) / 1e9
+		if len(pts) < 2 || span <= 0 {
+			return nil
+		}
+		var inc float64
+		for i := 1; i < len(pts); i++ {
+			a, b := fl(pts[i-1].v), fl(pts[i].v)
+			if b >= a {
+				inc += b - a
+			} else {
+				inc += b
+			}
+		}
+		return inc / span
+	case "quantile":
+		vals := make([]float64, len(pts))
+		for i, p := range pts {
+			vals[i] = fl(p.v)
+		}
+		sort.Float64s(vals)
+		h := float64(len(vals)-1) * c.Q
+		lo := int(math.Floor(h))
+		if lo >= len(vals)-1 {
+			return vals[len(vals)-1]
+		}
+		return vals[lo] + (h-float64(lo))*(vals[lo+1]-vals[lo])
+	}
+	panic(c.Func)
+}

@@ -1,0 +1,207 @@
+package tsq
+
+import (
+	"bufio"
+	"encoding/csv"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tsqdb/tsq/query"
+)
+
+// Query benchmarks run over a store of the shared NAB metrics replicated
+// to -query.samples samples: every sample is repeated at t, t+2s, t+4s,
+// ... (same series, shifted times), appended day by day, series by
+// series. The store is built once under the temp directory and reused
+// by later runs.
+//
+//	go test -run XXX -bench 'BenchmarkQuery' -benchtime 3x -query.samples 20000000 .
+var (
+	benchSamples = flag.Int("query.samples", 20_000_000, "samples in the store of the query benchmarks")
+	benchNAB     = flag.String("query.nab", "../shared/data/metrics/nab_real.csv", "NAB metrics CSV (series,ts_ms,value)")
+)
+
+type nabSample struct {
+	series string
+	t      int64 // ns
+	v      float64
+}
+
+func loadNAB(path string) ([]nabSample, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := csv.NewReader(bufio.NewReader(f))
+	if _, err := r.Read(); err != nil {
+		return nil, err
+	}
+	var out []nabSample
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		ms, err1 := strconv.ParseInt(rec[1], 10, 64)
+		v, err2 := strconv.ParseFloat(rec[2], 64)
+		if err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("%s: bad row %v", path, rec)
+		}
+		out = append(out, nabSample{rec[0], ms * 1e6, v})
+	}
+}
+
+var benchStore struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// benchStoreDir returns the directory of the benchmark store, building
+// it on first use.
+func benchStoreDir(b *testing.B) string {
+	benchStore.once.Do(func() {
+		dir := filepath.Join(os.TempDir(), fmt.Sprintf("tsq-query-bench-%d", *benchSamples))
+		benchStore.dir = dir
+		if _, err := os.Stat(filepath.Join(dir, "COMPLETE")); err == nil {
+			return
+		}
+		_ = os.RemoveAll(dir)
+		benchStore.err = buildBenchStore(dir, *benchSamples)
+	})
+	if benchStore.err != nil {
+		b.Skip(benchStore.err)
+	}
+	return benchStore.dir
+}
+
+func buildBenchStore(dir string, samples int) error {
+	nab, err := loadNAB(*benchNAB)
+	if err != nil {
+		return err
+	}
+	copies := (samples + len(nab) - 1) / len(nab)
+	// Day by day, series by series.
+	type dayKey struct {
+		day    int64
+		series string
+	}
+	groups := map[dayKey][]nabSample{}
+	for _, s := range nab {
+		k := dayKey{dayOf(s.t), s.series}
+		groups[k] = append(groups[k], s)
+	}
+	keys := make([]dayKey, 0, len(groups))
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b dayKey) int {
+		if a.day != b.day {
+			return int(a.day - b.day)
+		}
+		if a.series < b.series {
+			return -1
+		}
+		return 1
+	})
+	s, err := Open(dir, &Options{Sync: SyncNever})
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	left := samples
+	var times []int64
+	var vals []float64
+	for _, k := range keys {
+		times, vals = times[:0], vals[:0]
+		for _, smp := range groups[k] {
+			for c := range copies {
+				t := smp.t + int64(c)*2e9
+				if dayOf(t) != k.day || len(times) >= left {
+					break
+				}
+				times = append(times, t)
+				vals = append(vals, smp.v)
+			}
+		}
+		if len(times) == 0 {
+			continue
+		}
+		if _, err := s.AppendSamples(ctx, "nab", k.series, times, vals); err != nil {
+			return err
+		}
+		left -= len(times)
+	}
+	if err := s.Close(); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "built %s: %d samples in %v\n", dir, samples-left, time.Since(start).Round(time.Millisecond))
+	return os.WriteFile(filepath.Join(dir, "COMPLETE"), nil, 0o644)
+}
+
+func benchQuery(b *testing.B, q string) {
+	dir := benchStoreDir(b)
+	s, err := Open(dir, &Options{ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	n, err := s.Count("nab")
+	if err != nil {
+		b.Fatal(err)
+	}
+	run := func() int64 {
+		rr, err := s.Query(ctx, q, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer rr.Release()
+		var rows int64
+		for rr.Next() {
+			rows += rr.RecordBatch().NumRows()
+		}
+		if err := rr.Err(); err != nil {
+			b.Fatal(err)
+		}
+		return rows
+	}
+	rows := run() // warm: the schema and bloom caches, the OS page cache
+	b.ResetTimer()
+	for b.Loop() {
+		run()
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "samples/s")
+	b.ReportMetric(float64(rows), "rows")
+}
+
+// BenchmarkQueryAggregate: avg and max of value per series per 5-minute
+// bucket over the whole stream.
+func BenchmarkQueryAggregate(b *testing.B) {
+	benchQuery(b, "SELECT avg(value), max(value) FROM nab GROUP BY time(5m), series")
+}
+
+// BenchmarkQuerySelective: one series over 1% of the time range.
+func BenchmarkQuerySelective(b *testing.B) {
+	// NAB spans 2011-07-01 .. 2015-09-17 (about 1,540 days): 1% is about
+	// 15 days; this window holds realKnownCause/nyc_taxi samples.
+	benchQuery(b, "SELECT avg(value), max(value) FROM nab WHERE series = 'nab/realKnownCause/nyc_taxi' AND time >= '2014-12-01T00:00:00Z' AND time < '2014-12-16T00:00:00Z' GROUP BY time(5m)")
+}
+
+// BenchmarkQueryRaw streams every row of one series.
+func BenchmarkQueryRaw(b *testing.B) {
+	benchQuery(b, "SELECT time, value FROM nab WHERE series = 'nab/realKnownCause/nyc_taxi'")
+}
+
+var _ = query.Options{}
