@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"os"
+	"os/signal"
 
 	"golang.org/x/term"
 )
@@ -35,5 +36,9 @@ func runShell(ctx context.Context, e *env, args []string) error {
 	if f, ok := e.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		return s.interactive(ctx)
 	}
+	// A script stops on Ctrl-C: the running statement is cancelled, and
+	// the exit status is 1.
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
 	return s.script(ctx, e.stdin)
 }
