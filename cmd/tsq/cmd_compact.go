@@ -8,7 +8,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "compact", usage: "[STREAM...]",
+	register(&command{name: "compact", short: "one compaction pass: physically remove deleted and superseded rows", usage: "[STREAM...]",
 		summary: "Run one compaction pass over the given streams (default: all), removing what is deleted\n" +
 			"or superseded.",
 		run: runCompact})

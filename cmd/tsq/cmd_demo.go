@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "demo", usage: "[--no-shell]",
+	register(&command{name: "demo", short: "build a store from embedded real data, tour it, open the shell", usage: "[--no-shell]",
 		summary: "Build a store from small real data embedded in tsq (NAB CPU metrics, OpenStreetMap edits) in a\n" +
 			"temporary directory (or --store), tour it, then open the shell on it.",
 		run: runDemo})

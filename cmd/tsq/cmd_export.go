@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "export", usage: "-c STATEMENT FILE | --partitioned -c STATEMENT DIR",
+	register(&command{name: "export", short: "write a result as Arrow, Parquet (also partitioned), CSV or JSON lines", usage: "-c STATEMENT FILE | --partitioned -c STATEMENT DIR",
 		summary: "Export a statement's result to FILE; the format comes from the extension:\n" +
 			".arrow (Arrow IPC file), .arrows (Arrow IPC stream), .parquet, .csv, .jsonl. With --partitioned,\n" +
 			"write Parquet files DIR/stream=S/date=YYYY-MM-DD/part-N.parquet that Spark, Trino and DuckDB read as one dataset.",

@@ -6,7 +6,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "gc", usage: "",
+	register(&command{name: "gc", short: "clean up abandoned import staging", usage: "",
 		summary: "Remove abandoned, rolled-back and expired import staging; finish committed imports a crash interrupted.",
 		run:     runGC})
 }

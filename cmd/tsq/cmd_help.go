@@ -3,12 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 	"text/tabwriter"
 )
 
 func init() {
-	register(&command{name: "help", usage: "[COMMAND]", summary: "Show the commands, or one command's flags.", run: runHelp})
+	register(&command{name: "help", short: "show the commands, or one command's flags", usage: "[COMMAND]", summary: "Show the commands, or one command's flags.", run: runHelp})
 }
 
 func runHelp(_ context.Context, e *env, args []string) error {
@@ -28,20 +27,11 @@ func runHelp(_ context.Context, e *env, args []string) error {
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, n := range commandNames() {
-		fmt.Fprintf(tw, "  %s\t%s\n", n, firstSentence(commands[n].summary))
+		fmt.Fprintf(tw, "  %s\t%s\n", n, commands[n].short)
 	}
 	tw.Flush()
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "The store defaults to $XDG_DATA_HOME/tsq, else ~/.local/share/tsq.")
 	fmt.Fprintln(w, "Start with: tsq demo")
 	return nil
-}
-
-// firstSentence returns s up to its first full stop.
-func firstSentence(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if i := strings.Index(s, ". "); i >= 0 {
-		return s[:i+1]
-	}
-	return s
 }

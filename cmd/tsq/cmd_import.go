@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "import", usage: "[--stream S] [--format F] [--time F] [--series F] [--key F] [--op F] [--map K=V]... [--mapping FILE] FILE|-",
+	register(&command{name: "import", short: "import JSON, CSV, line protocol or Prometheus text, bounded memory, atomic", usage: "[--stream S] [--format F] [--time F] [--series F] [--key F] [--op F] [--map K=V]... [--mapping FILE] FILE|-",
 		summary: "Import JSON lines, a JSON array, CSV, line protocol or Prometheus text into a stream. Memory is\n" +
 			"bounded whatever the input size; the rows appear at once when the import commits, or not at all.",
 		run: runImport})
@@ -24,7 +24,7 @@ func init() {
 func runImport(ctx context.Context, e *env, args []string) error {
 	fs := e.flags("import")
 	stream := fs.String("stream", "", "target `stream` (default: the file name without extension)")
-	format := fs.String("format", "", "input `format`: jsonl, json, csv, influx, prom (default: guessed)")
+	format := fs.String("format", "", "input `format`: jsonl, json, csv, lp (line protocol), prom (default: guessed)")
 	var m ingest.Mapping
 	mapFlag := func(key string) func(string) error {
 		return func(v string) error { return m.Set(key + "=" + v) }

@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "query", usage: "[-c STATEMENT | FILE | -] [--mode M] [--plot] [--maxrows N]",
+	register(&command{name: "query", short: "run statements from -c, a file or stdin; print or plot the results", usage: "[-c STATEMENT | FILE | -] [--mode M] [--plot] [--maxrows N]",
 		summary: "Run statements from -c, a file or stdin and print their results (or plot them).",
 		run:     runQueryCmd})
 }

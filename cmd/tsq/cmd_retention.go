@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "retention", usage: "STREAM [--max-age D] [--max-count N] [--protect FIELD=V1,V2] [--apply]",
+	register(&command{name: "retention", short: "show, set or apply a stream's retention", usage: "STREAM [--max-age D] [--max-count N] [--protect FIELD=V1,V2] [--apply]",
 		summary: "Show or set a stream's retention (kept rows by age and count, rows protected by a field's\n" +
 			"values); --apply applies it now.",
 		run: runRetention})

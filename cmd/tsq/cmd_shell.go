@@ -3,12 +3,13 @@ package main
 import (
 	"context"
 	"os"
+	"os/signal"
 
 	"golang.org/x/term"
 )
 
 func init() {
-	register(&command{name: "shell", usage: "[--continue] [--mode M]",
+	register(&command{name: "shell", short: "the interactive shell (the default); a script runner when stdin is not a terminal", usage: "[--continue] [--mode M]",
 		summary: "Interactive shell (the default command). On a terminal it has completion, history and\n" +
 			"multi-line statements; with stdin not a terminal it runs stdin as a script.",
 		run: runShell})
@@ -35,5 +36,9 @@ func runShell(ctx context.Context, e *env, args []string) error {
 	if f, ok := e.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		return s.interactive(ctx)
 	}
+	// A script stops on Ctrl-C: the running statement is cancelled, and
+	// the exit status is 1.
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
 	return s.script(ctx, e.stdin)
 }

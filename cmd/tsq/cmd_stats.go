@@ -3,7 +3,7 @@ package main
 import "context"
 
 func init() {
-	register(&command{name: "stats", usage: "",
+	register(&command{name: "stats", short: "rows, segments, bytes, time range and a sparkline per stream", usage: "",
 		summary: "Per stream: rows, segments, bytes on disk, time range and a sparkline of rows over time.",
 		run:     runStats})
 }

@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "verify", usage: "",
+	register(&command{name: "verify", short: "check every checksum, index, bloom and state file; name file and offset", usage: "",
 		summary: "Check every segment header, block checksum (with a full decode), index, bloom filter and\n" +
 			"footer of the store, and its state files (soft deletes, retention rules, watermarks), without changing it. Prints FILE: SECTION at offset N: PROBLEM for each\n" +
 			"problem; the exit status is 1 when there is any.",

@@ -11,7 +11,7 @@ import (
 var version = "dev"
 
 func init() {
-	register(&command{name: "version", summary: "Print the version of tsq and of Go.", run: runVersion})
+	register(&command{name: "version", short: "print the version", summary: "Print the version of tsq and of Go.", run: runVersion})
 }
 
 func runVersion(_ context.Context, e *env, args []string) error {

@@ -34,6 +34,10 @@ func TestCompletion(t *testing.T) {
 		{"SELECT * FROM o", "SELECT * FROM o", "o", "osm"},
 		{"SELECT * FROM fold(o", "SELECT * FROM fold(o", "o", "osm"},
 		{"SELECT av", "SELECT av FROM cpu", "av", "avg"},
+		{"SELECT va", "SELECT va FROM cpu", "va", "value"},
+		{"SELECT us", "SELECT us FROM fold(osm)", "us", "user"},
+		{"SELECT * FROM cpu WHERE series = 'nab/realAWSCloudwatch/ec2_cpu_utilization_2", "SELECT * FROM cpu WHERE series = 'nab/realAWSCloudwatch/ec2_cpu_utilization_2",
+			"'nab/realAWSCloudwatch/ec2_cpu_utilization_2", "'nab/realAWSCloudwatch/ec2_cpu_utilization_24ae8d'"},
 	} {
 		got := texts(c.suggest(tc.before, tc.full, tc.word))
 		if !slices.Contains(got, tc.want) {

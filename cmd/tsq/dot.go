@@ -96,11 +96,11 @@ func (s *session) dotSchema(_ context.Context, w []string, _ string) error {
 	}
 	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
 	for _, f := range sc.Fields() {
-		null := ""
 		if f.Nullable {
-			null = "nullable"
+			fmt.Fprintf(tw, "%s\t%s\tnullable\n", f.Name, render.TypeName(f.Type))
+		} else {
+			fmt.Fprintf(tw, "%s\t%s\n", f.Name, render.TypeName(f.Type))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", f.Name, render.TypeName(f.Type), null)
 	}
 	return tw.Flush()
 }

@@ -43,22 +43,33 @@ func buildTSQ(t *testing.T, dir string) string {
 	return bin
 }
 
-// startTmux runs `tsq args...` in a new 160x50 pane.
+// startTmux runs `tsq args...` in a new 160x50 pane, with its history
+// under the pane's directory.
 func startTmux(t *testing.T, bin string, args ...string) *tmux {
 	t.Helper()
+	return startTmuxState(t, bin, "", args...)
+}
+
+// startTmuxState is startTmux with XDG_STATE_HOME set to state (default
+// a state directory of its own).
+func startTmuxState(t *testing.T, bin, state string, args ...string) *tmux {
+	t.Helper()
 	dir := t.TempDir()
+	if state == "" {
+		state = filepath.Join(dir, "state")
+	}
 	tm := &tmux{t: t, socket: filepath.Join(dir, "sock"), dir: dir}
 	// The wrapper traps SIGINT so that Ctrl-C during a statement, sent to
 	// the whole foreground process group, leaves it running, as an
 	// interactive shell's job control would; tsq gets the default handling.
 	script := fmt.Sprintf(`trap 'echo wrapper-got-sigint > /dev/null' INT
 stty -g > %[1]s/stty.before
-XDG_STATE_HOME=%[1]s/state %[2]s %[3]s
+XDG_STATE_HOME=%[4]s %[2]s %[3]s
 rc=$?
 stty -g > %[1]s/stty.tmp && mv %[1]s/stty.tmp %[1]s/stty.after
 echo $rc > %[1]s/rc.tmp && mv %[1]s/rc.tmp %[1]s/rc
 sleep 60
-`, dir, bin, strings.Join(args, " "))
+`, dir, bin, strings.Join(args, " "), state)
 	if err := os.WriteFile(filepath.Join(dir, "run.sh"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +81,12 @@ sleep 60
 
 func (tm *tmux) run(args ...string) string {
 	tm.t.Helper()
-	out, err := exec.Command("tmux", append([]string{"-S", tm.socket}, args...)...).CombinedOutput()
+	cmd := exec.Command("tmux", append([]string{"-S", tm.socket}, args...)...)
+	if os.Getenv("TERM") == "" || os.Getenv("TERM") == "dumb" {
+		// CI runs without a terminal; tmux still needs to know one.
+		cmd.Env = append(os.Environ(), "TERM=xterm-256color")
+	}
+	out, err := cmd.CombinedOutput()
 	if err != nil {
 		tm.t.Fatalf("tmux %v: %v\n%s", args, err, out)
 	}
@@ -182,5 +198,14 @@ func TestShellTmux(t *testing.T) {
 	hist, err := os.ReadFile(filepath.Join(tm.dir, "state", "tsq", "history"))
 	if err != nil || !strings.Contains(string(hist), ".streams") {
 		t.Fatalf("history not kept: %v %q", err, hist)
+	}
+
+	// A new shell with the same history recalls the last line with Up.
+	tm2 := startTmuxState(t, bin, filepath.Join(tm.dir, "state"), "--store", store)
+	tm2.keys("Up")
+	tm2.waitFor("tsq> .stats", 5*time.Second)
+	tm2.keys("C-u", "C-d")
+	if rc := tm2.waitFile("rc", 10*time.Second); rc != "0" {
+		t.Fatalf("second shell: exit status %s", rc)
 	}
 }

@@ -30,6 +30,7 @@ type env struct {
 // command is one subcommand.
 type command struct {
 	name    string
+	short   string // one line for the command list
 	summary string
 	usage   string // arguments after the name
 	run     func(ctx context.Context, e *env, args []string) error

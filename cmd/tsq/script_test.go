@@ -113,3 +113,32 @@ func TestQueryCommand(t *testing.T) {
 		t.Fatalf("--plot without time: %+v", r)
 	}
 }
+
+// TestDotCommands runs the informational dot commands and .output in a
+// script.
+func TestDotCommands(t *testing.T) {
+	dir := demoStore(t)
+	out := filepath.Join(t.TempDir(), "out.txt")
+	script := ".streams\n.schema osm\n.series cpu 2\n.timer on\n.output " + out + "\n.mode csv\nSELECT count(*) FROM cpu;\n.output\n.help\n.stats\n.quit\nSELECT 1;\n"
+	r := runTSQ(t, script, "--store", dir)
+	if r.code != 0 || r.stderr != "" {
+		t.Fatalf("exit %d stderr %q", r.code, r.stderr)
+	}
+	for _, want := range []string{
+		"cpu  16128 rows\nosm  985 rows\n",
+		"seq        uint64\ntime       timestamp\nseries     string\nkey        string\nop         string\naction     string   nullable\n",
+		"lat        float64  nullable\n",
+		"nab/realAWSCloudwatch/ec2_cpu_utilization_24ae8d\nnab/realAWSCloudwatch/ec2_cpu_utilization_53ea38\n",
+		"Run Time: ",
+		".export FILE [STATEMENT]",
+		"rows over time",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	b, err := os.ReadFile(out)
+	if err != nil || string(b) != "count(*)\n16128\n" {
+		t.Fatalf(".output file: %v %q", err, b)
+	}
+}
