@@ -205,3 +205,9 @@ func BenchmarkQueryRaw(b *testing.B) {
 }
 
 var _ = query.Options{}
+
+// BenchmarkQueryRawAll streams every row and column of the stream: what
+// an export reads.
+func BenchmarkQueryRawAll(b *testing.B) {
+	benchQuery(b, "SELECT * FROM nab")
+}

@@ -324,13 +324,6 @@ func quantile(vals []float64, q float64) float64 {
 	return vals[lo] + (h-float64(lo))*(vals[lo+1]-vals[lo])
 }
 
-// groupKey identifies a group: its bucket and its other group values
-// joined.
-type groupKey struct {
-	bucket int64
-	rest   string
-}
-
 // group is one group's values and aggregate states.
 type group struct {
 	vals   []value // one per groupSpec
@@ -338,12 +331,31 @@ type group struct {
 }
 
 // groups is a partial aggregation: a worker's, or the merged total.
+// Groups are found in two steps: by their non-bucket values joined into
+// a string (few distinct: series, labels), then by bucket, so that the
+// common lookup is an int64 one and the string one can be cached per
+// block by dictionary code.
 type groups struct {
-	m       map[groupKey]*group
+	m       map[string]*buckets
 	qvalues int64
+	n       int // groups
 }
 
-func newGroups() *groups { return &groups{m: map[groupKey]*group{}} }
+// buckets are the groups of one combination of non-bucket values.
+type buckets struct {
+	m map[int64]*group
+}
+
+func newGroups() *groups { return &groups{m: map[string]*buckets{}} }
+
+func (gs *groups) rest(key string) *buckets {
+	bk := gs.m[key]
+	if bk == nil {
+		bk = &buckets{m: map[int64]*group{}}
+		gs.m[key] = bk
+	}
+	return bk
+}
 
 // bucketOf returns the start of the bucket of width d holding t.
 func bucketOf(t, d int64) int64 {
@@ -374,14 +386,23 @@ func writeKeyPart(sb *strings.Builder, k colKind, v value) {
 
 // merge folds o into gs.
 func (a *aggPlan) merge(gs, o *groups) error {
-	for k, g := range o.m {
-		t := gs.m[k]
-		if t == nil {
-			gs.m[k] = g
+	for k, ob := range o.m {
+		bk := gs.m[k]
+		if bk == nil {
+			gs.m[k] = ob
+			gs.n += len(ob.m)
 			continue
 		}
-		for ai := range a.aggs {
-			t.states[ai].merge(&a.aggs[ai], &g.states[ai])
+		for bucket, g := range ob.m {
+			t := bk.m[bucket]
+			if t == nil {
+				bk.m[bucket] = g
+				gs.n++
+				continue
+			}
+			for ai := range a.aggs {
+				t.states[ai].merge(&a.aggs[ai], &g.states[ai])
+			}
 		}
 	}
 	gs.qvalues += o.qvalues
@@ -391,28 +412,82 @@ func (a *aggPlan) merge(gs, o *groups) error {
 	return nil
 }
 
+// sorted returns the groups ordered by their values in GROUP BY order.
+// The non-bucket values are ranked once per distinct combination, so
+// the sort compares integers: (rank of the values before the bucket
+// term, bucket, rank of the values after it).
+func (a *aggPlan) sorted(gs *groups) []*group {
+	p := slices.IndexFunc(a.groups, func(g groupSpec) bool { return g.kind == gBucket })
+	if p < 0 {
+		p = len(a.groups)
+	}
+	type restEnt struct {
+		bk     *buckets
+		vals   []value
+		r1, r2 int32
+	}
+	rests := make([]*restEnt, 0, len(gs.m))
+	for _, bk := range gs.m {
+		for _, g := range bk.m {
+			rests = append(rests, &restEnt{bk: bk, vals: g.vals})
+			break
+		}
+	}
+	rank := func(lo, hi int, set func(e *restEnt, r int32)) {
+		cmp := func(x, y *restEnt) int {
+			for gi := lo; gi < hi; gi++ {
+				if c := compareValuePtrs(a.groups[gi].out, &x.vals[gi], &y.vals[gi]); c != 0 {
+					return c
+				}
+			}
+			return 0
+		}
+		slices.SortFunc(rests, cmp)
+		var r int32
+		for i, e := range rests {
+			if i > 0 && cmp(rests[i-1], e) != 0 {
+				r++
+			}
+			set(e, r)
+		}
+	}
+	rank(0, p, func(e *restEnt, r int32) { e.r1 = r })
+	rank(min(p+1, len(a.groups)), len(a.groups), func(e *restEnt, r int32) { e.r2 = r })
+	type ent struct {
+		r1     int32
+		r2     int32
+		bucket int64
+		g      *group
+	}
+	ents := make([]ent, 0, gs.n+1)
+	for _, e := range rests {
+		for bucket, g := range e.bk.m {
+			ents = append(ents, ent{e.r1, e.r2, bucket, g})
+		}
+	}
+	slices.SortFunc(ents, func(x, y ent) int {
+		if x.r1 != y.r1 {
+			return cmp3(int64(x.r1), int64(y.r1))
+		}
+		if x.bucket != y.bucket {
+			return cmp3(x.bucket, y.bucket)
+		}
+		return cmp3(int64(x.r2), int64(y.r2))
+	})
+	list := make([]*group, len(ents))
+	for i := range ents {
+		list[i] = ents[i].g
+	}
+	return list
+}
+
 // rows returns the result rows in group order (bucket, then the other
 // group values). Without GROUP BY there is always one row.
 func (a *aggPlan) rows(gs *groups, out []outCol) [][]value {
 	if len(a.groups) == 0 && len(gs.m) == 0 {
-		gs.m[groupKey{}] = &group{states: make([]aggState, len(a.aggs))}
+		gs.rest("").m[0] = &group{states: make([]aggState, len(a.aggs))}
 	}
-	list := make([]*group, 0, len(gs.m))
-	for _, g := range gs.m {
-		list = append(list, g)
-	}
-	kinds := make([]colKind, len(a.groups))
-	for gi := range a.groups {
-		kinds[gi] = a.groups[gi].out
-	}
-	slices.SortFunc(list, func(x, y *group) int {
-		for gi, k := range kinds {
-			if c := compareValuePtrs(k, &x.vals[gi], &y.vals[gi]); c != 0 {
-				return c
-			}
-		}
-		return 0
-	})
+	list := a.sorted(gs)
 	rows := make([][]value, len(list))
 	for i, g := range list {
 		row := make([]value, len(a.outOf))

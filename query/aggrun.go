@@ -23,6 +23,83 @@ type groupCol struct {
 	// label values by series dictionary code, filled lazily
 	labels []string
 	have   []bool
+	// the current run: bucket [lo, hi), or code, or sig value
+	lo, hi int64
+	code   int32
+	cur    int64
+	mode   uint8
+}
+
+const (
+	modeBucket uint8 = iota // times within [lo, hi)
+	modeCode                // dictionary code equals code, no nulls
+	modeSig                 // sig equals cur
+	modeNoRun               // no cheap identity: runs of one row
+)
+
+// begin starts a run at row r.
+func (g *groupCol) begin(r int32) {
+	switch {
+	case g.spec.kind == gBucket:
+		g.mode = modeBucket
+		g.lo = bucketOf(g.times[r], g.spec.bucket)
+		g.hi = g.lo + g.spec.bucket
+		if g.hi < g.lo {
+			g.hi = math.MaxInt64
+		}
+	case g.col != nil && g.col.Codes != nil && g.col.Strs == nil && g.col.Valid == nil:
+		g.mode, g.code = modeCode, g.col.Codes[r]
+	default:
+		v, ok := g.sig(r)
+		g.mode, g.cur = modeSig, v
+		if !ok {
+			g.mode = modeNoRun
+		}
+	}
+}
+
+// runEnd returns the end of the run begun at sel[start-1]: the first
+// index in [start, end) whose row leaves it, or end.
+func (g *groupCol) runEnd(sel []int32, start, end int) int {
+	switch g.mode {
+	case modeBucket:
+		lo, hi, times := g.lo, g.hi, g.times
+		for j := start; j < end; j++ {
+			if t := times[sel[j]]; t < lo || t >= hi {
+				return j
+			}
+		}
+		return end
+	case modeCode:
+		code, codes := g.code, g.col.Codes
+		for j := start; j < end; j++ {
+			if codes[sel[j]] != code {
+				return j
+			}
+		}
+		return end
+	}
+	for j := start; j < end; j++ {
+		if !g.same(sel[j]) {
+			return j
+		}
+	}
+	return end
+}
+
+// same reports whether row r continues the run.
+func (g *groupCol) same(r int32) bool {
+	switch g.mode {
+	case modeBucket:
+		t := g.times[r]
+		return t >= g.lo && t < g.hi
+	case modeCode:
+		return g.col.Codes[r] == g.code
+	case modeSig:
+		v, ok := g.sig(r)
+		return ok && v == g.cur
+	}
+	return false
 }
 
 // sig returns the identity of row r's group value within the block: a
@@ -155,37 +232,70 @@ func (a *aggPlan) accumulate(gs *groups, b *batch) error {
 			args[i] = b.argCol(a.aggs[i].arg, a.aggs[i].in)
 		}
 	}
-	sig := make([]int64, len(a.groups))
 	vals := make([]value, len(a.groups))
 	var sb strings.Builder
+	// With one non-bucket term read by dictionary code, the buckets of a
+	// code are cached for the block.
+	var byCode []*buckets
+	coded := -1
+	for gi := range gcols {
+		if gcols[gi].spec.kind == gBucket {
+			continue
+		}
+		c := gcols[gi].col
+		if coded == -1 && c != nil && c.Codes != nil && c.Strs == nil && c.Valid == nil {
+			coded = gi
+		} else {
+			coded = -2
+		}
+	}
+	if coded >= 0 {
+		byCode = make([]*buckets, gcols[coded].col.Dict.Len())
+	}
 	for i := 0; i < len(sel); {
 		r := sel[i]
-		cheap := true
 		for gi := range gcols {
-			v, ok := gcols[gi].sig(r)
-			sig[gi], cheap = v, cheap && ok
+			gcols[gi].begin(r)
 		}
-		j := i + 1
-		for cheap && j < len(sel) && sameSig(gcols, sig, sel[j]) {
-			j++
+		j := len(sel)
+		for gi := range gcols {
+			j = gcols[gi].runEnd(sel, i+1, j)
 		}
 		// Look the group up by its values.
-		key := groupKey{}
-		sb.Reset()
-		for gi := range gcols {
-			v := gcols[gi].value(b, r)
-			vals[gi] = v
-			if gcols[gi].spec.kind == gBucket {
-				key.bucket = v.i
-				continue
-			}
-			writeKeyPart(&sb, gcols[gi].spec.out, v)
+		var bk *buckets
+		var bucket int64
+		if coded >= 0 {
+			bk = byCode[gcols[coded].col.Codes[r]]
 		}
-		key.rest = sb.String()
-		g := gs.m[key]
+		for gi := range gcols {
+			if gcols[gi].spec.kind == gBucket {
+				bucket = gcols[gi].lo
+			}
+		}
+		g := (*group)(nil)
+		if bk != nil {
+			g = bk.m[bucket]
+		}
 		if g == nil {
-			g = &group{vals: slices.Clone(vals), states: make([]aggState, len(a.aggs))}
-			gs.m[key] = g
+			sb.Reset()
+			for gi := range gcols {
+				v := gcols[gi].value(b, r)
+				vals[gi] = v
+				if gcols[gi].spec.kind != gBucket {
+					writeKeyPart(&sb, gcols[gi].spec.out, v)
+				}
+			}
+			if bk == nil {
+				bk = gs.rest(sb.String())
+				if coded >= 0 {
+					byCode[gcols[coded].col.Codes[r]] = bk
+				}
+			}
+			if g = bk.m[bucket]; g == nil {
+				g = &group{vals: slices.Clone(vals), states: make([]aggState, len(a.aggs))}
+				bk.m[bucket] = g
+				gs.n++
+			}
 		}
 		run := sel[i:j]
 		for ai := range a.aggs {
@@ -196,15 +306,6 @@ func (a *aggPlan) accumulate(gs *groups, b *batch) error {
 		i = j
 	}
 	return nil
-}
-
-func sameSig(gcols []groupCol, sig []int64, r int32) bool {
-	for gi := range gcols {
-		if v, ok := gcols[gi].sig(r); !ok || v != sig[gi] {
-			return false
-		}
-	}
-	return true
 }
 
 // addRun adds the rows of one group's run.
@@ -257,16 +358,25 @@ func (s *aggState) addRun(a *aggSpec, arg *argCol, b *batch, run []int32, gs *gr
 		s.n += n
 		return nil
 	case (a.fn == "min" || a.fn == "max") && fastFloat:
+		// NaN orders above every number (cmpFloat): it is the max of a
+		// run holding one, and the min only of a run of NaNs.
 		var best float64
-		found := false
+		found, nan := false, false
+		isMax := a.fn == "max"
 		for _, r := range run {
 			if c.Valid != nil && !c.Valid[r] {
 				continue
 			}
 			v := c.Floats[r]
-			if d := cmpFloat(v, best); !found || a.fn == "max" && d > 0 || a.fn == "min" && d < 0 {
+			switch {
+			case v != v:
+				nan = true
+			case !found || isMax && v > best || !isMax && v < best:
 				best, found = v, true
 			}
+		}
+		if nan && (isMax || !found) {
+			best, found = math.NaN(), true
 		}
 		if found {
 			s.n++

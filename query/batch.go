@@ -19,6 +19,7 @@ type batch struct {
 	key    *chunk.Column
 	fields map[string]*chunk.Column // used fields present in the block
 	sel    []int32
+	pool   map[string]*chunk.Column // reused columns of a scratch batch
 }
 
 // need is the set of columns a query decodes.
@@ -64,9 +65,11 @@ func (n *need) names() []string {
 	return append(out, fs...)
 }
 
-// decodeBatch decodes the needed columns of block i of sg. Columns are
-// fresh: the batch may outlive the decoder's next Reset.
-func decodeBatch(dec *chunk.Decoder, sg Segment, i int, nd *need) (*batch, error) {
+// decodeBatch decodes the needed columns of block i of sg. Without
+// scratch the columns are fresh, so the batch may outlive the next call;
+// with scratch, its buffers are reused and the result is scratch itself,
+// valid until the next call with it.
+func decodeBatch(dec *chunk.Decoder, sg Segment, i int, nd *need, scratch *batch) (*batch, error) {
 	data, err := sg.ReadBlock(i)
 	if err != nil {
 		return nil, err
@@ -74,7 +77,16 @@ func decodeBatch(dec *chunk.Decoder, sg Segment, i int, nd *need) (*batch, error
 	if err := dec.Reset(data); err != nil {
 		return nil, fmt.Errorf("query: segment %s block %d: %w", sg.Name(), i, err)
 	}
-	b := &batch{rows: dec.Rows()}
+	b := &batch{}
+	if scratch != nil {
+		b = scratch
+		if b.pool == nil {
+			b.pool = map[string]*chunk.Column{}
+		}
+		b.seq, b.time, b.op, b.series, b.key = nil, nil, nil, nil, nil
+		clear(b.fields)
+	}
+	b.rows = dec.Rows()
 	col := func(name string, base bool) (*chunk.Column, error) {
 		k := dec.Find(name)
 		if k < 0 {
@@ -83,7 +95,13 @@ func decodeBatch(dec *chunk.Decoder, sg Segment, i int, nd *need) (*batch, error
 			}
 			return nil, nil
 		}
-		c := new(chunk.Column)
+		c := b.pool[name]
+		if c == nil {
+			c = new(chunk.Column)
+			if b.pool != nil {
+				b.pool[name] = c
+			}
+		}
 		if err := dec.Column(k, c); err != nil {
 			return nil, fmt.Errorf("query: segment %s block %d: %w", sg.Name(), i, err)
 		}
@@ -134,7 +152,10 @@ func decodeBatch(dec *chunk.Decoder, sg Segment, i int, nd *need) (*batch, error
 			b.fields[f] = c
 		}
 	}
-	b.sel = make([]int32, b.rows)
+	if cap(b.sel) < b.rows {
+		b.sel = make([]int32, b.rows)
+	}
+	b.sel = b.sel[:b.rows]
 	for r := range b.sel {
 		b.sel[r] = int32(r)
 	}

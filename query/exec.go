@@ -137,8 +137,8 @@ func (x *executor) start(ctx context.Context) (array.RecordReader, error) {
 
 // process decodes a block and selects the rows the query keeps: within
 // the bounds, not soft-deleted, surviving the fold, matching WHERE.
-func (x *executor) process(dec *chunk.Decoder, t *task, r *scanRange) (*batch, error) {
-	b, err := decodeBatch(dec, t.sg, t.blk, &x.p.nd)
+func (x *executor) process(dec *chunk.Decoder, t *task, r *scanRange, scratch *batch) (*batch, error) {
+	b, err := decodeBatch(dec, t.sg, t.blk, &x.p.nd, scratch)
 	if err != nil {
 		return nil, err
 	}
@@ -165,7 +165,8 @@ func (x *executor) process(dec *chunk.Decoder, t *task, r *scanRange) (*batch, e
 }
 
 // each runs fn on the processed batch of every task on all cores, in no
-// particular order; worker w's calls are sequential.
+// particular order; worker w's calls are sequential. The batch is valid
+// only during the call.
 func (x *executor) each(ctx context.Context, tasks []task, r scanRange, fn func(w int, b *batch) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -178,6 +179,7 @@ func (x *executor) each(ctx context.Context, tasks []task, r scanRange, fn func(
 		go func() {
 			defer wg.Done()
 			var dec chunk.Decoder
+			var scratch batch
 			for i := range jobs {
 				if errs[w] != nil {
 					continue
@@ -187,7 +189,7 @@ func (x *executor) each(ctx context.Context, tasks []task, r scanRange, fn func(
 					cancel()
 					continue
 				}
-				b, err := x.process(&dec, &tasks[i], &r)
+				b, err := x.process(&dec, &tasks[i], &r, &scratch)
 				if err == nil {
 					err = fn(w, b)
 				}

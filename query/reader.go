@@ -135,7 +135,7 @@ func newStreamReader(ctx context.Context, x *executor, tasks []task) *streamRead
 					j.res <- result{err: err}
 					continue
 				}
-				b, err := x.process(&dec, &tasks[j.i], &rg)
+				b, err := x.process(&dec, &tasks[j.i], &rg, nil)
 				j.res <- result{b, err}
 			}
 		}()
@@ -270,10 +270,8 @@ func appendColumn(bld array.Builder, c *outCol, b *batch, rows []int32) {
 		}
 		return
 	case kSeries:
-		db := bld.(*array.BinaryDictionaryBuilder)
-		for _, r := range rows {
-			_ = db.Append(b.series.BytesAt(int(r)))
-		}
+		appendDict(bld.(*array.BinaryDictionaryBuilder), rows, b.series.Codes, b.series.Dict.Len(),
+			func(r int32) []byte { return b.series.BytesAt(int(r)) })
 		return
 	case kKey:
 		sb := bld.(*array.StringBuilder)
@@ -282,10 +280,12 @@ func appendColumn(bld array.Builder, c *outCol, b *batch, rows []int32) {
 		}
 		return
 	case kOp:
-		db := bld.(*array.BinaryDictionaryBuilder)
-		for _, r := range rows {
-			_ = db.AppendString(opName(b.op[r]))
+		codes := make([]int32, len(b.op))
+		for i, op := range b.op {
+			codes[i] = int32(min(max(op, 0), int64(len(opNames))))
 		}
+		appendDict(bld.(*array.BinaryDictionaryBuilder), rows, codes, len(opNames)+1,
+			func(r int32) []byte { return []byte(opName(b.op[r])) })
 		return
 	}
 	col := b.fields[c.src]
@@ -424,4 +424,39 @@ func compareRows(a, b []value, keys []orderKey, cols []outCol) int {
 
 func sortStable(rows [][]value, keys []orderKey, cols []outCol) {
 	slices.SortStableFunc(rows, func(a, b []value) int { return compareRows(a, b, keys, cols) })
+}
+
+// appendDict appends rows of a dictionary-coded column (codes[r] in
+// [0, n)) to a dictionary builder: the builder's memo table is consulted
+// once per code, and rows whose code was seen go in as indexes.
+func appendDict(db *array.BinaryDictionaryBuilder, rows []int32, codes []int32, n int, val func(r int32) []byte) {
+	if codes == nil || len(codes) == 0 {
+		for _, r := range rows {
+			_ = db.Append(val(r))
+		}
+		return
+	}
+	memo := make([]int, n)
+	for i := range memo {
+		memo[i] = -1
+	}
+	pending := make([]int, 0, len(rows))
+	for _, r := range rows {
+		c := codes[r]
+		if c < 0 || int(c) >= n {
+			db.AppendIndices(pending, nil)
+			pending = pending[:0]
+			_ = db.Append(val(r))
+			continue
+		}
+		if idx := memo[c]; idx >= 0 {
+			pending = append(pending, idx)
+			continue
+		}
+		db.AppendIndices(pending, nil)
+		pending = pending[:0]
+		_ = db.Append(val(r))
+		memo[c] = db.GetValueIndex(db.Len() - 1)
+	}
+	db.AppendIndices(pending, nil)
 }
