@@ -19,9 +19,27 @@ func TestCompactRemovesSuperseded(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	all := workload(t, s, "ev", rng, 3000, day0)
 	before := fold(rawRows(t, s, "ev"))
+	if m := s.CompactionMetrics(); m.LagSeconds["ev"] <= 0 || m.Watermark["ev"] != 0 {
+		t.Fatalf("before a pass: lag %v, W %d", m.LagSeconds["ev"], m.Watermark["ev"])
+	}
+	// A stale temp file (a rewrite cut by a crash of another process) is
+	// removed at the start of a pass.
+	f, err := mem.Create("db/streams/ev/2026-12-01-0000000000000001.seg.tmp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = f.Close()
 	st, err := s.Compact(ctx, "ev")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if tmp := tmpFiles(t, mem, "db/streams/ev"); len(tmp) > 0 {
+		t.Fatalf("temp files after a pass: %v", tmp)
+	}
+	m := s.CompactionMetrics()
+	if m.Watermark["ev"] != st.Watermark || m.LagSeconds["ev"] != 0 || m.SegmentsRewritten != uint64(st.SegmentsRewritten) ||
+		m.RowsRecord != uint64(st.RowsRecord) || m.TombstonesRecord == 0 || m.Passes != 1 {
+		t.Fatalf("metrics after a pass %+v, stats %+v", m, st)
 	}
 	if st.Watermark != all[len(all)-1].seq || st.Target != st.Watermark {
 		t.Fatalf("watermark %d target %d, want the last seq %d", st.Watermark, st.Target, all[len(all)-1].seq)
