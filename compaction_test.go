@@ -3,6 +3,7 @@ package tsq
 import (
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/tsqdb/tsq/compact"
 	"github.com/tsqdb/tsq/internal/vfs"
@@ -127,4 +128,31 @@ func TestCompactReadOnlyReader(t *testing.T) {
 	raw := rawRows(t, ro, "ev")
 	checkView(t, "read-only", fold(raw), before)
 	checkCompacted(t, all, raw, st.Watermark)
+}
+
+// TestCompactRetiredHandles: handles of replaced files are closed after
+// the grace period at a later pass, and reads go on through the new ones.
+func TestCompactRetiredHandles(t *testing.T) {
+	s := openT(t, vfs.NewMem(), smallSegs)
+	defer closeT(t, s)
+	workload(t, s, "ev", rand.New(rand.NewPCG(8, 8)), 1500, day0)
+	if _, err := s.Compact(ctx, "ev"); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := s.stream("ev", false)
+	st.mu.Lock()
+	n := len(st.cmp.old)
+	err := st.cmp.closeRetired(time.Now()) // within the grace: kept
+	kept := len(st.cmp.old)
+	err2 := st.cmp.closeRetired(time.Now().Add(retiredGrace + time.Second))
+	left := len(st.cmp.old)
+	st.mu.Unlock()
+	if n == 0 || kept != n || left != 0 || err != nil || err2 != nil {
+		t.Fatalf("retired %d, kept %d, left %d, errs %v %v", n, kept, left, err, err2)
+	}
+	before := fold(rawRows(t, s, "ev"))
+	if _, err := s.Compact(ctx, "ev"); err != nil {
+		t.Fatal(err)
+	}
+	checkView(t, "after closing old handles", fold(rawRows(t, s, "ev")), before)
 }
