@@ -47,35 +47,34 @@ func (s *Store) Delete(ctx context.Context, stream string, seqs ...uint64) error
 	}
 	add := roaring64.New()
 	add.AddMany(seqs)
-	_, err = st.softDelete(ctx, add, byDelete, true)
-	return err
-}
-
-// softDelete adds the seqs of add (which it may modify) to the deleted
-// bitmap, checking first that each names a put row if check. It returns
-// the number of rows newly deleted.
-func (st *stream) softDelete(ctx context.Context, add *roaring64.Bitmap, why deleteReason, check bool) (uint64, error) {
 	if err := st.syncFor(add.Maximum()); err != nil {
-		return 0, err
+		return err
 	}
-	ss := &st.soft
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	if cur := ss.deleted.cur.Load(); cur != nil {
+	st.soft.mu.Lock()
+	defer st.soft.mu.Unlock()
+	// Checked under softState.mu against the view of now: a row that a
+	// concurrent compaction removes is then either refused here or
+	// cleared from the bitmap by the forget that follows the rewrite.
+	if cur := st.deletedSnapshot(); cur != nil {
 		add.AndNot(cur)
 	}
 	if add.IsEmpty() {
-		return 0, nil
+		return nil
 	}
-	if check {
-		if err := st.checkPuts(ctx, add); err != nil {
-			return 0, err
-		}
+	if err := st.checkPuts(ctx, add); err != nil {
+		return err
 	}
+	_, err = st.addDeleted(ctx, add, byDelete)
+	return err
+}
+
+// addDeleted persists and publishes deleted ∪ add and counts the rows
+// newly deleted for why. Caller holds soft.mu.
+func (st *stream) addDeleted(ctx context.Context, add *roaring64.Bitmap, why deleteReason) (uint64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	n, err := st.addBits(&ss.deleted, add)
+	n, err := st.addBits(&st.soft.deleted, add)
 	if err != nil {
 		return 0, err
 	}

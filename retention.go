@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"slices"
 	"strconv"
 	"time"
@@ -155,7 +156,23 @@ func (s *Store) ApplyRetention(ctx context.Context, stream string) (RetentionSta
 }
 
 func (s *Store) applyRetention(ctx context.Context, stream string) (RetentionStats, error) {
-	st, v, del, err := s.readState(stream)
+	st, err := s.stream(stream, false)
+	if err != nil || st.soft.rule.Load() == nil {
+		return RetentionStats{}, err
+	}
+	// Rows this pass may delete are durable first (SyncInterval,
+	// SyncNever); see Delete.
+	if err := st.syncFor(math.MaxUint64); err != nil {
+		return RetentionStats{}, err
+	}
+	// The pass runs under softState.mu, from the view to the write: one
+	// pass at a time (two passes counting from one view would each remove
+	// the excess over MaxCount), and a row that a concurrent compaction
+	// removes is either absent from the view or cleared by its forget.
+	st.soft.mu.Lock()
+	defer st.soft.mu.Unlock()
+	del := st.deletedSnapshot()
+	v, err := st.snapshot()
 	if err != nil {
 		return RetentionStats{}, err
 	}
@@ -169,7 +186,7 @@ func (s *Store) applyRetention(ctx context.Context, stream string) (RetentionSta
 		return RetentionStats{}, err
 	}
 	if !p.add.IsEmpty() {
-		if _, err := st.softDelete(ctx, p.add, byRetention, false); err != nil {
+		if _, err := st.addDeleted(ctx, p.add, byRetention); err != nil {
 			return RetentionStats{}, err
 		}
 	}

@@ -163,3 +163,22 @@ func retentionEqual(a, b Retention) bool {
 	return a.MaxAge == b.MaxAge && a.MaxCount == b.MaxCount && a.ProtectField == b.ProtectField &&
 		slices.Equal(a.ProtectValues, b.ProtectValues)
 }
+
+func TestRetentionOptions(t *testing.T) {
+	if _, err := Open("db", &Options{FS: vfs.NewMem(), RetentionInterval: -5}); !errors.Is(err, ErrInvalidOptions) {
+		t.Fatalf("negative RetentionInterval: %v", err)
+	}
+	s := openT(t, vfs.NewMem(), Options{RetentionInterval: NoRetentionLoop})
+	defer closeT(t, s)
+	if _, err := s.ApplyRetention(ctx, "missing"); !errors.Is(err, ErrStreamNotFound) {
+		t.Fatalf("ApplyRetention of a missing stream: %v", err)
+	}
+	if err := s.SetRetention("Bad/Name", Retention{MaxCount: 1}); err == nil {
+		t.Fatal("SetRetention accepted a bad stream name")
+	}
+	// No rule: nothing happens.
+	appendN(t, s, "ev", 3)
+	if st, err := s.ApplyRetention(ctx, "ev"); err != nil || st != (RetentionStats{}) {
+		t.Fatalf("no rule: %+v, %v", st, err)
+	}
+}

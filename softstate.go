@@ -46,7 +46,7 @@ type bitmapState struct {
 // Lock order: mu may be taken while holding stream.mu (compaction calls
 // forgetDeleted under it), so nothing holding mu ever takes stream.mu.
 type softState struct {
-	mu         sync.Mutex // serialises changes and reloads of the state files
+	mu         sync.Mutex // serialises changes and reloads of the state files, and retention passes
 	deleted    bitmapState
 	tombstoned bitmapState
 	rule       atomic.Pointer[index.Rule] // nil = no rule
@@ -225,14 +225,26 @@ func (st *stream) removeBits(b *bitmapState, gone *roaring64.Bitmap) error {
 	return st.storeBitmap(b, next)
 }
 
-// forgetDeleted removes from the deleted bitmap the seqs of rows that are
-// physically gone (compaction rewrote their segments), persists it and
-// publishes it, so the bitmap shrinks. Call it only after the rewritten
-// segments are published to readers (see deletedSnapshot).
-func (st *stream) forgetDeleted(gone *roaring64.Bitmap) error {
+// forgetDeleted removes the seqs of rows that are physically gone
+// (compaction rewrote their segments) from the deleted bitmap, persists
+// it and publishes it, so the bitmap shrinks. Call it only after the
+// rewritten segments are published to readers (see deletedSnapshot).
+//
+// Both forget calls clear gone from both bitmaps: a row that is gone is
+// neither deleted nor tombstoned any more, whatever removed it. This
+// also clears a seq that a Delete validated against the view from before
+// a rewrite that removed its row as superseded (Delete validates under
+// softState.mu, so such a seq is in the bitmap before the forget runs).
+func (st *stream) forgetDeleted(gone *roaring64.Bitmap) error { return st.forget(gone) }
+
+// forgetTombstoned removes the seqs of rows physically gone from the
+// tombstoned (and deleted) bitmap and persists it.
+func (st *stream) forgetTombstoned(gone *roaring64.Bitmap) error { return st.forget(gone) }
+
+func (st *stream) forget(gone *roaring64.Bitmap) error {
 	st.soft.mu.Lock()
 	defer st.soft.mu.Unlock()
-	return st.removeBits(&st.soft.deleted, gone)
+	return errors.Join(st.removeBits(&st.soft.deleted, gone), st.removeBits(&st.soft.tombstoned, gone))
 }
 
 // markTombstoned records seqs of rows known superseded by a later put,
@@ -243,14 +255,6 @@ func (st *stream) markTombstoned(seqs *roaring64.Bitmap) error {
 	defer st.soft.mu.Unlock()
 	_, err := st.addBits(&st.soft.tombstoned, seqs)
 	return err
-}
-
-// forgetTombstoned removes seqs of rows physically gone from the
-// tombstoned bitmap and persists it.
-func (st *stream) forgetTombstoned(gone *roaring64.Bitmap) error {
-	st.soft.mu.Lock()
-	defer st.soft.mu.Unlock()
-	return st.removeBits(&st.soft.tombstoned, gone)
 }
 
 func cardinality(bm *roaring64.Bitmap) uint64 {
