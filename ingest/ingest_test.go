@@ -426,3 +426,13 @@ func TestChunks(t *testing.T) {
 		}
 	}
 }
+
+func TestParseInt(t *testing.T) {
+	for _, s := range []string{"0", "-1", "+7", "123456789012345678", "9223372036854775807", "-9223372036854775808", "9223372036854775808", "", "-", "1.5", "1e3", "12a", "00012"} {
+		want, err := strconv.ParseInt(s, 10, 64)
+		got, ok := parseInt([]byte(s))
+		if ok != (err == nil) || ok && got != want {
+			t.Errorf("%q: %d %v, strconv %d %v", s, got, ok, want, err)
+		}
+	}
+}
