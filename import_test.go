@@ -530,3 +530,31 @@ func TestImportParallelOrder(t *testing.T) {
 		t.Fatalf("%d rows", want)
 	}
 }
+
+func TestImportEdges(t *testing.T) {
+	mem := vfs.NewMem()
+	s := openT(t, mem, Options{})
+	// empty input: nothing imported, one journal record
+	st, err := s.Import(ctx, "ev", strings.NewReader(""), importOpts(t))
+	if err != nil || st.Rows != 0 || st.FirstSeq != 0 || countT(t, s, "ev") != 0 {
+		t.Fatalf("%v %+v", err, st)
+	}
+	if recs, err := s.Imports("ev"); err != nil || len(recs) != 1 || recs[0].Rows != 0 {
+		t.Fatalf("%v %+v", err, recs)
+	}
+	if _, err := s.Import(ctx, "ev", strings.NewReader(""), &ImportOptions{MemoryBudget: 1 << 10}); !errors.Is(err, ErrInvalidOptions) {
+		t.Fatalf("small budget: %v", err)
+	}
+	if _, err := s.Import(ctx, "Bad/Name", strings.NewReader(""), nil); err == nil {
+		t.Fatal("bad stream name accepted")
+	}
+	closeT(t, s)
+	ro := openT(t, mem, Options{ReadOnly: true})
+	defer closeT(t, ro)
+	if _, err := ro.Import(ctx, "ev", strings.NewReader("{}"), nil); !errors.Is(err, ErrReadOnly) {
+		t.Fatalf("read-only: %v", err)
+	}
+	if _, err := ro.GC(ctx); !errors.Is(err, ErrReadOnly) {
+		t.Fatalf("read-only gc: %v", err)
+	}
+}
