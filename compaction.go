@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/RoaringBitmap/roaring/v2/roaring64"
+
 	"github.com/tsqdb/tsq/compact"
 	"github.com/tsqdb/tsq/seg"
 )
@@ -84,6 +86,9 @@ type CompactStats struct {
 	TombstonesRecord, TombstonesUpdate, TombstonesSeries int64
 	BytesRead, BytesWritten                              int64
 	Duration                                             time.Duration
+	// FoldTime and RewriteTime split the pass: folding tombstone
+	// snapshots, and scanning and rewriting segments.
+	FoldTime, RewriteTime time.Duration
 }
 
 // streamCompaction is a stream's compaction state.
@@ -232,6 +237,7 @@ func (st *stream) runPass(ctx context.Context) (CompactStats, error) {
 	out.TombstonesUpdate = ps.Tombstones[compact.ReasonUpdate]
 	out.TombstonesSeries = ps.Tombstones[compact.ReasonSeries]
 	out.BytesRead, out.BytesWritten = ps.BytesRead, ps.BytesWritten
+	out.FoldTime, out.RewriteTime = ps.FoldTime, ps.ChunkTime
 	// Rows physically gone leave the index bitmaps, even after a failure:
 	// their rewrites are durable.
 	if ferr := st.forgetCompacted(ps.GoneSoftDeleted, ps.GoneSuperseded); ferr != nil {
@@ -244,7 +250,7 @@ func (st *stream) runPass(ctx context.Context) (CompactStats, error) {
 // waits for merges of sealed segments so that no other rewrite touches
 // them during the pass, removes stale temp files and returns the sealed
 // segments and the soft-deleted seqs as of now.
-func (st *stream) preparePass() ([]*segFile, compact.SeqSet, error) {
+func (st *stream) preparePass() ([]*segFile, *roaring64.Bitmap, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.closed {

@@ -148,8 +148,8 @@ func BenchmarkCompactRewrite(b *testing.B) {
 		_, after := segBytes(b, sdir)
 		copyMBs = float64(2*size) / 1e6 / copyDur.Seconds()
 		passMBs = float64(size+after) / 1e6 / passDur.Seconds()
-		b.Logf("%d rows, %d segments, %.1f MB -> %.1f MB, %d rows dropped; pass %v (%.0f MB/s; CPU %v, %.0f MB per CPU-second), copy %v (%.0f MB/s), ratio %.2f",
-			rows+rows/10, len(files), float64(size)/1e6, float64(after)/1e6, cs.RowsRecord, passDur, passMBs,
+		b.Logf("%d rows, %d segments, %.1f MB -> %.1f MB, %d rows dropped; pass %v (fold %v, rewrite %v; %.0f MB/s; CPU %v, %.0f MB per CPU-second), copy %v (%.0f MB/s), ratio %.2f",
+			rows+rows/10, len(files), float64(size)/1e6, float64(after)/1e6, cs.RowsRecord, passDur, cs.FoldTime, cs.RewriteTime, passMBs,
 			passCPU, float64(size+after)/1e6/passCPU.Seconds(), copyDur, copyMBs, passMBs/copyMBs)
 		_ = s.Close()
 	}

@@ -14,6 +14,7 @@ type rowInfo struct {
 	seq         uint64
 	series, key string
 	op          Op
+	time        int64
 }
 
 // rawRows scans the stream's visible rows in seq order.
@@ -24,10 +25,10 @@ func rawRows(t testing.TB, s *Store, stream string) []rowInfo {
 		if err != nil {
 			t.Fatalf("Scan: %v", err)
 		}
-		seqs, ops := column(b, colSeq).Ints, column(b, colOp).Ints
+		seqs, ops, times := column(b, colSeq).Ints, column(b, colOp).Ints, column(b, colTime).Ints
 		series, keys := column(b, colSeries), column(b, colKey)
 		for i := range b.Rows {
-			out = append(out, rowInfo{uint64(seqs[i]), series.StringAt(i), keys.StringAt(i), Op(ops[i])})
+			out = append(out, rowInfo{uint64(seqs[i]), series.StringAt(i), keys.StringAt(i), Op(ops[i]), times[i]})
 		}
 	}
 	return out
@@ -148,7 +149,7 @@ func workloadOf(t testing.TB, s *Store, stream string, rng *rand.Rand, n int, t0
 			t.Fatalf("Append: %v", err)
 		}
 		for j, q := range seqs {
-			out = append(out, rowInfo{q, recs[j].Series, recs[j].Key, opOf(recs[j].Op)})
+			out = append(out, rowInfo{q, recs[j].Series, recs[j].Key, opOf(recs[j].Op), recs[j].Time})
 		}
 		i += batch
 	}

@@ -4,13 +4,11 @@ import (
 	"errors"
 
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
-
-	"github.com/tsqdb/tsq/compact"
 )
 
 // compactSoftDeleted returns the stream's soft-deleted seqs for a pass,
 // nil if none. Caller holds st.mu.
-func (st *stream) compactSoftDeleted() compact.SeqSet {
+func (st *stream) compactSoftDeleted() *roaring64.Bitmap {
 	if bm := st.deletedSnapshot(); bm != nil && !bm.IsEmpty() {
 		return bm
 	}

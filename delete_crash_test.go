@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
 	"github.com/tsqdb/tsq/chunk"
@@ -346,5 +349,59 @@ func TestForgetClearsBoth(t *testing.T) {
 	st, _ = s.stream("ev", false)
 	if d, tb := st.deletedSnapshot(), st.tombstonedSnapshot(); !d.Equals(roaring64.BitmapOf(2)) || tb != nil {
 		t.Fatalf("deleted %v, tombstoned %v; want [2], none", d, tb)
+	}
+}
+
+// TestDeleteCrashRandom crashes (clones the MemFS) at random moments
+// while Deletes run: after a reopen, every Delete that had returned
+// before the crash is there, and nothing that had not been asked for.
+func TestDeleteCrashRandom(t *testing.T) {
+	mem := vfs.NewMem()
+	// fsyncs take 100µs, so crashes fall inside bitmap writes.
+	s := openT(t, slowSyncFS{mem, 100 * time.Microsecond}, Options{BlockRows: 8, RetentionInterval: NoRetentionLoop})
+	defer closeT(t, s)
+	const n = 300
+	appendN(t, s, "ev", n)
+	var attempted, acked atomic.Uint64 // Deletes of seqs 1..k started / returned
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for q := uint64(1); q <= n; q++ {
+			attempted.Store(q)
+			if err := s.Delete(ctx, "ev", q); err != nil {
+				t.Error(err)
+				return
+			}
+			acked.Store(q)
+		}
+	}()
+	rng := rand.New(rand.NewSource(7))
+	for crashes := 0; ; crashes++ {
+		select {
+		case <-done:
+			t.Logf("%d crashes checked", crashes)
+			return
+		default:
+		}
+		time.Sleep(time.Duration(rng.Intn(300)) * time.Microsecond)
+		lo := acked.Load()
+		c := mem.CrashClone()
+		hi := attempted.Load()
+		r := openT(t, c, Options{RetentionInterval: NoRetentionLoop})
+		got := deletedSet(t, r, "ev")
+		for q := uint64(1); q <= lo; q++ {
+			if !got[q] {
+				t.Fatalf("crash %d: acknowledged delete of seq %d lost (acked %d)", crashes, q, lo)
+			}
+		}
+		for q := range got {
+			if q > hi {
+				t.Fatalf("crash %d: seq %d deleted, only 1..%d asked", crashes, q, hi)
+			}
+		}
+		if n, err := r.Count("ev"); err != nil || n != 300-len(got) {
+			t.Fatalf("crash %d: Count %d, %v with %d deleted", crashes, n, err, len(got))
+		}
+		closeT(t, r)
 	}
 }

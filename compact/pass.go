@@ -46,13 +46,6 @@ func Points() []Point {
 	return append(ps, CrashRewriteBeforeWatermark, CrashWatermarkBeforeEvict)
 }
 
-// SeqSet is a set of seqs; *roaring64.Bitmap is one.
-type SeqSet interface {
-	Contains(seq uint64) bool
-	// Rank returns how many members are at most seq.
-	Rank(seq uint64) uint64
-}
-
 // Segment is a sealed segment a pass may read and rewrite.
 type Segment struct {
 	Path     string
@@ -80,7 +73,7 @@ type Config struct {
 	Workers int
 	// SoftDeleted holds soft-deleted seqs, nil if none; it must not
 	// change during the pass.
-	SoftDeleted SeqSet
+	SoftDeleted *roaring64.Bitmap
 	// Live is evicted up to each committed watermark; may be nil.
 	Live *LiveSet
 	// OnRewritten is called after each segment's rewrite is durable, to
@@ -109,6 +102,7 @@ type Stats struct {
 	BytesRead, BytesWritten         int64 // block bytes
 	MaxSnapshot                     int   // largest chunk snapshot, entries
 	Duration                        time.Duration
+	FoldTime, ChunkTime             time.Duration // folding snapshots; scanning and rewriting segments
 }
 
 // Dropped returns the rows dropped for reason r.
@@ -145,11 +139,22 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 			budget.cap = max(budget.cap, fi.Size())
 		}
 	}
+	if st.Watermark >= st.Target && cfg.SoftDeleted != nil && cfg.SoftDeleted.Rank(min(st.Watermark, st.Target)) > 0 {
+		// Nothing new to fold, but soft-deleted rows at or below W may
+		// go now (see decider.decide); W does not move.
+		d := &decider{snap: NewSnapshot(), chunkEnd: min(st.Watermark, st.Target), wStart: cfg.Watermark, deleted: cfg.SoftDeleted}
+		if err := runChunk(ctx, &cfg, d, budget, &st); err != nil {
+			return st, err
+		}
+		return st, ctx.Err()
+	}
 	for st.Watermark < st.Target {
 		if err := ctx.Err(); err != nil {
 			return st, err
 		}
+		t0 := time.Now()
 		snap, end, err := Fold(ctx, cfg.FS, cfg.Segments, st.Watermark, st.Target, cfg.TombstoneCap)
+		st.FoldTime += time.Since(t0)
 		if err != nil {
 			return st, err
 		}
@@ -160,7 +165,10 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 		st.Tombstones[ReasonUpdate] += puts
 		st.Tombstones[ReasonSeries] += int64(len(snap.series))
 		d := &decider{snap: snap, chunkEnd: end, wStart: cfg.Watermark, deleted: cfg.SoftDeleted}
-		if err := runChunk(ctx, &cfg, d, budget, &st); err != nil {
+		t0 = time.Now()
+		err = runChunk(ctx, &cfg, d, budget, &st)
+		st.ChunkTime += time.Since(t0)
+		if err != nil {
 			return st, err
 		}
 		if err := ctx.Err(); err != nil {
@@ -221,6 +229,9 @@ func runChunk(ctx context.Context, cfg *Config, d *decider, budget *byteSem, st 
 				mu.Lock()
 				st.SegmentsExamined++
 				st.BytesRead += res.readBytes
+				// Soft-deleted seqs found absent are gone even when
+				// nothing was rewritten (an earlier pass removed them).
+				st.GoneSoftDeleted.AddMany(res.absent)
 				if res.rewritten {
 					st.SegmentsRewritten++
 					st.BytesWritten += res.wrote
@@ -289,7 +300,7 @@ func candidates(cfg *Config, d *decider) (todo []string, skipped int, err error)
 	return todo, skipped, nil
 }
 
-func rankBelow(s SeqSet, seq uint64) uint64 {
+func rankBelow(s *roaring64.Bitmap, seq uint64) uint64 {
 	if seq == 0 {
 		return 0
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/RoaringBitmap/roaring/v2/roaring64"
+
 	"github.com/tsqdb/tsq/chunk"
 	"github.com/tsqdb/tsq/seg"
 )
@@ -11,9 +13,9 @@ import (
 // decider says which rows of a chunk drop.
 type decider struct {
 	snap     *Snapshot
-	chunkEnd uint64 // rows above are kept
-	wStart   uint64 // the watermark the pass started from
-	deleted  SeqSet // soft-deleted seqs, nil if none
+	chunkEnd uint64            // rows above are kept
+	wStart   uint64            // the watermark the pass started from
+	deleted  *roaring64.Bitmap // soft-deleted seqs, nil if none
 }
 
 // decide returns why row i of r drops, if it does.
@@ -33,12 +35,37 @@ func (d *decider) decide(r *rows, i int) (Reason, bool) {
 	return d.snap.ShouldDrop(seq, r.series[i], r.key[i], uint8(r.op[i]), &r.pair)
 }
 
+// absent appends the soft-deleted seqs within block m's envelope (up to
+// the chunk end) that its rows (seqs, in order) do not hold: rows a
+// rewrite removed before a crash kept their seqs from leaving the
+// deleted bitmap.
+func (d *decider) absent(dst []uint64, m *seg.BlockMeta, seqs []int64) []uint64 {
+	if d.deleted == nil {
+		return dst
+	}
+	hi := min(m.MaxSeq, d.chunkEnd)
+	it := d.deleted.Iterator()
+	it.AdvanceIfNeeded(m.MinSeq)
+	k := 0
+	for it.HasNext() && it.PeekNext() <= hi {
+		q := it.Next()
+		for k < len(seqs) && uint64(seqs[k]) < q {
+			k++
+		}
+		if k == len(seqs) || uint64(seqs[k]) != q {
+			dst = append(dst, q)
+		}
+	}
+	return dst
+}
+
 // segResult is what processing one segment did.
 type segResult struct {
 	rewritten bool
 	dropped   [numReasons]int64
 	gone      []uint64 // soft-deleted seqs removed
 	goneSup   []uint64 // superseded seqs removed
+	absent    []uint64 // soft-deleted seqs no longer in the file (a crash after an earlier rewrite)
 	readBytes int64
 	wrote     int64
 }
@@ -69,7 +96,11 @@ func processSegment(ctx context.Context, cfg *Config, path string, d *decider, b
 	any := false
 	for i := range blocks {
 		m := &blocks[i]
-		if m.Rows == 0 || m.MinSeq > d.chunkEnd {
+		if m.MinSeq > d.chunkEnd {
+			continue
+		}
+		if m.Rows == 0 {
+			res.absent = d.absent(res.absent, m, nil)
 			continue
 		}
 		if err := ctx.Err(); err != nil {
@@ -82,14 +113,19 @@ func processSegment(ctx context.Context, cfg *Config, path string, d *decider, b
 		if err := decodeRows(&dec, buf, &rw); err != nil {
 			return res, fmt.Errorf("compact: %s block %d: %w", path, i, err)
 		}
+		res.absent = d.absent(res.absent, m, rw.seq)
 		for k := range rw.n {
 			if why, ok := d.decide(&rw, k); ok {
 				plans[i].drop = append(plans[i].drop, int32(k))
 				res.dropped[why]++
-				if why == ReasonSoftDelete {
-					res.gone = append(res.gone, uint64(rw.seq[k]))
-				} else {
-					res.goneSup = append(res.goneSup, uint64(rw.seq[k]))
+				q := uint64(rw.seq[k])
+				if why != ReasonSoftDelete {
+					res.goneSup = append(res.goneSup, q)
+				}
+				// A soft-deleted row dropped as superseded leaves the
+				// deleted bitmap too.
+				if why == ReasonSoftDelete || (d.deleted != nil && d.deleted.Contains(q)) {
+					res.gone = append(res.gone, q)
 				}
 				any = true
 			}

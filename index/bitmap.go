@@ -38,8 +38,12 @@ func AppendBitmap(dst []byte, bm *roaring64.Bitmap) ([]byte, error) {
 // give a *codec.CorruptionError naming path and the offset in the payload,
 // never a panic, and memory stays a small multiple of len(p).
 func DecodeBitmap(p []byte, path string) (*roaring64.Bitmap, error) {
-	if err := checkPortable64(p, path); err != nil {
+	empty, err := checkPortable64(p, path)
+	if err != nil {
 		return nil, err
+	}
+	if len(empty) > 0 {
+		p = dropBuckets(p, empty)
 	}
 	bm := roaring64.New()
 	if err := bm.UnmarshalBinary(p); err != nil {
@@ -106,8 +110,10 @@ func (w *walker) u64(section string) uint64 {
 
 // checkPortable64 checks a roaring64 portable serialization: a <8b>
 // count of buckets, then per bucket a <4b> high key (strictly
-// increasing) and a 32-bit portable bitmap; nothing after.
-func checkPortable64(p []byte, path string) error {
+// increasing) and a 32-bit portable bitmap; nothing after. It returns
+// the byte ranges of buckets whose bitmap is empty, which the roaring
+// library would keep as (invalid) empty containers.
+func checkPortable64(p []byte, path string) (empty [][2]int, err error) {
 	w := &walker{p: p, path: path}
 	n := w.u64("bitmap bucket count")
 	// A bucket takes at least 12 bytes: its key and an empty bitmap.
@@ -117,29 +123,46 @@ func checkPortable64(p []byte, path string) error {
 	}
 	var prev uint32
 	for i := uint64(0); i < n && w.err == nil; i++ {
+		start := w.off
 		key := w.u32("bitmap bucket key")
 		if w.err == nil && i > 0 && key <= prev {
 			w.off -= 4
 			w.fail("bitmap bucket key", "bucket %d key %d not above the previous %d", i, key, prev)
 		}
 		prev = key
-		checkPortable32(w, fmt.Sprintf("bitmap bucket %d", i))
+		if checkPortable32(w, fmt.Sprintf("bitmap bucket %d", i)) == 0 && w.err == nil {
+			empty = append(empty, [2]int{start, w.off})
+		}
 	}
 	if w.err == nil && w.off != len(p) {
 		w.fail("bitmap", "%d trailing bytes", len(p)-w.off)
 	}
-	return w.err
+	return empty, w.err
 }
 
-// checkPortable32 checks one 32-bit portable bitmap at w.off.
-func checkPortable32(w *walker, sec string) {
+// dropBuckets returns a copy of the checked payload p without the byte
+// ranges of empty buckets, its count adjusted.
+func dropBuckets(p []byte, empty [][2]int) []byte {
+	out := make([]byte, 8, len(p))
+	binary.LittleEndian.PutUint64(out, binary.LittleEndian.Uint64(p)-uint64(len(empty)))
+	at := 8
+	for _, r := range empty {
+		out = append(out, p[at:r[0]]...)
+		at = r[1]
+	}
+	return append(out, p[at:]...)
+}
+
+// checkPortable32 checks one 32-bit portable bitmap at w.off and returns
+// its container count.
+func checkPortable32(w *walker, sec string) int {
 	start := w.off
 	cookie := w.u32(sec + " cookie")
 	var size int
 	var runFlags []byte
 	switch {
 	case w.err != nil:
-		return
+		return 0
 	case cookie&0xFFFF == cookieRun:
 		size = int(cookie>>16) + 1
 		runFlags = w.take((size+7)/8, sec+" run flags")
@@ -160,19 +183,19 @@ func checkPortable32(w *walker, sec string) {
 		offsets = w.take(4*size, sec+" offset header")
 	}
 	if w.err != nil {
-		return
+		return 0
 	}
 	for i := 0; i < size && w.err == nil; i++ {
 		key := binary.LittleEndian.Uint16(desc[4*i:])
 		if i > 0 && key <= binary.LittleEndian.Uint16(desc[4*i-4:]) {
 			w.off = start // the header, not the container
 			w.fail(sec+" descriptive header", "container %d key %d not above the previous", i, key)
-			return
+			return size
 		}
 		if offsets != nil {
 			if o := binary.LittleEndian.Uint32(offsets[4*i:]); int64(o) != int64(w.off-start) {
 				w.fail(sec+" offset header", "container %d offset %d, it starts at %d", i, o, w.off-start)
-				return
+				return size
 			}
 		}
 		card := int(binary.LittleEndian.Uint16(desc[4*i+2:])) + 1
@@ -186,6 +209,7 @@ func checkPortable32(w *walker, sec string) {
 			checkBitmap(w, csec, card)
 		}
 	}
+	return size
 }
 
 func checkRuns(w *walker, sec string, card int) {
@@ -204,9 +228,10 @@ func checkRuns(w *walker, sec string, card int) {
 	for k := range nr {
 		s := int(binary.LittleEndian.Uint16(runs[4*k:]))
 		l := int(binary.LittleEndian.Uint16(runs[4*k+2:]))
-		if s < next || s+l > 0xFFFF {
+		// Runs must not overlap nor touch (roaring merges touching runs).
+		if (k > 0 && s <= next) || s+l > 0xFFFF {
 			w.off = at + 2 + 4*k
-			w.fail(sec+" runs", "run %d [%d, %d] overlaps the previous or leaves 0..65535", k, s, s+l)
+			w.fail(sec+" runs", "run %d [%d, %d] overlaps or touches the previous or leaves 0..65535", k, s, s+l)
 			return
 		}
 		sum += l + 1

@@ -328,3 +328,36 @@ func TestRemoveStaleTmpAndReadSeq(t *testing.T) {
 		t.Fatalf("ReadSeq of a missing file: %v", err)
 	}
 }
+
+// TestEmptyBucket: a bucket whose 32-bit bitmap is empty (roaring64
+// never writes one) is accepted and dropped, so the result is valid.
+func TestEmptyBucket(t *testing.T) {
+	p, _ := AppendBitmap(nil, roaring64.BitmapOf(1<<32|7))
+	// Insert an empty bucket with key 0 before it: key, cookie 12346, 0 containers.
+	q := append([]byte{2, 0, 0, 0, 0, 0, 0, 0}, 0, 0, 0, 0, 0x3a, 0x30, 0, 0, 0, 0, 0, 0)
+	q = append(q, p[8:]...)
+	bm, err := DecodeBitmap(q, "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bm.Validate(); err != nil || !bm.Equals(roaring64.BitmapOf(1<<32|7)) {
+		t.Fatalf("decoded %v, validate %v", bm, err)
+	}
+}
+
+// TestTouchingRuns: runs [1,2] and [3,4] are refused (roaring keeps runs
+// apart), as is an overlap.
+func TestTouchingRuns(t *testing.T) {
+	// 1 bucket, key 0; cookie 12347 (1 container); run flags 1; key 0,
+	// cardinality 4; 2 runs: start 1 length 2, start x length 2.
+	for _, x := range []byte{3, 2} {
+		p := []byte{1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x3b, 0x30, 0, 0, 1, 0, 0, 3, 0, 2, 0, 1, 0, 1, 0, x, 0, 1, 0}
+		if _, err := DecodeBitmap(p, "f"); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "runs") {
+			t.Fatalf("second run at %d: %v", x, err)
+		}
+	}
+	p := []byte{1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x3b, 0x30, 0, 0, 1, 0, 0, 3, 0, 2, 0, 1, 0, 1, 0, 4, 0, 1, 0}
+	if bm, err := DecodeBitmap(p, "f"); err != nil || bm.Validate() != nil || bm.GetCardinality() != 4 {
+		t.Fatalf("runs [1,2] [4,5]: %v, %v", bm, err)
+	}
+}

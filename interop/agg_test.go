@@ -10,9 +10,8 @@ import (
 // against the Go values that the DuckDB and apache-arrow answers are
 // compared with, so tsq, DuckDB and apache-arrow all agree.
 func TestStoreAggregates(t *testing.T) {
-	samples, _ := loadNAB(t)
+	samples, s := nabShared(t)
 	want := goAggregates(samples)
-	s := nabStore(t, samples)
 	rr := storeQuery(t, s, "SELECT count(value), sum(value), avg(value), min(value), max(value), count(*) FROM nab GROUP BY series")
 	defer rr.Release()
 	got := map[string]agg{}

@@ -2,6 +2,8 @@ package interop_test
 
 import (
 	"context"
+	"os"
+	"sync"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -9,20 +11,40 @@ import (
 	"github.com/tsqdb/tsq/query"
 )
 
-// nabStore loads samples into a tsq store in a temporary directory, stream
-// "nab", one AppendSamples per run of a series (the CSV is grouped by
-// series).
-func nabStore(t *testing.T, samples []sample) *tsq.Store {
+// shared is the NAB data loaded once into a tsq store for all tests;
+// TestMain closes and removes it.
+var shared struct {
+	once    sync.Once
+	samples []sample
+	store   *tsq.Store
+	dir     string
+	err     error
+}
+
+// nabShared returns the NAB samples and a store holding them in stream
+// "nab", built on first use: one AppendSamples per run of a series (the
+// CSV is grouped by series).
+func nabShared(t *testing.T) ([]sample, *tsq.Store) {
 	t.Helper()
-	s, err := tsq.Open(t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := s.Close(); err != nil {
-			t.Error(err)
+	samples, _ := loadNAB(t)
+	shared.once.Do(func() {
+		shared.samples = samples
+		if shared.dir, shared.err = os.MkdirTemp("", "tsq-interop-"); shared.err != nil {
+			return
 		}
+		shared.store, shared.err = loadStore(shared.dir, samples)
 	})
+	if shared.err != nil {
+		t.Fatal(shared.err)
+	}
+	return shared.samples, shared.store
+}
+
+func loadStore(dir string, samples []sample) (*tsq.Store, error) {
+	s, err := tsq.Open(dir, &tsq.Options{Sync: tsq.SyncNever}) // test data: no fsync per append
+	if err != nil {
+		return nil, err
+	}
 	ctx := context.Background()
 	for i := 0; i < len(samples); {
 		j := i
@@ -33,11 +55,21 @@ func nabStore(t *testing.T, samples []sample) *tsq.Store {
 			values = append(values, samples[j].value)
 		}
 		if _, err := s.AppendSamples(ctx, "nab", samples[i].series, times, values); err != nil {
-			t.Fatalf("append %s: %v", samples[i].series, err)
+			s.Close()
+			return nil, err
 		}
 		i = j
 	}
-	return s
+	return s, nil
+}
+
+func closeShared() {
+	if shared.store != nil {
+		shared.store.Close()
+	}
+	if shared.dir != "" {
+		os.RemoveAll(shared.dir)
+	}
 }
 
 // storeQuery runs a query, failing the test on error.
