@@ -211,3 +211,8 @@ var _ = query.Options{}
 func BenchmarkQueryRawAll(b *testing.B) {
 	benchQuery(b, "SELECT * FROM nab")
 }
+
+// BenchmarkQueryTopK: the three largest values of the stream.
+func BenchmarkQueryTopK(b *testing.B) {
+	benchQuery(b, "SELECT time, series, value FROM nab ORDER BY value DESC LIMIT 3")
+}

@@ -2,6 +2,7 @@ package tsq
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -182,5 +183,52 @@ func TestQueryFoldStore(t *testing.T) {
 		if got := strings.Join(rows, "\n"); got != tc.want {
 			t.Errorf("%s:\n%s\nwant\n%s", tc.q, got, tc.want)
 		}
+	}
+}
+
+// TestQueryWhileAppending runs queries while another goroutine appends:
+// each sees a consistent snapshot (counts never go down, sums match).
+func TestQueryWhileAppending(t *testing.T) {
+	s := openT(t, vfs.NewMem(), Options{BlockRows: 50})
+	defer closeT(t, s)
+	if _, err := s.AppendSamples(ctx, "m", "a", []int64{day0}, []float64{1}); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		for i := 1; i < 200; i++ {
+			times := make([]int64, 20)
+			vals := make([]float64, 20)
+			for k := range times {
+				times[k] = day0 + int64(i*20+k)*int64(time.Second)
+				vals[k] = 1
+			}
+			if _, err := s.AppendSamples(ctx, "m", "a", times, vals); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	last := 0
+	for running := true; running; {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			running = false
+		default:
+		}
+		_, rows := queryT(t, s, "SELECT count(*), sum(value) FROM m")
+		var n int
+		var sum float64
+		if _, err := fmt.Sscanf(strings.ReplaceAll(rows[0], "|", " "), "%d %g", &n, &sum); err != nil {
+			t.Fatal(err)
+		}
+		if n < last || float64(n) != sum {
+			t.Fatalf("count %d sum %g after count %d", n, sum, last)
+		}
+		last = n
 	}
 }

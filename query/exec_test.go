@@ -88,6 +88,7 @@ func TestPruning(t *testing.T) {
 	check("EXPLAIN SELECT * FROM m WHERE time >= '"+ts+"'", func(total, got int) bool { return got > total/4 && got < total*3/4 })
 	check("EXPLAIN SELECT * FROM m WHERE series = 'nope'", func(total, got int) bool { return got == 0 && total > 0 })
 	check("EXPLAIN SELECT * FROM m WHERE series IN ('disk', 'nope')", func(total, got int) bool { return got > total/2 })
+	check("EXPLAIN SELECT * FROM m WHERE series = 'nope' OR (series = 'nope2' AND v > 1)", func(total, got int) bool { return got == 0 && total > 0 })
 	check("EXPLAIN SELECT * FROM fold(m) AS OF SEQ 100", func(total, got int) bool { return got <= 5 })
 	// The pruned query's answer equals the unpruned filter's.
 	a, err := runCells("SELECT count(*) FROM m WHERE time >= '"+ts+"'", openOnly(src), nil)

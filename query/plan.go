@@ -451,15 +451,43 @@ func (p *plan) bounds(e Expr) {
 				p.restrictSeries([]string{e.Lit.Str})
 			}
 		}
+	case *In, *Or:
+		if names, ok := seriesSetOf(e); ok {
+			p.restrictSeries(names)
+		}
+	}
+}
+
+// seriesSetOf returns the series a condition can only hold for: series =
+// 'x', series IN (...), and ORs of them.
+func seriesSetOf(e Expr) ([]string, bool) {
+	switch e := e.(type) {
+	case *Compare:
+		if e.Col.Name == ColSeries && e.Op == "=" && e.Lit.Kind == LitString {
+			return []string{e.Lit.Str}, true
+		}
 	case *In:
 		if e.Col.Name == ColSeries && !e.Neg {
 			var names []string
 			for _, l := range e.Lits {
 				names = append(names, l.Str)
 			}
-			p.restrictSeries(names)
+			return names, true
 		}
+	case *Or:
+		l, ok1 := seriesSetOf(e.L)
+		r, ok2 := seriesSetOf(e.R)
+		if ok1 && ok2 {
+			return append(l, r...), true
+		}
+	case *And:
+		// Either side's set bounds the conjunction.
+		if l, ok := seriesSetOf(e.L); ok {
+			return l, true
+		}
+		return seriesSetOf(e.R)
 	}
+	return nil, false
 }
 
 // restrictSeries intersects the series set with names.

@@ -373,24 +373,51 @@ func (x *executor) collectSorted(ctx context.Context, tasks []task) ([][]value, 
 			rows, order = rows[:p.limit], order[:p.limit]
 		}
 	}
+	// With LIMIT k, once k rows are held, the k-th is a cutoff: a row
+	// ordered after it (ties broken by seq) cannot enter the result and is
+	// not materialized.
+	var cutoff []value
+	var cutoffSeq int64
 	var tooMany bool
 	err := x.each(ctx, tasks, x.scanRange(), func(w int, b *batch) error {
-		local := make([][]value, len(b.sel))
-		for i, r := range b.sel {
-			row := make([]value, len(p.out))
-			for c := range p.out {
-				row[c] = b.valueAt(p.out[c].src, p.out[c].kind, r)
+		mu.Lock()
+		cut, cutSeq := cutoff, cutoffSeq
+		mu.Unlock()
+		var local [][]value
+		var seqs []int64
+		probe := make([]value, len(p.out))
+		keyCols := make([]argCol, len(p.order))
+		for i, k := range p.order {
+			keyCols[i] = b.argCol(p.out[k.col].src, p.out[k.col].kind)
+		}
+		for _, r := range b.sel {
+			for i, k := range p.order {
+				probe[k.col] = keyCols[i].get(r)
 			}
-			local[i] = row
+			if cut != nil {
+				c := compareRows(probe, cut, p.order, p.out)
+				if c > 0 || c == 0 && b.seq[r] > cutSeq {
+					continue
+				}
+			}
+			row := slices.Clone(probe)
+			for c := range p.out {
+				if !slices.ContainsFunc(p.order, func(k orderKey) bool { return k.col == c }) {
+					row[c] = b.valueAt(p.out[c].src, p.out[c].kind, r)
+				}
+			}
+			local = append(local, row)
+			seqs = append(seqs, b.seq[r])
 		}
 		mu.Lock()
 		defer mu.Unlock()
 		rows = append(rows, local...)
-		for _, r := range b.sel {
-			order = append(order, b.seq[r])
-		}
+		order = append(order, seqs...)
 		if p.limit >= 0 && int64(len(rows)) > 2*p.limit+4096 {
 			trim()
+			if p.limit > 0 && int64(len(rows)) >= p.limit {
+				cutoff, cutoffSeq = rows[p.limit-1], order[p.limit-1]
+			}
 		}
 		if p.limit < 0 && len(rows) > maxSortRows {
 			tooMany = true
