@@ -108,6 +108,7 @@ func syncDir(dir string) error {
 // complete and durable; on any error, including ctx cancellation or a
 // failing reader, neither the file nor a temporary file is left (an
 // existing file at path is left as it was). A zero f means FormatFromPath(path).
+// It does not release rr.
 func WriteFile(ctx context.Context, path string, f Format, rr array.RecordReader, o *Options) (Stats, error) {
 	if f == 0 {
 		var err error

@@ -2,19 +2,21 @@
 // --partitioned) with DuckDB and prints JSON: row count, schema, and per
 // series count/sum/avg/min/max of "value" and min/max of "time" (for
 // files with tsq's series, time and value columns).
-// Usage: node read_parquet.mjs <file.parquet | dir --partitioned> [--query-bench]
+// Usage: node read_parquet.mjs <file.parquet | dir --partitioned | file.csv --csv | file.jsonl --jsonl>
 import { DuckDBInstance } from '@duckdb/node-api';
 
 const args = process.argv.slice(2);
 const path = args.find(a => !a.startsWith('--'));
 const partitioned = args.includes('--partitioned');
+const text = args.includes('--csv') ? 'csv' : args.includes('--jsonl') ? 'jsonl' : null;
 if (!path) {
   console.error('usage: node read_parquet.mjs <file.parquet | dir --partitioned>');
   process.exit(2);
 }
 const q = s => "'" + s.replaceAll("'", "''") + "'";
-const src = partitioned
-  ? `read_parquet(${q(path + '/**/*.parquet')}, hive_partitioning = true)`
+const src = text === 'csv' ? `read_csv(${q(path)}, header = true)`
+  : text === 'jsonl' ? `read_json(${q(path)}, format = 'newline_delimited')`
+  : partitioned ? `read_parquet(${q(path + '/**/*.parquet')}, hive_partitioning = true)`
   : `read_parquet(${q(path)})`;
 
 const num = v => (typeof v === 'bigint' ? Number(v) : v);
