@@ -1,6 +1,7 @@
 package tsq
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -47,14 +48,33 @@ func (run *importRun) stage(ctx context.Context, r io.Reader) error {
 		}
 	}
 	budget := run.o.MemoryBudget
-	p, err := ingest.NewParser(r, ingest.Options{
-		Format: run.o.Format, Mapping: run.o.Mapping, SkipBad: run.o.SkipBad, Rejects: run.o.Rejects,
-		MaxLineBytes: int(min(budget/16, 64<<20)), BatchRows: s.o.BlockRows, BatchBytes: int(budget / int64(6*(encoders()+2))),
-	})
-	if err != nil {
-		return err
+	nEnc := encoders()
+	// Guess the format from the first bytes here, so that either path
+	// below reads the input from its start.
+	br := bufio.NewReaderSize(r, 64<<10)
+	format := run.o.Format
+	if format == ingest.Guess {
+		head, err := br.Peek(4096)
+		if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+			return fmt.Errorf("read: %w", err)
+		}
+		format = ingest.GuessContent(head)
 	}
-	run.stats.Format = p.Format()
+	run.stats.Format = format
+	nParse := 1
+	if ingest.Parallel(format) && nEnc > 1 {
+		nParse = nEnc
+	}
+	// Batches in flight: two per parser, one per encoder; frames: one per
+	// encoder and two more.
+	nBatch := 2*nParse + nEnc
+	popts := ingest.Options{
+		Format: format, Mapping: run.o.Mapping, SkipBad: run.o.SkipBad, Rejects: run.o.Rejects,
+		MaxLineBytes: int(min(budget/16, 64<<20)), BatchRows: s.o.BlockRows, BatchBytes: int(budget / int64(6*nBatch)),
+	}
+	if nParse > 1 && popts.Rejects != nil {
+		popts.Rejects = &syncWriter{w: popts.Rejects}
+	}
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -63,22 +83,19 @@ func (run *importRun) stage(ctx context.Context, r io.Reader) error {
 	fail := func(err error) {
 		once.Do(func() { firstErr = err; cancel() })
 	}
-	nEnc := encoders()
-	freeB := make(chan *ingest.Batch, nEnc+2)
-	for range nEnc + 2 {
-		freeB <- new(ingest.Batch)
-	}
 	freeF := make(chan *frame, nEnc+2)
 	for range nEnc + 2 {
 		freeF <- new(frame)
 	}
 	// Batches go to the encoders through jobs; order carries each job's
 	// result channel in input order, so the writer takes frames in seq
-	// order whichever encoder finishes first.
+	// order whichever encoder finishes first. A batch goes back to the
+	// pool it came from (each parser has its own).
 	type job struct {
-		b   *ingest.Batch
-		seq uint64
-		out chan *frame
+		b    *ingest.Batch
+		pool chan *ingest.Batch
+		seq  uint64
+		out  chan *frame
 	}
 	jobs := make(chan job, 1)
 	order := make(chan chan *frame, nEnc+1)
@@ -87,44 +104,67 @@ func (run *importRun) stage(ctx context.Context, r io.Reader) error {
 	defer close(monDone)
 
 	var wg sync.WaitGroup
-	var encodeNs atomic.Int64
-	wg.Go(func() { // parse
-		defer close(order)
-		defer close(jobs)
-		seq := run.base
-		for {
-			var b *ingest.Batch
-			select {
-			case b = <-freeB:
-			case <-ctx.Done():
-				return
-			}
-			t0 := time.Now()
-			err := p.Fill(b)
-			run.stats.Parse += time.Since(t0)
-			run.parsed.Store(p.Offset())
-			run.rejected.Store(p.Rejected())
-			if err == io.EOF {
-				return
-			}
-			if err != nil {
-				fail(err)
-				return
-			}
-			j := job{b, seq, make(chan *frame, 1)}
-			seq += uint64(b.Rows)
-			select {
-			case order <- j.out:
-			case <-ctx.Done():
-				return
-			}
-			select {
-			case jobs <- j:
-			case <-ctx.Done():
-				return
-			}
+	var encodeNs, parseNs atomic.Int64
+	seq := run.base
+	// dispatch hands a parsed batch to the encoders, in input order.
+	dispatch := func(b *ingest.Batch, pool chan *ingest.Batch) bool {
+		j := job{b, pool, seq, make(chan *frame, 1)}
+		seq += uint64(b.Rows)
+		select {
+		case order <- j.out:
+		case <-ctx.Done():
+			pool <- b
+			return false
 		}
-	})
+		select {
+		case jobs <- j:
+			return true
+		case <-ctx.Done():
+			pool <- b
+			close(j.out)
+			return false
+		}
+	}
+	var parsed func() int64
+	if nParse == 1 {
+		p, err := ingest.NewParser(br, popts)
+		if err != nil {
+			return err
+		}
+		parsed = p.Offset
+		pool := newBatchPool(nEnc + 2)
+		wg.Go(func() { // parse
+			defer close(order)
+			defer close(jobs)
+			for {
+				var b *ingest.Batch
+				select {
+				case b = <-pool:
+				case <-ctx.Done():
+					return
+				}
+				t0 := time.Now()
+				err := p.Fill(b)
+				parseNs.Add(int64(time.Since(t0)))
+				run.parsed.Store(p.Offset())
+				run.rejected.Store(p.Rejected())
+				if err == io.EOF {
+					return
+				}
+				if err != nil {
+					fail(err)
+					return
+				}
+				if !dispatch(b, pool) {
+					return
+				}
+			}
+		})
+	} else {
+		parsed = run.parallelParse(ctx, &wg, br, popts, nParse, &parseNs, fail, func(b *ingest.Batch, pool chan *ingest.Batch) bool {
+			return dispatch(b, pool)
+		}, func() { close(jobs); close(order) })
+	}
 	for range nEnc {
 		wg.Go(func() { // encode
 			var e blockEncoder
@@ -133,14 +173,14 @@ func (run *importRun) stage(ctx context.Context, r io.Reader) error {
 				select {
 				case f = <-freeF:
 				case <-ctx.Done():
-					freeB <- j.b
+					j.pool <- j.b
 					close(j.out)
 					continue
 				}
 				t0 := time.Now()
 				err := e.encode(f, j.b, j.seq, st.name)
 				encodeNs.Add(int64(time.Since(t0)))
-				freeB <- j.b
+				j.pool <- j.b
 				if err != nil {
 					fail(err)
 					freeF <- f
@@ -188,13 +228,14 @@ func (run *importRun) stage(ctx context.Context, r io.Reader) error {
 	})
 	wg.Wait()
 	run.stats.Encode = time.Duration(encodeNs.Load())
+	run.stats.Parse = time.Duration(parseNs.Load())
 	if firstErr != nil {
 		return firstErr
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	run.stats.Bytes = p.Offset()
+	run.stats.Bytes = parsed()
 	return nil
 }
 

@@ -383,7 +383,7 @@ func TestImportConcurrent(t *testing.T) {
 func TestImportBackpressure(t *testing.T) {
 	s := openT(t, vfs.NewMem(), Options{BlockRows: 512})
 	defer closeT(t, s)
-	g := &jsonGen{rows: 60000}
+	g := &jsonGen{rows: 200000}
 	var run *importRun
 	var maxAhead int64
 	r := readerFunc(func(p []byte) (int, error) {
@@ -401,9 +401,10 @@ func TestImportBackpressure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Batches of 512 rows (~60 KiB of input): 3 batches + 3 frames + the
-	// queues and the 256 KiB read buffer bound what is read ahead.
-	const bound = 10*512*130 + 256<<10
+	// Batches of 512 rows (~60 KiB of input) in flight, the read buffers
+	// and, when parsing in parallel, one 1 MiB chunk per parser and one
+	// more bound what is read ahead.
+	bound := int64(10*512*130 + 256<<10 + 64<<10 + (encoders()+1)*parallelChunk)
 	t.Logf("input %d bytes, read ahead of the writer at most %d bytes (bound %d)", st.Bytes, maxAhead, bound)
 	if maxAhead > bound || maxAhead == 0 {
 		t.Fatalf("read %d bytes ahead of the writer", maxAhead)
@@ -481,3 +482,51 @@ func TestImportGC(t *testing.T) {
 }
 
 var _ io.Reader = (*jsonGen)(nil)
+
+// TestImportParallelOrder: JSON lines parsed on several goroutines keep
+// the input order in seqs, report the first bad line of the input and
+// count every rejected one.
+func TestImportParallelOrder(t *testing.T) {
+	var sb strings.Builder
+	io.Copy(&sb, &jsonGen{rows: 40000})
+	lines := strings.SplitAfter(sb.String(), "\n")
+	lines[30000] = "{broken 30001\n"
+	lines[5000] = "{broken 5001\n"
+	in := strings.Join(lines, "")
+	s := openT(t, vfs.NewMem(), Options{})
+	defer closeT(t, s)
+	_, err := s.Import(ctx, "ev", strings.NewReader(in), importOpts(t))
+	var pe *ingest.Error
+	if !errors.As(err, &pe) || pe.Line != 5001 || pe.Snippet != "{broken 5001" || pe.Offset != int64(len(strings.Join(lines[:5000], ""))) {
+		t.Fatalf("%v", err)
+	}
+	var rej strings.Builder
+	o := importOpts(t)
+	o.SkipBad, o.Rejects = true, &rej
+	st, err := s.Import(ctx, "ev", strings.NewReader(in), o)
+	if err != nil || st.Rows != 39998 || st.Rejected != 2 || st.Bytes != int64(len(in)) {
+		t.Fatalf("%v %+v", err, st)
+	}
+	if !strings.Contains(rej.String(), "{broken 5001\n") || !strings.Contains(rej.String(), "{broken 30001\n") {
+		t.Fatalf("rejects %q", rej.String())
+	}
+	want := int64(0)
+	for b, err := range s.Scan(ctx, "ev", ScanOptions{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range b.Rows {
+			if want == 5000 || want == 30000 {
+				want++
+			}
+			r := RecordAt(b, i)
+			if v, _ := r.Field("n"); v.Int() != want || r.Seq != uint64(int64(i)+b.Columns[0].Ints[0]) {
+				t.Fatalf("row %d holds n=%v", want, v)
+			}
+			want++
+		}
+	}
+	if want != 40000 {
+		t.Fatalf("%d rows", want)
+	}
+}

@@ -375,3 +375,64 @@ func TestBatchesInTurn(t *testing.T) {
 		t.Fatalf("%d rows", n)
 	}
 }
+
+// TestChunks parses an input cut into chunks by a Chunker with one
+// parser reset per chunk: the rows and the error positions are those of
+// a parse of the whole input.
+func TestChunks(t *testing.T) {
+	var sb strings.Builder
+	for i := range 3000 {
+		sb.WriteString(`{"t":` + strconv.Itoa(i) + `,"pad":"` + strings.Repeat("x", i%50) + "\"}\n")
+	}
+	sb.WriteString("{bad\n")
+	in := sb.String()
+	o := Options{Format: JSONLines, Mapping: mapping(t, "time=t")}
+	_, _, wantErr := parseAll(t, in, o)
+	c := NewChunker(strings.NewReader(in), 1000, 1<<20)
+	p, err := NewParser(strings.NewReader(""), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf []byte
+	n := 0
+	var b Batch
+	for {
+		chunk, line, off, err := c.Next(buf)
+		if err == io.EOF {
+			t.Fatal("no error")
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf = chunk
+		p.ResetChunk(chunk, line, off)
+		for {
+			err := p.Fill(&b)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				if err.Error() != wantErr.Error() || n < 2900 {
+					t.Fatalf("%v after %d rows, want %v", err, n, wantErr)
+				}
+				return
+			}
+			for _, r := range batchRows(&b) {
+				if r.t != int64(n)*1e6 {
+					t.Fatalf("row %d: %+v", n, r)
+				}
+				n++
+			}
+		}
+	}
+}
+
+func TestParseInt(t *testing.T) {
+	for _, s := range []string{"0", "-1", "+7", "123456789012345678", "9223372036854775807", "-9223372036854775808", "9223372036854775808", "", "-", "1.5", "1e3", "12a", "00012"} {
+		want, err := strconv.ParseInt(s, 10, 64)
+		got, ok := parseInt([]byte(s))
+		if ok != (err == nil) || ok && got != want {
+			t.Errorf("%q: %d %v, strconv %d %v", s, got, ok, want, err)
+		}
+	}
+}

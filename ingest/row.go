@@ -339,7 +339,7 @@ func (r *rowBuilder) setTime(name []byte, v value) error {
 }
 
 func (r *rowBuilder) numTime(p []byte) (int64, error) {
-	if i, err := strconv.ParseInt(bstr(p), 10, 64); err == nil {
+	if i, ok := parseInt(p); ok {
 		return scaleInt(i, r.p.unit)
 	}
 	f, err := strconv.ParseFloat(bstr(p), 64)
@@ -419,7 +419,7 @@ func (r *rowBuilder) put(c *Col, v value) error {
 	case vNum:
 		if c.Type == chunk.String {
 			b.putStr(c, v.text)
-		} else if i, err := strconv.ParseInt(bstr(v.text), 10, 64); err == nil {
+		} else if i, ok := parseInt(v.text); ok {
 			b.putInt(c, i)
 		} else if f, err := strconv.ParseFloat(bstr(v.text), 64); err == nil {
 			b.putFloat(c, f)
@@ -532,4 +532,33 @@ func (r *rowBuilder) join(i, j int) Span {
 		b.Arena = append(b.Arena, r.parts[k]...)
 	}
 	return Span{uint32(start), uint32(len(b.Arena) - start)}
+}
+
+// parseInt parses a decimal integer literal ([-+]?[0-9]+) without
+// allocating on failure, as strconv does for its error.
+func parseInt(p []byte) (int64, bool) {
+	q := p
+	if len(q) > 0 && (q[0] == '-' || q[0] == '+') {
+		q = q[1:]
+	}
+	if len(q) == 0 || len(q) > 19 {
+		return 0, false
+	}
+	for _, c := range q {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+	}
+	if len(q) < 19 {
+		var n int64
+		for _, c := range q {
+			n = n*10 + int64(c-'0')
+		}
+		if p[0] == '-' {
+			n = -n
+		}
+		return n, true
+	}
+	i, err := strconv.ParseInt(bstr(p), 10, 64)
+	return i, err == nil
 }

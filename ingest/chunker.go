@@ -1,0 +1,85 @@
+package ingest
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+)
+
+// Parallel reports whether inputs of format f can be cut into chunks of
+// whole lines and parsed independently (JSON lines, line protocol,
+// Prometheus text). CSV (a header, quoted newlines) and JSON arrays
+// cannot.
+func Parallel(f Format) bool {
+	return f == JSONLines || f == LineProtocol || f == Prometheus
+}
+
+// Chunker cuts an input into chunks of whole lines, for parsing on
+// several goroutines (see Parser.ResetChunk).
+type Chunker struct {
+	r       io.Reader
+	size    int
+	maxLine int
+	carry   []byte // bytes after the last newline of the previous chunk
+	line    int64  // newlines before the next chunk
+	off     int64  // input offset of the next chunk
+	err     error
+}
+
+// NewChunker returns a chunker of r making chunks of about size bytes;
+// a line may be at most maxLine bytes.
+func NewChunker(r io.Reader, size, maxLine int) *Chunker {
+	return &Chunker{r: r, size: size, maxLine: maxLine}
+}
+
+// Next returns the next chunk in buf (grown as needed), the number of
+// lines before it and its input offset. It returns io.EOF at the end.
+func (c *Chunker) Next(buf []byte) (chunk []byte, line, off int64, err error) {
+	buf = append(buf[:0], c.carry...)
+	c.carry = c.carry[:0]
+	for c.err == nil {
+		if len(buf) >= c.size {
+			if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
+				c.carry = append(c.carry, buf[i+1:]...)
+				buf = buf[:i+1]
+				break
+			}
+			if len(buf) > c.maxLine+c.size {
+				return nil, c.line, c.off, &Error{Line: c.line + 1, Offset: c.off, Snippet: snippet(buf), Msg: fmt.Sprintf("line longer than %d bytes", c.maxLine)}
+			}
+		}
+		if cap(buf)-len(buf) < c.size/4 {
+			buf = append(buf, make([]byte, c.size)...)[:len(buf)]
+		}
+		n, err := c.r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err != nil {
+			c.err = err
+		}
+	}
+	if c.err != nil && c.err != io.EOF {
+		return nil, c.line, c.off, fmt.Errorf("ingest: read at byte %d: %w", c.off+int64(len(buf)), c.err)
+	}
+	if len(buf) == 0 {
+		return nil, c.line, c.off, io.EOF
+	}
+	line, off = c.line, c.off
+	c.line += int64(bytes.Count(buf, []byte{'\n'}))
+	c.off += int64(len(buf))
+	return buf, line, off, nil
+}
+
+// Offset returns the input bytes handed out in chunks so far.
+func (c *Chunker) Offset() int64 { return c.off }
+
+// ResetChunk makes the parser parse chunk, a piece of whole lines of
+// its input that starts after line lines at input offset off: errors
+// then name lines and offsets of the whole input. The parser keeps its
+// mapping, caches and column types.
+func (p *Parser) ResetChunk(chunk []byte, line, off int64) {
+	in := p.in
+	in.r = bytes.NewReader(chunk)
+	in.pos, in.end, in.off, in.line, in.err = 0, 0, off, line, nil
+	in.long = in.long[:0]
+	p.done, p.hasPend, p.lastOff = false, false, off
+}
