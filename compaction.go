@@ -93,11 +93,47 @@ type CompactStats struct {
 
 // streamCompaction is a stream's compaction state.
 type streamCompaction struct {
-	pass  sync.Mutex                // one pass at a time; guards init
-	init  bool                      // W loaded or floored
+	pass sync.Mutex // one pass at a time; guards init
+	init bool       // W loaded or floored
+	// old are read handles of files replaced by rewrites, closed once
+	// no read can still use them (retiredGrace); guarded by stream.mu.
+	old   []retiredFile
 	live  *compact.LiveSet          // nil when background compaction is off
 	w     atomic.Uint64             // committed W
 	crash func(compact.Point) error // tests
+}
+
+// retiredGrace is how long a read handle of a file replaced by a rewrite
+// stays open: a read through a view taken before the rewrite that runs
+// longer fails with a closed-file error.
+const retiredGrace = 10 * time.Minute
+
+type retiredFile struct {
+	f  closer
+	at time.Time
+}
+
+// retire keeps f open for retiredGrace. Caller holds stream.mu.
+func (c *streamCompaction) retire(f closer) {
+	c.old = append(c.old, retiredFile{f, time.Now()})
+}
+
+// closeRetired closes the handles retired more than retiredGrace before
+// now (all of them with a zero now: the stream closes). Caller holds
+// stream.mu.
+func (c *streamCompaction) closeRetired(now time.Time) error {
+	var errs []error
+	keep := c.old[:0]
+	for _, r := range c.old {
+		if now.IsZero() || now.Sub(r.at) > retiredGrace {
+			errs = append(errs, r.f.Close())
+		} else {
+			keep = append(keep, r)
+		}
+	}
+	clear(c.old[len(keep):])
+	c.old = keep
+	return errors.Join(errs...)
 }
 
 // initCompaction floors W and rebuilds the live set from the rows above
@@ -272,6 +308,9 @@ func (st *stream) preparePass() ([]*segFile, *roaring64.Bitmap, error) {
 	}
 	st.merge.wg.Wait() // merges take no st.mu
 	st.applyMerges()
+	if err := st.cmp.closeRetired(time.Now()); err != nil {
+		st.s.o.Logger.Warn("tsq: close replaced segment handles", "stream", st.name, "err", err)
+	}
 	st.publish()
 	if _, err := seg.RemoveStaleTmp(st.s.fs, st.dir); err != nil {
 		return nil, nil, err
@@ -346,7 +385,7 @@ func (st *stream) refreshSegment(path string) error {
 		st.segs[k] = &out
 		st.s.cache.forget(sf)
 		if old := st.files[name]; old != nil {
-			st.merge.retired = append(st.merge.retired, old)
+			st.cmp.retire(old)
 		}
 		st.files[name] = f
 		st.publish()

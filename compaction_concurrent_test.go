@@ -294,3 +294,31 @@ func (b *syncBuffer) Bytes() []byte {
 }
 
 func (b *syncBuffer) String() string { return string(b.Bytes()) }
+
+// TestCompactEarlySpacing: early passes come at most once per
+// CompactMinSpacing however often the live set reaches the cap.
+func TestCompactEarlySpacing(t *testing.T) {
+	o := smallSegs
+	o.CompactInterval = time.Hour
+	o.CompactTombstoneCap = 5
+	o.CompactMinSpacing = time.Hour
+	s := openT(t, vfs.NewMem(), o)
+	defer closeT(t, s)
+	rng := rand.New(rand.NewPCG(4, 4))
+	deadline := time.Now().Add(5 * time.Second)
+	for s.CompactionMetrics().EarlyPasses == 0 && time.Now().Before(deadline) {
+		workload(t, s, "ev", rng, 50, day0)
+		time.Sleep(5 * time.Millisecond)
+	}
+	for range 20 { // the cap is reached again and again
+		workload(t, s, "ev", rng, 50, day0)
+		time.Sleep(5 * time.Millisecond)
+	}
+	m := s.CompactionMetrics()
+	if m.EarlyPasses != 1 || m.Passes != 1 {
+		t.Fatalf("early passes %d, passes %d; want exactly one within the spacing", m.EarlyPasses, m.Passes)
+	}
+	if m.LiveSetLen["ev"] < 5 {
+		t.Fatalf("live set %d: the cap was not reached again", m.LiveSetLen["ev"])
+	}
+}

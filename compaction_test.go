@@ -3,6 +3,7 @@ package tsq
 import (
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/tsqdb/tsq/compact"
 	"github.com/tsqdb/tsq/internal/vfs"
@@ -19,9 +20,27 @@ func TestCompactRemovesSuperseded(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	all := workload(t, s, "ev", rng, 3000, day0)
 	before := fold(rawRows(t, s, "ev"))
+	if m := s.CompactionMetrics(); m.LagSeconds["ev"] <= 0 || m.Watermark["ev"] != 0 {
+		t.Fatalf("before a pass: lag %v, W %d", m.LagSeconds["ev"], m.Watermark["ev"])
+	}
+	// A stale temp file (a rewrite cut by a crash of another process) is
+	// removed at the start of a pass.
+	f, err := mem.Create("db/streams/ev/2026-12-01-0000000000000001.seg.tmp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = f.Close()
 	st, err := s.Compact(ctx, "ev")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if tmp := tmpFiles(t, mem, "db/streams/ev"); len(tmp) > 0 {
+		t.Fatalf("temp files after a pass: %v", tmp)
+	}
+	m := s.CompactionMetrics()
+	if m.Watermark["ev"] != st.Watermark || m.LagSeconds["ev"] != 0 || m.SegmentsRewritten != uint64(st.SegmentsRewritten) ||
+		m.RowsRecord != uint64(st.RowsRecord) || m.TombstonesRecord == 0 || m.Passes != 1 {
+		t.Fatalf("metrics after a pass %+v, stats %+v", m, st)
 	}
 	if st.Watermark != all[len(all)-1].seq || st.Target != st.Watermark {
 		t.Fatalf("watermark %d target %d, want the last seq %d", st.Watermark, st.Target, all[len(all)-1].seq)
@@ -109,4 +128,31 @@ func TestCompactReadOnlyReader(t *testing.T) {
 	raw := rawRows(t, ro, "ev")
 	checkView(t, "read-only", fold(raw), before)
 	checkCompacted(t, all, raw, st.Watermark)
+}
+
+// TestCompactRetiredHandles: handles of replaced files are closed after
+// the grace period at a later pass, and reads go on through the new ones.
+func TestCompactRetiredHandles(t *testing.T) {
+	s := openT(t, vfs.NewMem(), smallSegs)
+	defer closeT(t, s)
+	workload(t, s, "ev", rand.New(rand.NewPCG(8, 8)), 1500, day0)
+	if _, err := s.Compact(ctx, "ev"); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := s.stream("ev", false)
+	st.mu.Lock()
+	n := len(st.cmp.old)
+	err := st.cmp.closeRetired(time.Now()) // within the grace: kept
+	kept := len(st.cmp.old)
+	err2 := st.cmp.closeRetired(time.Now().Add(retiredGrace + time.Second))
+	left := len(st.cmp.old)
+	st.mu.Unlock()
+	if n == 0 || kept != n || left != 0 || err != nil || err2 != nil {
+		t.Fatalf("retired %d, kept %d, left %d, errs %v %v", n, kept, left, err, err2)
+	}
+	before := fold(rawRows(t, s, "ev"))
+	if _, err := s.Compact(ctx, "ev"); err != nil {
+		t.Fatal(err)
+	}
+	checkView(t, "after closing old handles", fold(rawRows(t, s, "ev")), before)
 }

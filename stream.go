@@ -540,6 +540,9 @@ func (st *stream) close() error {
 		errs = append(errs, f.Close())
 	}
 	st.merge.retired = nil
+	if st.cmp != nil {
+		errs = append(errs, st.cmp.closeRetired(time.Time{}))
+	}
 	for _, r := range st.readers {
 		errs = append(errs, r.Close())
 	}

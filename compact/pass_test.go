@@ -3,8 +3,11 @@ package compact
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/tsqdb/tsq/chunk"
 	"github.com/tsqdb/tsq/internal/vfs"
@@ -172,5 +175,109 @@ func TestRunCancelled(t *testing.T) {
 	}
 	if _, ok, _ := LoadWatermark(fsys, "s"); ok {
 		t.Fatal("watermark written by a cancelled pass")
+	}
+}
+
+// tmpWatchFS records the most bytes temp files held at once.
+type tmpWatchFS struct {
+	vfs.FS
+	dir  string
+	mu   sync.Mutex
+	peak int64
+}
+
+type tmpWatchFile struct {
+	vfs.File
+	w *tmpWatchFS
+}
+
+func (f tmpWatchFile) Write(p []byte) (int, error) {
+	time.Sleep(200 * time.Microsecond) // a slow disk: concurrent rewrites overlap
+	n, err := f.File.Write(p)
+	f.w.mu.Lock()
+	defer f.w.mu.Unlock()
+	names, _ := f.w.FS.ReadDir(f.w.dir)
+	var sum int64
+	for _, name := range names {
+		if strings.HasSuffix(name, ".tmp") {
+			if fi, err := f.w.FS.Stat(f.w.dir + "/" + name); err == nil {
+				sum += fi.Size()
+			}
+		}
+	}
+	f.w.peak = max(f.w.peak, sum)
+	return n, err
+}
+
+func (w *tmpWatchFS) Create(name string) (vfs.File, error) {
+	f, err := w.FS.Create(name)
+	if err != nil {
+		return nil, err
+	}
+	return tmpWatchFile{f, w}, nil
+}
+
+// TestRunDiskBudget: with many workers, the temp files of concurrent
+// rewrites never hold more than the largest segment's size.
+func TestRunDiskBudget(t *testing.T) {
+	mem := vfs.NewMem()
+	_ = mem.MkdirAll("s", 0o755)
+	var segs []Segment
+	var largest int64
+	seq := uint64(1)
+	for i := range 8 { // equal sizes: two temp files near their end exceed one segment
+		var groups [][]row
+		for range 3 {
+			var g []row
+			for range 50 {
+				g = append(g, row{seq, fmt.Sprintf("s%d", seq%7), fmt.Sprintf("k%d", seq%40), OpPut})
+				seq++
+			}
+			groups = append(groups, g)
+		}
+		sg := writeSeg(t, mem, fmt.Sprintf("s/%02d.seg", i), groups...)
+		segs = append(segs, sg)
+		fi, _ := mem.Stat(sg.Path)
+		largest = max(largest, fi.Size())
+	}
+	w := &tmpWatchFS{FS: mem, dir: "s"}
+	st, err := Run(context.Background(), Config{FS: w, Dir: "s", Segments: segs, Workers: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.SegmentsRewritten < 6 {
+		t.Fatalf("only %d segments rewritten", st.SegmentsRewritten)
+	}
+	if w.peak == 0 || w.peak > largest {
+		t.Fatalf("temp files held %d bytes at once; the largest segment is %d", w.peak, largest)
+	}
+}
+
+// TestRunBloomPrefilter: below the cutoff a segment whose bloom rules
+// out every series named is skipped unread; above it every segment is
+// scanned; the result is the same.
+func TestRunBloomPrefilter(t *testing.T) {
+	for _, cutoff := range []int{DefaultBloomCutoff, 1} {
+		fsys := vfs.NewMem()
+		_ = fsys.MkdirAll("s", 0o755)
+		a := writeSeg(t, fsys, "s/a.seg", []row{{1, "x", "k", OpPut}, {2, "y", "k", OpPut}})
+		b := writeSeg(t, fsys, "s/b.seg", []row{{3, "other", "", OpPut}, {4, "other2", "", OpPut}}) // samples: no tombstone
+		c := writeSeg(t, fsys, "s/c.seg", []row{{5, "x", "k", OpDelete}, {6, "y", "k", OpDelete}})
+		st, err := Run(context.Background(), Config{FS: fsys, Dir: "s", Segments: []Segment{a, b, c}, BloomCutoff: cutoff})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantSkipped, wantExamined := 1, 2 // b by its bloom (neither x nor y)
+		if cutoff == 1 {
+			wantSkipped, wantExamined = 0, 3 // two entries > 1: every segment scanned
+		}
+		if st.SegmentsSkipped != wantSkipped || st.SegmentsExamined != wantExamined ||
+			st.SegmentsRewritten != 1 || st.RowsDropped[ReasonRecord] != 2 {
+			t.Fatalf("cutoff %d: %+v", cutoff, st)
+		}
+		got, _ := seqsOf(t, fsys, "s/b.seg")
+		if len(got) != 1 || len(got[0]) != 2 {
+			t.Fatalf("cutoff %d: b changed: %v", cutoff, got)
+		}
 	}
 }
