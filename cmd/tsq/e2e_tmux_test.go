@@ -104,14 +104,35 @@ func (tm *tmux) keys(k ...string) {
 	}
 }
 
-// text types s literally, then pauses like keys. tmux reads an argument
-// ending in ';' as a command separator, so that one is escaped.
+// text types s literally and waits for its echo, so that the keys sent
+// next arrive in a read of their own. tmux reads an argument ending in
+// ';' as a command separator, so that one is escaped.
 func (tm *tmux) text(s string) {
-	if strings.HasSuffix(s, ";") {
-		s = s[:len(s)-1] + "\\;"
+	tm.t.Helper()
+	arg := s
+	if strings.HasSuffix(arg, ";") {
+		arg = arg[:len(arg)-1] + "\\;"
 	}
-	tm.run("send-keys", "-t", "0", "-l", s)
-	time.Sleep(150 * time.Millisecond)
+	tm.run("send-keys", "-t", "0", "-l", arg)
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.HasSuffix(tm.inputLine(), s) {
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("typed %q, the prompt shows %q:\n%s", s, tm.inputLine(), tm.screen())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond)
+}
+
+// inputLine returns the last prompt line on the screen, trimmed.
+func (tm *tmux) inputLine() string {
+	lines := strings.Split(tm.screen(), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if strings.HasPrefix(lines[i], "tsq>") {
+			return strings.TrimRight(lines[i], " ")
+		}
+	}
+	return ""
 }
 
 func (tm *tmux) screen() string { return tm.run("capture-pane", "-p", "-t", "0", "-S", "-200") }

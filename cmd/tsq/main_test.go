@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/tsqdb/tsq/seg"
 )
 
 func fmtInt(i int) string { return strconv.Itoa(i) }
@@ -72,5 +74,25 @@ func TestStats(t *testing.T) {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("stats lack %q:\n%s", want, r.stdout)
 		}
+	}
+}
+
+// TestActivity: rows spread over buckets by time, with single-instant
+// blocks far from the start (float rounding) counted whole.
+func TestActivity(t *testing.T) {
+	day := int64(86400e9)
+	t0 := int64(1281015356e9)
+	metas := []seg.BlockMeta{
+		{Rows: 100, MinTime: t0, MaxTime: t0 + 31*day}, // spread over all 32 buckets
+		{Rows: 1, MinTime: t0 + 20*day, MaxTime: t0 + 20*day},
+		{Rows: 50, MinTime: t0 + 31*day + day/2, MaxTime: t0 + 31*day + day/2},
+	}
+	got := activity(metas, t0, t0+32*day-1)
+	// About 3.2 rows a bucket, 4.2 in bucket 20, 53 in the last: 0.42, 0.55 and 7 eighths.
+	if got != "▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▂▁▁▁▁▁▁▁▁▁▁█" {
+		t.Fatalf("got %q", got)
+	}
+	if strings.Contains(activity(metas[1:2], t0, t0+1000*day), " ") {
+		t.Fatal("a bucket without a value")
 	}
 }

@@ -23,7 +23,7 @@ func (s *session) plot(ctx context.Context, stmt string) error {
 		return err
 	}
 	defer rr.Release()
-	return drawPlot(s.out, withContext(ctx, rr), s.width, s.color && s.outFile == nil)
+	return drawPlot(s.out, withContext(ctx, rr), s.width(), s.color && s.outFile == nil)
 }
 
 // drawPlot draws rr as a line chart sized to a terminal of width columns

@@ -27,9 +27,9 @@ type session struct {
 	// out is where results go: stdout, or the file of .output.
 	out     io.Writer
 	outFile *os.File
-	color   bool // out is a terminal: dim NULLs, colour plots
-	width   int  // terminal columns for plots; 0 when not a terminal
-	plotAll bool // tsq query --plot: draw every result instead of printing it
+	color   bool     // out is a terminal and NO_COLOR is unset: dim NULLs, colour plots
+	tty     *os.File // stdout when it is a terminal, for its width
+	plotAll bool     // tsq query --plot: draw every result instead of printing it
 	last    string
 	errors  int // errors reported
 }
@@ -37,12 +37,22 @@ type session struct {
 func newSession(e *env, st *tsq.Store) *session {
 	s := &session{e: e, st: st, out: e.stdout, bail: true}
 	if f, ok := e.stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		s.color = true
-		if w, _, err := term.GetSize(int(f.Fd())); err == nil {
-			s.width = w
-		}
+		s.tty = f
+		s.color = e.getenv("NO_COLOR") == ""
 	}
 	return s
+}
+
+// width returns the terminal's columns now, 0 when stdout is not one.
+func (s *session) width() int {
+	if s.tty == nil {
+		return 0
+	}
+	w, _, err := term.GetSize(int(s.tty.Fd()))
+	if err != nil {
+		return 0
+	}
+	return w
 }
 
 // close closes an .output file.

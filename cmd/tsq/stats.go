@@ -75,18 +75,28 @@ func collectStats(ctx context.Context, st *tsq.Store) ([]streamStats, error) {
 }
 
 // activity spreads each block's rows evenly over its time range, shares
-// going to the sparkWidth buckets by overlap, and draws them.
+// going to the sparkWidth buckets by overlap, and draws them. A block
+// within one bucket (the common case) adds all its rows to it, which also
+// keeps float rounding of nanosecond spans out of the sums.
 func activity(metas []seg.BlockMeta, tmin, tmax int64) string {
 	if len(metas) == 0 {
 		return ""
 	}
 	buckets := make([]float64, sparkWidth)
-	width := (float64(tmax-tmin) + 1) / sparkWidth
+	span := float64(tmax-tmin) + 1
+	width := span / sparkWidth
+	at := func(t int64) int { return min(int(float64(t-tmin)/span*sparkWidth), sparkWidth-1) }
 	for _, m := range metas {
+		bl, bh := at(m.MinTime), at(m.MaxTime)
+		if bl >= bh {
+			buckets[bl] += float64(m.Rows)
+			continue
+		}
 		lo, hi := float64(m.MinTime-tmin), float64(m.MaxTime-tmin)+1
-		for b := int(lo / width); b < sparkWidth && float64(b)*width < hi; b++ {
+		blockSpan := float64(m.MaxTime-m.MinTime) + 1
+		for b := bl; b <= bh; b++ {
 			from, to := max(lo, float64(b)*width), min(hi, float64(b+1)*width)
-			buckets[b] += float64(m.Rows) * (to - from) / (hi - lo)
+			buckets[b] += float64(m.Rows) * max(to-from, 0) / blockSpan
 		}
 	}
 	return termplot.SparklineFromZero(buckets, sparkWidth)

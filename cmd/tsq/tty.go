@@ -30,6 +30,18 @@ func (s *session) interactive(ctx context.Context) error {
 		return fmt.Errorf("shell: read terminal mode: %w", err)
 	}
 	defer term.Restore(fd, saved)
+	// SIGTERM or SIGHUP while the prompt waits for a key would otherwise
+	// go unnoticed: restore the terminal and leave.
+	quit := make(chan os.Signal, 1)
+	signal.Notify(quit, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(quit)
+	go func() {
+		if sig, ok := <-quit; ok {
+			term.Restore(fd, saved)
+			fmt.Fprintf(s.e.stderr, "\ntsq: %v\n", sig)
+			os.Exit(1)
+		}
+	}()
 
 	// Between prompts the terminal is in cooked mode, so Ctrl-C arrives as
 	// SIGINT: it cancels the running statement, if any.
