@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -36,6 +37,15 @@ func checkHidden(t *testing.T, s *Store, stream string, all []uint64, deleted ma
 		if !deleted[q] {
 			want = append(want, q)
 		}
+	}
+	// The query runs first: it must reload a read-only store's state
+	// files by itself, not rely on an earlier read having done so.
+	var qwant []string
+	for _, q := range want {
+		qwant = append(qwant, strconv.FormatUint(q, 10))
+	}
+	if _, got := queryT(t, s, "SELECT seq FROM "+stream); !slices.Equal(got, qwant) {
+		t.Fatalf("Query seqs %v, want %v", got, qwant)
 	}
 	if got := allSeqs(t, s, stream); !slices.Equal(got, want) {
 		t.Fatalf("Scan seqs %v, want %v", got, want)

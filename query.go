@@ -42,11 +42,13 @@ func (s *Store) Series(stream string, limit int) ([]string, error) {
 
 // querySource is a snapshot of a stream for a query.
 func (s *Store) querySource(stream string) (*querySource, error) {
-	st, v, err := s.readView(stream)
+	// readState takes the soft-deleted seqs before the view and reloads
+	// a read-only stream's state files, as every other read does.
+	st, v, del, err := s.readState(stream)
 	if err != nil {
 		return nil, err
 	}
-	qs := &querySource{deleted: st.deletedSnapshot()}
+	qs := &querySource{deleted: del}
 	for _, sf := range v.segs {
 		qs.segs = append(qs.segs, &querySeg{st: st, sf: sf})
 	}
