@@ -53,8 +53,8 @@ func (o *Options) compactionDefaults() error {
 	switch {
 	case o.CompactTombstoneCap == 0:
 		o.CompactTombstoneCap = compact.DefaultTombstoneCap
-	case o.CompactTombstoneCap < 0:
-		return fmt.Errorf("%w: CompactTombstoneCap %d is negative", ErrInvalidOptions, o.CompactTombstoneCap)
+	case o.CompactTombstoneCap < 0 || o.CompactTombstoneCap > compact.MaxTombstoneCap:
+		return fmt.Errorf("%w: CompactTombstoneCap %d is outside 1..%d (0 for the default)", ErrInvalidOptions, o.CompactTombstoneCap, compact.MaxTombstoneCap)
 	}
 	switch {
 	case o.CompactMinSpacing == 0:

@@ -19,7 +19,9 @@ import (
 const (
 	DefaultTombstoneCap = 32_000_000
 	DefaultBloomCutoff  = 100_000
-	maxWorkers          = 8
+	// MaxTombstoneCap bounds Config.TombstoneCap.
+	MaxTombstoneCap = 1 << 30
+	maxWorkers      = 8
 )
 
 // Point names a place a test may stop a pass at, to see what a crash
@@ -112,6 +114,7 @@ func (c *Config) defaults() {
 	if c.TombstoneCap <= 0 {
 		c.TombstoneCap = DefaultTombstoneCap
 	}
+	c.TombstoneCap = min(c.TombstoneCap, MaxTombstoneCap)
 	if c.BloomCutoff <= 0 {
 		c.BloomCutoff = DefaultBloomCutoff
 	}
