@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"path/filepath"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -53,8 +51,8 @@ func (o *Options) compactionDefaults() error {
 	switch {
 	case o.CompactTombstoneCap == 0:
 		o.CompactTombstoneCap = compact.DefaultTombstoneCap
-	case o.CompactTombstoneCap < 0:
-		return fmt.Errorf("%w: CompactTombstoneCap %d is negative", ErrInvalidOptions, o.CompactTombstoneCap)
+	case o.CompactTombstoneCap < 0 || o.CompactTombstoneCap > compact.MaxTombstoneCap:
+		return fmt.Errorf("%w: CompactTombstoneCap %d is outside 1..%d (0 for the default)", ErrInvalidOptions, o.CompactTombstoneCap, compact.MaxTombstoneCap)
 	}
 	switch {
 	case o.CompactMinSpacing == 0:
@@ -101,39 +99,6 @@ type streamCompaction struct {
 	live  *compact.LiveSet          // nil when background compaction is off
 	w     atomic.Uint64             // committed W
 	crash func(compact.Point) error // tests
-}
-
-// retiredGrace is how long a read handle of a file replaced by a rewrite
-// stays open: a read through a view taken before the rewrite that runs
-// longer fails with a closed-file error.
-const retiredGrace = 10 * time.Minute
-
-type retiredFile struct {
-	f  closer
-	at time.Time
-}
-
-// retire keeps f open for retiredGrace. Caller holds stream.mu.
-func (c *streamCompaction) retire(f closer) {
-	c.old = append(c.old, retiredFile{f, time.Now()})
-}
-
-// closeRetired closes the handles retired more than retiredGrace before
-// now (all of them with a zero now: the stream closes). Caller holds
-// stream.mu.
-func (c *streamCompaction) closeRetired(now time.Time) error {
-	var errs []error
-	keep := c.old[:0]
-	for _, r := range c.old {
-		if now.IsZero() || now.Sub(r.at) > retiredGrace {
-			errs = append(errs, r.f.Close())
-		} else {
-			keep = append(keep, r)
-		}
-	}
-	clear(c.old[len(keep):])
-	c.old = keep
-	return errors.Join(errs...)
 }
 
 // initCompaction floors W and rebuilds the live set from the rows above
@@ -322,75 +287,4 @@ func (st *stream) preparePass() ([]*segFile, *roaring64.Bitmap, error) {
 		}
 	}
 	return segs, st.compactSoftDeleted(), nil
-}
-
-// reconcile compares each sealed segment's resident metadata with its
-// file (generation and block CRCs) and reloads those that differ: the
-// window where a rewrite was durable but its refresh failed.
-func (st *stream) reconcile(segs []*segFile) (int, error) {
-	n := 0
-	for _, sf := range segs {
-		r, err := seg.Open(st.s.fs, sf.path)
-		if err != nil {
-			return n, err
-		}
-		same := r.Header().Generation == sf.gen && slices.EqualFunc(r.Blocks(), sf.blocks,
-			func(a, b seg.BlockMeta) bool { return a.CRC == b.CRC && a.Rows == b.Rows && a.Offset == b.Offset })
-		if err := r.Close(); err != nil {
-			return n, err
-		}
-		if !same {
-			if err := st.refreshSegment(sf.path); err != nil {
-				return n, err
-			}
-			n++
-		}
-	}
-	return n, nil
-}
-
-// refreshSegment reloads segment path after a rewrite: new read handle,
-// blocks and generation, published; the old generation's cached blocks
-// become unreachable (a new generation or segment id) and are freed.
-func (st *stream) refreshSegment(path string) error {
-	fsys := st.s.fs
-	f, err := fsys.Open(path)
-	if err != nil {
-		return err
-	}
-	r, err := seg.Open(fsys, path)
-	if err != nil {
-		_ = f.Close()
-		return err
-	}
-	defer r.Close()
-	name := filepath.Base(path)
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.closed {
-		_ = f.Close()
-		return fmt.Errorf("stream %q: %w", st.name, ErrClosed)
-	}
-	for k, sf := range st.segs {
-		if sf.name != name {
-			continue
-		}
-		out := *sf
-		out.f, out.blocks, out.rows, out.sealed = f, r.Blocks(), r.Rows(), r.Sealed()
-		out.gen = r.Header().Generation
-		if out.cacheID != 0 && (out.gen&cacheGenMask == sf.gen&cacheGenMask || out.gen&cacheGenMask == 0) {
-			out.cacheID = st.newCacheID()
-		}
-		st.segs = slices.Clone(st.segs) // published views share the old array
-		st.segs[k] = &out
-		st.s.cache.forget(sf)
-		if old := st.files[name]; old != nil {
-			st.cmp.retire(old)
-		}
-		st.files[name] = f
-		st.publish()
-		return nil
-	}
-	_ = f.Close()
-	return fmt.Errorf("stream %q: segment %s is not loaded", st.name, name)
 }

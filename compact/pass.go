@@ -10,7 +10,6 @@ import (
 
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
 
-	"github.com/tsqdb/tsq/chunk"
 	"github.com/tsqdb/tsq/internal/vfs"
 	"github.com/tsqdb/tsq/seg"
 )
@@ -19,7 +18,9 @@ import (
 const (
 	DefaultTombstoneCap = 32_000_000
 	DefaultBloomCutoff  = 100_000
-	maxWorkers          = 8
+	// MaxTombstoneCap bounds Config.TombstoneCap.
+	MaxTombstoneCap = 1 << 30
+	maxWorkers      = 8
 )
 
 // Point names a place a test may stop a pass at, to see what a crash
@@ -112,6 +113,7 @@ func (c *Config) defaults() {
 	if c.TombstoneCap <= 0 {
 		c.TombstoneCap = DefaultTombstoneCap
 	}
+	c.TombstoneCap = min(c.TombstoneCap, MaxTombstoneCap)
 	if c.BloomCutoff <= 0 {
 		c.BloomCutoff = DefaultBloomCutoff
 	}
@@ -320,103 +322,4 @@ func bloomHit(fsys vfs.FS, path string, names []string) (bool, error) {
 		}
 	}
 	return false, nil
-}
-
-// Fold builds the tombstone snapshot of the sealed rows in (lo, hi],
-// reading segments in seq order, and returns it with the chunk's end:
-// hi, or the max seq of the block at which the snapshot reached cap
-// entries. Blocks are pruned by their seq bounds.
-func Fold(ctx context.Context, fsys vfs.FS, segs []Segment, lo, hi uint64, cap int) (*Snapshot, uint64, error) {
-	snap := NewSnapshot()
-	var dec chunk.Decoder
-	var rw rows
-	var buf []byte
-	for _, s := range segs {
-		if s.MaxSeq <= lo || s.FirstSeq > hi {
-			continue
-		}
-		if err := ctx.Err(); err != nil {
-			return nil, 0, err
-		}
-		end, stop, err := foldSegment(fsys, s.Path, lo, hi, cap, snap, &dec, &rw, &buf)
-		if err != nil {
-			return nil, 0, err
-		}
-		if stop {
-			return snap, end, nil
-		}
-	}
-	return snap, hi, nil
-}
-
-func foldSegment(fsys vfs.FS, path string, lo, hi uint64, cap int, snap *Snapshot, dec *chunk.Decoder, rw *rows, buf *[]byte) (end uint64, stop bool, err error) {
-	r, err := seg.Open(fsys, path)
-	if err != nil {
-		return 0, false, err
-	}
-	defer r.Close()
-	blocks := r.Blocks()
-	for i := r.Find(lo + 1); i < len(blocks); i++ {
-		m := &blocks[i]
-		if m.MinSeq > hi {
-			break
-		}
-		if m.Rows == 0 {
-			continue
-		}
-		if *buf, err = r.ReadBlock(i, *buf); err != nil {
-			return 0, false, err
-		}
-		if err := decodeRows(dec, *buf, rw); err != nil {
-			return 0, false, fmt.Errorf("compact: fold %s block %d: %w", path, i, err)
-		}
-		for k := range rw.n {
-			if q := uint64(rw.seq[k]); q > lo && q <= hi {
-				snap.Observe(q, rw.series[k], rw.key[k], uint8(rw.op[k]))
-			}
-		}
-		if snap.Len() >= cap && m.MaxSeq < hi {
-			return m.MaxSeq, true, nil
-		}
-	}
-	return 0, false, nil
-}
-
-// byteSem bounds the bytes of segments being rewritten at once, so that
-// temp files never take more than one segment's worth of extra disk: a
-// rewrite takes its segment's size; the largest always fits alone.
-type byteSem struct {
-	mu   sync.Mutex
-	cond *sync.Cond
-	cap  int64
-	used int64
-}
-
-func newByteSem(cap int64) *byteSem {
-	s := &byteSem{cap: cap}
-	s.cond = sync.NewCond(&s.mu)
-	return s
-}
-
-func (s *byteSem) acquire(ctx context.Context, n int64) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for s.used > 0 && s.used+n > s.cap {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		s.cond.Wait()
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	s.used += n
-	return nil
-}
-
-func (s *byteSem) release(n int64) {
-	s.mu.Lock()
-	s.used -= n
-	s.mu.Unlock()
-	s.cond.Broadcast()
 }

@@ -55,10 +55,10 @@ func pairSeries(k string) string {
 
 // Snapshot holds the tombstones of a seq window: for each (series, key)
 // the highest seq of a later put or delete, for each series the highest
-// drop. Its keys are copies, never aliases of decoded blocks; an entry
-// costs one map slot and one allocation of the pair's bytes.
+// drop. Its keys are copies, never aliases of decoded blocks, in a
+// pairTable: no allocation per entry.
 type Snapshot struct {
-	recs   map[string]uint64 // pair key -> seq<<1 | 1 if a delete
+	recs   *pairTable // pair key -> seq<<1 | 1 if a delete
 	series map[string]uint64
 	maxSeq uint64 // highest tombstone seq
 	buf    []byte
@@ -66,7 +66,7 @@ type Snapshot struct {
 
 // NewSnapshot returns an empty Snapshot.
 func NewSnapshot() *Snapshot {
-	return &Snapshot{recs: map[string]uint64{}, series: map[string]uint64{}}
+	return &Snapshot{recs: newPairTable(), series: map[string]uint64{}}
 }
 
 // Observe adds the row (seq, series, key, op) if it supersedes anything:
@@ -87,9 +87,7 @@ func (s *Snapshot) Observe(seq uint64, series, key string, op uint8) {
 			v |= 1
 		}
 		s.buf = appendPair(s.buf[:0], series, key)
-		if t, ok := s.recs[string(s.buf)]; !ok || v>>1 > t>>1 {
-			s.recs[string(s.buf)] = v
-		}
+		s.recs.set(s.buf, v, func(old uint64) bool { return v>>1 > old>>1 })
 	default:
 		return
 	}
@@ -99,7 +97,7 @@ func (s *Snapshot) Observe(seq uint64, series, key string, op uint8) {
 func clone(s string) string { return string([]byte(s)) }
 
 // Len returns the number of entries: (series, key) pairs plus series.
-func (s *Snapshot) Len() int { return len(s.recs) + len(s.series) }
+func (s *Snapshot) Len() int { return s.recs.len() + len(s.series) }
 
 // MaxSeq returns the highest tombstone seq, 0 if empty.
 func (s *Snapshot) MaxSeq() uint64 { return s.maxSeq }
@@ -111,8 +109,8 @@ func (s *Snapshot) Series() int { return s.Len() }
 
 // EachSeries calls fn with every series named, possibly more than once.
 func (s *Snapshot) EachSeries(fn func(string) bool) {
-	for k := range s.recs {
-		if !fn(pairSeries(k)) {
+	for i := range s.recs.ents {
+		if !fn(pairSeries(string(s.recs.key(&s.recs.ents[i])))) {
 			return
 		}
 	}
@@ -125,8 +123,8 @@ func (s *Snapshot) EachSeries(fn func(string) bool) {
 
 // counts returns the record entries that are deletes and keyed puts.
 func (s *Snapshot) counts() (deletes, puts int64) {
-	for _, v := range s.recs {
-		if v&1 == 1 {
+	for i := range s.recs.ents {
+		if s.recs.ents[i].val&1 == 1 {
 			deletes++
 		} else {
 			puts++
@@ -150,7 +148,7 @@ func (s *Snapshot) ShouldDrop(seq uint64, series, key string, op uint8, scratch 
 		return 0, false
 	}
 	*scratch = appendPair((*scratch)[:0], series, key)
-	if t, ok := s.recs[string(*scratch)]; ok && t>>1 > seq {
+	if t, ok := s.recs.get(*scratch); ok && t>>1 > seq {
 		if t&1 == 1 {
 			return ReasonRecord, true
 		}

@@ -2,6 +2,8 @@ package compact
 
 import (
 	"context"
+	"fmt"
+	"hash/maphash"
 	"testing"
 	"time"
 
@@ -149,5 +151,33 @@ func TestByteSem(t *testing.T) {
 	}
 	if s.used != 0 {
 		t.Fatalf("used %d after a failed acquire", s.used)
+	}
+}
+
+// TestPairTableCollisions: with every key hashing alike, lookups still
+// tell keys apart by their bytes.
+func TestPairTableCollisions(t *testing.T) {
+	tb := newPairTable()
+	tb.hash = func(maphash.Seed, []byte) uint64 { return 42 }
+	keep := func(uint64) bool { return true }
+	for i := range 100 {
+		tb.set([]byte(fmt.Sprintf("key%d", i)), uint64(i), keep)
+	}
+	tb.set([]byte("key7"), 700, func(old uint64) bool { return old < 700 })
+	tb.set([]byte("key8"), 1, func(old uint64) bool { return old < 1 })
+	if tb.len() != 100 {
+		t.Fatalf("len %d", tb.len())
+	}
+	for i := range 100 {
+		want := uint64(i)
+		if i == 7 {
+			want = 700
+		}
+		if v, ok := tb.get([]byte(fmt.Sprintf("key%d", i))); !ok || v != want {
+			t.Fatalf("key%d: %d %v", i, v, ok)
+		}
+	}
+	if _, ok := tb.get([]byte("key100")); ok {
+		t.Fatal("absent key found")
 	}
 }

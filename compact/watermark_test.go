@@ -108,3 +108,23 @@ func TestWatermarkStoreFailureKeepsOld(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecodeWatermark: any bytes decode to a value or an error matching
+// ErrCorruptWatermark, never a panic; what decodes re-encodes the same.
+func FuzzDecodeWatermark(f *testing.F) {
+	f.Add(encodeWatermark(0))
+	f.Add(encodeWatermark(1<<63 + 5))
+	f.Add([]byte("TSQW"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		w, err := decodeWatermark(b, "fuzz")
+		if err != nil {
+			if !errors.Is(err, ErrCorruptWatermark) {
+				t.Fatalf("error %v does not match ErrCorruptWatermark", err)
+			}
+			return
+		}
+		if !bytes.Equal(encodeWatermark(w), b) {
+			t.Fatalf("%x decodes to %d, which encodes differently", b, w)
+		}
+	})
+}
