@@ -211,3 +211,41 @@ func TestBadInput(t *testing.T) {
 }
 
 func fmtSscanf(s, format string, args ...any) (int, error) { return fmt.Sscanf(s, format, args...) }
+
+// FuzzQuery runs any parseable query over a small generated stream: no
+// input may panic, and every planning error is a positioned *Error.
+func FuzzQuery(f *testing.F) {
+	for _, s := range []string{
+		"SELECT * FROM m WHERE series ~ cpu{host=\"a\"} AND v > 1 ORDER BY time DESC LIMIT 3",
+		"SELECT count(*), rate(n), quantile(0.5, x), first(s) FROM fold(m) AS OF SEQ 50 GROUP BY time(1m), host, key",
+		"SELECT min(series), max(time), last(b) FROM m WHERE NOT (s IS NULL OR n IN (1, 2)) GROUP BY s ORDER BY s",
+		"EXPLAIN SELECT v FROM m WHERE time BETWEEN now() - 3h AND now() AND seq != 4",
+	} {
+		f.Add(s)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	rows := genRows(rng, 300, modelNow.Add(-5*time.Hour).UnixNano())
+	src, err := buildSource(rng, rows, 30)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		st, err := Parse(q)
+		if err != nil {
+			return
+		}
+		st.Stream = "m"
+		rr, err := Exec(context.Background(), st, q, openOnly(src), &Options{Now: modelNow, BatchRows: 17})
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) && !errors.Is(err, errTooManyRows) && !strings.Contains(err.Error(), "quantile") {
+				t.Fatalf("%q: %T %v", q, err, err)
+			}
+			return
+		}
+		for rr.Next() {
+		}
+		_ = rr.Err()
+		rr.Release()
+	})
+}
