@@ -1,6 +1,7 @@
 package query
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -41,6 +42,12 @@ type aggSpec struct {
 	q    float64
 	name string
 }
+
+// maxGroups caps the groups of an aggregate query (per worker and in
+// total), bounding its memory: a few hundred bytes per group.
+var maxGroups = 1 << 22 // a variable for tests
+
+var errTooManyGroups = errors.New("query: too many groups (more than 4194304); use a wider time bucket, fewer GROUP BY terms or a narrower WHERE")
 
 // maxQuantileValues caps the values quantile() holds for a whole query:
 // it is exact, keeping every value of every group.
@@ -406,6 +413,9 @@ func (a *aggPlan) merge(gs, o *groups) error {
 		}
 	}
 	gs.qvalues += o.qvalues
+	if gs.n > maxGroups {
+		return errTooManyGroups
+	}
 	if gs.qvalues > maxQuantileValues {
 		return fmt.Errorf("query: quantile() holds every value and this query exceeds %d; narrow the time range or the series", maxQuantileValues)
 	}

@@ -294,7 +294,9 @@ func (a *aggPlan) accumulate(gs *groups, b *batch) error {
 			if g = bk.m[bucket]; g == nil {
 				g = &group{vals: slices.Clone(vals), states: make([]aggState, len(a.aggs))}
 				bk.m[bucket] = g
-				gs.n++
+				if gs.n++; gs.n > maxGroups {
+					return errTooManyGroups
+				}
 			}
 		}
 		run := sel[i:j]

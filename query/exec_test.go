@@ -238,7 +238,7 @@ func FuzzQuery(f *testing.F) {
 		rr, err := Exec(context.Background(), st, q, openOnly(src), &Options{Now: modelNow, BatchRows: 17})
 		if err != nil {
 			var e *Error
-			if !errors.As(err, &e) && !errors.Is(err, errTooManyRows) && !strings.Contains(err.Error(), "quantile") {
+			if !errors.As(err, &e) && !errors.Is(err, errTooManyRows) && !errors.Is(err, errTooManyGroups) && !strings.Contains(err.Error(), "quantile") {
 				t.Fatalf("%q: %T %v", q, err, err)
 			}
 			return
@@ -248,4 +248,18 @@ func FuzzQuery(f *testing.F) {
 		_ = rr.Err()
 		rr.Release()
 	})
+}
+
+func TestTooManyGroups(t *testing.T) {
+	src, _ := testSource(t, 2000, 50)
+	defer func(n int) { maxGroups = n }(maxGroups)
+	maxGroups = 100
+	_, err := Run(context.Background(), "SELECT count(*) FROM m GROUP BY time(1s), series", openOnly(src), nil)
+	if !errors.Is(err, errTooManyGroups) {
+		t.Errorf("err %v, want too many groups", err)
+	}
+	rows, err := runCells("SELECT count(*) FROM m GROUP BY series", openOnly(src), nil)
+	if err != nil || len(rows) != len(testSeries) {
+		t.Errorf("%d groups, err %v", len(rows), err)
+	}
 }
