@@ -49,8 +49,9 @@ var maxGroups = 1 << 22 // a variable for tests
 
 var errTooManyGroups = errors.New("query: too many groups (more than 4194304); use a wider time bucket, fewer GROUP BY terms or a narrower WHERE")
 
-// maxQuantileValues caps the values quantile() holds for a whole query:
-// it is exact, keeping every value of every group.
+// maxQuantileValues caps the values quantile() and rate() hold for a
+// whole query: they keep every value of every group (quantile is exact;
+// rate orders its samples by time at the end).
 const maxQuantileValues = 1 << 24
 
 func (p *plan) planAggregate() error {
@@ -417,7 +418,7 @@ func (a *aggPlan) merge(gs, o *groups) error {
 		return errTooManyGroups
 	}
 	if gs.qvalues > maxQuantileValues {
-		return fmt.Errorf("query: quantile() holds every value and this query exceeds %d; narrow the time range or the series", maxQuantileValues)
+		return fmt.Errorf("query: quantile() and rate() hold every value and this query exceeds %d; narrow the time range or the series", maxQuantileValues)
 	}
 	return nil
 }
