@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/tsqdb/tsq/chunk"
 )
 
 // testSource builds a source of n generated rows in blocks of up to
@@ -261,5 +263,30 @@ func TestTooManyGroups(t *testing.T) {
 	rows, err := runCells("SELECT count(*) FROM m GROUP BY series", openOnly(src), nil)
 	if err != nil || len(rows) != len(testSeries) {
 		t.Errorf("%d groups, err %v", len(rows), err)
+	}
+}
+
+// TestCorruptBlock: a damaged block gives an error matching
+// chunk.ErrCorrupt from every kind of query, never a panic.
+func TestCorruptBlock(t *testing.T) {
+	for _, q := range []string{"SELECT * FROM m", "SELECT avg(v) FROM m GROUP BY series", "SELECT * FROM fold(m)", "SELECT * FROM m ORDER BY v LIMIT 2"} {
+		src, _ := testSource(t, 500, 40)
+		if _, err := Fields(src); err != nil { // schema cached before the damage
+			t.Fatal(err)
+		}
+		sg := src.segs[len(src.segs)/2].(*memSeg)
+		bad := slices.Clone(sg.data[0])
+		bad[len(bad)/2] ^= 0x40
+		sg.data[0] = bad
+		rr, err := Run(context.Background(), q, openOnly(src), nil)
+		if err == nil {
+			for rr.Next() {
+			}
+			err = rr.Err()
+			rr.Release()
+		}
+		if !errors.Is(err, chunk.ErrCorrupt) {
+			t.Errorf("%s: %v, want chunk.ErrCorrupt", q, err)
+		}
 	}
 }
