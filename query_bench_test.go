@@ -216,3 +216,9 @@ func BenchmarkQueryRawAll(b *testing.B) {
 func BenchmarkQueryTopK(b *testing.B) {
 	benchQuery(b, "SELECT time, series, value FROM nab ORDER BY value DESC LIMIT 3")
 }
+
+// BenchmarkQueryFold: the folded view (every sample survives) counted
+// per series: both fold passes over the whole stream.
+func BenchmarkQueryFold(b *testing.B) {
+	benchQuery(b, "SELECT count(*) FROM fold(nab) GROUP BY series")
+}

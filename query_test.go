@@ -143,6 +143,18 @@ func TestQueryStorePruning(t *testing.T) {
 	if err != nil || strings.Join(series, ",") != "a,b,rare" {
 		t.Errorf("Series = %v, %v", series, err)
 	}
+	// Appends to the active segment extend the cached names.
+	if _, err := s.AppendSamples(ctx, "m", "late", []int64{day0 + 3*int64(24*time.Hour)}, []float64{1}); err != nil {
+		t.Fatal(err)
+	}
+	series, err = s.Series("m", 2)
+	if err != nil || strings.Join(series, ",") != "a,b" {
+		t.Errorf("Series(2) = %v, %v", series, err)
+	}
+	series, err = s.Series("m", 0)
+	if err != nil || strings.Join(series, ",") != "a,b,late,rare" {
+		t.Errorf("Series after an append = %v, %v", series, err)
+	}
 	sch, err := s.Schema("m")
 	if err != nil || sch.NumFields() != 6 || sch.Field(5).Name != "value" {
 		t.Errorf("Schema = %v, %v", sch, err)

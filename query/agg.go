@@ -1,6 +1,7 @@
 package query
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -42,8 +43,15 @@ type aggSpec struct {
 	name string
 }
 
-// maxQuantileValues caps the values quantile() holds for a whole query:
-// it is exact, keeping every value of every group.
+// maxGroups caps the groups of an aggregate query (per worker and in
+// total), bounding its memory: a few hundred bytes per group.
+var maxGroups = 1 << 22 // a variable for tests
+
+var errTooManyGroups = errors.New("query: too many groups (more than 4194304); use a wider time bucket, fewer GROUP BY terms or a narrower WHERE")
+
+// maxQuantileValues caps the values quantile() and rate() hold for a
+// whole query: they keep every value of every group (quantile is exact;
+// rate orders its samples by time at the end).
 const maxQuantileValues = 1 << 24
 
 func (p *plan) planAggregate() error {
@@ -406,8 +414,11 @@ func (a *aggPlan) merge(gs, o *groups) error {
 		}
 	}
 	gs.qvalues += o.qvalues
+	if gs.n > maxGroups {
+		return errTooManyGroups
+	}
 	if gs.qvalues > maxQuantileValues {
-		return fmt.Errorf("query: quantile() holds every value and this query exceeds %d; narrow the time range or the series", maxQuantileValues)
+		return fmt.Errorf("query: quantile() and rate() hold every value and this query exceeds %d; narrow the time range or the series", maxQuantileValues)
 	}
 	return nil
 }

@@ -294,7 +294,9 @@ func (a *aggPlan) accumulate(gs *groups, b *batch) error {
 			if g = bk.m[bucket]; g == nil {
 				g = &group{vals: slices.Clone(vals), states: make([]aggState, len(a.aggs))}
 				bk.m[bucket] = g
-				gs.n++
+				if gs.n++; gs.n > maxGroups {
+					return errTooManyGroups
+				}
 			}
 		}
 		run := sel[i:j]
@@ -386,9 +388,9 @@ func (s *aggState) addRun(a *aggSpec, arg *argCol, b *batch, run []int32, gs *gr
 	}
 	for _, r := range run {
 		v := arg.get(r)
-		if a.fn == "quantile" && !v.null {
+		if (a.fn == "quantile" || a.fn == "rate") && !v.null {
 			if gs.qvalues++; gs.qvalues > maxQuantileValues {
-				return fmt.Errorf("query: quantile() holds every value and this query exceeds %d; narrow the time range or the series", maxQuantileValues)
+				return fmt.Errorf("query: quantile() and rate() hold every value and this query exceeds %d; narrow the time range or the series", maxQuantileValues)
 			}
 		}
 		s.add(a, v, b.time[r], b.seq[r])

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Statement is a parsed query.
@@ -200,8 +201,11 @@ func (l *Lit) String() string {
 	if !l.Now {
 		base = "'" + l.Str + "'"
 	}
-	if l.Shift != 0 {
-		return base + " + " + strconv.FormatInt(l.Shift, 10) + "ns"
+	switch {
+	case l.Shift > 0:
+		return base + " + " + time.Duration(l.Shift).String()
+	case l.Shift < 0:
+		return base + " - " + time.Duration(-l.Shift).String()
 	}
 	return base
 }

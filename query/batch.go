@@ -111,6 +111,9 @@ func decodeBatch(dec *chunk.Decoder, sg Segment, i int, nd *need, scratch *batch
 		if base && (name == ColSeries || name == ColKey) != (c.Type == chunk.String) || base && name != ColSeries && name != ColKey && c.Type != chunk.Int64 {
 			return nil, fmt.Errorf("query: segment %s block %d: %w: column %s of type %s", sg.Name(), i, chunk.ErrCorrupt, name, c.Type)
 		}
+		if base && slices.Contains(c.Valid, false) {
+			return nil, fmt.Errorf("query: segment %s block %d: %w: column %s has nulls", sg.Name(), i, chunk.ErrCorrupt, name)
+		}
 		return c, nil
 	}
 	c, err := col(ColSeq, true)

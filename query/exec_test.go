@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/tsqdb/tsq/chunk"
 )
 
 // testSource builds a source of n generated rows in blocks of up to
@@ -211,3 +213,80 @@ func TestBadInput(t *testing.T) {
 }
 
 func fmtSscanf(s, format string, args ...any) (int, error) { return fmt.Sscanf(s, format, args...) }
+
+// FuzzQuery runs any parseable query over a small generated stream: no
+// input may panic, and every planning error is a positioned *Error.
+func FuzzQuery(f *testing.F) {
+	for _, s := range []string{
+		"SELECT * FROM m WHERE series ~ cpu{host=\"a\"} AND v > 1 ORDER BY time DESC LIMIT 3",
+		"SELECT count(*), rate(n), quantile(0.5, x), first(s) FROM fold(m) AS OF SEQ 50 GROUP BY time(1m), host, key",
+		"SELECT min(series), max(time), last(b) FROM m WHERE NOT (s IS NULL OR n IN (1, 2)) GROUP BY s ORDER BY s",
+		"EXPLAIN SELECT v FROM m WHERE time BETWEEN now() - 3h AND now() AND seq != 4",
+	} {
+		f.Add(s)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	rows := genRows(rng, 300, modelNow.Add(-5*time.Hour).UnixNano())
+	src, err := buildSource(rng, rows, 30)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		st, err := Parse(q)
+		if err != nil {
+			return
+		}
+		st.Stream = "m"
+		rr, err := Exec(context.Background(), st, q, openOnly(src), &Options{Now: modelNow, BatchRows: 17})
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) && !errors.Is(err, errTooManyRows) && !errors.Is(err, errTooManyGroups) && !strings.Contains(err.Error(), "quantile") {
+				t.Fatalf("%q: %T %v", q, err, err)
+			}
+			return
+		}
+		for rr.Next() {
+		}
+		_ = rr.Err()
+		rr.Release()
+	})
+}
+
+func TestTooManyGroups(t *testing.T) {
+	src, _ := testSource(t, 2000, 50)
+	defer func(n int) { maxGroups = n }(maxGroups)
+	maxGroups = 100
+	_, err := Run(context.Background(), "SELECT count(*) FROM m GROUP BY time(1s), series", openOnly(src), nil)
+	if !errors.Is(err, errTooManyGroups) {
+		t.Errorf("err %v, want too many groups", err)
+	}
+	rows, err := runCells("SELECT count(*) FROM m GROUP BY series", openOnly(src), nil)
+	if err != nil || len(rows) != len(testSeries) {
+		t.Errorf("%d groups, err %v", len(rows), err)
+	}
+}
+
+// TestCorruptBlock: a damaged block gives an error matching
+// chunk.ErrCorrupt from every kind of query, never a panic.
+func TestCorruptBlock(t *testing.T) {
+	for _, q := range []string{"SELECT * FROM m", "SELECT avg(v) FROM m GROUP BY series", "SELECT * FROM fold(m)", "SELECT * FROM m ORDER BY v LIMIT 2"} {
+		src, _ := testSource(t, 500, 40)
+		if _, err := Fields(src); err != nil { // schema cached before the damage
+			t.Fatal(err)
+		}
+		sg := src.segs[len(src.segs)/2].(*memSeg)
+		bad := slices.Clone(sg.data[0])
+		bad[len(bad)/2] ^= 0x40
+		sg.data[0] = bad
+		rr, err := Run(context.Background(), q, openOnly(src), nil)
+		if err == nil {
+			for rr.Next() {
+			}
+			err = rr.Err()
+			rr.Release()
+		}
+		if !errors.Is(err, chunk.ErrCorrupt) {
+			t.Errorf("%s: %v, want chunk.ErrCorrupt", q, err)
+		}
+	}
+}

@@ -35,13 +35,13 @@ const (
 
 func (f *foldState) addBatch(b *batch) {
 	for _, r := range b.sel {
-		s := b.series.StringAt(int(r))
 		switch b.op[r] {
 		case opDrop:
+			s := b.series.StringAt(int(r))
 			f.drops[s] = max(f.drops[s], b.seq[r])
 		case opPut, opDelete:
 			if k := b.key.BytesAt(int(r)); len(k) > 0 {
-				id := s + "\x00" + string(k)
+				id := b.series.StringAt(int(r)) + "\x00" + string(k)
 				f.latest[id] = max(f.latest[id], b.seq[r])
 			}
 		}

@@ -3,19 +3,51 @@ package query
 import (
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/tsqdb/tsq/chunk"
 )
 
+// segSeries caches the distinct series of the first n blocks of a
+// segment, like schemaCache.
+type segSeries struct {
+	n       int
+	lastCRC uint32
+	names   map[string]struct{}
+}
+
+var seriesCache struct {
+	sync.Mutex
+	m map[string]*segSeries
+}
+
+// maxCachedSeries bounds the series cached for one segment; a segment
+// with more is read again each time.
+const maxCachedSeries = 1 << 16
+
 // Series returns up to limit distinct series of a source, sorted (limit
-// <= 0: all). Only the series column of each block is decoded.
+// <= 0: all). Only the series column of each block is decoded, once per
+// segment: the names are cached by Segment.Key.
 func Series(src Source, limit int) ([]string, error) {
 	seen := map[string]struct{}{}
 	var dec chunk.Decoder
 	var c chunk.Column
 	for _, sg := range src.Segments() {
-		for i, m := range sg.Blocks() {
-			if m.Rows == 0 {
+		blocks := sg.Blocks()
+		key := sg.Key()
+		seriesCache.Lock()
+		cached := seriesCache.m[key]
+		seriesCache.Unlock()
+		start := 0
+		names := map[string]struct{}{}
+		if cached != nil && cached.n > 0 && cached.n <= len(blocks) && blocks[cached.n-1].CRC == cached.lastCRC {
+			start = cached.n
+			for s := range cached.names {
+				names[s] = struct{}{}
+			}
+		}
+		for i := start; i < len(blocks); i++ {
+			if blocks[i].Rows == 0 {
 				continue
 			}
 			data, err := sg.ReadBlock(i)
@@ -34,15 +66,26 @@ func Series(src Source, limit int) ([]string, error) {
 			}
 			if c.Codes != nil {
 				for j := range c.Dict.Len() {
-					if _, ok := seen[string(c.Dict.At(j))]; !ok {
-						seen[string(c.Dict.At(j))] = struct{}{}
+					if _, ok := names[string(c.Dict.At(j))]; !ok {
+						names[string(c.Dict.At(j))] = struct{}{}
 					}
 				}
 			} else {
 				for _, s := range c.Strs {
-					seen[s] = struct{}{}
+					names[s] = struct{}{}
 				}
 			}
+		}
+		if len(blocks) > 0 && len(names) <= maxCachedSeries && start < len(blocks) {
+			seriesCache.Lock()
+			if seriesCache.m == nil || len(seriesCache.m) >= maxSchemaCache {
+				seriesCache.m = map[string]*segSeries{}
+			}
+			seriesCache.m[key] = &segSeries{n: len(blocks), lastCRC: blocks[len(blocks)-1].CRC, names: names}
+			seriesCache.Unlock()
+		}
+		for s := range names {
+			seen[s] = struct{}{}
 		}
 	}
 	out := make([]string, 0, len(seen))
