@@ -101,8 +101,11 @@ func (c *Chunker) Offset() int64 { return c.off }
 // mapping, caches and column types.
 func (p *Parser) ResetChunk(chunk []byte, line, off int64) {
 	in := p.in
-	in.r = bytes.NewReader(chunk)
-	in.pos, in.end, in.off, in.line, in.err = 0, 0, off, line, nil
+	// The chunk is the read buffer: parsed in place, not copied. The
+	// parser may move bytes within it; the caller must not use it until
+	// the next ResetChunk.
+	in.r, in.buf = eofReader{}, chunk[:len(chunk):len(chunk)]
+	in.pos, in.end, in.off, in.line, in.err = 0, len(chunk), off, line, nil
 	in.long = in.long[:0]
 	p.done, p.hasPend, p.lastOff = false, false, off
 }
@@ -126,3 +129,8 @@ func (p *Parser) SetHeader(rec []byte) error {
 	}
 	return nil
 }
+
+// eofReader is an empty input.
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
