@@ -436,7 +436,7 @@ func TestImportGC(t *testing.T) {
 	stagingEmpty(t, mem, "db")
 	// a live import is skipped, then expired by a short TTL
 	closeT(t, s)
-	s = openT(t, mem, Options{StagingTTL: 50 * time.Millisecond})
+	s = openT(t, mem, Options{})
 	defer closeT(t, s)
 	gate := make(chan struct{})
 	var once sync.Once
@@ -458,8 +458,9 @@ func TestImportGC(t *testing.T) {
 	if err != nil || gs.Skipped != 1 || gs.Removed != 0 {
 		t.Fatalf("live import: %v %+v", err, gs)
 	}
-	// the staging directory's age counts from its last change (a new
-	// segment file): poll until it is older than the TTL
+	// now a short TTL; the staging directory's age counts from its last
+	// change (a new segment file): poll until it is older than the TTL
+	s.o.StagingTTL = 20 * time.Millisecond
 	for deadline := time.Now().Add(5 * time.Second); ; {
 		time.Sleep(20 * time.Millisecond)
 		gs, err = s.GC(ctx)
