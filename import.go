@@ -54,7 +54,7 @@ const (
 
 // ImportProgress is a snapshot of a running import.
 type ImportProgress struct {
-	Bytes       int64 // input bytes parsed
+	Bytes       int64 // input bytes taken by the parsers
 	TotalBytes  int64 // ImportOptions.Size, 0 if unknown
 	Rows        int64 // rows staged
 	Rejected    int64
@@ -79,7 +79,9 @@ type ImportStats struct {
 	FirstSeq    uint64 // 0 when no row was imported
 	LastSeq     uint64
 	PeakHeap    uint64 // largest sampled heap (objects, whole process)
-	// Busy time of each stage (they overlap), the commit and the total.
+	// Busy time of each stage, summed over its goroutines (the stages
+	// overlap, so they can add up to more than Total), the commit and the
+	// total.
 	Parse, Encode, Write, Commit, Total time.Duration
 }
 

@@ -14,13 +14,14 @@ import (
 const parallelChunk = 1 << 20
 
 // parallelParse parses a line-based input on nParse goroutines: one
-// goroutine cuts the input into chunks of whole lines, each parser takes
+// goroutine cuts the input into chunks of whole records (after the CSV
+// header, given to every parser), each parser takes
 // the next chunk, and the batches are handed to dispatch chunk by chunk
 // in input order, so seqs follow the input. A parse error is reported
 // when its chunk's turn comes, so the first bad line of the input is the
 // one reported. done is called when nothing more will be dispatched. It
 // returns a function giving the input bytes cut so far.
-func (run *importRun) parallelParse(ctx context.Context, wg *sync.WaitGroup, r io.Reader, o ingest.Options, nParse int,
+func (run *importRun) parallelParse(ctx context.Context, wg *sync.WaitGroup, r io.Reader, header []byte, o ingest.Options, nParse int,
 	parseNs *atomic.Int64, fail func(error), dispatch func(*ingest.Batch, chan *ingest.Batch) bool, done func()) func() int64 {
 	type msg struct {
 		b    *ingest.Batch
@@ -32,7 +33,11 @@ func (run *importRun) parallelParse(ctx context.Context, wg *sync.WaitGroup, r i
 		line, off int64
 		out       chan msg
 	}
-	chunker := ingest.NewChunker(r, parallelChunk, o.MaxLineBytes)
+	var lines int64
+	if header != nil {
+		lines = 1
+	}
+	chunker := ingest.NewChunker(r, o.Format, parallelChunk, o.MaxLineBytes, lines, int64(len(header)))
 	var cut atomic.Int64
 	freeC := make(chan []byte, nParse+1)
 	for range nParse + 1 {
@@ -81,6 +86,9 @@ func (run *importRun) parallelParse(ctx context.Context, wg *sync.WaitGroup, r i
 	for range nParse {
 		wg.Go(func() { // parse chunks
 			p, err := ingest.NewParser(eofReader{}, o)
+			if err == nil && header != nil {
+				err = p.SetHeader(header)
+			}
 			if err != nil {
 				fail(err)
 				return

@@ -2,6 +2,7 @@ package tsq
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -65,6 +66,17 @@ func (run *importRun) stage(ctx context.Context, r io.Reader) error {
 	if ingest.Parallel(format) && nEnc > 1 {
 		nParse = nEnc
 	}
+	// CSV in parallel: each parser gets the header; the chunks follow it.
+	var input io.Reader = br
+	var header []byte
+	if nParse > 1 && format == ingest.CSV {
+		h, err := br.ReadSlice('\n')
+		header = bytes.Clone(h)
+		if err != nil && err != io.EOF || len(bytes.TrimSpace(header)) == 0 || bytes.Count(header, []byte{'"'})%2 == 1 {
+			// a blank, huge or multi-line header: parse on one goroutine
+			nParse, input = 1, io.MultiReader(bytes.NewReader(header), br)
+		}
+	}
 	// Batches in flight: two per parser, one per encoder; frames: one per
 	// encoder and two more.
 	nBatch := 2*nParse + nEnc
@@ -127,7 +139,7 @@ func (run *importRun) stage(ctx context.Context, r io.Reader) error {
 	}
 	var parsed func() int64
 	if nParse == 1 {
-		p, err := ingest.NewParser(br, popts)
+		p, err := ingest.NewParser(input, popts)
 		if err != nil {
 			return err
 		}
@@ -161,7 +173,7 @@ func (run *importRun) stage(ctx context.Context, r io.Reader) error {
 			}
 		})
 	} else {
-		parsed = run.parallelParse(ctx, &wg, br, popts, nParse, &parseNs, fail, func(b *ingest.Batch, pool chan *ingest.Batch) bool {
+		parsed = run.parallelParse(ctx, &wg, br, header, popts, nParse, &parseNs, fail, func(b *ingest.Batch, pool chan *ingest.Batch) bool {
 			return dispatch(b, pool)
 		}, func() { close(jobs); close(order) })
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -435,7 +436,7 @@ func TestImportGC(t *testing.T) {
 	stagingEmpty(t, mem, "db")
 	// a live import is skipped, then expired by a short TTL
 	closeT(t, s)
-	s = openT(t, mem, Options{StagingTTL: 50 * time.Millisecond})
+	s = openT(t, mem, Options{})
 	defer closeT(t, s)
 	gate := make(chan struct{})
 	var once sync.Once
@@ -457,8 +458,9 @@ func TestImportGC(t *testing.T) {
 	if err != nil || gs.Skipped != 1 || gs.Removed != 0 {
 		t.Fatalf("live import: %v %+v", err, gs)
 	}
-	// the staging directory's age counts from its last change (a new
-	// segment file): poll until it is older than the TTL
+	// now a short TTL; the staging directory's age counts from its last
+	// change (a new segment file): poll until it is older than the TTL
+	s.o.StagingTTL = 20 * time.Millisecond
 	for deadline := time.Now().Add(5 * time.Second); ; {
 		time.Sleep(20 * time.Millisecond)
 		gs, err = s.GC(ctx)
@@ -556,5 +558,63 @@ func TestImportEdges(t *testing.T) {
 	}
 	if _, err := ro.GC(ctx); !errors.Is(err, ErrReadOnly) {
 		t.Fatalf("read-only gc: %v", err)
+	}
+}
+
+// TestImportParallelCSV: a CSV with quoted commas, quotes and newlines
+// parsed on several goroutines gives the rows of the input in order,
+// and a bad record is reported with its line and offset.
+func TestImportParallelCSV(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString("series,ts,n,note\n")
+	lineOf := map[int]int{} // row -> line
+	line := 2
+	for i := range 60000 {
+		lineOf[i] = line
+		note := "plain"
+		switch i % 5 {
+		case 1:
+			note = `"with, comma"`
+		case 2:
+			note = `"say ""hi"""`
+		case 3:
+			note = "\"two\nlines\""
+			line++
+		}
+		sb.WriteString("s" + strconv.Itoa(i%3) + "," + strconv.Itoa(i) + "," + strconv.Itoa(i) + "," + note + "\n")
+		line++
+	}
+	in := sb.String()
+	o := func() *ImportOptions {
+		return &ImportOptions{Source: "x.csv", Mapping: mappingT(t, "series=series", "time=ts")}
+	}
+	s := openT(t, vfs.NewMem(), Options{})
+	defer closeT(t, s)
+	st, err := s.Import(ctx, "csv", strings.NewReader(in), o())
+	if err != nil || st.Rows != 60000 || st.Bytes != int64(len(in)) {
+		t.Fatalf("%v %+v", err, st)
+	}
+	i := 0
+	for b, err := range s.Scan(ctx, "csv", ScanOptions{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := range b.Rows {
+			r := RecordAt(b, k)
+			n, _ := r.Field("n")
+			note, _ := r.Field("note")
+			want := map[int]string{0: "plain", 1: "with, comma", 2: `say "hi"`, 3: "two\nlines", 4: "plain"}[i%5]
+			if n.Int() != int64(i) || note.Str() != want || r.Series != "s"+strconv.Itoa(i%3) {
+				t.Fatalf("row %d: %+v", i, r)
+			}
+			i++
+		}
+	}
+	// a bad record deep in the input
+	bad := strings.Replace(in, "\ns1,40000,40000,", "\ns1,40000,40000,\"x\"y,", 1)
+	_, err = s.Import(ctx, "csv", strings.NewReader(bad), o())
+	var pe *ingest.Error
+	if !errors.As(err, &pe) || pe.Line != int64(lineOf[40000]) || !strings.HasPrefix(bad[pe.Offset:], "s1,40000,40000,\"x\"y") {
+		t.Fatalf("%v (want line %d)", err, lineOf[40000])
 	}
 }

@@ -7,11 +7,11 @@ import (
 )
 
 // Parallel reports whether inputs of format f can be cut into chunks of
-// whole lines and parsed independently (JSON lines, line protocol,
-// Prometheus text). CSV (a header, quoted newlines) and JSON arrays
-// cannot.
+// whole records and parsed independently: JSON lines, line protocol,
+// Prometheus text and CSV (cut only between records, with the header
+// given to each parser by SetHeader). JSON arrays cannot.
 func Parallel(f Format) bool {
-	return f == JSONLines || f == LineProtocol || f == Prometheus
+	return f == JSONLines || f == LineProtocol || f == Prometheus || f == CSV
 }
 
 // Chunker cuts an input into chunks of whole lines, for parsing on
@@ -24,12 +24,35 @@ type Chunker struct {
 	line    int64  // newlines before the next chunk
 	off     int64  // input offset of the next chunk
 	err     error
+	quotes  bool // CSV: a newline inside a quoted field does not end a record
 }
 
 // NewChunker returns a chunker of r making chunks of about size bytes;
-// a line may be at most maxLine bytes.
-func NewChunker(r io.Reader, size, maxLine int) *Chunker {
-	return &Chunker{r: r, size: size, maxLine: maxLine}
+// a line may be at most maxLine bytes. For CSV, chunks end only between
+// records (outside quoted fields). line and off are the lines and bytes
+// of the input before r (a header read already).
+func NewChunker(r io.Reader, f Format, size, maxLine int, line, off int64) *Chunker {
+	return &Chunker{r: r, size: size, maxLine: maxLine, quotes: f == CSV, line: line, off: off}
+}
+
+// cut returns the index of the last newline of buf that ends a record,
+// or -1. buf starts at a record's start.
+func (c *Chunker) cut(buf []byte) int {
+	if !c.quotes || bytes.IndexByte(buf, '"') < 0 {
+		return bytes.LastIndexByte(buf, '\n')
+	}
+	last, even := -1, true
+	for i, ch := range buf {
+		switch ch {
+		case '"':
+			even = !even
+		case '\n':
+			if even {
+				last = i
+			}
+		}
+	}
+	return last
 }
 
 // Next returns the next chunk in buf (grown as needed), the number of
@@ -39,7 +62,7 @@ func (c *Chunker) Next(buf []byte) (chunk []byte, line, off int64, err error) {
 	c.carry = c.carry[:0]
 	for c.err == nil {
 		if len(buf) >= c.size {
-			if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
+			if i := c.cut(buf); i >= 0 {
 				c.carry = append(c.carry, buf[i+1:]...)
 				buf = buf[:i+1]
 				break
@@ -78,8 +101,36 @@ func (c *Chunker) Offset() int64 { return c.off }
 // mapping, caches and column types.
 func (p *Parser) ResetChunk(chunk []byte, line, off int64) {
 	in := p.in
-	in.r = bytes.NewReader(chunk)
-	in.pos, in.end, in.off, in.line, in.err = 0, 0, off, line, nil
+	// The chunk is the read buffer: parsed in place, not copied. The
+	// parser may move bytes within it; the caller must not use it until
+	// the next ResetChunk.
+	in.r, in.buf = eofReader{}, chunk[:len(chunk):len(chunk)]
+	in.pos, in.end, in.off, in.line, in.err = 0, len(chunk), off, line, nil
 	in.long = in.long[:0]
 	p.done, p.hasPend, p.lastOff = false, false, off
 }
+
+// SetHeader gives a CSV parser the header record, for parsing chunks
+// that do not start with it.
+func (p *Parser) SetHeader(rec []byte) error {
+	if p.f != CSV {
+		return fmt.Errorf("ingest: SetHeader on a %v parser", p.f)
+	}
+	rec = trimCR(bytes.TrimSuffix(bytes.TrimPrefix(rec, []byte("\ufeff")), []byte("\n")))
+	if openQuote(rec) {
+		return fmt.Errorf("ingest: csv header %q: unterminated quote", snippet(rec))
+	}
+	if err := p.splitCSV(rec); err != nil {
+		return &Error{Format: CSV, Line: 1, Snippet: snippet(rec), Msg: "header: " + err.Error()}
+	}
+	p.csv.header = p.csv.header[:0]
+	for _, f := range p.csv.fields {
+		p.csv.header = append(p.csv.header, bytes.Clone(f))
+	}
+	return nil
+}
+
+// eofReader is an empty input.
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }

@@ -16,6 +16,13 @@
 // JSON text. Names that collide with the record columns (seq, time,
 // series, key, op) get a trailing underscore.
 //
+// A field's type is inferred from its values within one batch: integers
+// give int64, a fractional number widens the column to float64, text
+// (or a mix of kinds) makes it a string column. The last type seen is
+// kept for the next batch, but batches parsed on different goroutines
+// infer independently, so a field can be int64 in one block and float64
+// in another; Mapping.Types fixes a field's type.
+//
 // Errors name the line, the byte offset of the line's start and a
 // snippet of it (*Error). With Options.SkipBad, a bad row is written to
 // Options.Rejects (its raw bytes and a newline) and counted instead.

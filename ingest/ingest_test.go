@@ -388,7 +388,7 @@ func TestChunks(t *testing.T) {
 	in := sb.String()
 	o := Options{Format: JSONLines, Mapping: mapping(t, "time=t")}
 	_, _, wantErr := parseAll(t, in, o)
-	c := NewChunker(strings.NewReader(in), 1000, 1<<20)
+	c := NewChunker(strings.NewReader(in), JSONLines, 1000, 1<<20, 0, 0)
 	p, err := NewParser(strings.NewReader(""), o)
 	if err != nil {
 		t.Fatal(err)
