@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/RoaringBitmap/roaring/v2/roaring64"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/tsqdb/tsq/chunk"
 )
@@ -69,6 +70,11 @@ func TestPruning(t *testing.T) {
 		}
 		t.Logf("%s\n%s", tc.q, out)
 	}
+	src.deleted = roaring64.BitmapOf(1, 2, 3)
+	if out := explainLines(t, src, "EXPLAIN SELECT * FROM m"); !strings.Contains(out, "soft-deleted: 3 seqs hidden") {
+		t.Errorf("EXPLAIN with soft deletes:\n%s", out)
+	}
+	src.deleted = nil
 	// The numbers: a seq bound prunes all but the last blocks, a time
 	// bound about half, an absent series every segment.
 	check := func(q string, scanned func(total, got int) bool) {

@@ -33,6 +33,9 @@ func (x *executor) explain(ps pruneStats) (array.RecordReader, error) {
 	add("blocks: %d total, %d scanned, %d pruned by seq, %d pruned by time, %d pruned by series bloom",
 		ps.blocks, ps.blocksScanned, ps.blocksSeq, ps.blocksTime, ps.blocksBloom)
 	add("rows: %d total, %d in scanned blocks", ps.rowsTotal, ps.rowsScanned)
+	if d := x.deleted; d != nil && !d.IsEmpty() {
+		add("soft-deleted: %d seqs hidden", d.GetCardinality())
+	}
 	nd := p.nd
 	if p.st.Fold {
 		nd.series, nd.key, nd.op = true, true, true

@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/tsqdb/tsq/chunk"
 )
 
 // plan is a checked statement ready to run.
@@ -500,10 +498,4 @@ func (p *plan) restrictSeries(names []string) {
 		return
 	}
 	p.series = slices.DeleteFunc(p.series, func(s string) bool { return !slices.Contains(names, s) })
-}
-
-// fieldType returns the stream-wide type of a field.
-func (p *plan) fieldType(name string) chunk.Type {
-	t, _ := p.fields.lookup(name)
-	return t
 }

@@ -97,9 +97,10 @@ type streamReader struct {
 	cancel context.CancelFunc
 	done   sync.WaitGroup
 	out    chan chan result
-	pend   *batch // batch being consumed
-	pos    int    // next row of pend.sel
-	left   int64  // rows LIMIT still allows; -1 none
+	pend   *batch              // batch being consumed
+	pos    int                 // next row of pend.sel
+	recs   []arrow.RecordBatch // records built by a worker, to emit next
+	left   int64               // rows LIMIT still allows; -1 none
 	cur    arrow.RecordBatch
 	err    error
 	eof    bool
@@ -108,9 +109,14 @@ type streamReader struct {
 	stopped error
 }
 
+// result is a processed block: its batch, or, when it kept at least
+// half a batch of rows, records the worker built from it (so that
+// building Arrow arrays, the bulk of a large raw scan, runs on every
+// core).
 type result struct {
-	b   *batch
-	err error
+	b    *batch
+	recs []arrow.RecordBatch
+	err  error
 }
 
 func newStreamReader(ctx context.Context, x *executor, tasks []task) *streamReader {
@@ -125,18 +131,33 @@ func newStreamReader(ctx context.Context, x *executor, tasks []task) *streamRead
 		res chan result
 	})
 	rg := x.scanRange()
+	prebuild := max(x.o.BatchRows/2, 1)
 	for range x.o.Parallelism {
 		r.done.Add(1)
 		go func() {
 			defer r.done.Done()
 			var dec chunk.Decoder
+			rb := array.NewRecordBuilder(x.o.Allocator, r.schema)
+			defer rb.Release()
 			for j := range jobs {
 				if err := ctx.Err(); err != nil {
 					j.res <- result{err: err}
 					continue
 				}
 				b, err := x.process(&dec, &tasks[j.i], &rg, nil)
-				j.res <- result{b, err}
+				if err != nil || len(b.sel) < prebuild {
+					j.res <- result{b: b, err: err}
+					continue
+				}
+				var recs []arrow.RecordBatch
+				for start := 0; start < len(b.sel); start += x.o.BatchRows {
+					rows := b.sel[start:min(start+x.o.BatchRows, len(b.sel))]
+					for c := range r.cols {
+						appendColumn(rb.Field(c), &r.cols[c], b, rows)
+					}
+					recs = append(recs, rb.NewRecordBatch())
+				}
+				j.res <- result{recs: recs}
 			}
 		}()
 	}
@@ -175,12 +196,21 @@ func (r *streamReader) Release() {
 		return
 	}
 	r.cancel()
-	for range r.out { // let the dispatcher finish
+	for res := range r.out { // let the dispatcher finish; free built records
+		releaseAll((<-res).recs)
 	}
 	r.done.Wait()
+	releaseAll(r.recs)
+	r.recs = nil
 	if r.cur != nil {
 		r.cur.Release()
 		r.cur = nil
+	}
+}
+
+func releaseAll(recs []arrow.RecordBatch) {
+	for _, rec := range recs {
+		rec.Release()
 	}
 }
 
@@ -191,7 +221,8 @@ func (r *streamReader) RecordBatch() arrow.RecordBatch { return r.cur }
 // Record is RecordBatch (deprecated in arrow-go).
 func (r *streamReader) Record() arrow.RecordBatch { return r.cur }
 
-// nextBatch returns the next block's batch with rows left, nil at the end.
+// nextBatch returns the next block's batch with rows left, nil at the
+// end or when the next block came as built records (now in r.recs).
 func (r *streamReader) nextBatch() (*batch, error) {
 	for r.pend == nil || r.pos >= len(r.pend.sel) {
 		r.pend, r.pos = nil, 0
@@ -203,15 +234,44 @@ func (r *streamReader) nextBatch() (*batch, error) {
 		if got.err != nil {
 			return nil, got.err
 		}
+		if got.recs != nil {
+			r.recs = got.recs
+			return nil, nil
+		}
 		r.pend = got.b
 	}
 	return r.pend, nil
+}
+
+// emitBuilt makes the next built record current, cut to the LIMIT.
+func (r *streamReader) emitBuilt() bool {
+	rec := r.recs[0]
+	r.recs = r.recs[1:]
+	if r.left >= 0 {
+		if rec.NumRows() > r.left {
+			cut := rec.NewSlice(0, r.left)
+			rec.Release()
+			rec = cut
+		}
+		r.left -= rec.NumRows()
+		if r.left == 0 {
+			r.eof = true
+			releaseAll(r.recs)
+			r.recs = nil
+			r.cancel()
+		}
+	}
+	r.cur = rec
+	return true
 }
 
 func (r *streamReader) Next() bool {
 	if r.cur != nil {
 		r.cur.Release()
 		r.cur = nil
+	}
+	if len(r.recs) > 0 {
+		return r.emitBuilt()
 	}
 	if r.eof || r.err != nil {
 		return false
@@ -225,6 +285,12 @@ func (r *streamReader) Next() bool {
 			r.err = err
 			r.cancel()
 			return false
+		}
+		if b == nil && len(r.recs) > 0 {
+			if n == 0 {
+				return r.emitBuilt()
+			}
+			break // emit the rows gathered so far; the records next
 		}
 		if b == nil {
 			r.eof = true
