@@ -51,15 +51,15 @@ type Parser struct {
 	done     bool
 
 	// a row that did not fit the last batch (too many columns)
-	pend      []byte
-	pendOff   int64
-	pendLine  int64
-	hasPend   bool
-	csv       csvState
+	pend     []byte
+	pendOff  int64
+	pendLine int64
+	hasPend  bool
+	csv      csvState
 	// raw, when rawSet, replaces the line as the row's bytes (a CSV
 	// record spanning lines).
-	raw    []byte
-	rawSet bool
+	raw       []byte
+	rawSet    bool
 	jarr      jarrState
 	jsonState jsonState
 }
