@@ -19,10 +19,12 @@ import (
 	"github.com/tsqdb/tsq/seg"
 )
 
-// encoders returns the number of encoding goroutines: one per
-// processor, at most 4. The pipeline holds encoders+2 batches (one being
-// parsed, one queued, one per encoder) and as many frames; the queues
-// between stages are short, so a slow stage stops the ones before it.
+// encoders returns the number of encoding goroutines (and of parsing
+// goroutines for formats parsed in parallel): one per processor, at most
+// 4. The pipeline holds a fixed set of batches (two per parallel parser,
+// or encoders+2 for a single parser), encoders+2 frames and, parsing in
+// parallel, parsers+1 chunks; the queues between stages are short, so a
+// slow stage stops the ones before it.
 func encoders() int { return min(max(runtime.GOMAXPROCS(0), 1), 4) }
 
 // frame is one encoded block on its way to a staging segment.

@@ -37,7 +37,12 @@ type Col struct {
 
 	active bool
 	owner  *Batch
+	idle   int // batches since the column was last used
 }
+
+// maxIdle: a column unused by this many batches in a row gives its
+// storage back.
+const maxIdle = 4
 
 // Batch is a set of rows in columns. Reset reuses its slices.
 type Batch struct {
@@ -68,8 +73,8 @@ type conv struct {
 }
 
 // Reset empties the batch, keeping its storage and the column types.
-// The storage of columns the last batch did not use is freed: a wide,
-// sparse input would otherwise keep every column's largest slices.
+// The storage of columns unused by the last maxIdle batches is freed: a
+// wide, sparse input would otherwise keep every column's largest slices.
 func (b *Batch) Reset() {
 	b.Rows, b.Bytes, b.FirstLine = 0, 0, 0
 	b.Time, b.Series, b.Key, b.Op = b.Time[:0], b.Series[:0], b.Key[:0], b.Op[:0]
@@ -83,7 +88,9 @@ func (b *Batch) Reset() {
 		}
 	}
 	for _, c := range b.byName {
-		if !c.active && cap(c.Valid) > 0 { // unused by the last batch
+		if c.active {
+			c.idle = 0
+		} else if c.idle++; c.idle >= maxIdle && cap(c.Valid) > 0 {
 			c.Valid, c.Ints, c.Floats, c.Bools, c.Strs = nil, nil, nil, nil, nil
 		}
 	}

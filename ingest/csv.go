@@ -54,6 +54,10 @@ func (p *Parser) csvRecord(line []byte) ([]byte, error) {
 	}
 	cs := &p.csv
 	cs.rec = append(cs.rec[:0], line...)
+	// line aliases the read buffer, which reading more lines overwrites:
+	// the record's bytes are cs.rec from here (see Parser.raw).
+	p.raw, p.rawSet = cs.rec, true
+	defer func() { p.raw = cs.rec }()
 	for openQuote(cs.rec) {
 		next, _, _, err := p.in.nextLine()
 		if err != nil {

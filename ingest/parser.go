@@ -51,11 +51,15 @@ type Parser struct {
 	done     bool
 
 	// a row that did not fit the last batch (too many columns)
-	pend      []byte
-	pendOff   int64
-	pendLine  int64
-	hasPend   bool
-	csv       csvState
+	pend     []byte
+	pendOff  int64
+	pendLine int64
+	hasPend  bool
+	csv      csvState
+	// raw, when rawSet, replaces the line as the row's bytes (a CSV
+	// record spanning lines).
+	raw       []byte
+	rawSet    bool
 	jarr      jarrState
 	jsonState jsonState
 }
@@ -216,9 +220,13 @@ func (p *Parser) lineLoop(b *Batch, rowFn func(b *Batch, line []byte) error) err
 			continue
 		}
 		p.rb.begin(b)
+		p.rawSet = false
 		err = rowFn(b, line)
 		if err == nil {
 			err = p.rb.finish()
+		}
+		if p.rawSet {
+			line = p.raw
 		}
 		if err := p.row(b, err, line, off, n); err != nil {
 			if errors.Is(err, errTooManyCols) {

@@ -263,6 +263,16 @@ func (r *rowBuilder) set(name []byte, v value) error {
 	if ro.kind != roleField && !ro.store {
 		return nil
 	}
+	if c := fc.col; c != nil && c.owner == r.b && c.active {
+		// the column this field filled in the last row: skip the checks
+		if ro.typ != 0 {
+			var err error
+			if v, err = coerce(v, ro.typ); err != nil {
+				return rowErr("field %q: %v", c.Name, err)
+			}
+		}
+		return r.put(c, v)
+	}
 	c, err := r.store(name, v, ro.typ, fc.col)
 	fc.col = c
 	return err
