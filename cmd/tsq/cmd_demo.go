@@ -96,6 +96,7 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	for _, n := range nextSteps {
 		fmt.Fprintf(e.stdout, "  %s\n", strings.ReplaceAll(n, "DEMO_DIR", dir))
 	}
+	fmt.Fprintln(e.stdout, "(`go install ./cmd/tsq` puts tsq on your PATH; `go run ./cmd/tsq` works in its place.)")
 	if s.errors > 0 {
 		return fmt.Errorf("demo: %d steps of the tour failed", s.errors)
 	}
