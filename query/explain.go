@@ -84,11 +84,24 @@ func (x *executor) explain(ps pruneStats) (array.RecordReader, error) {
 	for i, l := range lines {
 		rows[i] = []value{{s: l}}
 	}
-	return newRowsReader(x.o, []outCol{{name: "plan", kind: kString}}, rows), nil
+	pr := newRowsReader(x.o, []outCol{{name: "plan", kind: kString}}, rows)
+	pr.schema = ExplainSchema
+	return pr, nil
 }
 
-// ExplainSchema is the schema of an EXPLAIN result.
-var ExplainSchema = arrow.NewSchema([]arrow.Field{{Name: "plan", Type: arrow.BinaryTypes.String}}, nil)
+// ExplainSchema is the schema of an EXPLAIN result. Its metadata
+// (ResultKindKey = "explain") lets a renderer print the plan as text.
+var ExplainSchema = arrow.NewSchema([]arrow.Field{{Name: "plan", Type: arrow.BinaryTypes.String}},
+	func() *arrow.Metadata { m := arrow.NewMetadata([]string{ResultKindKey}, []string{"explain"}); return &m }())
+
+// ResultKindKey is the schema metadata key that marks a result's kind.
+const ResultKindKey = "tsq.result"
+
+// IsExplain reports whether a result schema is an EXPLAIN plan.
+func IsExplain(s *arrow.Schema) bool {
+	v, ok := s.Metadata().GetValue(ResultKindKey)
+	return ok && v == "explain"
+}
 
 func fmtTime(t int64) string { return time.Unix(0, t).UTC().Format(time.RFC3339Nano) }
 

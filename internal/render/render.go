@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"github.com/tsqdb/tsq/query"
 	"io"
 	"strings"
 
@@ -53,6 +54,9 @@ type Options struct {
 func Write(w io.Writer, rr array.RecordReader, o Options) (int64, error) {
 	switch o.Mode {
 	case Table:
+		if query.IsExplain(rr.Schema()) {
+			return writePlan(w, rr)
+		}
 		return writeTable(w, rr, o)
 	case CSV:
 		return writeCSV(w, rr)

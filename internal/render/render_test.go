@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/tsqdb/tsq/query"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
@@ -168,5 +169,38 @@ func TestParseMode(t *testing.T) {
 	}
 	if _, err := ParseMode("html"); err == nil || !strings.Contains(err.Error(), "html") {
 		t.Fatalf("err %v", err)
+	}
+}
+
+// TestExplainPlain: an EXPLAIN plan prints as whole lines in table mode,
+// however long, and stays a one-column table in the other modes.
+func TestExplainPlain(t *testing.T) {
+	long := "filter: " + strings.Repeat("series = 'x' OR ", 10) + "true"
+	plan := func() array.RecordReader {
+		b := array.NewRecordBuilder(memory.NewGoAllocator(), query.ExplainSchema)
+		defer b.Release()
+		b.Field(0).(*array.StringBuilder).AppendValues([]string{"stream cpu (raw view)", long}, nil)
+		rec := b.NewRecordBatch()
+		defer rec.Release()
+		rr, err := array.NewRecordReader(query.ExplainSchema, []arrow.RecordBatch{rec})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rr
+	}
+	var buf bytes.Buffer
+	rr := plan()
+	if n, err := Write(&buf, rr, Options{Mode: Table}); err != nil || n != 2 {
+		t.Fatalf("n=%d err=%v", n, err)
+	}
+	rr.Release()
+	if want := "stream cpu (raw view)\n" + long + "\n"; buf.String() != want {
+		t.Fatalf("table mode:\n%q\nwant\n%q", buf.String(), want)
+	}
+	buf.Reset()
+	rr = plan()
+	defer rr.Release()
+	if _, err := Write(&buf, rr, Options{Mode: CSV}); err != nil || !strings.HasPrefix(buf.String(), "plan\n") {
+		t.Fatalf("csv mode: %v\n%s", err, buf.String())
 	}
 }

@@ -90,3 +90,11 @@ func trim(s string, maxLen int) string {
 	}
 	return text.Trim(s, maxLen-1) + "…"
 }
+
+// writePlan prints an EXPLAIN plan as plain lines, never cut to a cell.
+func writePlan(w io.Writer, rr array.RecordReader) (int64, error) {
+	return each(rr, func(cols []arrow.Array, i int) error {
+		_, err := fmt.Fprintln(w, format(cols[0], i).text)
+		return err
+	})
+}
