@@ -209,8 +209,8 @@ func BenchmarkCompactMemory(b *testing.B) {
 					b.Fatal(err)
 				}
 				extra := float64(peak.Load()-min(peak.Load(), base.HeapInuse)) / 1e6
-				b.Logf("%d tombstones, cap %d: %d chunks, peak heap above the start %.0f MB (start %.0f MB)",
-					rows, capN, cs.Chunks, extra, float64(base.HeapInuse)/1e6)
+				b.Logf("%d tombstones, cap %d: %d chunks, peak heap above the start %.0f MB (start %.0f MB); largest snapshot %d entries in %.1f MB (%.1f bytes an entry)",
+					rows, capN, cs.Chunks, extra, float64(base.HeapInuse)/1e6, cs.SnapshotEntries, float64(cs.SnapshotBytes)/1e6, float64(cs.SnapshotBytes)/float64(max(cs.SnapshotEntries, 1)))
 				b.ReportMetric(extra, "peak-MB")
 				_ = s.Close()
 			}
