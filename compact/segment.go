@@ -72,7 +72,8 @@ type segResult struct {
 
 // blockPlan lists the rows of a block that drop, in order.
 type blockPlan struct {
-	drop []int32
+	drop    []int32
+	scanned bool // its kept series are in the segment's set
 }
 
 // processSegment decides the drops of segment path and, if any row
@@ -93,6 +94,8 @@ func processSegment(ctx context.Context, cfg *Config, path string, d *decider, b
 	var dec chunk.Decoder
 	var rw rows
 	var buf []byte
+	var mark []bool
+	kept := map[string]struct{}{} // series of the kept rows: the new bloom's
 	any := false
 	for i := range blocks {
 		m := &blocks[i]
@@ -130,6 +133,8 @@ func processSegment(ctx context.Context, cfg *Config, path string, d *decider, b
 				any = true
 			}
 		}
+		mark = keptSeries(&rw.sc, plans[i].drop, mark, kept)
+		plans[i].scanned = true
 	}
 	if !any {
 		return res, nil
@@ -142,7 +147,7 @@ func processSegment(ctx context.Context, cfg *Config, path string, d *decider, b
 		return res, err
 	}
 	defer budget.release(fi.Size())
-	rwr := rewriter{r: r, blocks: blocks, plans: plans}
+	rwr := rewriter{r: r, blocks: blocks, plans: plans, series: kept}
 	var hooks *seg.CrashHooks
 	if cfg.Crash != nil {
 		hooks = &seg.CrashHooks{At: func(p seg.CrashPoint) error { return cfg.Crash(Point(p)) }}
@@ -155,16 +160,67 @@ func processSegment(ctx context.Context, cfg *Config, path string, d *decider, b
 	return res, nil
 }
 
-// rewriter writes the blocks of a segment, minus the planned drops.
+// keptSeries adds to set the series of the rows of a block's series
+// column sc not listed in drop (ascending), each dictionary entry once;
+// mark is scratch, returned for reuse.
+func keptSeries(sc *chunk.Column, drop []int32, mark []bool, set map[string]struct{}) []bool {
+	if sc.Strs != nil { // not what decoding yields; handled for safety
+		for r, s := range sc.Strs {
+			if !dropped(drop, r) {
+				set[s] = struct{}{}
+			}
+		}
+		return mark
+	}
+	n := sc.Dict.Len()
+	mark = append(mark[:0], make([]bool, n)...)
+	d := 0
+	for r, code := range sc.Codes {
+		if d < len(drop) && int(drop[d]) == r {
+			d++
+			continue
+		}
+		if !sc.IsNull(r) && code >= 0 && int(code) < n {
+			mark[code] = true
+		}
+	}
+	for c, m := range mark {
+		if m {
+			if _, ok := set[string(sc.Dict.At(c))]; !ok {
+				set[string(sc.Dict.At(c))] = struct{}{}
+			}
+		}
+	}
+	return mark
+}
+
+func dropped(drop []int32, r int) bool {
+	for _, d := range drop {
+		if int(d) == r {
+			return true
+		}
+	}
+	return false
+}
+
+// rewriter writes the blocks of a segment, minus the planned drops:
+// blocks without drops as their bytes, emptied blocks as 0-row frames,
+// others decoded once and re-encoded with the encodings their columns
+// had (chunk.Encoder.AppendAs: no candidate search).
 type rewriter struct {
 	r      *seg.Reader
 	blocks []seg.BlockMeta
 	plans  []blockPlan
+	series map[string]struct{} // of the kept rows
 	dec    chunk.Decoder
 	enc    chunk.Encoder
+	blk    chunk.Block
+	out    chunk.Block
+	hints  []chunk.Hint
+	keep   []int32
+	sc     chunk.Column
 	buf    []byte
-	out    []byte
-	rw     rows
+	outBuf []byte
 	read   int64
 	wrote  int64
 }
@@ -173,7 +229,7 @@ func (x *rewriter) run(w *seg.Writer) error {
 	for i := range x.blocks {
 		m := x.blocks[i] // historical envelope: seq and time bounds kept
 		var err error
-		if m.Rows == 0 {
+		if m.Rows == 0 || len(x.plans[i].drop) == m.Rows {
 			if err := w.Append(nil, seg.BlockMeta{MinSeq: m.MinSeq, MaxSeq: m.MaxSeq, MinTime: m.MinTime, MaxTime: m.MaxTime}); err != nil {
 				return err
 			}
@@ -186,8 +242,10 @@ func (x *rewriter) run(w *seg.Writer) error {
 		drop := x.plans[i].drop
 		meta := seg.BlockMeta{Rows: m.Rows, MinSeq: m.MinSeq, MaxSeq: m.MaxSeq, MinTime: m.MinTime, MaxTime: m.MaxTime}
 		if len(drop) == 0 {
-			if err := x.addSeries(w, i); err != nil {
-				return err
+			if !x.plans[i].scanned { // above the chunk: its series were not collected
+				if err := x.addSeries(w, i); err != nil {
+					return err
+				}
 			}
 			x.wrote += int64(len(x.buf))
 			if err := w.Append(x.buf, meta); err != nil {
@@ -195,7 +253,7 @@ func (x *rewriter) run(w *seg.Writer) error {
 			}
 			continue
 		}
-		block, rows, err := x.filter(w, i, drop)
+		block, rows, err := x.filter(i, drop)
 		if err != nil {
 			return err
 		}
@@ -204,6 +262,9 @@ func (x *rewriter) run(w *seg.Writer) error {
 		if err := w.Append(block, meta); err != nil {
 			return err
 		}
+	}
+	for name := range x.series {
+		w.AddSeries(name)
 	}
 	return nil
 }
@@ -217,67 +278,65 @@ func (x *rewriter) addSeries(w *seg.Writer, i int) error {
 	if k < 0 {
 		return fmt.Errorf("%w: block %d has no series column", chunk.ErrCorrupt, i)
 	}
-	if err := x.dec.Column(k, &x.rw.sc); err != nil {
+	if err := x.dec.Column(k, &x.sc); err != nil {
 		return err
 	}
-	c := &x.rw.sc
-	if c.Strs != nil {
-		for _, s := range c.Strs {
+	if x.sc.Strs != nil {
+		for _, s := range x.sc.Strs {
 			w.AddSeries(s)
 		}
 		return nil
 	}
-	for j := range c.Dict.Len() {
-		w.AddSeries(string(c.Dict.At(j)))
+	for j := range x.sc.Dict.Len() {
+		w.AddSeries(string(x.sc.Dict.At(j)))
 	}
 	return nil
 }
 
-// filter re-encodes block i (in x.buf) without the rows drop lists and
-// returns the new block (nil if no row is left) and its rows.
-func (x *rewriter) filter(w *seg.Writer, i int, drop []int32) ([]byte, int, error) {
-	var blk chunk.Block
+// filter re-encodes block i (in x.buf) without the rows drop lists
+// (ascending, fewer than the block's rows) and returns the new block and
+// its rows.
+func (x *rewriter) filter(i int, drop []int32) ([]byte, int, error) {
 	if err := x.dec.Reset(x.buf); err != nil {
 		return nil, 0, err
 	}
-	if err := x.dec.Block(&blk); err != nil {
+	if err := x.dec.Block(&x.blk); err != nil {
 		return nil, 0, fmt.Errorf("block %d: %w", i, err)
 	}
-	keep := make([]int, 0, blk.Rows-len(drop))
+	blk := &x.blk
+	x.keep = x.keep[:0]
 	for r, d := 0, 0; r < blk.Rows; r++ {
 		if d < len(drop) && int(drop[d]) == r {
 			d++
 			continue
 		}
-		keep = append(keep, r)
+		x.keep = append(x.keep, int32(r))
 	}
-	if len(keep) == 0 {
+	if len(x.keep) == 0 {
 		return nil, 0, nil
 	}
-	out := chunk.Block{Rows: len(keep), Columns: make([]chunk.Column, len(blk.Columns))}
+	x.out.Rows = len(x.keep)
+	x.out.Columns = append(x.out.Columns[:0], make([]chunk.Column, len(blk.Columns))...)
+	x.hints = x.hints[:0]
 	for k := range blk.Columns {
-		out.Columns[k] = pick(&blk.Columns[k], keep)
-		if blk.Columns[k].Name == colSeries {
-			c := &out.Columns[k]
-			for r := range len(keep) {
-				w.AddSeries(c.StringAt(r))
-			}
-		}
+		pick(&x.out.Columns[k], &blk.Columns[k], x.keep)
+		x.hints = append(x.hints, x.dec.Hint(k))
 	}
 	var err error
-	if x.out, err = x.enc.Append(x.out[:0], &out, nil); err != nil {
+	if x.outBuf, err = x.enc.AppendAs(x.outBuf[:0], &x.out, x.hints); err != nil {
 		return nil, 0, fmt.Errorf("block %d: %w", i, err)
 	}
-	return x.out, len(keep), nil
+	return x.outBuf, len(x.keep), nil
 }
 
-func pick(c *chunk.Column, keep []int) chunk.Column {
-	return chunk.Column{Name: c.Name, Type: c.Type, Dict: c.Dict,
+// pick sets dst to the rows keep of c; the dictionary is shared.
+func pick(dst, c *chunk.Column, keep []int32) {
+	*dst = chunk.Column{Name: c.Name, Type: c.Type, Dict: c.Dict,
 		Valid: pickOf(c.Valid, keep), Ints: pickOf(c.Ints, keep), Floats: pickOf(c.Floats, keep),
 		Bools: pickOf(c.Bools, keep), Codes: pickOf(c.Codes, keep), Strs: pickOf(c.Strs, keep)}
 }
 
-func pickOf[T any](s []T, keep []int) []T {
+func pickOf[T any](s []T, keep []int32) []T {
 	if len(s) == 0 {
 		return nil
 	}
