@@ -87,6 +87,10 @@ type CompactStats struct {
 	// FoldTime and RewriteTime split the pass: folding tombstone
 	// snapshots, and scanning and rewriting segments.
 	FoldTime, RewriteTime time.Duration
+	// SnapshotEntries and SnapshotBytes size the largest chunk's
+	// tombstone snapshot (its hash tables).
+	SnapshotEntries int
+	SnapshotBytes   int64
 }
 
 // streamCompaction is a stream's compaction state.
@@ -239,6 +243,7 @@ func (st *stream) runPass(ctx context.Context) (CompactStats, error) {
 	out.TombstonesSeries = ps.Tombstones[compact.ReasonSeries]
 	out.BytesRead, out.BytesWritten = ps.BytesRead, ps.BytesWritten
 	out.FoldTime, out.RewriteTime = ps.FoldTime, ps.ChunkTime
+	out.SnapshotEntries, out.SnapshotBytes = ps.MaxSnapshot, ps.MaxSnapshotBytes
 	// Rows physically gone leave the index bitmaps, even after a failure:
 	// their rewrites are durable.
 	if ferr := st.forgetCompacted(ps.GoneSoftDeleted, ps.GoneSuperseded); ferr != nil {

@@ -16,9 +16,11 @@ import (
 )
 
 // fillStream appends n keyed puts (distinct keys, a random float and 48
-// random bytes each) to stream, then deletes of every tenth key: 10% of
-// the puts become droppable.
-func fillStream(b *testing.B, s *Store, stream string, n int) {
+// random bytes each) to stream, then deletes of 10% of the keys: every
+// tenth (scattered: every block loses rows), or runs of 10,000 keys every
+// 100,000 (runs: as retention and drops of whole series produce; most
+// blocks untouched or emptied).
+func fillStream(b *testing.B, s *Store, stream string, n int, runs bool) {
 	b.Helper()
 	const batch = 4096
 	recs := make([]Record, 0, batch)
@@ -40,7 +42,10 @@ func fillStream(b *testing.B, s *Store, stream string, n int) {
 			flush()
 		}
 	}
-	for i := 0; i < n; i += 10 {
+	for i := 0; i < n; i++ {
+		if (!runs && i%10 != 0) || (runs && i%100_000 >= 10_000) {
+			continue
+		}
 		recs = append(recs, Record{Time: day0 + int64(n+i)*1e6, Series: fmt.Sprintf("host%02d", i%50), Key: fmt.Sprintf("obj%08d", i), Op: OpDelete})
 		if len(recs) == batch {
 			flush()
@@ -105,11 +110,18 @@ func copyFiles(b *testing.B, files []string) {
 }
 
 // BenchmarkCompactRewrite measures a pass over segments where 10% of
-// the rows are droppable, in MB/s of segment bytes read plus written,
-// against copying the same files with fsync in the same run. Run with
-// -benchtime=1x (each iteration builds a fresh store on the OS file
-// system); TSQ_COMPACT_BENCH_ROWS sets the rows.
+// the rows are droppable (scattered or in runs, see fillStream), in MB/s
+// of segment bytes read plus written, against copying the same files
+// with fsync in the same run. Run with -benchtime=1x (each iteration
+// builds a fresh store on the OS file system); TSQ_COMPACT_BENCH_ROWS
+// sets the rows.
 func BenchmarkCompactRewrite(b *testing.B) {
+	for _, shape := range []string{"scattered", "runs"} {
+		b.Run(shape, func(b *testing.B) { benchCompactRewrite(b, shape == "runs") })
+	}
+}
+
+func benchCompactRewrite(b *testing.B, runs bool) {
 	rows := benchRows(b, 400_000)
 	var passMBs, copyMBs float64
 	for range b.N {
@@ -120,7 +132,7 @@ func BenchmarkCompactRewrite(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		fillStream(b, s, "ev", rows)
+		fillStream(b, s, "ev", rows, runs)
 		sdir := filepath.Join(dir, "streams", "ev")
 		// Seal the active segment first so both sides see the same files.
 		st, _ := s.stream("ev", false)
@@ -149,8 +161,8 @@ func BenchmarkCompactRewrite(b *testing.B) {
 		_, after := segBytes(b, sdir)
 		copyMBs = float64(2*size) / 1e6 / copyDur.Seconds()
 		passMBs = float64(size+after) / 1e6 / passDur.Seconds()
-		b.Logf("%d rows, %d segments, %.1f MB -> %.1f MB, %d rows dropped; pass %v (fold %v, rewrite %v; %.0f MB/s; CPU %v, %.0f MB per CPU-second), copy %v (%.0f MB/s), ratio %.2f",
-			rows+rows/10, len(files), float64(size)/1e6, float64(after)/1e6, cs.RowsRecord, passDur, cs.FoldTime, cs.RewriteTime, passMBs,
+		b.Logf("%d puts, %d segments, %.1f MB -> %.1f MB, %d rows dropped; pass %v (fold %v, rewrite %v; %.0f MB/s; CPU %v, %.0f MB per CPU-second), copy %v (%.0f MB/s), ratio %.2f",
+			rows, len(files), float64(size)/1e6, float64(after)/1e6, cs.RowsRecord, passDur, cs.FoldTime, cs.RewriteTime, passMBs,
 			passCPU, float64(size+after)/1e6/passCPU.Seconds(), copyDur, copyMBs, passMBs/copyMBs)
 		_ = s.Close()
 	}
@@ -209,8 +221,8 @@ func BenchmarkCompactMemory(b *testing.B) {
 					b.Fatal(err)
 				}
 				extra := float64(peak.Load()-min(peak.Load(), base.HeapInuse)) / 1e6
-				b.Logf("%d tombstones, cap %d: %d chunks, peak heap above the start %.0f MB (start %.0f MB)",
-					rows, capN, cs.Chunks, extra, float64(base.HeapInuse)/1e6)
+				b.Logf("%d tombstones, cap %d: %d chunks, peak heap above the start %.0f MB (start %.0f MB); largest snapshot %d entries in %.1f MB (%.1f bytes an entry)",
+					rows, capN, cs.Chunks, extra, float64(base.HeapInuse)/1e6, cs.SnapshotEntries, float64(cs.SnapshotBytes)/1e6, float64(cs.SnapshotBytes)/float64(max(cs.SnapshotEntries, 1)))
 				b.ReportMetric(extra, "peak-MB")
 				_ = s.Close()
 			}

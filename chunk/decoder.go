@@ -32,13 +32,15 @@ type Decoder struct {
 	flts  []float64
 	bools []bool
 	codes []int32
+	tags  []uint8 // value encoding tag of each decoded column, 0 if not decoded
+	tag   uint8   // of the body decodeBody last read
 }
 
 // Reset parses the block header in src and verifies the block checksum. src
 // must be exactly one block; it is not modified and must stay unchanged
 // while the Decoder uses it.
 func (d *Decoder) Reset(src []byte) error {
-	d.src, d.rows, d.cols = nil, 0, d.cols[:0]
+	d.src, d.rows, d.cols, d.tags = nil, 0, d.cols[:0], d.tags[:0]
 	if len(src) < 1+1+1+crcLen {
 		return corrupt("block", 0, fmt.Errorf("%d bytes is shorter than any block", len(src)))
 	}
@@ -104,7 +106,18 @@ func (d *Decoder) Reset(src []byte) error {
 		return corrupt("block", off, fmt.Errorf("%d unexplained bytes after column bodies", len(body)-off))
 	}
 	d.src, d.rows = src, rows
+	d.tags = append(d.tags, make([]uint8, len(d.cols))...)
 	return nil
+}
+
+// Hint returns how column i is encoded, for Encoder.AppendAs: its
+// compression, and its value encoding tag once the column was decoded
+// since the last Reset (0 before, and for Bool columns).
+func (d *Decoder) Hint(i int) Hint {
+	if i < 0 || i >= len(d.cols) {
+		return Hint{}
+	}
+	return Hint{Encoding: d.tags[i], Compression: d.cols[i].Compression}
 }
 
 // Rows returns the block's row count.
@@ -154,6 +167,7 @@ func (d *Decoder) Column(i int, dst *Column) error {
 		}
 		return codec.Within(err, section, base)
 	}
+	d.tags[i] = d.tag
 	return nil
 }
 
@@ -204,6 +218,10 @@ func (d *Decoder) decodeBody(dst *Column, body []byte) error {
 	var err error
 	vals := body[off:]
 	dst.Strs = nil
+	d.tag = 0
+	if len(vals) > 0 && dst.Type != Bool {
+		d.tag = vals[0]
+	}
 	switch dst.Type {
 	case Int64:
 		dst.Ints, n, err = d.codec.DecodeInts(dst.Ints, vals, present)

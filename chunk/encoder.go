@@ -47,6 +47,55 @@ func (e *Encoder) Append(dst []byte, b *Block, o *Options) ([]byte, error) {
 	if o == nil {
 		o = &Options{}
 	}
+	return e.appendBlock(dst, b, o, nil)
+}
+
+// Hint fixes how Encoder.AppendAs encodes a column: Encoding is the
+// codec tag of its values (codec.IntEncoding, FloatEncoding or
+// StringEncoding; 0 lets the encoder choose, and Bool columns have
+// none), Compression the compression tried (CompressNone: none), kept
+// only where it saves at least 1/8 of the column. Decoder.Hint gives a
+// decoded column's hint: re-encoding a filtered block with its source's
+// hints skips every candidate search.
+type Hint struct {
+	Encoding    uint8
+	Compression Compression
+}
+
+// AppendAs appends the encoding of b with hints[i] for column i. The
+// output is an ordinary block, read by any Decoder.
+func (e *Encoder) AppendAs(dst []byte, b *Block, hints []Hint) ([]byte, error) {
+	if len(hints) != len(b.Columns) {
+		return dst, fmt.Errorf("%w: %d hints for %d columns", ErrBadColumn, len(hints), len(b.Columns))
+	}
+	for i, h := range hints {
+		if !validHint(b.Columns[i].Type, h) {
+			return dst, fmt.Errorf("%w: column %q: encoding %d, compression %d invalid for %v", ErrBadColumn, b.Columns[i].Name, h.Encoding, uint8(h.Compression), b.Columns[i].Type)
+		}
+	}
+	return e.appendBlock(dst, b, nil, hints)
+}
+
+func validHint(t Type, h Hint) bool {
+	if h.Compression > CompressZstd {
+		return false
+	}
+	if h.Encoding == 0 {
+		return true
+	}
+	switch t {
+	case Int64:
+		return h.Encoding >= uint8(codec.IntPacked) && h.Encoding <= uint8(codec.IntVarint)
+	case Float64:
+		return h.Encoding >= uint8(codec.FloatRaw) && h.Encoding <= uint8(codec.FloatDecimal)
+	case String, Bytes:
+		return h.Encoding == uint8(codec.StringPlain) || h.Encoding == uint8(codec.StringDict)
+	}
+	return false
+}
+
+// appendBlock encodes b with options o, or with hints if not nil.
+func (e *Encoder) appendBlock(dst []byte, b *Block, o *Options, hints []Hint) ([]byte, error) {
 	if err := validate(b); err != nil {
 		return dst, err
 	}
@@ -55,13 +104,21 @@ func (e *Encoder) Append(dst []byte, b *Block, o *Options) ([]byte, error) {
 	e.descs = e.descs[:0]
 	for i := range b.Columns {
 		col := &b.Columns[i]
-		e.raw = e.appendBody(e.raw[:0], col, b.Rows)
+		var h Hint
+		if hints != nil {
+			h = hints[i]
+		}
+		e.raw = e.appendBody(e.raw[:0], col, b.Rows, h.Encoding)
 		if len(e.raw) > MaxColumnBytes {
 			return dst, fmt.Errorf("%w: column %q encodes to %d bytes, limit %d", ErrBadColumn, col.Name, len(e.raw), MaxColumnBytes)
 		}
 		d := desc{typ: col.Type, rawLen: len(e.raw), stored: len(e.raw), nameLen: len(col.Name)}
 		before := len(e.bodies)
-		if c := pickCompression(col.Type, o); c != CompressNone && len(e.raw) >= 64 {
+		c := h.Compression
+		if hints == nil {
+			c = pickCompression(col.Type, o)
+		}
+		if c != CompressNone && len(e.raw) >= 64 {
 			out, err := compress(e.bodies, e.raw, c)
 			if err != nil {
 				return dst, err
@@ -141,8 +198,9 @@ func validate(b *Block) error {
 	return nil
 }
 
-// appendBody appends the raw body of col: null flags, then present values.
-func (e *Encoder) appendBody(dst []byte, col *Column, rows int) []byte {
+// appendBody appends the raw body of col: null flags, then present
+// values, in encoding tag (0: the smallest found).
+func (e *Encoder) appendBody(dst []byte, col *Column, rows int, tag uint8) []byte {
 	present := rows
 	if col.Valid != nil {
 		present = 0
@@ -160,16 +218,28 @@ func (e *Encoder) appendBody(dst []byte, col *Column, rows int) []byte {
 	}
 	switch col.Type {
 	case Int64:
-		return e.codec.AppendInts(dst, presentOnly(col.Ints, col.Valid, present, &e.ints))
+		vals := presentOnly(col.Ints, col.Valid, present, &e.ints)
+		if tag != 0 {
+			return e.codec.AppendIntsAs(dst, vals, codec.IntEncoding(tag))
+		}
+		return e.codec.AppendInts(dst, vals)
 	case Float64:
-		return e.codec.AppendFloats(dst, presentOnly(col.Floats, col.Valid, present, &e.floats))
+		vals := presentOnly(col.Floats, col.Valid, present, &e.floats)
+		if tag != 0 {
+			return e.codec.AppendFloatsAs(dst, vals, codec.FloatEncoding(tag))
+		}
+		return e.codec.AppendFloats(dst, vals)
 	case Bool:
 		return codec.AppendBools(dst, presentOnly(col.Bools, col.Valid, present, &e.bools))
 	default: // String, Bytes
 		if col.Strs != nil {
 			return e.codec.AppendStrings(dst, presentOnly(col.Strs, col.Valid, present, &e.strs))
 		}
-		return e.codec.AppendDict(dst, &col.Dict, presentOnly(col.Codes, col.Valid, present, &e.codes))
+		codes := presentOnly(col.Codes, col.Valid, present, &e.codes)
+		if tag != 0 {
+			return e.codec.AppendStringsAs(dst, &col.Dict, codes, codec.StringEncoding(tag))
+		}
+		return e.codec.AppendDict(dst, &col.Dict, codes)
 	}
 }
 

@@ -223,3 +223,25 @@ func (c *Decoder) DecodeStrings(dict *Strings, codes []int32, src []byte, n, max
 	}
 	return codes, r.off, nil
 }
+
+// AppendStringsAs appends the values dict.At(codes[i]) in encoding e,
+// without trying the other one: StringPlain writes every value,
+// StringDict the dictionary as AppendDict does. codes must index dict.
+func (c *Encoder) AppendStringsAs(dst []byte, dict *Strings, codes []int32, e StringEncoding) []byte {
+	switch e {
+	case StringDict:
+		return c.AppendDict(dst, dict, codes)
+	case StringPlain:
+		dst = append(dst, byte(StringPlain))
+		c.lens = grow(c.lens, len(codes))
+		for i, code := range codes {
+			c.lens[i] = int64(dict.Offsets[code+1] - dict.Offsets[code])
+		}
+		dst = c.AppendInts(dst, c.lens)
+		for _, code := range codes {
+			dst = append(dst, dict.At(int(code))...)
+		}
+		return dst
+	}
+	panic(fmt.Sprintf("codec: unknown %v", e))
+}

@@ -14,7 +14,12 @@ import (
 // hi, or the max seq of the block at which the snapshot reached cap
 // entries. Blocks are pruned by their seq bounds.
 func Fold(ctx context.Context, fsys vfs.FS, segs []Segment, lo, hi uint64, cap int) (*Snapshot, uint64, error) {
-	snap := NewSnapshot()
+	return fold(ctx, fsys, segs, lo, hi, cap, DefaultBloomCutoff)
+}
+
+// fold is Fold keeping up to nameLimit series names in the snapshot.
+func fold(ctx context.Context, fsys vfs.FS, segs []Segment, lo, hi uint64, cap, nameLimit int) (*Snapshot, uint64, error) {
+	snap := newSnapshot(nameLimit)
 	var dec chunk.Decoder
 	var rw rows
 	var buf []byte

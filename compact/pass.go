@@ -102,6 +102,7 @@ type Stats struct {
 	GoneSoftDeleted, GoneSuperseded *roaring64.Bitmap
 	BytesRead, BytesWritten         int64 // block bytes
 	MaxSnapshot                     int   // largest chunk snapshot, entries
+	MaxSnapshotBytes                int64 // its tables' memory
 	Duration                        time.Duration
 	FoldTime, ChunkTime             time.Duration // folding snapshots; scanning and rewriting segments
 }
@@ -155,17 +156,18 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 			return st, err
 		}
 		t0 := time.Now()
-		snap, end, err := Fold(ctx, cfg.FS, cfg.Segments, st.Watermark, st.Target, cfg.TombstoneCap)
+		snap, end, err := fold(ctx, cfg.FS, cfg.Segments, st.Watermark, st.Target, cfg.TombstoneCap, cfg.BloomCutoff)
 		st.FoldTime += time.Since(t0)
 		if err != nil {
 			return st, err
 		}
 		st.Chunks++
 		st.MaxSnapshot = max(st.MaxSnapshot, snap.Len())
+		st.MaxSnapshotBytes = max(st.MaxSnapshotBytes, snap.Bytes())
 		dels, puts := snap.counts()
 		st.Tombstones[ReasonRecord] += dels
 		st.Tombstones[ReasonUpdate] += puts
-		st.Tombstones[ReasonSeries] += int64(len(snap.series))
+		st.Tombstones[ReasonSeries] += int64(snap.drops.len())
 		d := &decider{snap: snap, chunkEnd: end, wStart: cfg.Watermark, deleted: cfg.SoftDeleted}
 		t0 = time.Now()
 		err = runChunk(ctx, &cfg, d, budget, &st)

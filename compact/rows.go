@@ -21,7 +21,8 @@ type rows struct {
 	seq, op        []int64
 	series, key    []string // per row; shared strings per dictionary entry
 	sc, kc, qc, oc chunk.Column
-	pair           []byte // scratch for snapshot lookups
+	pair           []byte   // scratch for snapshot lookups
+	dict           []string // scratch for stringsOf
 }
 
 // decodeRows decodes the seq, series, key and op columns of block data.
@@ -44,23 +45,28 @@ func decodeRows(dec *chunk.Decoder, data []byte, r *rows) error {
 		}
 	}
 	r.seq, r.op = r.qc.Ints, r.oc.Ints
-	r.series = stringsOf(&r.sc, r.series)
-	r.key = stringsOf(&r.kc, r.key)
+	r.series = stringsOf(&r.sc, r.series, &r.dict)
+	r.key = stringsOf(&r.kc, r.key, &r.dict)
 	return nil
 }
 
-// stringsOf returns the values of a string column, one per row, building
-// each dictionary entry's string once.
-func stringsOf(c *chunk.Column, dst []string) []string {
+// stringsOf returns the values of a string column, one per row: slices
+// of one string copy of the dictionary's bytes (one allocation a column).
+func stringsOf(c *chunk.Column, dst []string, scratch *[]string) []string {
 	n := c.Len()
 	dst = dst[:0]
 	if c.Strs != nil {
 		return append(dst, c.Strs...)
 	}
-	dict := make([]string, c.Dict.Len())
-	for i := range dict {
-		dict[i] = string(c.Dict.At(i))
+	var all string
+	if c.Dict.Len() > 0 {
+		all = string(c.Dict.Data[:c.Dict.Offsets[c.Dict.Len()]])
 	}
+	dict := (*scratch)[:0]
+	for i := range c.Dict.Len() {
+		dict = append(dict, all[c.Dict.Offsets[i]:c.Dict.Offsets[i+1]])
+	}
+	*scratch = dict
 	for i := range n {
 		if c.IsNull(i) {
 			dst = append(dst, "")
@@ -69,4 +75,19 @@ func stringsOf(c *chunk.Column, dst []string) []string {
 		dst = append(dst, dict[c.Codes[i]])
 	}
 	return dst
+}
+
+// column returns the decoded record column named name, or nil.
+func (r *rows) column(name string) *chunk.Column {
+	switch name {
+	case colSeq:
+		return &r.qc
+	case colSeries:
+		return &r.sc
+	case colKey:
+		return &r.kc
+	case colOp:
+		return &r.oc
+	}
+	return nil
 }

@@ -72,12 +72,53 @@ type segResult struct {
 
 // blockPlan lists the rows of a block that drop, in order.
 type blockPlan struct {
-	drop []int32
+	drop    []int32
+	scanned bool // decided; its kept series are in the segment's set
+}
+
+// scanner decides the drops of a segment's blocks and collects what the
+// result and the new bloom need.
+type scanner struct {
+	d     *decider
+	res   *segResult
+	plans []blockPlan
+	kept  map[string]struct{} // series of the kept rows: the new bloom's
+	mark  []bool
+}
+
+// inChunk reports whether block m may hold a row the chunk drops.
+func (sc *scanner) inChunk(m *seg.BlockMeta) bool { return m.MinSeq <= sc.d.chunkEnd }
+
+// decide plans block i (meta m, record columns rw) and reports whether a
+// row drops.
+func (sc *scanner) decide(i int, m *seg.BlockMeta, rw *rows) bool {
+	d, res, p := sc.d, sc.res, &sc.plans[i]
+	res.absent = d.absent(res.absent, m, rw.seq)
+	for k := range rw.n {
+		if why, ok := d.decide(rw, k); ok {
+			p.drop = append(p.drop, int32(k))
+			res.dropped[why]++
+			q := uint64(rw.seq[k])
+			if why != ReasonSoftDelete {
+				res.goneSup = append(res.goneSup, q)
+			}
+			// A soft-deleted row dropped as superseded leaves the
+			// deleted bitmap too.
+			if why == ReasonSoftDelete || (d.deleted != nil && d.deleted.Contains(q)) {
+				res.gone = append(res.gone, q)
+			}
+		}
+	}
+	sc.mark = keptSeries(&rw.sc, p.drop, sc.mark, sc.kept)
+	p.scanned = true
+	return len(p.drop) > 0
 }
 
 // processSegment decides the drops of segment path and, if any row
 // drops, rewrites it crash-safely keeping its block topology. A clean
-// segment is left untouched.
+// segment is left untouched. The blocks are scanned (record columns
+// only) up to the first with a drop; the rewrite then decides each later
+// block as it goes, decoding each column at most once.
 func processSegment(ctx context.Context, cfg *Config, path string, d *decider, budget *byteSem) (res segResult, err error) {
 	r, err := seg.Open(cfg.FS, path)
 	if err != nil {
@@ -89,18 +130,19 @@ func processSegment(ctx context.Context, cfg *Config, path string, d *decider, b
 		}
 	}()
 	blocks := r.Blocks()
-	plans := make([]blockPlan, len(blocks))
+	sc := &scanner{d: d, res: &res, plans: make([]blockPlan, len(blocks)), kept: map[string]struct{}{}}
 	var dec chunk.Decoder
 	var rw rows
 	var buf []byte
-	any := false
+	first := -1
 	for i := range blocks {
 		m := &blocks[i]
-		if m.MinSeq > d.chunkEnd {
+		if !sc.inChunk(m) {
 			continue
 		}
 		if m.Rows == 0 {
 			res.absent = d.absent(res.absent, m, nil)
+			sc.plans[i].scanned = true
 			continue
 		}
 		if err := ctx.Err(); err != nil {
@@ -113,25 +155,12 @@ func processSegment(ctx context.Context, cfg *Config, path string, d *decider, b
 		if err := decodeRows(&dec, buf, &rw); err != nil {
 			return res, fmt.Errorf("compact: %s block %d: %w", path, i, err)
 		}
-		res.absent = d.absent(res.absent, m, rw.seq)
-		for k := range rw.n {
-			if why, ok := d.decide(&rw, k); ok {
-				plans[i].drop = append(plans[i].drop, int32(k))
-				res.dropped[why]++
-				q := uint64(rw.seq[k])
-				if why != ReasonSoftDelete {
-					res.goneSup = append(res.goneSup, q)
-				}
-				// A soft-deleted row dropped as superseded leaves the
-				// deleted bitmap too.
-				if why == ReasonSoftDelete || (d.deleted != nil && d.deleted.Contains(q)) {
-					res.gone = append(res.gone, q)
-				}
-				any = true
-			}
+		if sc.decide(i, m, &rw) {
+			first = i
+			break
 		}
 	}
-	if !any {
+	if first < 0 {
 		return res, nil
 	}
 	fi, err := cfg.FS.Stat(path)
@@ -142,29 +171,85 @@ func processSegment(ctx context.Context, cfg *Config, path string, d *decider, b
 		return res, err
 	}
 	defer budget.release(fi.Size())
-	rwr := rewriter{r: r, blocks: blocks, plans: plans}
+	rwr := rewriter{ctx: ctx, path: path, r: r, blocks: blocks, sc: sc}
 	var hooks *seg.CrashHooks
 	if cfg.Crash != nil {
 		hooks = &seg.CrashHooks{At: func(p seg.CrashPoint) error { return cfg.Crash(Point(p)) }}
 	}
-	if err := seg.Rewrite(cfg.FS, path, rwr.run, hooks); err != nil {
+	err = seg.Rewrite(cfg.FS, path, rwr.run, hooks)
+	res.readBytes += rwr.read
+	if err != nil {
 		return res, err
 	}
 	res.rewritten, res.wrote = true, rwr.wrote
-	res.readBytes += rwr.read
 	return res, nil
 }
 
-// rewriter writes the blocks of a segment, minus the planned drops.
+// keptSeries adds to set the series of the rows of a block's series
+// column sc not listed in drop (ascending), each dictionary entry once;
+// mark is scratch, returned for reuse.
+func keptSeries(sc *chunk.Column, drop []int32, mark []bool, set map[string]struct{}) []bool {
+	if sc.Strs != nil { // not what decoding yields; handled for safety
+		for r, s := range sc.Strs {
+			if !dropped(drop, r) {
+				set[s] = struct{}{}
+			}
+		}
+		return mark
+	}
+	n := sc.Dict.Len()
+	mark = append(mark[:0], make([]bool, n)...)
+	d := 0
+	for r, code := range sc.Codes {
+		if d < len(drop) && int(drop[d]) == r {
+			d++
+			continue
+		}
+		if !sc.IsNull(r) && code >= 0 && int(code) < n {
+			mark[code] = true
+		}
+	}
+	for c, m := range mark {
+		if m {
+			if _, ok := set[string(sc.Dict.At(c))]; !ok {
+				set[string(sc.Dict.At(c))] = struct{}{}
+			}
+		}
+	}
+	return mark
+}
+
+func dropped(drop []int32, r int) bool {
+	for _, d := range drop {
+		if int(d) == r {
+			return true
+		}
+	}
+	return false
+}
+
+// rewriter writes the blocks of a segment, minus the planned drops:
+// blocks without drops as their bytes, emptied blocks as 0-row frames,
+// others re-encoded with the encodings their columns had
+// (chunk.Encoder.AppendAs: no candidate search). Blocks in the chunk not
+// yet scanned are decided here from their record columns, and only a
+// block that loses rows has its other columns decoded.
 type rewriter struct {
+	ctx    context.Context
+	path   string
 	r      *seg.Reader
 	blocks []seg.BlockMeta
-	plans  []blockPlan
+	sc     *scanner
 	dec    chunk.Decoder
 	enc    chunk.Encoder
-	buf    []byte
-	out    []byte
 	rw     rows
+	blk    chunk.Block
+	out    chunk.Block
+	hints  []chunk.Hint
+	keep   []int32
+	col    chunk.Column
+	buf    []byte
+	outBuf []byte
 	read   int64
 	wrote  int64
 }
@@ -172,38 +257,59 @@ type rewriter struct {
 func (x *rewriter) run(w *seg.Writer) error {
 	for i := range x.blocks {
 		m := x.blocks[i] // historical envelope: seq and time bounds kept
-		var err error
-		if m.Rows == 0 {
-			if err := w.Append(nil, seg.BlockMeta{MinSeq: m.MinSeq, MaxSeq: m.MaxSeq, MinTime: m.MinTime, MaxTime: m.MaxTime}); err != nil {
+		p := &x.sc.plans[i]
+		empty := seg.BlockMeta{MinSeq: m.MinSeq, MaxSeq: m.MaxSeq, MinTime: m.MinTime, MaxTime: m.MaxTime}
+		if m.Rows == 0 || len(p.drop) == m.Rows {
+			if m.Rows == 0 && !p.scanned && x.sc.inChunk(&m) {
+				x.sc.res.absent = x.sc.d.absent(x.sc.res.absent, &m, nil)
+			}
+			if err := w.Append(nil, empty); err != nil {
 				return err
 			}
 			continue
 		}
+		if err := x.ctx.Err(); err != nil {
+			return err
+		}
+		var err error
 		if x.buf, err = x.r.ReadBlock(i, x.buf); err != nil {
 			return err
 		}
 		x.read += int64(len(x.buf))
-		drop := x.plans[i].drop
+		decoded := false // x.dec holds the block's record columns in x.rw
+		if !p.scanned && x.sc.inChunk(&m) {
+			if err := decodeRows(&x.dec, x.buf, &x.rw); err != nil {
+				return fmt.Errorf("compact: %s block %d: %w", x.path, i, err)
+			}
+			x.sc.decide(i, &m, &x.rw)
+			decoded = true
+		}
 		meta := seg.BlockMeta{Rows: m.Rows, MinSeq: m.MinSeq, MaxSeq: m.MaxSeq, MinTime: m.MinTime, MaxTime: m.MaxTime}
-		if len(drop) == 0 {
-			if err := x.addSeries(w, i); err != nil {
-				return err
+		switch {
+		case len(p.drop) == 0:
+			if !p.scanned { // above the chunk: its series were not collected
+				if err := x.addSeries(w, i); err != nil {
+					return err
+				}
 			}
 			x.wrote += int64(len(x.buf))
-			if err := w.Append(x.buf, meta); err != nil {
+			err = w.Append(x.buf, meta)
+		case len(p.drop) == m.Rows:
+			err = w.Append(nil, empty)
+		default:
+			var block []byte
+			if block, meta.Rows, err = x.filter(i, p.drop, decoded); err != nil {
 				return err
 			}
-			continue
+			x.wrote += int64(len(block))
+			err = w.Append(block, meta)
 		}
-		block, rows, err := x.filter(w, i, drop)
 		if err != nil {
 			return err
 		}
-		meta.Rows = rows
-		x.wrote += int64(len(block))
-		if err := w.Append(block, meta); err != nil {
-			return err
-		}
+	}
+	for name := range x.sc.kept {
+		w.AddSeries(name)
 	}
 	return nil
 }
@@ -217,67 +323,79 @@ func (x *rewriter) addSeries(w *seg.Writer, i int) error {
 	if k < 0 {
 		return fmt.Errorf("%w: block %d has no series column", chunk.ErrCorrupt, i)
 	}
-	if err := x.dec.Column(k, &x.rw.sc); err != nil {
+	if err := x.dec.Column(k, &x.col); err != nil {
 		return err
 	}
-	c := &x.rw.sc
-	if c.Strs != nil {
-		for _, s := range c.Strs {
+	if x.col.Strs != nil {
+		for _, s := range x.col.Strs {
 			w.AddSeries(s)
 		}
 		return nil
 	}
-	for j := range c.Dict.Len() {
-		w.AddSeries(string(c.Dict.At(j)))
+	for j := range x.col.Dict.Len() {
+		w.AddSeries(string(x.col.Dict.At(j)))
 	}
 	return nil
 }
 
-// filter re-encodes block i (in x.buf) without the rows drop lists and
-// returns the new block (nil if no row is left) and its rows.
-func (x *rewriter) filter(w *seg.Writer, i int, drop []int32) ([]byte, int, error) {
-	var blk chunk.Block
-	if err := x.dec.Reset(x.buf); err != nil {
-		return nil, 0, err
-	}
-	if err := x.dec.Block(&blk); err != nil {
-		return nil, 0, fmt.Errorf("block %d: %w", i, err)
-	}
-	keep := make([]int, 0, blk.Rows-len(drop))
-	for r, d := 0, 0; r < blk.Rows; r++ {
-		if d < len(drop) && int(drop[d]) == r {
-			d++
-			continue
+// filter re-encodes block i (in x.buf) without the rows drop lists
+// (ascending, fewer than the block's rows) and returns the new block and
+// its rows. With decoded, x.dec is already Reset on the block and x.rw
+// holds its record columns, which are not decoded again.
+func (x *rewriter) filter(i int, drop []int32, decoded bool) ([]byte, int, error) {
+	if !decoded {
+		if err := x.dec.Reset(x.buf); err != nil {
+			return nil, 0, err
 		}
-		keep = append(keep, r)
 	}
-	if len(keep) == 0 {
-		return nil, 0, nil
+	n := x.dec.NumColumns()
+	if cap(x.blk.Columns) < n {
+		x.blk.Columns = make([]chunk.Column, n)
 	}
-	out := chunk.Block{Rows: len(keep), Columns: make([]chunk.Column, len(blk.Columns))}
-	for k := range blk.Columns {
-		out.Columns[k] = pick(&blk.Columns[k], keep)
-		if blk.Columns[k].Name == colSeries {
-			c := &out.Columns[k]
-			for r := range len(keep) {
-				w.AddSeries(c.StringAt(r))
+	x.blk.Rows, x.blk.Columns = x.dec.Rows(), x.blk.Columns[:n]
+	for k := range n {
+		src := &x.blk.Columns[k]
+		if decoded {
+			if c := x.rw.column(x.dec.Info(k).Name); c != nil {
+				src = c
 			}
 		}
+		if src == &x.blk.Columns[k] {
+			if err := x.dec.Column(k, src); err != nil {
+				return nil, 0, fmt.Errorf("block %d: %w", i, err)
+			}
+		}
+		if k == 0 {
+			x.keep = x.keep[:0]
+			for r, d := 0, 0; r < x.blk.Rows; r++ {
+				if d < len(drop) && int(drop[d]) == r {
+					d++
+					continue
+				}
+				x.keep = append(x.keep, int32(r))
+			}
+			x.out.Rows = len(x.keep)
+			x.out.Columns = append(x.out.Columns[:0], make([]chunk.Column, n)...)
+			x.hints = x.hints[:0]
+		}
+		pick(&x.out.Columns[k], src, x.keep)
+		x.hints = append(x.hints, x.dec.Hint(k))
 	}
 	var err error
-	if x.out, err = x.enc.Append(x.out[:0], &out, nil); err != nil {
+	if x.outBuf, err = x.enc.AppendAs(x.outBuf[:0], &x.out, x.hints); err != nil {
 		return nil, 0, fmt.Errorf("block %d: %w", i, err)
 	}
-	return x.out, len(keep), nil
+	return x.outBuf, len(x.keep), nil
 }
 
-func pick(c *chunk.Column, keep []int) chunk.Column {
-	return chunk.Column{Name: c.Name, Type: c.Type, Dict: c.Dict,
+// pick sets dst to the rows keep of c; the dictionary is shared.
+func pick(dst, c *chunk.Column, keep []int32) {
+	*dst = chunk.Column{Name: c.Name, Type: c.Type, Dict: c.Dict,
 		Valid: pickOf(c.Valid, keep), Ints: pickOf(c.Ints, keep), Floats: pickOf(c.Floats, keep),
 		Bools: pickOf(c.Bools, keep), Codes: pickOf(c.Codes, keep), Strs: pickOf(c.Strs, keep)}
 }
 
-func pickOf[T any](s []T, keep []int) []T {
+func pickOf[T any](s []T, keep []int32) []T {
 	if len(s) == 0 {
 		return nil
 	}

@@ -1,6 +1,9 @@
 package compact
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math"
+)
 
 // Op values of the "op" column (the root package's Op). Part of the
 // format; do not change.
@@ -47,26 +50,29 @@ func appendPair(dst []byte, series, key string) []byte {
 	return append(dst, key...)
 }
 
-// pairSeries returns the series of a pair key made by appendPair.
-func pairSeries(k string) string {
-	n, w := binary.Uvarint([]byte(k[:min(len(k), binary.MaxVarintLen64)]))
-	return k[w : w+int(n)]
-}
-
 // Snapshot holds the tombstones of a seq window: for each (series, key)
 // the highest seq of a later put or delete, for each series the highest
-// drop. Its keys are copies, never aliases of decoded blocks, in a
-// pairTable: no allocation per entry.
+// drop, both in hashTables keyed by a 128-bit hash of the name (see
+// hashTable for why a hash match is trusted): 32–40 bytes an entry,
+// nothing per entry for the garbage collector. The names of the series
+// named are kept, for the bloom prefilter, only up to nameLimit.
 type Snapshot struct {
-	recs   *pairTable // pair key -> seq<<1 | 1 if a delete
-	series map[string]uint64
-	maxSeq uint64 // highest tombstone seq
-	buf    []byte
+	recs      *hashTable // pair key -> seq<<1 | 1 if a delete
+	drops     *hashTable // series -> seq
+	names     map[string]struct{}
+	nameLimit int    // past it names is dropped and manyNames set
+	manyNames bool   // more than nameLimit series named
+	last      string // the series last added to names
+	maxSeq    uint64 // highest tombstone seq
+	buf       []byte
 }
 
-// NewSnapshot returns an empty Snapshot.
-func NewSnapshot() *Snapshot {
-	return &Snapshot{recs: newPairTable(), series: map[string]uint64{}}
+// NewSnapshot returns an empty Snapshot that keeps up to
+// DefaultBloomCutoff series names.
+func NewSnapshot() *Snapshot { return newSnapshot(DefaultBloomCutoff) }
+
+func newSnapshot(nameLimit int) *Snapshot {
+	return &Snapshot{recs: newHashTable(), drops: newHashTable(), names: map[string]struct{}{}, nameLimit: nameLimit}
 }
 
 // Observe adds the row (seq, series, key, op) if it supersedes anything:
@@ -75,46 +81,65 @@ func NewSnapshot() *Snapshot {
 func (s *Snapshot) Observe(seq uint64, series, key string, op uint8) {
 	switch {
 	case op == OpDrop:
-		if d, ok := s.series[series]; !ok || seq > d {
-			if !ok {
-				series = clone(series)
-			}
-			s.series[series] = seq
-		}
+		s.buf = append(s.buf[:0], series...)
+		s.drops.set(s.drops.hash(s.buf), seq, func(old uint64) bool { return seq > old })
 	case key != "" && (op == OpPut || op == OpDelete):
 		v := seq << 1
 		if op == OpDelete {
 			v |= 1
 		}
 		s.buf = appendPair(s.buf[:0], series, key)
-		s.recs.set(s.buf, v, func(old uint64) bool { return v>>1 > old>>1 })
+		s.recs.set(s.recs.hash(s.buf), v, func(old uint64) bool { return v>>1 > old>>1 })
 	default:
 		return
 	}
 	s.maxSeq = max(s.maxSeq, seq)
+	s.addName(series)
+}
+
+// addName records series among the names unless there are too many.
+func (s *Snapshot) addName(series string) {
+	if s.manyNames || (series == s.last && len(s.names) > 0) {
+		return
+	}
+	if _, ok := s.names[series]; ok {
+		s.last = series
+		return
+	}
+	if len(s.names) >= s.nameLimit {
+		s.manyNames, s.names, s.last = true, nil, ""
+		return
+	}
+	series = clone(series)
+	s.names[series] = struct{}{}
+	s.last = series
 }
 
 func clone(s string) string { return string([]byte(s)) }
 
 // Len returns the number of entries: (series, key) pairs plus series.
-func (s *Snapshot) Len() int { return s.recs.len() + len(s.series) }
+func (s *Snapshot) Len() int { return s.recs.len() + s.drops.len() }
+
+// Bytes returns the memory of the entries' tables.
+func (s *Snapshot) Bytes() int64 { return s.recs.bytes() + s.drops.bytes() }
 
 // MaxSeq returns the highest tombstone seq, 0 if empty.
 func (s *Snapshot) MaxSeq() uint64 { return s.maxSeq }
 
-// Series returns the number of distinct series named, counting a series
-// once per (series, key) pair and once per drop: an upper bound, for the
+// Series returns the number of distinct series named, or MaxInt if more
+// than the snapshot's name limit (the names are then not kept): for the
 // bloom prefilter cutoff.
-func (s *Snapshot) Series() int { return s.Len() }
-
-// EachSeries calls fn with every series named, possibly more than once.
-func (s *Snapshot) EachSeries(fn func(string) bool) {
-	for i := range s.recs.ents {
-		if !fn(pairSeries(string(s.recs.key(&s.recs.ents[i])))) {
-			return
-		}
+func (s *Snapshot) Series() int {
+	if s.manyNames {
+		return math.MaxInt
 	}
-	for name := range s.series {
+	return len(s.names)
+}
+
+// EachSeries calls fn with every series named; none if Series is above
+// the name limit.
+func (s *Snapshot) EachSeries(fn func(string) bool) {
+	for name := range s.names {
 		if !fn(name) {
 			return
 		}
@@ -123,13 +148,13 @@ func (s *Snapshot) EachSeries(fn func(string) bool) {
 
 // counts returns the record entries that are deletes and keyed puts.
 func (s *Snapshot) counts() (deletes, puts int64) {
-	for i := range s.recs.ents {
-		if s.recs.ents[i].val&1 == 1 {
+	s.recs.each(func(v uint64) {
+		if v&1 == 1 {
 			deletes++
 		} else {
 			puts++
 		}
-	}
+	})
 	return deletes, puts
 }
 
@@ -141,14 +166,17 @@ func (s *Snapshot) ShouldDrop(seq uint64, series, key string, op uint8, scratch 
 	if op != OpPut {
 		return 0, false
 	}
-	if d, ok := s.series[series]; ok && d > seq {
-		return ReasonSeries, true
+	if s.drops.len() > 0 {
+		*scratch = append((*scratch)[:0], series...)
+		if d, ok := s.drops.get(s.drops.hash(*scratch)); ok && d > seq {
+			return ReasonSeries, true
+		}
 	}
 	if key == "" {
 		return 0, false
 	}
 	*scratch = appendPair((*scratch)[:0], series, key)
-	if t, ok := s.recs.get(*scratch); ok && t>>1 > seq {
+	if t, ok := s.recs.get(s.recs.hash(*scratch)); ok && t>>1 > seq {
 		if t&1 == 1 {
 			return ReasonRecord, true
 		}

@@ -3,7 +3,6 @@ package compact
 import (
 	"context"
 	"fmt"
-	"hash/maphash"
 	"testing"
 	"time"
 
@@ -154,30 +153,64 @@ func TestByteSem(t *testing.T) {
 	}
 }
 
-// TestPairTableCollisions: with every key hashing alike, lookups still
-// tell keys apart by their bytes.
-func TestPairTableCollisions(t *testing.T) {
-	tb := newPairTable()
-	tb.hash = func(maphash.Seed, []byte) uint64 { return 42 }
+// TestHashTableSlots: keys sharing a slot (same low hash half) are told
+// apart by the high half; resizes, replacement and filter keep every
+// entry exact.
+func TestHashTableSlots(t *testing.T) {
+	tb := newHashTable()
 	keep := func(uint64) bool { return true }
-	for i := range 100 {
-		tb.set([]byte(fmt.Sprintf("key%d", i)), uint64(i), keep)
+	key := func(i int) hashKey { return hashKey{lo: 42 << 8, hi: uint64(i) * 0x9e3779b97f4a7c15} }
+	for i := range 1000 {
+		if !tb.set(key(i), uint64(i), keep) {
+			t.Fatalf("key %d not new", i)
+		}
 	}
-	tb.set([]byte("key7"), 700, func(old uint64) bool { return old < 700 })
-	tb.set([]byte("key8"), 1, func(old uint64) bool { return old < 1 })
-	if tb.len() != 100 {
+	tb.set(key(7), 700, func(old uint64) bool { return old < 700 })
+	tb.set(key(8), 1, func(old uint64) bool { return old < 1 })
+	if tb.len() != 1000 {
 		t.Fatalf("len %d", tb.len())
 	}
-	for i := range 100 {
-		want := uint64(i)
-		if i == 7 {
-			want = 700
-		}
-		if v, ok := tb.get([]byte(fmt.Sprintf("key%d", i))); !ok || v != want {
-			t.Fatalf("key%d: %d %v", i, v, ok)
+	check := func(n int, skip func(int) bool) {
+		t.Helper()
+		for i := range n {
+			want := uint64(i)
+			if i == 7 {
+				want = 700
+			}
+			v, ok := tb.get(key(i))
+			if skip(i) {
+				if ok {
+					t.Fatalf("key %d kept", i)
+				}
+				continue
+			}
+			if !ok || v != want {
+				t.Fatalf("key %d: %d %v", i, v, ok)
+			}
 		}
 	}
-	if _, ok := tb.get([]byte("key100")); ok {
+	check(1000, func(int) bool { return false })
+	if _, ok := tb.get(key(1000)); ok {
 		t.Fatal("absent key found")
+	}
+	tb.filter(func(v uint64) bool { return v >= 500 })
+	if tb.len() != 501 { // 500..999 and key 7 (700)
+		t.Fatalf("after filter: len %d", tb.len())
+	}
+	check(1000, func(i int) bool { return i < 500 && i != 7 })
+	// Real hashes of distinct names: all found, no false match.
+	for i := range 20000 {
+		tb.set(tb.hash([]byte(fmt.Sprintf("name%d", i))), uint64(i), keep)
+	}
+	for i := range 20000 {
+		if v, ok := tb.get(tb.hash([]byte(fmt.Sprintf("name%d", i)))); !ok || v != uint64(i) {
+			t.Fatalf("name%d: %d %v", i, v, ok)
+		}
+		if _, ok := tb.get(tb.hash([]byte(fmt.Sprintf("other%d", i)))); ok {
+			t.Fatalf("other%d found", i)
+		}
+	}
+	if b := tb.bytes(); b > int64(tb.len())*24*2 {
+		t.Fatalf("%d bytes for %d entries", b, tb.len())
 	}
 }

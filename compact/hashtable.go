@@ -1,0 +1,175 @@
+package compact
+
+import (
+	"hash/maphash"
+	"math/bits"
+)
+
+// hashTable maps names (pair keys, series) to a uint64 by a 128-bit hash
+// of the name: no key bytes, no pointer, 24 bytes a slot. Two names
+// match when their 128-bit hashes do.
+//
+// Collision argument: the two 64-bit halves are maphash with two seeds
+// drawn at random per table (per pass), so an input cannot be chosen to
+// collide, and each pair of distinct names collides with probability
+// about 2^-127 (the low bit is forced to 1 to mark used slots). A wrong
+// drop needs a row's pair to collide with one of the n table entries:
+// for n = 32M entries (2^25) checked against 2^40 rows of an archive the
+// chance per pass is below 2^25 · 2^40 · 2^-127 = 2^-62, and inserting
+// n names merges two with chance below n^2 · 2^-128 = 2^-78. Exact
+// comparison of key bytes would cost more memory than the entries
+// themselves.
+//
+// The table is split in 256 shards by the high hash bits, each an
+// open-addressing table (linear probing, index by multiply-shift over
+// any size) grown by 5/4 at 3/4 load: the slots stay 60–75% full (32–40
+// bytes an entry) and a resize holds one shard twice, 1/256 of the table.
+type hashTable struct {
+	seeds  [2]maphash.Seed
+	shards [numShards]hashShard
+	n      int
+}
+
+const (
+	numShards   = 256
+	minShardLen = 8
+)
+
+type hashKey struct{ lo, hi uint64 }
+
+type hashSlot struct {
+	k hashKey // lo == 0: empty
+	v uint64
+}
+
+type hashShard struct {
+	slots []hashSlot
+	n     int
+}
+
+func newHashTable() *hashTable {
+	return &hashTable{seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}}
+}
+
+// hash returns the 128-bit hash of name; its low half is never 0.
+func (t *hashTable) hash(name []byte) hashKey {
+	return hashKey{lo: maphash.Bytes(t.seeds[0], name) | 1, hi: maphash.Bytes(t.seeds[1], name)}
+}
+
+func (t *hashTable) shard(k hashKey) *hashShard { return &t.shards[k.hi>>56] }
+
+// slot returns the index of k in s or of the empty slot where it would go.
+func (s *hashShard) slot(k hashKey) (int, bool) {
+	n := len(s.slots)
+	hi, _ := bits.Mul64(k.lo, uint64(n))
+	for i := int(hi); ; {
+		sl := &s.slots[i]
+		if sl.k == k {
+			return i, true
+		}
+		if sl.k.lo == 0 {
+			return i, false
+		}
+		if i++; i == n {
+			i = 0
+		}
+	}
+}
+
+// get returns the value of the name hashed to k.
+func (t *hashTable) get(k hashKey) (uint64, bool) {
+	s := t.shard(k)
+	if s.n == 0 {
+		return 0, false
+	}
+	i, ok := s.slot(k)
+	if !ok {
+		return 0, false
+	}
+	return s.slots[i].v, true
+}
+
+// set stores v for k, over an old value only if replace(old). It reports
+// whether k was new.
+func (t *hashTable) set(k hashKey, v uint64, replace func(old uint64) bool) bool {
+	s := t.shard(k)
+	if 4*(s.n+1) > 3*len(s.slots) {
+		s.resize(max(minShardLen, len(s.slots)+len(s.slots)/4))
+	}
+	i, ok := s.slot(k)
+	if ok {
+		if replace(s.slots[i].v) {
+			s.slots[i].v = v
+		}
+		return false
+	}
+	s.slots[i] = hashSlot{k: k, v: v}
+	s.n++
+	t.n++
+	return true
+}
+
+// resize rehashes s into n slots (n above its entries).
+func (s *hashShard) resize(n int) {
+	old := s.slots
+	s.slots = make([]hashSlot, n)
+	for _, sl := range old {
+		if sl.k.lo != 0 {
+			i, _ := s.slot(sl.k)
+			s.slots[i] = sl
+		}
+	}
+}
+
+// filter keeps the entries whose value satisfies keep, shrinking shards
+// that became sparse.
+func (t *hashTable) filter(keep func(v uint64) bool) {
+	t.n = 0
+	for si := range t.shards {
+		s := &t.shards[si]
+		kept := 0
+		for _, sl := range s.slots {
+			if sl.k.lo != 0 && keep(sl.v) {
+				kept++
+			}
+		}
+		if kept == s.n {
+			t.n += kept
+			continue
+		}
+		old := s.slots
+		s.slots, s.n = nil, kept
+		if kept > 0 {
+			s.slots = make([]hashSlot, max(minShardLen, kept*3/2))
+			for _, sl := range old {
+				if sl.k.lo != 0 && keep(sl.v) {
+					i, _ := s.slot(sl.k)
+					s.slots[i] = sl
+				}
+			}
+		}
+		t.n += kept
+	}
+}
+
+// each calls fn with every value.
+func (t *hashTable) each(fn func(v uint64)) {
+	for si := range t.shards {
+		for _, sl := range t.shards[si].slots {
+			if sl.k.lo != 0 {
+				fn(sl.v)
+			}
+		}
+	}
+}
+
+func (t *hashTable) len() int { return t.n }
+
+// bytes returns the memory of the slots.
+func (t *hashTable) bytes() int64 {
+	var n int64
+	for si := range t.shards {
+		n += int64(len(t.shards[si].slots))
+	}
+	return n * 24
+}
