@@ -223,20 +223,12 @@ func (c *Decoder) decodeDecimal(dst []float64, r *reader, n int) []float64 {
 	ms := c.ints[:n]
 	p := pow10[e]
 	switch {
-	case deltas: // running sums of the deltas, converted as they go
-		var m int64
-		for i, d := range ms {
-			m += d
-			dst[i] = float64(m) / p
-		}
-	case e == 0:
+	case e == 0 && !deltas:
 		for i, m := range ms {
 			dst[i] = float64(m)
 		}
-	default:
-		for i, m := range ms {
-			dst[i] = float64(m) / p
-		}
+	default: // with deltas, running sums converted as they go
+		divPow10(dst, ms, p, deltas)
 	}
 	np := r.count("patch count", n)
 	if np == 0 || r.err != nil {
