@@ -90,8 +90,54 @@ func (c *Encoder) appendInts(dst []byte, src []int64, e IntEncoding, haveDeltas 
 // AppendInts appends src in whichever int encoding it estimates smallest
 // (see bestInts); ties go to the faster decoder.
 func (c *Encoder) AppendInts(dst []byte, src []int64) []byte {
+	if len(src) >= 3 {
+		if step, ok := constantStep(src); ok {
+			return appendSteady(dst, src, step)
+		}
+	}
+	return c.appendIntsGeneral(dst, src)
+}
+
+// appendIntsGeneral is AppendInts without the constant-step shortcut.
+func (c *Encoder) appendIntsGeneral(dst []byte, src []int64) []byte {
 	e := c.bestInts(src)
 	return c.appendInts(dst, src, e, true)
+}
+
+// constantStep reports whether every delta of src (len >= 2) is the same,
+// wrapping: regular timestamps and constants. It reads no further than the
+// first irregular delta.
+func constantStep(src []int64) (int64, bool) {
+	step := src[1] - src[0]
+	prev := src[1]
+	for _, v := range src[2:] {
+		if v-prev != step {
+			return 0, false
+		}
+		prev = v
+	}
+	return step, true
+}
+
+// appendSteady writes what bestInts and appendInts write for a constant
+// step, without deriving the deltas: one run for a constant, else
+// delta-of-delta with every miniblock of the zero deltas of deltas empty
+// (divisor 1, lo 0, width 0). TestAppendIntsSteady holds it to the general
+// path byte for byte.
+func appendSteady(dst []byte, src []int64, step int64) []byte {
+	if step == 0 {
+		dst = append(dst, byte(IntRLE), 1)
+		dst = binary.AppendUvarint(dst, Zigzag(src[0]))
+		return binary.AppendUvarint(dst, uint64(len(src)-1))
+	}
+	dst = append(dst, byte(IntDoD))
+	dst = binary.AppendUvarint(dst, Zigzag(src[0]))
+	dst = binary.AppendUvarint(dst, Zigzag(step))
+	dst = append(dst, 1) // divisor
+	for range (len(src) - 2 + MiniBlockLen - 1) / MiniBlockLen {
+		dst = append(dst, 0, 0) // zigzag(lo) 0, width 0
+	}
+	return dst
 }
 
 // bestInts ranks the candidates by size: exact for run-length and
