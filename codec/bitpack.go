@@ -54,21 +54,15 @@ func plan(m []int64, d divisor, prevW int) miniPlan {
 		// (timestamps, counters) and narrow ones gain nothing from
 		// exceptions, nor does one no wider than its predecessor's plan
 		// plus a bit: outliers show as a sudden jump in width.
-		lo, hi := m[0], m[0]
+		lo, hi := minMax(m)
 		monotone := false
 		if n < 8 || isSorted5(m[0], m[n/4], m[n/2], m[3*n/4], m[n-1]) {
-			up, down := true, true
-			for i := 1; i < n; i++ {
-				v := m[i]
-				lo, hi = min(lo, v), max(hi, v)
-				up = up && v >= m[i-1]
-				down = down && v <= m[i-1]
+			rises, falls := 0, 0
+			for i := 1; i < len(m); i++ {
+				rises += b2i(m[i] > m[i-1])
+				falls += b2i(m[i] < m[i-1])
 			}
-			monotone = up || down
-		} else {
-			for _, v := range m[1:] {
-				lo, hi = min(lo, v), max(hi, v)
-			}
+			monotone = rises == 0 || falls == 0
 		}
 		w := uint(bits.Len64(d.div(uint64(hi - lo))))
 		if monotone || w <= 4 || int(w) <= prevW+1 {
@@ -84,8 +78,9 @@ func plan(m []int64, d divisor, prevW int) miniPlan {
 	const last = maxExcTail
 	forced := 0                    // values that g does not divide
 	bl, tl := bot[last], top[last] // entry thresholds, kept in registers
+	one := d.one                   // kept in a register
 	for _, v := range m {
-		if !d.one && !d.divides(uint64(v)) {
+		if !one && !d.divides(uint64(v)) {
 			forced++
 			continue
 		}
@@ -140,6 +135,31 @@ func plan(m []int64, d divisor, prevW int) miniPlan {
 		}
 	}
 	return best
+}
+
+// minMax returns the least and greatest of m (len >= 1), in two pairs of
+// independent chains so that each step does not wait for the last.
+func minMax(m []int64) (lo, hi int64) {
+	lo0, hi0 := m[0], m[0]
+	lo1, hi1 := lo0, hi0
+	i := 1
+	for ; i+1 < len(m); i += 2 {
+		a, b := m[i], m[i+1]
+		lo0, hi0 = min(lo0, a), max(hi0, a)
+		lo1, hi1 = min(lo1, b), max(hi1, b)
+	}
+	if i < len(m) {
+		lo0, hi0 = min(lo0, m[i]), max(hi0, m[i])
+	}
+	return min(lo0, lo1), max(hi0, hi1)
+}
+
+// b2i is 1 for true, 0 for false, without a branch.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func headerSize(lo int64) int { return uvarintLen(Zigzag(lo)) + 1 }

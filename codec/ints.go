@@ -225,22 +225,19 @@ func (c *Encoder) derive(src []int64) (runs int, regular bool) {
 	d, dd := c.d, c.dd
 	prev, prevD := src[1], src[1]-src[0]
 	d[0] = prevD
-	runs, regular = 1, true
-	if prevD != 0 {
-		runs++
-	}
-	for i := 2; i < n; i++ {
-		v := src[i]
+	runs = 1 + b2i(prevD != 0)
+	var nonzero int64 // OR of the deltas of deltas: 0 iff the step is constant
+	src = src[2:n]
+	d, dd = d[1:n-1], dd[:n-2]
+	for i, v := range src {
 		x := v - prev
-		d[i-1] = x
-		dd[i-2] = x - prevD
-		if x != 0 {
-			runs++
-		}
-		regular = regular && x == prevD
+		y := x - prevD
+		d[i], dd[i] = x, y
+		runs += b2i(x != 0)
+		nonzero |= y
 		prev, prevD = v, x
 	}
-	return runs, regular
+	return runs, nonzero == 0
 }
 
 func countRuns(src []int64) int {
