@@ -56,3 +56,59 @@ func TestDeriveMinMax(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendDecimalPatches holds appendDecimal's branch-free patch
+// collection to the straightforward loop it replaced, byte for byte.
+func TestAppendDecimalPatches(t *testing.T) {
+	ref := func(c *Encoder, src []float64, e int) []byte {
+		m := make([]int64, len(src))
+		var gaps, diffs []int64
+		last, p, prev := -1, pow10[e], int64(0)
+		for i, v := range src {
+			x := v * p
+			mi := prev
+			if math.Abs(x) < maxMantissa {
+				mi = int64(roundEven(x))
+			}
+			m[i], prev = mi, mi
+			if d := math.Float64bits(v) - math.Float64bits(float64(mi)/p); d != 0 {
+				gaps = append(gaps, int64(i-last-1))
+				diffs = append(diffs, int64(d))
+				last = i
+			}
+		}
+		dst := []byte{byte(FloatDecimal), byte(e)}
+		dst = c.AppendInts(dst, m)
+		dst = appendUvarint(dst, uint64(len(gaps)))
+		if len(gaps) > 0 {
+			dst = c.AppendInts(dst, gaps)
+			dst = c.AppendInts(dst, diffs)
+		}
+		return dst
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	special := []float64{math.NaN(), math.Inf(1), math.Inf(-1), math.Copysign(0, -1), 5e-324, 1e300, 0.20199999999999999, 94.79799999999999, math.Float64frombits(0x7ff0000000000bad)}
+	var c Encoder
+	for trial := range 300 {
+		n := 1 + rng.IntN(3000)
+		src := make([]float64, n)
+		v := 100.0
+		for i := range src {
+			v += float64(rng.IntN(200)-100) / 1000
+			src[i] = v
+			switch r := rng.IntN(20); {
+			case r == 0:
+				src[i] = special[rng.IntN(len(special))]
+			case r < 4:
+				src[i] = math.Nextafter(v, math.Inf(1)) // one ulp off a decimal
+			}
+		}
+		for _, e := range []int{0, 3, chooseExp(src), MaxDecimalExp} {
+			got := c.appendDecimal(nil, src, e)
+			want := ref(&c, src, e)
+			if string(got) != string(want) {
+				t.Fatalf("trial %d e %d: output differs from the reference loop", trial, e)
+			}
+		}
+	}
+}

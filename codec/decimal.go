@@ -42,7 +42,11 @@ var pow10 = func() (p [MaxDecimalExp + 1]float64) {
 
 const maxMantissa = 1 << 53
 
-// roundEven rounds |x| < 2^52 to the nearest integer, ties to even.
+// roundEven rounds |x| < 2^51 to the nearest integer, ties to even. For
+// 2^51 <= |x| < 2^52 the sum with 1.5*2^52 rounds to a multiple of 2 and
+// the result may be one off; the encoder then stores a patch, so decoding
+// stays exact. It is kept as is because it fixes which mantissas the
+// encoder writes.
 func roundEven(x float64) float64 {
 	const magic = 0x1.8p52
 	if !(math.Abs(x) < 1<<52) {
@@ -172,9 +176,13 @@ func chooseExp(src []float64) int {
 
 // appendDecimal appends src in the decimal encoding with exponent e.
 func (c *Encoder) appendDecimal(dst []byte, src []float64, e int) []byte {
-	c.m = grow(c.m, len(src))
-	c.gaps, c.diffs = c.gaps[:0], c.diffs[:0]
-	last := -1
+	n := len(src)
+	// Positions (turned into gaps below) and differences of the patches
+	// are written at every index and kept where the difference is not 0,
+	// so that no branch depends on how often values need one.
+	ms, pos, diffs := grow(c.m, n), grow(c.gaps, n), grow(c.diffs, n)
+	ms, pos, diffs = ms[:n], pos[:n], diffs[:n]
+	k := 0
 	p := pow10[e]
 	var prev int64
 	for i, v := range src {
@@ -183,14 +191,18 @@ func (c *Encoder) appendDecimal(dst []byte, src []float64, e int) []byte {
 		if math.Abs(x) < maxMantissa {
 			m = int64(roundEven(x))
 		}
-		c.m[i] = m
+		ms[i] = m
 		prev = m
-		if d := math.Float64bits(v) - math.Float64bits(float64(m)/p); d != 0 {
-			c.gaps = append(c.gaps, int64(i-last-1))
-			c.diffs = append(c.diffs, int64(d))
-			last = i
-		}
+		d := math.Float64bits(v) - math.Float64bits(float64(m)/p)
+		pos[k], diffs[k] = int64(i), int64(d)
+		k += b2i(d != 0)
 	}
+	last := int64(-1)
+	for j, x := range pos[:k] {
+		pos[j] = x - last - 1
+		last = x
+	}
+	c.m, c.gaps, c.diffs = ms, pos[:k], diffs[:k]
 	dst = append(dst, byte(FloatDecimal), byte(e))
 	dst = c.AppendInts(dst, c.m)
 	dst = binary.AppendUvarint(dst, uint64(len(c.gaps)))
