@@ -228,9 +228,7 @@ func packedDivisor(src []int64) divisor {
 	}
 	d, miss := newDivisor(g), 0
 	for _, v := range src {
-		if !d.divides(uint64(v)) {
-			miss++
-		}
+		miss += b2i(!d.divides(uint64(v)))
 	}
 	switch {
 	case miss == 0:
@@ -301,7 +299,7 @@ func packBits(dst []byte, src []int64, p *miniPlan, d divisor, exc *[MiniBlockLe
 	var acc uint64
 	var nb uint // bits held in acc
 	put := func(x uint64) {
-		acc |= x << nb
+		acc |= x << (nb & 63) // nb < 64 here; the mask spares Go's shift fix-up
 		nb += w
 		if nb >= 64 {
 			dst = binary.LittleEndian.AppendUint64(dst, acc)
