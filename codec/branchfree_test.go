@@ -112,3 +112,33 @@ func TestAppendDecimalPatches(t *testing.T) {
 		}
 	}
 }
+
+// TestFillProgression checks fill and progression against plain loops for
+// every length up to 300, zero and non-zero values, wrapping steps.
+func TestFillProgression(t *testing.T) {
+	for n := range 300 {
+		for _, v := range []int64{0, 1, -5, math.MaxInt64} {
+			got := make([]int64, n+1)
+			got[n] = 42
+			fill(got[:n], v)
+			for i := range n {
+				if got[i] != v {
+					t.Fatalf("fill n %d v %d: [%d] = %d", n, v, i, got[i])
+				}
+			}
+			for _, d := range []int64{0, 1, -3, 300e9, math.MaxInt64} {
+				progression(got[:n], v, d)
+				w := v
+				for i := range n {
+					if got[i] != w {
+						t.Fatalf("progression n %d v %d d %d: [%d] = %d, want %d", n, v, d, i, got[i], w)
+					}
+					w += d
+				}
+			}
+			if got[n] != 42 {
+				t.Fatalf("n %d: wrote past the slice", n)
+			}
+		}
+	}
+}

@@ -359,11 +359,7 @@ func (c *Decoder) decodeInts(dst []int64, src []byte, n int, keepDeltas bool) (_
 		if k, ok := zeroPacked(r.rest(), n-2); ok {
 			// Constant step: an arithmetic progression.
 			r.off += k
-			v, d := dst[0], dst[1]
-			for i := range dst {
-				dst[i] = v
-				v += d
-			}
+			progression(dst, dst[0], dst[1])
 			break
 		}
 		r.nested(func(b []byte) (int, error) { return decodePacked(dst[2:], b) })
@@ -404,6 +400,42 @@ func (c *Decoder) decodeInts(dst []int64, src []byte, n int, keepDeltas bool) (_
 	return dst, r.off, deltas, nil
 }
 
+// progression sets dst[i] = v + i*d (wrapping) in four independent chains.
+func progression(dst []int64, v, d int64) {
+	i := 0
+	if len(dst) >= 4 {
+		v0, v1, v2, v3, d4 := v, v+d, v+2*d, v+3*d, 4*d
+		for ; i+4 <= len(dst); i += 4 {
+			s := dst[i : i+4 : i+4]
+			s[0], s[1], s[2], s[3] = v0, v1, v2, v3
+			v0, v1, v2, v3 = v0+d4, v1+d4, v2+d4, v3+d4
+		}
+		v = v0
+	}
+	for ; i < len(dst); i++ {
+		dst[i] = v
+		v += d
+	}
+}
+
+// fill sets every element of dst to v: memclr for 0, else doubling copies
+// (memmove) once the run is long enough to pay.
+func fill(dst []int64, v int64) {
+	switch {
+	case v == 0:
+		clear(dst)
+	case len(dst) < 16:
+		for i := range dst {
+			dst[i] = v
+		}
+	default:
+		dst[0] = v
+		for n := 1; n < len(dst); n *= 2 {
+			copy(dst[n:], dst[:n])
+		}
+	}
+}
+
 // prefixSum turns s[0], d1, d2, ... into running sums in place.
 func prefixSum(s []int64) {
 	for i := 1; i < len(s); i++ {
@@ -437,9 +469,7 @@ func decodeRLE(dst []int64, src []byte, n int) ([]int64, int, error) {
 			r.fail("run of %d overflows %d values", l+1, n)
 			break
 		}
-		for k := i; k <= i+int(l); k++ {
-			dst[k] = v
-		}
+		fill(dst[i:i+int(l)+1], v)
 		i += int(l) + 1
 	}
 	if r.err == nil && i != n {
