@@ -112,19 +112,23 @@ func plan(m []int64, d divisor, prevW int) miniPlan {
 	best := miniPlan{lo: bot[0], hi: top[0]}
 	bestEst := math.MaxInt
 	for i := 0; i < nb && i < len(m)/2; i++ {
+		lo := bot[i]
+		// The cost of excepting bot[:i], then top[:j] (grown with j),
+		// both relative to lo.
+		botCost, topCost := 0, 0
+		for _, v := range bot[:i] {
+			botCost += 1 + uvarintLen(Zigzag(v-lo))
+		}
 		for j := 0; j < nb && i+j < len(m)/2; j++ {
-			lo, hi := bot[i], top[j]
+			if j > 0 {
+				topCost += 1 + uvarintLen(Zigzag(top[j-1]-lo))
+			}
+			hi := top[j]
 			if hi < lo {
 				continue
 			}
 			w := uint(bits.Len64(d.div(uint64(hi - lo))))
-			est := (len(m)*int(w) + 7) / 8
-			for _, v := range bot[:i] {
-				est += 1 + uvarintLen(Zigzag(v-lo))
-			}
-			for _, v := range top[:j] {
-				est += 1 + uvarintLen(Zigzag(v-lo))
-			}
+			est := (len(m)*int(w)+7)/8 + botCost + topCost
 			if i+j+forced > 0 {
 				est += 3*forced + 1
 			}
