@@ -141,9 +141,9 @@ func plan(m []int64, d divisor, prevW int) miniPlan {
 	return best
 }
 
-// minMax returns the least and greatest of m (len >= 1), in two pairs of
+// minMaxGo returns the least and greatest of m (len >= 1), in two pairs of
 // independent chains so that each step does not wait for the last.
-func minMax(m []int64) (lo, hi int64) {
+func minMaxGo(m []int64) (lo, hi int64) {
 	lo0, hi0 := m[0], m[0]
 	lo1, hi1 := lo0, hi0
 	i := 1
