@@ -75,13 +75,27 @@ func decimalDigits(v float64) int {
 	// product's rounding error stays under 1/2): if v is exact at e, it is
 	// at every larger e in that range. So test the largest such e and
 	// bisect below it; above it, up to 2^53, try the one or two left.
+	//
+	// Most decimal values have few fraction digits: try those in order
+	// first. Trying each e in order while |v*10^e| < 2^53 gives the same
+	// answer as the search below (TestDecimalDigitsRef); the search is
+	// for values needing many digits or none.
+	const few = 3
+	for e := 0; e <= few; e++ {
+		if !(math.Abs(v*pow10[e]) < maxMantissa) {
+			return MaxDecimalExp + 1 // nor at any larger e
+		}
+		if _, ok := mantissa(v, e); ok {
+			return e
+		}
+	}
 	hi := MaxDecimalExp
 	for hi >= 0 && !(math.Abs(v*pow10[hi]) < 1<<50) {
 		hi--
 	}
-	if hi >= 0 {
+	if hi > few {
 		if _, ok := mantissa(v, hi); ok {
-			lo := -1 // not exact at lo, exact at hi
+			lo := few // not exact at lo, exact at hi
 			for hi-lo > 1 {
 				mid := (lo + hi + 1) / 2
 				if _, ok := mantissa(v, mid); ok {
