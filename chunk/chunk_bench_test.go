@@ -5,16 +5,22 @@ package chunk
 //
 //	go test ./chunk -run '^$' -bench . -benchtime 20x
 //
+// TSQ_BENCH_CSV=file replaces the checked-in NAB sample by another CSV.
 // bytes/sample counts the whole block: header, both columns and CRC.
 
 import (
+	"os"
 	"testing"
 
 	"github.com/tsqdb/tsq/internal/testdata"
 )
 
 func BenchmarkBlock(b *testing.B) {
-	nab, err := testdata.LoadCSV(testdata.NABSamplePath())
+	path := testdata.NABSamplePath()
+	if p := os.Getenv("TSQ_BENCH_CSV"); p != "" { // e.g. the full nab_real.csv
+		path = p
+	}
+	nab, err := testdata.LoadCSV(path)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -54,21 +54,15 @@ func plan(m []int64, d divisor, prevW int) miniPlan {
 		// (timestamps, counters) and narrow ones gain nothing from
 		// exceptions, nor does one no wider than its predecessor's plan
 		// plus a bit: outliers show as a sudden jump in width.
-		lo, hi := m[0], m[0]
+		lo, hi := minMax(m)
 		monotone := false
 		if n < 8 || isSorted5(m[0], m[n/4], m[n/2], m[3*n/4], m[n-1]) {
-			up, down := true, true
-			for i := 1; i < n; i++ {
-				v := m[i]
-				lo, hi = min(lo, v), max(hi, v)
-				up = up && v >= m[i-1]
-				down = down && v <= m[i-1]
+			rises, falls := 0, 0
+			for i := 1; i < len(m); i++ {
+				rises += b2i(m[i] > m[i-1])
+				falls += b2i(m[i] < m[i-1])
 			}
-			monotone = up || down
-		} else {
-			for _, v := range m[1:] {
-				lo, hi = min(lo, v), max(hi, v)
-			}
+			monotone = rises == 0 || falls == 0
 		}
 		w := uint(bits.Len64(d.div(uint64(hi - lo))))
 		if monotone || w <= 4 || int(w) <= prevW+1 {
@@ -84,8 +78,9 @@ func plan(m []int64, d divisor, prevW int) miniPlan {
 	const last = maxExcTail
 	forced := 0                    // values that g does not divide
 	bl, tl := bot[last], top[last] // entry thresholds, kept in registers
+	one := d.one                   // kept in a register
 	for _, v := range m {
-		if !d.one && !d.divides(uint64(v)) {
+		if !one && !d.divides(uint64(v)) {
 			forced++
 			continue
 		}
@@ -117,19 +112,23 @@ func plan(m []int64, d divisor, prevW int) miniPlan {
 	best := miniPlan{lo: bot[0], hi: top[0]}
 	bestEst := math.MaxInt
 	for i := 0; i < nb && i < len(m)/2; i++ {
+		lo := bot[i]
+		// The cost of excepting bot[:i], then top[:j] (grown with j),
+		// both relative to lo.
+		botCost, topCost := 0, 0
+		for _, v := range bot[:i] {
+			botCost += 1 + uvarintLen(Zigzag(v-lo))
+		}
 		for j := 0; j < nb && i+j < len(m)/2; j++ {
-			lo, hi := bot[i], top[j]
+			if j > 0 {
+				topCost += 1 + uvarintLen(Zigzag(top[j-1]-lo))
+			}
+			hi := top[j]
 			if hi < lo {
 				continue
 			}
 			w := uint(bits.Len64(d.div(uint64(hi - lo))))
-			est := (len(m)*int(w) + 7) / 8
-			for _, v := range bot[:i] {
-				est += 1 + uvarintLen(Zigzag(v-lo))
-			}
-			for _, v := range top[:j] {
-				est += 1 + uvarintLen(Zigzag(v-lo))
-			}
+			est := (len(m)*int(w)+7)/8 + botCost + topCost
 			if i+j+forced > 0 {
 				est += 3*forced + 1
 			}
@@ -140,6 +139,31 @@ func plan(m []int64, d divisor, prevW int) miniPlan {
 		}
 	}
 	return best
+}
+
+// minMaxGo returns the least and greatest of m (len >= 1), in two pairs of
+// independent chains so that each step does not wait for the last.
+func minMaxGo(m []int64) (lo, hi int64) {
+	lo0, hi0 := m[0], m[0]
+	lo1, hi1 := lo0, hi0
+	i := 1
+	for ; i+1 < len(m); i += 2 {
+		a, b := m[i], m[i+1]
+		lo0, hi0 = min(lo0, a), max(hi0, a)
+		lo1, hi1 = min(lo1, b), max(hi1, b)
+	}
+	if i < len(m) {
+		lo0, hi0 = min(lo0, m[i]), max(hi0, m[i])
+	}
+	return min(lo0, lo1), max(hi0, hi1)
+}
+
+// b2i is 1 for true, 0 for false, without a branch.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func headerSize(lo int64) int { return uvarintLen(Zigzag(lo)) + 1 }
@@ -208,9 +232,7 @@ func packedDivisor(src []int64) divisor {
 	}
 	d, miss := newDivisor(g), 0
 	for _, v := range src {
-		if !d.divides(uint64(v)) {
-			miss++
-		}
+		miss += b2i(!d.divides(uint64(v)))
 	}
 	switch {
 	case miss == 0:
@@ -281,7 +303,7 @@ func packBits(dst []byte, src []int64, p *miniPlan, d divisor, exc *[MiniBlockLe
 	var acc uint64
 	var nb uint // bits held in acc
 	put := func(x uint64) {
-		acc |= x << nb
+		acc |= x << (nb & 63) // nb < 64 here; the mask spares Go's shift fix-up
 		nb += w
 		if nb >= 64 {
 			dst = binary.LittleEndian.AppendUint64(dst, acc)

@@ -4,9 +4,11 @@ package codec
 //
 //	go test ./codec -run '^$' -bench . -benchtime 20x
 //
+// TSQ_BENCH_CSV=file replaces the checked-in NAB sample by another CSV.
 // bytes/sample is the encoded size of the timestamps or values alone.
 
 import (
+	"os"
 	"testing"
 
 	"github.com/tsqdb/tsq/internal/testdata"
@@ -20,7 +22,11 @@ type shape struct {
 }
 
 func benchShapes(b *testing.B) []shape {
-	nab, err := testdata.LoadCSV(testdata.NABSamplePath())
+	path := testdata.NABSamplePath()
+	if p := os.Getenv("TSQ_BENCH_CSV"); p != "" { // e.g. the full nab_real.csv
+		path = p
+	}
+	nab, err := testdata.LoadCSV(path)
 	if err != nil {
 		b.Fatal(err)
 	}

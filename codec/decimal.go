@@ -42,7 +42,11 @@ var pow10 = func() (p [MaxDecimalExp + 1]float64) {
 
 const maxMantissa = 1 << 53
 
-// roundEven rounds |x| < 2^52 to the nearest integer, ties to even.
+// roundEven rounds |x| < 2^51 to the nearest integer, ties to even. For
+// 2^51 <= |x| < 2^52 the sum with 1.5*2^52 rounds to a multiple of 2 and
+// the result may be one off; the encoder then stores a patch, so decoding
+// stays exact. It is kept as is because it fixes which mantissas the
+// encoder writes.
 func roundEven(x float64) float64 {
 	const magic = 0x1.8p52
 	if !(math.Abs(x) < 1<<52) {
@@ -71,13 +75,27 @@ func decimalDigits(v float64) int {
 	// product's rounding error stays under 1/2): if v is exact at e, it is
 	// at every larger e in that range. So test the largest such e and
 	// bisect below it; above it, up to 2^53, try the one or two left.
+	//
+	// Most decimal values have few fraction digits: try those in order
+	// first. Trying each e in order while |v*10^e| < 2^53 gives the same
+	// answer as the search below (TestDecimalDigitsRef); the search is
+	// for values needing many digits or none.
+	const few = 3
+	for e := 0; e <= few; e++ {
+		if !(math.Abs(v*pow10[e]) < maxMantissa) {
+			return MaxDecimalExp + 1 // nor at any larger e
+		}
+		if _, ok := mantissa(v, e); ok {
+			return e
+		}
+	}
 	hi := MaxDecimalExp
 	for hi >= 0 && !(math.Abs(v*pow10[hi]) < 1<<50) {
 		hi--
 	}
-	if hi >= 0 {
+	if hi > few {
 		if _, ok := mantissa(v, hi); ok {
-			lo := -1 // not exact at lo, exact at hi
+			lo := few // not exact at lo, exact at hi
 			for hi-lo > 1 {
 				mid := (lo + hi + 1) / 2
 				if _, ok := mantissa(v, mid); ok {
@@ -172,9 +190,13 @@ func chooseExp(src []float64) int {
 
 // appendDecimal appends src in the decimal encoding with exponent e.
 func (c *Encoder) appendDecimal(dst []byte, src []float64, e int) []byte {
-	c.m = grow(c.m, len(src))
-	c.gaps, c.diffs = c.gaps[:0], c.diffs[:0]
-	last := -1
+	n := len(src)
+	// Positions (turned into gaps below) and differences of the patches
+	// are written at every index and kept where the difference is not 0,
+	// so that no branch depends on how often values need one.
+	ms, pos, diffs := grow(c.m, n), grow(c.gaps, n), grow(c.diffs, n)
+	ms, pos, diffs = ms[:n], pos[:n], diffs[:n]
+	k := 0
 	p := pow10[e]
 	var prev int64
 	for i, v := range src {
@@ -183,14 +205,18 @@ func (c *Encoder) appendDecimal(dst []byte, src []float64, e int) []byte {
 		if math.Abs(x) < maxMantissa {
 			m = int64(roundEven(x))
 		}
-		c.m[i] = m
+		ms[i] = m
 		prev = m
-		if d := math.Float64bits(v) - math.Float64bits(float64(m)/p); d != 0 {
-			c.gaps = append(c.gaps, int64(i-last-1))
-			c.diffs = append(c.diffs, int64(d))
-			last = i
-		}
+		d := math.Float64bits(v) - math.Float64bits(float64(m)/p)
+		pos[k], diffs[k] = int64(i), int64(d)
+		k += b2i(d != 0)
 	}
+	last := int64(-1)
+	for j, x := range pos[:k] {
+		pos[j] = x - last - 1
+		last = x
+	}
+	c.m, c.gaps, c.diffs = ms, pos[:k], diffs[:k]
 	dst = append(dst, byte(FloatDecimal), byte(e))
 	dst = c.AppendInts(dst, c.m)
 	dst = binary.AppendUvarint(dst, uint64(len(c.gaps)))
@@ -223,20 +249,12 @@ func (c *Decoder) decodeDecimal(dst []float64, r *reader, n int) []float64 {
 	ms := c.ints[:n]
 	p := pow10[e]
 	switch {
-	case deltas: // running sums of the deltas, converted as they go
-		var m int64
-		for i, d := range ms {
-			m += d
-			dst[i] = float64(m) / p
-		}
-	case e == 0:
+	case e == 0 && !deltas:
 		for i, m := range ms {
 			dst[i] = float64(m)
 		}
-	default:
-		for i, m := range ms {
-			dst[i] = float64(m) / p
-		}
+	default: // with deltas, running sums converted as they go
+		divPow10(dst, ms, p, deltas)
 	}
 	np := r.count("patch count", n)
 	if np == 0 || r.err != nil {

@@ -46,14 +46,17 @@ func gcd(a, b uint64) uint64 {
 	return a << shift
 }
 
-// divisor tests divisibility by a fixed g with one multiply: for odd q,
-// x is a multiple of q iff x*inverse(q) mod 2^64 <= (2^64-1)/q.
+// divisor tests divisibility by a fixed g with one multiply and a rotate,
+// without a branch: for g = q*2^s with q odd, x is a multiple of g iff
+// (x*inverse(q) mod 2^64) rotated right by s is at most (2^64-1)/g
+// (Hacker's Delight 10-17: the rotation moves x's low s bits, zero exactly
+// for multiples of 2^s, to the top, beyond the limit).
 type divisor struct {
 	g     uint64
 	one   bool   // every value in play is a multiple of g: skip the test
 	shift uint   // trailing zero bits of g
 	inv   uint64 // multiplicative inverse of g>>shift mod 2^64
-	lim   uint64 // (2^64-1) / (g>>shift)
+	lim   uint64 // (2^64-1) / g
 }
 
 func newDivisor(g uint64) divisor {
@@ -63,11 +66,11 @@ func newDivisor(g uint64) divisor {
 	for range 5 {
 		inv *= 2 - q*inv
 	}
-	return divisor{g: g, one: g == 1, shift: s, inv: inv, lim: ^uint64(0) / q}
+	return divisor{g: g, one: g == 1, shift: s, inv: inv, lim: ^uint64(0) / g}
 }
 
 func (d divisor) divides(x uint64) bool {
-	return bits.TrailingZeros64(x) >= int(d.shift) && (x>>d.shift)*d.inv <= d.lim
+	return bits.RotateLeft64(x*d.inv, -int(d.shift)) <= d.lim
 }
 
 // div returns x/g for a multiple x of g.

@@ -90,8 +90,54 @@ func (c *Encoder) appendInts(dst []byte, src []int64, e IntEncoding, haveDeltas 
 // AppendInts appends src in whichever int encoding it estimates smallest
 // (see bestInts); ties go to the faster decoder.
 func (c *Encoder) AppendInts(dst []byte, src []int64) []byte {
+	if len(src) >= 3 {
+		if step, ok := constantStep(src); ok {
+			return appendSteady(dst, src, step)
+		}
+	}
+	return c.appendIntsGeneral(dst, src)
+}
+
+// appendIntsGeneral is AppendInts without the constant-step shortcut.
+func (c *Encoder) appendIntsGeneral(dst []byte, src []int64) []byte {
 	e := c.bestInts(src)
 	return c.appendInts(dst, src, e, true)
+}
+
+// constantStep reports whether every delta of src (len >= 2) is the same,
+// wrapping: regular timestamps and constants. It reads no further than the
+// first irregular delta.
+func constantStep(src []int64) (int64, bool) {
+	step := src[1] - src[0]
+	prev := src[1]
+	for _, v := range src[2:] {
+		if v-prev != step {
+			return 0, false
+		}
+		prev = v
+	}
+	return step, true
+}
+
+// appendSteady writes what bestInts and appendInts write for a constant
+// step, without deriving the deltas: one run for a constant, else
+// delta-of-delta with every miniblock of the zero deltas of deltas empty
+// (divisor 1, lo 0, width 0). TestAppendIntsSteady holds it to the general
+// path byte for byte.
+func appendSteady(dst []byte, src []int64, step int64) []byte {
+	if step == 0 {
+		dst = append(dst, byte(IntRLE), 1)
+		dst = binary.AppendUvarint(dst, Zigzag(src[0]))
+		return binary.AppendUvarint(dst, uint64(len(src)-1))
+	}
+	dst = append(dst, byte(IntDoD))
+	dst = binary.AppendUvarint(dst, Zigzag(src[0]))
+	dst = binary.AppendUvarint(dst, Zigzag(step))
+	dst = append(dst, 1) // divisor
+	for range (len(src) - 2 + MiniBlockLen - 1) / MiniBlockLen {
+		dst = append(dst, 0, 0) // zigzag(lo) 0, width 0
+	}
+	return dst
 }
 
 // bestInts ranks the candidates by size: exact for run-length and
@@ -179,22 +225,19 @@ func (c *Encoder) derive(src []int64) (runs int, regular bool) {
 	d, dd := c.d, c.dd
 	prev, prevD := src[1], src[1]-src[0]
 	d[0] = prevD
-	runs, regular = 1, true
-	if prevD != 0 {
-		runs++
-	}
-	for i := 2; i < n; i++ {
-		v := src[i]
+	runs = 1 + b2i(prevD != 0)
+	var nonzero int64 // OR of the deltas of deltas: 0 iff the step is constant
+	src = src[2:n]
+	d, dd = d[1:n-1], dd[:n-2]
+	for i, v := range src {
 		x := v - prev
-		d[i-1] = x
-		dd[i-2] = x - prevD
-		if x != 0 {
-			runs++
-		}
-		regular = regular && x == prevD
+		y := x - prevD
+		d[i], dd[i] = x, y
+		runs += b2i(x != 0)
+		nonzero |= y
 		prev, prevD = v, x
 	}
-	return runs, regular
+	return runs, nonzero == 0
 }
 
 func countRuns(src []int64) int {
@@ -316,11 +359,7 @@ func (c *Decoder) decodeInts(dst []int64, src []byte, n int, keepDeltas bool) (_
 		if k, ok := zeroPacked(r.rest(), n-2); ok {
 			// Constant step: an arithmetic progression.
 			r.off += k
-			v, d := dst[0], dst[1]
-			for i := range dst {
-				dst[i] = v
-				v += d
-			}
+			progression(dst, dst[0], dst[1])
 			break
 		}
 		r.nested(func(b []byte) (int, error) { return decodePacked(dst[2:], b) })
@@ -361,6 +400,42 @@ func (c *Decoder) decodeInts(dst []int64, src []byte, n int, keepDeltas bool) (_
 	return dst, r.off, deltas, nil
 }
 
+// progression sets dst[i] = v + i*d (wrapping) in four independent chains.
+func progression(dst []int64, v, d int64) {
+	i := 0
+	if len(dst) >= 4 {
+		v0, v1, v2, v3, d4 := v, v+d, v+2*d, v+3*d, 4*d
+		for ; i+4 <= len(dst); i += 4 {
+			s := dst[i : i+4 : i+4]
+			s[0], s[1], s[2], s[3] = v0, v1, v2, v3
+			v0, v1, v2, v3 = v0+d4, v1+d4, v2+d4, v3+d4
+		}
+		v = v0
+	}
+	for ; i < len(dst); i++ {
+		dst[i] = v
+		v += d
+	}
+}
+
+// fill sets every element of dst to v: memclr for 0, else doubling copies
+// (memmove) once the run is long enough to pay.
+func fill(dst []int64, v int64) {
+	switch {
+	case v == 0:
+		clear(dst)
+	case len(dst) < 16:
+		for i := range dst {
+			dst[i] = v
+		}
+	default:
+		dst[0] = v
+		for n := 1; n < len(dst); n *= 2 {
+			copy(dst[n:], dst[:n])
+		}
+	}
+}
+
 // prefixSum turns s[0], d1, d2, ... into running sums in place.
 func prefixSum(s []int64) {
 	for i := 1; i < len(s); i++ {
@@ -394,9 +469,7 @@ func decodeRLE(dst []int64, src []byte, n int) ([]int64, int, error) {
 			r.fail("run of %d overflows %d values", l+1, n)
 			break
 		}
-		for k := i; k <= i+int(l); k++ {
-			dst[k] = v
-		}
+		fill(dst[i:i+int(l)+1], v)
 		i += int(l) + 1
 	}
 	if r.err == nil && i != n {

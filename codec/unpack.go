@@ -108,9 +108,7 @@ func unpackBits(dst []int64, p []byte, lo int64, w uint, g uint64) {
 	mask := uint64(1)<<w - 1 // all ones when w == 64
 	switch {
 	case w == 0:
-		for i := range dst {
-			dst[i] = lo
-		}
+		fill(dst, lo)
 	case w <= 56:
 		// Groups of 8 values with constant shifts, then the tail.
 		i := unpackGroups(dst, p, lo, int64(g), w)

@@ -1,0 +1,5 @@
+//go:build !amd64
+
+package codec
+
+func minMax(m []int64) (lo, hi int64) { return minMaxGo(m) }
