@@ -143,6 +143,22 @@ func (b *Batch) span(p []byte) Span {
 	return Span{uint32(off), uint32(len(p))}
 }
 
+// sameAsLast returns the last row's series span in place of s, the
+// bytes just appended at the end of the arena, when they are equal:
+// rows of one series share their bytes (less arena; the encoder then
+// compares equal strings by address).
+func (b *Batch) sameAsLast(s Span) Span {
+	if b.Rows == 0 || int(s.Off+s.Len) != len(b.Arena) {
+		return s
+	}
+	last := b.Series[b.Rows-1]
+	if last.Len != s.Len || bstr(b.Arena[last.Off:last.Off+last.Len]) != bstr(b.Arena[s.Off:]) {
+		return s
+	}
+	b.Arena = b.Arena[:s.Off]
+	return last
+}
+
 // beginRow marks the state a failed row returns to.
 func (b *Batch) beginRow() {
 	b.markArena, b.markCols, b.converted = len(b.Arena), len(b.Cols), false

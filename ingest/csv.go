@@ -44,6 +44,7 @@ func (p *Parser) csvRows(b *Batch) error {
 			break
 		}
 	}
+	p.rb.stableNames = true // the header's names: cloned, never modified
 	return p.lineLoop(b, p.csvRow)
 }
 
