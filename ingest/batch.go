@@ -159,6 +159,12 @@ func (b *Batch) sameAsLast(s Span) Span {
 	return last
 }
 
+// lastSeriesIs reports whether the last row's series is p.
+func (b *Batch) lastSeriesIs(p []byte) bool {
+	last := b.Series[b.Rows-1]
+	return int(last.Len) == len(p) && bstr(b.Arena[last.Off:last.Off+last.Len]) == bstr(p)
+}
+
 // beginRow marks the state a failed row returns to.
 func (b *Batch) beginRow() {
 	b.markArena, b.markCols, b.converted = len(b.Arena), len(b.Cols), false

@@ -523,15 +523,20 @@ func (r *rowBuilder) finish() error {
 	if !r.timeSet {
 		r.t = p.now
 	}
-	series := r.join(0, p.nSeries)
-	if series.Len == 0 {
-		if r.hasDef {
-			series = b.span(r.defSeries)
-		} else {
-			series = b.span(p.seriesDefault)
+	var series Span
+	if p.nSeries == 1 && r.partSet[0] && b.Rows > 0 && b.lastSeriesIs(r.parts[0]) {
+		series = b.Series[b.Rows-1] // one part, as in the last row: no copy
+	} else {
+		series = r.join(0, p.nSeries)
+		if series.Len == 0 {
+			if r.hasDef {
+				series = b.span(r.defSeries)
+			} else {
+				series = b.span(p.seriesDefault)
+			}
 		}
+		series = b.sameAsLast(series)
 	}
-	series = b.sameAsLast(series)
 	key := r.join(p.nSeries, p.nSeries+p.nKey)
 	b.endRow(r.t, series, key, r.op)
 	return nil
