@@ -175,6 +175,7 @@ func (p *Parser) csvRow(b *Batch, line []byte) error {
 		if len(f) == 0 {
 			continue // empty cell: null
 		}
+		p.rb.nth = i // column i has cache entry i, whatever cells are empty
 		if err := p.rb.set(cs.header[i], value{kind: vNum, text: f}); err != nil {
 			return err
 		}
