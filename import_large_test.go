@@ -5,8 +5,11 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
+	"sync"
 	"testing"
+	"time"
 )
 
 // largeImportBytes is the input size of TestImportLargeBoundedHeap:
@@ -39,7 +42,8 @@ func TestImportLargeBoundedHeap(t *testing.T) {
 	o := importOpts(t)
 	budget := int64(DefaultImportBudget)
 	o.MemoryBudget = budget
-	var r io.Reader = &jsonGen{limit: size}
+	// rows of one length: a larger input is more of the same rows
+	var r io.Reader = &jsonGen{limit: size, width: 12}
 	if os.Getenv("TSQ_LARGE_SRC") == "osm" {
 		// the OSM snapshot again and again, read from the file each time:
 		// wide, sparse rows
@@ -55,6 +59,34 @@ func TestImportLargeBoundedHeap(t *testing.T) {
 		}
 		r = io.MultiReader(rs...)
 		o.Mapping = mappingT(t, "time=ts_ms", "series=type", "key=type,id", "op=action")
+	}
+	if prof := os.Getenv("TSQ_HEAPPROF"); prof != "" {
+		// once 90% of the input is in: the live heap after a collection,
+		// as a profile, to find what grows with the input's size
+		var once sync.Once
+		o.ProgressInterval = 100 * time.Millisecond
+		var hwm int64
+		o.Progress = func(p ImportProgress) {
+			if r := peakRSS(); r > hwm {
+				// when the peak resident set rises, and with what heap
+				t.Logf("peak RSS %d KiB at %d MiB of input (heap %d KiB)", r>>10, p.Bytes>>20, p.HeapInUse>>10)
+				hwm = r
+			}
+			if p.Bytes < size/10*9 {
+				return
+			}
+			once.Do(func() {
+				runtime.GC()
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				t.Logf("at %d MiB: live heap %d KiB, heap sys %d KiB, RSS peak %d MiB", p.Bytes>>20, ms.HeapAlloc>>10, ms.HeapSys>>10, peakRSS()>>20)
+				f, err := os.Create(prof)
+				if err == nil {
+					pprof.WriteHeapProfile(f)
+					f.Close()
+				}
+			})
+		}
 	}
 	st, err := s.Import(ctx, "big", r, o)
 	if err != nil {

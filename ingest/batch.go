@@ -143,6 +143,28 @@ func (b *Batch) span(p []byte) Span {
 	return Span{uint32(off), uint32(len(p))}
 }
 
+// sameAsLast returns the last row's series span in place of s, the
+// bytes just appended at the end of the arena, when they are equal:
+// rows of one series share their bytes (less arena; the encoder then
+// compares equal strings by address).
+func (b *Batch) sameAsLast(s Span) Span {
+	if b.Rows == 0 || int(s.Off+s.Len) != len(b.Arena) {
+		return s
+	}
+	last := b.Series[b.Rows-1]
+	if last.Len != s.Len || bstr(b.Arena[last.Off:last.Off+last.Len]) != bstr(b.Arena[s.Off:]) {
+		return s
+	}
+	b.Arena = b.Arena[:s.Off]
+	return last
+}
+
+// lastSeriesIs reports whether the last row's series is p.
+func (b *Batch) lastSeriesIs(p []byte) bool {
+	last := b.Series[b.Rows-1]
+	return int(last.Len) == len(p) && bstr(b.Arena[last.Off:last.Off+last.Len]) == bstr(p)
+}
+
 // beginRow marks the state a failed row returns to.
 func (b *Batch) beginRow() {
 	b.markArena, b.markCols, b.converted = len(b.Arena), len(b.Cols), false

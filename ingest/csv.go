@@ -44,6 +44,7 @@ func (p *Parser) csvRows(b *Batch) error {
 			break
 		}
 	}
+	p.rb.stableNames = true // the header's names: cloned, never modified
 	return p.lineLoop(b, p.csvRow)
 }
 
@@ -79,21 +80,29 @@ func openQuote(p []byte) bool {
 	return bytes.Count(p, []byte{'"'})%2 == 1
 }
 
+// splitPlain splits a record without quotes into cs.fields, slices of
+// the record.
+func (p *Parser) splitPlain(rec []byte) {
+	cs := &p.csv
+	cs.fields = cs.fields[:0]
+	for {
+		i := bytes.IndexByte(rec, ',')
+		if i < 0 {
+			cs.fields = append(cs.fields, rec)
+			return
+		}
+		cs.fields = append(cs.fields, rec[:i])
+		rec = rec[i+1:]
+	}
+}
+
 // splitCSV splits one record into cs.fields.
 func (p *Parser) splitCSV(rec []byte) error {
 	cs := &p.csv
 	cs.fields, cs.buf = cs.fields[:0], cs.buf[:0]
 	if bytes.IndexByte(rec, '"') < 0 {
-		// no quotes: the fields are slices of the record
-		for {
-			i := bytes.IndexByte(rec, ',')
-			if i < 0 {
-				cs.fields = append(cs.fields, rec)
-				return nil
-			}
-			cs.fields = append(cs.fields, rec[:i])
-			rec = rec[i+1:]
-		}
+		p.splitPlain(rec)
+		return nil
 	}
 	type span struct{ a, b int }
 	var spans [64]span
@@ -148,12 +157,16 @@ func (p *Parser) splitCSV(rec []byte) error {
 
 func (p *Parser) csvRow(b *Batch, line []byte) error {
 	cs := &p.csv
-	rec, err := p.csvRecord(line)
-	if err != nil {
-		return rowErr("%v", err)
-	}
-	if err := p.splitCSV(rec); err != nil {
-		return rowErr("%v", err)
+	if bytes.IndexByte(line, '"') < 0 {
+		p.splitPlain(line) // one scan for quotes, not two
+	} else {
+		rec, err := p.csvRecord(line)
+		if err != nil {
+			return rowErr("%v", err)
+		}
+		if err := p.splitCSV(rec); err != nil {
+			return rowErr("%v", err)
+		}
 	}
 	if len(cs.fields) != len(cs.header) {
 		return rowErr("%d fields, the header has %d", len(cs.fields), len(cs.header))
@@ -162,6 +175,7 @@ func (p *Parser) csvRow(b *Batch, line []byte) error {
 		if len(f) == 0 {
 			continue // empty cell: null
 		}
+		p.rb.nth = i // column i has cache entry i, whatever cells are empty
 		if err := p.rb.set(cs.header[i], value{kind: vNum, text: f}); err != nil {
 			return err
 		}

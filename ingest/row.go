@@ -177,6 +177,10 @@ type rowBuilder struct {
 
 	nth   int // fields set so far in this row
 	cache []fieldCache
+	// stableNames: the names given to set are never modified and stay
+	// allocated (the CSV header), so one at the address the cache saw
+	// last has the cached name.
+	stableNames bool
 }
 
 func (r *rowBuilder) begin(b *Batch) {
@@ -232,10 +236,13 @@ func (r *rowBuilder) set(name []byte, v value) error {
 		r.cache = append(r.cache, fieldCache{})
 	}
 	fc := &r.cache[k]
-	if !fc.valid || string(fc.name) != bstr(name) {
+	if !fc.valid || !(r.stableNames && fc.src == unsafe.SliceData(name) && len(fc.name) == len(name)) && string(fc.name) != bstr(name) {
 		fc.ro, fc.ok = r.p.roles[bstr(name)]
 		fc.name = append(fc.name[:0], name...)
 		fc.col, fc.valid = nil, true
+	}
+	if r.stableNames {
+		fc.src = unsafe.SliceData(name)
 	}
 	ro, ok := fc.ro, fc.ok
 	if !ok && r.p.keepOnly {
@@ -282,6 +289,7 @@ func (r *rowBuilder) set(name []byte, v value) error {
 type fieldCache struct {
 	valid bool
 	name  []byte
+	src   *byte // the name's bytes last seen (stableNames only)
 	ro    role
 	ok    bool
 	col   *Col
@@ -352,7 +360,7 @@ func (r *rowBuilder) numTime(p []byte) (int64, error) {
 	if i, ok := parseInt(p); ok {
 		return scaleInt(i, r.p.unit)
 	}
-	f, err := strconv.ParseFloat(bstr(p), 64)
+	f, err := parseFloat(p)
 	if err != nil {
 		return 0, fmt.Errorf("not a number")
 	}
@@ -431,7 +439,7 @@ func (r *rowBuilder) put(c *Col, v value) error {
 			b.putStr(c, v.text)
 		} else if i, ok := parseInt(v.text); ok {
 			b.putInt(c, i)
-		} else if f, err := strconv.ParseFloat(bstr(v.text), 64); err == nil {
+		} else if f, err := parseFloat(v.text); err == nil {
 			b.putFloat(c, f)
 		} else {
 			b.putStr(c, v.text)
@@ -473,7 +481,7 @@ func coerce(v value, t chunk.Type) (value, error) {
 		case vInt:
 			return value{kind: vFloat, f: float64(v.i)}, nil
 		case vStr, vNum:
-			f, err := strconv.ParseFloat(bstr(s), 64)
+			f, err := parseFloat(s)
 			if err != nil {
 				return v, fmt.Errorf("%q is not a float64", s)
 			}
@@ -515,13 +523,19 @@ func (r *rowBuilder) finish() error {
 	if !r.timeSet {
 		r.t = p.now
 	}
-	series := r.join(0, p.nSeries)
-	if series.Len == 0 {
-		if r.hasDef {
-			series = b.span(r.defSeries)
-		} else {
-			series = b.span(p.seriesDefault)
+	var series Span
+	if p.nSeries == 1 && r.partSet[0] && b.Rows > 0 && b.lastSeriesIs(r.parts[0]) {
+		series = b.Series[b.Rows-1] // one part, as in the last row: no copy
+	} else {
+		series = r.join(0, p.nSeries)
+		if series.Len == 0 {
+			if r.hasDef {
+				series = b.span(r.defSeries)
+			} else {
+				series = b.span(p.seriesDefault)
+			}
 		}
+		series = b.sameAsLast(series)
 	}
 	key := r.join(p.nSeries, p.nSeries+p.nKey)
 	b.endRow(r.t, series, key, r.op)
@@ -542,33 +556,4 @@ func (r *rowBuilder) join(i, j int) Span {
 		b.Arena = append(b.Arena, r.parts[k]...)
 	}
 	return Span{uint32(start), uint32(len(b.Arena) - start)}
-}
-
-// parseInt parses a decimal integer literal ([-+]?[0-9]+) without
-// allocating on failure, as strconv does for its error.
-func parseInt(p []byte) (int64, bool) {
-	q := p
-	if len(q) > 0 && (q[0] == '-' || q[0] == '+') {
-		q = q[1:]
-	}
-	if len(q) == 0 || len(q) > 19 {
-		return 0, false
-	}
-	for _, c := range q {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-	}
-	if len(q) < 19 {
-		var n int64
-		for _, c := range q {
-			n = n*10 + int64(c-'0')
-		}
-		if p[0] == '-' {
-			n = -n
-		}
-		return n, true
-	}
-	i, err := strconv.ParseInt(bstr(p), 10, 64)
-	return i, err == nil
 }
