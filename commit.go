@@ -206,6 +206,7 @@ func (st *stream) commit(reqs []*request, syncNow bool) error {
 	if err := st.writeAll(reqs); err != nil {
 		return st.fail(err)
 	}
+	st.pendingAcked = st.b.rows // acknowledged when commit returns
 	if syncNow {
 		if err := st.sync(); err != nil {
 			return st.fail(err)
@@ -215,18 +216,63 @@ func (st *stream) commit(reqs []*request, syncNow bool) error {
 	return nil
 }
 
-// fail marks the stream broken after a write or sync error.
+// fail marks the stream broken after a write or sync error. Rows that
+// earlier appends left buffered (acknowledged, never written) are lost
+// with the builder: Close reports it, as it reports a failed background
+// fsync.
 func (st *stream) fail(err error) error {
 	st.broken = err
+	if st.pendingAcked > 0 {
+		st.s.m.syncErrors.Add(1)
+		if st.syncErr == nil {
+			st.syncErr = fmt.Errorf("tsq: stream %q: %d acknowledged rows buffered in memory were lost: %w", st.name, st.pendingAcked, err)
+		}
+	}
 	st.b.reset()
+	st.pending.Store(false)
+	st.pendingAcked = 0
 	st.s.m.appendErrors.Add(1)
 	return err
 }
 
+// buffered reports whether a frame that is not full stays in memory
+// across appends (SyncInterval, SyncNever) instead of being written at
+// the end of each append (SyncAlways, where every append is fsynced).
+func (st *stream) buffered() bool { return st.c == nil }
+
+// writePending writes the frame that appends left in memory, so that a
+// read, a tick, a roll or Close finds every acknowledged row in the
+// file. Caller holds mu.
+func (st *stream) writePending() error {
+	if st.b.rows == 0 || st.closed || st.broken != nil {
+		return nil
+	}
+	if err := st.flush(); err != nil {
+		return st.fail(err)
+	}
+	st.publish()
+	return nil
+}
+
+// flushForRead writes the buffered frame, if any, before a read of this
+// Store: reads see every acknowledged row.
+func (st *stream) flushForRead() error {
+	if !st.pending.Load() {
+		return nil
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.writePending()
+}
+
 // writeAll assigns seqs and writes the requests' rows as frames.
+// Under SyncAlways every row is written before it returns. Otherwise
+// the last frame stays in the builder unless it is full (see buffered).
 func (st *stream) writeAll(reqs []*request) error {
 	b := &st.b
-	b.reset()
+	if !st.buffered() {
+		b.reset()
+	}
 	for _, r := range reqs {
 		if b.conflicts(r.schema) {
 			if err := st.flush(); err != nil {
@@ -263,6 +309,10 @@ func (st *stream) writeAll(reqs []*request) error {
 			st.next++
 		}
 	}
+	if st.buffered() && b.rows < b.maxRows {
+		st.pending.Store(b.rows > 0)
+		return nil
+	}
 	return st.flush()
 }
 
@@ -297,6 +347,8 @@ func (st *stream) flush() error {
 	st.s.m.frames.Add(1)
 	st.s.m.bytes.Add(uint64(len(st.buf) + seg.FrameHeaderLen))
 	b.reset()
+	st.pending.Store(false)
+	st.pendingAcked = 0
 	return nil
 }
 

@@ -7,12 +7,15 @@ import (
 	"github.com/tsqdb/tsq/internal/vfs"
 )
 
+// Merge tests append under SyncAlways: each append is then its own small
+// frame (the other policies buffer frames until they are full).
+
 // TestMergeAtSeal: a segment sealed with many small frames is rewritten
 // in the background with BlockRows-row blocks; every record reads back
 // the same before and after, in this Store and after reopen.
 func TestMergeAtSeal(t *testing.T) {
 	fsys := vfs.NewMem()
-	s := openT(t, fsys, Options{BlockRows: 32, Sync: SyncNever})
+	s := openT(t, fsys, Options{BlockRows: 32, Sync: SyncAlways})
 	for i := range 100 {
 		r := rec(day0+int64(i), "a", int64(i))
 		if i%10 == 3 {
@@ -73,7 +76,7 @@ func TestMergeAtSeal(t *testing.T) {
 // merged block spans: every block keeps seqs MinSeq..MaxSeq.
 func TestMergeSeqGap(t *testing.T) {
 	efs := vfs.NewErrorFS(vfs.NewMem())
-	s := openT(t, efs, Options{BlockRows: 64, Sync: SyncNever})
+	s := openT(t, efs, Options{BlockRows: 64, Sync: SyncAlways})
 	var acked []uint64
 	for i := range 40 {
 		if i == 20 {
@@ -120,7 +123,7 @@ func TestMergeSeqGap(t *testing.T) {
 func TestMergeFailure(t *testing.T) {
 	mem := vfs.NewMem()
 	efs := vfs.NewErrorFS(mem)
-	s := openT(t, efs, Options{BlockRows: 32, Sync: SyncNever})
+	s := openT(t, efs, Options{BlockRows: 32, Sync: SyncAlways})
 	for i := range 50 {
 		if _, err := s.Append(ctx, "ev", rec(day0+int64(i), "a", int64(i))); err != nil {
 			t.Fatal(err)
@@ -152,7 +155,7 @@ func TestMergeFailure(t *testing.T) {
 // unsealed reads it correctly after the writer sealed and merged it.
 func TestReadOnlyFollowsMerge(t *testing.T) {
 	fsys := vfs.NewMem()
-	w := openT(t, fsys, Options{BlockRows: 32, Sync: SyncNever})
+	w := openT(t, fsys, Options{BlockRows: 32, Sync: SyncAlways})
 	defer closeT(t, w)
 	for i := range 50 {
 		if _, err := w.Append(ctx, "ev", rec(day0+int64(i), "a", int64(i))); err != nil {
