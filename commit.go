@@ -206,7 +206,7 @@ func (st *stream) commit(reqs []*request, syncNow bool) error {
 	if err := st.writeAll(reqs); err != nil {
 		return st.fail(err)
 	}
-	st.pendingAcked = st.b.rows // acknowledged when commit returns
+	st.ackedNext = st.next // acknowledged when commit returns
 	if syncNow {
 		if err := st.sync(); err != nil {
 			return st.fail(err)
@@ -222,15 +222,15 @@ func (st *stream) commit(reqs []*request, syncNow bool) error {
 // fsync.
 func (st *stream) fail(err error) error {
 	st.broken = err
-	if st.pendingAcked > 0 {
+	if first := st.unwritten(); first != 0 && first < st.ackedNext {
 		st.s.m.syncErrors.Add(1)
 		if st.syncErr == nil {
-			st.syncErr = fmt.Errorf("tsq: stream %q: %d acknowledged rows buffered in memory were lost: %w", st.name, st.pendingAcked, err)
+			st.syncErr = fmt.Errorf("tsq: stream %q: %d acknowledged rows buffered in memory were lost: %w", st.name, st.ackedNext-first, err)
 		}
 	}
 	st.b.reset()
+	st.waitRoll()
 	st.pending.Store(false)
-	st.pendingAcked = 0
 	st.s.m.appendErrors.Add(1)
 	return err
 }
@@ -244,11 +244,22 @@ func (st *stream) buffered() bool { return st.c == nil }
 // read, a tick, a roll or Close finds every acknowledged row in the
 // file. Caller holds mu.
 func (st *stream) writePending() error {
-	if st.b.rows == 0 || st.closed || st.broken != nil {
+	if st.closed || st.broken != nil {
 		return nil
 	}
-	if err := st.flush(); err != nil {
+	if st.b.rows == 0 && st.bgRoll.job == nil {
+		return nil
+	}
+	if err := st.settleRoll(); err != nil {
 		return st.fail(err)
+	}
+	if st.b.rows > 0 {
+		if err := st.flush(); err != nil {
+			return st.fail(err)
+		}
+		if err := st.settleRoll(); err != nil { // the frame may have rolled
+			return st.fail(err)
+		}
 	}
 	st.publish()
 	return nil
@@ -310,7 +321,7 @@ func (st *stream) writeAll(reqs []*request) error {
 		}
 	}
 	if st.buffered() && b.rows < b.maxRows {
-		st.pending.Store(b.rows > 0)
+		st.pending.Store(b.rows > 0 || st.bgRoll.job != nil)
 		return nil
 	}
 	return st.flush()
@@ -336,19 +347,40 @@ func (st *stream) flush() error {
 		return err
 	}
 	meta := seg.BlockMeta{Rows: b.rows, MinSeq: first, MaxSeq: last, MinTime: b.minTime, MaxTime: b.maxTime}
-	if err := st.w.Append(st.buf, meta); err != nil {
+	done, err := st.rollDone()
+	if err != nil {
+		return err
+	}
+	if done {
+		if err := st.writeFrame(st.buf, meta, nil); err != nil {
+			return err
+		}
+	} else {
+		st.enqueue(st.buf, meta) // behind the background seal (roll.go)
+	}
+	b.reset()
+	st.pending.Store(st.bgRoll.job != nil)
+	return nil
+}
+
+// writeFrame appends an encoded frame to the active segment; series
+// lists its series, nil for the builder's. Caller holds mu.
+func (st *stream) writeFrame(data []byte, meta seg.BlockMeta, series []string) error {
+	if err := st.w.Append(data, meta); err != nil {
 		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
 	}
-	for s := range b.seriesSet {
+	if series == nil {
+		for s := range st.b.seriesSet {
+			st.w.AddSeries(s)
+		}
+	}
+	for _, s := range series {
 		st.w.AddSeries(s)
 	}
 	wb := st.w.Blocks()
 	st.blocks = append(st.blocks, wb[len(wb)-1])
 	st.s.m.frames.Add(1)
-	st.s.m.bytes.Add(uint64(len(st.buf) + seg.FrameHeaderLen))
-	b.reset()
-	st.pending.Store(false)
-	st.pendingAcked = 0
+	st.s.m.bytes.Add(uint64(len(data) + seg.FrameHeaderLen))
 	return nil
 }
 
@@ -356,7 +388,13 @@ func (st *stream) flush() error {
 // and frameLen bytes, rolling or creating as needed.
 func (st *stream) ensureSegment(day, frameLen int64, firstSeq uint64) error {
 	if st.w != nil && (st.active.day != day ||
-		(len(st.blocks) > 0 && st.w.Size()+frameLen > st.s.o.SegmentMaxBytes)) {
+		(len(st.blocks)+len(st.bgRoll.queue) > 0 && st.w.Size()+st.bgRoll.bytes+frameLen > st.s.o.SegmentMaxBytes)) {
+		if err := st.settleRoll(); err != nil { // one background seal at a time
+			return err
+		}
+		if st.buffered() && len(st.blocks) > 0 {
+			return st.rollAsync(day, firstSeq)
+		}
 		if err := st.roll(); err != nil {
 			return err
 		}

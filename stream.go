@@ -126,19 +126,20 @@ type stream struct {
 	enc     chunk.Encoder
 	buf     []byte
 	c       *committer // group commit, SyncAlways only
-	// pending is set while b holds rows not yet written (buffered);
-	// readers check it without mu. pendingAcked counts those rows that
-	// appends have acknowledged.
-	pending      atomic.Bool
-	pendingAcked int
-	one          [1]*request
-	sreq         request // AppendSamples' request in direct mode
-	merge        mergeState
-	readers      []*seg.Reader     // read-only: Readers of sealed segments, closed at close
-	ids          streamIDs         // block cache segment ids, released at close
-	soft         softState         // soft deletes, tombstoned rows, retention (softstate.go)
-	cmp          *streamCompaction // compaction state, writable streams (compaction.go)
-	imp          importGate        // running import (import.go)
+	// pending is set while b holds rows not yet written (buffered) or a
+	// background roll runs; readers check it without mu. Seqs below
+	// ackedNext were acknowledged.
+	pending   atomic.Bool
+	ackedNext uint64
+	bgRoll    rollState // background seal (roll.go)
+	one       [1]*request
+	sreq      request // AppendSamples' request in direct mode
+	merge     mergeState
+	readers   []*seg.Reader     // read-only: Readers of sealed segments, closed at close
+	ids       streamIDs         // block cache segment ids, released at close
+	soft      softState         // soft deletes, tombstoned rows, retention (softstate.go)
+	cmp       *streamCompaction // compaction state, writable streams (compaction.go)
+	imp       importGate        // running import (import.go)
 }
 
 // openWriter locks the stream directory and loads its segments,
@@ -181,6 +182,7 @@ func (st *stream) openWriter() error {
 // load reads the segment list from disk: every segment but the last is
 // opened with seg.Open, the last unsealed one with seg.OpenWriter.
 func (st *stream) load() error {
+	st.waitRoll()
 	st.waitMerges()
 	if err := st.rollImports(); err != nil { // settle interrupted imports first
 		return err
