@@ -37,6 +37,9 @@ const (
 	reqCancelled
 )
 
+// fixedEncodings encode small frames (see flush).
+var fixedEncodings = chunk.Options{Fixed: true}
+
 var sampleSchema = []fieldType{{"value", chunk.Float64}}
 
 // submit writes r: through the committer under SyncAlways, directly
@@ -334,8 +337,15 @@ func (st *stream) flush() error {
 		return nil
 	}
 	blk := b.block()
+	var opts *chunk.Options
+	if b.rows < st.s.o.BlockRows/2 {
+		// A small frame (a group commit, a read or tick of a buffered
+		// stream) is likely rewritten by the merge at seal: skip the
+		// encoding search.
+		opts = &fixedEncodings
+	}
 	var err error
-	if st.buf, err = st.enc.Append(st.buf[:0], &blk, nil); err != nil {
+	if st.buf, err = st.enc.Append(st.buf[:0], &blk, opts); err != nil {
 		return fmt.Errorf("tsq: stream %q: encode block: %w", st.name, err)
 	}
 	first, last := uint64(b.seq[0]), uint64(b.seq[b.rows-1])

@@ -15,6 +15,12 @@ type Options struct {
 	// to store every column as encoded.
 	Compression   Compression
 	NoCompression bool
+	// Fixed skips the search for the smallest encoding: int64 columns are
+	// written delta-packed (codec.IntDelta), float64 columns with Gorilla
+	// XOR (codec.FloatXOR), and no column is compressed unless Compression
+	// asks. The format is the same; blocks are a little larger and much
+	// cheaper to make. For small frames that a merge rewrites later.
+	Fixed bool
 }
 
 // Encoder appends blocks. The zero value is ready; it reuses its scratch
@@ -55,7 +61,7 @@ func (e *Encoder) Append(dst []byte, b *Block, o *Options) ([]byte, error) {
 	e.descs = e.descs[:0]
 	for i := range b.Columns {
 		col := &b.Columns[i]
-		e.raw = e.appendBody(e.raw[:0], col, b.Rows)
+		e.raw = e.appendBody(e.raw[:0], col, b.Rows, o.Fixed)
 		if len(e.raw) > MaxColumnBytes {
 			return dst, fmt.Errorf("%w: column %q encodes to %d bytes, limit %d", ErrBadColumn, col.Name, len(e.raw), MaxColumnBytes)
 		}
@@ -96,6 +102,8 @@ func (e *Encoder) Append(dst []byte, b *Block, o *Options) ([]byte, error) {
 func pickCompression(t Type, o *Options) Compression {
 	switch {
 	case o.NoCompression:
+		return CompressNone
+	case o.Fixed && o.Compression == CompressNone:
 		return CompressNone
 	case o.Compression != CompressNone:
 		return o.Compression
@@ -142,7 +150,7 @@ func validate(b *Block) error {
 }
 
 // appendBody appends the raw body of col: null flags, then present values.
-func (e *Encoder) appendBody(dst []byte, col *Column, rows int) []byte {
+func (e *Encoder) appendBody(dst []byte, col *Column, rows int, fixed bool) []byte {
 	present := rows
 	if col.Valid != nil {
 		present = 0
@@ -160,8 +168,14 @@ func (e *Encoder) appendBody(dst []byte, col *Column, rows int) []byte {
 	}
 	switch col.Type {
 	case Int64:
+		if fixed {
+			return e.codec.AppendIntsAs(dst, presentOnly(col.Ints, col.Valid, present, &e.ints), codec.IntDelta)
+		}
 		return e.codec.AppendInts(dst, presentOnly(col.Ints, col.Valid, present, &e.ints))
 	case Float64:
+		if fixed {
+			return e.codec.AppendFloatsAs(dst, presentOnly(col.Floats, col.Valid, present, &e.floats), codec.FloatXOR)
+		}
 		return e.codec.AppendFloats(dst, presentOnly(col.Floats, col.Valid, present, &e.floats))
 	case Bool:
 		return codec.AppendBools(dst, presentOnly(col.Bools, col.Valid, present, &e.bools))
