@@ -131,7 +131,8 @@ func TestBackgroundRollCrash(t *testing.T) {
 func TestBackgroundRollSealError(t *testing.T) {
 	mem := vfs.NewMem()
 	efs := vfs.NewErrorFS(mem)
-	s := openT(t, efs, Options{BlockRows: 4, Sync: SyncNever})
+	// Slow fsyncs keep the seal in flight while the append returns.
+	s := openT(t, slowSyncFS{efs, 50 * time.Millisecond}, Options{BlockRows: 4, Sync: SyncNever})
 	for i := range 8 {
 		if _, err := s.Append(ctx, "ev", rec(day0+int64(i), "a", int64(i))); err != nil {
 			t.Fatal(err)
