@@ -338,10 +338,10 @@ func (st *stream) flush() error {
 	}
 	blk := b.block()
 	var opts *chunk.Options
-	if b.rows < st.s.o.BlockRows/2 {
-		// A small frame (a group commit, a read or tick of a buffered
-		// stream) is likely rewritten by the merge at seal: skip the
-		// encoding search.
+	if !st.buffered() && b.rows < st.s.o.BlockRows/2 {
+		// A small group-commit frame is likely rewritten by the merge at
+		// seal: skip the encoding search. (Buffered streams write full
+		// frames, which are not merged, and few small ones.)
 		opts = &fixedEncodings
 	}
 	var err error
