@@ -11,8 +11,9 @@ import (
 //
 // Under SyncAlways Append returns once the records are fsynced: appends
 // waiting together share one frame and one fsync (group commit). Under
-// SyncInterval and SyncNever it returns once they are written to the
-// file. In either case the records are then visible to this Store's
+// SyncInterval and SyncNever it returns once they are in the stream's
+// in-memory frame, written when full, at the next interval tick, before
+// any read of this Store, and at Close. In either case the records are then visible to this Store's
 // reads. An error after validation means the outcome is unknown: the
 // records may or may not be stored (with the seqs they would have had);
 // seqs handed out are never handed out again by this Store.

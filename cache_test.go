@@ -152,7 +152,8 @@ func TestBlockCacheOptions(t *testing.T) {
 // view inserts old bytes after the merge was published.
 func TestBlockCacheMerge(t *testing.T) {
 	fsys := vfs.NewMem()
-	s := openT(t, fsys, Options{BlockRows: 32, Sync: SyncNever, CacheBytes: 1 << 20})
+	// SyncAlways: one small frame per append, merged at seal.
+	s := openT(t, fsys, Options{BlockRows: 32, Sync: SyncAlways, CacheBytes: 1 << 20})
 	defer closeT(t, s)
 	for i := range 100 {
 		if _, err := s.Append(ctx, "ev", rec(day0+int64(i), "a", int64(i))); err != nil {
@@ -221,7 +222,6 @@ func TestBlockCacheMerge(t *testing.T) {
 	}
 	ro := openT(t, fsys.CrashClone(), Options{ReadOnly: true})
 	defer closeT(t, ro)
-	// (SyncNever: the crash clone holds the sealed segment only.)
 	if disk := getAll(t, ro, "ev", 100); !reflect.DeepEqual(disk, again[:100]) {
 		t.Fatal("cached records differ from the merged file's")
 	}

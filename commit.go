@@ -37,6 +37,9 @@ const (
 	reqCancelled
 )
 
+// fixedEncodings encode small frames (see flush).
+var fixedEncodings = chunk.Options{Fixed: true}
+
 var sampleSchema = []fieldType{{"value", chunk.Float64}}
 
 // submit writes r: through the committer under SyncAlways, directly
@@ -206,6 +209,7 @@ func (st *stream) commit(reqs []*request, syncNow bool) error {
 	if err := st.writeAll(reqs); err != nil {
 		return st.fail(err)
 	}
+	st.ackedNext = st.next // acknowledged when commit returns
 	if syncNow {
 		if err := st.sync(); err != nil {
 			return st.fail(err)
@@ -215,18 +219,74 @@ func (st *stream) commit(reqs []*request, syncNow bool) error {
 	return nil
 }
 
-// fail marks the stream broken after a write or sync error.
+// fail marks the stream broken after a write or sync error. Rows that
+// earlier appends left buffered (acknowledged, never written) are lost
+// with the builder: Close reports it, as it reports a failed background
+// fsync.
 func (st *stream) fail(err error) error {
 	st.broken = err
+	if first := st.unwritten(); first != 0 && first < st.ackedNext {
+		st.s.m.syncErrors.Add(1)
+		if st.syncErr == nil {
+			st.syncErr = fmt.Errorf("tsq: stream %q: %d acknowledged rows buffered in memory were lost: %w", st.name, st.ackedNext-first, err)
+		}
+	}
 	st.b.reset()
+	st.waitRoll()
+	st.pending.Store(false)
 	st.s.m.appendErrors.Add(1)
 	return err
 }
 
+// buffered reports whether a frame that is not full stays in memory
+// across appends (SyncInterval, SyncNever) instead of being written at
+// the end of each append (SyncAlways, where every append is fsynced).
+func (st *stream) buffered() bool { return st.c == nil }
+
+// writePending writes the frame that appends left in memory, so that a
+// read, a tick, a roll or Close finds every acknowledged row in the
+// file. Caller holds mu.
+func (st *stream) writePending() error {
+	if st.closed || st.broken != nil {
+		return nil
+	}
+	if st.b.rows == 0 && st.bgRoll.job == nil {
+		return nil
+	}
+	if err := st.settleRoll(); err != nil {
+		return st.fail(err)
+	}
+	if st.b.rows > 0 {
+		if err := st.flush(); err != nil {
+			return st.fail(err)
+		}
+		if err := st.settleRoll(); err != nil { // the frame may have rolled
+			return st.fail(err)
+		}
+	}
+	st.publish()
+	return nil
+}
+
+// flushForRead writes the buffered frame, if any, before a read of this
+// Store: reads see every acknowledged row.
+func (st *stream) flushForRead() error {
+	if !st.pending.Load() {
+		return nil
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.writePending()
+}
+
 // writeAll assigns seqs and writes the requests' rows as frames.
+// Under SyncAlways every row is written before it returns. Otherwise
+// the last frame stays in the builder unless it is full (see buffered).
 func (st *stream) writeAll(reqs []*request) error {
 	b := &st.b
-	b.reset()
+	if !st.buffered() {
+		b.reset()
+	}
 	for _, r := range reqs {
 		if b.conflicts(r.schema) {
 			if err := st.flush(); err != nil {
@@ -263,6 +323,10 @@ func (st *stream) writeAll(reqs []*request) error {
 			st.next++
 		}
 	}
+	if st.buffered() && b.rows < b.maxRows {
+		st.pending.Store(b.rows > 0 || st.bgRoll.job != nil)
+		return nil
+	}
 	return st.flush()
 }
 
@@ -273,8 +337,15 @@ func (st *stream) flush() error {
 		return nil
 	}
 	blk := b.block()
+	var opts *chunk.Options
+	if !st.buffered() && b.rows < st.s.o.BlockRows/2 {
+		// A small group-commit frame is likely rewritten by the merge at
+		// seal: skip the encoding search. (Buffered streams write full
+		// frames, which are not merged, and few small ones.)
+		opts = &fixedEncodings
+	}
 	var err error
-	if st.buf, err = st.enc.Append(st.buf[:0], &blk, nil); err != nil {
+	if st.buf, err = st.enc.Append(st.buf[:0], &blk, opts); err != nil {
 		return fmt.Errorf("tsq: stream %q: encode block: %w", st.name, err)
 	}
 	first, last := uint64(b.seq[0]), uint64(b.seq[b.rows-1])
@@ -286,17 +357,40 @@ func (st *stream) flush() error {
 		return err
 	}
 	meta := seg.BlockMeta{Rows: b.rows, MinSeq: first, MaxSeq: last, MinTime: b.minTime, MaxTime: b.maxTime}
-	if err := st.w.Append(st.buf, meta); err != nil {
+	done, err := st.rollDone()
+	if err != nil {
+		return err
+	}
+	if done {
+		if err := st.writeFrame(st.buf, meta, nil); err != nil {
+			return err
+		}
+	} else {
+		st.enqueue(st.buf, meta) // behind the background seal (roll.go)
+	}
+	b.reset()
+	st.pending.Store(st.bgRoll.job != nil)
+	return nil
+}
+
+// writeFrame appends an encoded frame to the active segment; series
+// lists its series, nil for the builder's. Caller holds mu.
+func (st *stream) writeFrame(data []byte, meta seg.BlockMeta, series []string) error {
+	if err := st.w.Append(data, meta); err != nil {
 		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
 	}
-	for s := range b.seriesSet {
+	if series == nil {
+		for s := range st.b.seriesSet {
+			st.w.AddSeries(s)
+		}
+	}
+	for _, s := range series {
 		st.w.AddSeries(s)
 	}
 	wb := st.w.Blocks()
 	st.blocks = append(st.blocks, wb[len(wb)-1])
 	st.s.m.frames.Add(1)
-	st.s.m.bytes.Add(uint64(len(st.buf) + seg.FrameHeaderLen))
-	b.reset()
+	st.s.m.bytes.Add(uint64(len(data) + seg.FrameHeaderLen))
 	return nil
 }
 
@@ -304,7 +398,13 @@ func (st *stream) flush() error {
 // and frameLen bytes, rolling or creating as needed.
 func (st *stream) ensureSegment(day, frameLen int64, firstSeq uint64) error {
 	if st.w != nil && (st.active.day != day ||
-		(len(st.blocks) > 0 && st.w.Size()+frameLen > st.s.o.SegmentMaxBytes)) {
+		(len(st.blocks)+len(st.bgRoll.queue) > 0 && st.w.Size()+st.bgRoll.bytes+frameLen > st.s.o.SegmentMaxBytes)) {
+		if err := st.settleRoll(); err != nil { // one background seal at a time
+			return err
+		}
+		if st.buffered() && len(st.blocks) > 0 {
+			return st.rollAsync(day, firstSeq)
+		}
 		if err := st.roll(); err != nil {
 			return err
 		}

@@ -270,6 +270,9 @@ func (st *stream) preparePass() ([]*segFile, *roaring64.Bitmap, error) {
 	if err := st.loadWatermark(); err != nil {
 		return nil, nil, err
 	}
+	if err := st.writePending(); err != nil {
+		return nil, nil, err
+	}
 	if st.w != nil && len(st.blocks) > 0 {
 		if err := st.roll(); err != nil {
 			st.broken = err

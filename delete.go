@@ -97,6 +97,9 @@ func (st *stream) syncFor(maxSeq uint64) error {
 	if st.closed {
 		return ErrClosed
 	}
+	if err := st.writePending(); err != nil {
+		return err
+	}
 	if st.active == nil || maxSeq < st.active.firstSeq {
 		return nil
 	}

@@ -297,6 +297,9 @@ func (st *stream) prepareImport() error {
 		}
 	}
 	st.applyMerges()
+	if err := st.writePending(); err != nil {
+		return err
+	}
 	if st.w != nil {
 		if err := st.roll(); err != nil {
 			return st.fail(err)

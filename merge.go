@@ -87,6 +87,7 @@ type merger struct {
 	sf  *segFile
 	w   *seg.Writer
 	b   builder
+	src mergeSrc // column-wise copying (merge_cols.go)
 	enc chunk.Encoder
 	buf []byte
 }
@@ -101,6 +102,31 @@ func (m *merger) run(w *seg.Writer) error {
 		blk, err := m.st.decodeBlockMode(m.sf, i, cacheLookup)
 		if err != nil {
 			return err
+		}
+		if m.src.prepare(blk) {
+			if m.b.rows > 0 && (uint64(m.src.seq.Ints[0]) != last+1 || m.b.day != dayOf(m.src.time.Ints[0]) || m.b.srcConflicts(&m.src)) {
+				if err := m.flush(); err != nil {
+					return err
+				}
+			}
+			for lo := 0; lo < blk.Rows; {
+				n := m.b.take(&m.src, lo)
+				if n == 0 {
+					if err := m.flush(); err != nil {
+						return err
+					}
+					continue
+				}
+				m.b.appendSrc(&m.src, lo, lo+n)
+				lo += n
+				if m.b.rows >= m.b.maxRows {
+					if err := m.flush(); err != nil {
+						return err
+					}
+				}
+			}
+			last = uint64(m.src.seq.Ints[blk.Rows-1])
+			continue
 		}
 		for row := range blk.Rows {
 			r := RecordAt(blk, row)

@@ -1,18 +1,24 @@
 package tsq
 
 import (
+	"reflect"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/tsqdb/tsq/internal/vfs"
 )
 
+// Merge tests append under SyncAlways: each append is then its own small
+// frame (the other policies buffer frames until they are full).
+
 // TestMergeAtSeal: a segment sealed with many small frames is rewritten
 // in the background with BlockRows-row blocks; every record reads back
 // the same before and after, in this Store and after reopen.
 func TestMergeAtSeal(t *testing.T) {
 	fsys := vfs.NewMem()
-	s := openT(t, fsys, Options{BlockRows: 32, Sync: SyncNever})
+	s := openT(t, fsys, Options{BlockRows: 32, Sync: SyncAlways})
 	for i := range 100 {
 		r := rec(day0+int64(i), "a", int64(i))
 		if i%10 == 3 {
@@ -73,7 +79,7 @@ func TestMergeAtSeal(t *testing.T) {
 // merged block spans: every block keeps seqs MinSeq..MaxSeq.
 func TestMergeSeqGap(t *testing.T) {
 	efs := vfs.NewErrorFS(vfs.NewMem())
-	s := openT(t, efs, Options{BlockRows: 64, Sync: SyncNever})
+	s := openT(t, efs, Options{BlockRows: 64, Sync: SyncAlways})
 	var acked []uint64
 	for i := range 40 {
 		if i == 20 {
@@ -120,7 +126,7 @@ func TestMergeSeqGap(t *testing.T) {
 func TestMergeFailure(t *testing.T) {
 	mem := vfs.NewMem()
 	efs := vfs.NewErrorFS(mem)
-	s := openT(t, efs, Options{BlockRows: 32, Sync: SyncNever})
+	s := openT(t, efs, Options{BlockRows: 32, Sync: SyncAlways})
 	for i := range 50 {
 		if _, err := s.Append(ctx, "ev", rec(day0+int64(i), "a", int64(i))); err != nil {
 			t.Fatal(err)
@@ -152,7 +158,7 @@ func TestMergeFailure(t *testing.T) {
 // unsealed reads it correctly after the writer sealed and merged it.
 func TestReadOnlyFollowsMerge(t *testing.T) {
 	fsys := vfs.NewMem()
-	w := openT(t, fsys, Options{BlockRows: 32, Sync: SyncNever})
+	w := openT(t, fsys, Options{BlockRows: 32, Sync: SyncAlways})
 	defer closeT(t, w)
 	for i := range 50 {
 		if _, err := w.Append(ctx, "ev", rec(day0+int64(i), "a", int64(i))); err != nil {
@@ -183,5 +189,77 @@ func TestReadOnlyFollowsMerge(t *testing.T) {
 	v, _ := r.readViewT("ev")
 	if !v.segs[0].sealed || len(v.segs[0].blocks) != 2 {
 		t.Fatalf("reader sees %d blocks, sealed=%v", len(v.segs[0].blocks), v.segs[0].sealed)
+	}
+}
+
+// TestMergeColumnWise: blocks of samples and of int, float and bool
+// fields with nulls are merged column by column (mergeSrc.prepare takes
+// them); a field whose type changes splits the merged blocks; every
+// record reads back the same.
+func TestMergeColumnWise(t *testing.T) {
+	fsys := vfs.NewMem()
+	s := openT(t, fsys, Options{BlockRows: 32, Sync: SyncAlways})
+	defer closeT(t, s)
+	for i := range 100 {
+		r := Record{Time: day0 + int64(i), Series: "s" + string(rune('a'+i%3)), Fields: []Field{{"n", Int(int64(i))}}}
+		if i%4 == 1 {
+			r.Fields = append(r.Fields, Field{"ok", Bool(i%8 == 1)})
+		}
+		if i < 50 {
+			r.Fields = append(r.Fields, Field{"x", Int(int64(i))})
+		} else {
+			r.Fields = append(r.Fields, Field{"x", Float(float64(i) / 2)})
+		}
+		if _, err := s.Append(ctx, "ev", r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.AppendSamples(ctx, "ev", "cpu", []int64{day0 + 100, day0 + 101}, []float64{1, 2}); err != nil {
+		t.Fatal(err)
+	}
+	v, _ := s.readViewT("ev")
+	for i := range v.segs[0].blocks {
+		blk, err := s.st("ev").decodeBlock(v.segs[0], i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var src mergeSrc
+		if !src.prepare(blk) {
+			t.Fatalf("block %d would be merged row by row", i)
+		}
+	}
+	before := getAll(t, s, "ev", 102)
+	if _, err := s.Append(ctx, "ev", rec(day0+dayNS, "a", 0)); err != nil { // rolls
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for s.Metrics().Merges == 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if _, err := s.Append(ctx, "ev", rec(day0+dayNS+1, "a", 1)); err != nil { // publishes the merge
+		t.Fatal(err)
+	}
+	v, _ = s.readViewT("ev")
+	var rows []int
+	for i := range v.segs[0].blocks {
+		if !contiguous(&v.segs[0].blocks[i]) {
+			t.Fatalf("block %d not contiguous", i)
+		}
+		rows = append(rows, v.segs[0].blocks[i].Rows)
+	}
+	// x is int64 in seqs 1..50, float64 in 51..100; the samples have no x.
+	if want := []int{32, 18, 32, 20}; !reflect.DeepEqual(rows, want) {
+		t.Fatalf("merged blocks of %v rows, want %v", rows, want)
+	}
+	after := getAll(t, s, "ev", 102)
+	// A merged block orders its field columns by first use in the block,
+	// so a record's fields may come in another order: compare sorted.
+	for _, rs := range [][]Record{before, after} {
+		for i := range rs {
+			slices.SortFunc(rs[i].Fields, func(a, b Field) int { return strings.Compare(a.Name, b.Name) })
+		}
+	}
+	if !reflect.DeepEqual(before, after) {
+		t.Fatal("records differ after the column-wise merge")
 	}
 }

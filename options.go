@@ -18,12 +18,14 @@ const (
 	// that arrive while an fsync runs are written together as one frame
 	// and share the next fsync (group commit).
 	SyncAlways SyncPolicy = iota
-	// SyncInterval: Append returns once the records are written to the
-	// file; a background goroutine fsyncs every Options.SyncInterval. A
-	// crash loses at most about one interval of acknowledged records.
+	// SyncInterval: Append returns once the records are in the stream's
+	// in-memory frame, which is written when full, before any read of
+	// this Store, and at least every Options.SyncInterval, when a
+	// background goroutine also fsyncs. A crash loses at most about one
+	// interval of acknowledged records.
 	SyncInterval
-	// SyncNever: Append returns once the records are written; the store
-	// fsyncs only when it seals a segment and at Close.
+	// SyncNever: as SyncInterval, but the interval tick only writes the
+	// frame: the store fsyncs only when it seals a segment and at Close.
 	SyncNever
 )
 

@@ -71,7 +71,8 @@ func (s *Store) readViewT(stream string) (*view, error) {
 // SegmentMaxBytes; all records read back across the segments.
 func TestSizeRoll(t *testing.T) {
 	fsys := vfs.NewMem()
-	s := openT(t, fsys, Options{SegmentMaxBytes: 2048, Sync: SyncNever})
+	// SyncNever buffers frames until BlockRows: 4-row frames.
+	s := openT(t, fsys, Options{SegmentMaxBytes: 2048, BlockRows: 4, Sync: SyncNever})
 	for i := range 200 {
 		if _, err := s.Append(ctx, "ev", rec(day0+int64(i), "series-with-a-long-name", int64(i))); err != nil {
 			t.Fatal(err)

@@ -76,7 +76,7 @@ func Open(dir string, o *Options) (*Store, error) {
 		s.cache.close()
 		return nil, fmt.Errorf("tsq: open %s: %w", dir, err)
 	}
-	if opts.Sync == SyncInterval {
+	if opts.Sync != SyncAlways && !opts.ReadOnly {
 		s.stopSync, s.syncDone = make(chan struct{}), make(chan struct{})
 		go s.syncLoop()
 	}
@@ -189,7 +189,8 @@ func (s *Store) Close() error {
 	return errors.Join(errs...)
 }
 
-// syncLoop fsyncs every stream's active segment each SyncInterval.
+// syncLoop writes every stream's buffered frame and, under SyncInterval,
+// fsyncs its active segment each SyncInterval.
 func (s *Store) syncLoop() {
 	defer close(s.syncDone)
 	t := time.NewTicker(s.o.SyncInterval)

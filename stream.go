@@ -126,14 +126,20 @@ type stream struct {
 	enc     chunk.Encoder
 	buf     []byte
 	c       *committer // group commit, SyncAlways only
-	one     [1]*request
-	sreq    request // AppendSamples' request in direct mode
-	merge   mergeState
-	readers []*seg.Reader     // read-only: Readers of sealed segments, closed at close
-	ids     streamIDs         // block cache segment ids, released at close
-	soft    softState         // soft deletes, tombstoned rows, retention (softstate.go)
-	cmp     *streamCompaction // compaction state, writable streams (compaction.go)
-	imp     importGate        // running import (import.go)
+	// pending is set while b holds rows not yet written (buffered) or a
+	// background roll runs; readers check it without mu. Seqs below
+	// ackedNext were acknowledged.
+	pending   atomic.Bool
+	ackedNext uint64
+	bgRoll    rollState // background seal (roll.go)
+	one       [1]*request
+	sreq      request // AppendSamples' request in direct mode
+	merge     mergeState
+	readers   []*seg.Reader     // read-only: Readers of sealed segments, closed at close
+	ids       streamIDs         // block cache segment ids, released at close
+	soft      softState         // soft deletes, tombstoned rows, retention (softstate.go)
+	cmp       *streamCompaction // compaction state, writable streams (compaction.go)
+	imp       importGate        // running import (import.go)
 }
 
 // openWriter locks the stream directory and loads its segments,
@@ -176,6 +182,7 @@ func (st *stream) openWriter() error {
 // load reads the segment list from disk: every segment but the last is
 // opened with seg.Open, the last unsealed one with seg.OpenWriter.
 func (st *stream) load() error {
+	st.waitRoll()
 	st.waitMerges()
 	if err := st.rollImports(); err != nil { // settle interrupted imports first
 		return err
@@ -476,6 +483,8 @@ func (st *stream) snapshot() (*view, error) {
 		if err := st.refresh(); err != nil {
 			return nil, err
 		}
+	} else if err := st.flushForRead(); err != nil {
+		return nil, err
 	}
 	v := st.view.Load()
 	if v == nil {
@@ -484,11 +493,18 @@ func (st *stream) snapshot() (*view, error) {
 	return v, nil
 }
 
-// backgroundSync fsyncs the active segment (SyncInterval).
+// backgroundSync writes the buffered frame (SyncInterval, SyncNever)
+// and fsyncs the active segment (SyncInterval).
 func (st *stream) backgroundSync() {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if st.closed || st.w == nil || st.broken != nil {
+	if st.closed || st.broken != nil {
+		return
+	}
+	if err := st.writePending(); err != nil {
+		return // recorded by fail
+	}
+	if st.w == nil || st.s.o.Sync != SyncInterval {
 		return
 	}
 	if err := st.sync(); err != nil {
@@ -526,6 +542,7 @@ func (st *stream) close() error {
 	if st.closed {
 		return nil
 	}
+	_ = st.writePending() // a failure is in syncErr (fail)
 	st.closed = true
 	errs := []error{st.syncErr}
 	if st.w != nil {

@@ -90,7 +90,7 @@ func equalColumn(t *testing.T, want, got *Column, rows int) {
 
 func TestRoundTrip(t *testing.T) {
 	for _, rows := range []int{1, 2, 3, 127, 128, 129, 1000, DefaultRows} {
-		for _, o := range []*Options{nil, {NoCompression: true}, {Compression: CompressS2}, {Compression: CompressZstd}} {
+		for _, o := range []*Options{nil, {NoCompression: true}, {Compression: CompressS2}, {Compression: CompressZstd}, {Fixed: true}} {
 			t.Run(fmt.Sprintf("rows=%d/%+v", rows, o), func(t *testing.T) {
 				b := testBlock(rows, uint64(rows))
 				var enc Encoder
@@ -297,4 +297,49 @@ func contains(s, sub string) bool {
 		}
 	}
 	return false
+}
+
+// TestFixedEncodings: Options.Fixed writes int64 columns delta-packed and
+// float64 columns with XOR, uncompressed, where the search picks others
+// (run-length for a constant, decimal for two-decimal values).
+func TestFixedEncodings(t *testing.T) {
+	const rows = 200
+	b := &Block{Rows: rows, Columns: []Column{
+		{Name: "c", Type: Int64, Ints: make([]int64, rows)},
+		{Name: "v", Type: Float64, Floats: make([]float64, rows)},
+		{Name: "s", Type: String, Strs: make([]string, rows)},
+	}}
+	for i := range rows {
+		b.Columns[0].Ints[i] = 7
+		b.Columns[1].Floats[i] = float64(i%97) / 100
+		b.Columns[2].Strs[i] = fmt.Sprintf("series-%d", i)
+	}
+	tags := func(o *Options) (intTag, floatTag byte, comp Compression) {
+		var enc Encoder
+		buf, err := enc.Append(nil, b, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var dec Decoder
+		if err := dec.Reset(buf); err != nil {
+			t.Fatal(err)
+		}
+		var got Block
+		if err := dec.Block(&got); err != nil {
+			t.Fatal(err)
+		}
+		for i := range b.Columns {
+			equalColumn(t, &b.Columns[i], &got.Columns[i], rows)
+		}
+		ci, cf := dec.cols[0], dec.cols[1]
+		// A body is a null flag (0: no nulls), then the encoding tag.
+		return buf[ci.Offset+1], buf[cf.Offset+1], dec.cols[2].Compression
+	}
+	if it, ft, _ := tags(nil); it == byte(codec.IntDelta) || ft == byte(codec.FloatXOR) {
+		t.Fatalf("the search picked int %d, float %d: the test needs other encodings", it, ft)
+	}
+	it, ft, comp := tags(&Options{Fixed: true})
+	if it != byte(codec.IntDelta) || ft != byte(codec.FloatXOR) || comp != CompressNone {
+		t.Fatalf("Fixed: int tag %d, float tag %d, string compression %v", it, ft, comp)
+	}
 }

@@ -15,6 +15,12 @@ type Options struct {
 	// to store every column as encoded.
 	Compression   Compression
 	NoCompression bool
+	// Fixed skips the search for the smallest encoding: int64 columns are
+	// written delta-packed (codec.IntDelta), float64 columns with Gorilla
+	// XOR (codec.FloatXOR), and no column is compressed unless Compression
+	// asks. The format is the same; blocks are a little larger and much
+	// cheaper to make. For small frames that a merge rewrites later.
+	Fixed bool
 }
 
 // Encoder appends blocks. The zero value is ready; it reuses its scratch
@@ -108,7 +114,7 @@ func (e *Encoder) appendBlock(dst []byte, b *Block, o *Options, hints []Hint) ([
 		if hints != nil {
 			h = hints[i]
 		}
-		e.raw = e.appendBody(e.raw[:0], col, b.Rows, h.Encoding)
+		e.raw = e.appendBody(e.raw[:0], col, b.Rows, h.Encoding, o != nil && o.Fixed)
 		if len(e.raw) > MaxColumnBytes {
 			return dst, fmt.Errorf("%w: column %q encodes to %d bytes, limit %d", ErrBadColumn, col.Name, len(e.raw), MaxColumnBytes)
 		}
@@ -153,6 +159,8 @@ func (e *Encoder) appendBlock(dst []byte, b *Block, o *Options, hints []Hint) ([
 func pickCompression(t Type, o *Options) Compression {
 	switch {
 	case o.NoCompression:
+		return CompressNone
+	case o.Fixed && o.Compression == CompressNone:
 		return CompressNone
 	case o.Compression != CompressNone:
 		return o.Compression
@@ -199,8 +207,9 @@ func validate(b *Block) error {
 }
 
 // appendBody appends the raw body of col: null flags, then present
-// values, in encoding tag (0: the smallest found).
-func (e *Encoder) appendBody(dst []byte, col *Column, rows int, tag uint8) []byte {
+// values, in encoding tag (0: the smallest found, or with fixed the
+// fixed encoding of the type, found without a search).
+func (e *Encoder) appendBody(dst []byte, col *Column, rows int, tag uint8, fixed bool) []byte {
 	present := rows
 	if col.Valid != nil {
 		present = 0
@@ -219,14 +228,20 @@ func (e *Encoder) appendBody(dst []byte, col *Column, rows int, tag uint8) []byt
 	switch col.Type {
 	case Int64:
 		vals := presentOnly(col.Ints, col.Valid, present, &e.ints)
-		if tag != 0 {
+		switch {
+		case tag != 0:
 			return e.codec.AppendIntsAs(dst, vals, codec.IntEncoding(tag))
+		case fixed:
+			return e.codec.AppendIntsAs(dst, vals, codec.IntDelta)
 		}
 		return e.codec.AppendInts(dst, vals)
 	case Float64:
 		vals := presentOnly(col.Floats, col.Valid, present, &e.floats)
-		if tag != 0 {
+		switch {
+		case tag != 0:
 			return e.codec.AppendFloatsAs(dst, vals, codec.FloatEncoding(tag))
+		case fixed:
+			return e.codec.AppendFloatsAs(dst, vals, codec.FloatXOR)
 		}
 		return e.codec.AppendFloats(dst, vals)
 	case Bool:

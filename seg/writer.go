@@ -63,6 +63,33 @@ func Create(fsys vfs.FS, path string, stream string, generation, firstSeq uint64
 	return w, nil
 }
 
+// CreateUnsynced is Create without its two fsyncs: the header is
+// written but neither it nor the directory entry is durable yet. The
+// caller must Sync the Writer and sync the directory before it appends a
+// frame, so that a crash never leaves frames behind a torn header (a
+// torn header alone is a torn create, which opens remove).
+func CreateUnsynced(fsys vfs.FS, path string, stream string, generation, firstSeq uint64) (*Writer, error) {
+	if err := checkStream(stream); err != nil {
+		return nil, fmt.Errorf("seg: create %s: %w", path, err)
+	}
+	if _, err := fsys.Stat(path); err == nil {
+		return nil, fmt.Errorf("seg: create %s: %w", path, fs.ErrExist)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("seg: create %s: %w", path, err)
+	}
+	f, err := fsys.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("seg: create %s: %w", path, err)
+	}
+	w := newWriter(fsys, f, path, Header{Version: CurrentVersion, Stream: stream, Generation: generation, FirstSeq: firstSeq})
+	if err := w.write(appendHeader(nil, &w.hdr)); err != nil {
+		_ = f.Close()
+		_ = fsys.Remove(path)
+		return nil, fmt.Errorf("seg: create %s: %w", path, err)
+	}
+	return w, nil
+}
+
 // writeHeader writes and syncs the header of a new file, then syncs its
 // directory.
 func (w *Writer) writeHeader() error {

@@ -1,0 +1,171 @@
+package tsq
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/tsqdb/tsq/internal/vfs"
+)
+
+// Background rolls (roll.go): under SyncInterval and SyncNever a roll
+// seals the old segment in the background while frames of the new one
+// wait in memory.
+
+// TestBackgroundRollReadsSeeQueued: frames queued behind a seal still in
+// flight are not in a file yet, but a read waits for the seal and sees
+// them; the old segment is then sealed.
+func TestBackgroundRollReadsSeeQueued(t *testing.T) {
+	mem := vfs.NewMem()
+	s := openT(t, slowSyncFS{mem, 50 * time.Millisecond}, Options{BlockRows: 4, Sync: SyncNever})
+	defer closeT(t, s)
+	for i := range 8 {
+		if _, err := s.Append(ctx, "ev", rec(day0+int64(i), "a", int64(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var recs []Record
+	for i := range 4 {
+		recs = append(recs, rec(day0+dayNS+int64(i), "b", int64(8+i)))
+	}
+	if _, err := s.Append(ctx, "ev", recs...); err != nil { // a full frame of day 2: rolls
+		t.Fatal(err)
+	}
+	if m := s.Metrics(); m.Frames != 2 || m.SegmentsRolled != 0 {
+		t.Fatalf("while the seal runs: %d frames written, %d rolls settled; want 2, 0", m.Frames, m.SegmentsRolled)
+	}
+	if n, err := s.Count("ev"); err != nil || n != 12 {
+		t.Fatalf("Count = %d, %v; want 12", n, err)
+	}
+	if m := s.Metrics(); m.Frames != 3 || m.SegmentsRolled != 1 {
+		t.Fatalf("after the read: %d frames, %d rolls", m.Frames, m.SegmentsRolled)
+	}
+	v, _ := s.readViewT("ev")
+	if len(v.segs) != 2 || !v.segs[0].sealed || v.segs[1].sealed || len(v.segs[1].blocks) != 1 {
+		t.Fatalf("view: %d segments", len(v.segs))
+	}
+	for q := uint64(1); q <= 12; q++ {
+		r, err := s.Get("ev", q)
+		if n, _ := r.Field("n"); err != nil || n.Int() != int64(q-1) {
+			t.Fatalf("Get(%d) = %+v, %v", q, r, err)
+		}
+	}
+}
+
+// TestBackgroundRollCrash: crash clones taken at many moments of a
+// replay that rolls every day, with seals in flight (slow fsyncs), plain
+// and torn: each opens for writing, holds exactly seqs 1..k for some k
+// (a prefix: no frame of a new segment outlives its predecessor's
+// unsynced tail), every record intact, and at least every row that was
+// in a sealed segment when the clone was taken. After Close all are
+// there.
+func TestBackgroundRollCrash(t *testing.T) {
+	mem := vfs.NewMem()
+	rng := rand.New(rand.NewPCG(3, 4))
+	s := openT(t, slowSyncFS{mem, 300 * time.Microsecond}, Options{BlockRows: 4, Sync: SyncInterval, SyncInterval: time.Hour})
+	n := int64(0)
+	check := func(clone *vfs.MemFS, sealedRows int64, what string) {
+		t.Helper()
+		c, err := Open("db", &Options{FS: clone})
+		if err != nil {
+			t.Fatalf("%s: open the clone: %v", what, err)
+		}
+		defer closeT(t, c)
+		got := allSeqs(t, c, "ev")
+		for i, q := range got {
+			if q != uint64(i+1) {
+				t.Fatalf("%s: seqs are not a prefix: position %d holds %d", what, i, q)
+			}
+		}
+		if int64(len(got)) < sealedRows {
+			t.Fatalf("%s: %d rows, but %d were in sealed segments", what, len(got), sealedRows)
+		}
+		for _, q := range got {
+			if q%7 != 0 {
+				continue
+			}
+			r, err := c.Get("ev", q)
+			if v, _ := r.Field("n"); err != nil || v.Int() != int64(q-1) {
+				t.Fatalf("%s: Get(%d) = %+v, %v", what, q, r, err)
+			}
+		}
+	}
+	// sealedRows counts the rows of settled (sealed, durable) segments.
+	sealedRows := func() int64 {
+		st := s.st("ev")
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		var r int64
+		for _, sf := range st.segs {
+			if sf.sealed {
+				r += sf.rows
+			}
+		}
+		return r
+	}
+	for day := range int64(40) {
+		rows := 1 + rng.IntN(9)
+		for range rows {
+			if _, err := s.Append(ctx, "ev", rec(day0+day*dayNS+n, "a", n)); err != nil {
+				t.Fatal(err)
+			}
+			n++
+		}
+		if day%3 == 0 {
+			check(mem.CrashClone(), sealedRows(), "plain")
+		} else {
+			check(mem.CrashCloneTorn(rng), sealedRows(), "torn")
+		}
+	}
+	if m := s.Metrics(); m.SegmentsRolled < 10 {
+		t.Fatalf("only %d background rolls settled", m.SegmentsRolled)
+	}
+	closeT(t, s)
+	check(mem.CrashClone(), n, "after Close")
+}
+
+// TestBackgroundRollSealError: a background seal whose fsync fails fails
+// the stream: the append or read that settles it gets the error, Close
+// reports the acknowledged rows lost, and the store reopens with a
+// prefix of the seqs, appends continuing.
+func TestBackgroundRollSealError(t *testing.T) {
+	mem := vfs.NewMem()
+	efs := vfs.NewErrorFS(mem)
+	// Slow fsyncs keep the seal in flight while the append returns.
+	s := openT(t, slowSyncFS{efs, 50 * time.Millisecond}, Options{BlockRows: 4, Sync: SyncNever})
+	for i := range 8 {
+		if _, err := s.Append(ctx, "ev", rec(day0+int64(i), "a", int64(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	efs.FailAfter(vfs.OpSync, 0, nil) // the background seal's fsync
+	var recs []Record
+	for i := range 4 {
+		recs = append(recs, rec(day0+dayNS+int64(i), "a", int64(8+i)))
+	}
+	if _, err := s.Append(ctx, "ev", recs...); err != nil {
+		t.Fatal(err) // queued behind the seal: acknowledged
+	}
+	if _, err := s.Count("ev"); err == nil {
+		t.Fatal("read after a failed background seal: no error")
+	}
+	efs.Disarm()
+	seqs, err := s.Append(ctx, "ev", rec(day0+dayNS+10, "a", 12)) // recovers first
+	if err != nil || seqs[0] != 13 {
+		t.Fatalf("append after the failure: %v, %v", seqs, err)
+	}
+	if err := s.Close(); err == nil {
+		t.Fatal("Close reported no loss")
+	}
+	c := openT(t, mem.CrashClone(), Options{})
+	defer closeT(t, c)
+	got := allSeqs(t, c, "ev")
+	for i, q := range got[:len(got)-1] {
+		if q != uint64(i+1) {
+			t.Fatalf("seqs %v: not a prefix before the last append", got)
+		}
+	}
+	if got[len(got)-1] != 13 {
+		t.Fatalf("seqs %v: the append after recovery is missing", got)
+	}
+}
