@@ -92,7 +92,10 @@ func (x *executor) explain(ps pruneStats) (array.RecordReader, error) {
 // ExplainSchema is the schema of an EXPLAIN result. Its metadata
 // (ResultKindKey = "explain") lets a renderer print the plan as text.
 var ExplainSchema = arrow.NewSchema([]arrow.Field{{Name: "plan", Type: arrow.BinaryTypes.String}},
-	func() *arrow.Metadata { m := arrow.NewMetadata([]string{ResultKindKey}, []string{"explain"}); return &m }())
+	func() *arrow.Metadata {
+		m := arrow.NewMetadata([]string{ResultKindKey}, []string{"explain"})
+		return &m
+	}())
 
 // ResultKindKey is the schema metadata key that marks a result's kind.
 const ResultKindKey = "tsq.result"
