@@ -191,45 +191,38 @@ func litKindName(k LitKind) string {
 	return [...]string{"an integer", "a number", "a string", "a boolean", "NULL", "a time"}[k]
 }
 
+// compileBinary compiles l AND r (or, with or, l OR r); under neg De
+// Morgan's law swaps the connective.
+func (p *plan) compileBinary(l, r Expr, neg, or bool) (pred, error) {
+	lp, err := p.compileExpr(l, neg)
+	if err != nil {
+		return nil, err
+	}
+	rp, err := p.compileExpr(r, neg)
+	if err != nil {
+		return nil, err
+	}
+	if or != neg {
+		return &orPred{lp, rp}, nil
+	}
+	return &andPred{lp, rp}, nil
+}
+
 // compileExpr type-checks e and compiles it; neg pushes a NOT down.
 func (p *plan) compileExpr(e Expr, neg bool) (pred, error) {
 	switch e := e.(type) {
 	case *And:
-		l, err := p.compileExpr(e.L, neg)
-		if err != nil {
-			return nil, err
-		}
-		r, err := p.compileExpr(e.R, neg)
-		if err != nil {
-			return nil, err
-		}
-		if neg {
-			return &orPred{l, r}, nil
-		}
-		return &andPred{l, r}, nil
+		return p.compileBinary(e.L, e.R, neg, false)
 	case *Or:
-		l, err := p.compileExpr(e.L, neg)
-		if err != nil {
-			return nil, err
-		}
-		r, err := p.compileExpr(e.R, neg)
-		if err != nil {
-			return nil, err
-		}
-		if neg {
-			return &andPred{l, r}, nil
-		}
-		return &orPred{l, r}, nil
+		return p.compileBinary(e.L, e.R, neg, true)
 	case *Not:
 		return p.compileExpr(e.X, !neg)
 	case *Compare:
 		return p.compileCompare(e, neg)
 	case *IsNull:
-		k, err := p.column(e.Col)
-		if err != nil {
+		if _, err := p.column(e.Col); err != nil {
 			return nil, err
 		}
-		_ = k
 		if isBase(e.Col.Name) {
 			return constPred(e.Neg != neg), nil // base columns are never null
 		}
