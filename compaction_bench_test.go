@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -151,9 +152,11 @@ func benchCompactRewrite(b *testing.B, runs bool) {
 		copyDur := time.Since(t0)
 		t0 = time.Now()
 		cpu0 := cpuTime()
+		stopProf := startPassProfile(b)
 		cs, err := s.Compact(ctx, "ev")
 		passDur := time.Since(t0)
 		passCPU := cpuTime() - cpu0
+		stopProf()
 		b.StopTimer()
 		if err != nil {
 			b.Fatal(err)
@@ -170,6 +173,32 @@ func benchCompactRewrite(b *testing.B, runs bool) {
 	b.ReportMetric(copyMBs, "copy-MB/s")
 	b.ReportMetric(passMBs/copyMBs, "ratio")
 }
+
+// startPassProfile starts a CPU profile of the pass alone when
+// TSQ_COMPACT_CPUPROFILE names a file prefix (the fill is not profiled):
+// one file per iteration, <prefix>.<benchmark name>.<n>. It returns the
+// function that stops it.
+func startPassProfile(b *testing.B) func() {
+	prefix := os.Getenv("TSQ_COMPACT_CPUPROFILE")
+	if prefix == "" {
+		return func() {}
+	}
+	passProfiles++
+	name := fmt.Sprintf("%s.%s.%d", prefix, strings.ReplaceAll(b.Name(), "/", "_"), passProfiles)
+	f, err := os.Create(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		b.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		_ = f.Close()
+	}
+}
+
+var passProfiles int
 
 // BenchmarkCompactMemory measures the peak heap of a pass over many
 // tombstones (distinct keys) with the default cap and with a small one:

@@ -33,6 +33,9 @@ type hashTable struct {
 const (
 	numShards   = 256
 	minShardLen = 8
+	// smallShardLen: shards grow by doubling up to here (a table of
+	// about 1M entries), by 5/4 beyond.
+	smallShardLen = 1 << 12
 )
 
 type hashKey struct{ lo, hi uint64 }
@@ -94,7 +97,7 @@ func (t *hashTable) get(k hashKey) (uint64, bool) {
 func (t *hashTable) set(k hashKey, v uint64, replace func(old uint64) bool) bool {
 	s := t.shard(k)
 	if 4*(s.n+1) > 3*len(s.slots) {
-		s.resize(max(minShardLen, len(s.slots)+len(s.slots)/4))
+		s.grow()
 	}
 	i, ok := s.slot(k)
 	if ok {
@@ -107,6 +110,57 @@ func (t *hashTable) set(k hashKey, v uint64, replace func(old uint64) bool) bool
 	s.n++
 	t.n++
 	return true
+}
+
+// touch loads the home slot of each key (zero keys skipped), so that the
+// cache lines of a batch of lookups are fetched in parallel (the loads
+// are independent) before the lookups, which take one at a time. It
+// returns a value to keep the loads from being optimised away.
+func (t *hashTable) touch(ks []hashKey) uint64 {
+	var acc uint64
+	for _, k := range ks {
+		if k.lo == 0 {
+			continue
+		}
+		s := t.shard(k)
+		if n := len(s.slots); n > 0 {
+			i, _ := bits.Mul64(k.lo, uint64(n))
+			acc += s.slots[i].k.lo
+		}
+	}
+	return acc
+}
+
+// upsert is set returning the value k held before, if any.
+func (t *hashTable) upsert(k hashKey, v uint64, replace func(old uint64) bool) (uint64, bool) {
+	s := t.shard(k)
+	if 4*(s.n+1) > 3*len(s.slots) {
+		s.grow()
+	}
+	i, ok := s.slot(k)
+	if ok {
+		old := s.slots[i].v
+		if replace(old) {
+			s.slots[i].v = v
+		}
+		return old, true
+	}
+	s.slots[i] = hashSlot{k: k, v: v}
+	s.n++
+	t.n++
+	return 0, false
+}
+
+// grow resizes a full shard: doubled while small (under smallShardLen
+// slots: few rehashes while a table fills), by 5/4 beyond (memory near
+// the cap).
+func (s *hashShard) grow() {
+	n := len(s.slots)
+	if n < smallShardLen {
+		s.resize(max(minShardLen, 2*n))
+		return
+	}
+	s.resize(n + n/4)
 }
 
 // resize rehashes s into n slots (n above its entries).

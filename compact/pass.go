@@ -81,6 +81,9 @@ type Config struct {
 	// refresh the caller's metadata and invalidate its cached blocks; an
 	// error fails the pass before W moves.
 	OnRewritten func(path string) error
+	// Chunked makes the pass fold chunk by chunk, then decide, even when
+	// the window fits one chunk (see runSingle); for tests.
+	Chunked bool
 	// Crash, when set, is called at each Point; an error stops the pass
 	// there, as a crash would, and is returned.
 	Crash func(Point) error
@@ -100,11 +103,13 @@ type Stats struct {
 	// because soft deleted and because superseded (compressed bitmaps:
 	// a pass may drop billions of rows).
 	GoneSoftDeleted, GoneSuperseded *roaring64.Bitmap
-	BytesRead, BytesWritten         int64 // block bytes
-	MaxSnapshot                     int   // largest chunk snapshot, entries
-	MaxSnapshotBytes                int64 // its tables' memory
-	Duration                        time.Duration
-	FoldTime, ChunkTime             time.Duration // folding snapshots; scanning and rewriting segments
+	// BytesRead counts the block bytes read; BytesWritten the bytes of
+	// the rewritten files (header, blocks, index, bloom, footer).
+	BytesRead, BytesWritten int64
+	MaxSnapshot             int   // largest chunk snapshot, entries
+	MaxSnapshotBytes        int64 // its tables' memory
+	Duration                time.Duration
+	FoldTime, ChunkTime     time.Duration // folding snapshots; scanning and rewriting segments
 }
 
 // Dropped returns the rows dropped for reason r.
@@ -155,23 +160,7 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 		if err := ctx.Err(); err != nil {
 			return st, err
 		}
-		t0 := time.Now()
-		snap, end, err := fold(ctx, cfg.FS, cfg.Segments, st.Watermark, st.Target, cfg.TombstoneCap, cfg.BloomCutoff)
-		st.FoldTime += time.Since(t0)
-		if err != nil {
-			return st, err
-		}
-		st.Chunks++
-		st.MaxSnapshot = max(st.MaxSnapshot, snap.Len())
-		st.MaxSnapshotBytes = max(st.MaxSnapshotBytes, snap.Bytes())
-		dels, puts := snap.counts()
-		st.Tombstones[ReasonRecord] += dels
-		st.Tombstones[ReasonUpdate] += puts
-		st.Tombstones[ReasonSeries] += int64(snap.drops.len())
-		d := &decider{snap: snap, chunkEnd: end, wStart: cfg.Watermark, deleted: cfg.SoftDeleted}
-		t0 = time.Now()
-		err = runChunk(ctx, &cfg, d, budget, &st)
-		st.ChunkTime += time.Since(t0)
+		end, err := runNext(ctx, &cfg, budget, &st)
 		if err != nil {
 			return st, err
 		}
@@ -195,6 +184,31 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 		}
 	}
 	return st, nil
+}
+
+// runNext runs the next chunk from st.Watermark and returns its end.
+func runNext(ctx context.Context, cfg *Config, budget *byteSem, st *Stats) (uint64, error) {
+	if singleChunk(cfg, st.Watermark, st.Target) {
+		return st.Target, runSingle(ctx, cfg, budget, st)
+	}
+	t0 := time.Now()
+	snap, end, err := fold(ctx, cfg.FS, cfg.Segments, st.Watermark, st.Target, cfg.TombstoneCap, cfg.BloomCutoff)
+	st.FoldTime += time.Since(t0)
+	if err != nil {
+		return 0, err
+	}
+	st.Chunks++
+	st.MaxSnapshot = max(st.MaxSnapshot, snap.Len())
+	st.MaxSnapshotBytes = max(st.MaxSnapshotBytes, snap.Bytes())
+	dels, puts := snap.counts()
+	st.Tombstones[ReasonRecord] += dels
+	st.Tombstones[ReasonUpdate] += puts
+	st.Tombstones[ReasonSeries] += int64(snap.drops.len())
+	d := &decider{snap: snap, chunkEnd: end, wStart: cfg.Watermark, deleted: cfg.SoftDeleted}
+	t0 = time.Now()
+	err = runChunk(ctx, cfg, d, budget, st)
+	st.ChunkTime += time.Since(t0)
+	return end, err
 }
 
 func (c *Config) crash(p Point) error {
@@ -231,22 +245,7 @@ func runChunk(ctx context.Context, cfg *Config, d *decider, budget *byteSem, st 
 					}
 				}
 				mu.Lock()
-				st.SegmentsExamined++
-				st.BytesRead += res.readBytes
-				// Soft-deleted seqs found absent are gone even when
-				// nothing was rewritten (an earlier pass removed them).
-				st.GoneSoftDeleted.AddMany(res.absent)
-				if res.rewritten {
-					st.SegmentsRewritten++
-					st.BytesWritten += res.wrote
-					for r, n := range res.dropped {
-						st.RowsDropped[r] += n
-					}
-					st.GoneSoftDeleted.AddMany(res.gone)
-					st.GoneSuperseded.AddMany(res.goneSup)
-				} else if err == nil {
-					st.SegmentsClean++
-				}
+				st.record(&res, err)
 				if err != nil {
 					errs = append(errs, err)
 					cancel()
@@ -266,6 +265,26 @@ func runChunk(ctx context.Context, cfg *Config, d *decider, budget *byteSem, st 
 	close(next)
 	wg.Wait()
 	return errors.Join(errs...)
+}
+
+// record adds what processing a segment did (err its error) to st.
+func (st *Stats) record(res *segResult, err error) {
+	st.SegmentsExamined++
+	st.BytesRead += res.readBytes
+	// Soft-deleted seqs found absent are gone even when nothing was
+	// rewritten (an earlier pass removed them).
+	st.GoneSoftDeleted.AddMany(res.absent)
+	if res.rewritten {
+		st.SegmentsRewritten++
+		st.BytesWritten += res.wrote
+		for r, n := range res.dropped {
+			st.RowsDropped[r] += n
+		}
+		st.GoneSoftDeleted.AddMany(res.gone)
+		st.GoneSuperseded.AddMany(res.goneSup)
+	} else if err == nil {
+		st.SegmentsClean++
+	}
 }
 
 // candidates returns the segments that may hold a row the chunk drops,

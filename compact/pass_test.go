@@ -255,29 +255,37 @@ func TestRunDiskBudget(t *testing.T) {
 
 // TestRunBloomPrefilter: below the cutoff a segment whose bloom rules
 // out every series named is skipped unread; above it every segment is
-// scanned; the result is the same.
+// scanned; the result is the same. The chunked pass prefilters every
+// segment; the single-chunk pass reads the window's segments anyway (to
+// fold them) and prefilters those at or below W.
 func TestRunBloomPrefilter(t *testing.T) {
-	for _, cutoff := range []int{DefaultBloomCutoff, 1} {
-		fsys := vfs.NewMem()
-		_ = fsys.MkdirAll("s", 0o755)
-		a := writeSeg(t, fsys, "s/a.seg", []row{{1, "x", "k", OpPut}, {2, "y", "k", OpPut}})
-		b := writeSeg(t, fsys, "s/b.seg", []row{{3, "other", "", OpPut}, {4, "other2", "", OpPut}}) // samples: no tombstone
-		c := writeSeg(t, fsys, "s/c.seg", []row{{5, "x", "k", OpDelete}, {6, "y", "k", OpDelete}})
-		st, err := Run(context.Background(), Config{FS: fsys, Dir: "s", Segments: []Segment{a, b, c}, BloomCutoff: cutoff})
-		if err != nil {
-			t.Fatal(err)
-		}
-		wantSkipped, wantExamined := 1, 2 // b by its bloom (neither x nor y)
-		if cutoff == 1 {
-			wantSkipped, wantExamined = 0, 3 // two entries > 1: every segment scanned
-		}
-		if st.SegmentsSkipped != wantSkipped || st.SegmentsExamined != wantExamined ||
-			st.SegmentsRewritten != 1 || st.RowsDropped[ReasonRecord] != 2 {
-			t.Fatalf("cutoff %d: %+v", cutoff, st)
-		}
-		got, _ := seqsOf(t, fsys, "s/b.seg")
-		if len(got) != 1 || len(got[0]) != 2 {
-			t.Fatalf("cutoff %d: b changed: %v", cutoff, got)
+	for _, chunked := range []bool{true, false} {
+		for _, cutoff := range []int{DefaultBloomCutoff, 1} {
+			fsys := vfs.NewMem()
+			_ = fsys.MkdirAll("s", 0o755)
+			a := writeSeg(t, fsys, "s/a.seg", []row{{1, "x", "k", OpPut}, {2, "y", "k", OpPut}})
+			b := writeSeg(t, fsys, "s/b.seg", []row{{3, "other", "", OpPut}, {4, "other2", "", OpPut}}) // samples: no tombstone
+			c := writeSeg(t, fsys, "s/c.seg", []row{{5, "x", "k", OpDelete}, {6, "y", "k", OpDelete}})
+			cfg := Config{FS: fsys, Dir: "s", Segments: []Segment{a, b, c}, BloomCutoff: cutoff, Chunked: chunked}
+			if !chunked {
+				cfg.Watermark = 4 // a and b below W: prefiltered
+			}
+			st, err := Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantSkipped, wantExamined := 1, 2 // b by its bloom (neither x nor y)
+			if cutoff == 1 {
+				wantSkipped, wantExamined = 0, 3 // two entries > 1: every segment scanned
+			}
+			if st.SegmentsSkipped != wantSkipped || st.SegmentsExamined != wantExamined ||
+				st.SegmentsRewritten != 1 || st.RowsDropped[ReasonRecord] != 2 {
+				t.Fatalf("chunked %v, cutoff %d: %+v", chunked, cutoff, st)
+			}
+			got, _ := seqsOf(t, fsys, "s/b.seg")
+			if len(got) != 1 || len(got[0]) != 2 {
+				t.Fatalf("chunked %v, cutoff %d: b changed: %v", chunked, cutoff, got)
+			}
 		}
 	}
 }

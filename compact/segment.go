@@ -62,12 +62,13 @@ func (d *decider) absent(dst []uint64, m *seg.BlockMeta, seqs []int64) []uint64 
 // segResult is what processing one segment did.
 type segResult struct {
 	rewritten bool
+	clean     bool // examined, nothing to drop
 	dropped   [numReasons]int64
 	gone      []uint64 // soft-deleted seqs removed
 	goneSup   []uint64 // superseded seqs removed
 	absent    []uint64 // soft-deleted seqs no longer in the file (a crash after an earlier rewrite)
 	readBytes int64
-	wrote     int64
+	wrote     int64 // the new file's bytes
 }
 
 // blockPlan lists the rows of a block that drop, in order.
@@ -163,12 +164,20 @@ func processSegment(ctx context.Context, cfg *Config, path string, d *decider, b
 	if first < 0 {
 		return res, nil
 	}
+	err = rewriteSegment(ctx, cfg, path, r, blocks, sc, budget)
+	return res, err
+}
+
+// rewriteSegment rewrites the segment path (open as r, its blocks
+// blocks) without the rows sc plans to drop, deciding the blocks in the
+// chunk sc has not scanned yet, and fills sc.res.
+func rewriteSegment(ctx context.Context, cfg *Config, path string, r *seg.Reader, blocks []seg.BlockMeta, sc *scanner, budget *byteSem) error {
 	fi, err := cfg.FS.Stat(path)
 	if err != nil {
-		return res, err
+		return err
 	}
 	if err := budget.acquire(ctx, fi.Size()); err != nil {
-		return res, err
+		return err
 	}
 	defer budget.release(fi.Size())
 	rwr := rewriter{ctx: ctx, path: path, r: r, blocks: blocks, sc: sc}
@@ -177,12 +186,16 @@ func processSegment(ctx context.Context, cfg *Config, path string, d *decider, b
 		hooks = &seg.CrashHooks{At: func(p seg.CrashPoint) error { return cfg.Crash(Point(p)) }}
 	}
 	err = seg.Rewrite(cfg.FS, path, rwr.run, hooks)
-	res.readBytes += rwr.read
+	sc.res.readBytes += rwr.read
 	if err != nil {
-		return res, err
+		return err
 	}
-	res.rewritten, res.wrote = true, rwr.wrote
-	return res, nil
+	// Everything the rewrite wrote: header, blocks, index, bloom, footer.
+	if fi, err = cfg.FS.Stat(path); err != nil {
+		return err
+	}
+	sc.res.rewritten, sc.res.wrote = true, fi.Size()
+	return nil
 }
 
 // keptSeries adds to set the series of the rows of a block's series
@@ -251,7 +264,6 @@ type rewriter struct {
 	buf    []byte
 	outBuf []byte
 	read   int64
-	wrote  int64
 }
 
 func (x *rewriter) run(w *seg.Writer) error {
@@ -292,7 +304,6 @@ func (x *rewriter) run(w *seg.Writer) error {
 					return err
 				}
 			}
-			x.wrote += int64(len(x.buf))
 			err = w.Append(x.buf, meta)
 		case len(p.drop) == m.Rows:
 			err = w.Append(nil, empty)
@@ -301,7 +312,6 @@ func (x *rewriter) run(w *seg.Writer) error {
 			if block, meta.Rows, err = x.filter(i, p.drop, decoded); err != nil {
 				return err
 			}
-			x.wrote += int64(len(block))
 			err = w.Append(block, meta)
 		}
 		if err != nil {

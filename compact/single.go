@@ -1,0 +1,317 @@
+package compact
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/tsqdb/tsq/chunk"
+	"github.com/tsqdb/tsq/seg"
+)
+
+// The single-chunk pass. When the window (W, target] cannot hold more
+// tombstones than the cap (target-W <= cap: seqs are distinct), the
+// whole window is one chunk and the fold and the drop decisions are one
+// read of the window, newest row first: when a row is reached, every
+// row above it in the window has been observed, so the snapshot already
+// holds exactly the tombstones that can supersede it (all with higher
+// seqs), and one hash table operation per keyed row both decides the row
+// and observes it. Each segment's plan is final once its first block is
+// reached; the segment is then handed to the rewrite workers while the
+// fold goes on with the older segments. Segments wholly at or below W
+// hold no tombstone of the window: they are processed afterwards with
+// the finished snapshot, as a chunk of the chunked pass.
+
+// singleChunk reports whether the pass from W to target is one chunk.
+func singleChunk(cfg *Config, w, target uint64) bool {
+	return !cfg.Chunked && target > w && target-w <= uint64(cfg.TombstoneCap)
+}
+
+// segJob is a segment folded and decided, waiting for its rewrite.
+type segJob struct {
+	path   string
+	r      *seg.Reader
+	blocks []seg.BlockMeta
+	sc     *scanner
+	res    segResult
+	drops  bool // a row drops: rewrite it
+}
+
+// runSingle runs the pass's one chunk, from st.Watermark to st.Target.
+func runSingle(ctx context.Context, cfg *Config, budget *byteSem, st *Stats) error {
+	w, target := st.Watermark, st.Target
+	snap := newSnapshot(cfg.BloomCutoff)
+	d := &decider{snap: snap, chunkEnd: target, wStart: cfg.Watermark, deleted: cfg.SoftDeleted}
+	var win, older []Segment
+	for _, s := range cfg.Segments {
+		if s.MaxSeq > w {
+			win = append(win, s)
+		} else {
+			older = append(older, s)
+		}
+	}
+	st.Chunks++
+	t0 := time.Now()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu   sync.Mutex
+		errs []error
+		wg   sync.WaitGroup
+	)
+	fail := func(err error) {
+		mu.Lock()
+		errs = append(errs, err)
+		mu.Unlock()
+		cancel()
+	}
+	jobs := make(chan *segJob, len(win))
+	for range min(cfg.Workers, max(len(win), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				err := j.rewrite(ctx, cfg, budget)
+				mu.Lock()
+				st.record(&j.res, err)
+				mu.Unlock()
+				if err != nil {
+					fail(err)
+				}
+			}
+		}()
+	}
+	f := folder{d: d, lo: w}
+	for i := len(win) - 1; i >= 0; i-- {
+		if ctx.Err() != nil {
+			break
+		}
+		j, err := f.segment(ctx, cfg, win[i].Path)
+		if err != nil {
+			fail(err)
+			break
+		}
+		if !j.drops {
+			mu.Lock()
+			st.record(&j.res, nil)
+			mu.Unlock()
+			if err := j.r.Close(); err != nil {
+				fail(err)
+				break
+			}
+			continue
+		}
+		jobs <- j
+	}
+	close(jobs)
+	st.FoldTime += time.Since(t0)
+	t1 := time.Now()
+	wg.Wait()
+	st.MaxSnapshot = max(st.MaxSnapshot, snap.Len())
+	st.MaxSnapshotBytes = max(st.MaxSnapshotBytes, snap.Bytes())
+	dels, puts := snap.counts()
+	st.Tombstones[ReasonRecord] += dels
+	st.Tombstones[ReasonUpdate] += puts
+	st.Tombstones[ReasonSeries] += int64(snap.drops.len())
+	err := errors.Join(errs...)
+	if err == nil && len(older) > 0 && ctx.Err() == nil {
+		oc := *cfg
+		oc.Segments = older
+		err = runChunk(ctx, &oc, d, budget, st)
+	}
+	st.ChunkTime += time.Since(t1)
+	return err
+}
+
+// rewrite rewrites the job's segment and refreshes the caller's view of
+// it; it closes the job's reader.
+func (j *segJob) rewrite(ctx context.Context, cfg *Config, budget *byteSem) (err error) {
+	defer func() {
+		if cerr := j.r.Close(); err == nil && cerr != nil {
+			err = cerr
+		}
+	}()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := rewriteSegment(ctx, cfg, j.path, j.r, j.blocks, j.sc, budget); err != nil {
+		return err
+	}
+	if cfg.OnRewritten != nil {
+		if err := cfg.OnRewritten(j.path); err != nil {
+			return fmt.Errorf("compact: refresh after rewriting %s: %w", j.path, err)
+		}
+	}
+	return nil
+}
+
+// folder folds the window (lo, d.chunkEnd] newest row first, deciding
+// each row of the segments it reads.
+type folder struct {
+	d    *decider
+	lo   uint64 // W: rows at or below are decided, not observed
+	dec  chunk.Decoder
+	rw   rows
+	buf  []byte
+	pair []byte
+	hs   []hashKey
+	code []bool // series dictionary codes already named, per block
+	sink uint64 // of hashTable.touch
+}
+
+// segment reads the segment path, newest block first, and returns its
+// job, the reader open.
+func (f *folder) segment(ctx context.Context, cfg *Config, path string) (*segJob, error) {
+	r, err := seg.Open(cfg.FS, path)
+	if err != nil {
+		return nil, err
+	}
+	blocks := r.Blocks()
+	j := &segJob{path: path, r: r, blocks: blocks}
+	j.sc = &scanner{d: f.d, res: &j.res, plans: make([]blockPlan, len(blocks)), kept: map[string]struct{}{}}
+	for i := len(blocks) - 1; i >= 0; i-- {
+		m := &blocks[i]
+		if !j.sc.inChunk(m) {
+			continue
+		}
+		if m.Rows == 0 {
+			j.res.absent = f.d.absent(j.res.absent, m, nil)
+			j.sc.plans[i].scanned = true
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			_ = r.Close()
+			return nil, err
+		}
+		if f.buf, err = r.ReadBlock(i, f.buf); err != nil {
+			_ = r.Close()
+			return nil, err
+		}
+		j.res.readBytes += int64(len(f.buf))
+		if err := decodeRows(&f.dec, f.buf, &f.rw); err != nil {
+			_ = r.Close()
+			return nil, fmt.Errorf("compact: %s block %d: %w", path, i, err)
+		}
+		if f.block(j.sc, i, m) {
+			j.drops = true
+		}
+	}
+	return j, nil
+}
+
+// block decides block i (meta m, record columns in f.rw), newest row
+// first, observing the rows of the window, and reports whether a row
+// drops.
+func (f *folder) block(sc *scanner, i int, m *seg.BlockMeta) bool {
+	d, res, p, rw, snap := f.d, sc.res, &sc.plans[i], &f.rw, f.d.snap
+	res.absent = d.absent(res.absent, m, rw.seq)
+	f.nameSeries(rw)
+	// Hash every keyed row first, then take the rows newest first in
+	// batches whose home slots are touched together (see touch).
+	f.hs = append(f.hs[:0], make([]hashKey, rw.n)...)
+	for k := range rw.n {
+		if op := rw.op[k]; rw.key[k] != "" && (op == OpPut || op == OpDelete) && uint64(rw.seq[k]) <= d.chunkEnd {
+			f.pair = appendPair(f.pair[:0], rw.series[k], rw.key[k])
+			f.hs[k] = snap.recs.hash(f.pair)
+		}
+	}
+	const batch = 256
+	for k := rw.n - 1; k >= 0; k-- {
+		if (k+1)%batch == 0 || k == rw.n-1 {
+			f.sink += snap.recs.touch(f.hs[max(0, k+1-batch) : k+1])
+		}
+		q := uint64(rw.seq[k])
+		if q > d.chunkEnd {
+			continue
+		}
+		op, series, key := uint8(rw.op[k]), rw.series[k], rw.key[k]
+		in := q > f.lo
+		var why Reason
+		drop := false
+		if d.deleted != nil && d.deleted.Contains(q) && ((op == OpPut && key == "") || q <= d.wStart) {
+			why, drop = ReasonSoftDelete, true
+		}
+		switch {
+		case op == OpDrop:
+			if in {
+				f.pair = append(f.pair[:0], series...)
+				snap.drops.set(snap.drops.hash(f.pair), q, func(old uint64) bool { return q > old })
+				snap.maxSeq = max(snap.maxSeq, q)
+			}
+			continue // never dropped for being superseded
+		case op == OpPut && !drop && snap.drops.len() > 0:
+			f.pair = append(f.pair[:0], series...)
+			if t, ok := snap.drops.get(snap.drops.hash(f.pair)); ok && t > q {
+				why, drop = ReasonSeries, true
+			}
+		}
+		if h := f.hs[k]; h.lo != 0 {
+			var t uint64
+			var ok bool
+			if in {
+				v := q << 1
+				if op == OpDelete {
+					v |= 1
+				}
+				t, ok = snap.recs.upsert(h, v, func(old uint64) bool { return v>>1 > old>>1 })
+				snap.maxSeq = max(snap.maxSeq, q)
+			} else {
+				t, ok = snap.recs.get(h)
+			}
+			if !drop && op == OpPut && ok && t>>1 > q {
+				why, drop = ReasonUpdate, true
+				if t&1 == 1 {
+					why = ReasonRecord
+				}
+			}
+		}
+		if drop {
+			p.drop = append(p.drop, int32(k))
+			res.dropped[why]++
+			if why != ReasonSoftDelete {
+				res.goneSup = append(res.goneSup, q)
+			}
+			if why == ReasonSoftDelete || (d.deleted != nil && d.deleted.Contains(q)) {
+				res.gone = append(res.gone, q)
+			}
+		}
+	}
+	for a, b := 0, len(p.drop)-1; a < b; a, b = a+1, b-1 {
+		p.drop[a], p.drop[b] = p.drop[b], p.drop[a]
+	}
+	sc.mark = keptSeries(&rw.sc, p.drop, sc.mark, sc.kept)
+	p.scanned = true
+	return len(p.drop) > 0
+}
+
+// nameSeries adds to the snapshot's names the series of the block's rows
+// that are tombstones of the window, each dictionary entry once.
+func (f *folder) nameSeries(rw *rows) {
+	snap := f.d.snap
+	if snap.manyNames {
+		return
+	}
+	sc := &rw.sc
+	if sc.Strs == nil {
+		f.code = append(f.code[:0], make([]bool, sc.Dict.Len())...)
+	}
+	for k := range rw.n {
+		q, op := uint64(rw.seq[k]), rw.op[k]
+		if q <= f.lo || q > f.d.chunkEnd || !(op == OpDrop || (rw.key[k] != "" && (op == OpPut || op == OpDelete))) {
+			continue
+		}
+		if sc.Strs == nil && !sc.IsNull(k) {
+			c := sc.Codes[k]
+			if c < 0 || int(c) >= len(f.code) || f.code[c] {
+				continue
+			}
+			f.code[c] = true
+		}
+		snap.addName(rw.series[k])
+		if snap.manyNames {
+			return
+		}
+	}
+}
