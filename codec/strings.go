@@ -1,6 +1,9 @@
 package codec
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // StringEncoding tags a string (or bytes) column encoding. The numeric
 // values are part of the format; do not change them.
@@ -238,8 +241,13 @@ func (c *Encoder) AppendStringsAs(dst []byte, dict *Strings, codes []int32, e St
 			c.lens[i] = int64(dict.Offsets[code+1] - dict.Offsets[code])
 		}
 		dst = c.AppendInts(dst, c.lens)
+		total := 0
+		for _, l := range c.lens {
+			total += int(l)
+		}
+		dst = slices.Grow(dst, total)
 		for _, code := range codes {
-			dst = append(dst, dict.At(int(code))...)
+			dst = append(dst, dict.Data[dict.Offsets[code]:dict.Offsets[code+1]]...)
 		}
 		return dst
 	}

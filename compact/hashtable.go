@@ -112,6 +112,18 @@ func (t *hashTable) set(k hashKey, v uint64, replace func(old uint64) bool) bool
 	return true
 }
 
+// presize makes room for about n entries in an empty table, so that it
+// does not grow up to there.
+func (t *hashTable) presize(n int) {
+	if t.n > 0 || n <= 0 {
+		return
+	}
+	per := max(minShardLen, (n/numShards+1)*3/2)
+	for si := range t.shards {
+		t.shards[si].slots = make([]hashSlot, per)
+	}
+}
+
 // touch loads the home slot of each key (zero keys skipped), so that the
 // cache lines of a batch of lookups are fetched in parallel (the loads
 // are independent) before the lookups, which take one at a time. It

@@ -25,8 +25,20 @@ type rows struct {
 	dict           []string // scratch for stringsOf
 }
 
-// decodeRows decodes the seq, series, key and op columns of block data.
+// decodeRows decodes the seq, series, key and op columns of block data,
+// and fills r.series and r.key.
 func decodeRows(dec *chunk.Decoder, data []byte, r *rows) error {
+	if err := decodeColumns(dec, data, r); err != nil {
+		return err
+	}
+	r.series = stringsOf(&r.sc, r.series, &r.dict)
+	r.key = stringsOf(&r.kc, r.key, &r.dict)
+	return nil
+}
+
+// decodeColumns decodes the seq, series, key and op columns of block
+// data; r.series and r.key are left as they were (see seriesAt, keyAt).
+func decodeColumns(dec *chunk.Decoder, data []byte, r *rows) error {
 	if err := dec.Reset(data); err != nil {
 		return err
 	}
@@ -45,9 +57,22 @@ func decodeRows(dec *chunk.Decoder, data []byte, r *rows) error {
 		}
 	}
 	r.seq, r.op = r.qc.Ints, r.oc.Ints
-	r.series = stringsOf(&r.sc, r.series, &r.dict)
-	r.key = stringsOf(&r.kc, r.key, &r.dict)
 	return nil
+}
+
+// seriesAt and keyAt return the series and key of row i from the
+// decoded columns, without copying; nil for a null.
+func (r *rows) seriesAt(i int) []byte { return valueAt(&r.sc, i) }
+func (r *rows) keyAt(i int) []byte    { return valueAt(&r.kc, i) }
+
+func valueAt(c *chunk.Column, i int) []byte {
+	switch {
+	case c.IsNull(i):
+		return nil
+	case c.Strs != nil:
+		return []byte(c.Strs[i])
+	}
+	return c.Dict.At(int(c.Codes[i]))
 }
 
 // stringsOf returns the values of a string column, one per row: slices

@@ -3,6 +3,7 @@ package compact
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
 
@@ -180,7 +181,7 @@ func rewriteSegment(ctx context.Context, cfg *Config, path string, r *seg.Reader
 		return err
 	}
 	defer budget.release(fi.Size())
-	rwr := rewriter{ctx: ctx, path: path, r: r, blocks: blocks, sc: sc}
+	rwr := rewriter{ctx: ctx, path: path, r: r, blocks: blocks, sc: sc, helpers: cfg.Workers}
 	var hooks *seg.CrashHooks
 	if cfg.Crash != nil {
 		hooks = &seg.CrashHooks{At: func(p seg.CrashPoint) error { return cfg.Crash(Point(p)) }}
@@ -248,11 +249,20 @@ func dropped(drop []int32, r int) bool {
 // yet scanned are decided here from their record columns, and only a
 // block that loses rows has its other columns decoded.
 type rewriter struct {
-	ctx    context.Context
-	path   string
-	r      *seg.Reader
-	blocks []seg.BlockMeta
-	sc     *scanner
+	filterer
+	ctx     context.Context
+	path    string
+	r       *seg.Reader
+	blocks  []seg.BlockMeta
+	sc      *scanner
+	col     chunk.Column
+	read    int64
+	helpers int // goroutines re-encoding blocks (see runParallel)
+}
+
+// filterer re-encodes blocks without some rows; it holds the scratch
+// space.
+type filterer struct {
 	dec    chunk.Decoder
 	enc    chunk.Encoder
 	rw     rows
@@ -260,13 +270,14 @@ type rewriter struct {
 	out    chunk.Block
 	hints  []chunk.Hint
 	keep   []int32
-	col    chunk.Column
 	buf    []byte
 	outBuf []byte
-	read   int64
 }
 
 func (x *rewriter) run(w *seg.Writer) error {
+	if x.helpers > 1 && x.allScanned() {
+		return x.runParallel(w)
+	}
 	for i := range x.blocks {
 		m := x.blocks[i] // historical envelope: seq and time bounds kept
 		p := &x.sc.plans[i]
@@ -309,7 +320,8 @@ func (x *rewriter) run(w *seg.Writer) error {
 			err = w.Append(nil, empty)
 		default:
 			var block []byte
-			if block, meta.Rows, err = x.filter(i, p.drop, decoded); err != nil {
+			if block, meta.Rows, err = x.filter(p.drop, decoded); err != nil {
+				err = fmt.Errorf("block %d: %w", i, err)
 				return err
 			}
 			err = w.Append(block, meta)
@@ -352,7 +364,7 @@ func (x *rewriter) addSeries(w *seg.Writer, i int) error {
 // (ascending, fewer than the block's rows) and returns the new block and
 // its rows. With decoded, x.dec is already Reset on the block and x.rw
 // holds its record columns, which are not decoded again.
-func (x *rewriter) filter(i int, drop []int32, decoded bool) ([]byte, int, error) {
+func (x *filterer) filter(drop []int32, decoded bool) ([]byte, int, error) {
 	if !decoded {
 		if err := x.dec.Reset(x.buf); err != nil {
 			return nil, 0, err
@@ -372,7 +384,7 @@ func (x *rewriter) filter(i int, drop []int32, decoded bool) ([]byte, int, error
 		}
 		if src == &x.blk.Columns[k] {
 			if err := x.dec.Column(k, src); err != nil {
-				return nil, 0, fmt.Errorf("block %d: %w", i, err)
+				return nil, 0, err
 			}
 		}
 		if k == 0 {
@@ -385,7 +397,10 @@ func (x *rewriter) filter(i int, drop []int32, decoded bool) ([]byte, int, error
 				x.keep = append(x.keep, int32(r))
 			}
 			x.out.Rows = len(x.keep)
-			x.out.Columns = append(x.out.Columns[:0], make([]chunk.Column, n)...)
+			if cap(x.out.Columns) < n {
+				x.out.Columns = append(x.out.Columns[:cap(x.out.Columns)], make([]chunk.Column, n-cap(x.out.Columns))...)
+			}
+			x.out.Columns = x.out.Columns[:n]
 			x.hints = x.hints[:0]
 		}
 		pick(&x.out.Columns[k], src, x.keep)
@@ -393,23 +408,25 @@ func (x *rewriter) filter(i int, drop []int32, decoded bool) ([]byte, int, error
 	}
 	var err error
 	if x.outBuf, err = x.enc.AppendAs(x.outBuf[:0], &x.out, x.hints); err != nil {
-		return nil, 0, fmt.Errorf("block %d: %w", i, err)
+		return nil, 0, err
 	}
 	return x.outBuf, len(x.keep), nil
 }
 
-// pick sets dst to the rows keep of c; the dictionary is shared.
+// pick sets dst to the rows keep of c, reusing dst's slices; the
+// dictionary is shared.
 func pick(dst, c *chunk.Column, keep []int32) {
 	*dst = chunk.Column{Name: c.Name, Type: c.Type, Dict: c.Dict,
-		Valid: pickOf(c.Valid, keep), Ints: pickOf(c.Ints, keep), Floats: pickOf(c.Floats, keep),
-		Bools: pickOf(c.Bools, keep), Codes: pickOf(c.Codes, keep), Strs: pickOf(c.Strs, keep)}
+		Valid: pickOf(dst.Valid, c.Valid, keep), Ints: pickOf(dst.Ints, c.Ints, keep), Floats: pickOf(dst.Floats, c.Floats, keep),
+		Bools: pickOf(dst.Bools, c.Bools, keep), Codes: pickOf(dst.Codes, c.Codes, keep), Strs: pickOf(dst.Strs, c.Strs, keep)}
 }
 
-func pickOf[T any](s []T, keep []int32) []T {
+// pickOf returns the rows keep of s in dst's array, nil if s is empty.
+func pickOf[T any](dst, s []T, keep []int32) []T {
 	if len(s) == 0 {
 		return nil
 	}
-	out := make([]T, len(keep))
+	out := slices.Grow(dst[:0], len(keep))[:len(keep)]
 	for j, i := range keep {
 		out[j] = s[i]
 	}

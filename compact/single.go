@@ -83,28 +83,20 @@ func runSingle(ctx context.Context, cfg *Config, budget *byteSem, st *Stats) err
 			}
 		}()
 	}
+	snap.recs.presize(int(min(target-w, uint64(cfg.TombstoneCap), presizeMax)))
 	f := folder{d: d, lo: w}
-	for i := len(win) - 1; i >= 0; i-- {
-		if ctx.Err() != nil {
-			break
-		}
-		j, err := f.segment(ctx, cfg, win[i].Path)
-		if err != nil {
-			fail(err)
-			break
-		}
+	f.run(ctx, cfg, win, func(j *segJob) {
 		if !j.drops {
 			mu.Lock()
 			st.record(&j.res, nil)
 			mu.Unlock()
 			if err := j.r.Close(); err != nil {
 				fail(err)
-				break
 			}
-			continue
+			return
 		}
 		jobs <- j
-	}
+	}, fail)
 	close(jobs)
 	st.FoldTime += time.Since(t0)
 	t1 := time.Now()
@@ -147,107 +139,192 @@ func (j *segJob) rewrite(ctx context.Context, cfg *Config, budget *byteSem) (err
 	return nil
 }
 
+// presizeMax bounds the entries the snapshot's table is sized for
+// before the fold (from the window's seqs: the table of a window of
+// samples stays empty).
+const presizeMax = 1 << 20
+
 // folder folds the window (lo, d.chunkEnd] newest row first, deciding
 // each row of the segments it reads.
 type folder struct {
 	d    *decider
 	lo   uint64 // W: rows at or below are decided, not observed
-	dec  chunk.Decoder
-	rw   rows
-	buf  []byte
 	pair []byte
-	hs   []hashKey
 	code []bool // series dictionary codes already named, per block
 	sink uint64 // of hashTable.touch
 }
 
-// segment reads the segment path, newest block first, and returns its
-// job, the reader open.
-func (f *folder) segment(ctx context.Context, cfg *Config, path string) (*segJob, error) {
-	r, err := seg.Open(cfg.FS, path)
-	if err != nil {
-		return nil, err
-	}
-	blocks := r.Blocks()
-	j := &segJob{path: path, r: r, blocks: blocks}
-	j.sc = &scanner{d: f.d, res: &j.res, plans: make([]blockPlan, len(blocks)), kept: map[string]struct{}{}}
-	for i := len(blocks) - 1; i >= 0; i-- {
-		m := &blocks[i]
-		if !j.sc.inChunk(m) {
-			continue
-		}
-		if m.Rows == 0 {
-			j.res.absent = f.d.absent(j.res.absent, m, nil)
-			j.sc.plans[i].scanned = true
-			continue
-		}
-		if err := ctx.Err(); err != nil {
-			_ = r.Close()
-			return nil, err
-		}
-		if f.buf, err = r.ReadBlock(i, f.buf); err != nil {
-			_ = r.Close()
-			return nil, err
-		}
-		j.res.readBytes += int64(len(f.buf))
-		if err := decodeRows(&f.dec, f.buf, &f.rw); err != nil {
-			_ = r.Close()
-			return nil, fmt.Errorf("compact: %s block %d: %w", path, i, err)
-		}
-		if f.block(j.sc, i, m) {
-			j.drops = true
-		}
-	}
-	return j, nil
+// blockTask is a block of the window read, decoded (record columns) and
+// hashed by a prep worker ahead of the fold, or a segment's end (i < 0).
+type blockTask struct {
+	job  *segJob
+	i    int
+	prep bool // read and decode block i
+	buf  []byte
+	dec  chunk.Decoder
+	rw   rows
+	hs   []hashKey // pair hash of each keyed row of the chunk, else zero
+	pair []byte
+	err  error
+	done chan struct{}
 }
 
-// block decides block i (meta m, record columns in f.rw), newest row
-// first, observing the rows of the window, and reports whether a row
-// drops.
-func (f *folder) block(sc *scanner, i int, m *seg.BlockMeta) bool {
-	d, res, p, rw, snap := f.d, sc.res, &sc.plans[i], &f.rw, f.d.snap
-	res.absent = d.absent(res.absent, m, rw.seq)
-	f.nameSeries(rw)
-	// Hash every keyed row first, then take the rows newest first in
-	// batches whose home slots are touched together (see touch).
-	f.hs = append(f.hs[:0], make([]hashKey, rw.n)...)
+// run folds the segments win newest first. Blocks are read, decoded and
+// hashed by cfg.Workers prep goroutines, in parallel and ahead; the
+// table operations take them one at a time, in order. Each segment's
+// job goes to done once decided; errors go to fail, which cancels ctx.
+func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(*segJob), fail func(error)) {
+	const pool = 8
+	free := make(chan *blockTask, pool)
+	for range pool {
+		free <- &blockTask{done: make(chan struct{}, 1)}
+	}
+	order := make(chan *blockTask, pool)
+	work := make(chan *blockTask, pool)
+	var wg sync.WaitGroup
+	for range max(cfg.Workers, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for t := range work {
+				t.err = f.prep(t)
+				t.done <- struct{}{}
+			}
+		}()
+	}
+	go func() { // dispatcher
+		defer close(order)
+		defer close(work)
+		emit := func(j *segJob, i int, prep bool) {
+			t := <-free
+			t.job, t.i, t.prep, t.err = j, i, prep, nil
+			order <- t
+			if prep {
+				work <- t
+			} else {
+				t.done <- struct{}{}
+			}
+		}
+		for si := len(win) - 1; si >= 0 && ctx.Err() == nil; si-- {
+			path := win[si].Path
+			r, err := seg.Open(cfg.FS, path)
+			if err != nil {
+				t := <-free
+				t.job, t.i, t.prep, t.err = nil, -1, false, err
+				order <- t
+				t.done <- struct{}{}
+				return
+			}
+			blocks := r.Blocks()
+			j := &segJob{path: path, r: r, blocks: blocks}
+			j.sc = &scanner{d: f.d, res: &j.res, plans: make([]blockPlan, len(blocks)), kept: map[string]struct{}{}}
+			for i := len(blocks) - 1; i >= 0 && ctx.Err() == nil; i-- {
+				if m := &blocks[i]; j.sc.inChunk(m) {
+					emit(j, i, m.Rows > 0)
+				}
+			}
+			emit(j, -1, false)
+		}
+	}()
+	failed := false
+	for t := range order {
+		<-t.done
+		j := t.job
+		switch {
+		case failed:
+			if j != nil && t.i < 0 {
+				_ = j.r.Close()
+			}
+		case t.err != nil:
+			failed = true
+			fail(t.err)
+			if j != nil && t.i < 0 {
+				_ = j.r.Close()
+			}
+		case t.i < 0:
+			if ctx.Err() != nil { // the dispatcher stopped in this segment
+				failed = true
+				_ = j.r.Close()
+				break
+			}
+			done(j)
+		case !t.prep: // an empty frame
+			j.res.absent = f.d.absent(j.res.absent, &j.blocks[t.i], nil)
+			j.sc.plans[t.i].scanned = true
+		default:
+			j.res.readBytes += int64(len(t.buf))
+			if f.block(j.sc, t.i, &j.blocks[t.i], &t.rw, t.hs) {
+				j.drops = true
+			}
+		}
+		free <- t
+	}
+	wg.Wait()
+}
+
+// prep reads, decodes and hashes block t.i of t.job.
+func (f *folder) prep(t *blockTask) error {
+	j := t.job
+	var err error
+	if t.buf, err = j.r.ReadBlock(t.i, t.buf); err != nil {
+		return err
+	}
+	rw := &t.rw
+	if err := decodeColumns(&t.dec, t.buf, rw); err != nil {
+		return fmt.Errorf("compact: %s block %d: %w", j.path, t.i, err)
+	}
+	recs, end := f.d.snap.recs, f.d.chunkEnd
+	t.hs = append(t.hs[:0], make([]hashKey, rw.n)...)
 	for k := range rw.n {
-		if op := rw.op[k]; rw.key[k] != "" && (op == OpPut || op == OpDelete) && uint64(rw.seq[k]) <= d.chunkEnd {
-			f.pair = appendPair(f.pair[:0], rw.series[k], rw.key[k])
-			f.hs[k] = snap.recs.hash(f.pair)
+		if op := rw.op[k]; (op == OpPut || op == OpDelete) && uint64(rw.seq[k]) <= end {
+			if key := rw.keyAt(k); len(key) > 0 {
+				t.pair = appendPair(t.pair[:0], rw.seriesAt(k), key)
+				t.hs[k] = recs.hash(t.pair)
+			}
 		}
 	}
+	return nil
+}
+
+// block decides block i (meta m, record columns rw, pair hashes hs),
+// newest row first, observing the rows of the window, and reports
+// whether a row drops.
+func (f *folder) block(sc *scanner, i int, m *seg.BlockMeta, rw *rows, hs []hashKey) bool {
+	d, res, p, snap := f.d, sc.res, &sc.plans[i], f.d.snap
+	res.absent = d.absent(res.absent, m, rw.seq)
+	f.nameSeries(rw)
+	// The rows are taken newest first in batches whose home slots are
+	// touched together (see touch).
 	const batch = 256
 	for k := rw.n - 1; k >= 0; k-- {
 		if (k+1)%batch == 0 || k == rw.n-1 {
-			f.sink += snap.recs.touch(f.hs[max(0, k+1-batch) : k+1])
+			f.sink += snap.recs.touch(hs[max(0, k+1-batch) : k+1])
 		}
 		q := uint64(rw.seq[k])
 		if q > d.chunkEnd {
 			continue
 		}
-		op, series, key := uint8(rw.op[k]), rw.series[k], rw.key[k]
-		in := q > f.lo
+		op, in := uint8(rw.op[k]), q > f.lo
 		var why Reason
 		drop := false
-		if d.deleted != nil && d.deleted.Contains(q) && ((op == OpPut && key == "") || q <= d.wStart) {
+		if d.deleted != nil && d.deleted.Contains(q) && ((op == OpPut && len(rw.keyAt(k)) == 0) || q <= d.wStart) {
 			why, drop = ReasonSoftDelete, true
 		}
 		switch {
 		case op == OpDrop:
 			if in {
-				f.pair = append(f.pair[:0], series...)
+				f.pair = append(f.pair[:0], rw.seriesAt(k)...)
 				snap.drops.set(snap.drops.hash(f.pair), q, func(old uint64) bool { return q > old })
 				snap.maxSeq = max(snap.maxSeq, q)
 			}
 			continue // never dropped for being superseded
 		case op == OpPut && !drop && snap.drops.len() > 0:
-			f.pair = append(f.pair[:0], series...)
+			f.pair = append(f.pair[:0], rw.seriesAt(k)...)
 			if t, ok := snap.drops.get(snap.drops.hash(f.pair)); ok && t > q {
 				why, drop = ReasonSeries, true
 			}
 		}
-		if h := f.hs[k]; h.lo != 0 {
+		if h := hs[k]; h.lo != 0 {
 			var t uint64
 			var ok bool
 			if in {
@@ -299,7 +376,7 @@ func (f *folder) nameSeries(rw *rows) {
 	}
 	for k := range rw.n {
 		q, op := uint64(rw.seq[k]), rw.op[k]
-		if q <= f.lo || q > f.d.chunkEnd || !(op == OpDrop || (rw.key[k] != "" && (op == OpPut || op == OpDelete))) {
+		if q <= f.lo || q > f.d.chunkEnd || !(op == OpDrop || (len(rw.keyAt(k)) > 0 && (op == OpPut || op == OpDelete))) {
 			continue
 		}
 		if sc.Strs == nil && !sc.IsNull(k) {
@@ -309,7 +386,7 @@ func (f *folder) nameSeries(rw *rows) {
 			}
 			f.code[c] = true
 		}
-		snap.addName(rw.series[k])
+		snap.addName(string(rw.seriesAt(k)))
 		if snap.manyNames {
 			return
 		}

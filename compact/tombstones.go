@@ -44,7 +44,7 @@ func (r Reason) String() string {
 
 // appendPair appends the map key of (series, key): the uvarint length of
 // series, series, then key. Unambiguous whatever bytes the names hold.
-func appendPair(dst []byte, series, key string) []byte {
+func appendPair[S string | []byte](dst []byte, series, key S) []byte {
 	dst = binary.AppendUvarint(dst, uint64(len(series)))
 	dst = append(dst, series...)
 	return append(dst, key...)
