@@ -1,7 +1,10 @@
 package tsq
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -155,4 +158,57 @@ func TestCompactRetiredHandles(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkView(t, "after closing old handles", fold(rawRows(t, s, "ev")), before)
+}
+
+// TestCompactBytesWrittenEmptied: a pass that empties every block of a
+// segment still reports the bytes it wrote: BytesWritten is the size of
+// the rewritten files (header, frames, index, bloom, footer), not only
+// of their blocks.
+func TestCompactBytesWrittenEmptied(t *testing.T) {
+	mem := vfs.NewMem()
+	s := openT(t, mem, smallSegs)
+	defer closeT(t, s)
+	var puts, dels []Record
+	for i := range 40 {
+		puts = append(puts, Record{Time: day0 + int64(i), Series: "a", Key: fmt.Sprintf("k%02d", i), Fields: []Field{{"v", Int(int64(i))}}})
+		dels = append(dels, Record{Time: day0 + int64(40+i), Series: "a", Key: fmt.Sprintf("k%02d", i), Op: OpDelete})
+	}
+	if _, err := s.Append(ctx, "ev", puts...); err != nil {
+		t.Fatal(err)
+	}
+	first := "db/streams/ev/" + segNames(t, mem, "db/streams/ev")[0]
+	if _, err := s.Append(ctx, "ev", dels...); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Compact(ctx, "ev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.RowsRecord != 40 || st.SegmentsRewritten != 1 {
+		t.Fatalf("stats %+v: want the 40 puts dropped from their one segment", st)
+	}
+	fi, err := mem.Stat(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.BytesWritten != fi.Size() {
+		t.Fatalf("BytesWritten %d; the rewritten segment has %d bytes", st.BytesWritten, fi.Size())
+	}
+}
+
+// segNames lists the segment files of a stream directory in name order.
+func segNames(t *testing.T, fsys vfs.FS, dir string) []string {
+	t.Helper()
+	names, err := fsys.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, n := range names {
+		if strings.HasSuffix(n, ".seg") {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
 }

@@ -289,3 +289,33 @@ func TestRunBloomPrefilter(t *testing.T) {
 		}
 	}
 }
+
+// TestRunBytesWrittenWholeFiles: BytesWritten counts every byte of the
+// rewritten files (header, frames, index, bloom, footer), also when
+// every block of a segment is emptied; in both the chunked and the
+// single-chunk pass.
+func TestRunBytesWrittenWholeFiles(t *testing.T) {
+	for _, chunked := range []bool{true, false} {
+		fsys := vfs.NewMem()
+		_ = fsys.MkdirAll("s", 0o755)
+		a := writeSeg(t, fsys, "s/a.seg", []row{{1, "x", "k1", OpPut}, {2, "x", "k2", OpPut}}, []row{{3, "y", "k1", OpPut}})
+		b := writeSeg(t, fsys, "s/b.seg", []row{{4, "x", "k1", OpDelete}, {5, "x", "k2", OpDelete}, {6, "y", "k1", OpDelete}})
+		st, err := Run(context.Background(), Config{FS: fsys, Dir: "s", Segments: []Segment{a, b}, Chunked: chunked})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fi, err := fsys.Stat(a.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.SegmentsRewritten != 1 || st.RowsDropped[ReasonRecord] != 3 {
+			t.Fatalf("chunked %v: %+v", chunked, st)
+		}
+		if got, _ := seqsOf(t, fsys, a.Path); len(got) != 2 || len(got[0]) != 0 || len(got[1]) != 0 {
+			t.Fatalf("chunked %v: a holds %v, want two empty blocks", chunked, got)
+		}
+		if st.BytesWritten != fi.Size() || st.BytesWritten == 0 {
+			t.Fatalf("chunked %v: BytesWritten %d, the rewritten file has %d bytes", chunked, st.BytesWritten, fi.Size())
+		}
+	}
+}
