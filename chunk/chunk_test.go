@@ -343,3 +343,43 @@ func TestFixedEncodings(t *testing.T) {
 		t.Fatalf("Fixed: int tag %d, float tag %d, string compression %v", it, ft, comp)
 	}
 }
+
+// TestResetChecked: ResetChecked skips only the CRC (the caller checked
+// it): a block whose CRC is wrong is parsed, a truncated header is
+// still refused, and the columns decode as with Reset.
+func TestResetChecked(t *testing.T) {
+	var enc Encoder
+	b := testBlock(100, 7)
+	data, err := enc.Append(nil, b, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d1, d2 Decoder
+	if err := d1.Reset(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := d2.ResetChecked(data); err != nil {
+		t.Fatal(err)
+	}
+	var b1, b2 Block
+	if err := d1.Block(&b1); err != nil {
+		t.Fatal(err)
+	}
+	if err := d2.Block(&b2); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(b1) != fmt.Sprint(b2) {
+		t.Fatal("ResetChecked decodes differently from Reset")
+	}
+	bad := slices.Clone(data)
+	bad[len(bad)-1] ^= 0xff
+	if err := d1.Reset(bad); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("Reset of a wrong CRC: %v", err)
+	}
+	if err := d2.ResetChecked(bad); err != nil {
+		t.Fatalf("ResetChecked of a wrong CRC: %v", err)
+	}
+	if err := d2.ResetChecked(data[:len(data)/2]); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("ResetChecked of a truncated block: %v", err)
+	}
+}

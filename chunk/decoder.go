@@ -39,15 +39,24 @@ type Decoder struct {
 // Reset parses the block header in src and verifies the block checksum. src
 // must be exactly one block; it is not modified and must stay unchanged
 // while the Decoder uses it.
-func (d *Decoder) Reset(src []byte) error {
+func (d *Decoder) Reset(src []byte) error { return d.reset(src, true) }
+
+// ResetChecked is Reset for a block whose checksum the caller has just
+// verified against the block's CRC (as seg.Reader.ReadBlock does): the
+// header is parsed and checked, the CRC is not computed again.
+func (d *Decoder) ResetChecked(src []byte) error { return d.reset(src, false) }
+
+func (d *Decoder) reset(src []byte, verify bool) error {
 	d.src, d.rows, d.cols, d.tags = nil, 0, d.cols[:0], d.tags[:0]
 	if len(src) < 1+1+1+crcLen {
 		return corrupt("block", 0, fmt.Errorf("%d bytes is shorter than any block", len(src)))
 	}
 	body := src[:len(src)-crcLen]
 	want := binary.LittleEndian.Uint32(src[len(body):])
-	if got := Checksum(body); got != want {
-		return corrupt("block checksum", len(body), fmt.Errorf("CRC-32C of %d bytes is %08x, stored %08x", len(body), got, want))
+	if verify {
+		if got := Checksum(body); got != want {
+			return corrupt("block checksum", len(body), fmt.Errorf("CRC-32C of %d bytes is %08x, stored %08x", len(body), got, want))
+		}
 	}
 	r := hreader{buf: body}
 	if v := Version(r.byte()); r.err == nil && v != V1 {

@@ -308,7 +308,7 @@ func TestRunBytesWrittenWholeFiles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if st.SegmentsRewritten != 1 || st.RowsDropped[ReasonRecord] != 3 {
+		if st.SegmentsRewritten != 1 || st.RowsDropped[ReasonRecord] != 3 || st.Tombstones != [numReasons]int64{3, 0, 0, 0} {
 			t.Fatalf("chunked %v: %+v", chunked, st)
 		}
 		if got, _ := seqsOf(t, fsys, a.Path); len(got) != 2 || len(got[0]) != 0 || len(got[1]) != 0 {

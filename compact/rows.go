@@ -25,7 +25,8 @@ type rows struct {
 	dict           []string // scratch for stringsOf
 }
 
-// decodeRows decodes the seq, series, key and op columns of block data,
+// decodeRows decodes the seq, series, key and op columns of block data
+// (read by seg.Reader.ReadBlock, which checked its CRC),
 // and fills r.series and r.key.
 func decodeRows(dec *chunk.Decoder, data []byte, r *rows) error {
 	if err := decodeColumns(dec, data, r); err != nil {
@@ -39,7 +40,7 @@ func decodeRows(dec *chunk.Decoder, data []byte, r *rows) error {
 // decodeColumns decodes the seq, series, key and op columns of block
 // data; r.series and r.key are left as they were (see seriesAt, keyAt).
 func decodeColumns(dec *chunk.Decoder, data []byte, r *rows) error {
-	if err := dec.Reset(data); err != nil {
+	if err := dec.ResetChecked(data); err != nil {
 		return err
 	}
 	r.n = dec.Rows()

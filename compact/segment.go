@@ -338,7 +338,7 @@ func (x *rewriter) run(w *seg.Writer) error {
 
 // addSeries adds the series of block i (in x.buf) to the new bloom.
 func (x *rewriter) addSeries(w *seg.Writer, i int) error {
-	if err := x.dec.Reset(x.buf); err != nil {
+	if err := x.dec.ResetChecked(x.buf); err != nil {
 		return err
 	}
 	k := x.dec.Find(colSeries)
@@ -366,7 +366,7 @@ func (x *rewriter) addSeries(w *seg.Writer, i int) error {
 // holds its record columns, which are not decoded again.
 func (x *filterer) filter(drop []int32, decoded bool) ([]byte, int, error) {
 	if !decoded {
-		if err := x.dec.Reset(x.buf); err != nil {
+		if err := x.dec.ResetChecked(x.buf); err != nil {
 			return nil, 0, err
 		}
 	}

@@ -103,9 +103,8 @@ func runSingle(ctx context.Context, cfg *Config, budget *byteSem, st *Stats) err
 	wg.Wait()
 	st.MaxSnapshot = max(st.MaxSnapshot, snap.Len())
 	st.MaxSnapshotBytes = max(st.MaxSnapshotBytes, snap.Bytes())
-	dels, puts := snap.counts()
-	st.Tombstones[ReasonRecord] += dels
-	st.Tombstones[ReasonUpdate] += puts
+	st.Tombstones[ReasonRecord] += f.kinds[1]
+	st.Tombstones[ReasonUpdate] += f.kinds[0]
 	st.Tombstones[ReasonSeries] += int64(snap.drops.len())
 	err := errors.Join(errs...)
 	if err == nil && len(older) > 0 && ctx.Err() == nil {
@@ -147,11 +146,12 @@ const presizeMax = 1 << 20
 // folder folds the window (lo, d.chunkEnd] newest row first, deciding
 // each row of the segments it reads.
 type folder struct {
-	d    *decider
-	lo   uint64 // W: rows at or below are decided, not observed
-	pair []byte
-	code []bool // series dictionary codes already named, per block
-	sink uint64 // of hashTable.touch
+	d     *decider
+	lo    uint64 // W: rows at or below are decided, not observed
+	pair  []byte
+	code  []bool   // series dictionary codes already named, per block
+	sink  uint64   // of hashTable.touch
+	kinds [2]int64 // record entries: keyed puts, deletes
 }
 
 // blockTask is a block of the window read, decoded (record columns) and
@@ -334,6 +334,13 @@ func (f *folder) block(sc *scanner, i int, m *seg.BlockMeta, rw *rows, hs []hash
 				}
 				t, ok = snap.recs.upsert(h, v, func(old uint64) bool { return v>>1 > old>>1 })
 				snap.maxSeq = max(snap.maxSeq, q)
+				switch {
+				case !ok:
+					f.kinds[v&1]++
+				case v>>1 > t>>1: // replaced (not in seq order)
+					f.kinds[t&1]--
+					f.kinds[v&1]++
+				}
 			} else {
 				t, ok = snap.recs.get(h)
 			}
