@@ -19,6 +19,17 @@ func (x *rewriter) allScanned() bool {
 	return true
 }
 
+// toFilter reports whether some block still has to be re-encoded.
+func (x *rewriter) toFilter() bool {
+	for i := range x.blocks {
+		p := &x.sc.plans[i]
+		if len(p.drop) > 0 && len(p.drop) < x.blocks[i].Rows && p.enc == nil {
+			return true
+		}
+	}
+	return false
+}
+
 // filterers keeps the scratch space of re-encoding between rewrites.
 var filterers = sync.Pool{New: func() any { return new(filterer) }}
 
@@ -67,7 +78,7 @@ func (x *rewriter) runParallel(w *seg.Writer) error {
 		for i := range x.blocks {
 			m, p := &x.blocks[i], &x.sc.plans[i]
 			t := &filterTask{i: i, done: make(chan struct{})}
-			if m.Rows > 0 && len(p.drop) > 0 && len(p.drop) < m.Rows {
+			if m.Rows > 0 && len(p.drop) > 0 && len(p.drop) < m.Rows && p.enc == nil {
 				select {
 				case t.f = <-free:
 				case <-stop:
@@ -123,6 +134,9 @@ func (x *rewriter) writeOrdered(w *seg.Writer, order <-chan *filterTask, free ch
 				err = fmt.Errorf("compact: %s block %d: %w", x.path, t.i, t.err)
 			}
 			free <- t.f
+		case x.sc.plans[t.i].enc != nil:
+			meta.Rows = x.sc.plans[t.i].encRows
+			err = w.Append(x.sc.plans[t.i].enc, meta)
 		case m.Rows == 0 || len(x.sc.plans[t.i].drop) == m.Rows:
 			meta.Rows = 0
 			err = w.Append(nil, meta)

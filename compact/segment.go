@@ -76,6 +76,10 @@ type segResult struct {
 type blockPlan struct {
 	drop    []int32
 	scanned bool // decided; its kept series are in the segment's set
+	// enc, if not nil, is the block already re-encoded without its
+	// drops (encRows rows), by the single-chunk fold.
+	enc     []byte
+	encRows int
 }
 
 // scanner decides the drops of a segment's blocks and collects what the
@@ -263,19 +267,14 @@ type rewriter struct {
 // filterer re-encodes blocks without some rows; it holds the scratch
 // space.
 type filterer struct {
-	dec    chunk.Decoder
-	enc    chunk.Encoder
-	rw     rows
-	blk    chunk.Block
-	out    chunk.Block
-	hints  []chunk.Hint
-	keep   []int32
-	buf    []byte
-	outBuf []byte
+	encScratch
+	dec chunk.Decoder
+	rw  rows
+	buf []byte
 }
 
 func (x *rewriter) run(w *seg.Writer) error {
-	if x.helpers > 1 && x.allScanned() {
+	if x.helpers > 1 && x.allScanned() && x.toFilter() {
 		return x.runParallel(w)
 	}
 	for i := range x.blocks {
@@ -293,6 +292,12 @@ func (x *rewriter) run(w *seg.Writer) error {
 		}
 		if err := x.ctx.Err(); err != nil {
 			return err
+		}
+		if p.enc != nil {
+			if err := w.Append(p.enc, seg.BlockMeta{Rows: p.encRows, MinSeq: m.MinSeq, MaxSeq: m.MaxSeq, MinTime: m.MinTime, MaxTime: m.MaxTime}); err != nil {
+				return err
+			}
+			continue
 		}
 		var err error
 		if x.buf, err = x.r.ReadBlock(i, x.buf); err != nil {
@@ -360,7 +365,7 @@ func (x *rewriter) addSeries(w *seg.Writer, i int) error {
 	return nil
 }
 
-// filter re-encodes block i (in x.buf) without the rows drop lists
+// filter re-encodes the block in x.buf without the rows drop lists
 // (ascending, fewer than the block's rows) and returns the new block and
 // its rows. With decoded, x.dec is already Reset on the block and x.rw
 // holds its record columns, which are not decoded again.
@@ -369,21 +374,40 @@ func (x *filterer) filter(drop []int32, decoded bool) ([]byte, int, error) {
 		if err := x.dec.ResetChecked(x.buf); err != nil {
 			return nil, 0, err
 		}
+		return x.encScratch.filter(&x.dec, nil, drop)
 	}
-	n := x.dec.NumColumns()
+	return x.encScratch.filter(&x.dec, &x.rw, drop)
+}
+
+// encScratch is the scratch space of re-encoding a block.
+type encScratch struct {
+	enc    chunk.Encoder
+	blk    chunk.Block
+	out    chunk.Block
+	hints  []chunk.Hint
+	keep   []int32
+	outBuf []byte
+}
+
+// filter re-encodes the block dec is Reset on without the rows drop
+// lists (ascending, fewer than the block's rows), with the encodings its
+// columns had, and returns the new block (in x's buffer) and its rows.
+// rw, if not nil, holds the block's record columns decoded by dec.
+func (x *encScratch) filter(dec *chunk.Decoder, rw *rows, drop []int32) ([]byte, int, error) {
+	n := dec.NumColumns()
 	if cap(x.blk.Columns) < n {
 		x.blk.Columns = make([]chunk.Column, n)
 	}
-	x.blk.Rows, x.blk.Columns = x.dec.Rows(), x.blk.Columns[:n]
+	x.blk.Rows, x.blk.Columns = dec.Rows(), x.blk.Columns[:n]
 	for k := range n {
 		src := &x.blk.Columns[k]
-		if decoded {
-			if c := x.rw.column(x.dec.Info(k).Name); c != nil {
+		if rw != nil {
+			if c := rw.column(dec.Info(k).Name); c != nil {
 				src = c
 			}
 		}
 		if src == &x.blk.Columns[k] {
-			if err := x.dec.Column(k, src); err != nil {
+			if err := dec.Column(k, src); err != nil {
 				return nil, 0, err
 			}
 		}
@@ -404,7 +428,7 @@ func (x *filterer) filter(drop []int32, decoded bool) ([]byte, int, error) {
 			x.hints = x.hints[:0]
 		}
 		pick(&x.out.Columns[k], src, x.keep)
-		x.hints = append(x.hints, x.dec.Hint(k))
+		x.hints = append(x.hints, dec.Hint(k))
 	}
 	var err error
 	if x.outBuf, err = x.enc.AppendAs(x.outBuf[:0], &x.out, x.hints); err != nil {

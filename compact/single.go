@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -37,6 +38,33 @@ type segJob struct {
 	sc     *scanner
 	res    segResult
 	drops  bool // a row drops: rewrite it
+	// pending counts its blocks being re-encoded; err is the first
+	// failure of one.
+	pending sync.WaitGroup
+	mu      sync.Mutex
+	err     error
+	slots   chan struct{} // the folder's
+}
+
+// close closes the job's reader and frees its place (see folder.slots).
+func (j *segJob) close() error {
+	err := j.r.Close()
+	<-j.slots
+	return err
+}
+
+func (j *segJob) setErr(err error) {
+	j.mu.Lock()
+	if j.err == nil {
+		j.err = err
+	}
+	j.mu.Unlock()
+}
+
+func (j *segJob) getErr() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.err
 }
 
 // runSingle runs the pass's one chunk, from st.Watermark to st.Target.
@@ -84,13 +112,13 @@ func runSingle(ctx context.Context, cfg *Config, budget *byteSem, st *Stats) err
 		}()
 	}
 	snap.recs.presize(int(min(target-w, uint64(cfg.TombstoneCap), presizeMax)))
-	f := folder{d: d, lo: w}
+	f := folder{d: d, lo: w, slots: make(chan struct{}, cfg.Workers+2)}
 	f.run(ctx, cfg, win, func(j *segJob) {
 		if !j.drops {
 			mu.Lock()
 			st.record(&j.res, nil)
 			mu.Unlock()
-			if err := j.r.Close(); err != nil {
+			if err := j.close(); err != nil {
 				fail(err)
 			}
 			return
@@ -120,7 +148,7 @@ func runSingle(ctx context.Context, cfg *Config, budget *byteSem, st *Stats) err
 // it; it closes the job's reader.
 func (j *segJob) rewrite(ctx context.Context, cfg *Config, budget *byteSem) (err error) {
 	defer func() {
-		if cerr := j.r.Close(); err == nil && cerr != nil {
+		if cerr := j.close(); err == nil && cerr != nil {
 			err = cerr
 		}
 	}()
@@ -152,6 +180,10 @@ type folder struct {
 	code  []bool   // series dictionary codes already named, per block
 	sink  uint64   // of hashTable.touch
 	kinds [2]int64 // record entries: keyed puts, deletes
+	// slots bounds the segments open at once, from their fold to the
+	// end of their rewrite: what the re-encoded blocks waiting for their
+	// rewrite take is a few segments' worth.
+	slots chan struct{}
 }
 
 // blockTask is a block of the window read, decoded (record columns) and
@@ -206,9 +238,15 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 			}
 		}
 		for si := len(win) - 1; si >= 0 && ctx.Err() == nil; si-- {
+			select {
+			case f.slots <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
 			path := win[si].Path
 			r, err := seg.Open(cfg.FS, path)
 			if err != nil {
+				<-f.slots
 				t := <-free
 				t.job, t.i, t.prep, t.err = nil, -1, false, err
 				order <- t
@@ -216,7 +254,7 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 				return
 			}
 			blocks := r.Blocks()
-			j := &segJob{path: path, r: r, blocks: blocks}
+			j := &segJob{path: path, r: r, blocks: blocks, slots: f.slots}
 			j.sc = &scanner{d: f.d, res: &j.res, plans: make([]blockPlan, len(blocks)), kept: map[string]struct{}{}}
 			for i := len(blocks) - 1; i >= 0 && ctx.Err() == nil; i-- {
 				if m := &blocks[i]; j.sc.inChunk(m) {
@@ -226,6 +264,32 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 			emit(j, -1, false)
 		}
 	}()
+	// Blocks that lose some rows are re-encoded at once, from the
+	// columns prep decoded, by filter workers: the rewrite only writes
+	// the bytes.
+	filt := make(chan *blockTask, pool)
+	var fwg, waits sync.WaitGroup
+	for range max(cfg.Workers, 1) {
+		fwg.Add(1)
+		go func() {
+			defer fwg.Done()
+			x := encScratches.Get().(*encScratch)
+			defer encScratches.Put(x)
+			for t := range filt {
+				p := &t.job.sc.plans[t.i]
+				if ctx.Err() == nil {
+					b, rows, err := x.filter(&t.dec, &t.rw, p.drop)
+					if err != nil {
+						t.job.setErr(fmt.Errorf("compact: %s block %d: %w", t.job.path, t.i, err))
+					} else {
+						p.enc, p.encRows = slices.Clone(b), rows
+					}
+				}
+				t.job.pending.Done()
+				free <- t
+			}
+		}()
+	}
 	failed := false
 	for t := range order {
 		<-t.done
@@ -233,21 +297,33 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 		switch {
 		case failed:
 			if j != nil && t.i < 0 {
-				_ = j.r.Close()
+				_ = j.close()
 			}
 		case t.err != nil:
 			failed = true
 			fail(t.err)
 			if j != nil && t.i < 0 {
-				_ = j.r.Close()
+				_ = j.close()
 			}
 		case t.i < 0:
 			if ctx.Err() != nil { // the dispatcher stopped in this segment
 				failed = true
-				_ = j.r.Close()
+				_ = j.close()
 				break
 			}
-			done(j)
+			waits.Add(1)
+			go func() { // once its blocks are re-encoded
+				defer waits.Done()
+				j.pending.Wait()
+				if err := j.getErr(); err != nil || ctx.Err() != nil {
+					_ = j.close()
+					if err != nil {
+						fail(err)
+					}
+					return
+				}
+				done(j)
+			}()
 		case !t.prep: // an empty frame
 			j.res.absent = f.d.absent(j.res.absent, &j.blocks[t.i], nil)
 			j.sc.plans[t.i].scanned = true
@@ -255,12 +331,23 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 			j.res.readBytes += int64(len(t.buf))
 			if f.block(j.sc, t.i, &j.blocks[t.i], &t.rw, t.hs) {
 				j.drops = true
+				if n := len(j.sc.plans[t.i].drop); n < j.blocks[t.i].Rows {
+					j.pending.Add(1)
+					filt <- t // returned to free by the filter worker
+					continue
+				}
 			}
 		}
 		free <- t
 	}
+	close(filt)
+	fwg.Wait()
+	waits.Wait()
 	wg.Wait()
 }
+
+// encScratches keeps the scratch space of re-encoding between passes.
+var encScratches = sync.Pool{New: func() any { return new(encScratch) }}
 
 // prep reads, decodes and hashes block t.i of t.job.
 func (f *folder) prep(t *blockTask) error {
