@@ -37,6 +37,29 @@ func zstdCoders() (*zstd.Encoder, *zstd.Decoder, error) {
 	return zstdEnc, zstdDec, zstdErr
 }
 
+var (
+	zstdFastOnce sync.Once
+	zstdFastEnc  *zstd.Encoder
+	zstdFastErr  error
+)
+
+// compressFast is compress with zstd's fastest level.
+func compressFast(dst, raw []byte, c Compression) ([]byte, error) {
+	if c != CompressZstd {
+		return compress(dst, raw, c)
+	}
+	zstdFastOnce.Do(func() {
+		zstdFastEnc, zstdFastErr = zstd.NewWriter(nil,
+			zstd.WithEncoderLevel(zstd.SpeedFastest),
+			zstd.WithEncoderConcurrency(1),
+			zstd.WithZeroFrames(true))
+	})
+	if zstdFastErr != nil {
+		return nil, zstdFastErr
+	}
+	return zstdFastEnc.EncodeAll(raw, dst), nil
+}
+
 // compress appends raw compressed with c.
 func compress(dst, raw []byte, c Compression) ([]byte, error) {
 	switch c {

@@ -26,6 +26,11 @@ type Options struct {
 // Encoder appends blocks. The zero value is ready; it reuses its scratch
 // space and is not safe for concurrent use.
 type Encoder struct {
+	// FastZstd makes AppendAs compress with zstd's fastest level: blocks
+	// a little larger, much cheaper to make (for rewrites of blocks
+	// already written). Append ignores it.
+	FastZstd bool
+
 	codec  codec.Encoder
 	bodies []byte // raw column bodies, back to back
 	raw    []byte // one raw column body
@@ -125,7 +130,11 @@ func (e *Encoder) appendBlock(dst []byte, b *Block, o *Options, hints []Hint) ([
 			c = pickCompression(col.Type, o)
 		}
 		if c != CompressNone && len(e.raw) >= 64 {
-			out, err := compress(e.bodies, e.raw, c)
+			comp := compress
+			if hints != nil && e.FastZstd {
+				comp = compressFast
+			}
+			out, err := comp(e.bodies, e.raw, c)
 			if err != nil {
 				return dst, err
 			}

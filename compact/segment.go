@@ -374,9 +374,9 @@ func (x *filterer) filter(drop []int32, decoded bool) ([]byte, int, error) {
 		if err := x.dec.ResetChecked(x.buf); err != nil {
 			return nil, 0, err
 		}
-		return x.encScratch.filter(&x.dec, nil, drop)
+		return x.encScratch.filter(&x.dec, nil, drop, nil)
 	}
-	return x.encScratch.filter(&x.dec, &x.rw, drop)
+	return x.encScratch.filter(&x.dec, &x.rw, drop, nil)
 }
 
 // encScratch is the scratch space of re-encoding a block.
@@ -391,9 +391,10 @@ type encScratch struct {
 
 // filter re-encodes the block dec is Reset on without the rows drop
 // lists (ascending, fewer than the block's rows), with the encodings its
-// columns had, and returns the new block (in x's buffer) and its rows.
-// rw, if not nil, holds the block's record columns decoded by dec.
-func (x *encScratch) filter(dec *chunk.Decoder, rw *rows, drop []int32) ([]byte, int, error) {
+// columns had, and returns the new block and its rows. The block is
+// appended to dst, or if dst is nil written in x's buffer. rw, if not
+// nil, holds the block's record columns decoded by dec.
+func (x *encScratch) filter(dec *chunk.Decoder, rw *rows, drop []int32, dst []byte) ([]byte, int, error) {
 	n := dec.NumColumns()
 	if cap(x.blk.Columns) < n {
 		x.blk.Columns = make([]chunk.Column, n)
@@ -429,6 +430,10 @@ func (x *encScratch) filter(dec *chunk.Decoder, rw *rows, drop []int32) ([]byte,
 		}
 		pick(&x.out.Columns[k], src, x.keep)
 		x.hints = append(x.hints, dec.Hint(k))
+	}
+	if dst != nil {
+		out, err := x.enc.AppendAs(dst, &x.out, x.hints)
+		return out, len(x.keep), err
 	}
 	var err error
 	if x.outBuf, err = x.enc.AppendAs(x.outBuf[:0], &x.out, x.hints); err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sync"
 	"time"
 
@@ -274,15 +273,18 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 		go func() {
 			defer fwg.Done()
 			x := encScratches.Get().(*encScratch)
+			x.enc.FastZstd = true
 			defer encScratches.Put(x)
 			for t := range filt {
 				p := &t.job.sc.plans[t.i]
 				if ctx.Err() == nil {
-					b, rows, err := x.filter(&t.dec, &t.rw, p.drop)
+					// Its own buffer, held until the rewrite: about
+					// the block's size.
+					b, rows, err := x.filter(&t.dec, &t.rw, p.drop, make([]byte, 0, len(t.buf)+len(t.buf)/8))
 					if err != nil {
 						t.job.setErr(fmt.Errorf("compact: %s block %d: %w", t.job.path, t.i, err))
 					} else {
-						p.enc, p.encRows = slices.Clone(b), rows
+						p.enc, p.encRows = b, rows
 					}
 				}
 				t.job.pending.Done()
@@ -469,15 +471,17 @@ func (f *folder) nameSeries(rw *rows) {
 		f.code = append(f.code[:0], make([]bool, sc.Dict.Len())...)
 	}
 	for k := range rw.n {
+		c := int32(-1)
+		if sc.Strs == nil && !sc.IsNull(k) {
+			if c = sc.Codes[k]; c < 0 || int(c) >= len(f.code) || f.code[c] {
+				continue // named already
+			}
+		}
 		q, op := uint64(rw.seq[k]), rw.op[k]
 		if q <= f.lo || q > f.d.chunkEnd || !(op == OpDrop || (len(rw.keyAt(k)) > 0 && (op == OpPut || op == OpDelete))) {
 			continue
 		}
-		if sc.Strs == nil && !sc.IsNull(k) {
-			c := sc.Codes[k]
-			if c < 0 || int(c) >= len(f.code) || f.code[c] {
-				continue
-			}
+		if c >= 0 {
 			f.code[c] = true
 		}
 		snap.addName(string(rw.seriesAt(k)))
