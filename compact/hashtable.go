@@ -143,6 +143,43 @@ func (t *hashTable) touch(ks []hashKey) uint64 {
 	return acc
 }
 
+// touchHalf is touch for the keys whose hash has top bit h.
+func (t *hashTable) touchHalf(ks []hashKey, h uint64) uint64 {
+	var acc uint64
+	for _, k := range ks {
+		if k.lo == 0 || k.hi>>63 != h {
+			continue
+		}
+		s := t.shard(k)
+		if n := len(s.slots); n > 0 {
+			i, _ := bits.Mul64(k.lo, uint64(n))
+			acc += s.slots[i].k.lo
+		}
+	}
+	return acc
+}
+
+// upsertShard is upsert touching only k's shard, for callers that
+// write disjoint shards concurrently: it does not count the entry in
+// t.n, and reports whether k was inserted, for the caller to add.
+func (t *hashTable) upsertShard(k hashKey, v uint64, replace func(old uint64) bool) (old uint64, found, inserted bool) {
+	s := t.shard(k)
+	if 4*(s.n+1) > 3*len(s.slots) {
+		s.grow()
+	}
+	i, ok := s.slot(k)
+	if ok {
+		old := s.slots[i].v
+		if replace(old) {
+			s.slots[i].v = v
+		}
+		return old, true, false
+	}
+	s.slots[i] = hashSlot{k: k, v: v}
+	s.n++
+	return 0, false, true
+}
+
 // upsert is set returning the value k held before, if any.
 func (t *hashTable) upsert(k hashKey, v uint64, replace func(old uint64) bool) (uint64, bool) {
 	s := t.shard(k)

@@ -177,8 +177,13 @@ type folder struct {
 	lo    uint64 // W: rows at or below are decided, not observed
 	pair  []byte
 	code  []bool   // series dictionary codes already named, per block
-	sink  uint64   // of hashTable.touch
 	kinds [2]int64 // record entries: keyed puts, deletes
+	why   []uint8  // per row of the block being decided: reason+1 if it drops
+	sinks [2]uint64
+	// half, when not nil, is served by a goroutine deciding the upper
+	// half of large blocks (decideHalf); it answers on halfDone.
+	half     chan halfJob
+	halfDone chan struct{}
 	// slots bounds the segments open at once, from their fold to the
 	// end of their rewrite: what the re-encoded blocks waiting for their
 	// rewrite take is a few segments' worth.
@@ -292,6 +297,16 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 			}
 		}()
 	}
+	if cfg.Workers > 1 {
+		f.half, f.halfDone = make(chan halfJob), make(chan struct{})
+		defer close(f.half)
+		go func() {
+			for j := range f.half {
+				f.decideHalf(1, j.rw, j.hs, j.out)
+				f.halfDone <- struct{}{}
+			}
+		}()
+	}
 	failed := false
 	for t := range order {
 		<-t.done
@@ -375,63 +390,130 @@ func (f *folder) prep(t *blockTask) error {
 	return nil
 }
 
-// block decides block i (meta m, record columns rw, pair hashes hs),
-// newest row first, observing the rows of the window, and reports
-// whether a row drops.
+// block decides block i (meta m, record columns rw, pair hashes hs) and
+// observes the rows of the window, and reports whether a row drops. The
+// snapshot keeps the highest seq of each name and a row drops when that
+// is strictly above its own, so the rows of one block may be taken in
+// any order once the later blocks are observed: the block's drops are
+// observed first, then its rows are decided in two halves, by the top
+// bit of the pair hash (disjoint shards of the table), the upper half by
+// f.half in parallel with the lower one for large blocks.
 func (f *folder) block(sc *scanner, i int, m *seg.BlockMeta, rw *rows, hs []hashKey) bool {
 	d, res, p, snap := f.d, sc.res, &sc.plans[i], f.d.snap
 	res.absent = d.absent(res.absent, m, rw.seq)
 	f.nameSeries(rw)
+	for k := range rw.n {
+		if q := uint64(rw.seq[k]); rw.op[k] == OpDrop && q > f.lo && q <= d.chunkEnd {
+			f.pair = append(f.pair[:0], rw.seriesAt(k)...)
+			snap.drops.set(snap.drops.hash(f.pair), q, func(old uint64) bool { return q > old })
+			snap.maxSeq = max(snap.maxSeq, q)
+		}
+	}
+	f.why = append(f.why[:0], make([]uint8, rw.n)...)
+	var lower, upper halfResult
+	if f.half != nil && rw.n >= 1024 {
+		f.half <- halfJob{rw: rw, hs: hs, out: &upper}
+		f.decideHalf(0, rw, hs, &lower)
+		<-f.halfDone
+	} else {
+		f.decideHalf(0, rw, hs, &lower)
+		f.decideHalf(1, rw, hs, &upper)
+	}
+	for _, h := range []*halfResult{&lower, &upper} {
+		snap.maxSeq = max(snap.maxSeq, h.maxSeq)
+		snap.recs.n += h.inserted
+		f.kinds[0] += h.kinds[0]
+		f.kinds[1] += h.kinds[1]
+	}
+	for k, w := range f.why {
+		if w == 0 {
+			continue
+		}
+		why, q := Reason(w-1), uint64(rw.seq[k])
+		p.drop = append(p.drop, int32(k))
+		res.dropped[why]++
+		if why != ReasonSoftDelete {
+			res.goneSup = append(res.goneSup, q)
+		}
+		if why == ReasonSoftDelete || (d.deleted != nil && d.deleted.Contains(q)) {
+			res.gone = append(res.gone, q)
+		}
+	}
+	sc.mark = keptSeries(&rw.sc, p.drop, sc.mark, sc.kept)
+	p.scanned = true
+	return len(p.drop) > 0
+}
+
+// halfResult is what deciding one half of a block observed.
+type halfResult struct {
+	maxSeq   uint64
+	inserted int
+	kinds    [2]int64
+	pair     []byte
+}
+
+// halfJob asks f.half to decide the upper half of a block.
+type halfJob struct {
+	rw  *rows
+	hs  []hashKey
+	out *halfResult
+}
+
+// decideHalf decides the rows of half h (0: rows with a pair hash whose
+// top bit is 0 and rows without one; 1: the others) newest first,
+// setting f.why[k] to the reason+1 of each row that drops. It writes
+// only its own shards of the record table and reads the series table.
+func (f *folder) decideHalf(h uint64, rw *rows, hs []hashKey, out *halfResult) {
+	d, snap := f.d, f.d.snap
+	recs := snap.recs
 	// The rows are taken newest first in batches whose home slots are
 	// touched together (see touch).
 	const batch = 256
 	for k := rw.n - 1; k >= 0; k-- {
 		if (k+1)%batch == 0 || k == rw.n-1 {
-			f.sink += snap.recs.touch(hs[max(0, k+1-batch) : k+1])
+			f.sinks[h] += recs.touchHalf(hs[max(0, k+1-batch):k+1], h)
+		}
+		hk := hs[k]
+		if (hk.lo == 0 && h == 1) || (hk.lo != 0 && hk.hi>>63 != h) {
+			continue
 		}
 		q := uint64(rw.seq[k])
+		op := uint8(rw.op[k])
 		if q > d.chunkEnd {
 			continue
 		}
-		op, in := uint8(rw.op[k]), q > f.lo
 		var why Reason
 		drop := false
 		if d.deleted != nil && d.deleted.Contains(q) && ((op == OpPut && len(rw.keyAt(k)) == 0) || q <= d.wStart) {
 			why, drop = ReasonSoftDelete, true
 		}
-		switch {
-		case op == OpDrop:
-			if in {
-				f.pair = append(f.pair[:0], rw.seriesAt(k)...)
-				snap.drops.set(snap.drops.hash(f.pair), q, func(old uint64) bool { return q > old })
-				snap.maxSeq = max(snap.maxSeq, q)
-			}
-			continue // never dropped for being superseded
-		case op == OpPut && !drop && snap.drops.len() > 0:
-			f.pair = append(f.pair[:0], rw.seriesAt(k)...)
-			if t, ok := snap.drops.get(snap.drops.hash(f.pair)); ok && t > q {
+		if op == OpPut && !drop && snap.drops.len() > 0 {
+			out.pair = append(out.pair[:0], rw.seriesAt(k)...)
+			if t, ok := snap.drops.get(snap.drops.hash(out.pair)); ok && t > q {
 				why, drop = ReasonSeries, true
 			}
 		}
-		if h := hs[k]; h.lo != 0 {
+		if hk.lo != 0 { // a keyed put or delete (a drop is never superseded)
 			var t uint64
 			var ok bool
-			if in {
+			if q > f.lo {
 				v := q << 1
 				if op == OpDelete {
 					v |= 1
 				}
-				t, ok = snap.recs.upsert(h, v, func(old uint64) bool { return v>>1 > old>>1 })
-				snap.maxSeq = max(snap.maxSeq, q)
+				var inserted bool
+				t, ok, inserted = recs.upsertShard(hk, v, func(old uint64) bool { return v>>1 > old>>1 })
+				out.maxSeq = max(out.maxSeq, q)
 				switch {
-				case !ok:
-					f.kinds[v&1]++
+				case inserted:
+					out.inserted++
+					out.kinds[v&1]++
 				case v>>1 > t>>1: // replaced (not in seq order)
-					f.kinds[t&1]--
-					f.kinds[v&1]++
+					out.kinds[t&1]--
+					out.kinds[v&1]++
 				}
 			} else {
-				t, ok = snap.recs.get(h)
+				t, ok = recs.get(hk)
 			}
 			if !drop && op == OpPut && ok && t>>1 > q {
 				why, drop = ReasonUpdate, true
@@ -441,22 +523,9 @@ func (f *folder) block(sc *scanner, i int, m *seg.BlockMeta, rw *rows, hs []hash
 			}
 		}
 		if drop {
-			p.drop = append(p.drop, int32(k))
-			res.dropped[why]++
-			if why != ReasonSoftDelete {
-				res.goneSup = append(res.goneSup, q)
-			}
-			if why == ReasonSoftDelete || (d.deleted != nil && d.deleted.Contains(q)) {
-				res.gone = append(res.gone, q)
-			}
+			f.why[k] = uint8(why) + 1
 		}
 	}
-	for a, b := 0, len(p.drop)-1; a < b; a, b = a+1, b-1 {
-		p.drop[a], p.drop[b] = p.drop[b], p.drop[a]
-	}
-	sc.mark = keptSeries(&rw.sc, p.drop, sc.mark, sc.kept)
-	p.scanned = true
-	return len(p.drop) > 0
 }
 
 // nameSeries adds to the snapshot's names the series of the block's rows

@@ -1,0 +1,125 @@
+package compact
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/RoaringBitmap/roaring/v2/roaring64"
+
+	"github.com/tsqdb/tsq/internal/vfs"
+)
+
+// TestRunSingleMatchesChunked: the single-chunk pass (one read, newest
+// row first, blocks of 2,048 rows decided in two parallel halves) and
+// the chunked pass (fold, then decide) leave the same rows and report
+// the same drops and removed seqs, over random keyed puts, samples,
+// deletes, drops and soft deletes, from several watermarks.
+func TestRunSingleMatchesChunked(t *testing.T) {
+	for seed := range uint64(4) {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		const blockRows, blocks, segs = 2048, 3, 4
+		var groups [][][]row
+		seq := uint64(1)
+		for range segs {
+			var sg [][]row
+			for range blocks {
+				var g []row
+				for range blockRows {
+					r := row{seq: seq, series: fmt.Sprintf("s%d", rng.IntN(5)), op: OpPut}
+					switch x := rng.IntN(100); {
+					case x < 60:
+						r.key = fmt.Sprintf("k%d", rng.IntN(3000))
+					case x < 80: // sample
+					case x < 99:
+						r.op, r.key = OpDelete, fmt.Sprintf("k%d", rng.IntN(3000))
+					default:
+						r.op = OpDrop
+					}
+					g = append(g, r)
+					seq++
+				}
+				sg = append(sg, g)
+			}
+			groups = append(groups, sg)
+		}
+		deleted := roaring64.New()
+		for range 500 {
+			deleted.Add(1 + rng.Uint64N(seq-1))
+		}
+		for _, w := range []uint64{0, 2 * blockRows * blocks, seq - 100} {
+			var stats []Stats
+			var files [][][]int64
+			for _, chunked := range []bool{true, false} {
+				fsys := vfs.NewMem()
+				_ = fsys.MkdirAll("s", 0o755)
+				var ss []Segment
+				for i, sg := range groups {
+					ss = append(ss, writeSeg(t, fsys, fmt.Sprintf("s/%02d.seg", i), sg...))
+				}
+				st, err := Run(context.Background(), Config{FS: fsys, Dir: "s", Segments: ss, Watermark: w,
+					SoftDeleted: deleted, Workers: 2, Chunked: chunked})
+				if err != nil {
+					t.Fatal(err)
+				}
+				stats = append(stats, st)
+				var all [][]int64
+				for _, s := range ss {
+					got, _ := seqsOf(t, fsys, s.Path)
+					all = append(all, got...)
+				}
+				files = append(files, all)
+			}
+			c, s := stats[0], stats[1]
+			if s.Chunks != 1 {
+				t.Fatalf("seed %d W %d: the single-chunk pass ran %d chunks", seed, w, s.Chunks)
+			}
+			if !reflect.DeepEqual(files[0], files[1]) {
+				for b := range files[0] {
+					if !reflect.DeepEqual(files[0][b], files[1][b]) {
+						a, c := map[int64]bool{}, map[int64]bool{}
+						for _, q := range files[0][b] {
+							a[q] = true
+						}
+						for _, q := range files[1][b] {
+							c[q] = true
+						}
+						for q := range a {
+							if !c[q] {
+								t.Logf("block %d: seq %d kept by chunked only (%+v) deleted %v", b, q, rowOf(groups, uint64(q)), deleted.Contains(uint64(q)))
+							}
+						}
+						for q := range c {
+							if !a[q] {
+								t.Logf("block %d: seq %d kept by single only (%+v) deleted %v", b, q, rowOf(groups, uint64(q)), deleted.Contains(uint64(q)))
+							}
+						}
+					}
+				}
+				t.Fatalf("seed %d W %d: the passes leave different rows", seed, w)
+			}
+			if c.RowsDropped != s.RowsDropped || c.Tombstones != s.Tombstones || c.SegmentsRewritten != s.SegmentsRewritten ||
+				!c.GoneSoftDeleted.Equals(s.GoneSoftDeleted) || !c.GoneSuperseded.Equals(s.GoneSuperseded) {
+				t.Fatalf("seed %d W %d: chunked %+v, single %+v", seed, w, c, s)
+			}
+			if w == 0 && s.RowsDropped[ReasonRecord]*s.RowsDropped[ReasonUpdate]*s.RowsDropped[ReasonSeries]*s.RowsDropped[ReasonSoftDelete] == 0 {
+				t.Fatalf("seed %d: a reason never dropped: %v", seed, s.RowsDropped)
+			}
+		}
+	}
+}
+
+func rowOf(groups [][][]row, q uint64) row {
+	for _, sg := range groups {
+		for _, g := range sg {
+			for _, r := range g {
+				if r.seq == q {
+					return r
+				}
+			}
+		}
+	}
+	return row{}
+}
