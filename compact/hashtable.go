@@ -22,8 +22,12 @@ import (
 //
 // The table is split in 256 shards by the high hash bits, each an
 // open-addressing table (linear probing, index by multiply-shift over
-// any size) grown by 5/4 at 3/4 load: the slots stay 60–75% full (32–40
-// bytes an entry) and a resize holds one shard twice, 1/256 of the table.
+// any size) grown at 3/4 load: doubled while a shard is under
+// smallShardLen slots (a table of up to about 1M slots, 37–75% full),
+// by 5/4 beyond, where the slots stay 60–75% full (32–40 bytes an
+// entry); a resize holds one shard twice, 1/256 of the table. A table
+// may be presized (presize) when its entries can be bounded. Distinct
+// shards may be written concurrently (upsertShard).
 type hashTable struct {
 	seeds  [2]maphash.Seed
 	shards [numShards]hashShard

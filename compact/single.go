@@ -168,7 +168,7 @@ func (j *segJob) rewrite(ctx context.Context, cfg *Config, budget *byteSem) (err
 // presizeMax bounds the entries the snapshot's table is sized for
 // before the fold (from the window's seqs: the table of a window of
 // samples stays empty).
-const presizeMax = 1 << 20
+const presizeMax = 1 << 19
 
 // folder folds the window (lo, d.chunkEnd] newest row first, deciding
 // each row of the segments it reads.
