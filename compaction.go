@@ -82,10 +82,14 @@ type CompactStats struct {
 	RowsRecord, RowsUpdate, RowsSeries, RowsSoftDeleted int64
 	// Tombstones folded, by kind: deletes, keyed puts, drops.
 	TombstonesRecord, TombstonesUpdate, TombstonesSeries int64
-	BytesRead, BytesWritten                              int64
-	Duration                                             time.Duration
+	// BytesRead counts the block bytes read, BytesWritten the bytes of
+	// the rewritten files (header, frames, index, bloom, footer).
+	BytesRead, BytesWritten int64
+	Duration                time.Duration
 	// FoldTime and RewriteTime split the pass: folding tombstone
-	// snapshots, and scanning and rewriting segments.
+	// snapshots, and scanning and rewriting segments. In a single-chunk
+	// pass FoldTime is reading and deciding the window (segments already
+	// decided are rewritten meanwhile), RewriteTime the rest.
 	FoldTime, RewriteTime time.Duration
 	// SnapshotEntries and SnapshotBytes size the largest chunk's
 	// tombstone snapshot (its hash tables).

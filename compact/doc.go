@@ -29,7 +29,15 @@
 // # A pass
 //
 // Run targets the largest seq of the sealed segments it is given (never
-// an active one) and walks (W, target] in chunks. Each chunk folds its
+// an active one) and walks (W, target] in chunks. When the window cannot
+// hold more tombstones than the cap (target-W at most the cap) it is one
+// chunk, and folding and deciding are one read of the window, newest row
+// first (see single.go): a row is decided when every row above it was
+// observed, with one table operation, blocks are read, decoded and hashed
+// ahead by Workers goroutines, a block that loses rows is re-encoded as
+// soon as it is decided, and each segment is rewritten as soon as its
+// first block is decided; the segments at or below W are then decided
+// with the finished snapshot. Otherwise each chunk folds its
 // tombstones from the sealed rows on disk in (current, chunkEnd] — never
 // from the in-memory live set, which collapses keys to their global
 // maximum — and stops the chunk at the block where the snapshot reaches
@@ -37,7 +45,8 @@
 // unless the chunk names more than BloomCutoff series, then rewritten by
 // up to Workers goroutines, each segment atomically by seg.Rewrite with
 // its block topology kept (an emptied block stays as a frame of 0
-// rows; filtered blocks are re-encoded with their columns' encodings). After each rewrite OnRewritten refreshes the caller's metadata;
+// rows; filtered blocks are re-encoded with their columns' encodings).
+// After each rewrite OnRewritten refreshes the caller's metadata;
 // then W = chunkEnd is committed and the live set evicted up to it. A
 // cancelled context or any failure leaves W where the work done ends.
 package compact

@@ -122,7 +122,7 @@ func (t *hashTable) presize(n int) {
 	if t.n > 0 || n <= 0 {
 		return
 	}
-	per := max(minShardLen, (n/numShards+1)*2)
+	per := max(minShardLen, (n/numShards+1)*3/2)
 	for si := range t.shards {
 		t.shards[si].slots = make([]hashSlot, per)
 	}

@@ -109,7 +109,11 @@ type Stats struct {
 	MaxSnapshot             int   // largest chunk snapshot, entries
 	MaxSnapshotBytes        int64 // its tables' memory
 	Duration                time.Duration
-	FoldTime, ChunkTime     time.Duration // folding snapshots; scanning and rewriting segments
+	// FoldTime and ChunkTime: folding snapshots; scanning and rewriting
+	// segments. In a single-chunk pass (runSingle) FoldTime is reading
+	// and deciding the window, while decided segments are rewritten;
+	// ChunkTime the rest.
+	FoldTime, ChunkTime time.Duration
 }
 
 // Dropped returns the rows dropped for reason r.
