@@ -119,17 +119,26 @@ func (e *Encoder) appendBlock(dst []byte, b *Block, o *Options, hints []Hint) ([
 		if hints != nil {
 			h = hints[i]
 		}
+		c := h.Compression
+		if hints == nil {
+			c = pickCompression(col.Type, o)
+		}
+		before := len(e.bodies)
+		if c == CompressNone { // encoded in place, not copied
+			e.bodies = e.appendBody(e.bodies, col, b.Rows, h.Encoding, o != nil && o.Fixed)
+			n := len(e.bodies) - before
+			if n > MaxColumnBytes {
+				return dst, fmt.Errorf("%w: column %q encodes to %d bytes, limit %d", ErrBadColumn, col.Name, n, MaxColumnBytes)
+			}
+			e.descs = append(e.descs, desc{typ: col.Type, rawLen: n, stored: n, nameLen: len(col.Name)})
+			continue
+		}
 		e.raw = e.appendBody(e.raw[:0], col, b.Rows, h.Encoding, o != nil && o.Fixed)
 		if len(e.raw) > MaxColumnBytes {
 			return dst, fmt.Errorf("%w: column %q encodes to %d bytes, limit %d", ErrBadColumn, col.Name, len(e.raw), MaxColumnBytes)
 		}
 		d := desc{typ: col.Type, rawLen: len(e.raw), stored: len(e.raw), nameLen: len(col.Name)}
-		before := len(e.bodies)
-		c := h.Compression
-		if hints == nil {
-			c = pickCompression(col.Type, o)
-		}
-		if c != CompressNone && len(e.raw) >= 64 {
+		if len(e.raw) >= 64 {
 			comp := compress
 			if hints != nil && e.FastZstd {
 				comp = compressFast
