@@ -166,8 +166,8 @@ func (j *segJob) rewrite(ctx context.Context, cfg *Config, budget *byteSem) (err
 }
 
 // presizeMax bounds the entries the snapshot's table is sized for
-// before the fold (from the window's seqs: the table of a window of
-// samples stays empty).
+// before the fold, from the window's seqs (target − W: a window of
+// samples, which adds no entry, gets the table too, up to this size).
 const presizeMax = 1 << 19
 
 // folder folds the window (lo, d.chunkEnd] newest row first, deciding
