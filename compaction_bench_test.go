@@ -151,11 +151,11 @@ func benchCompactRewrite(b *testing.B, runs bool) {
 		copyFiles(b, files)
 		copyDur := time.Since(t0)
 		t0 = time.Now()
-		cpu0 := cpuTime()
+		cpu0, flt0 := cpuTime(), minorFaults()
 		stopProf := startPassProfile(b)
 		cs, err := s.Compact(ctx, "ev")
 		passDur := time.Since(t0)
-		passCPU := cpuTime() - cpu0
+		passCPU, faults := cpuTime()-cpu0, minorFaults()-flt0
 		stopProf()
 		b.StopTimer()
 		if err != nil {
@@ -164,9 +164,9 @@ func benchCompactRewrite(b *testing.B, runs bool) {
 		_, after := segBytes(b, sdir)
 		copyMBs = float64(2*size) / 1e6 / copyDur.Seconds()
 		passMBs = float64(size+after) / 1e6 / passDur.Seconds()
-		b.Logf("%d puts, %d segments, %.1f MB -> %.1f MB, %d rows dropped; pass %v (fold %v, rewrite %v; %.0f MB/s; CPU %v, %.0f MB per CPU-second), copy %v (%.0f MB/s), ratio %.2f",
+		b.Logf("%d puts, %d segments, %.1f MB -> %.1f MB, %d rows dropped; pass %v (fold %v, rewrite %v; %.0f MB/s; CPU %v, %.0f MB per CPU-second, %d page faults), copy %v (%.0f MB/s), ratio %.2f",
 			rows, len(files), float64(size)/1e6, float64(after)/1e6, cs.RowsRecord, passDur, cs.FoldTime, cs.RewriteTime, passMBs,
-			passCPU, float64(size+after)/1e6/passCPU.Seconds(), copyDur, copyMBs, passMBs/copyMBs)
+			passCPU, float64(size+after)/1e6/passCPU.Seconds(), faults, copyDur, copyMBs, passMBs/copyMBs)
 		_ = s.Close()
 	}
 	b.ReportMetric(passMBs, "pass-MB/s")

@@ -6,3 +6,6 @@ import "time"
 
 // cpuTime is not measured on this platform.
 func cpuTime() time.Duration { return 0 }
+
+// minorFaults is not measured on this platform.
+func minorFaults() int64 { return 0 }
