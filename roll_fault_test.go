@@ -133,7 +133,7 @@ func rollFault(t *testing.T, sync SyncPolicy, r int, kind vfs.OpKind, n int, fer
 	mem := vfs.NewMem()
 	efs := vfs.NewErrorFS(mem)
 	s := openT(t, efs, rollFaultOpts(sync))
-	acked := map[uint64]int64{} // seq -> field n
+	acked := map[uint64]int64{}  // seq -> field n
 	unknown := map[int64]bool{}  // field n of records whose append failed
 	appended := map[int64]bool{} // field n of acknowledged records
 	appendPair := func(i int) error {
