@@ -228,3 +228,41 @@ func TestImportNewStreamShared(t *testing.T) {
 		t.Fatalf("Streams %v", names)
 	}
 }
+
+// TestImportNewStreamHiddenReadOnly: while an import creates a stream, a
+// read-only Store on the same directory does not list it and cannot
+// read it; once committed, it can.
+func TestImportNewStreamHiddenReadOnly(t *testing.T) {
+	mem := vfs.NewMem()
+	s := openT(t, mem, Options{})
+	defer closeT(t, s)
+	s.Append(ctx, "ev", rec(day0, "a", 1))
+	ro := openT(t, mem, Options{ReadOnly: true})
+	defer closeT(t, ro)
+	g := &jsonGen{rows: 20000}
+	checked := false
+	r := readerFunc(func(p []byte) (int, error) {
+		if g.n > 256<<10 && !checked {
+			checked = true
+			if names, err := ro.Streams(); err != nil || !slices.Equal(names, []string{"ev"}) {
+				t.Errorf("read-only Streams during the import: %v %v", names, err)
+			}
+			if _, err := ro.Count("nw"); !errors.Is(err, ErrStreamNotFound) {
+				t.Errorf("read-only Count during the import: %v", err)
+			}
+		}
+		return g.Read(p)
+	})
+	if _, err := s.Import(ctx, "nw", r, importOpts(t)); err != nil {
+		t.Fatal(err)
+	}
+	if !checked {
+		t.Fatal("not checked during the import")
+	}
+	if names, _ := ro.Streams(); !slices.Equal(names, []string{"ev", "nw"}) {
+		t.Fatalf("read-only Streams after: %v", names)
+	}
+	if n, err := ro.Count("nw"); err != nil || n != 20000 {
+		t.Fatalf("read-only Count after: %d %v", n, err)
+	}
+}
