@@ -464,12 +464,22 @@ func (st *stream) roll() error {
 }
 
 // recover reopens the stream's segments after a failed write or sync:
-// the active segment's torn tail is cut (seg.OpenWriter). Seqs assigned
+// a segment whose fsync failed is cut back to its last durable size
+// (unsynced.go), the active segment's torn tail is cut (seg.OpenWriter). Seqs assigned
 // before the failure are not reused in this process.
 func (st *stream) recover() error {
+	if j := st.bgRoll.job; j != nil {
+		if <-j.done; j.err != nil {
+			st.noteUnsynced(j.w, j.sf.blocks)
+		}
+	}
 	if st.w != nil {
+		st.noteUnsynced(st.w, st.blocks)
 		_ = st.w.Close()
 		st.w = nil
+	}
+	if err := st.cutUnsynced(); err != nil { // unsynced.go
+		return fmt.Errorf("%w (recovering from: %w)", err, st.broken)
 	}
 	st.rec = Recovery{}
 	if err := st.load(); err != nil {

@@ -2,6 +2,7 @@ package tsq
 
 import (
 	"context"
+	"errors"
 	"math"
 	"sync/atomic"
 	"time"
@@ -149,7 +150,9 @@ func (s *Store) passLogged(ctx context.Context, st *stream, early bool) {
 	if ctx.Err() != nil {
 		return
 	}
-	if _, err := st.compact(ctx, early); err != nil && ctx.Err() == nil {
+	// ErrClosed: the stream was removed meanwhile (a failed import
+	// created it), or the store is closing.
+	if _, err := st.compact(ctx, early); err != nil && ctx.Err() == nil && !errors.Is(err, ErrClosed) {
 		s.o.Logger.Error("tsq: compaction pass failed; retrying at the next pass", "stream", st.name, "err", err)
 	}
 }

@@ -27,6 +27,9 @@ type GCStats struct {
 	// Skipped counts directories left alone: running imports, and
 	// streams another process holds.
 	Skipped int
+	// RemovedStreams counts streams removed because an import created
+	// them and never committed (import_fresh.go).
+	RemovedStreams int
 }
 
 // GC settles the store's staging area (<store>/staging): the staging
@@ -35,8 +38,9 @@ type GCStats struct {
 // than Options.StagingTTL is removed even if its import still runs
 // (an import of this Store is cancelled; one in another process finds
 // its staging gone and fails at commit). A stream held by another
-// process is left to that process, but for expired staging. Open runs
-// GC; call it again at any time.
+// process is left to that process, but for expired staging. Then it
+// removes the streams that imports created and never committed (a
+// killed import). Open runs GC; call it again at any time.
 func (s *Store) GC(ctx context.Context) (GCStats, error) {
 	var gs GCStats
 	if s.o.ReadOnly {
@@ -45,7 +49,7 @@ func (s *Store) GC(ctx context.Context) (GCStats, error) {
 	fsys, sdir := s.fs, s.stagingDir()
 	names, err := fsys.ReadDir(sdir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return gs, nil
+		names, err = nil, nil
 	}
 	if err != nil {
 		return gs, fmt.Errorf("tsq: gc: %w", err)
@@ -99,6 +103,8 @@ func (s *Store) GC(ctx context.Context) (GCStats, error) {
 		}
 		gs.Skipped++
 	}
+	// Then the streams imports created: their staging is settled now.
+	errs = append(errs, s.gcFresh(&gs))
 	if err := errors.Join(errs...); err != nil {
 		return gs, fmt.Errorf("tsq: gc: %w", err)
 	}

@@ -92,8 +92,9 @@ type ImportStats struct {
 // one journal record; seqs are contiguous. While an import runs, appends
 // to the stream wait, and other imports into it wait their turn; reads
 // go on and see the stream as before the import until it commits. Import
-// into a new stream creates it (empty) first. The context cancels the
-// import, leaving no change.
+// into a new stream creates it, hidden until the commit; a failed import
+// removes it again (import_fresh.go). The context cancels the import,
+// leaving no change.
 func (s *Store) Import(ctx context.Context, stream string, r io.Reader, o *ImportOptions) (ImportStats, error) {
 	start := time.Now()
 	var opts ImportOptions
@@ -115,10 +116,20 @@ func (s *Store) Import(ctx context.Context, stream string, r io.Reader, o *Impor
 	if opts.Mapping.SeriesDefault == "" {
 		opts.Mapping.SeriesDefault = stream
 	}
-	st, err := s.stream(stream, true)
+	st, err := s.importStream(stream)
 	if err != nil {
 		return ImportStats{}, err
 	}
+	stats, err := s.importInto(ctx, st, r, &opts, start)
+	if ferr := s.settleFresh(st, err == nil); ferr != nil {
+		err = errors.Join(err, ferr)
+	}
+	return stats, err
+}
+
+func (s *Store) importInto(ctx context.Context, st *stream, r io.Reader, o *ImportOptions, start time.Time) (ImportStats, error) {
+	opts := *o
+	stream := st.name
 	run := &importRun{s: s, st: st, o: &opts, start: start}
 	run.stats.Stream = stream
 	ctx, cancel := context.WithCancel(ctx)
@@ -134,7 +145,7 @@ func (s *Store) Import(ctx context.Context, stream string, r io.Reader, o *Impor
 	liveImports.Store(run.dir, run)
 	defer liveImports.Delete(run.dir)
 
-	err = run.stage(ctx, r)
+	err := run.stage(ctx, r)
 	if err == nil {
 		err = ctx.Err()
 	}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -14,12 +15,16 @@ import (
 	"github.com/tsqdb/tsq/internal/vfs"
 )
 
-const importKillEnv = "TSQ_IMPORT_KILL_DIR"
+const (
+	importKillEnv       = "TSQ_IMPORT_KILL_DIR"
+	importKillStreamEnv = "TSQ_IMPORT_KILL_STREAM" // default "ev"
+)
 
 const killImportRows = 30000
 
 // TestImportKillChild is the child of TestImportSIGKILL: it imports
-// killImportRows generated rows into stream "ev" and says so.
+// killImportRows generated rows into stream "ev" (or $TSQ_IMPORT_KILL_STREAM)
+// and says so.
 func TestImportKillChild(t *testing.T) {
 	dir := os.Getenv(importKillEnv)
 	if dir == "" {
@@ -37,7 +42,11 @@ func TestImportKillChild(t *testing.T) {
 		time.Sleep(20 * time.Millisecond) // let the parent's kill land in this step
 		return nil
 	}
-	st, err := s.Import(ctx, "ev", &jsonGen{rows: killImportRows}, o)
+	stream := os.Getenv(importKillStreamEnv)
+	if stream == "" {
+		stream = "ev"
+	}
+	st, err := s.Import(ctx, stream, &jsonGen{rows: killImportRows}, o)
 	if err != nil {
 		fmt.Println("error", err)
 		os.Exit(2)
@@ -167,5 +176,92 @@ func TestImportSIGKILL(t *testing.T) {
 	t.Logf("%d runs killed before their acknowledgement, %d acknowledged; %d rows at the end", killed, committed, want)
 	if killed < 30 {
 		t.Fatalf("only %d kills landed mid-import", killed)
+	}
+}
+
+// TestImportSIGKILLNewStream kills a child process importing into a
+// stream that does not exist yet, at random moments and at each commit
+// step: the reopened store lists no such stream and has no directory
+// for it, or holds it with the whole import.
+func TestImportSIGKILLNewStream(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 5))
+	dir := t.TempDir()
+	steps := []string{"claim", "journal", "publish", "cleanup"}
+	var full time.Duration
+	absent, present := 0, 0
+	for it := range 12 {
+		stream := fmt.Sprintf("nw%d", it)
+		cmd := exec.Command(os.Args[0], "-test.run=^TestImportKillChild$", "-test.count=1")
+		cmd.Env = append(os.Environ(), importKillEnv+"="+dir, importKillStreamEnv+"="+stream)
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Stderr = os.Stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(out)
+		if !sc.Scan() || sc.Text() != "started" {
+			t.Fatalf("run %d: child said %q", it, sc.Text())
+		}
+		start := time.Now()
+		var timer *time.Timer
+		atStep, how := "", "not killed"
+		switch {
+		case it == 0:
+		case it%2 == 1:
+			atStep = steps[rng.IntN(len(steps))]
+			how = "at step " + atStep
+		default:
+			d := time.Duration(rng.Int64N(int64(full) * 4 / 5))
+			timer = time.AfterFunc(d, func() { _ = cmd.Process.Signal(syscall.SIGKILL) })
+			how = fmt.Sprintf("after %v", d)
+		}
+		done := false
+		for sc.Scan() {
+			l := sc.Text()
+			if strings.HasPrefix(l, "error") {
+				t.Fatalf("run %d: child: %s", it, l)
+			}
+			done = done || strings.HasPrefix(l, "committed")
+			if step, ok := strings.CutPrefix(l, "step "); ok && step == atStep {
+				_ = cmd.Process.Signal(syscall.SIGKILL)
+			}
+		}
+		_ = cmd.Wait()
+		if timer != nil {
+			timer.Stop()
+		}
+		if it == 0 {
+			full = time.Since(start)
+		}
+		s, err := Open(dir, nil)
+		if err != nil {
+			t.Fatalf("run %d: reopen: %v", it, err)
+		}
+		names, _ := s.Streams()
+		if slices.Contains(names, stream) {
+			if got := countT(t, s, stream); got != killImportRows {
+				t.Fatalf("run %d (killed %s): %d rows", it, how, got)
+			}
+			present++
+		} else {
+			if done {
+				t.Fatalf("run %d: acknowledged import missing", it)
+			}
+			noStreamIn(t, s, vfs.Default, dir, stream)
+			absent++
+		}
+		t.Logf("run %2d: killed %-28s -> listed %v", it, how, names)
+		s.Close()
+	}
+	if absent == 0 || present == 0 {
+		t.Fatalf("absent %d, present %d: kills did not cover both outcomes", absent, present)
 	}
 }

@@ -27,7 +27,10 @@ func (run *importRun) parallelParse(ctx context.Context, wg *sync.WaitGroup, r i
 		b    *ingest.Batch
 		pool chan *ingest.Batch
 		err  error
+		end  bool // the chunk's last message: its channel can be reused
 	}
+	// Result channels of chunks that ended normally are reused.
+	outs := make(chan chan msg, nParse+4)
 	type chunkJob struct {
 		buf       []byte
 		line, off int64
@@ -61,7 +64,13 @@ func (run *importRun) parallelParse(ctx context.Context, wg *sync.WaitGroup, r i
 			if err == io.EOF {
 				return
 			}
-			j := chunkJob{chunk, line, off, make(chan msg, 1)}
+			var out chan msg
+			select {
+			case out = <-outs:
+			default:
+				out = make(chan msg, 1)
+			}
+			j := chunkJob{chunk, line, off, out}
 			if err != nil {
 				j.out <- msg{err: err}
 				close(j.out)
@@ -130,7 +139,10 @@ func (run *importRun) parallelParse(ctx context.Context, wg *sync.WaitGroup, r i
 					}
 				}
 				run.rejected.Store(rejected.Add(p.Rejected() - before))
-				close(j.out)
+				select {
+				case j.out <- msg{end: true}:
+				case <-ctx.Done():
+				}
 				freeC <- j.buf
 			}
 		})
@@ -147,6 +159,13 @@ func (run *importRun) parallelParse(ctx context.Context, wg *sync.WaitGroup, r i
 					return
 				}
 				if !ok {
+					break
+				}
+				if m.end {
+					select {
+					case outs <- out:
+					default:
+					}
 					break
 				}
 				if m.err != nil {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -112,6 +113,9 @@ func (run *importRun) stage(ctx context.Context, r io.Reader) error {
 		out  chan *frame
 	}
 	jobs := make(chan job, 1)
+	// The result channels of jobs that delivered their frame are reused
+	// (no allocation per block).
+	outs := make(chan chan *frame, nEnc+4)
 	order := make(chan chan *frame, nEnc+1)
 	monDone := make(chan struct{})
 	go run.monitor(monDone)
@@ -122,7 +126,13 @@ func (run *importRun) stage(ctx context.Context, r io.Reader) error {
 	seq := run.base
 	// dispatch hands a parsed batch to the encoders, in input order.
 	dispatch := func(b *ingest.Batch, pool chan *ingest.Batch) bool {
-		j := job{b, pool, seq, make(chan *frame, 1)}
+		var out chan *frame
+		select {
+		case out = <-outs:
+		default:
+			out = make(chan *frame, 1)
+		}
+		j := job{b, pool, seq, out}
 		seq += uint64(b.Rows)
 		select {
 		case order <- j.out:
@@ -212,6 +222,12 @@ func (run *importRun) stage(ctx context.Context, r io.Reader) error {
 			select {
 			case f = <-out:
 			case <-ctx.Done():
+			}
+			if f != nil {
+				select {
+				case outs <- out:
+				default:
+				}
 			}
 			if f == nil {
 				continue // failed or cancelled: drain the order
@@ -309,13 +325,15 @@ func (e *blockEncoder) encode(f *frame, b *ingest.Batch, first uint64, stream st
 	if n == 0 {
 		return errors.New("empty batch")
 	}
-	e.seq, e.op = e.seq[:0], e.op[:0]
+	// Sized to the batch before appending: no regrowth (see
+	// ingest.Batch.reserve).
+	e.seq, e.op = slices.Grow(e.seq[:0], n), slices.Grow(e.op[:0], n)
 	for i := range n {
 		e.seq = append(e.seq, int64(first)+int64(i))
 		e.op = append(e.op, int64(b.Op[i]))
 	}
-	e.series = b.Strings(e.series[:0], b.Series[:n])
-	e.key = b.Strings(e.key[:0], b.Key[:n])
+	e.series = b.Strings(slices.Grow(e.series[:0], n), b.Series[:n])
+	e.key = b.Strings(slices.Grow(e.key[:0], n), b.Key[:n])
 	cols := append(e.cols[:0],
 		chunk.Column{Name: colSeq, Type: chunk.Int64, Ints: e.seq},
 		chunk.Column{Name: colTime, Type: chunk.Int64, Ints: b.Time[:n]},
@@ -336,7 +354,7 @@ func (e *blockEncoder) encode(f *frame, b *ingest.Batch, first uint64, stream st
 		case chunk.Bool:
 			col.Bools = c.Bools
 		default:
-			e.strs[i] = b.Strings(e.strs[i][:0], c.Strs)
+			e.strs[i] = b.Strings(slices.Grow(e.strs[i][:0], len(c.Strs)), c.Strs)
 			col.Strs = e.strs[i]
 		}
 		if c.Nulls {

@@ -79,8 +79,8 @@ func errJournal(path string, off int, msg string) error {
 
 // parseJournal decodes a journal file. It returns the records and the
 // length of the valid prefix: a torn or corrupt last record (a crash
-// while appending) ends the valid prefix; anything else that is wrong
-// is an error.
+// while appending) ends the valid prefix; anything else that is wrong,
+// a bad checksum with records after it included, is an error.
 func parseJournal(b []byte, path string) ([]JournalRecord, int, error) {
 	if len(b) < journalHdrLen {
 		return nil, 0, nil // torn creation: no record was ever committed
@@ -102,8 +102,16 @@ func parseJournal(b []byte, path string) ([]JournalRecord, int, error) {
 		if n > maxJournalRecord {
 			break
 		}
-		if len(b)-off-8 < n || crc32.Checksum(b[off+8:off+8+n], castagnoli) != crc {
-			break // torn or corrupt: the tail of an interrupted append
+		if len(b)-off-8 < n {
+			break // torn: the tail of an interrupted append
+		}
+		if crc32.Checksum(b[off+8:off+8+n], castagnoli) != crc {
+			if off+8+n == len(b) {
+				break // the last record: an interrupted append
+			}
+			// Records follow: not a torn append but a damaged byte.
+			// Cutting here would drop committed records.
+			return recs, off, errJournal(path, off, fmt.Sprintf("checksum mismatch with %d bytes of records after it", len(b)-off-8-n))
 		}
 		r, err := decodeJournalRecord(b[off+8 : off+8+n])
 		if err != nil {

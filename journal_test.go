@@ -1,12 +1,16 @@
 package tsq
 
 import (
+	"bytes"
 	"encoding/hex"
 	"errors"
+	"io"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/tsqdb/tsq/chunk"
+	"github.com/tsqdb/tsq/internal/vfs"
 )
 
 // goldenJournal is the journal of docs/FORMAT.md "Import journal": the
@@ -106,4 +110,36 @@ func FuzzJournal(f *testing.F) {
 			t.Fatalf("re-encoded journal: %v, %d records of %d", err, len(again), len(recs))
 		}
 	})
+}
+
+// TestJournalDamagedMiddle: a bad checksum with records after it is a
+// damaged byte, not a torn append: parsing names it, and the next
+// import's append fails instead of cutting the committed records after
+// it.
+func TestJournalDamagedMiddle(t *testing.T) {
+	one := appendJournalRecord(journalHeader(), &goldenRecord)
+	two := appendJournalRecord(one, &JournalRecord{ID: "ev~2-cd"})
+	bad := append([]byte{}, two...)
+	bad[journalHdrLen+10] ^= 1
+	_, _, err := parseJournal(bad, "J")
+	if !errors.Is(err, chunk.ErrCorrupt) || !strings.Contains(err.Error(), "at byte 12") {
+		t.Fatalf("flipped byte in the first record: %v", err)
+	}
+	t.Log(err)
+	mem := vfs.NewMem()
+	if err := mem.MkdirAll("st", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := mem.Create("st/" + journalName)
+	f.Write(bad)
+	f.Close()
+	if err := appendJournal(mem, "st", &JournalRecord{ID: "ev~3-ef"}); !errors.Is(err, chunk.ErrCorrupt) {
+		t.Fatalf("append: %v", err)
+	}
+	g, _ := mem.Open("st/" + journalName)
+	got, _ := io.ReadAll(g)
+	g.Close()
+	if !bytes.Equal(got, bad) {
+		t.Fatal("the damaged journal was changed")
+	}
 }

@@ -26,7 +26,8 @@ import (
 type rollJob struct {
 	done chan struct{} // closed when err is set
 	err  error
-	sf   *segFile // the segment being sealed, as in st.segs
+	sf   *segFile    // the segment being sealed, as in st.segs
+	w    *seg.Writer // its writer (closed by the job)
 }
 
 // queuedFrame is an encoded frame waiting for the roll job.
@@ -63,7 +64,7 @@ func (st *stream) rollAsync(day int64, firstSeq uint64) error {
 	sealing.blocks, sealing.rows = st.blocks, sumRows(st.blocks)
 	st.segs = append(st.segs, &sealing)
 	st.w, st.active, st.blocks = nw, nsf, nil
-	job := &rollJob{done: make(chan struct{}), sf: &sealing}
+	job := &rollJob{done: make(chan struct{}), sf: &sealing, w: old}
 	st.bgRoll.job = job
 	st.pending.Store(true) // reads wait for the job and the queue
 	fsys, dir := st.s.fs, st.dir
@@ -113,6 +114,7 @@ func (st *stream) settleRoll() error {
 	<-j.done
 	st.bgRoll.job = nil
 	if j.err != nil {
+		st.noteUnsynced(j.w, j.sf.blocks) // a failed seal fsync: cut at recovery
 		st.dropUnsynced()
 		return j.err
 	}

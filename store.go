@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -106,6 +107,13 @@ func (s *Store) stream(name string, create bool) (*stream, error) {
 		return nil, fmt.Errorf("tsq: stream %q: %w", name, ErrReadOnly)
 	}
 	if st := s.streams[name]; st != nil {
+		if st.fresh.marked && !st.fresh.other {
+			if !create {
+				// created by an import that has not committed yet
+				return nil, fmt.Errorf("tsq: stream %q: %w", name, ErrStreamNotFound)
+			}
+			st.fresh.other = true // this writer would have created it too
+		}
 		return st, nil
 	}
 	dir := filepath.Join(s.streamsDir(), name)
@@ -114,6 +122,15 @@ func (s *Store) stream(name string, create bool) (*stream, error) {
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("tsq: stream %q: %w", name, err)
 	}
+	if !create && s.pendingNew(name) {
+		return nil, fmt.Errorf("tsq: stream %q: %w", name, ErrStreamNotFound)
+	}
+	return s.openStreamLocked(name, dir)
+}
+
+// openStreamLocked opens stream name in dir and adds it to s.streams.
+// Caller holds s.mu.
+func (s *Store) openStreamLocked(name, dir string) (*stream, error) {
 	st := &stream{s: s, name: name, dir: dir, writable: !s.o.ReadOnly, files: map[string]vfs.File{}}
 	st.soft.init()
 	var err error
@@ -155,11 +172,21 @@ func (s *Store) Streams() ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tsq: list streams: %w", err)
 	}
+	marked := map[string]bool{}
+	for _, n := range names {
+		if name, ok := strings.CutSuffix(n, freshSuffix); ok {
+			marked[name] = true
+		}
+	}
 	out := names[:0]
 	for _, n := range names {
-		if ValidateStreamName(n) == nil {
-			out = append(out, n)
+		if ValidateStreamName(n) != nil {
+			continue
 		}
+		if marked[n] && s.hiddenNew(n) {
+			continue // created by an import that has not committed
+		}
+		out = append(out, n)
 	}
 	return out, nil
 }

@@ -140,6 +140,8 @@ type stream struct {
 	soft      softState         // soft deletes, tombstoned rows, retention (softstate.go)
 	cmp       *streamCompaction // compaction state, writable streams (compaction.go)
 	imp       importGate        // running import (import.go)
+	fresh     freshState        // created by an import (import_fresh.go); guarded by Store.mu
+	cut       unsyncedCut       // a segment to cut back after a failed fsync (unsynced.go)
 }
 
 // openWriter locks the stream directory and loads its segments,

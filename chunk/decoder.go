@@ -36,6 +36,12 @@ type Decoder struct {
 	tag   uint8   // of the body decodeBody last read
 }
 
+// Release drops the Decoder's reference to its block (as Reset does
+// before parsing), keeping its scratch space.
+func (d *Decoder) Release() {
+	d.src, d.rows, d.cols, d.tags = nil, 0, d.cols[:0], d.tags[:0]
+}
+
 // Reset parses the block header in src and verifies the block checksum. src
 // must be exactly one block; it is not modified and must stay unchanged
 // while the Decoder uses it.
@@ -47,7 +53,7 @@ func (d *Decoder) Reset(src []byte) error { return d.reset(src, true) }
 func (d *Decoder) ResetChecked(src []byte) error { return d.reset(src, false) }
 
 func (d *Decoder) reset(src []byte, verify bool) error {
-	d.src, d.rows, d.cols, d.tags = nil, 0, d.cols[:0], d.tags[:0]
+	d.Release()
 	if len(src) < 1+1+1+crcLen {
 		return corrupt("block", 0, fmt.Errorf("%d bytes is shorter than any block", len(src)))
 	}

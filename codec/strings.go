@@ -83,6 +83,12 @@ func (c *Encoder) AppendStrings(dst []byte, src []string) []byte {
 		}
 		code, ok := c.dict[s]
 		if !ok {
+			if 2*(len(c.keys)+1) > len(src) {
+				// mostly distinct: the dictionary cannot pay; stop
+				// filling it (the map and keys would only grow)
+				c.keys = append(c.keys, s)
+				break
+			}
 			code = int32(len(c.keys))
 			c.dict[s] = code
 			c.keys = append(c.keys, s)

@@ -65,6 +65,10 @@ type Batch struct {
 	markCols  int
 	converted bool
 	convs     []conv // columns whose type the current row changed
+
+	hintRows  int // rows to size a column for when it becomes active (reserve)
+	hintBytes int // the batch's byte bound (Options.BatchBytes)
+	hintCols  int // the most columns of a batch the parser filled so far
 }
 
 type conv struct {
@@ -112,6 +116,22 @@ func (b *Batch) Str(s Span) string {
 		return ""
 	}
 	return unsafe.String(&b.Arena[s.Off], int(s.Len))
+}
+
+// reserve sizes the batch's buffers for a batch of rows rows whose
+// arena takes arena bytes (the largest the parser filled so far) and
+// whose Size is at most bound with cols columns, so
+// that filling it does not regrow them: regrowth leaves the old buffers
+// as garbage, and how much of it the collector has not reclaimed yet
+// when the heap peaks varies from run to run. Columns are sized when
+// they become active. Called after Reset.
+func (b *Batch) reserve(rows, arena, bound, cols int) {
+	b.hintRows, b.hintBytes, b.hintCols = rows, bound, cols
+	b.Time = slices.Grow(b.Time, rows)
+	b.Series = slices.Grow(b.Series, rows)
+	b.Key = slices.Grow(b.Key, rows)
+	b.Op = slices.Grow(b.Op, rows)
+	b.Arena = slices.Grow(b.Arena, arena)
 }
 
 // Strings appends the strings of spans to dst (aliasing the arena).
@@ -216,8 +236,32 @@ func (b *Batch) col(name []byte, t chunk.Type) *Col {
 	if !c.active {
 		c.active = true
 		b.Cols = append(b.Cols, c)
+		// as many rows as the batch's byte bound leaves for a row of
+		// this many columns (Size), at most the rows reserved
+		rows := b.hintRows
+		if b.hintBytes > 0 {
+			rows = min(rows, b.hintBytes/(48+26*max(len(b.Cols), b.hintCols)))
+		}
+		if k := rows - len(c.Valid); k > 0 && cap(c.Valid)-len(c.Valid) < k {
+			c.reserve(k)
+		}
 	}
 	return c
+}
+
+// reserve makes room for k more values of the column's type.
+func (c *Col) reserve(k int) {
+	c.Valid = slices.Grow(c.Valid, k)
+	switch c.Type {
+	case chunk.Int64:
+		c.Ints = slices.Grow(c.Ints, k)
+	case chunk.Float64:
+		c.Floats = slices.Grow(c.Floats, k)
+	case chunk.Bool:
+		c.Bools = slices.Grow(c.Bools, k)
+	default:
+		c.Strs = slices.Grow(c.Strs, k)
+	}
 }
 
 func (c *Col) truncate(n int) {
@@ -285,7 +329,7 @@ func (b *Batch) putFloat(c *Col, v float64) {
 	switch c.Type {
 	case chunk.Int64:
 		b.convs = append(b.convs, conv{c, chunk.Int64})
-		c.Floats = c.Floats[:0]
+		c.Floats = slices.Grow(c.Floats[:0], cap(c.Ints)) // as reserved (col)
 		for _, x := range c.Ints {
 			c.Floats = append(c.Floats, float64(x))
 		}
@@ -326,7 +370,7 @@ func (b *Batch) toString(c *Col) {
 	}
 	b.converted = true
 	b.convs = append(b.convs, conv{c, c.Type})
-	c.Strs = c.Strs[:0]
+	c.Strs = slices.Grow(c.Strs[:0], cap(c.Valid)) // as reserved (col)
 	for i, ok := range c.Valid {
 		if !ok {
 			c.Strs = append(c.Strs, Span{})

@@ -58,6 +58,14 @@ func (c *Chunker) cut(buf []byte) int {
 // Next returns the next chunk in buf (grown as needed), the number of
 // lines before it and its input offset. It returns io.EOF at the end.
 func (c *Chunker) Next(buf []byte) (chunk []byte, line, off int64, err error) {
+	// Sized once, with room for a line of up to size/4 bytes past the
+	// chunk's size: a buffer grows (and its old array becomes garbage)
+	// only for a longer line. (Reads used to fill the buffer to its
+	// capacity: a short read that left less than size/4 of room below
+	// size doubled the buffer, at random points of a long import.)
+	if want := c.size + c.size/4; cap(buf) < want {
+		buf = make([]byte, 0, max(want, len(c.carry)+c.size/4))
+	}
 	buf = append(buf[:0], c.carry...)
 	c.carry = c.carry[:0]
 	for c.err == nil {
@@ -74,7 +82,11 @@ func (c *Chunker) Next(buf []byte) (chunk []byte, line, off int64, err error) {
 		if cap(buf)-len(buf) < c.size/4 {
 			buf = append(buf, make([]byte, c.size)...)[:len(buf)]
 		}
-		n, err := c.r.Read(buf[len(buf):cap(buf)])
+		end := cap(buf)
+		if len(buf) < c.size {
+			end = c.size // chunks of size bytes, cut back to a line end
+		}
+		n, err := c.r.Read(buf[len(buf):end])
 		buf = buf[:len(buf)+n]
 		if err != nil {
 			c.err = err
@@ -108,6 +120,7 @@ func (p *Parser) ResetChunk(chunk []byte, line, off int64) {
 	in.pos, in.end, in.off, in.line, in.err = 0, len(chunk), off, line, nil
 	in.long = in.long[:0]
 	p.done, p.hasPend, p.lastOff = false, false, off
+	p.chunkLen = len(chunk)
 }
 
 // SetHeader gives a CSV parser the header record, for parsing chunks

@@ -48,7 +48,11 @@ type Parser struct {
 
 	lastOff  int64 // input offset at the end of the last Fill
 	rejected int64
-	done     bool
+	// the most rows and arena bytes of a batch filled so far: Fill sizes
+	// each batch for them up front (Batch.reserve)
+	maxRows, maxArena, maxCols int
+	chunkLen                   int // of the chunk being parsed (ResetChunk), 0 if none
+	done                       bool
 
 	// a row that did not fit the last batch (too many columns)
 	pend     []byte
@@ -133,8 +137,22 @@ func (p *Parser) Fill(b *Batch) error {
 	if p.done {
 		return io.EOF
 	}
+	rows := p.maxRows
+	if rows == 0 {
+		// the first batch: as many rows as the byte bound lets a row of
+		// the record columns alone take (Batch.Size)
+		rows = min(p.o.BatchRows, p.o.BatchBytes/48)
+	}
+	arena := p.maxArena
+	if arena == 0 {
+		// the first batch: its strings are copies of its input, which a
+		// chunk bounds (a number turned to text aside)
+		arena = min(p.chunkLen, p.o.BatchBytes)
+	}
+	b.reserve(rows, arena, p.o.BatchBytes, p.maxCols)
 	err := p.rows(p, b)
 	b.Finish()
+	p.maxRows, p.maxArena, p.maxCols = max(p.maxRows, b.Rows), max(p.maxArena, len(b.Arena)), max(p.maxCols, len(b.Cols))
 	b.Bytes = p.in.offset() - p.lastOff
 	p.lastOff = p.in.offset()
 	if err == io.EOF {

@@ -1,12 +1,16 @@
 package seg
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"slices"
+)
 
 const sectionIndex = "index"
 
 // appendIndex appends the block index of a sealed segment: one entry per
 // block, then the CRC of the entries.
 func appendIndex(dst []byte, blocks []BlockMeta) []byte {
+	dst = slices.Grow(dst, indexLen(len(blocks))) // one allocation, not a doubling series
 	start := len(dst)
 	for i := range blocks {
 		m := &blocks[i]

@@ -2,6 +2,7 @@ package seg
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/tsqdb/tsq/chunk"
 	"github.com/tsqdb/tsq/internal/vfs"
@@ -23,7 +24,8 @@ type Recovery struct {
 
 // OpenWriter reopens the unsealed segment path for appending, as after a
 // crash. It reads every frame, checking its header and its block's CRC,
-// truncates the file at the first torn or corrupt frame and syncs it.
+// truncates the file at the first torn or corrupt frame, and syncs it and
+// its directory, so that frames appended later follow a durable prefix.
 // The series for the bloom filter are read back from each block's
 // "series" column (String or Bytes), when it has one. A sealed segment
 // gives ErrSealed; a corrupt header or a damaged footer gives a
@@ -67,9 +69,15 @@ func reopen(fsys vfs.FS, f vfs.File, path string) (*Writer, Recovery, error) {
 		if err := f.Truncate(res.end); err != nil {
 			return nil, rec, fmt.Errorf("seg: recover %s: %w", path, err)
 		}
-		if err := f.Sync(); err != nil {
-			return nil, rec, fmt.Errorf("seg: recover %s: %w", path, err)
-		}
+	}
+	// What was read may not be durable yet (a write whose fsync failed in
+	// this process, a create cut before its fsyncs): make it so before
+	// frames go after it.
+	if err := f.Sync(); err != nil {
+		return nil, rec, fmt.Errorf("seg: recover %s: %w", path, err)
+	}
+	if err := fsys.SyncDir(filepath.Dir(path)); err != nil {
+		return nil, rec, fmt.Errorf("seg: recover %s: %w", path, err)
 	}
 	w.size, w.synced = res.end, res.end
 	w.blocks, w.rows = res.blocks, res.rows

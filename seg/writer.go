@@ -30,9 +30,10 @@ type Writer struct {
 	noBloom bool                // some block's series are unknown: write no filter
 	fpRate  float64
 
-	sealed bool  // the trailer is written; no more blocks
-	closed bool  // Close was called
-	err    error // first write or sync failure; sticky
+	sealed     bool  // the trailer is written; no more blocks
+	closed     bool  // Close was called
+	err        error // first write or sync failure; sticky
+	syncFailed bool  // a Sync failed: bytes past synced may never reach the disk
 
 	dec chunk.Decoder // checks appended blocks
 	buf []byte        // frame header and trailer scratch
@@ -174,7 +175,7 @@ func (w *Writer) prepare(block []byte, meta *BlockMeta) error {
 	if len(block) > 0 {
 		err := w.dec.Reset(block)
 		rows := w.dec.Rows()
-		_ = w.dec.Reset(nil) // drop the reference to block
+		w.dec.Release() // drop the reference to block (Reset(nil) would allocate an error)
 		if err != nil {
 			return fmt.Errorf("%w: %w", ErrBadBlock, err)
 		}
@@ -203,7 +204,7 @@ func (w *Writer) Sync() error {
 		return nil
 	}
 	if err := w.f.Sync(); err != nil {
-		w.err = err
+		w.err, w.syncFailed = err, true
 		return fmt.Errorf("seg: sync %s: %w", w.path, err)
 	}
 	w.synced = w.size
@@ -285,6 +286,12 @@ func (w *Writer) Size() int64 { return w.size }
 
 // Synced returns the bytes made durable by the last successful Sync.
 func (w *Writer) Synced() int64 { return w.synced }
+
+// SyncFailed reports whether a Sync failed. After a failed fsync the
+// operating system may have dropped the unsynced bytes while they still
+// read back (Linux marks the pages clean): the caller should cut the file
+// back to Synced before appending to it again.
+func (w *Writer) SyncFailed() bool { return w.syncFailed }
 
 // Blocks returns the appended blocks; the slice must not be modified.
 func (w *Writer) Blocks() []BlockMeta { return slices.Clip(w.blocks) }

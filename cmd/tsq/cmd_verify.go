@@ -12,9 +12,11 @@ import (
 )
 
 func init() {
-	register(&command{name: "verify", short: "check every checksum, index, bloom and state file; name file and offset", usage: "",
+	register(&command{name: "verify", short: "check every checksum, index, bloom, state file and journal; name file and offset", usage: "",
 		summary: "Check every segment header, block checksum (with a full decode), index, bloom filter and\n" +
-			"footer of the store, and its state files (soft deletes, retention rules, watermarks), without changing it. Prints FILE: SECTION at offset N: PROBLEM for each\n" +
+			"footer of the store, its state files (soft deletes, retention rules, watermarks) and import\n" +
+			"journals (record checksums; each committed import's seqs held by the segments it names),\n" +
+			"without changing it. Prints FILE: SECTION at offset N: PROBLEM for each\n" +
 			"problem; the exit status is 1 when there is any.",
 		run: runVerify})
 }
@@ -42,8 +44,8 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 	for _, p := range rep.Problems {
 		fmt.Fprintln(e.stdout, p.String())
 	}
-	fmt.Fprintf(e.stdout, "%d streams, %d segments, %d blocks, %d rows, %s, %d state files checked: ",
-		rep.Streams, rep.Segments, rep.Blocks, rep.Rows, humanBytes(rep.Bytes), rep.StateFiles)
+	fmt.Fprintf(e.stdout, "%d streams, %d segments, %d blocks, %d rows, %s, %d state files, %d journals checked: ",
+		rep.Streams, rep.Segments, rep.Blocks, rep.Rows, humanBytes(rep.Bytes), rep.StateFiles, rep.Journals)
 	if rep.OK() {
 		fmt.Fprintln(e.stdout, "no problems")
 		return nil

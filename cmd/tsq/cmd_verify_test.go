@@ -66,3 +66,38 @@ func TestVerifyNoStore(t *testing.T) {
 }
 
 func itoa(i int) string { return fmtInt(i) }
+
+// TestVerifyJournalFlippedByte imports twice, flips one byte in the first
+// record of the stream's import journal and checks that tsq verify names
+// the journal, the record and its offset, and exits 1.
+func TestVerifyJournalFlippedByte(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "s")
+	for range 2 {
+		src := writeEvents(t, 200, false)
+		if r := runTSQ(t, "", "--store", store, "import", "--time", "ts", "--series", "acct", "--key", "id", "--op", "op", src); r.code != 0 {
+			t.Fatalf("import: %+v", r)
+		}
+	}
+	r := runTSQ(t, "", "--store", store, "verify")
+	if r.code != 0 || !strings.Contains(r.stdout, "1 journals checked: no problems") {
+		t.Fatalf("clean store: %+v", r)
+	}
+	p := filepath.Join(store, "streams", "orders", "JOURNAL")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[12+8+3] ^= 0x01 // in the first record's payload (its import id)
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = runTSQ(t, "", "--store", store, "verify")
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1: %s", r.code, r.stdout)
+	}
+	want := regexp.MustCompile(`(?m)^streams/orders/JOURNAL: record 0 at offset 12: checksum mismatch`)
+	if !want.MatchString(r.stdout) {
+		t.Fatalf("output does not name the journal record:\n%s", r.stdout)
+	}
+	t.Log(r.stdout)
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"time"
 
@@ -47,5 +48,9 @@ func gcStore(ctx context.Context, s *tsq.Store) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return fmtGC(g.Removed, g.RolledForward, g.Expired, g.Skipped), nil
+	msg := fmtGC(g.Removed, g.RolledForward, g.Expired, g.Skipped)
+	if g.RemovedStreams > 0 {
+		msg += fmt.Sprintf("; %d streams of uncommitted imports removed", g.RemovedStreams)
+	}
+	return msg, nil
 }

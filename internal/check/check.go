@@ -2,7 +2,9 @@
 // segment's header, frames, block CRCs (with a full decode of every column),
 // the block index against the rows the blocks hold, the series bloom filter
 // and the footer; and each stream's state files (soft-delete and tombstone
-// bitmaps, retention rule, compaction watermark). It is what `tsq verify` runs; it never repairs and never
+// bitmaps, retention rule, compaction watermark) and import journal
+// (CRC-32C of each record, and the seqs of each committed import held by
+// the segments it names). It is what `tsq verify` runs; it never repairs and never
 // takes the store's lock, so it can run beside a live writer (an unsealed
 // segment is checked up to its last whole frame, as any reader sees it).
 //
@@ -48,9 +50,13 @@ type Report struct {
 	// StateFiles counts the state files checked: soft-delete and
 	// tombstone bitmaps, retention rules, compaction watermarks.
 	StateFiles int
-	Rows       int64
-	Bytes      int64 // bytes of segment files checked
-	Problems   []Problem
+	// Journals counts the import journals checked.
+	Journals int
+	Rows     int64
+	Bytes    int64 // bytes of segment files checked
+	Problems []Problem
+
+	seqs map[string]segSeqs // block seq ranges by segment path
 }
 
 // OK reports whether no problem was found.
@@ -82,7 +88,7 @@ func Store(ctx context.Context, dir string, o *Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{}
+	rep := &Report{seqs: map[string]segSeqs{}}
 	var total int64
 	streams := map[string]bool{}
 	for _, s := range segs {
@@ -103,6 +109,7 @@ func Store(ctx context.Context, dir string, o *Options) (*Report, error) {
 		}
 	}
 	checkState(fsys, dir, rep)
+	checkJournals(fsys, dir, rep.seqs, rep)
 	sort.SliceStable(rep.Problems, func(i, j int) bool { return rep.Problems[i].File < rep.Problems[j].File })
 	return rep, nil
 }

@@ -40,6 +40,19 @@ func checkSegment(fsys vfs.FS, dir string, s Segment, rep *Report) {
 		blk chunk.Block
 	)
 	blocks := r.Blocks()
+	var ss segSeqs // for the journal check
+	for i := range blocks {
+		if m := &blocks[i]; m.MaxSeq > 0 { // not an empty frame
+			if ss.blocks == 0 || m.MinSeq < ss.min {
+				ss.min = m.MinSeq
+			}
+			ss.max = max(ss.max, m.MaxSeq)
+			ss.blocks++
+		}
+	}
+	if rep.seqs != nil {
+		rep.seqs[s.Path] = ss
+	}
 	for i := range blocks {
 		m := &blocks[i]
 		rep.Blocks++

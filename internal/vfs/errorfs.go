@@ -76,6 +76,12 @@ const (
 	// PartialWrite makes a failing OpWrite first write the first half of
 	// its buffer and report that count, as a full disk does.
 	PartialWrite
+	// LoseUnsynced makes a failing OpSync of a MemFS file drop what was
+	// appended since its last successful sync from the disk for good, as
+	// Linux may after a failed fsync: the bytes still read back, but no
+	// later sync writes them (until they are written again); a crash
+	// image has zeros there.
+	LoseUnsynced
 )
 
 // ErrorFS wraps an FS, counts its operations by kind and fails chosen ones.
@@ -290,8 +296,12 @@ func (f *errorFile) Write(p []byte) (int, error) {
 }
 
 func (f *errorFile) Sync() error {
-	if err := f.fs.pathOp(OpSync, "sync", f.Name()); err != nil {
-		return err
+	opts, err := f.fs.op(OpSync)
+	if err != nil {
+		if l, ok := f.File.(interface{ loseUnsynced() }); ok && opts&LoseUnsynced != 0 {
+			l.loseUnsynced()
+		}
+		return &fs.PathError{Op: "sync", Path: f.Name(), Err: err}
 	}
 	return f.File.Sync()
 }

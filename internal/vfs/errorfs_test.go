@@ -266,3 +266,60 @@ func TestErrorFSCrashLoop(t *testing.T) {
 		t.Fatalf("after a successful rewrite and crash seg = %q", got)
 	}
 }
+
+// TestErrorFSLoseUnsynced: the bytes of a failed fsync read back but stay
+// zero in crash images, even after later fsyncs, until truncated away
+// and written again.
+func TestErrorFSLoseUnsynced(t *testing.T) {
+	mem := NewMem()
+	e := NewErrorFS(mem)
+	f, err := e.Create("f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	durable := func() string {
+		t.Helper()
+		g, err := mem.CrashClone().Open("f")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer g.Close()
+		b, _ := io.ReadAll(g)
+		return string(b)
+	}
+	f.Write([]byte("abc"))
+	if err := f.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	mem.SyncDir(".")
+	e.FailAfter(OpSync, 0, nil, LoseUnsynced)
+	f.Write([]byte("def"))
+	if err := f.Sync(); err == nil {
+		t.Fatal("no injected failure")
+	}
+	b := make([]byte, 6)
+	if _, err := f.ReadAt(b, 0); err != nil || string(b) != "abcdef" {
+		t.Fatalf("read back %q %v", b, err)
+	}
+	f.Write([]byte("ghi"))
+	if err := f.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if got := durable(); got != "abc\x00\x00\x00ghi" {
+		t.Fatalf("durable %q", got)
+	}
+	f.Close()
+	if f, err = e.OpenAppend("f"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(3); err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("jkl")) // at the end: written again, no longer lost
+	if err := f.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if got := durable(); got != "abcjkl" {
+		t.Fatalf("durable after the cut %q", got)
+	}
+}

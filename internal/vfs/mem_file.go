@@ -102,6 +102,14 @@ func (f *memFile) Truncate(size int64) error {
 	return nil
 }
 
+// loseUnsynced marks the bytes appended since the last Sync as never to
+// reach the disk (ErrorFS's LoseUnsynced).
+func (f *memFile) loseUnsynced() {
+	f.fs.mu.Lock()
+	defer f.fs.mu.Unlock()
+	f.n.loseUnsynced()
+}
+
 // Sync makes the content durable. As with fsync(2), a read-only handle may
 // sync too.
 func (f *memFile) Sync() error {

@@ -24,6 +24,12 @@ type memNode struct {
 	data   []byte
 	synced []byte
 	frozen int
+	// lost are byte ranges of data whose write an fsync failed to make
+	// durable (ErrorFS, LoseUnsynced): as Linux does after a failed
+	// fsync, the pages read back fine but are clean, so no later sync
+	// writes them; the disk keeps zeros there until they are written
+	// again or truncated away.
+	lost [][2]int
 
 	// Directories: the current entries and the entries as of the last
 	// SyncDir, by base name.
@@ -57,6 +63,35 @@ func (n *memNode) writeAt(p []byte, off int64) {
 	}
 	copy(n.data[off:], p)
 	n.modTime = time.Now()
+	n.unlose(int(off), int(off)+len(p))
+}
+
+// unlose drops [a, b) from the lost ranges: written again, it is dirty.
+func (n *memNode) unlose(a, b int) {
+	if len(n.lost) == 0 {
+		return
+	}
+	var out [][2]int
+	for _, r := range n.lost {
+		if r[1] <= a || r[0] >= b {
+			out = append(out, r)
+			continue
+		}
+		if r[0] < a {
+			out = append(out, [2]int{r[0], a})
+		}
+		if r[1] > b {
+			out = append(out, [2]int{b, r[1]})
+		}
+	}
+	n.lost = out
+}
+
+// loseUnsynced marks what was appended since the last sync as lost.
+func (n *memNode) loseUnsynced() {
+	if len(n.data) > len(n.synced) && string(n.data[:len(n.synced)]) == string(n.synced) {
+		n.lost = append(n.lost, [2]int{len(n.synced), len(n.data)})
+	}
 }
 
 // truncate sets the size, zero-filling when it grows.
@@ -64,6 +99,7 @@ func (n *memNode) truncate(size int64) {
 	switch {
 	case int(size) <= len(n.data):
 		n.data = n.data[:size] // writes nothing: data[:frozen] stays frozen
+		n.unlose(int(size), int(^uint(0)>>1))
 	case len(n.data) < n.frozen:
 		n.thaw()
 		fallthrough
@@ -88,6 +124,14 @@ func (n *memNode) thaw() {
 
 // sync records the current content as durable, sharing data's array.
 func (n *memNode) sync() {
+	if len(n.lost) > 0 {
+		s := slices.Clone(n.data)
+		for _, r := range n.lost {
+			clear(s[min(r[0], len(s)):min(r[1], len(s))])
+		}
+		n.synced = s
+		return
+	}
 	n.synced = n.data[:len(n.data):len(n.data)]
 	n.frozen = max(n.frozen, len(n.data))
 }
