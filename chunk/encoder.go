@@ -3,6 +3,7 @@ package chunk
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/tsqdb/tsq/codec"
 )
@@ -33,6 +34,7 @@ type Encoder struct {
 
 	codec  codec.Encoder
 	bodies []byte // raw column bodies, back to back
+	hdr    []byte // a block header (EncodeAs)
 	raw    []byte // one raw column body
 	ends   []int  // end of each column body in bodies
 	descs  []desc
@@ -105,59 +107,61 @@ func validHint(t Type, h Hint) bool {
 	return false
 }
 
+// EncodeAs is AppendAs writing the column bodies in place in buf's
+// array, not copied after the header: it returns the block, a slice of
+// buf[:cap(buf)] (or of a larger array if the block does not fit) that
+// starts within the header space it reserves after len(buf). Cheaper
+// than AppendAs by a copy of the block; for a caller that keeps the
+// block as its own slice.
+func (e *Encoder) EncodeAs(buf []byte, b *Block, hints []Hint) ([]byte, error) {
+	if len(hints) != len(b.Columns) {
+		return nil, fmt.Errorf("%w: %d hints for %d columns", ErrBadColumn, len(hints), len(b.Columns))
+	}
+	for i, h := range hints {
+		if !validHint(b.Columns[i].Type, h) {
+			return nil, fmt.Errorf("%w: column %q: encoding %d, compression %d invalid for %v", ErrBadColumn, b.Columns[i].Name, h.Encoding, uint8(h.Compression), b.Columns[i].Type)
+		}
+	}
+	if err := validate(b); err != nil {
+		return nil, err
+	}
+	// Header space: version, rows, columns, and per column its name
+	// length, name, type, compression and two lengths.
+	reserve := 1 + 2*binary.MaxVarintLen64
+	for i := range b.Columns {
+		reserve += 3*binary.MaxVarintLen64 + 2 + len(b.Columns[i].Name)
+	}
+	start := len(buf)
+	buf = slices.Grow(buf, reserve)[:start+reserve]
+	buf, err := e.appendBodies(buf, b, nil, hints)
+	if err != nil {
+		return nil, err
+	}
+	e.hdr = e.appendHeader(e.hdr[:0], b)
+	at := start + reserve - len(e.hdr)
+	copy(buf[at:], e.hdr)
+	buf = binary.LittleEndian.AppendUint32(buf, Checksum(buf[at:]))
+	return buf[at:], nil
+}
+
 // appendBlock encodes b with options o, or with hints if not nil.
 func (e *Encoder) appendBlock(dst []byte, b *Block, o *Options, hints []Hint) ([]byte, error) {
 	if err := validate(b); err != nil {
 		return dst, err
 	}
 	start := len(dst)
-	e.bodies = e.bodies[:0]
-	e.descs = e.descs[:0]
-	for i := range b.Columns {
-		col := &b.Columns[i]
-		var h Hint
-		if hints != nil {
-			h = hints[i]
-		}
-		c := h.Compression
-		if hints == nil {
-			c = pickCompression(col.Type, o)
-		}
-		before := len(e.bodies)
-		if c == CompressNone { // encoded in place, not copied
-			e.bodies = e.appendBody(e.bodies, col, b.Rows, h.Encoding, o != nil && o.Fixed)
-			n := len(e.bodies) - before
-			if n > MaxColumnBytes {
-				return dst, fmt.Errorf("%w: column %q encodes to %d bytes, limit %d", ErrBadColumn, col.Name, n, MaxColumnBytes)
-			}
-			e.descs = append(e.descs, desc{typ: col.Type, rawLen: n, stored: n, nameLen: len(col.Name)})
-			continue
-		}
-		e.raw = e.appendBody(e.raw[:0], col, b.Rows, h.Encoding, o != nil && o.Fixed)
-		if len(e.raw) > MaxColumnBytes {
-			return dst, fmt.Errorf("%w: column %q encodes to %d bytes, limit %d", ErrBadColumn, col.Name, len(e.raw), MaxColumnBytes)
-		}
-		d := desc{typ: col.Type, rawLen: len(e.raw), stored: len(e.raw), nameLen: len(col.Name)}
-		if len(e.raw) >= 64 {
-			comp := compress
-			if hints != nil && e.FastZstd {
-				comp = compressFast
-			}
-			out, err := comp(e.bodies, e.raw, c)
-			if err != nil {
-				return dst, err
-			}
-			if n := len(out) - before; n <= len(e.raw)-len(e.raw)/8 {
-				e.bodies, d.comp, d.stored = out, c, n
-			} else {
-				e.bodies = out[:before]
-			}
-		}
-		if d.comp == CompressNone {
-			e.bodies = append(e.bodies, e.raw...)
-		}
-		e.descs = append(e.descs, d)
+	var err error
+	if e.bodies, err = e.appendBodies(e.bodies[:0], b, o, hints); err != nil {
+		return dst, err
 	}
+	dst = e.appendHeader(dst, b)
+	dst = append(dst, e.bodies...)
+	return binary.LittleEndian.AppendUint32(dst, Checksum(dst[start:])), nil
+}
+
+// appendHeader appends the block header of b, whose bodies e.descs
+// describes.
+func (e *Encoder) appendHeader(dst []byte, b *Block) []byte {
 	dst = append(dst, byte(CurrentVersion))
 	dst = binary.AppendUvarint(dst, uint64(b.Rows))
 	dst = binary.AppendUvarint(dst, uint64(len(b.Columns)))
@@ -170,8 +174,60 @@ func (e *Encoder) appendBlock(dst []byte, b *Block, o *Options, hints []Hint) ([
 			dst = binary.AppendUvarint(dst, uint64(d.rawLen))
 		}
 	}
-	dst = append(dst, e.bodies...)
-	return binary.LittleEndian.AppendUint32(dst, Checksum(dst[start:])), nil
+	return dst
+}
+
+// appendBodies appends the column bodies of b (validated) to bodies,
+// encoded with options o, or with hints if not nil, and describes them
+// in e.descs.
+func (e *Encoder) appendBodies(bodies []byte, b *Block, o *Options, hints []Hint) ([]byte, error) {
+	e.descs = e.descs[:0]
+	for i := range b.Columns {
+		col := &b.Columns[i]
+		var h Hint
+		if hints != nil {
+			h = hints[i]
+		}
+		c := h.Compression
+		if hints == nil {
+			c = pickCompression(col.Type, o)
+		}
+		before := len(bodies)
+		if c == CompressNone { // encoded in place, not copied
+			bodies = e.appendBody(bodies, col, b.Rows, h.Encoding, o != nil && o.Fixed)
+			n := len(bodies) - before
+			if n > MaxColumnBytes {
+				return bodies, fmt.Errorf("%w: column %q encodes to %d bytes, limit %d", ErrBadColumn, col.Name, n, MaxColumnBytes)
+			}
+			e.descs = append(e.descs, desc{typ: col.Type, rawLen: n, stored: n, nameLen: len(col.Name)})
+			continue
+		}
+		e.raw = e.appendBody(e.raw[:0], col, b.Rows, h.Encoding, o != nil && o.Fixed)
+		if len(e.raw) > MaxColumnBytes {
+			return bodies, fmt.Errorf("%w: column %q encodes to %d bytes, limit %d", ErrBadColumn, col.Name, len(e.raw), MaxColumnBytes)
+		}
+		d := desc{typ: col.Type, rawLen: len(e.raw), stored: len(e.raw), nameLen: len(col.Name)}
+		if len(e.raw) >= 64 {
+			comp := compress
+			if hints != nil && e.FastZstd {
+				comp = compressFast
+			}
+			out, err := comp(bodies, e.raw, c)
+			if err != nil {
+				return bodies, err
+			}
+			if n := len(out) - before; n <= len(e.raw)-len(e.raw)/8 {
+				bodies, d.comp, d.stored = out, c, n
+			} else {
+				bodies = out[:before]
+			}
+		}
+		if d.comp == CompressNone {
+			bodies = append(bodies, e.raw...)
+		}
+		e.descs = append(e.descs, d)
+	}
+	return bodies, nil
 }
 
 func pickCompression(t Type, o *Options) Compression {

@@ -246,8 +246,15 @@ func (c *Encoder) AppendStringsAs(dst []byte, dict *Strings, codes []int32, e St
 			total += int(l)
 		}
 		dst = slices.Grow(dst, total)
-		for _, code := range codes {
-			dst = append(dst, dict.Data[dict.Offsets[code]:dict.Offsets[code+1]]...)
+		// Consecutive codes (a plain column filtered: ascending with
+		// gaps) are copied as one range.
+		for i := 0; i < len(codes); {
+			lo := codes[i]
+			hi := lo + 1
+			for i++; i < len(codes) && codes[i] == hi; i++ {
+				hi++
+			}
+			dst = append(dst, dict.Data[dict.Offsets[lo]:dict.Offsets[hi]]...)
 		}
 		return dst
 	}

@@ -392,7 +392,8 @@ type encScratch struct {
 // filter re-encodes the block dec is Reset on without the rows drop
 // lists (ascending, fewer than the block's rows), with the encodings its
 // columns had, and returns the new block and its rows. The block is
-// appended to dst, or if dst is nil written in x's buffer. rw, if not
+// written in dst's array (chunk.Encoder.EncodeAs: a slice of it, not
+// at its start), or if dst is nil in x's buffer. rw, if not
 // nil, holds the block's record columns decoded by dec.
 func (x *encScratch) filter(dec *chunk.Decoder, rw *rows, drop []int32, dst []byte) ([]byte, int, error) {
 	n := dec.NumColumns()
@@ -431,8 +432,8 @@ func (x *encScratch) filter(dec *chunk.Decoder, rw *rows, drop []int32, dst []by
 		pick(&x.out.Columns[k], src, x.keep)
 		x.hints = append(x.hints, dec.Hint(k))
 	}
-	if dst != nil {
-		out, err := x.enc.AppendAs(dst, &x.out, x.hints)
+	if dst != nil { // the block is kept as its own slice of dst's array
+		out, err := x.enc.EncodeAs(dst, &x.out, x.hints)
 		return out, len(x.keep), err
 	}
 	var err error
