@@ -135,8 +135,11 @@ func (x *rewriter) writeOrdered(w *seg.Writer, order <-chan *filterTask, free ch
 			}
 			free <- t.f
 		case x.sc.plans[t.i].enc != nil:
-			meta.Rows = x.sc.plans[t.i].encRows
-			err = w.Append(x.sc.plans[t.i].enc, meta)
+			p := &x.sc.plans[t.i]
+			meta.Rows = p.encRows
+			if err = w.Append(p.enc, meta); err == nil {
+				p.release()
+			}
 		case m.Rows == 0 || len(x.sc.plans[t.i].drop) == m.Rows:
 			meta.Rows = 0
 			err = w.Append(nil, meta)

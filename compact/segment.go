@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
 
@@ -80,6 +81,27 @@ type blockPlan struct {
 	// drops (encRows rows), by the single-chunk fold.
 	enc     []byte
 	encRows int
+	encBuf  []byte // the buffer enc was written in (see release)
+}
+
+// blockBufs recycles the buffers of re-encoded blocks once written.
+var blockBufs sync.Pool
+
+// blockBuf returns an empty buffer of capacity at least n.
+func blockBuf(n int) []byte {
+	if b, ok := blockBufs.Get().(*[]byte); ok && cap(*b) >= n {
+		return (*b)[:0]
+	}
+	return make([]byte, 0, n)
+}
+
+// release drops the re-encoded block, written, and recycles its buffer
+// if it is still the block's array.
+func (p *blockPlan) release() {
+	if b := p.encBuf; cap(b) > 0 && cap(p.enc) > 0 && &b[:cap(b)][cap(b)-1] == &p.enc[:cap(p.enc)][cap(p.enc)-1] {
+		blockBufs.Put(&b)
+	}
+	p.enc, p.encBuf = nil, nil
 }
 
 // scanner decides the drops of a segment's blocks and collects what the
@@ -297,6 +319,7 @@ func (x *rewriter) run(w *seg.Writer) error {
 			if err := w.Append(p.enc, seg.BlockMeta{Rows: p.encRows, MinSeq: m.MinSeq, MaxSeq: m.MaxSeq, MinTime: m.MinTime, MaxTime: m.MaxTime}); err != nil {
 				return err
 			}
+			p.release()
 			continue
 		}
 		var err error

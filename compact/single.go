@@ -283,13 +283,14 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 			for t := range filt {
 				p := &t.job.sc.plans[t.i]
 				if ctx.Err() == nil {
-					// Its own buffer, held until the rewrite: about
-					// the block's size.
-					b, rows, err := x.filter(&t.dec, &t.rw, p.drop, make([]byte, 0, len(t.buf)+len(t.buf)/8))
+					// Its own buffer, held until the rewrite wrote
+					// it (then recycled): about the block's size.
+					buf := blockBuf(len(t.buf) + len(t.buf)/8)
+					b, rows, err := x.filter(&t.dec, &t.rw, p.drop, buf)
 					if err != nil {
 						t.job.setErr(fmt.Errorf("compact: %s block %d: %w", t.job.path, t.i, err))
 					} else {
-						p.enc, p.encRows = b, rows
+						p.enc, p.encRows, p.encBuf = b, rows, buf
 					}
 				}
 				t.job.pending.Done()
