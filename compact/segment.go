@@ -299,7 +299,18 @@ func (x *rewriter) run(w *seg.Writer) error {
 	if x.helpers > 1 && x.allScanned() && x.toFilter() {
 		return x.runParallel(w)
 	}
+	from := -1 // first of the copyable blocks before i, if any
 	for i := range x.blocks {
+		if x.copyable(i) {
+			if from < 0 {
+				from = i
+			}
+			continue
+		}
+		if err := x.copyFrames(w, from, i); err != nil {
+			return err
+		}
+		from = -1
 		m := x.blocks[i] // historical envelope: seq and time bounds kept
 		p := &x.sc.plans[i]
 		empty := seg.BlockMeta{MinSeq: m.MinSeq, MaxSeq: m.MaxSeq, MinTime: m.MinTime, MaxTime: m.MaxTime}
@@ -358,8 +369,38 @@ func (x *rewriter) run(w *seg.Writer) error {
 			return err
 		}
 	}
+	if err := x.copyFrames(w, from, len(x.blocks)); err != nil {
+		return err
+	}
 	for name := range x.sc.kept {
 		w.AddSeries(name)
+	}
+	return nil
+}
+
+// copyable reports whether block i is written as it is, decided already
+// (its series are in the new bloom's set): its frame can be copied
+// (copyFrames) without reading it.
+func (x *rewriter) copyable(i int) bool {
+	p := &x.sc.plans[i]
+	return x.blocks[i].Rows > 0 && p.scanned && len(p.drop) == 0 && p.enc == nil
+}
+
+// copyFrames copies the frames of blocks [from, to) (from < 0: none),
+// copyable, to w as they are: by the kernel where it can (seg.Writer.
+// CopyFrames), without a copy through memory.
+func (x *rewriter) copyFrames(w *seg.Writer, from, to int) error {
+	if from < 0 || from >= to {
+		return nil
+	}
+	if err := x.ctx.Err(); err != nil {
+		return err
+	}
+	if err := w.CopyFrames(x.r, from, to); err != nil {
+		return err
+	}
+	for i := from; i < to; i++ {
+		x.read += int64(x.blocks[i].BlockLen())
 	}
 	return nil
 }
