@@ -3,6 +3,7 @@ package chunk
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 
 	"github.com/klauspost/compress/s2"
@@ -43,7 +44,10 @@ var (
 	zstdFastErr  error
 )
 
-// compressFast is compress with zstd's fastest level.
+// compressFast is compress with zstd's fastest level. Its encoder holds
+// GOMAXPROCS coders: EncodeAll calls take one each, so that callers
+// compressing in parallel (the re-encoding of a compaction) do not wait
+// for each other.
 func compressFast(dst, raw []byte, c Compression) ([]byte, error) {
 	if c != CompressZstd {
 		return compress(dst, raw, c)
@@ -51,7 +55,7 @@ func compressFast(dst, raw []byte, c Compression) ([]byte, error) {
 	zstdFastOnce.Do(func() {
 		zstdFastEnc, zstdFastErr = zstd.NewWriter(nil,
 			zstd.WithEncoderLevel(zstd.SpeedFastest),
-			zstd.WithEncoderConcurrency(1),
+			zstd.WithEncoderConcurrency(runtime.GOMAXPROCS(0)),
 			zstd.WithZeroFrames(true))
 	})
 	if zstdFastErr != nil {
