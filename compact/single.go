@@ -203,9 +203,9 @@ type blockTask struct {
 	// rowsOf lists the rows of each half of the block (see decideHalf),
 	// ascending.
 	rowsOf [2][]int32
-	pair []byte
-	err  error
-	done chan struct{}
+	pair   []byte
+	err    error
+	done   chan struct{}
 }
 
 // run folds the segments win newest first. Blocks are read, decoded and
