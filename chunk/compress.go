@@ -44,10 +44,11 @@ var (
 	zstdFastErr  error
 )
 
-// compressFast is compress with zstd's fastest level. Its encoder holds
-// GOMAXPROCS coders: EncodeAll calls take one each, so that callers
-// compressing in parallel (the re-encoding of a compaction) do not wait
-// for each other.
+// compressFast is compress with zstd's fastest level, its frames without
+// zstd's optional content checksum (the block's CRC-32C covers the
+// stored bytes). Its encoder holds GOMAXPROCS coders: EncodeAll calls
+// take one each, so that callers compressing in parallel (the
+// re-encoding of a compaction) do not wait for each other.
 func compressFast(dst, raw []byte, c Compression) ([]byte, error) {
 	if c != CompressZstd {
 		return compress(dst, raw, c)
@@ -56,6 +57,7 @@ func compressFast(dst, raw []byte, c Compression) ([]byte, error) {
 		zstdFastEnc, zstdFastErr = zstd.NewWriter(nil,
 			zstd.WithEncoderLevel(zstd.SpeedFastest),
 			zstd.WithEncoderConcurrency(runtime.GOMAXPROCS(0)),
+			zstd.WithEncoderCRC(false),
 			zstd.WithZeroFrames(true))
 	})
 	if zstdFastErr != nil {
