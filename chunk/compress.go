@@ -3,6 +3,7 @@ package chunk
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 
 	"github.com/klauspost/compress/s2"
@@ -43,7 +44,11 @@ var (
 	zstdFastErr  error
 )
 
-// compressFast is compress with zstd's fastest level.
+// compressFast is compress with zstd's fastest level, its frames without
+// zstd's optional content checksum (the block's CRC-32C covers the
+// stored bytes). Its encoder holds GOMAXPROCS coders: EncodeAll calls
+// take one each, so that callers compressing in parallel (the
+// re-encoding of a compaction) do not wait for each other.
 func compressFast(dst, raw []byte, c Compression) ([]byte, error) {
 	if c != CompressZstd {
 		return compress(dst, raw, c)
@@ -51,7 +56,8 @@ func compressFast(dst, raw []byte, c Compression) ([]byte, error) {
 	zstdFastOnce.Do(func() {
 		zstdFastEnc, zstdFastErr = zstd.NewWriter(nil,
 			zstd.WithEncoderLevel(zstd.SpeedFastest),
-			zstd.WithEncoderConcurrency(1),
+			zstd.WithEncoderConcurrency(runtime.GOMAXPROCS(0)),
+			zstd.WithEncoderCRC(false),
 			zstd.WithZeroFrames(true))
 	})
 	if zstdFastErr != nil {

@@ -286,3 +286,11 @@ func spread[T any](s []T, valid []bool) []T {
 	}
 	return s
 }
+
+// plainNoNulls reports whether column i's body is stored uncompressed
+// and holds no nulls and values in the plain string encoding.
+func (d *Decoder) plainNoNulls(i int) bool {
+	info := &d.cols[i]
+	body := d.src[info.Offset : info.Offset+info.Stored]
+	return info.Compression == CompressNone && len(body) >= 2 && body[0] == 0 && body[1] == uint8(codec.StringPlain)
+}

@@ -3,6 +3,7 @@ package chunk
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/tsqdb/tsq/codec"
 )
@@ -33,6 +34,8 @@ type Encoder struct {
 
 	codec  codec.Encoder
 	bodies []byte // raw column bodies, back to back
+	hdr    []byte // a block header (EncodeAs)
+	filt   filterState
 	raw    []byte // one raw column body
 	ends   []int  // end of each column body in bodies
 	descs  []desc
@@ -105,59 +108,66 @@ func validHint(t Type, h Hint) bool {
 	return false
 }
 
+// EncodeAs is AppendAs writing the column bodies in place in buf's
+// array, not copied after the header: it returns the block, a slice of
+// buf[:cap(buf)] (or of a larger array if the block does not fit) that
+// starts within the header space it reserves after len(buf). Cheaper
+// than AppendAs by a copy of the block; for a caller that keeps the
+// block as its own slice.
+func (e *Encoder) EncodeAs(buf []byte, b *Block, hints []Hint) ([]byte, error) {
+	if len(hints) != len(b.Columns) {
+		return nil, fmt.Errorf("%w: %d hints for %d columns", ErrBadColumn, len(hints), len(b.Columns))
+	}
+	for i, h := range hints {
+		if !validHint(b.Columns[i].Type, h) {
+			return nil, fmt.Errorf("%w: column %q: encoding %d, compression %d invalid for %v", ErrBadColumn, b.Columns[i].Name, h.Encoding, uint8(h.Compression), b.Columns[i].Type)
+		}
+	}
+	if err := validate(b); err != nil {
+		return nil, err
+	}
+	return e.encodeAs(buf, b, hints)
+}
+
+// encodeAs is EncodeAs after its checks.
+func (e *Encoder) encodeAs(buf []byte, b *Block, hints []Hint) ([]byte, error) {
+	// Header space: version, rows, columns, and per column its name
+	// length, name, type, compression and two lengths.
+	reserve := 1 + 2*binary.MaxVarintLen64
+	for i := range b.Columns {
+		reserve += 3*binary.MaxVarintLen64 + 2 + len(b.Columns[i].Name)
+	}
+	start := len(buf)
+	buf = slices.Grow(buf, reserve)[:start+reserve]
+	buf, err := e.appendBodies(buf, b, nil, hints)
+	if err != nil {
+		return nil, err
+	}
+	e.hdr = e.appendHeader(e.hdr[:0], b)
+	at := start + reserve - len(e.hdr)
+	copy(buf[at:], e.hdr)
+	buf = binary.LittleEndian.AppendUint32(buf, Checksum(buf[at:]))
+	return buf[at:], nil
+}
+
 // appendBlock encodes b with options o, or with hints if not nil.
 func (e *Encoder) appendBlock(dst []byte, b *Block, o *Options, hints []Hint) ([]byte, error) {
 	if err := validate(b); err != nil {
 		return dst, err
 	}
 	start := len(dst)
-	e.bodies = e.bodies[:0]
-	e.descs = e.descs[:0]
-	for i := range b.Columns {
-		col := &b.Columns[i]
-		var h Hint
-		if hints != nil {
-			h = hints[i]
-		}
-		c := h.Compression
-		if hints == nil {
-			c = pickCompression(col.Type, o)
-		}
-		before := len(e.bodies)
-		if c == CompressNone { // encoded in place, not copied
-			e.bodies = e.appendBody(e.bodies, col, b.Rows, h.Encoding, o != nil && o.Fixed)
-			n := len(e.bodies) - before
-			if n > MaxColumnBytes {
-				return dst, fmt.Errorf("%w: column %q encodes to %d bytes, limit %d", ErrBadColumn, col.Name, n, MaxColumnBytes)
-			}
-			e.descs = append(e.descs, desc{typ: col.Type, rawLen: n, stored: n, nameLen: len(col.Name)})
-			continue
-		}
-		e.raw = e.appendBody(e.raw[:0], col, b.Rows, h.Encoding, o != nil && o.Fixed)
-		if len(e.raw) > MaxColumnBytes {
-			return dst, fmt.Errorf("%w: column %q encodes to %d bytes, limit %d", ErrBadColumn, col.Name, len(e.raw), MaxColumnBytes)
-		}
-		d := desc{typ: col.Type, rawLen: len(e.raw), stored: len(e.raw), nameLen: len(col.Name)}
-		if len(e.raw) >= 64 {
-			comp := compress
-			if hints != nil && e.FastZstd {
-				comp = compressFast
-			}
-			out, err := comp(e.bodies, e.raw, c)
-			if err != nil {
-				return dst, err
-			}
-			if n := len(out) - before; n <= len(e.raw)-len(e.raw)/8 {
-				e.bodies, d.comp, d.stored = out, c, n
-			} else {
-				e.bodies = out[:before]
-			}
-		}
-		if d.comp == CompressNone {
-			e.bodies = append(e.bodies, e.raw...)
-		}
-		e.descs = append(e.descs, d)
+	var err error
+	if e.bodies, err = e.appendBodies(e.bodies[:0], b, o, hints); err != nil {
+		return dst, err
 	}
+	dst = e.appendHeader(dst, b)
+	dst = append(dst, e.bodies...)
+	return binary.LittleEndian.AppendUint32(dst, Checksum(dst[start:])), nil
+}
+
+// appendHeader appends the block header of b, whose bodies e.descs
+// describes.
+func (e *Encoder) appendHeader(dst []byte, b *Block) []byte {
 	dst = append(dst, byte(CurrentVersion))
 	dst = binary.AppendUvarint(dst, uint64(b.Rows))
 	dst = binary.AppendUvarint(dst, uint64(len(b.Columns)))
@@ -170,8 +180,66 @@ func (e *Encoder) appendBlock(dst []byte, b *Block, o *Options, hints []Hint) ([
 			dst = binary.AppendUvarint(dst, uint64(d.rawLen))
 		}
 	}
-	dst = append(dst, e.bodies...)
-	return binary.LittleEndian.AppendUint32(dst, Checksum(dst[start:])), nil
+	return dst
+}
+
+// appendBodies appends the column bodies of b (validated) to bodies,
+// encoded with options o, or with hints if not nil, and describes them
+// in e.descs.
+func (e *Encoder) appendBodies(bodies []byte, b *Block, o *Options, hints []Hint) ([]byte, error) {
+	e.descs = e.descs[:0]
+	for i := range b.Columns {
+		col := &b.Columns[i]
+		var h Hint
+		if hints != nil {
+			h = hints[i]
+		}
+		c := h.Compression
+		if hints == nil {
+			c = pickCompression(col.Type, o)
+		}
+		before := len(bodies)
+		if c == CompressNone { // encoded in place, not copied
+			var err error
+			if bodies, err = e.encodeBody(bodies, i, col, b.Rows, h.Encoding, o != nil && o.Fixed); err != nil {
+				return bodies, err
+			}
+			n := len(bodies) - before
+			if n > MaxColumnBytes {
+				return bodies, fmt.Errorf("%w: column %q encodes to %d bytes, limit %d", ErrBadColumn, col.Name, n, MaxColumnBytes)
+			}
+			e.descs = append(e.descs, desc{typ: col.Type, rawLen: n, stored: n, nameLen: len(col.Name)})
+			continue
+		}
+		var err error
+		if e.raw, err = e.encodeBody(e.raw[:0], i, col, b.Rows, h.Encoding, o != nil && o.Fixed); err != nil {
+			return bodies, err
+		}
+		if len(e.raw) > MaxColumnBytes {
+			return bodies, fmt.Errorf("%w: column %q encodes to %d bytes, limit %d", ErrBadColumn, col.Name, len(e.raw), MaxColumnBytes)
+		}
+		d := desc{typ: col.Type, rawLen: len(e.raw), stored: len(e.raw), nameLen: len(col.Name)}
+		if len(e.raw) >= 64 {
+			comp := compress
+			if hints != nil && e.FastZstd {
+				comp = compressFast
+			}
+			out, err := comp(bodies, e.raw, c)
+			if err != nil {
+				return bodies, err
+			}
+			if n := len(out) - before; n <= len(e.raw)-len(e.raw)/8 {
+				bodies, d.comp, d.stored = out, c, n
+			} else {
+				bodies = out[:before]
+			}
+		}
+		if d.comp == CompressNone {
+			bodies = append(bodies, e.raw...)
+		}
+		e.descs = append(e.descs, d)
+	}
+	return bodies, nil
 }
 
 func pickCompression(t Type, o *Options) Compression {
@@ -289,5 +357,119 @@ func presentOnly[T any](vals []T, valid []bool, present int, scratch *[]T) []T {
 		}
 	}
 	*scratch = out
+	return out
+}
+
+// encodeBody appends the raw body of column i, col: filtered from the
+// source block's body when EncodeFiltered planned it so, else encoded
+// (appendBody).
+func (e *Encoder) encodeBody(dst []byte, i int, col *Column, rows int, tag uint8, fixed bool) ([]byte, error) {
+	if f := &e.filt; f.dec != nil && f.direct[i] {
+		return f.plainBody(dst, i, &e.codec)
+	}
+	return e.appendBody(dst, col, rows, tag, fixed), nil
+}
+
+// filterState is the scratch space of EncodeFiltered.
+type filterState struct {
+	dec    *Decoder // the source block's, during EncodeFiltered
+	keep   []int32
+	direct []bool // column i is filtered from its body (plainBody)
+	out    Block
+	hints  []Hint
+	cols   []Column // columns decoded here
+	cdec   codec.Decoder
+}
+
+// EncodeFiltered is EncodeAs for the rows keep (ascending, at least one)
+// of the block d is Reset on, every column with the encoding and
+// compression it has there. Column i is taken from have[i] when that is
+// not nil (decoded by d since its Reset, so that d.Hint knows its
+// encoding), else decoded; a String or Bytes column stored uncompressed
+// in the plain encoding without nulls is not decoded: the kept values' bytes are
+// copied from its body (codec.Encoder.FilterPlain). The block is the
+// one EncodeAs writes for the kept rows.
+func (e *Encoder) EncodeFiltered(buf []byte, d *Decoder, keep []int32, have []*Column) ([]byte, error) {
+	f := &e.filt
+	n := d.NumColumns()
+	if d.src == nil || len(keep) == 0 || len(keep) > d.Rows() {
+		return nil, fmt.Errorf("%w: filter %d rows of a block of %d", ErrBadColumn, len(keep), d.Rows())
+	}
+	f.keep = keep
+	f.out.Rows = len(keep)
+	f.out.Columns = growCols(f.out.Columns, n)
+	f.cols = growCols(f.cols, n)
+	f.hints = append(f.hints[:0], make([]Hint, n)...)
+	f.direct = append(f.direct[:0], make([]bool, n)...)
+	for i := range n {
+		info := &d.cols[i]
+		var src *Column
+		if i < len(have) {
+			src = have[i]
+		}
+		if src == nil && (info.Type == String || info.Type == Bytes) && d.plainNoNulls(i) {
+			f.direct[i] = true
+			f.out.Columns[i] = Column{Name: info.Name, Type: info.Type}
+			f.hints[i] = Hint{Encoding: uint8(codec.StringPlain), Compression: info.Compression}
+			continue
+		}
+		if src == nil {
+			src = &f.cols[i]
+			if err := d.Column(i, src); err != nil {
+				return nil, err
+			}
+		}
+		pick(&f.out.Columns[i], src, keep)
+		f.hints[i] = d.Hint(i)
+	}
+	// The hints are d's, the columns d's rows (or planned direct): no
+	// check of EncodeAs can fail.
+	f.dec = d
+	defer func() { f.dec = nil }()
+	return e.encodeAs(buf, &f.out, f.hints)
+}
+
+// plainBody appends the raw body of column i of f.dec filtered to the
+// rows f.keep: a column stored uncompressed, in the plain encoding,
+// without nulls.
+func (f *filterState) plainBody(dst []byte, i int, enc *codec.Encoder) ([]byte, error) {
+	d := f.dec
+	info := &d.cols[i]
+	body := d.src[info.Offset : info.Offset+info.Stored] // uncompressed
+	dst = append(dst, 0)                                 // no nulls
+	dst, used, err := enc.FilterPlain(dst, body[1:], d.rows, f.keep, &f.cdec, MaxColumnBytes)
+	if err != nil {
+		return dst, codec.Within(err, "column "+info.Name, 1)
+	}
+	if 1+used != len(body) {
+		return dst, corrupt("column "+info.Name, 1+used, fmt.Errorf("%d bytes after the values", len(body)-1-used))
+	}
+	return dst, nil
+}
+
+func growCols(c []Column, n int) []Column {
+	if cap(c) < n {
+		c = append(c[:cap(c)], make([]Column, n-cap(c))...)
+	}
+	return c[:n]
+}
+
+// pick sets dst to the rows keep of c, reusing dst's slices; the
+// dictionary is shared.
+func pick(dst, c *Column, keep []int32) {
+	*dst = Column{Name: c.Name, Type: c.Type, Dict: c.Dict,
+		Valid: pickOf(dst.Valid, c.Valid, keep), Ints: pickOf(dst.Ints, c.Ints, keep), Floats: pickOf(dst.Floats, c.Floats, keep),
+		Bools: pickOf(dst.Bools, c.Bools, keep), Codes: pickOf(dst.Codes, c.Codes, keep), Strs: pickOf(dst.Strs, c.Strs, keep)}
+}
+
+// pickOf returns the rows keep of s in dst's array, nil if s is empty.
+func pickOf[T any](dst, s []T, keep []int32) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	out := slices.Grow(dst[:0], len(keep))[:len(keep)]
+	for j, i := range keep {
+		out[j] = s[i]
+	}
 	return out
 }

@@ -66,6 +66,21 @@ func TestAppendAs(t *testing.T) {
 				t.Errorf("round %d column %d: compression %v, hinted %v", round, i, gh.Compression, h.Compression)
 			}
 		}
+		// EncodeAs writes the same block, into a buffer with a prefix,
+		// large or too small, and leaves the encoder's state sound.
+		for _, bufCap := range []int{3, 3 + len(out) + 4096} {
+			buf := append(make([]byte, 0, bufCap), "pre"...)
+			blk, err := enc.EncodeAs(buf, &b, hints)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(blk) != string(out) || string(buf) != "pre" {
+				t.Fatalf("round %d cap %d: EncodeAs differs from AppendAs", round, bufCap)
+			}
+			if again, err := enc.AppendAs(nil, &b, hints); err != nil || string(again) != string(out) || string(blk) != string(out) {
+				t.Fatalf("round %d cap %d: AppendAs after EncodeAs differs (%v)", round, bufCap, err)
+			}
+		}
 		// The decoder's hints re-encode to the same bytes.
 		again, err := enc.AppendAs(nil, &got, hintsOf(&dec))
 		if err != nil {
@@ -82,6 +97,12 @@ func TestAppendAs(t *testing.T) {
 	bad[3].Encoding = 1 // Bool has no encoding choice
 	if _, err := enc.AppendAs(nil, &b, bad); err == nil {
 		t.Fatal("encoding hint on a bool column accepted")
+	}
+	if _, err := enc.EncodeAs(nil, &b, bad); err == nil {
+		t.Fatal("EncodeAs: encoding hint on a bool column accepted")
+	}
+	if _, err := enc.EncodeAs(nil, &b, make([]Hint, 2)); err == nil {
+		t.Fatal("EncodeAs: wrong hint count accepted")
 	}
 }
 

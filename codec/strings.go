@@ -252,10 +252,84 @@ func (c *Encoder) AppendStringsAs(dst []byte, dict *Strings, codes []int32, e St
 			total += int(l)
 		}
 		dst = slices.Grow(dst, total)
-		for _, code := range codes {
-			dst = append(dst, dict.Data[dict.Offsets[code]:dict.Offsets[code+1]]...)
+		// Consecutive codes (a plain column filtered: ascending with
+		// gaps) are copied as one range.
+		for i := 0; i < len(codes); {
+			lo := codes[i]
+			hi := lo + 1
+			for i++; i < len(codes) && codes[i] == hi; i++ {
+				hi++
+			}
+			dst = append(dst, dict.Data[dict.Offsets[lo]:dict.Offsets[hi]]...)
 		}
 		return dst
 	}
 	panic(fmt.Sprintf("codec: unknown %v", e))
+}
+
+// FilterPlain appends the values keep (ascending indexes below n) of src,
+// a StringPlain encoding of n values from its tag on, exactly as
+// AppendStringsAs(StringPlain) encodes them, without decoding the values:
+// the kept byte ranges are copied from src. It returns the bytes of src
+// the encoding spans. dec decodes the lengths; at most maxBytes bytes of
+// string data are accepted.
+func (c *Encoder) FilterPlain(dst, src []byte, n int, keep []int32, dec *Decoder, maxBytes int) ([]byte, int, error) {
+	if err := checkCount("strings", n); err != nil {
+		return dst, 0, err
+	}
+	r := reader{buf: src, section: "strings"}
+	e := StringEncoding(r.byte())
+	r.enc = e
+	if r.err == nil && e != StringPlain {
+		r.off = 0
+		r.fail("encoding %d, want plain", uint8(e))
+	}
+	r.nested(func(b []byte) (int, error) {
+		var k int
+		var err error
+		dec.lens, k, err = dec.DecodeInts(dec.lens, b, n)
+		return k, err
+	})
+	if r.err != nil {
+		return dst, r.off, r.err
+	}
+	lens := dec.lens
+	total := 0
+	for i, l := range lens {
+		if l < 0 || int64(total)+l > int64(maxBytes) {
+			r.fail("string %d: length %d makes %d bytes, limit %d", i, l, int64(total)+l, maxBytes)
+			return dst, r.off, r.err
+		}
+		total += int(l)
+	}
+	data := r.bytes(total)
+	if r.err != nil {
+		return dst, r.off, r.err
+	}
+	c.lens = grow(c.lens, len(keep))
+	prev := int32(-1)
+	for j, i := range keep {
+		if i <= prev || int(i) >= n {
+			return dst, r.off, fmt.Errorf("codec: filter: row %d after %d, of %d", i, prev, n)
+		}
+		c.lens[j], prev = lens[i], i
+	}
+	dst = append(dst, byte(StringPlain))
+	dst = c.AppendInts(dst, c.lens)
+	// Runs of consecutive kept rows are copied as one range.
+	off, at := 0, 0 // off: where value at starts in data
+	for j := 0; j < len(keep); {
+		i := int(keep[j])
+		for ; at < i; at++ {
+			off += int(lens[at])
+		}
+		start := off
+		for j < len(keep) && int(keep[j]) == at {
+			off += int(lens[at])
+			at++
+			j++
+		}
+		dst = append(dst, data[start:off]...)
+	}
+	return dst, r.off, nil
 }

@@ -45,7 +45,8 @@
 // unless the chunk names more than BloomCutoff series, then rewritten by
 // up to Workers goroutines, each segment atomically by seg.Rewrite with
 // its block topology kept (an emptied block stays as a frame of 0
-// rows; filtered blocks are re-encoded with their columns' encodings).
+// rows; filtered blocks are re-encoded with their columns' encodings,
+// untouched ones already decided copied as their frames).
 // After each rewrite OnRewritten refreshes the caller's metadata;
 // then W = chunkEnd is committed and the live set evicted up to it. A
 // cancelled context or any failure leaves W where the work done ends.

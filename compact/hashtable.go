@@ -147,11 +147,12 @@ func (t *hashTable) touch(ks []hashKey) uint64 {
 	return acc
 }
 
-// touchHalf is touch for the keys whose hash has top bit h.
-func (t *hashTable) touchHalf(ks []hashKey, h uint64) uint64 {
+// touchRows is touch for the keys ks[r] of the rows r of rows.
+func (t *hashTable) touchRows(ks []hashKey, rows []int32) uint64 {
 	var acc uint64
-	for _, k := range ks {
-		if k.lo == 0 || k.hi>>63 != h {
+	for _, r := range rows {
+		k := ks[r]
+		if k.lo == 0 {
 			continue
 		}
 		s := t.shard(k)

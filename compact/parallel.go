@@ -119,8 +119,23 @@ func (x *rewriter) runParallel(w *seg.Writer) error {
 
 // writeOrdered appends the blocks of order as they are done.
 func (x *rewriter) writeOrdered(w *seg.Writer, order <-chan *filterTask, free chan<- *filterer) error {
+	from, next := -1, 0 // first of the copyable blocks before next, if any
 	for t := range order {
 		<-t.done
+		next = t.i + 1
+		if t.f == nil && x.copyable(t.i) {
+			if from < 0 {
+				from = t.i
+			}
+			continue
+		}
+		if err := x.copyFrames(w, from, t.i); err != nil {
+			if t.f != nil {
+				free <- t.f
+			}
+			return err
+		}
+		from = -1
 		m := x.blocks[t.i] // historical envelope: seq and time bounds kept
 		meta := seg.BlockMeta{Rows: m.Rows, MinSeq: m.MinSeq, MaxSeq: m.MaxSeq, MinTime: m.MinTime, MaxTime: m.MaxTime}
 		var err error
@@ -135,8 +150,11 @@ func (x *rewriter) writeOrdered(w *seg.Writer, order <-chan *filterTask, free ch
 			}
 			free <- t.f
 		case x.sc.plans[t.i].enc != nil:
-			meta.Rows = x.sc.plans[t.i].encRows
-			err = w.Append(x.sc.plans[t.i].enc, meta)
+			p := &x.sc.plans[t.i]
+			meta.Rows = p.encRows
+			if err = w.Append(p.enc, meta); err == nil {
+				p.release()
+			}
 		case m.Rows == 0 || len(x.sc.plans[t.i].drop) == m.Rows:
 			meta.Rows = 0
 			err = w.Append(nil, meta)
@@ -153,6 +171,9 @@ func (x *rewriter) writeOrdered(w *seg.Writer, order <-chan *filterTask, free ch
 		if err != nil {
 			return err
 		}
+	}
+	if err := x.copyFrames(w, from, next); err != nil {
+		return err
 	}
 	return x.ctx.Err()
 }

@@ -3,7 +3,7 @@ package compact
 import (
 	"context"
 	"fmt"
-	"slices"
+	"sync"
 
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
 
@@ -80,6 +80,27 @@ type blockPlan struct {
 	// drops (encRows rows), by the single-chunk fold.
 	enc     []byte
 	encRows int
+	encBuf  []byte // the buffer enc was written in (see release)
+}
+
+// blockBufs recycles the buffers of re-encoded blocks once written.
+var blockBufs sync.Pool
+
+// blockBuf returns an empty buffer of capacity at least n.
+func blockBuf(n int) []byte {
+	if b, ok := blockBufs.Get().(*[]byte); ok && cap(*b) >= n {
+		return (*b)[:0]
+	}
+	return make([]byte, 0, n)
+}
+
+// release drops the re-encoded block, written, and recycles its buffer
+// if it is still the block's array.
+func (p *blockPlan) release() {
+	if b := p.encBuf; cap(b) > 0 && cap(p.enc) > 0 && &b[:cap(b)][cap(b)-1] == &p.enc[:cap(p.enc)][cap(p.enc)-1] {
+		blockBufs.Put(&b)
+	}
+	p.enc, p.encBuf = nil, nil
 }
 
 // scanner decides the drops of a segment's blocks and collects what the
@@ -247,9 +268,10 @@ func dropped(drop []int32, r int) bool {
 }
 
 // rewriter writes the blocks of a segment, minus the planned drops:
-// blocks without drops as their bytes, emptied blocks as 0-row frames,
-// others re-encoded with the encodings their columns had
-// (chunk.Encoder.AppendAs: no candidate search). Blocks in the chunk not
+// blocks without drops as their frames' bytes (copied, see copyFrames,
+// when decided already), emptied blocks as 0-row frames, others
+// re-encoded with the encodings their columns had
+// (chunk.Encoder.EncodeFiltered: no candidate search). Blocks in the chunk not
 // yet scanned are decided here from their record columns, and only a
 // block that loses rows has its other columns decoded.
 type rewriter struct {
@@ -277,7 +299,18 @@ func (x *rewriter) run(w *seg.Writer) error {
 	if x.helpers > 1 && x.allScanned() && x.toFilter() {
 		return x.runParallel(w)
 	}
+	from := -1 // first of the copyable blocks before i, if any
 	for i := range x.blocks {
+		if x.copyable(i) {
+			if from < 0 {
+				from = i
+			}
+			continue
+		}
+		if err := x.copyFrames(w, from, i); err != nil {
+			return err
+		}
+		from = -1
 		m := x.blocks[i] // historical envelope: seq and time bounds kept
 		p := &x.sc.plans[i]
 		empty := seg.BlockMeta{MinSeq: m.MinSeq, MaxSeq: m.MaxSeq, MinTime: m.MinTime, MaxTime: m.MaxTime}
@@ -297,6 +330,7 @@ func (x *rewriter) run(w *seg.Writer) error {
 			if err := w.Append(p.enc, seg.BlockMeta{Rows: p.encRows, MinSeq: m.MinSeq, MaxSeq: m.MaxSeq, MinTime: m.MinTime, MaxTime: m.MaxTime}); err != nil {
 				return err
 			}
+			p.release()
 			continue
 		}
 		var err error
@@ -335,8 +369,38 @@ func (x *rewriter) run(w *seg.Writer) error {
 			return err
 		}
 	}
+	if err := x.copyFrames(w, from, len(x.blocks)); err != nil {
+		return err
+	}
 	for name := range x.sc.kept {
 		w.AddSeries(name)
+	}
+	return nil
+}
+
+// copyable reports whether block i is written as it is, decided already
+// (its series are in the new bloom's set): its frame can be copied
+// (copyFrames) without reading it.
+func (x *rewriter) copyable(i int) bool {
+	p := &x.sc.plans[i]
+	return x.blocks[i].Rows > 0 && p.scanned && len(p.drop) == 0 && p.enc == nil
+}
+
+// copyFrames copies the frames of blocks [from, to) (from < 0: none),
+// copyable, to w as they are: by the kernel where it can (seg.Writer.
+// CopyFrames), without a copy through memory.
+func (x *rewriter) copyFrames(w *seg.Writer, from, to int) error {
+	if from < 0 || from >= to {
+		return nil
+	}
+	if err := x.ctx.Err(); err != nil {
+		return err
+	}
+	if err := w.CopyFrames(x.r, from, to); err != nil {
+		return err
+	}
+	for i := from; i < to; i++ {
+		x.read += int64(x.blocks[i].BlockLen())
 	}
 	return nil
 }
@@ -382,82 +446,45 @@ func (x *filterer) filter(drop []int32, decoded bool) ([]byte, int, error) {
 // encScratch is the scratch space of re-encoding a block.
 type encScratch struct {
 	enc    chunk.Encoder
-	blk    chunk.Block
-	out    chunk.Block
-	hints  []chunk.Hint
 	keep   []int32
+	have   []*chunk.Column
 	outBuf []byte
 }
 
 // filter re-encodes the block dec is Reset on without the rows drop
 // lists (ascending, fewer than the block's rows), with the encodings its
-// columns had, and returns the new block and its rows. The block is
-// appended to dst, or if dst is nil written in x's buffer. rw, if not
-// nil, holds the block's record columns decoded by dec.
+// columns had (chunk.Encoder.EncodeFiltered: plain string columns are
+// filtered without decoding), and returns the new block and its rows.
+// The block is written in dst's array (a slice of it, not at its
+// start), or if dst is nil in x's buffer. rw, if not nil, holds the
+// block's record columns decoded by dec, which are not decoded again.
 func (x *encScratch) filter(dec *chunk.Decoder, rw *rows, drop []int32, dst []byte) ([]byte, int, error) {
-	n := dec.NumColumns()
-	if cap(x.blk.Columns) < n {
-		x.blk.Columns = make([]chunk.Column, n)
+	x.keep = x.keep[:0]
+	for r, d := 0, 0; r < dec.Rows(); r++ {
+		if d < len(drop) && int(drop[d]) == r {
+			d++
+			continue
+		}
+		x.keep = append(x.keep, int32(r))
 	}
-	x.blk.Rows, x.blk.Columns = dec.Rows(), x.blk.Columns[:n]
-	for k := range n {
-		src := &x.blk.Columns[k]
+	x.have = x.have[:0]
+	for k := range dec.NumColumns() {
+		var c *chunk.Column
 		if rw != nil {
-			if c := rw.column(dec.Info(k).Name); c != nil {
-				src = c
-			}
+			c = rw.column(dec.Info(k).Name)
 		}
-		if src == &x.blk.Columns[k] {
-			if err := dec.Column(k, src); err != nil {
-				return nil, 0, err
-			}
-		}
-		if k == 0 {
-			x.keep = x.keep[:0]
-			for r, d := 0, 0; r < x.blk.Rows; r++ {
-				if d < len(drop) && int(drop[d]) == r {
-					d++
-					continue
-				}
-				x.keep = append(x.keep, int32(r))
-			}
-			x.out.Rows = len(x.keep)
-			if cap(x.out.Columns) < n {
-				x.out.Columns = append(x.out.Columns[:cap(x.out.Columns)], make([]chunk.Column, n-cap(x.out.Columns))...)
-			}
-			x.out.Columns = x.out.Columns[:n]
-			x.hints = x.hints[:0]
-		}
-		pick(&x.out.Columns[k], src, x.keep)
-		x.hints = append(x.hints, dec.Hint(k))
+		x.have = append(x.have, c)
 	}
 	if dst != nil {
-		out, err := x.enc.AppendAs(dst, &x.out, x.hints)
+		out, err := x.enc.EncodeFiltered(dst, dec, x.keep, x.have)
 		return out, len(x.keep), err
 	}
-	var err error
-	if x.outBuf, err = x.enc.AppendAs(x.outBuf[:0], &x.out, x.hints); err != nil {
+	out, err := x.enc.EncodeFiltered(x.outBuf[:0], dec, x.keep, x.have)
+	if err != nil {
 		return nil, 0, err
 	}
-	return x.outBuf, len(x.keep), nil
-}
-
-// pick sets dst to the rows keep of c, reusing dst's slices; the
-// dictionary is shared.
-func pick(dst, c *chunk.Column, keep []int32) {
-	*dst = chunk.Column{Name: c.Name, Type: c.Type, Dict: c.Dict,
-		Valid: pickOf(dst.Valid, c.Valid, keep), Ints: pickOf(dst.Ints, c.Ints, keep), Floats: pickOf(dst.Floats, c.Floats, keep),
-		Bools: pickOf(dst.Bools, c.Bools, keep), Codes: pickOf(dst.Codes, c.Codes, keep), Strs: pickOf(dst.Strs, c.Strs, keep)}
-}
-
-// pickOf returns the rows keep of s in dst's array, nil if s is empty.
-func pickOf[T any](dst, s []T, keep []int32) []T {
-	if len(s) == 0 {
-		return nil
+	if cap(out) > cap(x.outBuf) { // grown: keep the larger array
+		x.outBuf = out[:0]
 	}
-	out := slices.Grow(dst[:0], len(keep))[:len(keep)]
-	for j, i := range keep {
-		out[j] = s[i]
-	}
-	return out
+	return out, len(x.keep), nil
 }

@@ -200,9 +200,12 @@ type blockTask struct {
 	dec  chunk.Decoder
 	rw   rows
 	hs   []hashKey // pair hash of each keyed row of the chunk, else zero
-	pair []byte
-	err  error
-	done chan struct{}
+	// rowsOf lists the rows of each half of the block (see decideHalf),
+	// ascending.
+	rowsOf [2][]int32
+	pair   []byte
+	err    error
+	done   chan struct{}
 }
 
 // run folds the segments win newest first. Blocks are read, decoded and
@@ -283,13 +286,14 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 			for t := range filt {
 				p := &t.job.sc.plans[t.i]
 				if ctx.Err() == nil {
-					// Its own buffer, held until the rewrite: about
-					// the block's size.
-					b, rows, err := x.filter(&t.dec, &t.rw, p.drop, make([]byte, 0, len(t.buf)+len(t.buf)/8))
+					// Its own buffer, held until the rewrite wrote
+					// it (then recycled): about the block's size.
+					buf := blockBuf(len(t.buf) + len(t.buf)/8)
+					b, rows, err := x.filter(&t.dec, &t.rw, p.drop, buf)
 					if err != nil {
 						t.job.setErr(fmt.Errorf("compact: %s block %d: %w", t.job.path, t.i, err))
 					} else {
-						p.enc, p.encRows = b, rows
+						p.enc, p.encRows, p.encBuf = b, rows, buf
 					}
 				}
 				t.job.pending.Done()
@@ -302,7 +306,7 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 		defer close(f.half)
 		go func() {
 			for j := range f.half {
-				f.decideHalf(1, j.rw, j.hs, j.out)
+				f.decideHalf(1, j.rw, j.hs, j.rows, j.out)
 				f.halfDone <- struct{}{}
 			}
 		}()
@@ -346,7 +350,7 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 			j.sc.plans[t.i].scanned = true
 		default:
 			j.res.readBytes += int64(len(t.buf))
-			if f.block(j.sc, t.i, &j.blocks[t.i], &t.rw, t.hs) {
+			if f.block(j.sc, t.i, &j.blocks[t.i], &t.rw, t.hs, &t.rowsOf) {
 				j.drops = true
 				if n := len(j.sc.plans[t.i].drop); n < j.blocks[t.i].Rows {
 					j.pending.Add(1)
@@ -379,6 +383,7 @@ func (f *folder) prep(t *blockTask) error {
 	}
 	recs, end := f.d.snap.recs, f.d.chunkEnd
 	t.hs = append(t.hs[:0], make([]hashKey, rw.n)...)
+	t.rowsOf[0], t.rowsOf[1] = t.rowsOf[0][:0], t.rowsOf[1][:0]
 	for k := range rw.n {
 		if op := rw.op[k]; (op == OpPut || op == OpDelete) && uint64(rw.seq[k]) <= end {
 			if key := rw.keyAt(k); len(key) > 0 {
@@ -386,6 +391,8 @@ func (f *folder) prep(t *blockTask) error {
 				t.hs[k] = recs.hash(t.pair)
 			}
 		}
+		h := t.hs[k].hi >> 63 // a row without a hash goes to half 0
+		t.rowsOf[h] = append(t.rowsOf[h], int32(k))
 	}
 	return nil
 }
@@ -398,7 +405,7 @@ func (f *folder) prep(t *blockTask) error {
 // observed first, then its rows are decided in two halves, by the top
 // bit of the pair hash (disjoint shards of the table), the upper half by
 // f.half in parallel with the lower one for large blocks.
-func (f *folder) block(sc *scanner, i int, m *seg.BlockMeta, rw *rows, hs []hashKey) bool {
+func (f *folder) block(sc *scanner, i int, m *seg.BlockMeta, rw *rows, hs []hashKey, rowsOf *[2][]int32) bool {
 	d, res, p, snap := f.d, sc.res, &sc.plans[i], f.d.snap
 	res.absent = d.absent(res.absent, m, rw.seq)
 	f.nameSeries(rw)
@@ -412,12 +419,12 @@ func (f *folder) block(sc *scanner, i int, m *seg.BlockMeta, rw *rows, hs []hash
 	f.why = append(f.why[:0], make([]uint8, rw.n)...)
 	var lower, upper halfResult
 	if f.half != nil && rw.n >= 1024 {
-		f.half <- halfJob{rw: rw, hs: hs, out: &upper}
-		f.decideHalf(0, rw, hs, &lower)
+		f.half <- halfJob{rw: rw, hs: hs, rows: rowsOf[1], out: &upper}
+		f.decideHalf(0, rw, hs, rowsOf[0], &lower)
 		<-f.halfDone
 	} else {
-		f.decideHalf(0, rw, hs, &lower)
-		f.decideHalf(1, rw, hs, &upper)
+		f.decideHalf(0, rw, hs, rowsOf[0], &lower)
+		f.decideHalf(1, rw, hs, rowsOf[1], &upper)
 	}
 	for _, h := range []*halfResult{&lower, &upper} {
 		snap.maxSeq = max(snap.maxSeq, h.maxSeq)
@@ -454,29 +461,29 @@ type halfResult struct {
 
 // halfJob asks f.half to decide the upper half of a block.
 type halfJob struct {
-	rw  *rows
-	hs  []hashKey
-	out *halfResult
+	rw   *rows
+	hs   []hashKey
+	rows []int32
+	out  *halfResult
 }
 
-// decideHalf decides the rows of half h (0: rows with a pair hash whose
-// top bit is 0 and rows without one; 1: the others) newest first,
+// decideHalf decides the rows of half h, rowsOf (ascending; half 0:
+// rows with a pair hash whose top bit is 0 and rows without one; 1: the
+// others, as prep lists them) newest first,
 // setting f.why[k] to the reason+1 of each row that drops. It writes
 // only its own shards of the record table and reads the series table.
-func (f *folder) decideHalf(h uint64, rw *rows, hs []hashKey, out *halfResult) {
+func (f *folder) decideHalf(h uint64, rw *rows, hs []hashKey, rowsOf []int32, out *halfResult) {
 	d, snap := f.d, f.d.snap
 	recs := snap.recs
 	// The rows are taken newest first in batches whose home slots are
-	// touched together (see touch).
+	// touched together (see touchRows).
 	const batch = 256
-	for k := rw.n - 1; k >= 0; k-- {
-		if (k+1)%batch == 0 || k == rw.n-1 {
-			f.sinks[h] += recs.touchHalf(hs[max(0, k+1-batch):k+1], h)
+	for j := len(rowsOf) - 1; j >= 0; j-- {
+		if (j+1)%batch == 0 || j == len(rowsOf)-1 {
+			f.sinks[h] += recs.touchRows(hs, rowsOf[max(0, j+1-batch):j+1])
 		}
+		k := int(rowsOf[j])
 		hk := hs[k]
-		if (hk.lo == 0 && h == 1) || (hk.lo != 0 && hk.hi>>63 != h) {
-			continue
-		}
 		q := uint64(rw.seq[k])
 		op := uint8(rw.op[k])
 		if q > d.chunkEnd {
