@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	tsq "github.com/tsqdb/tsq"
 	"github.com/tsqdb/tsq/ingest"
 	"github.com/tsqdb/tsq/internal/progress"
 )
@@ -118,7 +119,10 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		total = -1
 	}
 	bar := progress.New(e.stderr, total, "import "+name, progress.Bytes)
-	o.progress = func(bytes, rows int64) { bar.Set(bytes) }
+	o.progress = func(p tsq.ImportProgress) {
+		bar.Describe(importStatus(name, p))
+		bar.Set(p.Bytes)
+	}
 	stats, err := importStream(ctx, st, name, r, o)
 	bar.Done()
 	if err != nil {
@@ -162,4 +166,23 @@ func mergeMapping(m *ingest.Mapping, args []string) error {
 		}
 	}
 	return nil
+}
+
+// importStatus is the title of the import's progress bar: the bar shows
+// bytes read, MB/s and the ETA; the title adds rows, rows/s and the heap.
+func importStatus(stream string, p tsq.ImportProgress) string {
+	return fmt.Sprintf("import %s: %s rows, %s rows/s, heap %s", stream, humanCount(p.Rows), humanCount(int64(p.RowsPerSec)), humanBytes(int64(p.HeapInUse)))
+}
+
+// humanCount writes n as 950, 12.3k, 4.56M, ...
+func humanCount(n int64) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d", n)
+	case n < 1_000_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	case n < 1_000_000_000:
+		return fmt.Sprintf("%.2fM", float64(n)/1e6)
+	}
+	return fmt.Sprintf("%.2fG", float64(n)/1e9)
 }

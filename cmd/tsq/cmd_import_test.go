@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	tsq "github.com/tsqdb/tsq"
 )
 
 // writeEvents writes n JSON lines of orders: puts of keys order/0..9 with
@@ -72,5 +74,14 @@ func TestImportCommand(t *testing.T) {
 	}
 	if r := runTSQ(t, "", "--store", store, "gc"); r.code != 0 || !strings.HasPrefix(r.stdout, "staging: ") {
 		t.Fatalf("gc: %+v", r)
+	}
+}
+
+// The import bar's title carries what the bar does not: rows, rows/s and
+// the heap.
+func TestImportStatus(t *testing.T) {
+	got := importStatus("osm", tsq.ImportProgress{Rows: 1_234_567, RowsPerSec: 523_400, HeapInUse: 45 << 20})
+	if want := "import osm: 1.23M rows, 523.4k rows/s, heap 45.0 MiB"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
 	}
 }

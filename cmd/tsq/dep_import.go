@@ -19,7 +19,7 @@ type importOptions struct {
 	budget   int64
 	source   string
 	size     int64
-	progress func(bytes, rows int64)
+	progress func(tsq.ImportProgress)
 }
 
 // importStats is what an import reports.
@@ -35,7 +35,7 @@ func importStream(ctx context.Context, s *tsq.Store, stream string, r io.Reader,
 	io := &tsq.ImportOptions{Format: o.format, Mapping: o.mapping, SkipBad: o.skipBad, Rejects: o.rejects,
 		MemoryBudget: o.budget, Source: o.source, Size: o.size}
 	if o.progress != nil {
-		io.Progress = func(p tsq.ImportProgress) { o.progress(p.Bytes, p.Rows) }
+		io.Progress = o.progress
 	}
 	st, err := s.Import(ctx, stream, r, io)
 	return importStats{Rows: st.Rows, Bytes: st.Bytes, Rejected: st.Rejected, Segments: st.Segments,

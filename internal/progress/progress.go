@@ -33,6 +33,11 @@ func New(w io.Writer, total int64, desc string, u Unit) *Bar {
 	if !ok || !term.IsTerminal(int(f.Fd())) {
 		return nil
 	}
+	return newBar(w, total, desc, u)
+}
+
+// newBar draws on w whatever w is.
+func newBar(w io.Writer, total int64, desc string, u Unit) *Bar {
 	opts := []progressbar.Option{
 		progressbar.OptionSetWriter(w),
 		progressbar.OptionSetDescription(desc),
@@ -55,6 +60,14 @@ func New(w io.Writer, total int64, desc string, u Unit) *Bar {
 func (b *Bar) Set(n int64) {
 	if b != nil {
 		b.b.Set64(n)
+	}
+}
+
+// Describe replaces the title, e.g. with counts the bar itself does not
+// show.
+func (b *Bar) Describe(desc string) {
+	if b != nil {
+		b.b.Describe(desc)
 	}
 }
 
