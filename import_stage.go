@@ -53,6 +53,11 @@ func (run *importRun) stage(ctx context.Context, r io.Reader) error {
 	}
 	budget := run.o.MemoryBudget
 	nEnc := encoders()
+	// A cancelled import must not wait for its input: the reader stops
+	// at ctx whichever stage cancels it.
+	ctx, cancelRead := context.WithCancel(ctx)
+	defer cancelRead()
+	r = newCancelReader(ctx, r, 64<<10)
 	// Guess the format from the first bytes here, so that either path
 	// below reads the input from its start.
 	br := bufio.NewReaderSize(r, 64<<10)
@@ -96,7 +101,7 @@ func (run *importRun) stage(ctx context.Context, r io.Reader) error {
 	var once sync.Once
 	var firstErr error
 	fail := func(err error) {
-		once.Do(func() { firstErr = err; cancel() })
+		once.Do(func() { firstErr = err; cancel(); cancelRead() })
 	}
 	freeF := make(chan *frame, nEnc+2)
 	for range nEnc + 2 {
