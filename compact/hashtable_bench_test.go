@@ -256,16 +256,25 @@ func BenchmarkTableUpsertPrefetch(b *testing.B) {
 	for i := range rows {
 		rows[i] = int32(len(ks) - 1 - i)
 	}
-	for _, pf := range []bool{false, true} {
-		b.Run(map[bool]string{false: "touch", true: "prefetch"}[pf], func(b *testing.B) {
+	for _, c := range []struct {
+		name      string
+		pf, fresh bool
+	}{{"touch", false, false}, {"prefetch", true, false}, {"touch-fresh", false, true}, {"prefetch-fresh", true, true}} {
+		pf := c.pf
+		b.Run(c.name, func(b *testing.B) {
 			t := newHashTable()
 			t.presize(1 << 19)
 			for range b.N {
-				for si := range t.shards {
-					clear(t.shards[si].slots)
-					t.shards[si].n = 0
+				if c.fresh {
+					t = newHashTable()
+					t.presize(1 << 19)
+				} else {
+					for si := range t.shards {
+						clear(t.shards[si].slots)
+						t.shards[si].n = 0
+					}
+					t.n = 0
 				}
-				t.n = 0
 				if pf {
 					upsertPrefetch(t, ks, rows)
 				} else {
