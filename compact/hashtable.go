@@ -3,6 +3,7 @@ package compact
 import (
 	"hash/maphash"
 	"math/bits"
+	"unsafe"
 )
 
 // hashTable maps names (pair keys, series) to a uint64 by a 128-bit hash
@@ -163,6 +164,36 @@ func (t *hashTable) touchRows(ks []hashKey, rows []int32) uint64 {
 	}
 	return acc
 }
+
+// prefetchRows is touchRows by prefetch hints where the CPU has them
+// (prefetch_amd64.s): unlike loads, hints do not hold up the
+// instructions after them until the lines arrive, so the lookups of the
+// batch before can run meanwhile. len(rows) is at most prefetchBatch.
+func (t *hashTable) prefetchRows(ks []hashKey, rows []int32) uint64 {
+	if !hasPrefetch {
+		return t.touchRows(ks, rows)
+	}
+	var addrs [prefetchBatch]uintptr
+	n := 0
+	for _, r := range rows {
+		k := ks[r]
+		if k.lo == 0 {
+			continue
+		}
+		s := t.shard(k)
+		if l := len(s.slots); l > 0 {
+			i, _ := bits.Mul64(k.lo, uint64(l))
+			addrs[n] = uintptr(unsafe.Pointer(&s.slots[i]))
+			n++
+		}
+	}
+	prefetchAll(addrs[:n])
+	return 0
+}
+
+// prefetchBatch is the rows whose home slots prefetchRows hints at once:
+// the rows of the batch after the one being decided.
+const prefetchBatch = 64
 
 // upsertShard is upsert touching only k's shard, for callers that
 // write disjoint shards concurrently: it does not count the entry in

@@ -475,12 +475,16 @@ type halfJob struct {
 func (f *folder) decideHalf(h uint64, rw *rows, hs []hashKey, rowsOf []int32, out *halfResult) {
 	d, snap := f.d, f.d.snap
 	recs := snap.recs
-	// The rows are taken newest first in batches whose home slots are
-	// touched together (see touchRows).
-	const batch = 256
+	// The rows are taken newest first in batches; the home slots of the
+	// next batch are prefetched while one is decided (see prefetchRows),
+	// so that its cache misses overlap the work.
+	const batch = prefetchBatch
+	pf := len(rowsOf) // rowsOf[pf:] prefetched
 	for j := len(rowsOf) - 1; j >= 0; j-- {
-		if (j+1)%batch == 0 || j == len(rowsOf)-1 {
-			f.sinks[h] += recs.touchRows(hs, rowsOf[max(0, j+1-batch):j+1])
+		for want := max(0, j+1-2*batch); pf > want; { // a batch ahead
+			lo := max(0, pf-batch)
+			f.sinks[h] += recs.prefetchRows(hs, rowsOf[lo:pf])
+			pf = lo
 		}
 		k := int(rowsOf[j])
 		hk := hs[k]

@@ -1,0 +1,286 @@
+package compact
+
+import (
+	"math/bits"
+	"math/rand/v2"
+	"testing"
+	"unsafe"
+)
+
+// benchKeys returns the pair hashes of a window shaped as
+// BenchmarkCompactRewrite's: n keyed puts, then deletes of every tenth
+// key, newest first.
+func benchKeys(t *hashTable, n int) []hashKey {
+	rng := rand.New(rand.NewPCG(1, 2))
+	puts := make([]hashKey, n)
+	for i := range puts {
+		puts[i] = hashKey{lo: rng.Uint64() | 1, hi: rng.Uint64()}
+	}
+	var ks []hashKey
+	for i := n - 1; i >= 0; i-- {
+		if i%10 == 0 {
+			ks = append(ks, puts[i])
+		}
+	}
+	for i := n - 1; i >= 0; i-- {
+		ks = append(ks, puts[i])
+	}
+	return ks
+}
+
+func upsertAll(t *hashTable, ks []hashKey, rows []int32) {
+	const batch = 256
+	for j := len(rows) - 1; j >= 0; j-- {
+		if (j+1)%batch == 0 || j == len(rows)-1 {
+			t.touchRows(ks, rows[max(0, j+1-batch):j+1])
+		}
+		k := ks[rows[j]]
+		v := uint64(len(rows)-j) << 1
+		if _, _, ins := t.upsertShard(k, v, func(old uint64) bool { return v>>1 > old>>1 }); ins {
+			t.n++
+		}
+	}
+}
+
+func BenchmarkTableUpsert(b *testing.B) {
+	const n = 400_000
+	t0 := newHashTable()
+	ks := benchKeys(t0, n)
+	rows := make([]int32, len(ks))
+	for i := range rows {
+		rows[i] = int32(len(ks) - 1 - i)
+	}
+	b.Run("fresh", func(b *testing.B) {
+		for range b.N {
+			t := newHashTable()
+			t.presize(1 << 19)
+			upsertAll(t, ks, rows)
+		}
+	})
+	b.Run("fresh-sized", func(b *testing.B) {
+		for range b.N {
+			t := newHashTable()
+			t.presize(len(ks) * 8 / 9)
+			upsertAll(t, ks, rows)
+		}
+	})
+	b.Run("warm", func(b *testing.B) {
+		t := newHashTable()
+		t.presize(1 << 19)
+		for range b.N {
+			for si := range t.shards {
+				clear(t.shards[si].slots)
+				t.shards[si].n = 0
+			}
+			t.n = 0
+			upsertAll(t, ks, rows)
+		}
+	})
+	// radix: a batch of rows scattered by the top hash bits (16 groups
+	// of 16 shards) before the upserts, order kept within a group.
+	for _, bs := range []int{8192, 65536, 1 << 20} {
+		b.Run("radix-warm-"+itoa(bs), func(b *testing.B) {
+			t := newHashTable()
+			t.presize(1 << 19)
+			var parts [64][]int32
+			for range b.N {
+				for si := range t.shards {
+					clear(t.shards[si].slots)
+					t.shards[si].n = 0
+				}
+				t.n = 0
+				for lo := 0; lo < len(rows); lo += bs {
+					hi := min(lo+bs, len(rows))
+					for p := range parts {
+						parts[p] = parts[p][:0]
+					}
+					// rows[lo:hi] are taken from the end: newest first
+					for j := hi - 1; j >= lo; j-- {
+						r := rows[j]
+						p := ks[r].hi >> 58
+						parts[p] = append(parts[p], r)
+					}
+					for p := range parts {
+						upsertFwd(t, ks, parts[p])
+					}
+				}
+			}
+		})
+	}
+}
+
+func upsertFwd(t *hashTable, ks []hashKey, rows []int32) {
+	const batch = 256
+	for j := range rows {
+		if j%batch == 0 {
+			t.touchRows(ks, rows[j:min(len(rows), j+batch)])
+		}
+		k := ks[rows[j]]
+		v := uint64(len(rows)-j) << 1
+		if _, _, ins := t.upsertShard(k, v, func(old uint64) bool { return v>>1 > old>>1 }); ins {
+			t.n++
+		}
+	}
+}
+
+func itoa(n int) string {
+	s := ""
+	for n > 0 {
+		s = string(rune('0'+n%10)) + s
+		n /= 10
+	}
+	return s
+}
+
+func BenchmarkTableUpsertSmall(b *testing.B) {
+	for _, n := range []int{4000, 40000, 400_000} {
+		b.Run(itoa(n), func(b *testing.B) {
+			t := newHashTable()
+			ks := benchKeys(t, n)
+			rows := make([]int32, 0, 440_000)
+			for len(rows) < 440_000 {
+				for i := range ks {
+					rows = append(rows, int32(len(ks)-1-i))
+				}
+			}
+			rows = rows[:440_000]
+			t.presize(n * 11 / 10)
+			for range b.N {
+				upsertAll(t, ks, rows)
+			}
+		})
+	}
+}
+
+// sortRows orders rows (newest first) by shard then home slot, stably.
+func sortRows(ks []hashKey, rows []int32, tmp []int32) []int32 {
+	key := func(r int32) uint32 { k := ks[r]; return uint32(k.hi>>56)<<14 | uint32(k.lo>>50) }
+	var cnt [2048]int
+	src, dst := rows, tmp[:len(rows)]
+	for pass := 0; pass < 2; pass++ {
+		sh := uint(11 * pass)
+		clear(cnt[:])
+		for _, r := range src {
+			cnt[key(r)>>sh&2047]++
+		}
+		s := 0
+		for i, c := range cnt {
+			cnt[i] = s
+			s += c
+		}
+		for _, r := range src {
+			d := key(r) >> sh & 2047
+			dst[cnt[d]] = r
+			cnt[d]++
+		}
+		src, dst = dst, src
+	}
+	return src
+}
+
+func BenchmarkTableUpsertSorted(b *testing.B) {
+	const n = 400_000
+	t0 := newHashTable()
+	ks := benchKeys(t0, n)
+	rows := make([]int32, len(ks))
+	for i := range rows {
+		rows[i] = int32(i) // newest first
+	}
+	for _, bs := range []int{16384, 150000, 1 << 20} {
+		for _, fresh := range []bool{false, true} {
+			name := itoa(bs)
+			if fresh {
+				name += "-fresh"
+			}
+			b.Run(name, func(b *testing.B) {
+				t := newHashTable()
+				t.presize(1 << 19)
+				a := make([]int32, len(rows))
+				tmp := make([]int32, len(rows))
+				for range b.N {
+					if fresh {
+						t = newHashTable()
+						t.presize(1 << 19)
+					} else {
+						for si := range t.shards {
+							clear(t.shards[si].slots)
+							t.shards[si].n = 0
+						}
+					}
+					t.n = 0
+					for lo := 0; lo < len(rows); lo += bs {
+						hi := min(lo+bs, len(rows))
+						s := sortRows(ks, append(a[:0], rows[lo:hi]...), tmp)
+						for j, r := range s {
+							k := ks[r]
+							v := uint64(len(rows)-lo-j) << 1
+							if _, _, ins := t.upsertShard(k, v, func(old uint64) bool { return v>>1 > old>>1 }); ins {
+								t.n++
+							}
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+func upsertPrefetch(t *hashTable, ks []hashKey, rows []int32) {
+	const batch = 64
+	var addrs [batch]uintptr
+	for j := len(rows) - 1; j >= 0; j-- {
+		if (j+1)%batch == 0 || j == len(rows)-1 {
+			n := 0
+			for _, r := range rows[max(0, j+1-2*batch):max(0, j+1-batch)] {
+				k := ks[r]
+				s := t.shard(k)
+				i, _ := bits.Mul64(k.lo, uint64(len(s.slots)))
+				addrs[n] = uintptr(unsafe.Pointer(&s.slots[i]))
+				n++
+			}
+			prefetchAll(addrs[:n])
+		}
+		k := ks[rows[j]]
+		v := uint64(len(rows)-j) << 1
+		if _, _, ins := t.upsertShard(k, v, func(old uint64) bool { return v>>1 > old>>1 }); ins {
+			t.n++
+		}
+	}
+}
+
+func BenchmarkTableUpsertPrefetch(b *testing.B) {
+	const n = 400_000
+	t0 := newHashTable()
+	ks := benchKeys(t0, n)
+	rows := make([]int32, len(ks))
+	for i := range rows {
+		rows[i] = int32(len(ks) - 1 - i)
+	}
+	for _, c := range []struct {
+		name      string
+		pf, fresh bool
+	}{{"touch", false, false}, {"prefetch", true, false}, {"touch-fresh", false, true}, {"prefetch-fresh", true, true}} {
+		pf := c.pf
+		b.Run(c.name, func(b *testing.B) {
+			t := newHashTable()
+			t.presize(1 << 19)
+			for range b.N {
+				if c.fresh {
+					t = newHashTable()
+					t.presize(1 << 19)
+				} else {
+					for si := range t.shards {
+						clear(t.shards[si].slots)
+						t.shards[si].n = 0
+					}
+					t.n = 0
+				}
+				if pf {
+					upsertPrefetch(t, ks, rows)
+				} else {
+					upsertAll(t, ks, rows)
+				}
+			}
+		})
+	}
+}
