@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"sync"
@@ -280,16 +281,52 @@ func runIngest(cfg *config, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stderr, "ingest: %s: %d series (%d in the file, %d samples with a repeated timestamp dropped), %d samples; tsq: %d UTC-day slices, prom: %d 30-min slices\n",
 		d.name, len(id.ss), len(d.series), dropped, id.samples, len(id.tsqPlan), len(id.prmPlan))
 
+	if cfg.cpuProfile != "" {
+		f, err := os.Create(cfg.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	if cfg.memProfile != "" {
+		runtime.MemProfileRate = 64 << 10
+		defer writeMemProfile(cfg.memProfile, stderr)
+	}
+	want := func(kind []string, v string) bool {
+		any := false
+		for _, o := range cfg.ingestOnly {
+			if slices.Contains(kind, o) {
+				any = true
+				if o == v {
+					return true
+				}
+			}
+		}
+		return !any
+	}
 	var rows []ingestRow
 	for rep := range cfg.reps {
 		for _, g := range ingestGoroutines {
+			if !want([]string{"1", "8"}, strconv.Itoa(g)) {
+				continue
+			}
 			for _, pol := range []tsq.SyncPolicy{tsq.SyncInterval, tsq.SyncAlways} {
+				if !want([]string{"tsq", "prom"}, "tsq") || !want([]string{"interval", "always"}, pol.String()) {
+					continue
+				}
 				rs, err := benchTSQ(id, g, pol)
 				if err != nil {
 					return fmt.Errorf("tsq, %d goroutines, %v: %w", g, pol, err)
 				}
 				logRows(stderr, rep, rs)
 				rows = append(rows, rs...)
+			}
+			if !want([]string{"tsq", "prom"}, "prom") {
+				continue
 			}
 			rs, err := benchProm(id, g)
 			if err != nil {
@@ -399,6 +436,19 @@ func ingestSummary(w io.Writer, med []ingestRow) {
 	}
 }
 
+func writeMemProfile(path string, stderr io.Writer) {
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.Lookup("allocs").WriteTo(f, 0)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "peers: memprofile:", err)
+	}
+}
+
 // dirBytes sums the sizes of the regular files under dir, skipping the
 // top-level entries named in skip.
 func dirBytes(dir string, skip ...string) (int64, error) {
@@ -443,11 +493,14 @@ func benchTSQ(id *ingestData, goroutines int, pol tsq.SyncPolicy) ([]ingestRow, 
 	ctx := context.Background()
 	runtime.GC()
 	start := time.Now()
-	err = runSlices(id.tsqPlan, goroutines, func(_ int, sp span) error {
-		s := &id.ss[sp.s]
-		_, err := st.AppendSamples(ctx, ingestStream, s.name, id.ns[sp.s][sp.lo:sp.hi], s.vals[sp.lo:sp.hi])
-		return err
-	}, nil)
+	// Profile label: go tool pprof -tagfocus phase=tsq-append.
+	pprof.Do(ctx, pprof.Labels("phase", "tsq-append"), func(ctx context.Context) {
+		err = runSlices(id.tsqPlan, goroutines, func(_ int, sp span) error {
+			s := &id.ss[sp.s]
+			_, err := st.AppendSamples(ctx, ingestStream, s.name, id.ns[sp.s][sp.lo:sp.hi], s.vals[sp.lo:sp.hi])
+			return err
+		}, nil)
+	})
 	elapsed := time.Since(start)
 	m := st.Metrics()
 	if cerr := st.Close(); err == nil {
