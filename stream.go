@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/tsqdb/tsq/chunk"
 	"github.com/tsqdb/tsq/internal/vfs"
@@ -132,14 +133,24 @@ type stream struct {
 	pending   atomic.Bool
 	ackedNext uint64
 	bgRoll    rollState // background seal (roll.go)
-	one       [1]*request
-	sreq      request // AppendSamples' request in direct mode
-	merge     mergeState
-	readers   []*seg.Reader     // read-only: Readers of sealed segments, closed at close
-	ids       streamIDs         // block cache segment ids, released at close
-	soft      softState         // soft deletes, tombstoned rows, retention (softstate.go)
-	cmp       *streamCompaction // compaction state, writable streams (compaction.go)
-	imp       importGate        // running import (import.go)
+	// published fingerprints the state of the last publish
+	// (publishIfChanged).
+	published struct {
+		valid   bool
+		segs    **segFile
+		nsegs   int
+		active  *segFile
+		blocks  *seg.BlockMeta
+		nblocks int
+	}
+	one     [1]*request
+	sreq    request // AppendSamples' request in direct mode
+	merge   mergeState
+	readers []*seg.Reader     // read-only: Readers of sealed segments, closed at close
+	ids     streamIDs         // block cache segment ids, released at close
+	soft    softState         // soft deletes, tombstoned rows, retention (softstate.go)
+	cmp     *streamCompaction // compaction state, writable streams (compaction.go)
+	imp     importGate        // running import (import.go)
 }
 
 // openWriter locks the stream directory and loads its segments,
@@ -262,7 +273,7 @@ func (st *stream) loadSealed(name string, last bool) (*segFile, error) {
 // can follow a header of at most 286 bytes.
 func (st *stream) tornCreate(path string) bool {
 	fi, err := st.s.fs.Stat(path)
-	return err == nil && fi.Size() < 12+seg.MaxStreamLen+20+seg.FrameHeaderLen
+	return err == nil && fi.Size() < maxHeaderLen+seg.FrameHeaderLen
 }
 
 func (st *stream) removeTorn(name, path string) error {
@@ -379,9 +390,27 @@ func (st *stream) activeRows() int64 {
 	return c.rows
 }
 
+// publishIfChanged publishes unless nothing readers see changed since
+// the last publish: the common case of a buffered append, which only
+// fills the frame in memory. Every change of the published state either
+// changes the length of st.segs or st.blocks, or replaces st.segs'
+// array (appends beyond capacity, clones before an in-place update), or
+// st.active (publish itself replaces it by its published copy). The
+// arrays compared are still referenced by the published view, so their
+// addresses cannot be reused. Caller holds mu.
+func (st *stream) publishIfChanged() {
+	p := &st.published
+	if p.valid && p.segs == unsafe.SliceData(st.segs) && p.nsegs == len(st.segs) &&
+		p.active == st.active && p.blocks == unsafe.SliceData(st.blocks) && p.nblocks == len(st.blocks) {
+		return
+	}
+	st.publish()
+}
+
 // publish makes the current segments and the active segment's blocks
 // visible to readers. Caller holds mu.
 func (st *stream) publish() {
+	defer st.notePublished()
 	segs := slices.Clip(st.segs)
 	if st.active != nil {
 		a := *st.active
@@ -394,6 +423,13 @@ func (st *stream) publish() {
 		segs = append(segs, &a)
 	}
 	st.view.Store(&view{segs: segs})
+}
+
+func (st *stream) notePublished() {
+	st.published.valid = true
+	st.published.segs, st.published.nsegs = unsafe.SliceData(st.segs), len(st.segs)
+	st.published.active = st.active
+	st.published.blocks, st.published.nblocks = unsafe.SliceData(st.blocks), len(st.blocks)
 }
 
 // refresh reloads a read-only stream's segments from disk: sealed
