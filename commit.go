@@ -37,6 +37,9 @@ const (
 	reqCancelled
 )
 
+// maxHeaderLen bounds a segment header's length.
+const maxHeaderLen = 12 + seg.MaxStreamLen + 20
+
 // fixedEncodings encode small frames (see flush).
 var fixedEncodings = chunk.Options{Fixed: true}
 
@@ -215,7 +218,7 @@ func (st *stream) commit(reqs []*request, syncNow bool) error {
 			return st.fail(err)
 		}
 	}
-	st.publish()
+	st.publishIfChanged()
 	return nil
 }
 
@@ -397,13 +400,24 @@ func (st *stream) writeFrame(data []byte, meta seg.BlockMeta, series []string) e
 // ensureSegment makes the active segment one that takes a frame of day
 // and frameLen bytes, rolling or creating as needed.
 func (st *stream) ensureSegment(day, frameLen int64, firstSeq uint64) error {
+	if j := st.bgRoll.job; j != nil && st.w == nil {
+		// The job creates the segment of day j.day: queue the frame for
+		// it if it fits (within the largest header), else settle first.
+		if j.day == day && (len(st.bgRoll.queue) == 0 || st.bgRoll.bytes+frameLen+maxHeaderLen <= st.s.o.SegmentMaxBytes) {
+			return nil
+		}
+		if err := st.settleRoll(); err != nil {
+			return err
+		}
+	}
 	if st.w != nil && (st.active.day != day ||
 		(len(st.blocks)+len(st.bgRoll.queue) > 0 && st.w.Size()+st.bgRoll.bytes+frameLen > st.s.o.SegmentMaxBytes)) {
 		if err := st.settleRoll(); err != nil { // one background seal at a time
 			return err
 		}
 		if st.buffered() && len(st.blocks) > 0 {
-			return st.rollAsync(day, firstSeq)
+			st.rollAsync(day, firstSeq)
+			return nil
 		}
 		if err := st.roll(); err != nil {
 			return err

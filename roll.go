@@ -5,28 +5,37 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/tsqdb/tsq/internal/vfs"
 	"github.com/tsqdb/tsq/seg"
 )
 
 // Background rolls (SyncInterval, SyncNever). Sealing a segment and
-// making its successor durable cost three fsyncs; replaying history rolls
-// once per UTC day of data. So under the buffered policies the append
-// that needs a roll only creates the next segment's file (header written,
-// not synced) and hands the old Writer to a goroutine that seals it
-// (trailer, fsync), syncs the directory and then the new header. Frames
-// for the new segment are encoded and queued in memory meanwhile, and
-// written only once that job is done: the new segment never holds a frame
+// creating its successor cost three fsyncs and two file opens; replaying
+// history rolls once per UTC day of data. So under the buffered policies
+// the append that needs a roll only hands the old Writer to a goroutine
+// that seals it (trailer, fsync), then creates the next segment
+// (seg.Create: header, fsync, directory fsync) and opens its read handle.
+// Frames for the new segment are encoded and queued in memory meanwhile,
+// and written only once that job is done: the new segment does not exist
 // before the old one is durable, so a crash still keeps a prefix of the
 // seqs. One job runs at a time; the next roll, a read, a tick, a
 // compaction or import pass, a recovery and Close wait for it
 // (settleRoll). The old segment stays in the view, unsealed, its blocks
-// readable, until the job is settled.
+// readable, until the job is settled; while the job runs the stream has
+// no active Writer (st.w is nil).
 
 // rollJob is a seal running in the background.
 type rollJob struct {
-	done chan struct{} // closed when err is set
+	done chan struct{} // closed when err, nw and f are set
 	err  error
 	sf   *segFile // the segment being sealed, as in st.segs
+	// The next segment: its day, first seq and name, and, once done
+	// without error, its Writer and read handle.
+	day      int64
+	firstSeq uint64
+	name     string
+	nw       *seg.Writer
+	f        vfs.File
 }
 
 // queuedFrame is an encoded frame waiting for the roll job.
@@ -37,36 +46,26 @@ type queuedFrame struct {
 }
 
 // rollState is a stream's background roll: at most one job, and the
-// frames of the active segment queued behind it.
+// frames of the next segment queued behind it.
 type rollState struct {
 	job   *rollJob
 	queue []queuedFrame
 	bytes int64 // framed bytes queued
 }
 
-// rollAsync seals the active segment in the background and makes a new
-// one, unsynced, for frames of day from firstSeq on. Caller holds mu;
-// the active segment has frames and no job is running.
-func (st *stream) rollAsync(day int64, firstSeq uint64) error {
+// rollAsync seals the active segment in the background and creates the
+// next one, for frames of day from firstSeq on. Caller holds mu; the
+// active segment has frames and no job is running.
+func (st *stream) rollAsync(day int64, firstSeq uint64) {
 	old, sf := st.w, st.active
-	name := segName(day, firstSeq)
-	nw, err := seg.CreateUnsynced(st.s.fs, filepath.Join(st.dir, name), st.name, 1, firstSeq)
-	if err != nil {
-		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
-	}
-	nsf, err := st.newSegFile(name)
-	if err != nil {
-		_ = nw.Close()
-		return err
-	}
 	sealing := *sf
 	sealing.blocks, sealing.rows = st.blocks, sumRows(st.blocks)
 	st.segs = append(st.segs, &sealing)
-	st.w, st.active, st.blocks = nw, nsf, nil
-	job := &rollJob{done: make(chan struct{}), sf: &sealing}
+	st.w, st.active, st.blocks = nil, nil, nil
+	job := &rollJob{done: make(chan struct{}), sf: &sealing, day: day, firstSeq: firstSeq, name: segName(day, firstSeq)}
 	st.bgRoll.job = job
 	st.pending.Store(true) // reads wait for the job and the queue
-	fsys, dir := st.s.fs, st.dir
+	fsys, path, name := st.s.fs, filepath.Join(st.dir, job.name), st.name
 	go func() {
 		defer close(job.done)
 		err := old.Seal()
@@ -74,16 +73,30 @@ func (st *stream) rollAsync(day int64, firstSeq uint64) error {
 			err = cerr
 		}
 		if err == nil {
-			err = fsys.SyncDir(dir) // the new file's entry
+			job.nw, err = seg.Create(fsys, path, name, 1, firstSeq)
 		}
 		if err == nil {
-			err = nw.Sync() // the new header, before any frame
+			if job.f, err = fsys.Open(path); err != nil {
+				_ = job.nw.Close()
+				job.nw = nil
+				_ = fsys.Remove(path) // best effort: an empty segment is harmless
+			}
 		}
 		if err != nil {
-			job.err = fmt.Errorf("tsq: stream %q: seal in the background: %w", st.name, err)
+			job.err = fmt.Errorf("tsq: stream %q: seal in the background: %w", name, err)
 		}
 	}()
-	return nil
+}
+
+// takeNext makes the finished job's new segment the active one. Caller
+// holds mu.
+func (st *stream) takeNext(j *rollJob) {
+	st.files[j.name] = j.f
+	sf := &segFile{name: j.name, path: filepath.Join(st.dir, j.name), day: j.day, firstSeq: j.firstSeq, f: j.f}
+	if st.writable {
+		sf.cacheID = st.newCacheID()
+	}
+	st.w, st.active, st.blocks = j.nw, sf, nil
 }
 
 // rollDone reports whether no roll job is running, settling a finished
@@ -113,10 +126,10 @@ func (st *stream) settleRoll() error {
 	<-j.done
 	st.bgRoll.job = nil
 	if j.err != nil {
-		st.dropUnsynced()
 		return j.err
 	}
 	st.s.m.rolled.Add(1)
+	st.takeNext(j)
 	sealed := *j.sf
 	sealed.sealed = true
 	if k := slices.Index(st.segs, j.sf); k >= 0 {
@@ -154,6 +167,10 @@ func (st *stream) waitRoll() {
 	if j := st.bgRoll.job; j != nil {
 		<-j.done
 		st.bgRoll.job = nil
+		if j.nw != nil {
+			_ = j.nw.Close()
+			_ = j.f.Close()
+		}
 	}
 	clear(st.bgRoll.queue)
 	st.bgRoll.queue, st.bgRoll.bytes = st.bgRoll.queue[:0], 0
@@ -169,25 +186,4 @@ func (st *stream) unwritten() uint64 {
 		return uint64(st.b.seq[0])
 	}
 	return 0
-}
-
-// dropUnsynced removes the active segment after its roll job failed: it
-// holds only a header that may not be durable, nor its directory entry,
-// so frames written to it later could vanish in a crash. The recovery
-// that follows reopens the old segment instead. Caller holds mu.
-func (st *stream) dropUnsynced() {
-	sf := st.active
-	if st.w != nil {
-		_ = st.w.Close()
-		st.w = nil
-	}
-	if sf == nil {
-		return
-	}
-	if f := st.files[sf.name]; f != nil {
-		_ = f.Close()
-		delete(st.files, sf.name)
-	}
-	_ = st.s.fs.Remove(sf.path) // best effort: a torn create is removed at open
-	st.active, st.blocks = nil, nil
 }
