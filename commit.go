@@ -253,7 +253,7 @@ func (st *stream) writePending() error {
 	if st.closed || st.broken != nil {
 		return nil
 	}
-	if st.b.rows == 0 && st.bgRoll.job == nil {
+	if st.b.rows == 0 && !st.rolling() {
 		return nil
 	}
 	if err := st.settleRoll(); err != nil {
@@ -327,7 +327,7 @@ func (st *stream) writeAll(reqs []*request) error {
 		}
 	}
 	if st.buffered() && b.rows < b.maxRows {
-		st.pending.Store(b.rows > 0 || st.bgRoll.job != nil)
+		st.pending.Store(b.rows > 0 || st.rolling())
 		return nil
 	}
 	return st.flush()
@@ -372,7 +372,7 @@ func (st *stream) flush() error {
 		st.enqueue(st.buf, meta) // behind the background seal (roll.go)
 	}
 	b.reset()
-	st.pending.Store(st.bgRoll.job != nil)
+	st.pending.Store(st.rolling())
 	return nil
 }
 
@@ -400,19 +400,29 @@ func (st *stream) writeFrame(data []byte, meta seg.BlockMeta, series []string) e
 // ensureSegment makes the active segment one that takes a frame of day
 // and frameLen bytes, rolling or creating as needed.
 func (st *stream) ensureSegment(day, frameLen int64, firstSeq uint64) error {
-	if j := st.bgRoll.job; j != nil && st.w == nil {
-		// The job creates the segment of day j.day: queue the frame for
-		// it if it fits (within the largest header), else settle first.
-		if j.day == day && (len(st.bgRoll.queue) == 0 || st.bgRoll.bytes+frameLen+maxHeaderLen <= st.s.o.SegmentMaxBytes) {
+	if n := st.bgRoll.next; n != nil {
+		// Segment n is being created: queue the frame for it if it fits
+		// (within the largest header), else roll it too.
+		if len(st.bgRoll.queue) == 0 || n.day == day && st.bgRoll.bytes+frameLen+maxHeaderLen <= st.s.o.SegmentMaxBytes {
+			if n.day == day {
+				return nil
+			}
+			if err := st.settleRoll(); err != nil { // n would hold no frame
+				return err
+			}
+		} else {
+			if len(st.bgRoll.jobs) >= maxRollJobs {
+				if err := st.settleJob(); err != nil {
+					return err
+				}
+			}
+			st.rollNext(day, firstSeq)
 			return nil
-		}
-		if err := st.settleRoll(); err != nil {
-			return err
 		}
 	}
 	if st.w != nil && (st.active.day != day ||
-		(len(st.blocks)+len(st.bgRoll.queue) > 0 && st.w.Size()+st.bgRoll.bytes+frameLen > st.s.o.SegmentMaxBytes)) {
-		if err := st.settleRoll(); err != nil { // one background seal at a time
+		(len(st.blocks) > 0 && st.w.Size()+frameLen > st.s.o.SegmentMaxBytes)) {
+		if err := st.settleRoll(); err != nil { // nothing runs while st.w is set
 			return err
 		}
 		if st.buffered() && len(st.blocks) > 0 {

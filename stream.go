@@ -31,11 +31,15 @@ type Recovery struct {
 	// RemovedTorn lists segment files removed because their header was
 	// torn: a crash during segment creation, before any frame.
 	RemovedTorn []string
+	// RemovedEmpty lists unsealed segment files holding only a header,
+	// followed by later segments, that were removed: segments created
+	// in the background by rolls a crash or a failed seal cut short.
+	RemovedEmpty []string
 }
 
 // Truncated reports whether anything was cut or removed.
 func (r Recovery) Truncated() bool {
-	return r.TruncatedBytes > 0 || len(r.RemovedTorn) > 0
+	return r.TruncatedBytes > 0 || len(r.RemovedTorn) > 0 || len(r.RemovedEmpty) > 0
 }
 
 const nsPerDay = int64(24 * time.Hour)
@@ -259,10 +263,27 @@ func (st *stream) loadSealed(name string, last bool) (*segFile, error) {
 		}
 	}
 	r, err := seg.Open(fsys, path)
+	if errors.Is(err, chunk.ErrCorrupt) && st.tornCreate(path) {
+		// Background rolls create segments ahead (roll.go): a torn
+		// create may be followed by later ones.
+		if err := st.removeTorn(name, path); err != nil {
+			return nil, err
+		}
+		return nil, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("tsq: stream %q: %w", st.name, err)
 	}
 	defer r.Close()
+	if !last && !r.Sealed() && len(r.Blocks()) == 0 {
+		// A header alone before later segments: created in the
+		// background by a roll that a crash or a failed seal cut short
+		// (roll.go). It holds nothing.
+		if err := st.removeEmpty(name, path); err != nil {
+			return nil, err
+		}
+		return nil, nil
+	}
 	sf.sealed, sf.blocks = r.Sealed(), r.Blocks()
 	sf.rows, sf.gen = r.Rows(), r.Header().Generation
 	return sf, st.checkHeader(sf, r.Header())
@@ -274,6 +295,21 @@ func (st *stream) loadSealed(name string, last bool) (*segFile, error) {
 func (st *stream) tornCreate(path string) bool {
 	fi, err := st.s.fs.Stat(path)
 	return err == nil && fi.Size() < maxHeaderLen+seg.FrameHeaderLen
+}
+
+func (st *stream) removeEmpty(name, path string) error {
+	if f := st.files[name]; f != nil {
+		_ = f.Close()
+		delete(st.files, name)
+	}
+	if err := st.s.fs.Remove(path); err != nil {
+		return fmt.Errorf("tsq: stream %q: remove empty segment: %w", st.name, err)
+	}
+	if err := st.s.fs.SyncDir(st.dir); err != nil {
+		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+	}
+	st.rec.RemovedEmpty = append(st.rec.RemovedEmpty, path)
+	return nil
 }
 
 func (st *stream) removeTorn(name, path string) error {
