@@ -13,7 +13,9 @@ import (
 
 // TestBufferedFrameVisibleToReads: rows of a frame still in memory are
 // written before a read of this Store, so reads see every acknowledged
-// row; a full frame is written by the append that fills it.
+// row; a full frame is handed to the background encoder by the append
+// that fills it and written once encoded, by a later append or the read
+// at the latest (encode.go).
 func TestBufferedFrameVisibleToReads(t *testing.T) {
 	fsys := vfs.NewMem()
 	s := openT(t, fsys, Options{BlockRows: 8, Sync: SyncNever})
@@ -26,8 +28,8 @@ func TestBufferedFrameVisibleToReads(t *testing.T) {
 	if _, err := s.AppendSamples(ctx, "ev", "cpu", []int64{day0 + 10, day0 + 11}, []float64{1.5, 2.5}); err != nil {
 		t.Fatal(err)
 	}
-	if m := s.Metrics(); m.Frames != 1 {
-		t.Fatalf("%d frames written before any read, want 1 (the full one)", m.Frames)
+	if m := s.Metrics(); m.Frames > 1 {
+		t.Fatalf("%d frames written before any read, want at most 1 (the full one, if encoded)", m.Frames)
 	}
 	if n, err := s.Count("ev"); err != nil || n != 12 {
 		t.Fatalf("Count = %d, %v; want 12", n, err)

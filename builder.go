@@ -49,6 +49,29 @@ func (b *builder) init(maxRows int) {
 	b.seriesSet = map[string]struct{}{}
 }
 
+// presize gives an empty builder the capacity of a full frame, with the
+// columns of like, so that a builder joining the rotation of background
+// encoding (encode.go) does not grow row by row.
+func (b *builder) presize(like *builder) {
+	n := b.maxRows
+	b.seq, b.time, b.op = make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n)
+	b.series, b.key = make([]string, 0, n), make([]string, 0, n)
+	for _, lc := range like.cols {
+		c := &fieldCol{name: lc.name, typ: lc.typ, valid: make([]bool, 0, n)}
+		switch lc.typ {
+		case chunk.Int64:
+			c.ints = make([]int64, 0, n)
+		case chunk.Float64:
+			c.floats = make([]float64, 0, n)
+		case chunk.String, chunk.Bytes:
+			c.strs = make([]string, 0, n)
+		case chunk.Bool:
+			c.bools = make([]bool, 0, n)
+		}
+		b.byName[c.name] = c
+	}
+}
+
 // reset empties the builder, keeping its slices.
 func (b *builder) reset() {
 	b.rows, b.bytes = 0, 0

@@ -235,6 +235,7 @@ func (st *stream) fail(err error) error {
 		}
 	}
 	st.b.reset()
+	st.dropEncoding()
 	st.waitRoll()
 	st.pending.Store(false)
 	st.s.m.appendErrors.Add(1)
@@ -253,22 +254,28 @@ func (st *stream) writePending() error {
 	if st.closed || st.broken != nil {
 		return nil
 	}
-	if st.b.rows == 0 && !st.rolling() {
+	if !st.hasPending() {
 		return nil
+	}
+	if err := st.flush(); err != nil {
+		return st.fail(err)
+	}
+	if err := st.placeAll(); err != nil {
+		return st.fail(err)
 	}
 	if err := st.settleRoll(); err != nil {
 		return st.fail(err)
 	}
-	if st.b.rows > 0 {
-		if err := st.flush(); err != nil {
-			return st.fail(err)
-		}
-		if err := st.settleRoll(); err != nil { // the frame may have rolled
-			return st.fail(err)
-		}
-	}
+	st.pending.Store(st.hasPending())
 	st.publish()
 	return nil
+}
+
+// hasPending reports whether acknowledged rows are not yet in a file:
+// in the builder, being encoded, or queued behind background rolls.
+// Caller holds mu.
+func (st *stream) hasPending() bool {
+	return st.b.rows > 0 || len(st.encq) > 0 || st.rolling()
 }
 
 // flushForRead writes the buffered frame, if any, before a read of this
@@ -326,22 +333,36 @@ func (st *stream) writeAll(reqs []*request) error {
 			st.next++
 		}
 	}
-	if st.buffered() && b.rows < b.maxRows {
-		st.pending.Store(b.rows > 0 || st.rolling())
+	if st.buffered() {
+		if b.rows >= b.maxRows {
+			if err := st.flush(); err != nil {
+				return err
+			}
+		}
+		if len(st.encq) > 0 {
+			if err := st.placeEncoded(false); err != nil {
+				return err
+			}
+		}
+		st.pending.Store(st.hasPending())
 		return nil
 	}
 	return st.flush()
 }
 
-// flush encodes the builder's rows and appends them as one frame.
+// flush encodes the builder's rows and appends them as one frame. Under
+// the buffered policies the encoding runs in the background (encode.go).
 func (st *stream) flush() error {
 	b := &st.b
 	if b.rows == 0 {
 		return nil
 	}
+	if st.buffered() {
+		return st.flushAsync()
+	}
 	blk := b.block()
 	var opts *chunk.Options
-	if !st.buffered() && b.rows < st.s.o.BlockRows/2 {
+	if b.rows < st.s.o.BlockRows/2 {
 		// A small group-commit frame is likely rewritten by the merge at
 		// seal: skip the encoding search. (Buffered streams write full
 		// frames, which are not merged, and few small ones.)
@@ -351,41 +372,52 @@ func (st *stream) flush() error {
 	if st.buf, err = st.enc.Append(st.buf[:0], &blk, opts); err != nil {
 		return fmt.Errorf("tsq: stream %q: encode block: %w", st.name, err)
 	}
+	if _, err := st.place(st.buf, false, b.frameMeta(), b.day, b.seriesSet); err != nil {
+		return err
+	}
+	b.reset()
+	st.pending.Store(st.hasPending())
+	return nil
+}
+
+// frameMeta returns the block meta of the builder's rows, checking that
+// their seqs are consecutive.
+func (b *builder) frameMeta() seg.BlockMeta {
 	first, last := uint64(b.seq[0]), uint64(b.seq[b.rows-1])
 	if last-first != uint64(b.rows-1) {
 		// Readers rely on a block holding exactly MinSeq..MaxSeq.
 		panic(fmt.Sprintf("tsq: frame of %d rows holds seqs %d..%d", b.rows, first, last))
 	}
-	if err := st.ensureSegment(b.day, int64(len(st.buf)+seg.FrameHeaderLen), first); err != nil {
-		return err
-	}
-	meta := seg.BlockMeta{Rows: b.rows, MinSeq: first, MaxSeq: last, MinTime: b.minTime, MaxTime: b.maxTime}
-	done, err := st.rollDone()
-	if err != nil {
-		return err
-	}
-	if done {
-		if err := st.writeFrame(st.buf, meta, nil); err != nil {
-			return err
-		}
-	} else {
-		st.enqueue(st.buf, meta) // behind the background seal (roll.go)
-	}
-	b.reset()
-	st.pending.Store(st.rolling())
-	return nil
+	return seg.BlockMeta{Rows: b.rows, MinSeq: first, MaxSeq: last, MinTime: b.minTime, MaxTime: b.maxTime}
 }
 
-// writeFrame appends an encoded frame to the active segment; series
-// lists its series, nil for the builder's. Caller holds mu.
-func (st *stream) writeFrame(data []byte, meta seg.BlockMeta, series []string) error {
+// place appends an encoded frame of day holding the series of set to
+// the active segment, rolling as needed, or queues it behind the
+// background rolls. owned says the queue may keep data. Caller holds mu.
+// It reports whether the queue kept data.
+func (st *stream) place(data []byte, owned bool, meta seg.BlockMeta, day int64, set map[string]struct{}) (kept bool, err error) {
+	if err := st.ensureSegment(day, int64(len(data)+seg.FrameHeaderLen), meta.MinSeq); err != nil {
+		return false, err
+	}
+	done, err := st.rollDone()
+	if err != nil {
+		return false, err
+	}
+	if done {
+		return false, st.writeFrame(data, meta, nil, set)
+	}
+	st.enqueue(data, owned, meta, set) // behind the background seals (roll.go)
+	return owned, nil
+}
+
+// writeFrame appends an encoded frame to the active segment holding the
+// series listed or in set. Caller holds mu.
+func (st *stream) writeFrame(data []byte, meta seg.BlockMeta, series []string, set map[string]struct{}) error {
 	if err := st.w.Append(data, meta); err != nil {
 		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
 	}
-	if series == nil {
-		for s := range st.b.seriesSet {
-			st.w.AddSeries(s)
-		}
+	for s := range set {
+		st.w.AddSeries(s)
 	}
 	for _, s := range series {
 		st.w.AddSeries(s)

@@ -268,20 +268,24 @@ func (st *stream) settleRoll() error {
 	st.w, st.active, st.blocks = n.nw, sf, nil
 	for i := range r.queue {
 		q := &r.queue[i]
-		if err := st.writeFrame(q.data, q.meta, q.series); err != nil {
+		if err := st.writeFrame(q.data, q.meta, q.series, nil); err != nil {
 			return err
 		}
 	}
 	clear(r.queue)
 	r.queue, r.bytes = r.queue[:0], 0
-	st.pending.Store(st.b.rows > 0)
+	st.pending.Store(st.hasPending())
 	return nil
 }
 
-// enqueue keeps a copy of an encoded frame until its segment exists.
-func (st *stream) enqueue(data []byte, meta seg.BlockMeta) {
-	q := queuedFrame{data: slices.Clone(data), meta: meta}
-	for s := range st.b.seriesSet {
+// enqueue keeps an encoded frame until its segment exists: data itself
+// if owned, else a copy.
+func (st *stream) enqueue(data []byte, owned bool, meta seg.BlockMeta, set map[string]struct{}) {
+	if !owned {
+		data = slices.Clone(data)
+	}
+	q := queuedFrame{data: data, meta: meta}
+	for s := range set {
 		q.series = append(q.series, s)
 	}
 	st.bgRoll.queue = append(st.bgRoll.queue, q)
@@ -323,6 +327,9 @@ func (st *stream) unwritten() uint64 {
 	}
 	if len(st.bgRoll.queue) > 0 {
 		return st.bgRoll.queue[0].meta.MinSeq
+	}
+	if len(st.encq) > 0 {
+		return st.encq[0].meta.MinSeq
 	}
 	if st.b.rows > 0 {
 		return uint64(st.b.seq[0])

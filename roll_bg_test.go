@@ -138,7 +138,10 @@ func TestBackgroundRollSealError(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	efs.FailAfter(vfs.OpSync, 0, nil) // the background seal's fsync
+	if _, err := s.Count("ev"); err != nil { // writes the frames being encoded
+		t.Fatal(err)
+	}
+	efs.FailAfter(vfs.OpSync, 0, nil) // the background seal's fsync, or the next segment's
 	var recs []Record
 	for i := range 4 {
 		recs = append(recs, rec(day0+dayNS+int64(i), "a", int64(8+i)))

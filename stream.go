@@ -136,7 +136,9 @@ type stream struct {
 	// ackedNext were acknowledged.
 	pending   atomic.Bool
 	ackedNext uint64
-	bgRoll    rollState // background seal (roll.go)
+	bgRoll    rollState   // background seal (roll.go)
+	encq      []*frameJob // frames being encoded, oldest first (encode.go)
+	encFree   []*frameJob // spare jobs with their builders
 	// published fingerprints the state of the last publish
 	// (publishIfChanged).
 	published struct {
@@ -197,6 +199,7 @@ func (st *stream) openWriter() error {
 // load reads the segment list from disk: every segment but the last is
 // opened with seg.Open, the last unsealed one with seg.OpenWriter.
 func (st *stream) load() error {
+	st.dropEncoding()
 	st.waitRoll()
 	st.waitMerges()
 	if err := st.rollImports(); err != nil { // settle interrupted imports first

@@ -36,6 +36,12 @@ type Decoder struct {
 	tag   uint8   // of the body decodeBody last read
 }
 
+// Release drops the Decoder's reference to its block, as Reset(nil)
+// does, without building the error Reset returns for it.
+func (d *Decoder) Release() {
+	d.src, d.rows, d.cols, d.tags = nil, 0, d.cols[:0], d.tags[:0]
+}
+
 // Reset parses the block header in src and verifies the block checksum. src
 // must be exactly one block; it is not modified and must stay unchanged
 // while the Decoder uses it.

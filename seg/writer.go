@@ -174,7 +174,7 @@ func (w *Writer) prepare(block []byte, meta *BlockMeta) error {
 	if len(block) > 0 {
 		err := w.dec.Reset(block)
 		rows := w.dec.Rows()
-		_ = w.dec.Reset(nil) // drop the reference to block
+		w.dec.Release() // drop the reference to block
 		if err != nil {
 			return fmt.Errorf("%w: %w", ErrBadBlock, err)
 		}

@@ -1,0 +1,140 @@
+package tsq
+
+import (
+	"fmt"
+
+	"github.com/tsqdb/tsq/chunk"
+	"github.com/tsqdb/tsq/seg"
+)
+
+// Background encoding (SyncInterval, SyncNever). A full frame is handed
+// with its builder to a goroutine that encodes it, and the append goes on
+// filling a spare builder: the encoding, the larger part of an append's
+// cost, runs on another core. Encoded frames are placed (written, or
+// queued behind background rolls) in seq order, by the appends: each
+// commit places those that are done, without waiting, and a flush waits
+// for the oldest when maxEncoding are running. Everything that writes
+// the pending frame first (reads, ticks, compaction, imports, Close)
+// places them all (writePending). Until placed, a frame's rows count as
+// buffered: a failure loses them like the builder's (fail).
+
+// maxEncoding bounds the frames encoded at once per stream.
+const maxEncoding = 2
+
+// frameJob is a frame being encoded: its builder, owned by the job until
+// the frame is placed, and the encoded block.
+type frameJob struct {
+	b      builder
+	enc    chunk.Encoder
+	meta   seg.BlockMeta
+	buf    []byte
+	err    error
+	stream string
+	done   chan struct{} // capacity 1: a token per encoding, reused
+	ended  bool          // the token was taken
+}
+
+func (j *frameJob) encode() {
+	blk := j.b.block()
+	var err error
+	if j.buf, err = j.enc.Append(j.buf[:0], &blk, nil); err != nil {
+		j.err = fmt.Errorf("tsq: stream %q: encode block: %w", j.stream, err)
+	}
+	j.done <- struct{}{}
+}
+
+// finished reports whether the encoding is done, waiting for it if
+// wait.
+func (j *frameJob) finished(wait bool) bool {
+	if j.ended {
+		return true
+	}
+	if wait {
+		<-j.done
+	} else {
+		select {
+		case <-j.done:
+		default:
+			return false
+		}
+	}
+	j.ended = true
+	return true
+}
+
+// flushAsync hands the builder's rows to a background encoder and gives
+// the stream a spare builder. Caller holds mu.
+func (st *stream) flushAsync() error {
+	if len(st.encq) >= maxEncoding {
+		if err := st.placeEncoded(true); err != nil {
+			return err
+		}
+	}
+	var j *frameJob
+	if n := len(st.encFree); n > 0 {
+		j = st.encFree[n-1]
+		st.encFree = st.encFree[:n-1]
+	} else {
+		j = &frameJob{stream: st.name, done: make(chan struct{}, 1)}
+		j.b.init(st.b.maxRows)
+		j.b.presize(&st.b)
+	}
+	j.meta = st.b.frameMeta()
+	j.b, st.b = st.b, j.b // st.b gets the spare, reset builder
+	j.err, j.ended = nil, false
+	st.encq = append(st.encq, j)
+	st.pending.Store(true)
+	go j.encode()
+	return nil
+}
+
+// placeEncoded places the encoded frames in order: the done ones, or,
+// with wait, at least the oldest, waiting for it. Caller holds mu.
+func (st *stream) placeEncoded(wait bool) error {
+	for len(st.encq) > 0 {
+		j := st.encq[0]
+		if !j.finished(wait) {
+			break
+		}
+		wait = false
+		if j.err != nil {
+			return j.err
+		}
+		kept, err := st.place(j.buf, true, j.meta, j.b.day, j.b.seriesSet)
+		if err != nil {
+			return err
+		}
+		if kept {
+			j.buf = nil // the queue's now
+		}
+		n := copy(st.encq, st.encq[1:])
+		st.encq[n] = nil
+		st.encq = st.encq[:n]
+		j.b.reset()
+		st.encFree = append(st.encFree, j)
+	}
+	return nil
+}
+
+// placeAll waits for every frame being encoded and places it. Caller
+// holds mu.
+func (st *stream) placeAll() error {
+	for len(st.encq) > 0 {
+		if err := st.placeEncoded(true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dropEncoding waits for the frames being encoded and drops them: after
+// a failure, or before the stream reloads. Caller holds mu.
+func (st *stream) dropEncoding() {
+	for _, j := range st.encq {
+		j.finished(true)
+		j.b.reset()
+		st.encFree = append(st.encFree, j)
+	}
+	clear(st.encq)
+	st.encq = st.encq[:0]
+}
