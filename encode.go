@@ -19,7 +19,7 @@ import (
 // buffered: a failure loses them like the builder's (fail).
 
 // maxEncoding bounds the frames encoded at once per stream.
-const maxEncoding = 2
+const maxEncoding = 3
 
 // frameJob is a frame being encoded: its builder, owned by the job until
 // the frame is placed, and the encoded block.

@@ -571,6 +571,20 @@ func (st *stream) snapshot() (*view, error) {
 // backgroundSync writes the buffered frame (SyncInterval, SyncNever)
 // and fsyncs the active segment (SyncInterval).
 func (st *stream) backgroundSync() {
+	// Wait for the background rolls running now without holding mu, so
+	// that appends go on meanwhile; writePending then settles them.
+	st.mu.Lock()
+	var wait []chan struct{}
+	if n := len(st.bgRoll.jobs); n > 0 {
+		wait = append(wait, st.bgRoll.jobs[n-1].done)
+	}
+	if st.bgRoll.next != nil {
+		wait = append(wait, st.bgRoll.next.done)
+	}
+	st.mu.Unlock()
+	for _, c := range wait {
+		<-c
+	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.closed || st.broken != nil {
