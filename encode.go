@@ -2,6 +2,7 @@ package tsq
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/tsqdb/tsq/chunk"
 	"github.com/tsqdb/tsq/seg"
@@ -18,14 +19,15 @@ import (
 // places them all (writePending). Until placed, a frame's rows count as
 // buffered: a failure loses them like the builder's (fail).
 
-// maxEncoding bounds the frames encoded at once per stream.
+// maxEncoding bounds the frames handed to the encoder and not yet placed
+// per stream; they are encoded one at a time.
 const maxEncoding = 3
 
 // frameJob is a frame being encoded: its builder, owned by the job until
 // the frame is placed, and the encoded block.
 type frameJob struct {
 	b      builder
-	enc    chunk.Encoder
+	enc    *sharedEncoder
 	meta   seg.BlockMeta
 	buf    []byte
 	err    error
@@ -34,10 +36,20 @@ type frameJob struct {
 	ended  bool          // the token was taken
 }
 
+// sharedEncoder is a stream's background encoder: frames are encoded one
+// at a time (the appends use another core), with one warm Encoder.
+type sharedEncoder struct {
+	mu  sync.Mutex
+	enc chunk.Encoder
+}
+
 func (j *frameJob) encode() {
 	blk := j.b.block()
 	var err error
-	if j.buf, err = j.enc.Append(j.buf[:0], &blk, nil); err != nil {
+	j.enc.mu.Lock()
+	j.buf, err = j.enc.enc.Append(j.buf[:0], &blk, nil)
+	j.enc.mu.Unlock()
+	if err != nil {
 		j.err = fmt.Errorf("tsq: stream %q: encode block: %w", j.stream, err)
 	}
 	j.done <- struct{}{}
@@ -75,7 +87,10 @@ func (st *stream) flushAsync() error {
 		j = st.encFree[n-1]
 		st.encFree = st.encFree[:n-1]
 	} else {
-		j = &frameJob{stream: st.name, done: make(chan struct{}, 1)}
+		if st.encShared == nil {
+			st.encShared = &sharedEncoder{}
+		}
+		j = &frameJob{stream: st.name, enc: st.encShared, done: make(chan struct{}, 1)}
 		j.b.init(st.b.maxRows)
 		j.b.presize(&st.b)
 	}

@@ -24,11 +24,16 @@ func TestBackgroundRollReadsSeeQueued(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if n, err := s.Count("ev"); err != nil || n != 8 { // writes the frames being encoded
+		t.Fatalf("Count = %d, %v; want 8", n, err)
+	}
 	var recs []Record
 	for i := range 4 {
 		recs = append(recs, rec(day0+dayNS+int64(i), "b", int64(8+i)))
 	}
-	if _, err := s.Append(ctx, "ev", recs...); err != nil { // a full frame of day 2: rolls
+	// A full frame of day 2: being encoded, or encoded, placed (rolls) and
+	// queued behind the seal.
+	if _, err := s.Append(ctx, "ev", recs...); err != nil {
 		t.Fatal(err)
 	}
 	if m := s.Metrics(); m.Frames != 2 || m.SegmentsRolled != 0 {

@@ -139,6 +139,7 @@ type stream struct {
 	bgRoll    rollState   // background seal (roll.go)
 	encq      []*frameJob // frames being encoded, oldest first (encode.go)
 	encFree   []*frameJob // spare jobs with their builders
+	encShared *sharedEncoder
 	// published fingerprints the state of the last publish
 	// (publishIfChanged).
 	published struct {
