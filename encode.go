@@ -82,18 +82,20 @@ func (st *stream) flushAsync() error {
 			return err
 		}
 	}
-	var j *frameJob
-	if n := len(st.encFree); n > 0 {
-		j = st.encFree[n-1]
-		st.encFree = st.encFree[:n-1]
-	} else {
-		if st.encShared == nil {
-			st.encShared = &sharedEncoder{}
+	if st.encShared == nil {
+		// The first full frame: every job and spare builder at once, so
+		// that the rotation allocates nothing later.
+		st.encShared = &sharedEncoder{}
+		st.encq = make([]*frameJob, 0, maxEncoding)
+		for range maxEncoding {
+			j := &frameJob{stream: st.name, enc: st.encShared, done: make(chan struct{}, 1)}
+			j.b.init(st.b.maxRows)
+			j.b.presize(&st.b)
+			st.encFree = append(st.encFree, j)
 		}
-		j = &frameJob{stream: st.name, enc: st.encShared, done: make(chan struct{}, 1)}
-		j.b.init(st.b.maxRows)
-		j.b.presize(&st.b)
 	}
+	j := st.encFree[len(st.encFree)-1]
+	st.encFree = st.encFree[:len(st.encFree)-1]
 	j.meta = st.b.frameMeta()
 	j.b, st.b = st.b, j.b // st.b gets the spare, reset builder
 	j.err, j.ended = nil, false
