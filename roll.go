@@ -32,7 +32,7 @@ import (
 // is created the stream has no active Writer (st.w is nil).
 
 // maxRollJobs bounds the seal jobs running at once.
-const maxRollJobs = 8
+const maxRollJobs = 16
 
 // nextSeg is a segment being created in the background.
 type nextSeg struct {

@@ -228,6 +228,29 @@ func (st *stream) load() error {
 		st.segs = append(st.segs, sf)
 		next = max(next, sf.firstSeq, lastSeq(sf.blocks)+1)
 	}
+	if n := len(st.segs); n > 0 && !st.segs[n-1].sealed && (st.active == nil || len(st.blocks) == 0) {
+		// The last segment with frames is unsealed and only an empty
+		// one follows, or a torn one did: a background roll that a
+		// crash cut short created it (roll.go). Drop the empty one and
+		// take the unsealed one as the active segment again.
+		if st.active != nil {
+			_ = st.w.Close()
+			st.w = nil
+			if err := st.removeEmpty(st.active.name, st.active.path); err != nil {
+				return err
+			}
+			st.active = nil
+		}
+		prev := st.segs[n-1]
+		st.segs = st.segs[:n-1]
+		sf, err := st.loadSealed(prev.name, true)
+		if err != nil {
+			return err
+		}
+		if sf != nil {
+			st.segs = append(st.segs, sf)
+		}
+	}
 	if st.active != nil {
 		next = max(next, st.active.firstSeq, lastSeq(st.blocks)+1)
 	}
