@@ -321,16 +321,20 @@ func (st *stream) writeAll(reqs []*request) error {
 		}
 		r.first = st.next
 		col := b.col("value", chunk.Float64)
-		for i, t := range r.times {
-			day := dayOf(t)
+		times, values := r.times, r.values
+		for len(times) > 0 {
+			day := dayOf(times[0])
 			if b.full(day, 16) {
 				if err := st.flush(); err != nil {
 					return err
 				}
 				col = b.col("value", chunk.Float64)
 			}
-			b.addSample(st.next, r.series, t, r.values[i], day, col)
-			st.next++
+			// The run of samples of this day that the frame takes.
+			n := sameDayRun(times[:min(len(times), b.maxRows-b.rows, (maxFrameBytes-b.bytes)/16)], day)
+			b.addSamples(st.next, r.series, times[:n], values[:n], day, col)
+			st.next += uint64(n)
+			times, values = times[n:], values[n:]
 		}
 	}
 	if st.buffered() {
@@ -348,6 +352,24 @@ func (st *stream) writeAll(reqs []*request) error {
 		return nil
 	}
 	return st.flush()
+}
+
+// sameDayRun returns how many of times, from the first (of UTC day day),
+// are of that day, at least 1.
+func sameDayRun(times []int64, day int64) int {
+	n := 1
+	if day > -100_000 && day < 100_000 { // day*nsPerDay does not overflow
+		lo := day * nsPerDay
+		hi := lo + nsPerDay
+		for n < len(times) && times[n] >= lo && times[n] < hi {
+			n++
+		}
+		return n
+	}
+	for n < len(times) && dayOf(times[n]) == day {
+		n++
+	}
+	return n
 }
 
 // flush encodes the builder's rows and appends them as one frame. Under
