@@ -19,36 +19,46 @@ import (
 // places them all (writePending). Until placed, a frame's rows count as
 // buffered: a failure loses them like the builder's (fail).
 
-// maxEncoding bounds the frames handed to the encoder and not yet placed
-// per stream; they are encoded one at a time.
+// maxEncoding bounds the frames handed to the encoders and not yet placed
+// per stream.
 const maxEncoding = 3
 
 // frameJob is a frame being encoded: its builder, owned by the job until
 // the frame is placed, and the encoded block.
 type frameJob struct {
-	b      builder
-	enc    *sharedEncoder
-	meta   seg.BlockMeta
-	buf    []byte
-	err    error
-	stream string
-	done   chan struct{} // capacity 1: a token per encoding, reused
-	ended  bool          // the token was taken
+	b       builder
+	enc     *sharedEncoder
+	encoder int // which of enc's
+	meta    seg.BlockMeta
+	buf     []byte
+	err     error
+	stream  string
+	done    chan struct{} // capacity 1: a token per encoding, reused
+	ended   bool          // the token was taken
 }
 
-// sharedEncoder is a stream's background encoder: frames are encoded one
-// at a time (the appends use another core), with one warm Encoder.
+// frameEncoders is the number of encoders of a stream: frames take them
+// in turn, so that two frames are encoded at once. With one appender
+// encoding is the longer part of the work; two encoders keep up with it
+// on two cores.
+const frameEncoders = 2
+
+// sharedEncoder is a stream's background encoders, reused.
 type sharedEncoder struct {
-	mu  sync.Mutex
-	enc chunk.Encoder
+	encs [frameEncoders]struct {
+		mu  sync.Mutex
+		enc chunk.Encoder
+	}
+	next int // the encoder of the next frame
 }
 
 func (j *frameJob) encode() {
 	blk := j.b.block()
 	var err error
-	j.enc.mu.Lock()
-	j.buf, err = j.enc.enc.Append(j.buf[:0], &blk, nil)
-	j.enc.mu.Unlock()
+	e := &j.enc.encs[j.encoder]
+	e.mu.Lock()
+	j.buf, err = e.enc.Append(j.buf[:0], &blk, nil)
+	e.mu.Unlock()
 	if err != nil {
 		j.err = fmt.Errorf("tsq: stream %q: encode block: %w", j.stream, err)
 	}
@@ -86,6 +96,15 @@ func (st *stream) flushAsync() error {
 		// The first full frame: every job and spare builder at once, so
 		// that the rotation allocates nothing later.
 		st.encShared = &sharedEncoder{}
+		// Warm the encoders the first frame does not use by encoding it
+		// with them too, once: their buffers grow now, not later.
+		blk := st.b.block()
+		for i := 1; i < frameEncoders; i++ {
+			e := &st.encShared.encs[i]
+			if _, err := e.enc.Append(nil, &blk, nil); err != nil {
+				return fmt.Errorf("tsq: stream %q: encode block: %w", st.name, err)
+			}
+		}
 		st.encq = make([]*frameJob, 0, maxEncoding)
 		for range maxEncoding {
 			j := &frameJob{stream: st.name, enc: st.encShared, done: make(chan struct{}, 1)}
@@ -99,6 +118,8 @@ func (st *stream) flushAsync() error {
 	j.meta = st.b.frameMeta()
 	j.b, st.b = st.b, j.b // st.b gets the spare, reset builder
 	j.err, j.ended = nil, false
+	j.encoder = st.encShared.next
+	st.encShared.next = (st.encShared.next + 1) % frameEncoders
 	st.encq = append(st.encq, j)
 	st.pending.Store(true)
 	go j.encode()
