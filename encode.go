@@ -3,7 +3,6 @@ package tsq
 import (
 	"fmt"
 	"sync"
-	"sync/atomic"
 
 	"github.com/tsqdb/tsq/chunk"
 	"github.com/tsqdb/tsq/seg"
@@ -34,10 +33,6 @@ type frameJob struct {
 	buf     []byte
 	err     error
 	stream  string
-	// gen numbers the job's frames; encoded is the gen of the last one
-	// encoded (waitInFlight waits on it without taking the token).
-	gen     uint64
-	encoded atomic.Uint64
 	done    chan struct{} // capacity 1: a token per encoding, reused
 	ended   bool          // the token was taken
 }
@@ -67,7 +62,6 @@ func (j *frameJob) encode() {
 	if err != nil {
 		j.err = fmt.Errorf("tsq: stream %q: encode block: %w", j.stream, err)
 	}
-	j.encoded.Store(j.gen)
 	j.done <- struct{}{}
 }
 
@@ -124,7 +118,6 @@ func (st *stream) flushAsync() error {
 	j.meta = st.b.frameMeta()
 	j.b, st.b = st.b, j.b // st.b gets the spare, reset builder
 	j.err, j.ended = nil, false
-	j.gen++
 	j.encoder = st.encShared.next
 	st.encShared.next = (st.encShared.next + 1) % frameEncoders
 	st.encq = append(st.encq, j)

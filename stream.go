@@ -595,14 +595,19 @@ func (st *stream) snapshot() (*view, error) {
 // backgroundSync writes the buffered frame (SyncInterval, SyncNever)
 // and fsyncs the active segment (SyncInterval).
 func (st *stream) backgroundSync() {
-	// Hand the frame to the encoders and wait for the encodings and
-	// background rolls running without holding mu, so that appends go
-	// on meanwhile (twice: placing encoded frames may roll); writePending
-	// then places and settles them.
-	for range 2 {
-		if !st.waitInFlight() {
-			break
-		}
+	// Wait for the background rolls running now without holding mu, so
+	// that appends go on meanwhile; writePending then settles them.
+	st.mu.Lock()
+	var wait []chan struct{}
+	if n := len(st.bgRoll.jobs); n > 0 {
+		wait = append(wait, st.bgRoll.jobs[n-1].done)
+	}
+	if st.bgRoll.next != nil {
+		wait = append(wait, st.bgRoll.next.done)
+	}
+	st.mu.Unlock()
+	for _, c := range wait {
+		<-c
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -624,48 +629,6 @@ func (st *stream) backgroundSync() {
 			st.syncErr = fmt.Errorf("tsq: stream %q: background fsync failed: %w", st.name, err)
 		}
 	}
-}
-
-// waitInFlight hands the frame being built to the encoders (buffered
-// policies), then waits without holding mu for the frames being encoded
-// and the background rolls running at that moment, placing nothing. It
-// reports whether there was anything to wait for.
-func (st *stream) waitInFlight() bool {
-	st.mu.Lock()
-	if st.closed || st.broken != nil || !st.buffered() {
-		st.mu.Unlock()
-		return false
-	}
-	if err := st.flush(); err != nil {
-		_ = st.fail(err)
-		st.mu.Unlock()
-		return false
-	}
-	type encoding struct {
-		j   *frameJob
-		gen uint64
-	}
-	var encs []encoding
-	for _, j := range st.encq {
-		encs = append(encs, encoding{j, j.gen})
-	}
-	var rolls []chan struct{}
-	if n := len(st.bgRoll.jobs); n > 0 {
-		rolls = append(rolls, st.bgRoll.jobs[n-1].done)
-	}
-	if st.bgRoll.next != nil {
-		rolls = append(rolls, st.bgRoll.next.done)
-	}
-	st.mu.Unlock()
-	for _, e := range encs {
-		for e.j.encoded.Load() < e.gen {
-			time.Sleep(50 * time.Microsecond)
-		}
-	}
-	for _, c := range rolls {
-		<-c
-	}
-	return len(encs)+len(rolls) > 0
 }
 
 // sync fsyncs the active segment if it holds unsynced bytes. Caller
