@@ -1,6 +1,8 @@
 package tsq
 
 import (
+	"slices"
+
 	"github.com/tsqdb/tsq/chunk"
 )
 
@@ -47,6 +49,29 @@ func (b *builder) init(maxRows int) {
 	b.maxRows = maxRows
 	b.byName = map[string]*fieldCol{}
 	b.seriesSet = map[string]struct{}{}
+}
+
+// presize gives an empty builder the capacity of a full frame, with the
+// columns of like, so that a builder joining the rotation of background
+// encoding (encode.go) does not grow row by row.
+func (b *builder) presize(like *builder) {
+	n := b.maxRows
+	b.seq, b.time, b.op = make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n)
+	b.series, b.key = make([]string, 0, n), make([]string, 0, n)
+	for _, lc := range like.cols {
+		c := &fieldCol{name: lc.name, typ: lc.typ, valid: make([]bool, 0, n)}
+		switch lc.typ {
+		case chunk.Int64:
+			c.ints = make([]int64, 0, n)
+		case chunk.Float64:
+			c.floats = make([]float64, 0, n)
+		case chunk.String, chunk.Bytes:
+			c.strs = make([]string, 0, n)
+		case chunk.Bool:
+			c.bools = make([]bool, 0, n)
+		}
+		b.byName[c.name] = c
+	}
 }
 
 // reset empties the builder, keeping its slices.
@@ -137,15 +162,49 @@ func (b *builder) addRecord(seq uint64, r *Record, day int64, size int) {
 	}
 }
 
-// addSample appends one sample: op put, no key, float64 field "value".
-func (b *builder) addSample(seq uint64, series string, t int64, v float64, day int64, c *fieldCol) {
-	row := b.rows
-	b.addBase(seq, t, series, "", OpPut, day, 16)
-	if len(c.valid) < row {
-		c.pad(row)
+// addSamples appends samples of one UTC day as rows with consecutive
+// seqs from seq: op put, no key, float64 field "value" in c. The frame
+// must take them all (see full).
+func (b *builder) addSamples(seq uint64, series string, times []int64, values []float64, day int64, c *fieldCol) {
+	k := len(times)
+	if b.rows == 0 {
+		b.day, b.minTime, b.maxTime = day, times[0], times[0]
 	}
-	c.valid = append(c.valid, true)
-	c.floats = append(c.floats, v)
+	lo, hi := b.minTime, b.maxTime
+	for _, t := range times {
+		lo, hi = min(lo, t), max(hi, t)
+	}
+	b.minTime, b.maxTime = lo, hi
+	n := len(b.seq)
+	b.seq = slices.Grow(b.seq, k)[:n+k]
+	for i := range k {
+		b.seq[n+i] = int64(seq) + int64(i)
+	}
+	b.time = append(b.time, times...)
+	b.op = appendRepeat(b.op, int64(OpPut), k)
+	b.series = appendRepeat(b.series, series, k)
+	b.key = appendRepeat(b.key, "", k)
+	if series != b.lastSeries || b.rows == 0 {
+		b.seriesSet[series] = struct{}{}
+		b.lastSeries = series
+	}
+	if len(c.valid) < b.rows {
+		c.pad(b.rows)
+	}
+	c.valid = appendRepeat(c.valid, true, k)
+	c.floats = append(c.floats, values...)
+	b.rows += k
+	b.bytes += 16 * k
+}
+
+// appendRepeat appends k copies of v to s.
+func appendRepeat[T any](s []T, v T, k int) []T {
+	n := len(s)
+	s = slices.Grow(s, k)[:n+k]
+	for i := n; i < n+k; i++ {
+		s[i] = v
+	}
+	return s
 }
 
 // col returns the active column name, activating it with type t.

@@ -37,6 +37,9 @@ const (
 	reqCancelled
 )
 
+// maxHeaderLen bounds a segment header's length.
+const maxHeaderLen = 12 + seg.MaxStreamLen + 20
+
 // fixedEncodings encode small frames (see flush).
 var fixedEncodings = chunk.Options{Fixed: true}
 
@@ -215,7 +218,7 @@ func (st *stream) commit(reqs []*request, syncNow bool) error {
 			return st.fail(err)
 		}
 	}
-	st.publish()
+	st.publishIfChanged()
 	return nil
 }
 
@@ -232,6 +235,7 @@ func (st *stream) fail(err error) error {
 		}
 	}
 	st.b.reset()
+	st.dropEncoding()
 	st.waitRoll()
 	st.pending.Store(false)
 	st.s.m.appendErrors.Add(1)
@@ -250,22 +254,28 @@ func (st *stream) writePending() error {
 	if st.closed || st.broken != nil {
 		return nil
 	}
-	if st.b.rows == 0 && st.bgRoll.job == nil {
+	if !st.hasPending() {
 		return nil
+	}
+	if err := st.flush(); err != nil {
+		return st.fail(err)
+	}
+	if err := st.placeAll(); err != nil {
+		return st.fail(err)
 	}
 	if err := st.settleRoll(); err != nil {
 		return st.fail(err)
 	}
-	if st.b.rows > 0 {
-		if err := st.flush(); err != nil {
-			return st.fail(err)
-		}
-		if err := st.settleRoll(); err != nil { // the frame may have rolled
-			return st.fail(err)
-		}
-	}
+	st.pending.Store(st.hasPending())
 	st.publish()
 	return nil
+}
+
+// hasPending reports whether acknowledged rows are not yet in a file:
+// in the builder, being encoded, or queued behind background rolls.
+// Caller holds mu.
+func (st *stream) hasPending() bool {
+	return st.b.rows > 0 || len(st.encq) > 0 || st.rolling()
 }
 
 // flushForRead writes the buffered frame, if any, before a read of this
@@ -311,34 +321,70 @@ func (st *stream) writeAll(reqs []*request) error {
 		}
 		r.first = st.next
 		col := b.col("value", chunk.Float64)
-		for i, t := range r.times {
-			day := dayOf(t)
+		times, values := r.times, r.values
+		for len(times) > 0 {
+			day := dayOf(times[0])
 			if b.full(day, 16) {
 				if err := st.flush(); err != nil {
 					return err
 				}
 				col = b.col("value", chunk.Float64)
 			}
-			b.addSample(st.next, r.series, t, r.values[i], day, col)
-			st.next++
+			// The run of samples of this day that the frame takes.
+			n := sameDayRun(times[:min(len(times), b.maxRows-b.rows, (maxFrameBytes-b.bytes)/16)], day)
+			b.addSamples(st.next, r.series, times[:n], values[:n], day, col)
+			st.next += uint64(n)
+			times, values = times[n:], values[n:]
 		}
 	}
-	if st.buffered() && b.rows < b.maxRows {
-		st.pending.Store(b.rows > 0 || st.bgRoll.job != nil)
+	if st.buffered() {
+		if b.rows >= b.maxRows {
+			if err := st.flush(); err != nil {
+				return err
+			}
+		}
+		if len(st.encq) > 0 {
+			if err := st.placeEncoded(false); err != nil {
+				return err
+			}
+		}
+		st.pending.Store(st.hasPending())
 		return nil
 	}
 	return st.flush()
 }
 
-// flush encodes the builder's rows and appends them as one frame.
+// sameDayRun returns how many of times, from the first (of UTC day day),
+// are of that day, at least 1.
+func sameDayRun(times []int64, day int64) int {
+	n := 1
+	if day > -100_000 && day < 100_000 { // day*nsPerDay does not overflow
+		lo := day * nsPerDay
+		hi := lo + nsPerDay
+		for n < len(times) && times[n] >= lo && times[n] < hi {
+			n++
+		}
+		return n
+	}
+	for n < len(times) && dayOf(times[n]) == day {
+		n++
+	}
+	return n
+}
+
+// flush encodes the builder's rows and appends them as one frame. Under
+// the buffered policies the encoding runs in the background (encode.go).
 func (st *stream) flush() error {
 	b := &st.b
 	if b.rows == 0 {
 		return nil
 	}
+	if st.buffered() {
+		return st.flushAsync()
+	}
 	blk := b.block()
 	var opts *chunk.Options
-	if !st.buffered() && b.rows < st.s.o.BlockRows/2 {
+	if b.rows < st.s.o.BlockRows/2 {
 		// A small group-commit frame is likely rewritten by the merge at
 		// seal: skip the encoding search. (Buffered streams write full
 		// frames, which are not merged, and few small ones.)
@@ -348,41 +394,52 @@ func (st *stream) flush() error {
 	if st.buf, err = st.enc.Append(st.buf[:0], &blk, opts); err != nil {
 		return fmt.Errorf("tsq: stream %q: encode block: %w", st.name, err)
 	}
+	if _, err := st.place(st.buf, false, b.frameMeta(), b.day, b.seriesSet); err != nil {
+		return err
+	}
+	b.reset()
+	st.pending.Store(st.hasPending())
+	return nil
+}
+
+// frameMeta returns the block meta of the builder's rows, checking that
+// their seqs are consecutive.
+func (b *builder) frameMeta() seg.BlockMeta {
 	first, last := uint64(b.seq[0]), uint64(b.seq[b.rows-1])
 	if last-first != uint64(b.rows-1) {
 		// Readers rely on a block holding exactly MinSeq..MaxSeq.
 		panic(fmt.Sprintf("tsq: frame of %d rows holds seqs %d..%d", b.rows, first, last))
 	}
-	if err := st.ensureSegment(b.day, int64(len(st.buf)+seg.FrameHeaderLen), first); err != nil {
-		return err
-	}
-	meta := seg.BlockMeta{Rows: b.rows, MinSeq: first, MaxSeq: last, MinTime: b.minTime, MaxTime: b.maxTime}
-	done, err := st.rollDone()
-	if err != nil {
-		return err
-	}
-	if done {
-		if err := st.writeFrame(st.buf, meta, nil); err != nil {
-			return err
-		}
-	} else {
-		st.enqueue(st.buf, meta) // behind the background seal (roll.go)
-	}
-	b.reset()
-	st.pending.Store(st.bgRoll.job != nil)
-	return nil
+	return seg.BlockMeta{Rows: b.rows, MinSeq: first, MaxSeq: last, MinTime: b.minTime, MaxTime: b.maxTime}
 }
 
-// writeFrame appends an encoded frame to the active segment; series
-// lists its series, nil for the builder's. Caller holds mu.
-func (st *stream) writeFrame(data []byte, meta seg.BlockMeta, series []string) error {
+// place appends an encoded frame of day holding the series of set to
+// the active segment, rolling as needed, or queues it behind the
+// background rolls. owned says the queue may keep data. Caller holds mu.
+// It reports whether the queue kept data.
+func (st *stream) place(data []byte, owned bool, meta seg.BlockMeta, day int64, set map[string]struct{}) (kept bool, err error) {
+	if err := st.ensureSegment(day, int64(len(data)+seg.FrameHeaderLen), meta.MinSeq); err != nil {
+		return false, err
+	}
+	done, err := st.rollDone()
+	if err != nil {
+		return false, err
+	}
+	if done {
+		return false, st.writeFrame(data, meta, nil, set)
+	}
+	st.enqueue(data, owned, meta, set) // behind the background seals (roll.go)
+	return owned, nil
+}
+
+// writeFrame appends an encoded frame to the active segment holding the
+// series listed or in set. Caller holds mu.
+func (st *stream) writeFrame(data []byte, meta seg.BlockMeta, series []string, set map[string]struct{}) error {
 	if err := st.w.Append(data, meta); err != nil {
 		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
 	}
-	if series == nil {
-		for s := range st.b.seriesSet {
-			st.w.AddSeries(s)
-		}
+	for s := range set {
+		st.w.AddSeries(s)
 	}
 	for _, s := range series {
 		st.w.AddSeries(s)
@@ -397,13 +454,34 @@ func (st *stream) writeFrame(data []byte, meta seg.BlockMeta, series []string) e
 // ensureSegment makes the active segment one that takes a frame of day
 // and frameLen bytes, rolling or creating as needed.
 func (st *stream) ensureSegment(day, frameLen int64, firstSeq uint64) error {
+	if n := st.bgRoll.next; n != nil {
+		// Segment n is being created: queue the frame for it if it fits
+		// (within the largest header), else roll it too.
+		if len(st.bgRoll.queue) == 0 || n.day == day && st.bgRoll.bytes+frameLen+maxHeaderLen <= st.s.o.SegmentMaxBytes {
+			if n.day == day {
+				return nil
+			}
+			if err := st.settleRoll(); err != nil { // n would hold no frame
+				return err
+			}
+		} else {
+			if len(st.bgRoll.jobs) >= maxRollJobs {
+				if err := st.settleJob(); err != nil {
+					return err
+				}
+			}
+			st.rollNext(day, firstSeq)
+			return nil
+		}
+	}
 	if st.w != nil && (st.active.day != day ||
-		(len(st.blocks)+len(st.bgRoll.queue) > 0 && st.w.Size()+st.bgRoll.bytes+frameLen > st.s.o.SegmentMaxBytes)) {
-		if err := st.settleRoll(); err != nil { // one background seal at a time
+		(len(st.blocks) > 0 && st.w.Size()+frameLen > st.s.o.SegmentMaxBytes)) {
+		if err := st.settleRoll(); err != nil { // nothing runs while st.w is set
 			return err
 		}
 		if st.buffered() && len(st.blocks) > 0 {
-			return st.rollAsync(day, firstSeq)
+			st.rollAsync(day, firstSeq)
+			return nil
 		}
 		if err := st.roll(); err != nil {
 			return err
@@ -468,11 +546,7 @@ func (st *stream) roll() error {
 // (unsynced.go), the active segment's torn tail is cut (seg.OpenWriter). Seqs assigned
 // before the failure are not reused in this process.
 func (st *stream) recover() error {
-	if j := st.bgRoll.job; j != nil {
-		if <-j.done; j.err != nil {
-			st.noteUnsynced(j.w, j.sf.blocks)
-		}
-	}
+	st.waitRoll() // fail has usually done it
 	if st.w != nil {
 		st.noteUnsynced(st.w, st.blocks)
 		_ = st.w.Close()

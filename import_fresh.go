@@ -110,7 +110,7 @@ func (s *Store) settleFresh(st *stream, committed bool) error {
 		return nil // the last of them settles it; a killed process, the next Open
 	}
 	st.mu.Lock()
-	empty := len(st.segs) == 0 && st.w == nil && st.b.rows == 0 && st.bgRoll.job == nil
+	empty := len(st.segs) == 0 && st.w == nil && st.b.rows == 0 && !st.rolling()
 	st.mu.Unlock()
 	if !empty {
 		return nil

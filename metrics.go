@@ -12,9 +12,11 @@ type Metrics struct {
 	BytesWritten uint64 // frame bytes written (headers and blocks)
 	Frames       uint64 // frames written
 	// Fsyncs counts fsyncs of appended data: group commits, interval
-	// syncs, syncs at Close. Segment creation and sealing sync too and
-	// are not counted here.
-	Fsyncs uint64
+	// syncs, syncs at Close and before a delete. FsyncsMaintenance counts
+	// every other fsync of a file or a directory: creating, sealing,
+	// merging, compacting and importing segments, removing files, and
+	// the index and state files. Their sum is every fsync of the store.
+	Fsyncs, FsyncsMaintenance uint64
 	// GroupCommits counts commit groups under SyncAlways: each writes the
 	// appends that were waiting, as few frames as it can, and fsyncs once.
 	GroupCommits uint64
@@ -30,7 +32,7 @@ type Metrics struct {
 	RecoveryTruncations    uint64 // active segments with a torn tail cut
 	RecoveryTruncatedBytes uint64
 	RecoveryDroppedFrames  uint64
-	RecoveryRemovedFiles   uint64 // stale temp files and torn segment files
+	RecoveryRemovedFiles   uint64 // stale temp files, torn and empty segment files
 	// Recoveries holds each writable stream's Recovery, by stream name.
 	Recoveries map[string]Recovery
 	// AppendErrors counts commits that failed after validation (I/O).
@@ -71,6 +73,7 @@ type Metrics struct {
 // metrics are the live counters behind Metrics.
 type metrics struct {
 	appends, records, bytes, frames, fsyncs atomic.Uint64
+	fsyncsAll                               atomic.Uint64 // every fsync (countingFS)
 	groups, grouped, groupMax               atomic.Uint64
 	rolled, appendErrors, syncErrors        atomic.Uint64
 	merges, mergeErrors                     atomic.Uint64
@@ -90,7 +93,7 @@ func (m *metrics) noteRecovery(r *Recovery) {
 		m.truncBytes += uint64(r.TruncatedBytes)
 		m.dropped += uint64(r.DroppedFrames)
 	}
-	m.removedFile += uint64(len(r.RemovedTmp) + len(r.RemovedTorn))
+	m.removedFile += uint64(len(r.RemovedTmp) + len(r.RemovedTorn) + len(r.RemovedEmpty))
 }
 
 func (m *metrics) noteGroup(n int) {
@@ -109,7 +112,7 @@ func (s *Store) Metrics() Metrics {
 	m := &s.m
 	out := Metrics{
 		Appends: m.appends.Load(), Records: m.records.Load(), BytesWritten: m.bytes.Load(),
-		Frames: m.frames.Load(), Fsyncs: m.fsyncs.Load(), GroupCommits: m.groups.Load(),
+		Frames: m.frames.Load(), GroupCommits: m.groups.Load(),
 		GroupCommitMax: m.groupMax.Load(), SegmentsRolled: m.rolled.Load(),
 		AppendErrors: m.appendErrors.Load(), SyncErrors: m.syncErrors.Load(),
 		Merges: m.merges.Load(), MergeErrors: m.mergeErrors.Load(), Recoveries: map[string]Recovery{},
@@ -123,6 +126,9 @@ func (s *Store) Metrics() Metrics {
 	out.CacheStale = m.cacheStale.Load()
 	out.SoftDeletedRows, out.RetentionDeletedRows = m.softDeletes.Load(), m.retentionDeletes.Load()
 	out.RetentionPasses, out.RetentionErrors = m.retentionPasses.Load(), m.retentionErrors.Load()
+	// Data fsyncs are counted in both, after fsyncsAll: load them first.
+	out.Fsyncs = m.fsyncs.Load()
+	out.FsyncsMaintenance = m.fsyncsAll.Load() - out.Fsyncs
 	if out.GroupCommits > 0 {
 		out.GroupCommitMean = float64(m.grouped.Load()) / float64(out.GroupCommits)
 	}

@@ -1,7 +1,9 @@
 package tsq
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"sync"
 	"testing"
 	"time"
 
@@ -24,11 +26,16 @@ func TestBackgroundRollReadsSeeQueued(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if n, err := s.Count("ev"); err != nil || n != 8 { // writes the frames being encoded
+		t.Fatalf("Count = %d, %v; want 8", n, err)
+	}
 	var recs []Record
 	for i := range 4 {
 		recs = append(recs, rec(day0+dayNS+int64(i), "b", int64(8+i)))
 	}
-	if _, err := s.Append(ctx, "ev", recs...); err != nil { // a full frame of day 2: rolls
+	// A full frame of day 2: being encoded, or encoded, placed (rolls) and
+	// queued behind the seal.
+	if _, err := s.Append(ctx, "ev", recs...); err != nil {
 		t.Fatal(err)
 	}
 	if m := s.Metrics(); m.Frames != 2 || m.SegmentsRolled != 0 {
@@ -138,7 +145,10 @@ func TestBackgroundRollSealError(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	efs.FailAfter(vfs.OpSync, 0, nil) // the background seal's fsync
+	if _, err := s.Count("ev"); err != nil { // writes the frames being encoded
+		t.Fatal(err)
+	}
+	efs.FailAfter(vfs.OpSync, 0, nil) // the background seal's fsync, or the next segment's
 	var recs []Record
 	for i := range 4 {
 		recs = append(recs, rec(day0+dayNS+int64(i), "a", int64(8+i)))
@@ -168,4 +178,46 @@ func TestBackgroundRollSealError(t *testing.T) {
 	if got[len(got)-1] != 13 {
 		t.Fatalf("seqs %v: the append after recovery is missing", got)
 	}
+}
+
+// TestTickDuringReplay: a 1ms interval tick runs while 4 goroutines
+// replay days of samples (background encodings and roll chains in
+// flight, slow fsyncs): every sample comes back, seqs 1..n, and the
+// segments are one per day. Run with -race.
+func TestTickDuringReplay(t *testing.T) {
+	mem := vfs.NewMem()
+	s := openT(t, slowSyncFS{mem, 100 * time.Microsecond}, Options{BlockRows: 16, Sync: SyncInterval, SyncInterval: time.Millisecond})
+	const days, perDay, goroutines = 30, 40, 4
+	for d := range int64(days) {
+		var wg sync.WaitGroup
+		for g := range goroutines {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				times, values := make([]int64, perDay/goroutines), make([]float64, perDay/goroutines)
+				for i := range times {
+					times[i] = day0 + d*dayNS + int64(g*1000+i)
+					values[i] = float64(i)
+				}
+				if _, err := s.AppendSamples(ctx, "m", fmt.Sprintf("s%d", g), times, values); err != nil {
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	got := allSeqs(t, s, "m")
+	if len(got) != days*perDay {
+		t.Fatalf("%d samples, want %d", len(got), days*perDay)
+	}
+	for i, q := range got {
+		if q != uint64(i+1) {
+			t.Fatalf("seq %d at position %d", q, i)
+		}
+	}
+	v, _ := s.readViewT("m")
+	if len(v.segs) != days {
+		t.Fatalf("%d segments, want %d", len(v.segs), days)
+	}
+	closeT(t, s)
 }

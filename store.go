@@ -44,7 +44,8 @@ func Open(dir string, o *Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{dir: filepath.Clean(dir), o: opts, fs: opts.FS, streams: map[string]*stream{}, now: time.Now}
+	s := &Store{dir: filepath.Clean(dir), o: opts, streams: map[string]*stream{}, now: time.Now}
+	s.fs = countingFS{opts.FS, &s.m.fsyncsAll}
 	if s.cache, err = newBlockCache(opts.CacheBytes, &s.m); err != nil {
 		return nil, err
 	}

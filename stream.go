@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/tsqdb/tsq/chunk"
 	"github.com/tsqdb/tsq/internal/vfs"
@@ -30,11 +31,15 @@ type Recovery struct {
 	// RemovedTorn lists segment files removed because their header was
 	// torn: a crash during segment creation, before any frame.
 	RemovedTorn []string
+	// RemovedEmpty lists unsealed segment files holding only a header,
+	// followed by later segments, that were removed: segments created
+	// in the background by rolls a crash or a failed seal cut short.
+	RemovedEmpty []string
 }
 
 // Truncated reports whether anything was cut or removed.
 func (r Recovery) Truncated() bool {
-	return r.TruncatedBytes > 0 || len(r.RemovedTorn) > 0
+	return r.TruncatedBytes > 0 || len(r.RemovedTorn) > 0 || len(r.RemovedEmpty) > 0
 }
 
 const nsPerDay = int64(24 * time.Hour)
@@ -131,17 +136,30 @@ type stream struct {
 	// ackedNext were acknowledged.
 	pending   atomic.Bool
 	ackedNext uint64
-	bgRoll    rollState // background seal (roll.go)
-	one       [1]*request
-	sreq      request // AppendSamples' request in direct mode
-	merge     mergeState
-	readers   []*seg.Reader     // read-only: Readers of sealed segments, closed at close
-	ids       streamIDs         // block cache segment ids, released at close
-	soft      softState         // soft deletes, tombstoned rows, retention (softstate.go)
-	cmp       *streamCompaction // compaction state, writable streams (compaction.go)
-	imp       importGate        // running import (import.go)
-	fresh     freshState        // created by an import (import_fresh.go); guarded by Store.mu
-	cut       unsyncedCut       // a segment to cut back after a failed fsync (unsynced.go)
+	bgRoll    rollState   // background seal (roll.go)
+	encq      []*frameJob // frames being encoded, oldest first (encode.go)
+	encFree   []*frameJob // spare jobs with their builders
+	encShared *sharedEncoder
+	// published fingerprints the state of the last publish
+	// (publishIfChanged).
+	published struct {
+		valid   bool
+		segs    **segFile
+		nsegs   int
+		active  *segFile
+		blocks  *seg.BlockMeta
+		nblocks int
+	}
+	one     [1]*request
+	sreq    request // AppendSamples' request in direct mode
+	merge   mergeState
+	readers []*seg.Reader     // read-only: Readers of sealed segments, closed at close
+	ids     streamIDs         // block cache segment ids, released at close
+	soft    softState         // soft deletes, tombstoned rows, retention (softstate.go)
+	cmp     *streamCompaction // compaction state, writable streams (compaction.go)
+	imp     importGate        // running import (import.go)
+	fresh   freshState        // created by an import (import_fresh.go); guarded by Store.mu
+	cut     unsyncedCut       // a segment to cut back after a failed fsync (unsynced.go)
 }
 
 // openWriter locks the stream directory and loads its segments,
@@ -184,6 +202,7 @@ func (st *stream) openWriter() error {
 // load reads the segment list from disk: every segment but the last is
 // opened with seg.Open, the last unsealed one with seg.OpenWriter.
 func (st *stream) load() error {
+	st.dropEncoding()
 	st.waitRoll()
 	st.waitMerges()
 	if err := st.rollImports(); err != nil { // settle interrupted imports first
@@ -210,6 +229,29 @@ func (st *stream) load() error {
 		}
 		st.segs = append(st.segs, sf)
 		next = max(next, sf.firstSeq, lastSeq(sf.blocks)+1)
+	}
+	if n := len(st.segs); n > 0 && !st.segs[n-1].sealed && (st.active == nil || len(st.blocks) == 0) {
+		// The last segment with frames is unsealed and only an empty
+		// one follows, or a torn one did: a background roll that a
+		// crash cut short created it (roll.go). Drop the empty one and
+		// take the unsealed one as the active segment again.
+		if st.active != nil {
+			_ = st.w.Close()
+			st.w = nil
+			if err := st.removeEmpty(st.active.name, st.active.path); err != nil {
+				return err
+			}
+			st.active = nil
+		}
+		prev := st.segs[n-1]
+		st.segs = st.segs[:n-1]
+		sf, err := st.loadSealed(prev.name, true)
+		if err != nil {
+			return err
+		}
+		if sf != nil {
+			st.segs = append(st.segs, sf)
+		}
 	}
 	if st.active != nil {
 		next = max(next, st.active.firstSeq, lastSeq(st.blocks)+1)
@@ -250,10 +292,27 @@ func (st *stream) loadSealed(name string, last bool) (*segFile, error) {
 		}
 	}
 	r, err := seg.Open(fsys, path)
+	if errors.Is(err, chunk.ErrCorrupt) && st.tornCreate(path) {
+		// Background rolls create segments ahead (roll.go): a torn
+		// create may be followed by later ones.
+		if err := st.removeTorn(name, path); err != nil {
+			return nil, err
+		}
+		return nil, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("tsq: stream %q: %w", st.name, err)
 	}
 	defer r.Close()
+	if !last && !r.Sealed() && len(r.Blocks()) == 0 {
+		// A header alone before later segments: created in the
+		// background by a roll that a crash or a failed seal cut short
+		// (roll.go). It holds nothing.
+		if err := st.removeEmpty(name, path); err != nil {
+			return nil, err
+		}
+		return nil, nil
+	}
 	sf.sealed, sf.blocks = r.Sealed(), r.Blocks()
 	sf.rows, sf.gen = r.Rows(), r.Header().Generation
 	return sf, st.checkHeader(sf, r.Header())
@@ -264,7 +323,22 @@ func (st *stream) loadSealed(name string, last bool) (*segFile, error) {
 // can follow a header of at most 286 bytes.
 func (st *stream) tornCreate(path string) bool {
 	fi, err := st.s.fs.Stat(path)
-	return err == nil && fi.Size() < 12+seg.MaxStreamLen+20+seg.FrameHeaderLen
+	return err == nil && fi.Size() < maxHeaderLen+seg.FrameHeaderLen
+}
+
+func (st *stream) removeEmpty(name, path string) error {
+	if f := st.files[name]; f != nil {
+		_ = f.Close()
+		delete(st.files, name)
+	}
+	if err := st.s.fs.Remove(path); err != nil {
+		return fmt.Errorf("tsq: stream %q: remove empty segment: %w", st.name, err)
+	}
+	if err := st.s.fs.SyncDir(st.dir); err != nil {
+		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+	}
+	st.rec.RemovedEmpty = append(st.rec.RemovedEmpty, path)
+	return nil
 }
 
 func (st *stream) removeTorn(name, path string) error {
@@ -381,9 +455,27 @@ func (st *stream) activeRows() int64 {
 	return c.rows
 }
 
+// publishIfChanged publishes unless nothing readers see changed since
+// the last publish: the common case of a buffered append, which only
+// fills the frame in memory. Every change of the published state either
+// changes the length of st.segs or st.blocks, or replaces st.segs'
+// array (appends beyond capacity, clones before an in-place update), or
+// st.active (publish itself replaces it by its published copy). The
+// arrays compared are still referenced by the published view, so their
+// addresses cannot be reused. Caller holds mu.
+func (st *stream) publishIfChanged() {
+	p := &st.published
+	if p.valid && p.segs == unsafe.SliceData(st.segs) && p.nsegs == len(st.segs) &&
+		p.active == st.active && p.blocks == unsafe.SliceData(st.blocks) && p.nblocks == len(st.blocks) {
+		return
+	}
+	st.publish()
+}
+
 // publish makes the current segments and the active segment's blocks
 // visible to readers. Caller holds mu.
 func (st *stream) publish() {
+	defer st.notePublished()
 	segs := slices.Clip(st.segs)
 	if st.active != nil {
 		a := *st.active
@@ -396,6 +488,13 @@ func (st *stream) publish() {
 		segs = append(segs, &a)
 	}
 	st.view.Store(&view{segs: segs})
+}
+
+func (st *stream) notePublished() {
+	st.published.valid = true
+	st.published.segs, st.published.nsegs = unsafe.SliceData(st.segs), len(st.segs)
+	st.published.active = st.active
+	st.published.blocks, st.published.nblocks = unsafe.SliceData(st.blocks), len(st.blocks)
 }
 
 // refresh reloads a read-only stream's segments from disk: sealed
@@ -498,6 +597,20 @@ func (st *stream) snapshot() (*view, error) {
 // backgroundSync writes the buffered frame (SyncInterval, SyncNever)
 // and fsyncs the active segment (SyncInterval).
 func (st *stream) backgroundSync() {
+	// Wait for the background rolls running now without holding mu, so
+	// that appends go on meanwhile; writePending then settles them.
+	st.mu.Lock()
+	var wait []chan struct{}
+	if n := len(st.bgRoll.jobs); n > 0 {
+		wait = append(wait, st.bgRoll.jobs[n-1].done)
+	}
+	if st.bgRoll.next != nil {
+		wait = append(wait, st.bgRoll.next.done)
+	}
+	st.mu.Unlock()
+	for _, c := range wait {
+		<-c
+	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.closed || st.broken != nil {

@@ -36,8 +36,8 @@ type Decoder struct {
 	tag   uint8   // of the body decodeBody last read
 }
 
-// Release drops the Decoder's reference to its block (as Reset does
-// before parsing), keeping its scratch space.
+// Release drops the Decoder's reference to its block, as Reset(nil)
+// does, without building the error Reset returns for it.
 func (d *Decoder) Release() {
 	d.src, d.rows, d.cols, d.tags = nil, 0, d.cols[:0], d.tags[:0]
 }

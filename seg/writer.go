@@ -175,7 +175,7 @@ func (w *Writer) prepare(block []byte, meta *BlockMeta) error {
 	if len(block) > 0 {
 		err := w.dec.Reset(block)
 		rows := w.dec.Rows()
-		w.dec.Release() // drop the reference to block (Reset(nil) would allocate an error)
+		w.dec.Release() // drop the reference to block
 		if err != nil {
 			return fmt.Errorf("%w: %w", ErrBadBlock, err)
 		}

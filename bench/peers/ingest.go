@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"sync"
@@ -232,7 +233,8 @@ type ingestRow struct {
 	sync       string // interval, always; prom: wal
 	samples    int
 	perSec     float64
-	fsyncs     int64 // -1: not applicable
+	fsyncs     int64 // data fsyncs (Metrics.Fsyncs); -1: not applicable
+	fsyncsMnt  int64 // other fsyncs (Metrics.FsyncsMaintenance); -1: not applicable
 	appends    int64 // AppendSamples calls (tsq) or commits (prom)
 	bytes      int64 // -1: not measured
 }
@@ -280,16 +282,52 @@ func runIngest(cfg *config, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stderr, "ingest: %s: %d series (%d in the file, %d samples with a repeated timestamp dropped), %d samples; tsq: %d UTC-day slices, prom: %d 30-min slices\n",
 		d.name, len(id.ss), len(d.series), dropped, id.samples, len(id.tsqPlan), len(id.prmPlan))
 
+	if cfg.cpuProfile != "" {
+		f, err := os.Create(cfg.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	if cfg.memProfile != "" {
+		runtime.MemProfileRate = 64 << 10
+		defer writeMemProfile(cfg.memProfile, stderr)
+	}
+	want := func(kind []string, v string) bool {
+		any := false
+		for _, o := range cfg.ingestOnly {
+			if slices.Contains(kind, o) {
+				any = true
+				if o == v {
+					return true
+				}
+			}
+		}
+		return !any
+	}
 	var rows []ingestRow
 	for rep := range cfg.reps {
 		for _, g := range ingestGoroutines {
+			if !want([]string{"1", "8"}, strconv.Itoa(g)) {
+				continue
+			}
 			for _, pol := range []tsq.SyncPolicy{tsq.SyncInterval, tsq.SyncAlways} {
+				if !want([]string{"tsq", "prom"}, "tsq") || !want([]string{"interval", "always"}, pol.String()) {
+					continue
+				}
 				rs, err := benchTSQ(id, g, pol)
 				if err != nil {
 					return fmt.Errorf("tsq, %d goroutines, %v: %w", g, pol, err)
 				}
 				logRows(stderr, rep, rs)
 				rows = append(rows, rs...)
+			}
+			if !want([]string{"tsq", "prom"}, "prom") {
+				continue
 			}
 			rs, err := benchProm(id, g)
 			if err != nil {
@@ -302,15 +340,24 @@ func runIngest(cfg *config, stdout, stderr io.Writer) error {
 	med := medianRows(rows)
 
 	out := bufio.NewWriter(stdout)
-	fmt.Fprintln(out, "mode\tsystem\tgoroutines\tsync\tsamples\tsamples_per_s\tfsyncs\tappends\tbytes_on_disk")
+	fmt.Fprintln(out, "mode\tsystem\tgoroutines\tsync\tsamples\tsamples_per_s\tfsyncs\tfsyncs_maint\tappends\tsamples_per_fsync\tbytes_on_disk")
 	for _, r := range med {
-		fmt.Fprintf(out, "%s\t%d\t%.0f\t%s\t%s\t%s\n", r.key(), r.samples, r.perSec, optInt(r.fsyncs), optInt(r.appends), optInt(r.bytes))
+		fmt.Fprintf(out, "%s\t%d\t%.0f\t%s\t%s\t%s\t%s\t%s\n", r.key(), r.samples, r.perSec, optInt(r.fsyncs), optInt(r.fsyncsMnt),
+			optInt(r.appends), perFsync(r), optInt(r.bytes))
 	}
 	if err := out.Flush(); err != nil {
 		return err
 	}
 	ingestSummary(stderr, med)
 	return nil
+}
+
+// perFsync is samples over data fsyncs, "-" if not applicable.
+func perFsync(r ingestRow) string {
+	if r.fsyncs <= 0 {
+		return "-"
+	}
+	return strconv.FormatFloat(float64(r.samples)/float64(r.fsyncs), 'f', 1, 64)
 }
 
 func optInt(v int64) string {
@@ -322,7 +369,8 @@ func optInt(v int64) string {
 
 func logRows(w io.Writer, rep int, rs []ingestRow) {
 	for _, r := range rs {
-		fmt.Fprintf(w, "rep %d: %s\t%d\t%.0f/s\tfsyncs %s\tappends %s\tbytes %s\n", rep+1, r.key(), r.samples, r.perSec, optInt(r.fsyncs), optInt(r.appends), optInt(r.bytes))
+		fmt.Fprintf(w, "rep %d: %s\t%d\t%.0f/s\tfsyncs %s\tfsyncs_maint %s\tappends %s\tbytes %s\n", rep+1, r.key(), r.samples, r.perSec,
+			optInt(r.fsyncs), optInt(r.fsyncsMnt), optInt(r.appends), optInt(r.bytes))
 	}
 }
 
@@ -351,6 +399,7 @@ func medianRows(rows []ingestRow) []ingestRow {
 		}
 		m.perSec = col(func(r *ingestRow) float64 { return r.perSec })
 		m.fsyncs = int64(math.Round(col(func(r *ingestRow) float64 { return float64(r.fsyncs) })))
+		m.fsyncsMnt = int64(math.Round(col(func(r *ingestRow) float64 { return float64(r.fsyncsMnt) })))
 		m.appends = int64(math.Round(col(func(r *ingestRow) float64 { return float64(r.appends) })))
 		m.bytes = int64(math.Round(col(func(r *ingestRow) float64 { return float64(r.bytes) })))
 		out = append(out, m)
@@ -377,8 +426,9 @@ func ingestSummary(w io.Writer, med []ingestRow) {
 	}
 	for _, g := range ingestGoroutines {
 		if t := find("ingest", "tsq", g, "always"); t != nil && t.appends > 0 && t.fsyncs > 0 {
-			fmt.Fprintf(w, "tsq always, %d goroutines: fsyncs/appends %.3f (%.1fx fewer fsyncs than appends)\n",
-				g, float64(t.fsyncs)/float64(t.appends), float64(t.appends)/float64(t.fsyncs))
+			fmt.Fprintf(w, "tsq always, %d goroutines: %d data fsyncs for %d appends: %.2f calls per fsync, %.1f samples per fsync; %d other fsyncs (%.1f calls per fsync of any kind)\n",
+				g, t.fsyncs, t.appends, float64(t.appends)/float64(t.fsyncs), float64(t.samples)/float64(t.fsyncs),
+				t.fsyncsMnt, float64(t.appends)/float64(t.fsyncs+t.fsyncsMnt))
 		}
 	}
 	for _, g := range ingestGoroutines {
@@ -396,6 +446,19 @@ func ingestSummary(w io.Writer, med []ingestRow) {
 				fmt.Fprintf(w, "%s samples/s tsq(interval, %d goroutines)/prom: %.2f\n", mode, g, t.perSec/p.perSec)
 			}
 		}
+	}
+}
+
+func writeMemProfile(path string, stderr io.Writer) {
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.Lookup("allocs").WriteTo(f, 0)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "peers: memprofile:", err)
 	}
 }
 
@@ -443,11 +506,14 @@ func benchTSQ(id *ingestData, goroutines int, pol tsq.SyncPolicy) ([]ingestRow, 
 	ctx := context.Background()
 	runtime.GC()
 	start := time.Now()
-	err = runSlices(id.tsqPlan, goroutines, func(_ int, sp span) error {
-		s := &id.ss[sp.s]
-		_, err := st.AppendSamples(ctx, ingestStream, s.name, id.ns[sp.s][sp.lo:sp.hi], s.vals[sp.lo:sp.hi])
-		return err
-	}, nil)
+	// Profile label: go tool pprof -tagfocus phase=tsq-append.
+	pprof.Do(ctx, pprof.Labels("phase", "tsq-append"), func(ctx context.Context) {
+		err = runSlices(id.tsqPlan, goroutines, func(_ int, sp span) error {
+			s := &id.ss[sp.s]
+			_, err := st.AppendSamples(ctx, ingestStream, s.name, id.ns[sp.s][sp.lo:sp.hi], s.vals[sp.lo:sp.hi])
+			return err
+		}, nil)
+	})
 	elapsed := time.Since(start)
 	m := st.Metrics()
 	if cerr := st.Close(); err == nil {
@@ -457,7 +523,7 @@ func benchTSQ(id *ingestData, goroutines int, pol tsq.SyncPolicy) ([]ingestRow, 
 		return nil, err
 	}
 	row.perSec = float64(id.samples) / elapsed.Seconds()
-	row.appends, row.fsyncs = int64(m.Appends), int64(m.Fsyncs)
+	row.appends, row.fsyncs, row.fsyncsMnt = int64(m.Appends), int64(m.Fsyncs), int64(m.FsyncsMaintenance)
 	if m.Records != uint64(id.samples) {
 		return nil, fmt.Errorf("tsq stored %d records, want %d", m.Records, id.samples)
 	}
@@ -494,7 +560,7 @@ func benchTSQ(id *ingestData, goroutines int, pol tsq.SyncPolicy) ([]ingestRow, 
 			return nil, fmt.Errorf("tsq scan: %d times, %d values, want %d", len(times), len(vals), id.samples)
 		}
 		rows = append(rows, ingestRow{mode: mode, system: "tsq", goroutines: goroutines, sync: syncName,
-			samples: id.samples, perSec: float64(id.samples) / elapsed.Seconds(), fsyncs: -1, appends: -1, bytes: -1})
+			samples: id.samples, perSec: float64(id.samples) / elapsed.Seconds(), fsyncs: -1, fsyncsMnt: -1, appends: -1, bytes: -1})
 	}
 	return rows, nil
 }
@@ -517,7 +583,7 @@ func benchProm(id *ingestData, goroutines int) ([]ingestRow, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	row := ingestRow{mode: "ingest", system: "prom", goroutines: goroutines, sync: "wal", samples: id.samples, fsyncs: -1}
+	row := ingestRow{mode: "ingest", system: "prom", goroutines: goroutines, sync: "wal", samples: id.samples, fsyncs: -1, fsyncsMnt: -1}
 
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	db, err := tsdb.Open(dir, logger, nil, tsdb.DefaultOptions(), nil)
@@ -616,7 +682,7 @@ func benchProm(id *ingestData, goroutines int) ([]ingestRow, error) {
 		return nil, fmt.Errorf("prom scan: %d samples, want %d", len(times), id.samples)
 	}
 	rows = append(rows, ingestRow{mode: "scan1", system: "prom", goroutines: goroutines, sync: "wal",
-		samples: id.samples, perSec: float64(id.samples) / elapsed.Seconds(), fsyncs: -1, appends: -1, bytes: -1})
+		samples: id.samples, perSec: float64(id.samples) / elapsed.Seconds(), fsyncs: -1, fsyncsMnt: -1, appends: -1, bytes: -1})
 	return rows, nil
 }
 

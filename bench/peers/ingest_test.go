@@ -59,7 +59,7 @@ func TestIngestMode(t *testing.T) {
 		t.Fatalf("%v\n%s", err, errOut.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if lines[0] != "mode\tsystem\tgoroutines\tsync\tsamples\tsamples_per_s\tfsyncs\tappends\tbytes_on_disk" {
+	if lines[0] != "mode\tsystem\tgoroutines\tsync\tsamples\tsamples_per_s\tfsyncs\tfsyncs_maint\tappends\tsamples_per_fsync\tbytes_on_disk" {
 		t.Fatalf("header %q", lines[0])
 	}
 	// Per goroutine count: tsq ingest, scan1, scan2 for two policies; prom
@@ -69,7 +69,7 @@ func TestIngestMode(t *testing.T) {
 	}
 	for _, l := range lines[1:] {
 		f := strings.Split(l, "\t")
-		if len(f) != 9 || f[4] != "21608" { // 8 copies of 2701 samples
+		if len(f) != 11 || f[4] != "21608" { // 8 copies of 2701 samples
 			t.Errorf("row %q", l)
 		}
 	}

@@ -49,6 +49,12 @@ type config struct {
 
 	ingest        bool // ingest mode: stores, not codecs (ingest.go)
 	ingestSamples int
+	// ingestOnly, if set, restricts the ingest runs to the systems, sync
+	// policies and goroutine counts it names ("tsq", "prom", "interval",
+	// "always", "1", "8"; any one of each kind given restricts that kind).
+	ingestOnly []string
+	cpuProfile string // ingest mode: CPU profile of the tsq appends
+	memProfile string // ingest mode: allocation profile after the runs
 }
 
 func parseFlags(args []string) (*config, error) {
@@ -62,6 +68,10 @@ func parseFlags(args []string) (*config, error) {
 	synth := fs.Bool("synthetic", true, "also run the synthetic shapes synth-counter, synth-gauge2, synth-randomwalk, synth-const")
 	ingest := fs.Bool("ingest", false, "ingest mode: compare tsq's store with Prometheus' TSDB on the (replicated) -data file: append rate, fsyncs, bytes on disk, scan rate (default -reps 3)")
 	ingestSamples := fs.Int("ingest-samples", 10_000_000, "ingest mode: replicate the file's series until at least this many samples")
+	var only listFlag
+	fs.Var(&only, "ingest-only", "ingest mode: run only these of tsq,prom / interval,always / 1,8 (comma-separated; a kind not named runs in full)")
+	cpuProfile := fs.String("cpuprofile", "", "ingest mode: write a CPU profile of tsq's append phases to this file")
+	memProfile := fs.String("memprofile", "", "ingest mode: write an allocation profile (all runs) to this file")
 	// Flags and file names may interleave: "-data a.csv b.csv -reps 3".
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -78,7 +88,8 @@ func parseFlags(args []string) (*config, error) {
 		}
 		args = rest[i:]
 	}
-	cfg := &config{files: files, reps: *reps, synthetic: *synth, ingest: *ingest, ingestSamples: *ingestSamples}
+	cfg := &config{files: files, reps: *reps, synthetic: *synth, ingest: *ingest, ingestSamples: *ingestSamples,
+		ingestOnly: only, cpuProfile: *cpuProfile, memProfile: *memProfile}
 	if cfg.ingest {
 		repsSet := false
 		fs.Visit(func(f *flag.Flag) { repsSet = repsSet || f.Name == "reps" })
