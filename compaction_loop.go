@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -14,6 +15,9 @@ type storeCompaction struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 
+	// noteMu makes a pass's counters change together: a snapshot never
+	// sees a pass counted in one and not yet in another.
+	noteMu                                       sync.Mutex
 	passes, failed, early, reconciles            atomic.Uint64
 	examined, rewritten, clean                   atomic.Uint64
 	rowsRecord, rowsUpdate, rowsSeries, rowsSoft atomic.Uint64
@@ -47,6 +51,8 @@ func (c *storeCompaction) trigger(stream string) {
 }
 
 func (c *storeCompaction) note(s *CompactStats, err error, early bool) {
+	c.noteMu.Lock()
+	defer c.noteMu.Unlock()
 	c.passes.Add(1)
 	if err != nil {
 		c.failed.Add(1)
@@ -209,6 +215,7 @@ type CompactionMetrics struct {
 // CompactionMetrics returns a snapshot of the compaction metrics.
 func (s *Store) CompactionMetrics() CompactionMetrics {
 	c := &s.cm
+	c.noteMu.Lock()
 	out := CompactionMetrics{
 		Watermark: map[string]uint64{}, LagSeconds: map[string]float64{},
 		LiveSetLen: map[string]int{}, LiveSetBytes: map[string]int64{},
@@ -224,6 +231,7 @@ func (s *Store) CompactionMetrics() CompactionMetrics {
 	for i := range out.PassDuration {
 		out.PassDuration[i] = c.hist[i].Load()
 	}
+	c.noteMu.Unlock()
 	for _, st := range s.openStreams() {
 		w := st.cmp.w.Load()
 		out.Watermark[st.name] = w
