@@ -283,6 +283,10 @@ func (st *stream) preparePass() ([]*segFile, *roaring64.Bitmap, error) {
 			return nil, nil, err
 		}
 	}
+	if err := st.syncUndurable(); err != nil { // the target must be durable (durable.go)
+		st.broken = err
+		return nil, nil, err
+	}
 	st.merge.wg.Wait() // merges take no st.mu
 	st.applyMerges()
 	if err := st.cmp.closeRetired(time.Now()); err != nil {

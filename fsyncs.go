@@ -35,6 +35,7 @@ func (c countingFS) wrap(f vfs.File, err error) (vfs.File, error) {
 }
 
 func (c countingFS) Create(name string) (vfs.File, error)     { return c.wrap(c.FS.Create(name)) }
+func (c countingFS) CreateNew(name string) (vfs.File, error)  { return c.wrap(c.FS.CreateNew(name)) }
 func (c countingFS) Open(name string) (vfs.File, error)       { return c.wrap(c.FS.Open(name)) }
 func (c countingFS) OpenAppend(name string) (vfs.File, error) { return c.wrap(c.FS.OpenAppend(name)) }
 

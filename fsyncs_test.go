@@ -30,6 +30,7 @@ func (c syncCountFS) wrap(f vfs.File, err error) (vfs.File, error) {
 }
 
 func (c syncCountFS) Create(name string) (vfs.File, error)     { return c.wrap(c.FS.Create(name)) }
+func (c syncCountFS) CreateNew(name string) (vfs.File, error)  { return c.wrap(c.FS.CreateNew(name)) }
 func (c syncCountFS) Open(name string) (vfs.File, error)       { return c.wrap(c.FS.Open(name)) }
 func (c syncCountFS) OpenAppend(name string) (vfs.File, error) { return c.wrap(c.FS.OpenAppend(name)) }
 func (c syncCountFS) SyncDir(dir string) error                 { c.n.Add(1); return c.FS.SyncDir(dir) }

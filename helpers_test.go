@@ -82,4 +82,5 @@ func (s slowSyncFS) wrap(f vfs.File, err error) (vfs.File, error) {
 }
 
 func (s slowSyncFS) Create(name string) (vfs.File, error)     { return s.wrap(s.FS.Create(name)) }
+func (s slowSyncFS) CreateNew(name string) (vfs.File, error)  { return s.wrap(s.FS.CreateNew(name)) }
 func (s slowSyncFS) OpenAppend(name string) (vfs.File, error) { return s.wrap(s.FS.OpenAppend(name)) }

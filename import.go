@@ -317,6 +317,9 @@ func (st *stream) prepareImport() error {
 		}
 		st.publish()
 	}
+	if err := st.syncUndurable(); err != nil { // staged segments follow durable ones (durable.go)
+		return st.fail(err)
+	}
 	return nil
 }
 

@@ -32,7 +32,7 @@ type Metrics struct {
 	RecoveryTruncations    uint64 // active segments with a torn tail cut
 	RecoveryTruncatedBytes uint64
 	RecoveryDroppedFrames  uint64
-	RecoveryRemovedFiles   uint64 // stale temp files, torn and empty segment files
+	RecoveryRemovedFiles   uint64 // stale temp files, torn and empty segment files, segments after a damaged one
 	// Recoveries holds each writable stream's Recovery, by stream name.
 	Recoveries map[string]Recovery
 	// AppendErrors counts commits that failed after validation (I/O).
@@ -93,7 +93,7 @@ func (m *metrics) noteRecovery(r *Recovery) {
 		m.truncBytes += uint64(r.TruncatedBytes)
 		m.dropped += uint64(r.DroppedFrames)
 	}
-	m.removedFile += uint64(len(r.RemovedTmp) + len(r.RemovedTorn) + len(r.RemovedEmpty))
+	m.removedFile += uint64(len(r.RemovedTmp) + len(r.RemovedTorn) + len(r.RemovedEmpty) + len(r.RemovedLater))
 }
 
 func (m *metrics) noteGroup(n int) {

@@ -89,7 +89,7 @@ func (st *stream) startCreate(day int64, firstSeq uint64) *nextSeg {
 	fsys, path, stream := st.s.fs, filepath.Join(st.dir, n.name), st.name
 	go func() {
 		defer close(n.done)
-		nw, err := seg.Create(fsys, path, stream, 1, firstSeq)
+		nw, err := seg.CreateUnsynced(fsys, path, stream, 1, firstSeq) // synced by the tick (durable.go)
 		if err == nil {
 			if n.f, err = fsys.Open(path); err != nil {
 				_ = nw.Close()
@@ -163,7 +163,7 @@ func (j *rollJob) run(stream string) {
 				w.AddSeries(s)
 			}
 		}
-		return w.Seal()
+		return w.SealUnsynced() // synced by the tick (durable.go)
 	}()
 	if cerr := w.Close(); err == nil {
 		err = cerr
@@ -215,6 +215,7 @@ func (st *stream) settleJob() error {
 	st.s.m.rolled.Add(1)
 	sealed := &segFile{}
 	if j.w != nil {
+		st.noteUndurable(j.sf.name, false)
 		*sealed = *j.sf
 		sealed.sealed = true
 		if k := slices.Index(st.segs, j.sf); k >= 0 {
@@ -223,6 +224,7 @@ func (st *stream) settleJob() error {
 		}
 	} else {
 		c := j.create
+		st.noteUndurable(c.name, true)
 		st.files[c.name] = c.f
 		*sealed = segFile{name: c.name, path: filepath.Join(st.dir, c.name), day: c.day, firstSeq: c.firstSeq,
 			sealed: true, f: c.f, blocks: j.blocks, rows: sumRows(j.blocks), gen: c.nw.Header().Generation}
@@ -260,6 +262,7 @@ func (st *stream) settleRoll() error {
 		return n.err
 	}
 	r.next = nil
+	st.noteUndurable(n.name, true)
 	st.files[n.name] = n.f
 	sf := &segFile{name: n.name, path: filepath.Join(st.dir, n.name), day: n.day, firstSeq: n.firstSeq, f: n.f}
 	if st.writable {
@@ -299,6 +302,11 @@ func (st *stream) waitRoll() {
 	r := &st.bgRoll
 	for _, j := range r.jobs {
 		<-j.done
+		if j.w != nil {
+			st.noteUndurable(j.sf.name, false)
+		} else if j.create.err == nil {
+			st.noteUndurable(j.create.name, true)
+		}
 		if j.err != nil { // a failed seal fsync: cut at recovery (unsynced.go)
 			if j.w != nil {
 				st.noteUnsynced(j.w, j.sf.blocks)
@@ -315,6 +323,7 @@ func (st *stream) waitRoll() {
 	if n := r.next; n != nil {
 		<-n.done
 		if n.nw != nil {
+			st.noteUndurable(n.name, true)
 			_ = n.nw.Close()
 			_ = n.f.Close()
 		}

@@ -60,32 +60,47 @@ func TestBackgroundRollReadsSeeQueued(t *testing.T) {
 }
 
 // TestBackgroundRollCrash: crash clones taken at many moments of a
-// replay that rolls every day, with seals in flight (slow fsyncs), plain
-// and torn: each opens for writing, holds exactly seqs 1..k for some k
-// (a prefix: no frame of a new segment outlives its predecessor's
-// unsynced tail), every record intact, and at least every row that was
-// in a sealed segment when the clone was taken. After Close all are
+// replay that rolls every day, with seals in flight (sealed and created
+// without fsyncs, durable.go), plain, torn and disordered (unsynced
+// entries kept, pages lost out of order): each opens for writing,
+// holds exactly seqs 1..k for some k (a prefix: segments after a damaged
+// one are removed), every record intact, and at least every row
+// acknowledged before the last interval tick. After Close all are
 // there.
 func TestBackgroundRollCrash(t *testing.T) {
+	cuts := 0 // clones that removed or cut segments after a damaged one
+	for seed := range uint64(6) {
+		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) { cuts += testBackgroundRollCrash(t, seed) })
+	}
+	if cuts == 0 {
+		t.Fatal("no clone had segments after a damaged one to remove")
+	}
+}
+
+func testBackgroundRollCrash(t *testing.T, seed uint64) (cuts int) {
 	mem := vfs.NewMem()
-	rng := rand.New(rand.NewPCG(3, 4))
+	rng := rand.New(rand.NewPCG(3, seed))
 	s := openT(t, slowSyncFS{mem, 300 * time.Microsecond}, Options{BlockRows: 4, Sync: SyncInterval, SyncInterval: time.Hour})
 	n := int64(0)
-	check := func(clone *vfs.MemFS, sealedRows int64, what string) {
+	check := func(clone *vfs.MemFS, durableRows int64, what string) {
 		t.Helper()
 		c, err := Open("db", &Options{FS: clone})
 		if err != nil {
 			t.Fatalf("%s: open the clone: %v", what, err)
 		}
 		defer closeT(t, c)
+		if rec, err := c.Recovered("ev"); err == nil && len(rec.RemovedLater)+len(rec.CutDamaged) > 0 {
+			cuts++
+		}
 		got := allSeqs(t, c, "ev")
 		for i, q := range got {
 			if q != uint64(i+1) {
 				t.Fatalf("%s: seqs are not a prefix: position %d holds %d", what, i, q)
 			}
 		}
-		if int64(len(got)) < sealedRows {
-			t.Fatalf("%s: %d rows, but %d were in sealed segments", what, len(got), sealedRows)
+		if int64(len(got)) < durableRows {
+			rec, _ := c.Recovered("ev")
+			t.Fatalf("%s: %d rows, but %d were acknowledged before the last tick; recovery %+v", what, len(got), durableRows, rec)
 		}
 		for _, q := range got {
 			if q%7 != 0 {
@@ -97,19 +112,7 @@ func TestBackgroundRollCrash(t *testing.T) {
 			}
 		}
 	}
-	// sealedRows counts the rows of settled (sealed, durable) segments.
-	sealedRows := func() int64 {
-		st := s.st("ev")
-		st.mu.Lock()
-		defer st.mu.Unlock()
-		var r int64
-		for _, sf := range st.segs {
-			if sf.sealed {
-				r += sf.rows
-			}
-		}
-		return r
-	}
+	var ticked int64 // rows acknowledged before the last tick
 	for day := range int64(40) {
 		rows := 1 + rng.IntN(9)
 		for range rows {
@@ -118,10 +121,17 @@ func TestBackgroundRollCrash(t *testing.T) {
 			}
 			n++
 		}
-		if day%3 == 0 {
-			check(mem.CrashClone(), sealedRows(), "plain")
-		} else {
-			check(mem.CrashCloneTorn(rng), sealedRows(), "torn")
+		if day%4 == 1 {
+			s.st("ev").backgroundSync() // the interval tick
+			ticked = n
+		}
+		switch day % 3 {
+		case 0:
+			check(mem.CrashClone(), ticked, "plain")
+		case 1:
+			check(mem.CrashCloneTorn(rng), ticked, "torn")
+		default:
+			check(mem.CrashCloneDisordered(rng), ticked, "disordered")
 		}
 	}
 	if m := s.Metrics(); m.SegmentsRolled < 10 {
@@ -129,35 +139,41 @@ func TestBackgroundRollCrash(t *testing.T) {
 	}
 	closeT(t, s)
 	check(mem.CrashClone(), n, "after Close")
+	return cuts
 }
 
-// TestBackgroundRollSealError: a background seal whose fsync fails fails
-// the stream: the append or read that settles it gets the error, Close
-// reports the acknowledged rows lost, and the store reopens with a
-// prefix of the seqs, appends continuing.
-func TestBackgroundRollSealError(t *testing.T) {
+// TestBackgroundRollSyncError: the tick's fsync of the segments a
+// background roll sealed and created without one fails (durable.go):
+// the tick counts a sync error, the next append recovers (cutting the
+// segment whose fsync failed back to its header, removing later ones)
+// and continues the seqs, Close reports the acknowledged rows lost, and
+// the store reopens with a prefix of the seqs.
+func TestBackgroundRollSyncError(t *testing.T) {
 	mem := vfs.NewMem()
 	efs := vfs.NewErrorFS(mem)
-	// Slow fsyncs keep the seal in flight while the append returns.
-	s := openT(t, slowSyncFS{efs, 50 * time.Millisecond}, Options{BlockRows: 4, Sync: SyncNever})
+	s := openT(t, efs, Options{BlockRows: 4, Sync: SyncInterval, SyncInterval: time.Hour})
 	for i := range 8 {
 		if _, err := s.Append(ctx, "ev", rec(day0+int64(i), "a", int64(i))); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := s.Count("ev"); err != nil { // writes the frames being encoded
-		t.Fatal(err)
-	}
-	efs.FailAfter(vfs.OpSync, 0, nil) // the background seal's fsync, or the next segment's
 	var recs []Record
 	for i := range 4 {
 		recs = append(recs, rec(day0+dayNS+int64(i), "a", int64(8+i)))
 	}
 	if _, err := s.Append(ctx, "ev", recs...); err != nil {
-		t.Fatal(err) // queued behind the seal: acknowledged
+		t.Fatal(err)
 	}
-	if _, err := s.Count("ev"); err == nil {
-		t.Fatal("read after a failed background seal: no error")
+	if _, err := s.Count("ev"); err != nil { // settles the roll
+		t.Fatal(err)
+	}
+	if st := s.st("ev"); len(st.dur.pending) == 0 {
+		t.Fatal("the background roll left nothing to fsync")
+	}
+	efs.FailAfter(vfs.OpSync, 0, nil)
+	s.st("ev").backgroundSync() // the interval tick
+	if m := s.Metrics(); m.SyncErrors == 0 || efs.Injected(vfs.OpSync) == 0 {
+		t.Fatalf("tick with a failing fsync: metrics %+v", m)
 	}
 	efs.Disarm()
 	seqs, err := s.Append(ctx, "ev", rec(day0+dayNS+10, "a", 12)) // recovers first

@@ -84,7 +84,7 @@ func (st *stream) loadSoft() error {
 	ss := &st.soft
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	removed, err := index.RemoveStaleTmp(st.s.fs, st.dir, deletedFile, tombstonedFile, retentionFile)
+	removed, err := index.RemoveStaleTmp(st.s.fs, st.dir, deletedFile, tombstonedFile, retentionFile, durableFile)
 	if err != nil {
 		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
 	}

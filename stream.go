@@ -35,11 +35,17 @@ type Recovery struct {
 	// followed by later segments, that were removed: segments created
 	// in the background by rolls a crash or a failed seal cut short.
 	RemovedEmpty []string
+	// CutDamaged lists sealed segments after the durable mark cut before
+	// a block that failed its checks; RemovedLater the segments removed
+	// because they followed a damaged or unsealed one (durable.go).
+	CutDamaged   []string
+	RemovedLater []string
 }
 
 // Truncated reports whether anything was cut or removed.
 func (r Recovery) Truncated() bool {
-	return r.TruncatedBytes > 0 || len(r.RemovedTorn) > 0 || len(r.RemovedEmpty) > 0
+	return r.TruncatedBytes > 0 || len(r.RemovedTorn) > 0 || len(r.RemovedEmpty) > 0 ||
+		len(r.CutDamaged) > 0 || len(r.RemovedLater) > 0
 }
 
 const nsPerDay = int64(24 * time.Hour)
@@ -160,6 +166,7 @@ type stream struct {
 	imp     importGate        // running import (import.go)
 	fresh   freshState        // created by an import (import_fresh.go); guarded by Store.mu
 	cut     unsyncedCut       // a segment to cut back after a failed fsync (unsynced.go)
+	dur     durableState      // segments written without an fsync (durable.go)
 }
 
 // openWriter locks the stream directory and loads its segments,
@@ -218,17 +225,71 @@ func (st *stream) load() error {
 		return err
 	}
 	st.segs, st.w, st.active, st.blocks = nil, nil, nil, nil
+	mark, hasMark, err := st.readMark()
+	if err != nil {
+		return err
+	}
 	var next uint64 = 1
-	for i, name := range names {
-		sf, err := st.loadSealed(name, i == len(names)-1)
+	for i := 0; i < len(names); i++ {
+		name := names[i]
+		last := i == len(names)-1
+		sf, err := st.loadSealed(name, last)
+		if _, first, _ := parseSegName(name); err != nil && hasMark && first > mark && errors.Is(err, chunk.ErrCorrupt) {
+			// Not known durable (durable.go): a crash damaged its
+			// trailer or header. Keep the frames that check as the
+			// active segment, drop the later ones.
+			if err := st.removeLater(names[i+1:]); err != nil {
+				return err
+			}
+			names, last = names[:i+1], true
+			if err := st.cutTrailer(name); err != nil {
+				return err
+			}
+			if sf, err = st.loadSealed(name, true); errors.Is(err, chunk.ErrCorrupt) {
+				err = st.removeLater(names[i:]) // the header itself
+				break
+			}
+		}
 		if err != nil {
 			return err
+		}
+		// A segment after a damaged one was written while that one was
+		// not durable (durable.go): keep the prefix.
+		bad := sf != nil && sf.sealed && hasMark && sf.firstSeq > mark
+		if bad {
+			if bad, err = st.damaged(sf); err != nil {
+				return err
+			}
+		}
+		if !last || bad {
+			bad = bad || sf == nil || !sf.sealed
+			if bad {
+				if err := st.removeLater(names[i+1:]); err != nil {
+					return err
+				}
+				names = names[:i+1]
+				if sf == nil {
+					break // removed as torn or empty
+				}
+				if sf, err = st.loadSealed(name, true); err != nil {
+					return err
+				}
+			}
 		}
 		if sf == nil {
 			continue // the active segment, or a torn one removed
 		}
 		st.segs = append(st.segs, sf)
 		next = max(next, sf.firstSeq, lastSeq(sf.blocks)+1)
+	}
+	if st.s.o.Sync != SyncAlways && !hasMark && len(st.dur.pending) == 0 {
+		// From now on seals may skip their fsync: mark what is trusted.
+		st.dur.hasMark = false
+		if err := st.advanceMark(); err != nil {
+			return err
+		}
+	} else {
+		st.dur.mark, st.dur.hasMark = mark, hasMark
 	}
 	if n := len(st.segs); n > 0 && !st.segs[n-1].sealed && (st.active == nil || len(st.blocks) == 0) {
 		// The last segment with frames is unsealed and only an empty
@@ -318,12 +379,18 @@ func (st *stream) loadSealed(name string, last bool) (*segFile, error) {
 	return sf, st.checkHeader(sf, r.Header())
 }
 
-// tornCreate reports whether path is small enough to be a segment whose
-// creation was cut by a crash before its header was durable: no frame
-// can follow a header of at most 286 bytes.
+// tornCreate reports whether path is a segment whose creation was cut by
+// a crash before its header was durable: small enough that no frame can
+// follow a header of at most 286 bytes, and its header does not check.
+// (A small segment whose header checks but whose trailer was cut is not
+// one: durable.go keeps its frames.)
 func (st *stream) tornCreate(path string) bool {
 	fi, err := st.s.fs.Stat(path)
-	return err == nil && fi.Size() < maxHeaderLen+seg.FrameHeaderLen
+	if err != nil || fi.Size() >= maxHeaderLen+seg.FrameHeaderLen {
+		return false
+	}
+	_, err = seg.ReadHeader(st.s.fs, path)
+	return errors.Is(err, chunk.ErrCorrupt)
 }
 
 func (st *stream) removeEmpty(name, path string) error {
@@ -619,7 +686,7 @@ func (st *stream) backgroundSync() {
 	if err := st.writePending(); err != nil {
 		return // recorded by fail
 	}
-	if st.w == nil || st.s.o.Sync != SyncInterval {
+	if st.s.o.Sync != SyncInterval {
 		return
 	}
 	if err := st.sync(); err != nil {
@@ -636,6 +703,9 @@ func (st *stream) backgroundSync() {
 // sync fsyncs the active segment if it holds unsynced bytes. Caller
 // holds mu.
 func (st *stream) sync() error {
+	if err := st.syncUndurable(); err != nil { // durable.go
+		return err
+	}
 	if st.w == nil || st.w.Synced() == st.w.Size() {
 		return nil
 	}
@@ -660,10 +730,14 @@ func (st *stream) close() error {
 	_ = st.writePending() // a failure is in syncErr (fail)
 	st.closed = true
 	errs := []error{st.syncErr}
-	if st.w != nil {
-		if st.broken == nil {
-			errs = append(errs, st.sync())
+	if st.broken == nil {
+		err := st.sync()
+		if err == nil && st.dur.hasMark && len(st.dur.pending) == 0 {
+			err = st.advanceMark() // seals fsynced under SyncAlways
 		}
+		errs = append(errs, err)
+	}
+	if st.w != nil {
 		errs = append(errs, st.w.Close())
 		st.w = nil
 	}

@@ -209,6 +209,14 @@ func (f tmpWatchFile) Write(p []byte) (int, error) {
 	return n, err
 }
 
+func (w *tmpWatchFS) CreateNew(name string) (vfs.File, error) {
+	f, err := w.FS.CreateNew(name)
+	if err != nil {
+		return nil, err
+	}
+	return tmpWatchFile{f, w}, nil
+}
+
 func (w *tmpWatchFS) Create(name string) (vfs.File, error) {
 	f, err := w.FS.Create(name)
 	if err != nil {

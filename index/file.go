@@ -222,3 +222,21 @@ func ReadRule(fsys vfs.FS, path string) (Rule, uint64, error) {
 	}
 	return r, fr.Seq, nil
 }
+
+// WriteDurable writes the durable mark path: seq is the first seq of the
+// newest segment known durable and sealed.
+func WriteDurable(fsys vfs.FS, path string, seq uint64) error {
+	return WriteFile(fsys, path, KindDurable, seq, nil, nil)
+}
+
+// ReadDurable reads the durable mark path.
+func ReadDurable(fsys vfs.FS, path string) (uint64, error) {
+	fr, err := ReadFile(fsys, path, KindDurable)
+	if err != nil {
+		return 0, err
+	}
+	if len(fr.Payload) != 0 {
+		return 0, corrupt(path, "durable mark", HeaderLen, "%d payload bytes, want none", len(fr.Payload))
+	}
+	return fr.Seq, nil
+}

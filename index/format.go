@@ -45,6 +45,10 @@ const (
 	KindTombstoned Kind = 2
 	// KindRetention: the stream's retention rule.
 	KindRetention Kind = 3
+	// KindDurable: no payload; the frame's seq is the first seq of the
+	// newest segment known durable and sealed (segments after it may
+	// have been sealed without an fsync and are verified at open).
+	KindDurable Kind = 4
 )
 
 func (k Kind) String() string {
@@ -55,6 +59,8 @@ func (k Kind) String() string {
 		return "tombstoned bitmap"
 	case KindRetention:
 		return "retention rule"
+	case KindDurable:
+		return "durable mark"
 	}
 	return fmt.Sprintf("Kind(%d)", uint8(k))
 }
@@ -107,7 +113,7 @@ func DecodeFrame(b []byte, path string, want Kind) (Frame, error) {
 	if f.Version != V1 {
 		return Frame{}, corrupt(path, "header", 4, "format version %d, this reader knows %v", b[4], CurrentVersion)
 	}
-	if f.Kind < KindDeleted || f.Kind > KindRetention {
+	if f.Kind < KindDeleted || f.Kind > KindDurable {
 		return Frame{}, corrupt(path, "header", 5, "unknown kind %d", b[5])
 	}
 	if want != 0 && f.Kind != want {

@@ -116,6 +116,7 @@ func TestGolden(t *testing.T) {
 	for name, b := range map[string][]byte{
 		"deleted_v1.hex":   AppendFrame(nil, KindDeleted, 2, bp),
 		"retention_v1.hex": AppendFrame(nil, KindRetention, 1, rp),
+		"durable_v1.hex":   AppendFrame(nil, KindDurable, 42, nil),
 	} {
 		path := filepath.Join("testdata", name)
 		got := hex.Dump(b)
@@ -135,7 +136,11 @@ func TestGolden(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if fr.Kind == KindRetention {
+		if fr.Kind == KindDurable {
+			if fr.Seq != 42 || len(fr.Payload) != 0 {
+				t.Fatalf("%s: decoded seq %d, %d payload bytes", name, fr.Seq, len(fr.Payload))
+			}
+		} else if fr.Kind == KindRetention {
 			if r, err := DecodeRule(fr.Payload, name); err != nil || fmt.Sprint(r) != fmt.Sprint(rule) {
 				t.Fatalf("%s: decoded %+v, %v", name, r, err)
 			}

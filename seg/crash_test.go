@@ -15,6 +15,9 @@ type writeHookFS struct {
 }
 
 func (h *writeHookFS) Create(name string) (vfs.File, error) { return h.wrap(h.FS.Create(name)) }
+func (h *writeHookFS) CreateNew(name string) (vfs.File, error) {
+	return h.wrap(h.FS.CreateNew(name))
+}
 
 func (h *writeHookFS) OpenAppend(name string) (vfs.File, error) {
 	return h.wrap(h.FS.OpenAppend(name))

@@ -114,3 +114,42 @@ func (w *Writer) addBlockSeries(block []byte) error {
 	}
 	return nil
 }
+
+// CutToFrames cuts segment path after its last frame that checks (frame
+// header and block CRC), whatever its footer says: a sealed file whose
+// trailer or a block was damaged becomes an unsealed one holding the
+// valid prefix, which OpenWriter then reopens. It fsyncs the file and
+// reports what it cut. A damaged header is an error matching
+// chunk.ErrCorrupt.
+func CutToFrames(fsys vfs.FS, path string) (Recovery, error) {
+	var rec Recovery
+	f, err := fsys.OpenAppend(path)
+	if err != nil {
+		return rec, fmt.Errorf("seg: open %s: %w", path, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return rec, fmt.Errorf("seg: stat %s: %w", path, err)
+	}
+	hdr, hdrLen, err := readHeader(f, path, fi.Size())
+	if err != nil {
+		return rec, err
+	}
+	s := scan{f: f, path: path, firstSeq: hdr.FirstSeq, start: hdrLen, size: fi.Size(), verify: true, onBlock: func(int, []byte) {}}
+	res, err := s.run()
+	if err != nil {
+		return rec, err
+	}
+	if res.end == fi.Size() {
+		return rec, nil
+	}
+	rec = Recovery{TruncatedBytes: fi.Size() - res.end, Cause: res.cause}
+	if err := f.Truncate(res.end); err != nil {
+		return rec, fmt.Errorf("seg: cut %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		return rec, fmt.Errorf("seg: cut %s: %w", path, err)
+	}
+	return rec, nil
+}

@@ -119,6 +119,10 @@ func rewrite(fsys vfs.FS, w *Writer, path string, fn func(w *Writer) error, hook
 	return hooks.at(CrashDirSynced), nil
 }
 
+// ReadHeader reads the header of the segment file path; a torn or
+// damaged one is an error matching chunk.ErrCorrupt.
+func ReadHeader(fsys vfs.FS, path string) (Header, error) { return readHeaderOf(fsys, path) }
+
 // readHeaderOf reads the header of the segment file path.
 func readHeaderOf(fsys vfs.FS, path string) (Header, error) {
 	f, err := fsys.Open(path)

@@ -2,9 +2,7 @@ package seg
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"slices"
 
@@ -46,12 +44,7 @@ func Create(fsys vfs.FS, path string, stream string, generation, firstSeq uint64
 	if err := checkStream(stream); err != nil {
 		return nil, fmt.Errorf("seg: create %s: %w", path, err)
 	}
-	if _, err := fsys.Stat(path); err == nil {
-		return nil, fmt.Errorf("seg: create %s: %w", path, fs.ErrExist)
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("seg: create %s: %w", path, err)
-	}
-	f, err := fsys.Create(path)
+	f, err := fsys.CreateNew(path)
 	if err != nil {
 		return nil, fmt.Errorf("seg: create %s: %w", path, err)
 	}
@@ -73,12 +66,7 @@ func CreateUnsynced(fsys vfs.FS, path string, stream string, generation, firstSe
 	if err := checkStream(stream); err != nil {
 		return nil, fmt.Errorf("seg: create %s: %w", path, err)
 	}
-	if _, err := fsys.Stat(path); err == nil {
-		return nil, fmt.Errorf("seg: create %s: %w", path, fs.ErrExist)
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("seg: create %s: %w", path, err)
-	}
-	f, err := fsys.Create(path)
+	f, err := fsys.CreateNew(path)
 	if err != nil {
 		return nil, fmt.Errorf("seg: create %s: %w", path, err)
 	}
@@ -233,6 +221,11 @@ func (w *Writer) Seal() error {
 	}
 	return w.Sync()
 }
+
+// SealUnsynced is Seal without its fsync: the caller makes the segment
+// durable later (File.Sync on any handle of it) and must not rely on it
+// surviving a crash before then.
+func (w *Writer) SealUnsynced() error { return w.writeTrailer() }
 
 // writeTrailer writes index, bloom and footer without syncing.
 func (w *Writer) writeTrailer() error {

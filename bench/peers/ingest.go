@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"slices"
 	"strconv"
 	"sync"
@@ -282,6 +283,17 @@ func runIngest(cfg *config, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stderr, "ingest: %s: %d series (%d in the file, %d samples with a repeated timestamp dropped), %d samples; tsq: %d UTC-day slices, prom: %d 30-min slices\n",
 		d.name, len(id.ss), len(d.series), dropped, id.samples, len(id.tsqPlan), len(id.prmPlan))
 
+	if cfg.traceFile != "" {
+		f, err := os.Create(cfg.traceFile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := trace.Start(f); err != nil {
+			return err
+		}
+		defer trace.Stop()
+	}
 	if cfg.cpuProfile != "" {
 		f, err := os.Create(cfg.cpuProfile)
 		if err != nil {

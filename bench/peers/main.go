@@ -54,6 +54,7 @@ type config struct {
 	// "always", "1", "8"; any one of each kind given restricts that kind).
 	ingestOnly []string
 	cpuProfile string // ingest mode: CPU profile of the tsq appends
+	traceFile  string // ingest mode: execution trace of every run
 	memProfile string // ingest mode: allocation profile after the runs
 }
 
@@ -71,6 +72,7 @@ func parseFlags(args []string) (*config, error) {
 	var only listFlag
 	fs.Var(&only, "ingest-only", "ingest mode: run only these of tsq,prom / interval,always / 1,8 (comma-separated; a kind not named runs in full)")
 	cpuProfile := fs.String("cpuprofile", "", "ingest mode: write a CPU profile of tsq's append phases to this file")
+	traceFile := fs.String("trace", "", "ingest mode: write an execution trace (go tool trace) of every run to this file")
 	memProfile := fs.String("memprofile", "", "ingest mode: write an allocation profile (all runs) to this file")
 	// Flags and file names may interleave: "-data a.csv b.csv -reps 3".
 	for {
@@ -89,7 +91,7 @@ func parseFlags(args []string) (*config, error) {
 		args = rest[i:]
 	}
 	cfg := &config{files: files, reps: *reps, synthetic: *synth, ingest: *ingest, ingestSamples: *ingestSamples,
-		ingestOnly: only, cpuProfile: *cpuProfile, memProfile: *memProfile}
+		ingestOnly: only, cpuProfile: *cpuProfile, memProfile: *memProfile, traceFile: *traceFile}
 	if cfg.ingest {
 		repsSet := false
 		fs.Visit(func(f *flag.Flag) { repsSet = repsSet || f.Name == "reps" })

@@ -20,6 +20,7 @@ var stateFiles = []struct {
 	{"deleted.bitmap", index.KindDeleted},
 	{"tombstoned.bitmap", index.KindTombstoned},
 	{"retention.rule", index.KindRetention},
+	{"durable.mark", index.KindDurable},
 	{compact.WatermarkFile, 0},
 }
 
@@ -46,6 +47,8 @@ func checkState(fsys vfs.FS, dir string, rep *Report) {
 				_, _, err = compact.LoadWatermark(fsys, sdir)
 			case index.KindRetention:
 				_, _, err = index.ReadRule(fsys, p)
+			case index.KindDurable:
+				_, err = index.ReadDurable(fsys, p)
 			default:
 				_, _, err = index.ReadBitmap(fsys, p, sf.kind)
 			}

@@ -71,6 +71,23 @@ var conformanceCases = []struct {
 			t.Fatalf("content %q", got)
 		}
 	}},
+	{"create new", func(t *testing.T, fsys FS, dir string) {
+		name := filepath.Join(dir, "a")
+		f, err := fsys.CreateNew(name)
+		must(t, err)
+		if _, err := io.WriteString(f, "first"); err != nil {
+			t.Fatal(err)
+		}
+		must(t, f.Close())
+		if _, err := fsys.CreateNew(name); !errors.Is(err, fs.ErrExist) {
+			t.Fatalf("CreateNew of an existing file = %v, want ErrExist", err)
+		}
+		if got := readFile(t, fsys, name); got != "first" {
+			t.Fatalf("content after a refused CreateNew: %q", got)
+		}
+		_, err = fsys.CreateNew(filepath.Join(dir, "nodir", "a"))
+		mustNotExist(t, err)
+	}},
 	{"create in missing dir", func(t *testing.T, fsys FS, dir string) {
 		_, err := fsys.Create(filepath.Join(dir, "nodir", "a"))
 		mustNotExist(t, err)

@@ -183,6 +183,14 @@ func (e *ErrorFS) Create(name string) (File, error) {
 	return e.wrap(e.inner.Create(name))
 }
 
+// CreateNew implements FS.
+func (e *ErrorFS) CreateNew(name string) (File, error) {
+	if err := e.pathOp(OpCreate, "open", name); err != nil {
+		return nil, err
+	}
+	return e.wrap(e.inner.CreateNew(name))
+}
+
 // Open implements FS.
 func (e *ErrorFS) Open(name string) (File, error) {
 	if err := e.pathOp(OpOpen, "open", name); err != nil {

@@ -94,6 +94,21 @@ func (m *MemFS) Create(name string) (File, error) {
 	return &memFile{fs: m, n: n, name: name, write: true}, nil
 }
 
+// CreateNew implements FS.
+func (m *MemFS) CreateNew(name string) (File, error) {
+	name = filepath.Clean(name)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, err := m.lookup("open", name); err == nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrExist}
+	}
+	n, err := m.create("open", name)
+	if err != nil {
+		return nil, err
+	}
+	return &memFile{fs: m, n: n, name: name, write: true}, nil
+}
+
 // create creates or truncates the file name. Caller holds mu.
 func (m *MemFS) create(op, name string) (*memNode, error) {
 	dir, base, err := m.lookupDir(op, name)

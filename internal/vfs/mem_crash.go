@@ -29,12 +29,42 @@ func (m *MemFS) CrashCloneTorn(rng *rand.Rand) *MemFS {
 	})
 }
 
+// CrashCloneDisordered is a harsher power loss, as a file system that
+// commits metadata on its own and writes pages back in any order may
+// leave: every directory keeps its current entries, synced or not, and
+// each file whose content grew since its last Sync keeps either a prefix
+// of the new bytes (as CrashCloneTorn) or all of them but one range,
+// drawn from rng, that reads back as zeros (pages that never reached the
+// disk). The same rng state gives the same clone.
+func (m *MemFS) CrashCloneDisordered(rng *rand.Rand) *MemFS {
+	return m.clone(true, func(n *memNode) []byte {
+		if len(n.data) == len(n.synced) || !bytes.HasPrefix(n.data, n.synced) {
+			return n.synced
+		}
+		tail := len(n.data) - len(n.synced)
+		if rng.IntN(2) == 0 {
+			return bytes.Clone(n.data[:len(n.synced)+rng.IntN(tail+1)])
+		}
+		out := bytes.Clone(n.data)
+		lo := len(n.synced) + rng.IntN(tail)
+		hi := lo + 1 + rng.IntN(min(tail-(lo-len(n.synced)), 4096))
+		clear(out[lo:hi])
+		return out
+	})
+}
+
 // crashClone copies the durable tree, giving each file the content
 // survivor returns. survivor's result is shared, never written through.
 func (m *MemFS) crashClone(survivor func(*memNode) []byte) *MemFS {
+	return m.clone(false, survivor)
+}
+
+// clone copies the tree (the durable entries, or the current ones if
+// current), giving each file the content survivor returns.
+func (m *MemFS) clone(current bool, survivor func(*memNode) []byte) *MemFS {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	c := &crashCloner{survivor: survivor, seen: map[*memNode]*memNode{}}
+	c := &crashCloner{survivor: survivor, current: current, seen: map[*memNode]*memNode{}}
 	return &MemFS{root: c.clone(m.root), locks: map[string]bool{}}
 }
 
@@ -43,6 +73,7 @@ func (m *MemFS) crashClone(survivor func(*memNode) []byte) *MemFS {
 // stays one node, and a cycle of such renames terminates.
 type crashCloner struct {
 	survivor func(*memNode) []byte
+	current  bool // clone the current entries, not the synced ones
 	seen     map[*memNode]*memNode
 }
 
@@ -58,8 +89,12 @@ func (c *crashCloner) clone(n *memNode) *memNode {
 		cn.sync()
 		return cn
 	}
-	cn.children = make(map[string]*memNode, len(n.syncedChildren))
-	for name, child := range n.syncedChildren {
+	entries := n.syncedChildren
+	if c.current {
+		entries = n.children
+	}
+	cn.children = make(map[string]*memNode, len(entries))
+	for name, child := range entries {
 		cn.children[name] = c.clone(child)
 	}
 	cn.syncDir()

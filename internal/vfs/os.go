@@ -16,6 +16,10 @@ func (osFS) Create(name string) (File, error) {
 	return openOS(name, os.O_RDWR|os.O_CREATE|os.O_TRUNC)
 }
 
+func (osFS) CreateNew(name string) (File, error) {
+	return openOS(name, os.O_RDWR|os.O_CREATE|os.O_EXCL)
+}
+
 func (osFS) Open(name string) (File, error) { return openOS(name, os.O_RDONLY) }
 
 func (osFS) OpenAppend(name string) (File, error) {

@@ -29,6 +29,10 @@ type FS interface {
 	// Create creates name, or truncates it if it exists, and opens it
 	// read-write.
 	Create(name string) (File, error)
+	// CreateNew creates name, which must not exist (an error matching
+	// fs.ErrExist if it does), and opens it read-write: one step, where
+	// Stat then Create would take two and race.
+	CreateNew(name string) (File, error)
 	// Open opens an existing file read-only.
 	Open(name string) (File, error)
 	// OpenAppend opens an existing file read-write; every Write goes to the

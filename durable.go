@@ -1,0 +1,271 @@
+package tsq
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"sync"
+
+	"github.com/tsqdb/tsq/chunk"
+	"github.com/tsqdb/tsq/index"
+	"github.com/tsqdb/tsq/seg"
+)
+
+// Deferred durability of background rolls (SyncInterval, SyncNever).
+//
+// Replaying history rolls once per UTC day of data; an fsync per roll,
+// each waiting for the one before, would bound ingest by the disk's
+// fsync latency. So under the buffered policies a background roll seals
+// the old segment and creates the next without any fsync, and records
+// both as undurable. The interval tick (and Close, compaction, an
+// import) fsyncs every undurable segment at once, in parallel, then the
+// directory, and then writes the stream's durable mark: the first seq
+// of the newest sealed segment, every segment up to which is durable.
+//
+// A crash may thus leave any suffix of the segments after the mark
+// damaged: a file cut short (torn create, header alone, frames without
+// their trailer) or, where the file system wrote pages out of order, a
+// sealed file with a block that never reached the disk. Opening walks
+// the segments in seq order, checks the block CRCs of every sealed
+// segment after the mark, and at the first damaged segment that is not
+// the last keeps its valid prefix as the active segment and removes
+// every later one (Recovery.RemovedLater): what survives is a prefix of
+// the seqs, and every row acknowledged before the last completed tick.
+//
+// A stream without a mark (created by SyncAlways, where every seal is
+// fsynced, or by a release before marks) trusts every sealed segment.
+
+// durableFile is the durable mark's name in the stream directory
+// (docs/FORMAT.md, "State files").
+const durableFile = "durable.mark"
+
+// maxParallelSyncs bounds the fsyncs syncUndurable runs at once.
+const maxParallelSyncs = 16
+
+// durableState tracks the segments written without an fsync.
+type durableState struct {
+	pending  []string // segment names sealed or created without an fsync
+	dirDirty bool     // a segment was created without a directory fsync
+	mark     uint64   // the mark as last read or written
+	hasMark  bool     // the mark file exists
+}
+
+// noteUndurable records segment name, sealed or created without an
+// fsync. Caller holds mu.
+func (st *stream) noteUndurable(name string, created bool) {
+	d := &st.dur
+	if len(d.pending) == 0 || d.pending[len(d.pending)-1] != name {
+		d.pending = append(d.pending, name)
+	}
+	d.dirDirty = d.dirDirty || created
+}
+
+// syncUndurable makes every segment noted by noteUndurable durable:
+// their fsyncs run in parallel (the file system commits them together),
+// then the directory's; then it advances the durable mark. On a failed
+// fsync the segment is cut back to its header at recovery, which removes
+// every later segment. Caller holds mu.
+func (st *stream) syncUndurable() error {
+	d := &st.dur
+	if len(d.pending) == 0 && !d.dirDirty {
+		if d.hasMark {
+			return st.advanceMark() // past segments sealed durably (imports, synchronous rolls)
+		}
+		return nil
+	}
+	errs := make([]error, len(d.pending))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, maxParallelSyncs)
+	for i, name := range d.pending {
+		f := st.files[name]
+		if f == nil {
+			continue // removed since, or replaced by a durable rewrite
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			errs[i] = f.Sync()
+			<-sem
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			st.cutUndurable(d.pending[i])
+			return fmt.Errorf("tsq: stream %q: fsync segment %s: %w", st.name, d.pending[i], err)
+		}
+	}
+	if d.dirDirty {
+		if err := st.s.fs.SyncDir(st.dir); err != nil {
+			return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+		}
+	}
+	clear(d.pending)
+	d.pending, d.dirDirty = d.pending[:0], false
+	return st.advanceMark()
+}
+
+// cutUndurable notes that segment name, whose fsync failed, must be cut
+// back to its header at recovery (unsynced.go): nothing written to it
+// since it was created is known durable, nor is anything after it.
+// Caller holds mu.
+func (st *stream) cutUndurable(name string) {
+	if st.cut.path != "" {
+		return
+	}
+	var sf *segFile
+	for _, s := range st.segs {
+		if s.name == name {
+			sf = s
+		}
+	}
+	if st.active != nil && st.active.name == name {
+		sf = st.active
+	}
+	if sf == nil {
+		return
+	}
+	blocks := sf.blocks
+	if sf == st.active {
+		blocks = st.blocks
+	}
+	var size int64 // a header alone: the whole file (a torn create)
+	if len(blocks) > 0 {
+		size = blocks[0].Offset
+	}
+	st.cut = unsyncedCut{path: sf.path, size: size}
+	if first := sf.firstSeq; first < st.ackedNext {
+		st.s.m.syncErrors.Add(1)
+		if st.syncErr == nil {
+			st.syncErr = fmt.Errorf("tsq: stream %q: up to %d acknowledged rows from seq %d on were lost: an fsync of %s failed",
+				st.name, st.ackedNext-first, first, sf.path)
+		}
+	}
+}
+
+// advanceMark writes the durable mark if the newest sealed segment is
+// newer than it. Call it only when every sealed segment is durable.
+// Caller holds mu.
+func (st *stream) advanceMark() error {
+	var mark uint64
+	for i := len(st.segs) - 1; i >= 0; i-- {
+		if st.segs[i].sealed {
+			mark = st.segs[i].firstSeq
+			break
+		}
+	}
+	d := &st.dur
+	if d.hasMark && mark <= d.mark {
+		return nil
+	}
+	if err := index.WriteDurable(st.s.fs, filepath.Join(st.dir, durableFile), mark); err != nil {
+		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+	}
+	d.mark, d.hasMark = mark, true
+	return nil
+}
+
+// readMark reads the durable mark; ok is false if there is none (every
+// sealed segment is trusted). A damaged mark trusts none.
+func (st *stream) readMark() (mark uint64, ok bool, err error) {
+	mark, err = index.ReadDurable(st.s.fs, filepath.Join(st.dir, durableFile))
+	switch {
+	case err == nil:
+		return mark, true, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return 0, false, nil
+	case errors.Is(err, index.ErrCorrupt):
+		return 0, true, nil // verify every sealed segment; the next mark replaces it
+	}
+	return 0, false, fmt.Errorf("tsq: stream %q: %w", st.name, err)
+}
+
+// damaged reports whether sealed segment sf, after the durable mark, has
+// a block that fails its checks. If so it cuts the file before that
+// block, dropping the trailer, so that it reopens as an unsealed segment
+// holding the valid prefix.
+func (st *stream) damaged(sf *segFile) (bool, error) {
+	r, err := seg.Open(st.s.fs, sf.path)
+	if err != nil {
+		return false, fmt.Errorf("tsq: stream %q: %w", st.name, err)
+	}
+	cut := int64(-1)
+	var buf []byte
+	for i, b := range r.Blocks() {
+		if buf, err = r.ReadBlock(i, buf); err != nil {
+			cut = b.Offset
+			break
+		}
+	}
+	if err := r.Close(); err != nil {
+		return false, err
+	}
+	if cut < 0 {
+		return false, nil
+	}
+	f, err := st.s.fs.OpenAppend(sf.path)
+	if err != nil {
+		return false, fmt.Errorf("tsq: stream %q: cut damaged segment: %w", st.name, err)
+	}
+	err = f.Truncate(cut)
+	if err == nil {
+		err = f.Sync()
+	}
+	if err = errors.Join(err, f.Close()); err != nil {
+		return false, fmt.Errorf("tsq: stream %q: cut damaged segment %s: %w", st.name, sf.path, err)
+	}
+	st.rec.CutDamaged = append(st.rec.CutDamaged, sf.path)
+	return true, nil
+}
+
+// cutTrailer cuts segment name after its last frame that checks, so that
+// it reopens as an unsealed segment holding them. A damaged header is
+// left for the caller (an error matching chunk.ErrCorrupt). Caller holds
+// mu.
+func (st *stream) cutTrailer(name string) error {
+	path := filepath.Join(st.dir, name)
+	if _, err := seg.CutToFrames(st.s.fs, path); err != nil {
+		if errors.Is(err, chunk.ErrCorrupt) {
+			return nil
+		}
+		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+	}
+	st.rec.CutDamaged = append(st.rec.CutDamaged, path)
+	return nil
+}
+
+// removeLater removes segments names, which follow a damaged one: they
+// were written while it was not durable. Caller holds mu.
+func (st *stream) removeLater(names []string) error {
+	for _, name := range names {
+		path := filepath.Join(st.dir, name)
+		kind := &st.rec.RemovedLater
+		if r, err := seg.Open(st.s.fs, path); err != nil {
+			if st.tornCreate(path) {
+				kind = &st.rec.RemovedTorn
+			}
+		} else {
+			if len(r.Blocks()) == 0 {
+				kind = &st.rec.RemovedEmpty // a header alone
+			}
+			_ = r.Close()
+		}
+		if f := st.files[name]; f != nil {
+			_ = f.Close()
+			delete(st.files, name)
+		}
+		if err := st.s.fs.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("tsq: stream %q: remove a segment after a damaged one: %w", st.name, err)
+		}
+		*kind = append(*kind, path)
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	if err := st.s.fs.SyncDir(st.dir); err != nil {
+		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+	}
+	return nil
+}
