@@ -700,3 +700,70 @@ func TestImportCommitCrashEveryOp(t *testing.T) {
 		t.Fatal("crash points did not cover both outcomes")
 	}
 }
+
+// TestImportStagedInvisible: while an import into an existing stream has
+// staged segments on disk, readers of the store see the stream as it
+// was: Count, a raw scan and Get of a staged seq; at commit every row
+// appears at once.
+func TestImportStagedInvisible(t *testing.T) {
+	mem := vfs.NewMem()
+	s := openT(t, mem, Options{SegmentMaxBytes: 16 << 10, BlockRows: 500})
+	defer closeT(t, s)
+	if _, err := s.Append(ctx, "ev", rec(day0, "a", 1)); err != nil {
+		t.Fatal(err)
+	}
+	g := &jsonGen{rows: 200000}
+	checked := false
+	r := readerFunc(func(p []byte) (int, error) {
+		if !checked && g.n > 8<<20 {
+			if staged := stagedFiles(t, mem); staged > 0 {
+				checked = true
+				done := make(chan struct{})
+				go func() { // another goroutine, as a reader would be
+					defer close(done)
+					if n, err := s.Count("ev"); err != nil || n != 1 {
+						t.Errorf("Count during the import = %d, %v; want 1", n, err)
+					}
+					if seqs := allSeqs(t, s, "ev"); len(seqs) != 1 {
+						t.Errorf("scan during the import: %d rows, want 1", len(seqs))
+					}
+					if _, err := s.Get("ev", 2); err == nil {
+						t.Error("Get of a staged seq succeeded")
+					}
+				}()
+				select {
+				case <-done:
+				case <-time.After(10 * time.Second):
+					t.Fatal("reads blocked by the import")
+				}
+				t.Logf("checked with %d staged files", staged)
+			}
+		}
+		return g.Read(p)
+	})
+	o := importOpts(t)
+	o.MemoryBudget = MinImportBudget // the reader stays close to the writer
+	st, err := s.Import(ctx, "ev", r, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !checked {
+		t.Fatal("no staged file seen during the import")
+	}
+	if n := countT(t, s, "ev"); n != 1+int(st.Rows) || st.Rows != 200000 {
+		t.Fatalf("after commit: %d rows (imported %d)", n, st.Rows)
+	}
+	stagingEmpty(t, mem, "db")
+}
+
+// stagedFiles counts the files under the store's staging directory.
+func stagedFiles(t *testing.T, fsys vfs.FS) int {
+	t.Helper()
+	n := 0
+	dirs, _ := fsys.ReadDir("db/staging")
+	for _, d := range dirs {
+		names, _ := fsys.ReadDir("db/staging/" + d)
+		n += len(names)
+	}
+	return n
+}
