@@ -48,14 +48,11 @@ func (s *Store) Append(ctx context.Context, stream string, recs ...Record) ([]ui
 // others follow consecutively. It writes straight into reusable column
 // buffers: no allocation per sample. Durability is as for Append.
 func (s *Store) AppendSamples(ctx context.Context, stream, series string, times []int64, values []float64) (firstSeq uint64, err error) {
-	if len(times) != len(values) {
-		return 0, fmt.Errorf("tsq: append samples to %q: %w: %d times, %d values", stream, ErrInvalidRecord, len(times), len(values))
+	if err := checkSamples(stream, series, times, values); err != nil {
+		return 0, err
 	}
 	if len(times) == 0 {
 		return 0, nil
-	}
-	if series == "" || len(series)+32 > MaxRecordBytes {
-		return 0, fmt.Errorf("tsq: append samples to %q: %w: series must be 1 to %d bytes", stream, ErrInvalidRecord, MaxRecordBytes-32)
 	}
 	if err := ctx.Err(); err != nil {
 		return 0, err
