@@ -327,13 +327,13 @@ func runIngest(cfg *config, stdout, stderr io.Writer) error {
 			if !want([]string{"1", "8"}, strconv.Itoa(g)) {
 				continue
 			}
-			for _, pol := range []tsq.SyncPolicy{tsq.SyncInterval, tsq.SyncAlways} {
-				if !want([]string{"tsq", "prom"}, "tsq") || !want([]string{"interval", "always"}, pol.String()) {
+			for _, m := range tsqModes {
+				if !want([]string{"tsq", "prom"}, "tsq") || !want([]string{"interval", "always", alwaysAsync}, m.name()) {
 					continue
 				}
-				rs, err := benchTSQ(id, g, pol)
+				rs, err := benchTSQ(id, g, m.pol, m.depth)
 				if err != nil {
-					return fmt.Errorf("tsq, %d goroutines, %v: %w", g, pol, err)
+					return fmt.Errorf("tsq, %d goroutines, %s: %w", g, m.name(), err)
 				}
 				logRows(stderr, rep, rs)
 				rows = append(rows, rs...)
@@ -437,10 +437,12 @@ func ingestSummary(w io.Writer, med []ingestRow) {
 		}
 	}
 	for _, g := range ingestGoroutines {
-		if t := find("ingest", "tsq", g, "always"); t != nil && t.appends > 0 && t.fsyncs > 0 {
-			fmt.Fprintf(w, "tsq always, %d goroutines: %d data fsyncs for %d appends: %.2f calls per fsync, %.1f samples per fsync; %d other fsyncs (%.1f calls per fsync of any kind)\n",
-				g, t.fsyncs, t.appends, float64(t.appends)/float64(t.fsyncs), float64(t.samples)/float64(t.fsyncs),
-				t.fsyncsMnt, float64(t.appends)/float64(t.fsyncs+t.fsyncsMnt))
+		for _, pol := range []string{"always", alwaysAsync} {
+			if t := find("ingest", "tsq", g, pol); t != nil && t.appends > 0 && t.fsyncs > 0 {
+				fmt.Fprintf(w, "tsq %s, %d goroutines: %d data fsyncs for %d appends: %.2f calls per fsync, %.1f samples per fsync; %d other fsyncs (%.1f calls per fsync of any kind); %.0f samples/s\n",
+					pol, g, t.fsyncs, t.appends, float64(t.appends)/float64(t.fsyncs), float64(t.samples)/float64(t.fsyncs),
+					t.fsyncsMnt, float64(t.appends)/float64(t.fsyncs+t.fsyncsMnt), t.perSec)
+			}
 		}
 	}
 	for _, g := range ingestGoroutines {
@@ -502,13 +504,39 @@ func dirBytes(dir string, skip ...string) (int64, error) {
 
 // benchTSQ appends the data to a new store in a temp dir, closes it,
 // measures the bytes, then scans the stream twice from a read-only store.
-func benchTSQ(id *ingestData, goroutines int, pol tsq.SyncPolicy) ([]ingestRow, error) {
+// tsqModes are the ways tsq appends: each policy with blocking
+// AppendSamples calls, and SyncAlways with asyncDepth AppendSamplesAsync
+// calls in flight per goroutine.
+var tsqModes = []tsqMode{{tsq.SyncInterval, 1}, {tsq.SyncAlways, 1}, {tsq.SyncAlways, asyncDepth}}
+
+type tsqMode struct {
+	pol   tsq.SyncPolicy
+	depth int
+}
+
+const (
+	asyncDepth  = 8
+	alwaysAsync = "always-async8"
+)
+
+func modeName(pol tsq.SyncPolicy, depth int) string {
+	if depth > 1 {
+		return alwaysAsync
+	}
+	return pol.String()
+}
+
+func (m tsqMode) name() string {
+	return modeName(m.pol, m.depth)
+}
+
+func benchTSQ(id *ingestData, goroutines int, pol tsq.SyncPolicy, depth int) ([]ingestRow, error) {
 	dir, err := os.MkdirTemp("", "tsq-ingest-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	syncName := map[tsq.SyncPolicy]string{tsq.SyncInterval: "interval", tsq.SyncAlways: "always"}[pol]
+	syncName := modeName(pol, depth)
 	row := ingestRow{mode: "ingest", system: "tsq", goroutines: goroutines, sync: syncName, samples: id.samples}
 
 	st, err := tsq.Open(dir, &tsq.Options{Sync: pol})
@@ -520,11 +548,41 @@ func benchTSQ(id *ingestData, goroutines int, pol tsq.SyncPolicy) ([]ingestRow, 
 	start := time.Now()
 	// Profile label: go tool pprof -tagfocus phase=tsq-append.
 	pprof.Do(ctx, pprof.Labels("phase", "tsq-append"), func(ctx context.Context) {
-		err = runSlices(id.tsqPlan, goroutines, func(_ int, sp span) error {
+		if depth <= 1 {
+			err = runSlices(id.tsqPlan, goroutines, func(_ int, sp span) error {
+				s := &id.ss[sp.s]
+				_, err := st.AppendSamples(ctx, ingestStream, s.name, id.ns[sp.s][sp.lo:sp.hi], s.vals[sp.lo:sp.hi])
+				return err
+			}, nil)
+			return
+		}
+		// Up to depth appends in flight per goroutine; all are waited
+		// for at the end of each slice.
+		inflight := make([][]*tsq.Pending, goroutines)
+		waitAll := func(g int) error {
+			var first error
+			for _, p := range inflight[g] {
+				if _, err := p.Wait(ctx); err != nil && first == nil {
+					first = err
+				}
+			}
+			inflight[g] = inflight[g][:0]
+			return first
+		}
+		err = runSlices(id.tsqPlan, goroutines, func(g int, sp span) error {
 			s := &id.ss[sp.s]
-			_, err := st.AppendSamples(ctx, ingestStream, s.name, id.ns[sp.s][sp.lo:sp.hi], s.vals[sp.lo:sp.hi])
+			p, err := st.AppendSamplesAsync(ctx, ingestStream, s.name, id.ns[sp.s][sp.lo:sp.hi], s.vals[sp.lo:sp.hi])
+			if err != nil {
+				return err
+			}
+			inflight[g] = append(inflight[g], p)
+			if len(inflight[g]) < depth {
+				return nil
+			}
+			_, err = inflight[g][0].Wait(ctx)
+			inflight[g] = inflight[g][1:]
 			return err
-		}, nil)
+		}, waitAll)
 	})
 	elapsed := time.Since(start)
 	m := st.Metrics()

@@ -62,9 +62,9 @@ func TestIngestMode(t *testing.T) {
 	if lines[0] != "mode\tsystem\tgoroutines\tsync\tsamples\tsamples_per_s\tfsyncs\tfsyncs_maint\tappends\tsamples_per_fsync\tbytes_on_disk" {
 		t.Fatalf("header %q", lines[0])
 	}
-	// Per goroutine count: tsq ingest, scan1, scan2 for two policies; prom
-	// ingest and scan1.
-	if len(lines) != 1+2*(2*3+2) {
+	// Per goroutine count: tsq ingest, scan1, scan2 for three modes
+	// (interval, always, always-async8); prom ingest and scan1.
+	if len(lines) != 1+2*(3*3+2) {
 		t.Fatalf("%d lines:\n%s", len(lines), out.String())
 	}
 	for _, l := range lines[1:] {
@@ -72,6 +72,9 @@ func TestIngestMode(t *testing.T) {
 		if len(f) != 11 || f[4] != "21608" { // 8 copies of 2701 samples
 			t.Errorf("row %q", l)
 		}
+	}
+	if !strings.Contains(errOut.String(), "tsq always-async8, 8 goroutines:") {
+		t.Errorf("no pipelined fsync line in the summary:\n%s", errOut.String())
 	}
 	if !strings.Contains(errOut.String(), "summary") {
 		t.Errorf("no summary on stderr:\n%s", errOut.String())

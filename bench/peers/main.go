@@ -70,7 +70,7 @@ func parseFlags(args []string) (*config, error) {
 	ingest := fs.Bool("ingest", false, "ingest mode: compare tsq's store with Prometheus' TSDB on the (replicated) -data file: append rate, fsyncs, bytes on disk, scan rate (default -reps 3)")
 	ingestSamples := fs.Int("ingest-samples", 10_000_000, "ingest mode: replicate the file's series until at least this many samples")
 	var only listFlag
-	fs.Var(&only, "ingest-only", "ingest mode: run only these of tsq,prom / interval,always / 1,8 (comma-separated; a kind not named runs in full)")
+	fs.Var(&only, "ingest-only", "ingest mode: run only these of tsq,prom / interval,always,always-async8 / 1,8 (comma-separated; a kind not named runs in full)")
 	cpuProfile := fs.String("cpuprofile", "", "ingest mode: write a CPU profile of tsq's append phases to this file")
 	traceFile := fs.String("trace", "", "ingest mode: write an execution trace (go tool trace) of every run to this file")
 	memProfile := fs.String("memprofile", "", "ingest mode: write an allocation profile (all runs) to this file")
