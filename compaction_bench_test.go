@@ -144,6 +144,9 @@ func benchCompactRewrite(b *testing.B, runs bool) {
 		st.merge.wg.Wait() // the merge at seal is not the pass's work
 		st.applyMerges()
 		st.publish()
+		if err := st.syncUndurable(); err != nil { // nor the fill's durability (durable.go)
+			b.Fatal(err)
+		}
 		st.mu.Unlock()
 		files, size := segBytes(b, sdir)
 		b.StartTimer()
