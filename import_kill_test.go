@@ -81,24 +81,7 @@ func TestImportSIGKILL(t *testing.T) {
 	steps := []string{"claim", "journal", "publish", "cleanup"}
 	var full time.Duration // how long a whole import takes (run 0)
 	for it := 0; killed < 30 && it < 100; it++ {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestImportKillChild$", "-test.count=1")
-		cmd.Env = append(os.Environ(), importKillEnv+"="+dir)
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd.Stderr = os.Stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		lines := make(chan string, 16)
-		go func() {
-			defer close(lines)
-			sc := bufio.NewScanner(out)
-			for sc.Scan() {
-				lines <- sc.Text()
-			}
-		}()
+		cmd, lines := startChild(t, "TestImportKillChild", importKillEnv+"="+dir)
 		if l := <-lines; l != "started" {
 			t.Fatalf("run %d: child said %q", it, l)
 		}

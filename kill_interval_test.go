@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -66,35 +64,8 @@ func TestSIGKILLInterval(t *testing.T) {
 	const runs = 20
 	var cuts, written uint64
 	for it := range runs {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestKillIntervalChild$", "-test.count=1")
-		cmd.Env = append(os.Environ(), killIntervalEnv+"="+dir, "TSQ_KILL_ITER="+strconv.Itoa(it))
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd.Stderr = os.Stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		lines := make(chan string, 1024)
-		go func() {
-			defer close(lines)
-			sc := bufio.NewScanner(stdout)
-			for sc.Scan() {
-				lines <- sc.Text()
-			}
-		}()
-		first, ok := <-lines
-		got := []string{first}
-		if !ok {
-			got = nil
-		}
-		time.Sleep(time.Duration(rng.IntN(80)) * time.Millisecond)
-		_ = cmd.Process.Signal(syscall.SIGKILL)
-		for l := range lines {
-			got = append(got, l)
-		}
-		_ = cmd.Wait()
+		got := killAfterFirstLine(t, "TestKillIntervalChild", time.Duration(rng.IntN(80))*time.Millisecond,
+			killIntervalEnv+"="+dir, "TSQ_KILL_ITER="+strconv.Itoa(it))
 		for _, l := range got {
 			if strings.HasPrefix(l, "error") || strings.HasPrefix(l, "---") {
 				t.Fatalf("run %d: child: %s", it, l)

@@ -80,36 +80,8 @@ func TestSIGKILL(t *testing.T) {
 	const runs = 50
 	var truncations int
 	for it := range runs {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestKillChild$", "-test.count=1")
-		cmd.Env = append(os.Environ(), killChildEnv+"="+dir, "TSQ_KILL_ITER="+strconv.Itoa(it))
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd.Stderr = os.Stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		lines := make(chan string, 1024)
-		go func() {
-			defer close(lines)
-			sc := bufio.NewScanner(stdout)
-			for sc.Scan() {
-				lines <- sc.Text()
-			}
-		}()
-		// wait for the first ack, then a random delay
-		first, ok := <-lines
-		var got []string
-		if ok {
-			got = append(got, first)
-		}
-		time.Sleep(time.Duration(rng.IntN(60)) * time.Millisecond)
-		_ = cmd.Process.Signal(syscall.SIGKILL)
-		for l := range lines {
-			got = append(got, l)
-		}
-		_ = cmd.Wait()
+		got := killAfterFirstLine(t, "TestKillChild", time.Duration(rng.IntN(60))*time.Millisecond,
+			killChildEnv+"="+dir, "TSQ_KILL_ITER="+strconv.Itoa(it))
 		for _, l := range got {
 			if strings.HasPrefix(l, "error") || strings.HasPrefix(l, "---") {
 				t.Fatalf("run %d: child: %s", it, l)
@@ -231,4 +203,49 @@ func slicesMax(s []uint64) uint64 {
 		m = max(m, v)
 	}
 	return m
+}
+
+// startChild runs test name of this test binary in a child process, with
+// env added to its environment, and returns it with the lines it prints
+// (the channel is closed when its output ends).
+func startChild(t *testing.T, name string, env ...string) (*exec.Cmd, <-chan string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+name+"$", "-test.count=1")
+	cmd.Env = append(os.Environ(), env...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := make(chan string, 1024)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+	}()
+	return cmd, lines
+}
+
+// killAfterFirstLine runs test name in a child process, waits for its
+// first line of output, kills it with SIGKILL after delay and returns
+// every line it printed.
+func killAfterFirstLine(t *testing.T, name string, delay time.Duration, env ...string) []string {
+	t.Helper()
+	cmd, lines := startChild(t, name, env...)
+	var got []string
+	if first, ok := <-lines; ok {
+		got = append(got, first)
+	}
+	time.Sleep(delay)
+	_ = cmd.Process.Signal(syscall.SIGKILL)
+	for l := range lines {
+		got = append(got, l)
+	}
+	_ = cmd.Wait()
+	return got
 }
