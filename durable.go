@@ -45,18 +45,27 @@ const maxParallelSyncs = 16
 
 // durableState tracks the segments written without an fsync.
 type durableState struct {
-	pending  []string // segment names sealed or created without an fsync
-	dirDirty bool     // a segment was created without a directory fsync
-	mark     uint64   // the mark as last read or written
-	hasMark  bool     // the mark file exists
+	pending  []undurable // segments sealed or created without an fsync
+	dirDirty bool        // a segment was created without a directory fsync
+	mark     uint64      // the mark as last read or written
+	hasMark  bool        // the mark file exists
+}
+
+// undurable is a segment written since its last fsync.
+type undurable struct {
+	name   string
+	synced int64 // bytes its last successful fsync made durable (0: none)
 }
 
 // noteUndurable records segment name, sealed or created without an
-// fsync. Caller holds mu.
-func (st *stream) noteUndurable(name string, created bool) {
+// fsync; synced is what an earlier fsync made durable of it (the
+// segment that was active, fsynced by ticks), 0 if none. Caller holds mu.
+func (st *stream) noteUndurable(name string, created bool, synced int64) {
 	d := &st.dur
-	if len(d.pending) == 0 || d.pending[len(d.pending)-1] != name {
-		d.pending = append(d.pending, name)
+	if n := len(d.pending); n > 0 && d.pending[n-1].name == name {
+		d.pending[n-1].synced = max(d.pending[n-1].synced, synced)
+	} else {
+		d.pending = append(d.pending, undurable{name, synced})
 	}
 	d.dirDirty = d.dirDirty || created
 }
@@ -77,8 +86,8 @@ func (st *stream) syncUndurable() error {
 	errs := make([]error, len(d.pending))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, maxParallelSyncs)
-	for i, name := range d.pending {
-		f := st.files[name]
+	for i, u := range d.pending {
+		f := st.files[u.name]
 		if f == nil {
 			continue // removed since, or replaced by a durable rewrite
 		}
@@ -94,7 +103,7 @@ func (st *stream) syncUndurable() error {
 	for i, err := range errs {
 		if err != nil {
 			st.cutUndurable(d.pending[i])
-			return fmt.Errorf("tsq: stream %q: fsync segment %s: %w", st.name, d.pending[i], err)
+			return fmt.Errorf("tsq: stream %q: fsync segment %s: %w", st.name, d.pending[i].name, err)
 		}
 	}
 	if d.dirDirty {
@@ -107,21 +116,22 @@ func (st *stream) syncUndurable() error {
 	return st.advanceMark()
 }
 
-// cutUndurable notes that segment name, whose fsync failed, must be cut
-// back to its header at recovery (unsynced.go): nothing written to it
-// since it was created is known durable, nor is anything after it.
-// Caller holds mu.
-func (st *stream) cutUndurable(name string) {
+// cutUndurable notes that segment u, whose fsync failed, must be cut
+// back at recovery (unsynced.go) to what its last good fsync made
+// durable, or to its header if none did: nothing written to it since is
+// known durable, nor is anything after it (recovery removes the later
+// segments). Caller holds mu.
+func (st *stream) cutUndurable(u undurable) {
 	if st.cut.path != "" {
 		return
 	}
 	var sf *segFile
 	for _, s := range st.segs {
-		if s.name == name {
+		if s.name == u.name {
 			sf = s
 		}
 	}
-	if st.active != nil && st.active.name == name {
+	if st.active != nil && st.active.name == u.name {
 		sf = st.active
 	}
 	if sf == nil {
@@ -131,12 +141,19 @@ func (st *stream) cutUndurable(name string) {
 	if sf == st.active {
 		blocks = st.blocks
 	}
-	var size int64 // a header alone: the whole file (a torn create)
+	size := u.synced // 0 with no frame: the whole file goes (a torn create)
 	if len(blocks) > 0 {
-		size = blocks[0].Offset
+		size = max(size, blocks[0].Offset)
 	}
 	st.cut = unsyncedCut{path: sf.path, size: size}
-	if first := sf.firstSeq; first < st.ackedNext {
+	first := sf.firstSeq // the first row the cut drops
+	for _, b := range blocks {
+		if b.Offset+int64(b.Length) > size {
+			break
+		}
+		first = b.MaxSeq + 1
+	}
+	if first < st.ackedNext {
 		st.s.m.syncErrors.Add(1)
 		if st.syncErr == nil {
 			st.syncErr = fmt.Errorf("tsq: stream %q: up to %d acknowledged rows from seq %d on were lost: an fsync of %s failed",

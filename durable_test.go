@@ -3,6 +3,8 @@ package tsq
 import (
 	"path/filepath"
 	"slices"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -125,4 +127,102 @@ func TestDurableMark(t *testing.T) {
 		t.Fatalf("Get of a damaged block at the mark = %v, want a corruption error", err)
 	}
 	closeT(t, s)
+}
+
+// failSyncFS fails every fsync of the file named fail (by any handle).
+type failSyncFS struct {
+	vfs.FS
+	fail atomic.Pointer[string]
+}
+
+type failSyncFile struct {
+	vfs.File
+	fs   *failSyncFS
+	name string
+}
+
+func (f failSyncFile) Sync() error {
+	if p := f.fs.fail.Load(); p != nil && *p == f.name {
+		return syscall.EIO
+	}
+	return f.File.Sync()
+}
+
+func (s *failSyncFS) wrap(name string, f vfs.File, err error) (vfs.File, error) {
+	if err != nil {
+		return f, err
+	}
+	return failSyncFile{f, s, filepath.Clean(name)}, nil
+}
+
+func (s *failSyncFS) Create(name string) (vfs.File, error) {
+	f, err := s.FS.Create(name)
+	return s.wrap(name, f, err)
+}
+
+func (s *failSyncFS) CreateNew(name string) (vfs.File, error) {
+	f, err := s.FS.CreateNew(name)
+	return s.wrap(name, f, err)
+}
+
+func (s *failSyncFS) Open(name string) (vfs.File, error) {
+	f, err := s.FS.Open(name)
+	return s.wrap(name, f, err)
+}
+
+func (s *failSyncFS) OpenAppend(name string) (vfs.File, error) {
+	f, err := s.FS.OpenAppend(name)
+	return s.wrap(name, f, err)
+}
+
+// TestTickSyncErrorKeepsSynced: an interval tick made the first 8 rows
+// of the active segment durable; a roll then sealed it without an fsync
+// and the next tick's fsync of it fails. Recovery cuts it back to what
+// the earlier tick made durable (not to its header), removes the later
+// segment, and the seqs go on past the lost ones; a crash image holds
+// exactly the rows kept.
+func TestTickSyncErrorKeepsSynced(t *testing.T) {
+	mem := vfs.NewMem()
+	fsys := &failSyncFS{FS: mem}
+	s := openT(t, fsys, Options{BlockRows: 4, Sync: SyncInterval, SyncInterval: time.Hour})
+	for i := range 8 {
+		if _, err := s.Append(ctx, "ev", rec(day0+int64(i), "a", int64(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := s.st("ev")
+	st.backgroundSync() // rows 1..8 durable
+	var recs []Record
+	for i := range 4 {
+		recs = append(recs, rec(day0+dayNS+int64(i), "a", int64(8+i)))
+	}
+	if _, err := s.Append(ctx, "ev", recs...); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Count("ev"); err != nil { // settles the roll: the first segment sealed without an fsync
+		t.Fatal(err)
+	}
+	first := filepath.Join("db", "streams", "ev", segName(dayOf(day0), 1))
+	fsys.fail.Store(&first)
+	st.backgroundSync()
+	if m := s.Metrics(); m.SyncErrors == 0 {
+		t.Fatal("the failed tick fsync was not counted")
+	}
+	fsys.fail.Store(nil)
+	seqs, err := s.Append(ctx, "ev", rec(day0+dayNS+10, "a", 12)) // recovers first
+	if err != nil || seqs[0] != 13 {
+		t.Fatalf("append after the failure: %v, %v", seqs, err)
+	}
+	want := []uint64{1, 2, 3, 4, 5, 6, 7, 8, 13}
+	if got := allSeqs(t, s, "ev"); !slices.Equal(got, want) {
+		t.Fatalf("seqs after recovery %v, want %v", got, want)
+	}
+	if err := s.Close(); err == nil {
+		t.Fatal("Close reported no loss")
+	}
+	c := openT(t, mem.CrashClone(), Options{})
+	defer closeT(t, c)
+	if got := allSeqs(t, c, "ev"); !slices.Equal(got, want) {
+		t.Fatalf("crash image: seqs %v, want %v", got, want)
+	}
 }

@@ -215,7 +215,7 @@ func (st *stream) settleJob() error {
 	st.s.m.rolled.Add(1)
 	sealed := &segFile{}
 	if j.w != nil {
-		st.noteUndurable(j.sf.name, false)
+		st.noteUndurable(j.sf.name, false, j.w.Synced())
 		*sealed = *j.sf
 		sealed.sealed = true
 		if k := slices.Index(st.segs, j.sf); k >= 0 {
@@ -224,7 +224,7 @@ func (st *stream) settleJob() error {
 		}
 	} else {
 		c := j.create
-		st.noteUndurable(c.name, true)
+		st.noteUndurable(c.name, true, 0)
 		st.files[c.name] = c.f
 		*sealed = segFile{name: c.name, path: filepath.Join(st.dir, c.name), day: c.day, firstSeq: c.firstSeq,
 			sealed: true, f: c.f, blocks: j.blocks, rows: sumRows(j.blocks), gen: c.nw.Header().Generation}
@@ -262,7 +262,7 @@ func (st *stream) settleRoll() error {
 		return n.err
 	}
 	r.next = nil
-	st.noteUndurable(n.name, true)
+	st.noteUndurable(n.name, true, 0)
 	st.files[n.name] = n.f
 	sf := &segFile{name: n.name, path: filepath.Join(st.dir, n.name), day: n.day, firstSeq: n.firstSeq, f: n.f}
 	if st.writable {
@@ -303,9 +303,9 @@ func (st *stream) waitRoll() {
 	for _, j := range r.jobs {
 		<-j.done
 		if j.w != nil {
-			st.noteUndurable(j.sf.name, false)
+			st.noteUndurable(j.sf.name, false, j.w.Synced())
 		} else if j.create.err == nil {
-			st.noteUndurable(j.create.name, true)
+			st.noteUndurable(j.create.name, true, 0)
 		}
 		if j.err != nil { // a failed seal fsync: cut at recovery (unsynced.go)
 			if j.w != nil {
@@ -323,7 +323,7 @@ func (st *stream) waitRoll() {
 	if n := r.next; n != nil {
 		<-n.done
 		if n.nw != nil {
-			st.noteUndurable(n.name, true)
+			st.noteUndurable(n.name, true, 0)
 			_ = n.nw.Close()
 			_ = n.f.Close()
 		}
