@@ -226,3 +226,31 @@ func TestTickSyncErrorKeepsSynced(t *testing.T) {
 		t.Fatalf("crash image: seqs %v, want %v", got, want)
 	}
 }
+
+// TestImportAdvancesMark: under SyncInterval a committed import moves the
+// durable mark to its newest segment at once, so that an open after a
+// crash does not read the imported segments back to check them.
+func TestImportAdvancesMark(t *testing.T) {
+	mem := vfs.NewMem()
+	s := openT(t, mem, Options{Sync: SyncInterval, SyncInterval: time.Hour, SegmentMaxBytes: 16 << 10, BlockRows: 1000})
+	defer closeT(t, s)
+	if _, err := s.Append(ctx, "ev", rec(day0, "a", 1)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Import(ctx, "ev", &jsonGen{rows: 20000}, importOpts(t)); err != nil {
+		t.Fatal(err)
+	}
+	st := s.st("ev")
+	st.mu.Lock()
+	var newest uint64
+	for _, sf := range st.segs {
+		if sf.sealed {
+			newest = sf.firstSeq
+		}
+	}
+	st.mu.Unlock()
+	mark, err := index.ReadDurable(mem, filepath.Join("db", "streams", "ev", durableFile))
+	if err != nil || mark != newest || newest < 2 {
+		t.Fatalf("mark after the import = %d, %v; want %d, the newest imported segment's first seq", mark, err, newest)
+	}
+}

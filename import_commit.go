@@ -133,6 +133,12 @@ func (run *importRun) commit() error {
 		st.next = max(st.next, rec.LastSeq+1)
 	}
 	st.publish()
+	if st.dur.hasMark && len(st.dur.pending) == 0 {
+		// Every sealed segment is durable (prepareImport synced the
+		// rolls'): a crash need not check the imported ones (durable.go).
+		// Best effort: the next tick or Close retries.
+		_ = st.advanceMark()
+	}
 	run.stats.FirstSeq, run.stats.LastSeq = rec.FirstSeq, rec.LastSeq
 	return nil
 }
