@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/tsqdb/tsq/chunk"
@@ -49,12 +50,15 @@ type durableState struct {
 	dirDirty bool        // a segment was created without a directory fsync
 	mark     uint64      // the mark as last read or written
 	hasMark  bool        // the mark file exists
+	stamp    uint64      // counts noteUndurable calls
+	dirStamp uint64      // stamp of the last create noted
 }
 
 // undurable is a segment written since its last fsync.
 type undurable struct {
 	name   string
-	synced int64 // bytes its last successful fsync made durable (0: none)
+	synced int64  // bytes its last successful fsync made durable (0: none)
+	stamp  uint64 // durableState.stamp when last noted
 }
 
 // noteUndurable records segment name, sealed or created without an
@@ -62,12 +66,93 @@ type undurable struct {
 // segment that was active, fsynced by ticks), 0 if none. Caller holds mu.
 func (st *stream) noteUndurable(name string, created bool, synced int64) {
 	d := &st.dur
+	d.stamp++
 	if n := len(d.pending); n > 0 && d.pending[n-1].name == name {
 		d.pending[n-1].synced = max(d.pending[n-1].synced, synced)
+		d.pending[n-1].stamp = d.stamp
 	} else {
-		d.pending = append(d.pending, undurable{name, synced})
+		d.pending = append(d.pending, undurable{name, synced, d.stamp})
 	}
-	d.dirDirty = d.dirDirty || created
+	if created {
+		d.dirDirty, d.dirStamp = true, d.stamp
+	}
+}
+
+// syncUndurableUnlocked is syncUndurable for the interval tick, which
+// must not stall appends: it fsyncs the segments noted so far without
+// holding mu, through handles of its own (opened by path, so that no
+// handle of the stream is closed under it), then retires what it synced
+// and advances the mark to the newest segment sealed before it began.
+// Segments noted meanwhile stay for the next tick. Caller holds mu; mu
+// is released and held again. It returns errStreamChanged, doing
+// nothing more, if the stream was closed or failed meanwhile.
+func (st *stream) syncUndurableUnlocked() error {
+	d := &st.dur
+	if len(d.pending) == 0 && !d.dirDirty {
+		return nil
+	}
+	batch, dirty, stamp := slices.Clone(d.pending), d.dirDirty, d.stamp
+	mark := newestSealed(st.segs)
+	fsys, dir := st.s.fs, st.dir
+	st.mu.Unlock()
+	errs := make([]error, len(batch))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, maxParallelSyncs)
+	for i, u := range batch {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			f, err := fsys.Open(filepath.Join(dir, u.name))
+			if errors.Is(err, fs.ErrNotExist) {
+				return // removed since, or replaced by a durable rewrite
+			}
+			if err == nil {
+				err = f.Sync()
+				err = errors.Join(err, f.Close())
+			}
+			errs[i] = err
+		}()
+	}
+	wg.Wait()
+	var dirErr error
+	if dirty && errors.Join(errs...) == nil {
+		dirErr = fsys.SyncDir(dir)
+	}
+	st.mu.Lock()
+	if st.closed || st.broken != nil {
+		return errStreamChanged
+	}
+	for i, err := range errs {
+		if err != nil {
+			st.cutUndurable(batch[i])
+			return fmt.Errorf("tsq: stream %q: fsync segment %s: %w", st.name, batch[i].name, err)
+		}
+	}
+	if dirErr != nil {
+		return fmt.Errorf("tsq: stream %q: %w", st.name, dirErr)
+	}
+	d.pending = slices.DeleteFunc(d.pending, func(u undurable) bool { return u.stamp <= stamp })
+	if dirty && d.dirStamp <= stamp {
+		d.dirDirty = false
+	}
+	return st.advanceMarkTo(mark)
+}
+
+// errStreamChanged: the stream was closed or failed while mu was not
+// held; whoever did it settles durability.
+var errStreamChanged = errors.New("tsq: stream changed while unlocked")
+
+// newestSealed returns the first seq of the newest sealed segment of
+// segs, 0 if none.
+func newestSealed(segs []*segFile) uint64 {
+	for i := len(segs) - 1; i >= 0; i-- {
+		if segs[i].sealed {
+			return segs[i].firstSeq
+		}
+	}
+	return 0
 }
 
 // syncUndurable makes every segment noted by noteUndurable durable:
@@ -165,14 +250,11 @@ func (st *stream) cutUndurable(u undurable) {
 // advanceMark writes the durable mark if the newest sealed segment is
 // newer than it. Call it only when every sealed segment is durable.
 // Caller holds mu.
-func (st *stream) advanceMark() error {
-	var mark uint64
-	for i := len(st.segs) - 1; i >= 0; i-- {
-		if st.segs[i].sealed {
-			mark = st.segs[i].firstSeq
-			break
-		}
-	}
+func (st *stream) advanceMark() error { return st.advanceMarkTo(newestSealed(st.segs)) }
+
+// advanceMarkTo writes the durable mark mark if it is newer than the
+// one written. Every segment up to mark must be durable. Caller holds mu.
+func (st *stream) advanceMarkTo(mark uint64) error {
 	d := &st.dur
 	if d.hasMark && mark <= d.mark {
 		return nil

@@ -84,3 +84,32 @@ func (s slowSyncFS) wrap(f vfs.File, err error) (vfs.File, error) {
 func (s slowSyncFS) Create(name string) (vfs.File, error)     { return s.wrap(s.FS.Create(name)) }
 func (s slowSyncFS) CreateNew(name string) (vfs.File, error)  { return s.wrap(s.FS.CreateNew(name)) }
 func (s slowSyncFS) OpenAppend(name string) (vfs.File, error) { return s.wrap(s.FS.OpenAppend(name)) }
+
+// slowWriteFS delays every File.Write of the files it creates or opens
+// for appending: a seal (its trailer) then takes that long, as its fsync
+// used to.
+type slowWriteFS struct {
+	vfs.FS
+	delay time.Duration
+}
+
+type slowWriteFile struct {
+	vfs.File
+	delay time.Duration
+}
+
+func (f slowWriteFile) Write(p []byte) (int, error) {
+	time.Sleep(f.delay)
+	return f.File.Write(p)
+}
+
+func (s slowWriteFS) wrap(f vfs.File, err error) (vfs.File, error) {
+	if err != nil {
+		return nil, err
+	}
+	return slowWriteFile{f, s.delay}, nil
+}
+
+func (s slowWriteFS) Create(name string) (vfs.File, error)     { return s.wrap(s.FS.Create(name)) }
+func (s slowWriteFS) CreateNew(name string) (vfs.File, error)  { return s.wrap(s.FS.CreateNew(name)) }
+func (s slowWriteFS) OpenAppend(name string) (vfs.File, error) { return s.wrap(s.FS.OpenAppend(name)) }

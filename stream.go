@@ -689,7 +689,15 @@ func (st *stream) backgroundSync() {
 	if st.s.o.Sync != SyncInterval {
 		return
 	}
-	if err := st.sync(); err != nil {
+	// The segments that rolls made are fsynced without mu (durable.go).
+	err := st.syncUndurableUnlocked()
+	if errors.Is(err, errStreamChanged) {
+		return
+	}
+	if err == nil {
+		err = st.sync()
+	}
+	if err != nil {
 		// Records acknowledged since the last fsync may not be durable:
 		// count it, report it from Close, recover at the next append.
 		st.broken = err
