@@ -20,6 +20,7 @@ import (
 	"runtime/trace"
 	"slices"
 	"strconv"
+	"syscall"
 	"sync"
 	"time"
 
@@ -504,6 +505,15 @@ func dirBytes(dir string, skip ...string) (int64, error) {
 
 // benchTSQ appends the data to a new store in a temp dir, closes it,
 // measures the bytes, then scans the stream twice from a read-only store.
+// quiesce starts a timed ingest from the same state for every system:
+// the dirty pages that earlier runs left (their stores, their removal)
+// written back, so that their writeback does not land in this run, and
+// a collected heap.
+func quiesce() {
+	syscall.Sync()
+	runtime.GC()
+}
+
 // tsqModes are the ways tsq appends: each policy with blocking
 // AppendSamples calls, and SyncAlways with asyncDepth AppendSamplesAsync
 // calls in flight per goroutine.
@@ -544,7 +554,7 @@ func benchTSQ(id *ingestData, goroutines int, pol tsq.SyncPolicy, depth int) ([]
 		return nil, err
 	}
 	ctx := context.Background()
-	runtime.GC()
+	quiesce()
 	start := time.Now()
 	// Profile label: go tool pprof -tagfocus phase=tsq-append.
 	pprof.Do(ctx, pprof.Labels("phase", "tsq-append"), func(ctx context.Context) {
@@ -676,7 +686,7 @@ func benchProm(id *ingestData, goroutines int) ([]ingestRow, error) {
 	for g := range appenders {
 		appenders[g] = &promAppender{db: db, ctx: ctx}
 	}
-	runtime.GC()
+	quiesce()
 	start := time.Now()
 	err = runSlices(id.prmPlan, goroutines, func(g int, sp span) error {
 		return appenders[g].append(&id.ss[sp.s], &refs[sp.s], lbls[sp.s], sp.lo, sp.hi)
