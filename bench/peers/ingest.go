@@ -20,8 +20,8 @@ import (
 	"runtime/trace"
 	"slices"
 	"strconv"
-	"syscall"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/prometheus/prometheus/model/labels"
