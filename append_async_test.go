@@ -107,7 +107,13 @@ func TestAppendSamplesAsyncEdges(t *testing.T) {
 			t.Fatalf("Wait = %d, %v", first, err)
 		}
 	}
+	if _, err := s.AppendSamplesAsync(ctx, "../x", "s", []int64{day0}, []float64{1}); err == nil {
+		t.Fatal("invalid stream name accepted")
+	}
 	closeT(t, s)
+	if _, err := s.AppendSamplesAsync(ctx, "m", "s", []int64{day0}, []float64{1}); !errors.Is(err, ErrClosed) {
+		t.Fatalf("after Close: %v, want ErrClosed", err)
+	}
 
 	// SyncAlways with a slow fsync: appends queue behind the one being
 	// committed; one cancelled while queued is withdrawn.

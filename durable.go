@@ -10,6 +10,7 @@ import (
 
 	"github.com/tsqdb/tsq/chunk"
 	"github.com/tsqdb/tsq/index"
+	"github.com/tsqdb/tsq/internal/vfs"
 	"github.com/tsqdb/tsq/seg"
 )
 
@@ -78,68 +79,6 @@ func (st *stream) noteUndurable(name string, created bool, synced int64) {
 	}
 }
 
-// syncUndurableUnlocked is syncUndurable for the interval tick, which
-// must not stall appends: it fsyncs the segments noted so far without
-// holding mu, through handles of its own (opened by path, so that no
-// handle of the stream is closed under it), then retires what it synced
-// and advances the mark to the newest segment sealed before it began.
-// Segments noted meanwhile stay for the next tick. Caller holds mu; mu
-// is released and held again. It returns errStreamChanged, doing
-// nothing more, if the stream was closed or failed meanwhile.
-func (st *stream) syncUndurableUnlocked() error {
-	d := &st.dur
-	if len(d.pending) == 0 && !d.dirDirty {
-		return nil
-	}
-	batch, dirty, stamp := slices.Clone(d.pending), d.dirDirty, d.stamp
-	mark := newestSealed(st.segs)
-	fsys, dir := st.s.fs, st.dir
-	st.mu.Unlock()
-	errs := make([]error, len(batch))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, maxParallelSyncs)
-	for i, u := range batch {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			f, err := fsys.Open(filepath.Join(dir, u.name))
-			if errors.Is(err, fs.ErrNotExist) {
-				return // removed since, or replaced by a durable rewrite
-			}
-			if err == nil {
-				err = f.Sync()
-				err = errors.Join(err, f.Close())
-			}
-			errs[i] = err
-		}()
-	}
-	wg.Wait()
-	var dirErr error
-	if dirty && errors.Join(errs...) == nil {
-		dirErr = fsys.SyncDir(dir)
-	}
-	st.mu.Lock()
-	if st.closed || st.broken != nil {
-		return errStreamChanged
-	}
-	for i, err := range errs {
-		if err != nil {
-			st.cutUndurable(batch[i])
-			return fmt.Errorf("tsq: stream %q: fsync segment %s: %w", st.name, batch[i].name, err)
-		}
-	}
-	if dirErr != nil {
-		return fmt.Errorf("tsq: stream %q: %w", st.name, dirErr)
-	}
-	d.pending = slices.DeleteFunc(d.pending, func(u undurable) bool { return u.stamp <= stamp })
-	if dirty && d.dirStamp <= stamp {
-		d.dirDirty = false
-	}
-	return st.advanceMarkTo(mark)
-}
-
 // errStreamChanged: the stream was closed or failed while mu was not
 // held; whoever did it settles durability.
 var errStreamChanged = errors.New("tsq: stream changed while unlocked")
@@ -158,9 +97,22 @@ func newestSealed(segs []*segFile) uint64 {
 // syncUndurable makes every segment noted by noteUndurable durable:
 // their fsyncs run in parallel (the file system commits them together),
 // then the directory's; then it advances the durable mark. On a failed
-// fsync the segment is cut back to its header at recovery, which removes
-// every later segment. Caller holds mu.
-func (st *stream) syncUndurable() error {
+// fsync the segment is cut back at recovery, which removes every later
+// segment. Caller holds mu.
+func (st *stream) syncUndurable() error { return st.syncPending(false) }
+
+// syncUndurableUnlocked is syncUndurable for the interval tick, which
+// must not stall appends: mu is released during the fsyncs and held
+// again. Segments noted meanwhile stay for the next tick; the mark
+// advances to the newest segment sealed before it began. It returns
+// errStreamChanged, doing nothing more, if the stream was closed or
+// failed meanwhile. Caller holds mu.
+func (st *stream) syncUndurableUnlocked() error { return st.syncPending(true) }
+
+// syncPending fsyncs the segments pending now through handles of its own
+// (opened by path: no handle of the stream is closed under it, with or
+// without mu), retires them and advances the mark. Caller holds mu.
+func (st *stream) syncPending(unlock bool) error {
 	d := &st.dur
 	if len(d.pending) == 0 && !d.dirDirty {
 		if d.hasMark {
@@ -168,37 +120,64 @@ func (st *stream) syncUndurable() error {
 		}
 		return nil
 	}
-	errs := make([]error, len(d.pending))
+	batch, dirty, stamp := slices.Clone(d.pending), d.dirDirty, d.stamp
+	mark := newestSealed(st.segs)
+	fsys, dir := st.s.fs, st.dir
+	if unlock {
+		st.mu.Unlock()
+	}
+	errs := syncSegments(fsys, dir, batch)
+	var dirErr error
+	if dirty && errors.Join(errs...) == nil {
+		dirErr = fsys.SyncDir(dir)
+	}
+	if unlock {
+		st.mu.Lock()
+		if st.closed || st.broken != nil {
+			return errStreamChanged
+		}
+	}
+	for i, err := range errs {
+		if err != nil {
+			st.cutUndurable(batch[i])
+			return fmt.Errorf("tsq: stream %q: fsync segment %s: %w", st.name, batch[i].name, err)
+		}
+	}
+	if dirErr != nil {
+		return fmt.Errorf("tsq: stream %q: %w", st.name, dirErr)
+	}
+	d.pending = slices.DeleteFunc(d.pending, func(u undurable) bool { return u.stamp <= stamp })
+	if dirty && d.dirStamp <= stamp {
+		d.dirDirty = false
+	}
+	return st.advanceMarkTo(mark)
+}
+
+// syncSegments fsyncs the segments of batch in dir, at most
+// maxParallelSyncs at once; a segment that no longer exists (removed, or
+// replaced by a durable rewrite) is skipped.
+func syncSegments(fsys vfs.FS, dir string, batch []undurable) []error {
+	errs := make([]error, len(batch))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, maxParallelSyncs)
-	for i, u := range d.pending {
-		f := st.files[u.name]
-		if f == nil {
-			continue // removed since, or replaced by a durable rewrite
-		}
+	for i, u := range batch {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
-			errs[i] = f.Sync()
-			<-sem
+			defer func() { <-sem }()
+			f, err := fsys.Open(filepath.Join(dir, u.name))
+			if errors.Is(err, fs.ErrNotExist) {
+				return
+			}
+			if err == nil {
+				err = errors.Join(f.Sync(), f.Close())
+			}
+			errs[i] = err
 		}()
 	}
 	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			st.cutUndurable(d.pending[i])
-			return fmt.Errorf("tsq: stream %q: fsync segment %s: %w", st.name, d.pending[i].name, err)
-		}
-	}
-	if d.dirDirty {
-		if err := st.s.fs.SyncDir(st.dir); err != nil {
-			return fmt.Errorf("tsq: stream %q: %w", st.name, err)
-		}
-	}
-	clear(d.pending)
-	d.pending, d.dirDirty = d.pending[:0], false
-	return st.advanceMark()
+	return errs
 }
 
 // cutUndurable notes that segment u, whose fsync failed, must be cut

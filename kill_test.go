@@ -139,28 +139,23 @@ func TestReaderInOtherProcess(t *testing.T) {
 		t.Skip("-short")
 	}
 	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestKillChild$", "-test.count=1")
 	// One large segment: no roll, so no merge rewrites a file under the reader.
-	cmd.Env = append(os.Environ(), killChildEnv+"="+dir, "TSQ_KILL_ITER=0", "TSQ_KILL_SEGMAX="+strconv.Itoa(1<<30))
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, lines := startChild(t, "TestKillChild", killChildEnv+"="+dir, "TSQ_KILL_ITER=0", "TSQ_KILL_SEGMAX="+strconv.Itoa(1<<30))
 	defer func() {
 		_ = cmd.Process.Signal(syscall.SIGKILL)
+		for range lines {
+		}
 		_ = cmd.Wait()
 	}()
-	sc := bufio.NewScanner(stdout)
 	checks := 0
 	for round := 0; round < 5; round++ {
 		// Collect some acknowledgements, then look from this process.
 		var acked []uint64
-		for len(acked) < 200 && sc.Scan() {
-			l := sc.Text()
+		for len(acked) < 200 {
+			l, ok := <-lines
+			if !ok {
+				break
+			}
 			if strings.HasPrefix(l, "error") {
 				t.Fatalf("child: %s", l)
 			}
@@ -169,7 +164,7 @@ func TestReaderInOtherProcess(t *testing.T) {
 			}
 		}
 		if len(acked) == 0 {
-			t.Fatalf("round %d: child acknowledged nothing (%v)", round, sc.Err())
+			t.Fatalf("round %d: child acknowledged nothing (its output ended)", round)
 		}
 		r, err := Open(dir, &Options{ReadOnly: true})
 		if err != nil {
