@@ -394,32 +394,27 @@ func (st *stream) tornCreate(path string) bool {
 }
 
 func (st *stream) removeEmpty(name, path string) error {
-	if f := st.files[name]; f != nil {
-		_ = f.Close()
-		delete(st.files, name)
-	}
-	if err := st.s.fs.Remove(path); err != nil {
-		return fmt.Errorf("tsq: stream %q: remove empty segment: %w", st.name, err)
-	}
-	if err := st.s.fs.SyncDir(st.dir); err != nil {
-		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
-	}
-	st.rec.RemovedEmpty = append(st.rec.RemovedEmpty, path)
-	return nil
+	return st.removeSegment(name, path, "empty", &st.rec.RemovedEmpty)
 }
 
 func (st *stream) removeTorn(name, path string) error {
+	return st.removeSegment(name, path, "torn", &st.rec.RemovedTorn)
+}
+
+// removeSegment closes the read handle of segment name, removes its file,
+// syncs the directory and reports path in *list. Caller holds mu.
+func (st *stream) removeSegment(name, path, what string, list *[]string) error {
 	if f := st.files[name]; f != nil {
 		_ = f.Close()
 		delete(st.files, name)
 	}
 	if err := st.s.fs.Remove(path); err != nil {
-		return fmt.Errorf("tsq: stream %q: remove torn segment: %w", st.name, err)
+		return fmt.Errorf("tsq: stream %q: remove %s segment: %w", st.name, what, err)
 	}
 	if err := st.s.fs.SyncDir(st.dir); err != nil {
 		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
 	}
-	st.rec.RemovedTorn = append(st.rec.RemovedTorn, path)
+	*list = append(*list, path)
 	return nil
 }
 
