@@ -20,6 +20,8 @@ func Fold(ctx context.Context, fsys vfs.FS, segs []Segment, lo, hi uint64, cap i
 // fold is Fold keeping up to nameLimit series names in the snapshot.
 func fold(ctx context.Context, fsys vfs.FS, segs []Segment, lo, hi uint64, cap, nameLimit int) (*Snapshot, uint64, error) {
 	snap := newSnapshot(nameLimit)
+	var size tableSizer
+	size.start(snap.recs, hi-lo, cap)
 	var dec chunk.Decoder
 	var rw rows
 	var buf []byte
@@ -30,7 +32,7 @@ func fold(ctx context.Context, fsys vfs.FS, segs []Segment, lo, hi uint64, cap, 
 		if err := ctx.Err(); err != nil {
 			return nil, 0, err
 		}
-		end, stop, err := foldSegment(fsys, s.Path, lo, hi, cap, snap, &dec, &rw, &buf)
+		end, stop, err := foldSegment(fsys, s.Path, lo, hi, cap, snap, &size, &dec, &rw, &buf)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -41,7 +43,7 @@ func fold(ctx context.Context, fsys vfs.FS, segs []Segment, lo, hi uint64, cap, 
 	return snap, hi, nil
 }
 
-func foldSegment(fsys vfs.FS, path string, lo, hi uint64, cap int, snap *Snapshot, dec *chunk.Decoder, rw *rows, buf *[]byte) (end uint64, stop bool, err error) {
+func foldSegment(fsys vfs.FS, path string, lo, hi uint64, cap int, snap *Snapshot, size *tableSizer, dec *chunk.Decoder, rw *rows, buf *[]byte) (end uint64, stop bool, err error) {
 	r, err := seg.Open(fsys, path)
 	if err != nil {
 		return 0, false, err
@@ -62,6 +64,7 @@ func foldSegment(fsys vfs.FS, path string, lo, hi uint64, cap int, snap *Snapsho
 		if err := decodeRows(dec, *buf, rw); err != nil {
 			return 0, false, fmt.Errorf("compact: fold %s block %d: %w", path, i, err)
 		}
+		size.before(snap.recs, rw.n)
 		for k := range rw.n {
 			if q := uint64(rw.seq[k]); q > lo && q <= hi {
 				snap.Observe(q, rw.series[k], rw.key[k], uint8(rw.op[k]))

@@ -123,11 +123,28 @@ func (t *hashTable) presize(n int) {
 	if t.n > 0 || n <= 0 {
 		return
 	}
-	per := max(minShardLen, (n/numShards+1)*3/2)
+	per := shardSlotsFor(n)
 	for si := range t.shards {
 		t.shards[si].slots = make([]hashSlot, per)
 	}
 }
+
+// reserve makes room for about n entries, rehashing each shard that has
+// fewer slots than that needs once, instead of the growth steps that
+// would get it there (beyond smallShardLen each step is 5/4: a shard
+// grown from there to 8x its size rehashes its entries about 4 times).
+func (t *hashTable) reserve(n int) {
+	per := shardSlotsFor(n)
+	for si := range t.shards {
+		if s := &t.shards[si]; len(s.slots) < per {
+			s.resize(per)
+		}
+	}
+}
+
+// shardSlotsFor returns the slots a shard needs when a table holds n
+// entries: 2/3 full on average.
+func shardSlotsFor(n int) int { return max(minShardLen, (n/numShards+1)*3/2) }
 
 // touch loads the home slot of each key (zero keys skipped), so that the
 // cache lines of a batch of lookups are fetched in parallel (the loads

@@ -110,8 +110,8 @@ func runSingle(ctx context.Context, cfg *Config, budget *byteSem, st *Stats) err
 			}
 		}()
 	}
-	snap.recs.presize(int(min(target-w, uint64(cfg.TombstoneCap), presizeMax)))
 	f := folder{d: d, lo: w, slots: make(chan struct{}, cfg.Workers+2)}
+	f.size.start(snap.recs, target-w, cfg.TombstoneCap)
 	f.run(ctx, cfg, win, func(j *segJob) {
 		if !j.drops {
 			mu.Lock()
@@ -165,11 +165,6 @@ func (j *segJob) rewrite(ctx context.Context, cfg *Config, budget *byteSem) (err
 	return nil
 }
 
-// presizeMax bounds the entries the snapshot's table is sized for
-// before the fold, from the window's seqs (target − W: a window of
-// samples, which adds no entry, gets the table too, up to this size).
-const presizeMax = 1 << 19
-
 // folder folds the window (lo, d.chunkEnd] newest row first, deciding
 // each row of the segments it reads.
 type folder struct {
@@ -188,6 +183,7 @@ type folder struct {
 	// end of their rewrite: what the re-encoded blocks waiting for their
 	// rewrite take is a few segments' worth.
 	slots chan struct{}
+	size  tableSizer // the record table's
 }
 
 // blockTask is a block of the window read, decoded (record columns) and
@@ -417,6 +413,7 @@ func (f *folder) block(sc *scanner, i int, m *seg.BlockMeta, rw *rows, hs []hash
 		}
 	}
 	f.why = append(f.why[:0], make([]uint8, rw.n)...)
+	f.size.before(snap.recs, rw.n) // no half is deciding
 	var lower, upper halfResult
 	if f.half != nil && rw.n >= 1024 {
 		f.half <- halfJob{rw: rw, hs: hs, rows: rowsOf[1], out: &upper}
