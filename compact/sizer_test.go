@@ -43,7 +43,7 @@ func TestTableSizer(t *testing.T) {
 		{"all keyed", 2_000_000, DefaultTombstoneCap, func(int) bool { return true }, 2},
 		{"one in ten keyed", 3_000_000, DefaultTombstoneCap, func(i int) bool { return i%10 == 0 }, 1},
 		{"samples then keyed", 2_000_000, DefaultTombstoneCap, func(i int) bool { return i >= 1_000_000 }, 4},
-		{"past the cap", 2_000_000, 700_000, func(int) bool { return true }, 6},
+		{"past the cap", 2_000_000, 700_000, func(int) bool { return true }, 12},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tab, resizes := fillSized(t, c.rows, c.cap, c.keyed)
@@ -68,7 +68,7 @@ func TestTableSizer(t *testing.T) {
 	}
 	t.Run("samples", func(t *testing.T) {
 		tab, resizes := fillSized(t, 2_000_000, DefaultTombstoneCap, func(int) bool { return false })
-		if resizes != 0 || tab.bytes() != int64(numShards*shardSlotsFor(presizeMax)*24) {
+		if resizes != 0 || tab.bytes() != int64(numShards*shardSlotsFor(projectAfter)*24) {
 			t.Fatalf("a window of samples: %d resizes, %d bytes", resizes, tab.bytes())
 		}
 	})
