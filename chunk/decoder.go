@@ -34,6 +34,8 @@ type Decoder struct {
 	codes []int32
 	tags  []uint8 // value encoding tag of each decoded column, 0 if not decoded
 	tag   uint8   // of the body decodeBody last read
+	// version of the block since Reset
+	version Version
 }
 
 // Release drops the Decoder's reference to its block, as Reset(nil)
@@ -65,9 +67,11 @@ func (d *Decoder) reset(src []byte, verify bool) error {
 		}
 	}
 	r := hreader{buf: body}
-	if v := Version(r.byte()); r.err == nil && v != V1 {
+	v := Version(r.byte())
+	if r.err == nil && (v < V1 || v > CurrentVersion) {
 		return corrupt("block header", 0, fmt.Errorf("unsupported block format version %d", uint8(v)))
 	}
+	d.version = v
 	rows := r.count("row count", MaxRows)
 	if r.err == nil && rows == 0 {
 		r.fail("block of 0 rows")
@@ -254,6 +258,9 @@ func (d *Decoder) decodeBody(dst *Column, body []byte) error {
 			dst.Bools = spread(dst.Bools, dst.Valid)
 		}
 	case String, Bytes:
+		if d.version < V2 && d.tag == uint8(codec.StringPrefix) {
+			return corrupt("values", off, fmt.Errorf("string encoding %v in a block of version %d", codec.StringPrefix, d.version))
+		}
 		dst.Codes, n, err = d.codec.DecodeStrings(&dst.Dict, dst.Codes, vals, present, MaxColumnBytes)
 		if err == nil && present != rows {
 			dst.Codes = spread(dst.Codes, dst.Valid)

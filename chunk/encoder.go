@@ -44,6 +44,7 @@ type Encoder struct {
 	bools  []bool
 	strs   []string
 	codes  []int32
+	strTag uint8 // the string encoding appendBody last wrote, 0 if none
 }
 
 type desc struct {
@@ -52,6 +53,7 @@ type desc struct {
 	rawLen  int
 	typ     Type
 	nameLen int
+	prefix  bool // front-coded strings: the block needs V2
 }
 
 // Append appends the encoding of b to dst. The block must have
@@ -103,7 +105,7 @@ func validHint(t Type, h Hint) bool {
 	case Float64:
 		return h.Encoding >= uint8(codec.FloatRaw) && h.Encoding <= uint8(codec.FloatDecimal)
 	case String, Bytes:
-		return h.Encoding == uint8(codec.StringPlain) || h.Encoding == uint8(codec.StringDict)
+		return h.Encoding >= uint8(codec.StringPlain) && h.Encoding <= uint8(codec.StringPrefix)
 	}
 	return false
 }
@@ -168,7 +170,13 @@ func (e *Encoder) appendBlock(dst []byte, b *Block, o *Options, hints []Hint) ([
 // appendHeader appends the block header of b, whose bodies e.descs
 // describes.
 func (e *Encoder) appendHeader(dst []byte, b *Block) []byte {
-	dst = append(dst, byte(CurrentVersion))
+	v := V1
+	for _, d := range e.descs {
+		if d.prefix {
+			v = V2
+		}
+	}
+	dst = append(dst, byte(v))
 	dst = binary.AppendUvarint(dst, uint64(b.Rows))
 	dst = binary.AppendUvarint(dst, uint64(len(b.Columns)))
 	for i, d := range e.descs {
@@ -199,6 +207,7 @@ func (e *Encoder) appendBodies(bodies []byte, b *Block, o *Options, hints []Hint
 			c = pickCompression(col.Type, o)
 		}
 		before := len(bodies)
+		e.strTag = 0
 		if c == CompressNone { // encoded in place, not copied
 			var err error
 			if bodies, err = e.encodeBody(bodies, i, col, b.Rows, h.Encoding, o != nil && o.Fixed); err != nil {
@@ -208,7 +217,7 @@ func (e *Encoder) appendBodies(bodies []byte, b *Block, o *Options, hints []Hint
 			if n > MaxColumnBytes {
 				return bodies, fmt.Errorf("%w: column %q encodes to %d bytes, limit %d", ErrBadColumn, col.Name, n, MaxColumnBytes)
 			}
-			e.descs = append(e.descs, desc{typ: col.Type, rawLen: n, stored: n, nameLen: len(col.Name)})
+			e.descs = append(e.descs, desc{typ: col.Type, rawLen: n, stored: n, nameLen: len(col.Name), prefix: e.strTag == uint8(codec.StringPrefix)})
 			continue
 		}
 		var err error
@@ -218,7 +227,7 @@ func (e *Encoder) appendBodies(bodies []byte, b *Block, o *Options, hints []Hint
 		if len(e.raw) > MaxColumnBytes {
 			return bodies, fmt.Errorf("%w: column %q encodes to %d bytes, limit %d", ErrBadColumn, col.Name, len(e.raw), MaxColumnBytes)
 		}
-		d := desc{typ: col.Type, rawLen: len(e.raw), stored: len(e.raw), nameLen: len(col.Name)}
+		d := desc{typ: col.Type, rawLen: len(e.raw), stored: len(e.raw), nameLen: len(col.Name), prefix: e.strTag == uint8(codec.StringPrefix)}
 		if len(e.raw) >= 64 {
 			comp := compress
 			if hints != nil && e.FastZstd {
@@ -333,14 +342,16 @@ func (e *Encoder) appendBody(dst []byte, col *Column, rows int, tag uint8, fixed
 	case Bool:
 		return codec.AppendBools(dst, presentOnly(col.Bools, col.Valid, present, &e.bools))
 	default: // String, Bytes
+		at := len(dst)
 		if col.Strs != nil {
-			return e.codec.AppendStrings(dst, presentOnly(col.Strs, col.Valid, present, &e.strs))
+			dst = e.codec.AppendStrings(dst, presentOnly(col.Strs, col.Valid, present, &e.strs))
+		} else if codes := presentOnly(col.Codes, col.Valid, present, &e.codes); tag != 0 {
+			dst = e.codec.AppendStringsAs(dst, &col.Dict, codes, codec.StringEncoding(tag))
+		} else {
+			dst = e.codec.AppendDict(dst, &col.Dict, codes)
 		}
-		codes := presentOnly(col.Codes, col.Valid, present, &e.codes)
-		if tag != 0 {
-			return e.codec.AppendStringsAs(dst, &col.Dict, codes, codec.StringEncoding(tag))
-		}
-		return e.codec.AppendDict(dst, &col.Dict, codes)
+		e.strTag = dst[at]
+		return dst
 	}
 }
 

@@ -32,8 +32,12 @@ type Version uint8
 const (
 	// V1 is the first block format.
 	V1 Version = 1
-	// CurrentVersion is what the encoder writes.
-	CurrentVersion = V1
+	// V2 adds the front-coded string encoding (codec.StringPrefix). The
+	// encoder writes the lowest version that holds a block's encodings:
+	// V1 unless a column is front coded.
+	V2 Version = 2
+	// CurrentVersion is the newest version, what the decoder reads up to.
+	CurrentVersion = V2
 )
 
 func (v Version) String() string { return fmt.Sprintf("v%d", uint8(v)) }

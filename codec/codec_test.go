@@ -766,6 +766,9 @@ func stringTable() []namedStrings {
 		{"binary", seq(200, func(i int) string { return string([]byte{byte(i), 0, 0xff, byte(i >> 3)}) })},
 		{"long", seq(5, func(i int) string { return strings.Repeat(string(rune('a'+i)), 10000) })},
 		{"utf8 and invalid", []string{"héllo", "\xff\xfe", "日本", "", "\x00"}},
+		{"sequential keys", seq(1000, func(i int) string { return fmt.Sprintf("order-%08d", 5000+i) })},
+		{"nested prefixes", []string{"", "a", "ab", "abc", "abc", "ab", "abd", "", "x", "xyz"}},
+		{"sorted paths", seq(500, func(i int) string { return fmt.Sprintf("/var/log/app%d/part-%05d.log", i/100, i%100*37) })},
 	}
 }
 
@@ -822,6 +825,98 @@ func TestStringsRoundTrip(t *testing.T) {
 			checkStrings(t, "AppendDict", &dict, codes, tc.vals)
 			if !slices.Equal(codes, c2) {
 				t.Fatalf("AppendDict: codes %v, want %v", codes, c2)
+			}
+		})
+	}
+}
+
+// TestStringsPrefix: front coding round-trips every table entry when
+// forced (AppendStringsAs, from a dictionary and from a subset of its
+// codes, as a filter re-encodes), and AppendStrings picks it for
+// sequential keys only, where it is much smaller than plain.
+func TestStringsPrefix(t *testing.T) {
+	var c Encoder
+	var d Decoder
+	var dict Strings
+	for _, tc := range stringTable() {
+		t.Run(tc.name, func(t *testing.T) {
+			d2, c2 := dictOf(tc.vals)
+			buf := c.AppendStringsAs(nil, &d2, c2, StringPrefix)
+			if buf[0] != byte(StringPrefix) {
+				t.Fatalf("tag %d", buf[0])
+			}
+			codes, k, err := d.DecodeStrings(&dict, nil, buf, len(tc.vals), 1<<30)
+			if err != nil || k != len(buf) {
+				t.Fatalf("consumed %d of %d, err %v", k, len(buf), err)
+			}
+			checkStrings(t, "prefix", &dict, codes, tc.vals)
+			var half []int32
+			var want []string
+			for i, code := range c2 {
+				if i%3 != 1 {
+					half = append(half, code)
+					want = append(want, tc.vals[i])
+				}
+			}
+			buf = c.AppendStringsAs(nil, &d2, half, StringPrefix)
+			codes, k, err = d.DecodeStrings(&dict, codes, buf, len(half), 1<<30)
+			if err != nil || k != len(buf) {
+				t.Fatalf("subset: consumed %d of %d, err %v", k, len(buf), err)
+			}
+			checkStrings(t, "prefix subset", &dict, codes, want)
+		})
+	}
+	must := map[string]bool{"sequential keys": true, "sorted paths": true, "distinct": true, // "obj/000…"
+		"binary": false, "utf8 and invalid": false, "long": false, "one": false, "two": false}
+	for _, tc := range stringTable() {
+		auto := c.AppendStrings(nil, tc.vals)
+		chose := len(auto) > 0 && auto[0] == byte(StringPrefix)
+		if want, ok := must[tc.name]; ok && chose != want {
+			t.Errorf("%s: AppendStrings chose %v", tc.name, StringEncoding(auto[0]))
+		}
+		if chose {
+			var plain Encoder
+			d2, c2 := dictOf(tc.vals)
+			p := plain.AppendStringsAs(nil, &d2, c2, StringPlain)
+			if len(auto) >= len(p) || (len(tc.vals) >= 100 && 2*len(auto) > len(p)) {
+				t.Errorf("%s: front coded %d bytes, plain %d", tc.name, len(auto), len(p))
+			}
+			t.Logf("%s: front coded %d bytes, plain %d", tc.name, len(auto), len(p))
+		}
+	}
+}
+
+// TestStringsPrefixCorrupt: bad lengths of a front coding are errors
+// naming the value, never a panic or an allocation past the limit.
+func TestStringsPrefixCorrupt(t *testing.T) {
+	var c Encoder
+	enc := func(prefix, suffix []int64, data string) []byte {
+		b := []byte{byte(StringPrefix)}
+		b = c.AppendInts(b, prefix)
+		b = c.AppendInts(b, suffix)
+		return append(b, data...)
+	}
+	for _, tc := range []struct {
+		name string
+		src  []byte
+		n    int
+		want string
+	}{
+		{"first value has a prefix", enc([]int64{1, 0}, []int64{1, 1}, "ab"), 2, "string 0: prefix length 1"},
+		{"prefix past the value before", enc([]int64{0, 3}, []int64{2, 0}, "ab"), 2, "string 1: prefix length 3"},
+		{"negative prefix", enc([]int64{0, -1}, []int64{2, 0}, "ab"), 2, "string 1: prefix length -1"},
+		{"negative suffix", enc([]int64{0, 0}, []int64{2, -1}, "ab"), 2, "string 1: suffix length -1"},
+		{"past the limit", enc([]int64{0, 60, 60}, []int64{60, 0, 0}, strings.Repeat("a", 60)), 3, "limit 100"},
+		{"truncated suffixes", enc([]int64{0, 1}, []int64{2, 3}, "abcd"), 2, ""},
+		{"truncated lengths", []byte{byte(StringPrefix), 1}, 2, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var d Decoder
+			var dict Strings
+			_, _, err := d.DecodeStrings(&dict, nil, tc.src, tc.n, 100)
+			checkCorruption(t, err, tc.src)
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %q does not say %q", err, tc.want)
 			}
 		})
 	}

@@ -178,7 +178,7 @@ func TestUnknownTags(t *testing.T) {
 			"ints":    tag >= 1 && tag <= 5,
 			"floats":  tag >= 1 && tag <= 3,
 			"bools":   tag >= 1 && tag <= 2,
-			"strings": tag >= 1 && tag <= 2,
+			"strings": tag >= 1 && tag <= 3,
 		}
 		errs := map[string]error{}
 		_, _, errs["ints"] = d.DecodeInts(nil, src, 1)

@@ -10,6 +10,7 @@ type Encoder struct {
 	x     []byte  // XOR candidate
 	codes []int64
 	lens  []int64
+	sufs  []int64 // front coding's suffix lengths
 	dict  map[string]int32
 	keys  []string
 	// AppendDict compaction
@@ -23,6 +24,7 @@ type Encoder struct {
 type Decoder struct {
 	ints  []int64
 	lens  []int64
+	sufs  []int64
 	gaps  []int64
 	diffs []int64
 }

@@ -16,6 +16,11 @@ const (
 	// bytes> <ints: n codes>, code i indexing the distinct values in order
 	// of first appearance.
 	StringDict StringEncoding = 2
+	// StringPrefix (front coding): <ints: n prefix lengths> <ints: n
+	// suffix lengths> <the n suffixes' bytes, concatenated>; value i is
+	// the first prefix[i] bytes of value i-1 followed by suffix i
+	// (prefix[0] = 0). For sorted or sequential keys ("order-000123").
+	StringPrefix StringEncoding = 3
 )
 
 func (e StringEncoding) String() string {
@@ -24,6 +29,8 @@ func (e StringEncoding) String() string {
 		return "plain"
 	case StringDict:
 		return "dict"
+	case StringPrefix:
+		return "prefix"
 	}
 	return fmt.Sprintf("StringEncoding(%d)", uint8(e))
 }
@@ -96,6 +103,9 @@ func (c *Encoder) AppendStrings(dst []byte, src []string) []byte {
 		c.codes[i] = int64(code)
 	}
 	if 2*len(c.keys) > len(src) { // mostly distinct: the dictionary cannot pay
+		if prefixPays(src) {
+			return c.appendPrefixStrings(dst, src)
+		}
 		dst = append(dst, byte(StringPlain))
 		return c.appendStringList(dst, src)
 	}
@@ -171,6 +181,8 @@ func (c *Decoder) DecodeStrings(dict *Strings, codes []int32, src []byte, n, max
 	r.enc = e
 	d := n
 	switch e {
+	case StringPrefix:
+		return c.decodePrefix(dict, codes, &r, n, maxBytes)
 	case StringPlain:
 	case StringDict:
 		d = r.count("dictionary size", n)
@@ -234,12 +246,15 @@ func (c *Decoder) DecodeStrings(dict *Strings, codes []int32, src []byte, n, max
 }
 
 // AppendStringsAs appends the values dict.At(codes[i]) in encoding e,
-// without trying the other one: StringPlain writes every value,
-// StringDict the dictionary as AppendDict does. codes must index dict.
+// without trying the others: StringPlain writes every value, StringDict
+// the dictionary as AppendDict does, StringPrefix every value front
+// coded. codes must index dict.
 func (c *Encoder) AppendStringsAs(dst []byte, dict *Strings, codes []int32, e StringEncoding) []byte {
 	switch e {
 	case StringDict:
 		return c.AppendDict(dst, dict, codes)
+	case StringPrefix:
+		return c.appendPrefixCodes(dst, dict, codes)
 	case StringPlain:
 		dst = append(dst, byte(StringPlain))
 		c.lens = grow(c.lens, len(codes))

@@ -1,0 +1,131 @@
+package codec
+
+// Front coding (StringPrefix): each value is stored as the length of the
+// prefix it shares with the value before it and the rest of its bytes.
+// Sorted or sequential keys ("obj00012345", "obj00012346", ...) shrink
+// to a byte or two a value before any compression, which then has far
+// less to do.
+
+// sharedPrefix returns the length of the common prefix of a and b.
+func sharedPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i+8 <= n && a[i:i+8] == b[i:i+8] {
+		i += 8
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// prefixPays reports whether front coding src saves at least a quarter
+// of its bytes, and a byte a value: what the two length lists cost
+// beyond plain's one is then well paid.
+func prefixPays(src []string) bool {
+	shared, total := 0, 0
+	for i, s := range src {
+		total += len(s)
+		if i > 0 {
+			shared += sharedPrefix(src[i-1], s)
+		}
+	}
+	return shared >= len(src) && 4*shared >= total
+}
+
+// appendPrefixStrings appends src front coded, from the tag on.
+func (c *Encoder) appendPrefixStrings(dst []byte, src []string) []byte {
+	c.lens, c.sufs = grow(c.lens, len(src)), grow(c.sufs, len(src))
+	prev := ""
+	for i, s := range src {
+		p := sharedPrefix(prev, s)
+		c.lens[i], c.sufs[i] = int64(p), int64(len(s)-p)
+		prev = s
+	}
+	dst = append(dst, byte(StringPrefix))
+	dst = c.AppendInts(dst, c.lens)
+	dst = c.AppendInts(dst, c.sufs)
+	for i, s := range src {
+		dst = append(dst, s[c.lens[i]:]...)
+	}
+	return dst
+}
+
+// appendPrefixCodes appends the values dict.At(codes[i]) front coded,
+// from the tag on.
+func (c *Encoder) appendPrefixCodes(dst []byte, dict *Strings, codes []int32) []byte {
+	c.lens, c.sufs = grow(c.lens, len(codes)), grow(c.sufs, len(codes))
+	var prev []byte
+	for i, code := range codes {
+		v := dict.At(int(code))
+		p := sharedPrefix(string(prev), string(v))
+		c.lens[i], c.sufs[i] = int64(p), int64(len(v)-p)
+		prev = v
+	}
+	dst = append(dst, byte(StringPrefix))
+	dst = c.AppendInts(dst, c.lens)
+	dst = c.AppendInts(dst, c.sufs)
+	for i, code := range codes {
+		dst = append(dst, dict.At(int(code))[c.lens[i]:]...)
+	}
+	return dst
+}
+
+// decodePrefix decodes n front-coded values after the tag read by r
+// into dict, every value an entry, codes the identity. The lengths are
+// checked before any value is built: no prefix longer than the value
+// before it, at most maxBytes bytes in all.
+func (c *Decoder) decodePrefix(dict *Strings, codes []int32, r *reader, n, maxBytes int) ([]int32, int, error) {
+	r.nested(func(b []byte) (int, error) {
+		var k int
+		var err error
+		c.lens, k, err = c.DecodeInts(c.lens, b, n)
+		return k, err
+	})
+	r.nested(func(b []byte) (int, error) {
+		var k int
+		var err error
+		c.sufs, k, err = c.DecodeInts(c.sufs, b, n)
+		return k, err
+	})
+	if r.err != nil {
+		return codes, r.off, r.err
+	}
+	total, suffixes, prev := int64(0), int64(0), int64(0)
+	for i, p := range c.lens {
+		s := c.sufs[i]
+		switch {
+		case p < 0 || p > prev:
+			r.fail("string %d: prefix length %d, the value before it has %d bytes", i, p, prev)
+		case s < 0 || s > int64(maxBytes):
+			r.fail("string %d: suffix length %d", i, s)
+		case total+p+s > int64(maxBytes):
+			r.fail("string %d: length %d makes %d bytes, limit %d", i, p+s, total+p+s, maxBytes)
+		}
+		if r.err != nil {
+			return codes, r.off, r.err
+		}
+		prev = p + s
+		total += prev
+		suffixes += s
+	}
+	data := r.bytes(int(suffixes))
+	if r.err != nil {
+		return codes, r.off, r.err
+	}
+	dict.Data = grow(dict.Data, int(total))[:0]
+	start := 0 // of the value before
+	for i, p := range c.lens {
+		at := len(dict.Data)
+		dict.Data = append(dict.Data, dict.Data[start:start+int(p)]...)
+		dict.Data = append(dict.Data, data[:c.sufs[i]]...)
+		data = data[c.sufs[i]:]
+		dict.Offsets = append(dict.Offsets, int32(len(dict.Data)))
+		start = at
+	}
+	codes = grow(codes, n)
+	for i := range codes {
+		codes[i] = int32(i)
+	}
+	return codes, r.off, nil
+}
