@@ -208,9 +208,37 @@ func (t *hashTable) prefetchRows(ks []hashKey, rows []int32) uint64 {
 	return 0
 }
 
-// prefetchBatch is the rows whose home slots prefetchRows hints at once:
-// the rows of the batch after the one being decided.
-const prefetchBatch = 64
+// prefetchBatch is the rows whose home slots prefetchRows hints at once,
+// prefetchAhead how far ahead of the row being decided the hinted rows
+// are. Hints run a little ahead, a few at a time: a burst of many
+// outruns what the core can have in flight, and the hinted lines must
+// still be in the cache when their rows are reached (BenchmarkTableUpsertPrefetch).
+const (
+	prefetchBatch = 4
+	prefetchAhead = 16
+)
+
+// upsertNewer is upsertShard keeping the value whose seq (v>>1) is the
+// higher: the record table's operation, without the cost of a call to
+// a replace function.
+func (t *hashTable) upsertNewer(k hashKey, v uint64) (old uint64, found, inserted bool) {
+	s := t.shard(k)
+	if 4*(s.n+1) > 3*len(s.slots) {
+		s.grow()
+	}
+	i, ok := s.slot(k)
+	sl := &s.slots[i]
+	if ok {
+		old = sl.v
+		if v>>1 > old>>1 {
+			sl.v = v
+		}
+		return old, true, false
+	}
+	*sl = hashSlot{k: k, v: v}
+	s.n++
+	return 0, false, true
+}
 
 // upsertShard is upsert touching only k's shard, for callers that
 // write disjoint shards concurrently: it does not count the entry in

@@ -225,13 +225,17 @@ func BenchmarkTableUpsertSorted(b *testing.B) {
 	}
 }
 
-func upsertPrefetch(t *hashTable, ks []hashKey, rows []int32) {
-	const batch = 64
-	var addrs [batch]uintptr
+// upsertPrefetch upserts newest first as decideHalf does: the home
+// slots of the rows ahead rows further on are prefetched batch at a
+// time.
+func upsertPrefetch(t *hashTable, ks []hashKey, rows []int32, batch, ahead int) {
+	var addrs [64]uintptr
+	pf := len(rows)
 	for j := len(rows) - 1; j >= 0; j-- {
-		if (j+1)%batch == 0 || j == len(rows)-1 {
+		for want := max(0, j+1-ahead); pf > want; {
+			lo := max(0, pf-batch)
 			n := 0
-			for _, r := range rows[max(0, j+1-2*batch):max(0, j+1-batch)] {
+			for _, r := range rows[lo:pf] {
 				k := ks[r]
 				s := t.shard(k)
 				i, _ := bits.Mul64(k.lo, uint64(len(s.slots)))
@@ -239,10 +243,11 @@ func upsertPrefetch(t *hashTable, ks []hashKey, rows []int32) {
 				n++
 			}
 			prefetchAll(addrs[:n])
+			pf = lo
 		}
 		k := ks[rows[j]]
 		v := uint64(len(rows)-j) << 1
-		if _, _, ins := t.upsertShard(k, v, func(old uint64) bool { return v>>1 > old>>1 }); ins {
+		if _, _, ins := t.upsertNewer(k, v); ins {
 			t.n++
 		}
 	}
@@ -256,10 +261,15 @@ func BenchmarkTableUpsertPrefetch(b *testing.B) {
 	for i := range rows {
 		rows[i] = int32(len(ks) - 1 - i)
 	}
+	// batch 64, ahead 64: hints in bursts (what the fold did before);
+	// the production values prefetchBatch, prefetchAhead; others near.
 	for _, c := range []struct {
-		name      string
-		pf, fresh bool
-	}{{"touch", false, false}, {"prefetch", true, false}, {"touch-fresh", false, true}, {"prefetch-fresh", true, true}} {
+		name         string
+		pf, fresh    bool
+		batch, ahead int
+	}{{"touch", false, false, 0, 0}, {"prefetch-64-64", true, false, 64, 64}, {"prefetch-1-8", true, false, 1, 8},
+		{"prefetch-4-16", true, false, prefetchBatch, prefetchAhead}, {"prefetch-8-32", true, false, 8, 32},
+		{"touch-fresh", false, true, 0, 0}, {"prefetch-4-16-fresh", true, true, prefetchBatch, prefetchAhead}} {
 		pf := c.pf
 		b.Run(c.name, func(b *testing.B) {
 			t := newHashTable()
@@ -276,11 +286,12 @@ func BenchmarkTableUpsertPrefetch(b *testing.B) {
 					t.n = 0
 				}
 				if pf {
-					upsertPrefetch(t, ks, rows)
+					upsertPrefetch(t, ks, rows, c.batch, c.ahead)
 				} else {
 					upsertAll(t, ks, rows)
 				}
 			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(rows)), "ns/upsert")
 		})
 	}
 }

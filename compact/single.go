@@ -472,14 +472,14 @@ type halfJob struct {
 func (f *folder) decideHalf(h uint64, rw *rows, hs []hashKey, rowsOf []int32, out *halfResult) {
 	d, snap := f.d, f.d.snap
 	recs := snap.recs
-	// The rows are taken newest first in batches; the home slots of the
-	// next batch are prefetched while one is decided (see prefetchRows),
-	// so that its cache misses overlap the work.
-	const batch = prefetchBatch
+	// The rows are taken newest first; the home slots of the rows
+	// prefetchAhead further on are prefetched, a few at a time, while
+	// these are decided (see prefetchRows), so that their cache misses
+	// overlap the work.
 	pf := len(rowsOf) // rowsOf[pf:] prefetched
 	for j := len(rowsOf) - 1; j >= 0; j-- {
-		for want := max(0, j+1-2*batch); pf > want; { // a batch ahead
-			lo := max(0, pf-batch)
+		for want := max(0, j+1-prefetchAhead); pf > want; {
+			lo := max(0, pf-prefetchBatch)
 			f.sinks[h] += recs.prefetchRows(hs, rowsOf[lo:pf])
 			pf = lo
 		}
@@ -510,7 +510,7 @@ func (f *folder) decideHalf(h uint64, rw *rows, hs []hashKey, rowsOf []int32, ou
 					v |= 1
 				}
 				var inserted bool
-				t, ok, inserted = recs.upsertShard(hk, v, func(old uint64) bool { return v>>1 > old>>1 })
+				t, ok, inserted = recs.upsertNewer(hk, v)
 				out.maxSeq = max(out.maxSeq, q)
 				switch {
 				case inserted:
