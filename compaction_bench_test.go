@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
+	"runtime/trace"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -115,7 +116,9 @@ func copyFiles(b *testing.B, files []string) {
 // of segment bytes read plus written, against copying the same files
 // with fsync in the same run. Run with -benchtime=1x (each iteration
 // builds a fresh store on the OS file system); TSQ_COMPACT_BENCH_ROWS
-// sets the rows.
+// sets the rows, TSQ_COMPACT_CPUPROFILE (see startPassProfile) and
+// TSQ_COMPACT_TRACE (an execution trace of the last pass to that file)
+// look inside a pass.
 func BenchmarkCompactRewrite(b *testing.B) {
 	for _, shape := range []string{"scattered", "runs"} {
 		b.Run(shape, func(b *testing.B) { benchCompactRewrite(b, shape == "runs") })
@@ -156,10 +159,19 @@ func benchCompactRewrite(b *testing.B, runs bool) {
 		t0 = time.Now()
 		cpu0, flt0 := cpuTime(), minorFaults()
 		stopProf := startPassProfile(b)
+		var tf *os.File
+		if p := os.Getenv("TSQ_COMPACT_TRACE"); p != "" {
+			tf, _ = os.Create(p)
+			_ = trace.Start(tf)
+		}
 		cs, err := s.Compact(ctx, "ev")
 		passDur := time.Since(t0)
 		passCPU, faults := cpuTime()-cpu0, minorFaults()-flt0
 		stopProf()
+		if tf != nil {
+			trace.Stop()
+			tf.Close()
+		}
 		b.StopTimer()
 		if err != nil {
 			b.Fatal(err)

@@ -1,5 +1,7 @@
 package codec
 
+import "slices"
+
 // Front coding (StringPrefix): each value is stored as the length of the
 // prefix it shares with the value before it and the rest of its bytes.
 // Sorted or sequential keys ("obj00012345", "obj00012346", ...) shrink
@@ -7,10 +9,10 @@ package codec
 // less to do.
 
 // sharedPrefix returns the length of the common prefix of a and b.
-func sharedPrefix(a, b string) int {
+func sharedPrefix[S string | []byte](a, b S) int {
 	n := min(len(a), len(b))
 	i := 0
-	for i+8 <= n && a[i:i+8] == b[i:i+8] {
+	for i+8 <= n && string(a[i:i+8]) == string(b[i:i+8]) {
 		i += 8
 	}
 	for i < n && a[i] == b[i] {
@@ -56,17 +58,21 @@ func (c *Encoder) appendPrefixStrings(dst []byte, src []string) []byte {
 func (c *Encoder) appendPrefixCodes(dst []byte, dict *Strings, codes []int32) []byte {
 	c.lens, c.sufs = grow(c.lens, len(codes)), grow(c.sufs, len(codes))
 	var prev []byte
+	total := 0
 	for i, code := range codes {
-		v := dict.At(int(code))
-		p := sharedPrefix(string(prev), string(v))
+		v := dict.Data[dict.Offsets[code]:dict.Offsets[code+1]]
+		p := sharedPrefix(prev, v)
 		c.lens[i], c.sufs[i] = int64(p), int64(len(v)-p)
+		total += len(v) - p
 		prev = v
 	}
 	dst = append(dst, byte(StringPrefix))
 	dst = c.AppendInts(dst, c.lens)
 	dst = c.AppendInts(dst, c.sufs)
+	at := len(dst)
+	dst = slices.Grow(dst, total)[:at+total]
 	for i, code := range codes {
-		dst = append(dst, dict.At(int(code))[c.lens[i]:]...)
+		at += copy(dst[at:], dict.Data[dict.Offsets[code]+int32(c.lens[i]):dict.Offsets[code+1]])
 	}
 	return dst
 }
@@ -113,16 +119,18 @@ func (c *Decoder) decodePrefix(dict *Strings, codes []int32, r *reader, n, maxBy
 	if r.err != nil {
 		return codes, r.off, r.err
 	}
-	dict.Data = grow(dict.Data, int(total))[:0]
-	start := 0 // of the value before
+	buf := grow(dict.Data, int(total))
+	dict.Offsets = slices.Grow(dict.Offsets, n)
+	start, off := 0, 0 // of the value before, of the next
 	for i, p := range c.lens {
-		at := len(dict.Data)
-		dict.Data = append(dict.Data, dict.Data[start:start+int(p)]...)
-		dict.Data = append(dict.Data, data[:c.sufs[i]]...)
+		at := off
+		off += copy(buf[off:], buf[start:start+int(p)])
+		off += copy(buf[off:], data[:c.sufs[i]])
 		data = data[c.sufs[i]:]
-		dict.Offsets = append(dict.Offsets, int32(len(dict.Data)))
+		dict.Offsets = append(dict.Offsets, int32(off))
 		start = at
 	}
+	dict.Data = buf
 	codes = grow(codes, n)
 	for i := range codes {
 		codes[i] = int32(i)
