@@ -1,6 +1,9 @@
 package codec
 
-import "slices"
+import (
+	"math/bits"
+	"slices"
+)
 
 // Front coding (StringPrefix): each value is stored as the length of the
 // prefix it shares with the value before it and the rest of its bytes.
@@ -8,17 +11,39 @@ import "slices"
 // to a byte or two a value before any compression, which then has far
 // less to do.
 
-// sharedPrefix returns the length of the common prefix of a and b.
+// sharedPrefix returns the length of the common prefix of a and b,
+// comparing 8 bytes at a time.
 func sharedPrefix[S string | []byte](a, b S) int {
 	n := min(len(a), len(b))
 	i := 0
-	for i+8 <= n && string(a[i:i+8]) == string(b[i:i+8]) {
-		i += 8
+	for ; i+8 <= n; i += 8 {
+		if x := load64(a[i:]) ^ load64(b[i:]); x != 0 {
+			return i + bits.TrailingZeros64(x)/8
+		}
 	}
 	for i < n && a[i] == b[i] {
 		i++
 	}
 	return i
+}
+
+// load64 reads 8 bytes of s little-endian (len(s) >= 8).
+func load64[S string | []byte](s S) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// copyShort copies src to dst[off:] and returns the offset after it.
+// Values of front coding are mostly a few bytes: up to 16 are moved as
+// two 8-byte words when dst has room past them (the bytes written past
+// len(src) are overwritten by what follows or lie beyond the data).
+func copyShort(dst []byte, off int, src []byte) int {
+	if n := len(src); n <= 16 && off+16 <= len(dst) && cap(src) >= 16 {
+		*(*[16]byte)(dst[off : off+16]) = *(*[16]byte)(src[:16])
+		return off + n
+	}
+	return off + copy(dst[off:], src)
 }
 
 // prefixPays reports whether front coding src saves at least a quarter
@@ -70,11 +95,12 @@ func (c *Encoder) appendPrefixCodes(dst []byte, dict *Strings, codes []int32) []
 	dst = c.AppendInts(dst, c.lens)
 	dst = c.AppendInts(dst, c.sufs)
 	at := len(dst)
-	dst = slices.Grow(dst, total)[:at+total]
+	end := at + total
+	dst = slices.Grow(dst, total+16)[:end+16] // room for copyShort
 	for i, code := range codes {
-		at += copy(dst[at:], dict.Data[dict.Offsets[code]+int32(c.lens[i]):dict.Offsets[code+1]])
+		at = copyShort(dst, at, dict.Data[dict.Offsets[code]+int32(c.lens[i]):dict.Offsets[code+1]])
 	}
-	return dst
+	return dst[:end]
 }
 
 // decodePrefix decodes n front-coded values after the tag read by r
@@ -119,18 +145,18 @@ func (c *Decoder) decodePrefix(dict *Strings, codes []int32, r *reader, n, maxBy
 	if r.err != nil {
 		return codes, r.off, r.err
 	}
-	buf := grow(dict.Data, int(total))
+	buf := grow(dict.Data, int(total)+16) // room for copyShort
 	dict.Offsets = slices.Grow(dict.Offsets, n)
 	start, off := 0, 0 // of the value before, of the next
 	for i, p := range c.lens {
 		at := off
-		off += copy(buf[off:], buf[start:start+int(p)])
-		off += copy(buf[off:], data[:c.sufs[i]])
+		off = copyShort(buf, off, buf[start:start+int(p)])
+		off = copyShort(buf, off, data[:c.sufs[i]])
 		data = data[c.sufs[i]:]
 		dict.Offsets = append(dict.Offsets, int32(off))
 		start = at
 	}
-	dict.Data = buf
+	dict.Data = buf[:total]
 	codes = grow(codes, n)
 	for i := range codes {
 		codes[i] = int32(i)
