@@ -68,7 +68,10 @@ func Rewrite(fsys vfs.FS, path string, fn func(w *Writer) error, hooks *CrashHoo
 	if err := fsys.Remove(tmp); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("seg: rewrite %s: %w", path, err)
 	}
-	w, err := Create(fsys, tmp, old.Stream, old.Generation+1, old.FirstSeq)
+	// The temp file's header needs no fsync of its own, nor its
+	// directory entry: the whole file is synced before the rename, and a
+	// crash before that leaves a temp file RemoveStaleTmp deletes.
+	w, err := CreateUnsynced(fsys, tmp, old.Stream, old.Generation+1, old.FirstSeq)
 	if err != nil {
 		return fmt.Errorf("seg: rewrite %s: %w", path, err)
 	}

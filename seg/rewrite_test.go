@@ -3,6 +3,7 @@ package seg
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -74,55 +75,67 @@ func checkOldOrNew(t *testing.T, fsys vfs.FS, path string, old, repl []testBlock
 
 // TestRewriteCrash stops Rewrite at each crash point and crashes: the
 // segment is the old one before the directory sync and the new one after,
-// and RemoveStaleTmp removes any leftover temp file.
+// and RemoveStaleTmp removes any leftover temp file. Each point is
+// crashed twice: keeping only synced directory entries (the temp file's
+// entry is never synced on its own, so it is gone), and keeping every
+// entry with unsynced pages lost (the temp file is left, whole or torn;
+// before the rename the segment is the old one either way).
 func TestRewriteCrash(t *testing.T) {
 	for _, tc := range []struct {
 		point CrashPoint
 		want  string
-		stale bool
 	}{
-		{CrashTmpWritten, "old", true},
-		{CrashTmpSynced, "old", true},
-		{CrashRenamed, "old", true},
-		{CrashDirSynced, "new", false},
+		{CrashTmpWritten, "old"},
+		{CrashTmpSynced, "old"},
+		{CrashRenamed, "old"},
+		{CrashDirSynced, "new"},
 	} {
-		t.Run(string(tc.point), func(t *testing.T) {
-			mem := vfs.NewMem()
-			path, old, repl := rewriteSetup(t, mem)
-			var reached []CrashPoint
-			hooks := &CrashHooks{At: func(p CrashPoint) error {
-				reached = append(reached, p)
-				if p == tc.point {
-					return errCrash
+		for _, kind := range []string{"synced entries", "every entry"} {
+			t.Run(string(tc.point)+"/"+kind, func(t *testing.T) {
+				mem := vfs.NewMem()
+				path, old, repl := rewriteSetup(t, mem)
+				var reached []CrashPoint
+				hooks := &CrashHooks{At: func(p CrashPoint) error {
+					reached = append(reached, p)
+					if p == tc.point {
+						return errCrash
+					}
+					return nil
+				}}
+				if err := Rewrite(mem, path, appendFn(repl), hooks); !errors.Is(err, errCrash) {
+					t.Fatalf("Rewrite: %v", err)
 				}
-				return nil
-			}}
-			if err := Rewrite(mem, path, appendFn(repl), hooks); !errors.Is(err, errCrash) {
-				t.Fatalf("Rewrite: %v", err)
-			}
-			all := CrashPoints()
-			if want := all[:slices.Index(all, tc.point)+1]; !slices.Equal(reached, want) {
-				t.Fatalf("reached %v, want %v", reached, want)
-			}
-			crashed := mem.CrashClone()
-			if got := checkOldOrNew(t, crashed, path, old, repl); got != tc.want {
-				t.Fatalf("after a crash at %s: the %s segment, want the %s", tc.point, got, tc.want)
-			}
-			removed, err := RemoveStaleTmp(crashed, "d")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if tc.stale != (len(removed) == 1 && removed[0] == path+TmpSuffix) {
-				t.Fatalf("removed %v", removed)
-			}
-			if names, _ := crashed.ReadDir("d"); !slices.Equal(names, []string{"s.seg"}) {
-				t.Fatalf("left %v", names)
-			}
-			// The removal is durable.
-			if names, _ := crashed.CrashClone().ReadDir("d"); !slices.Equal(names, []string{"s.seg"}) {
-				t.Fatalf("after another crash: %v", names)
-			}
-		})
+				all := CrashPoints()
+				if want := all[:slices.Index(all, tc.point)+1]; !slices.Equal(reached, want) {
+					t.Fatalf("reached %v, want %v", reached, want)
+				}
+				crashed, want, stale := mem.CrashClone(), tc.want, false
+				if kind == "every entry" {
+					crashed = mem.CrashCloneDisordered(rand.New(rand.NewPCG(1, uint64(len(reached)))))
+					if tc.point == CrashRenamed { // the rename's entry is kept
+						want = "new"
+					}
+					stale = tc.point == CrashTmpWritten || tc.point == CrashTmpSynced
+				}
+				if got := checkOldOrNew(t, crashed, path, old, repl); got != want {
+					t.Fatalf("after a crash at %s: the %s segment, want the %s", tc.point, got, want)
+				}
+				removed, err := RemoveStaleTmp(crashed, "d")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if stale != (len(removed) == 1 && removed[0] == path+TmpSuffix) || len(removed) > 1 {
+					t.Fatalf("removed %v", removed)
+				}
+				if names, _ := crashed.ReadDir("d"); !slices.Equal(names, []string{"s.seg"}) {
+					t.Fatalf("left %v", names)
+				}
+				// The removal is durable.
+				if names, _ := crashed.CrashClone().ReadDir("d"); !slices.Equal(names, []string{"s.seg"}) {
+					t.Fatalf("after another crash: %v", names)
+				}
+			})
+		}
 	}
 }
 
