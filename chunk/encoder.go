@@ -432,6 +432,12 @@ func (e *Encoder) EncodeFiltered(buf []byte, d *Decoder, keep []int32, have []*C
 		}
 		pick(&f.out.Columns[i], src, keep)
 		f.hints[i] = d.Hint(i)
+		if info.Type == Int64 && f.hints[i].Encoding == uint8(codec.IntDoD) && len(keep) < d.rows {
+			// Delta-of-delta is what a regular column (timestamps at a
+			// fixed step) gets; rows taken out of it leave gaps, which
+			// another encoding stores far smaller: choose again.
+			f.hints[i].Encoding = 0
+		}
 	}
 	// The hints are d's, the columns d's rows (or planned direct): no
 	// check of EncodeAs can fail.

@@ -2,7 +2,9 @@ package chunk
 
 import (
 	"fmt"
+	"github.com/tsqdb/tsq/codec"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -23,6 +25,7 @@ func TestEncodeFiltered(t *testing.T) {
 			{Name: "body", Type: Bytes},
 			{Name: "key", Type: String},
 			{Name: "opt", Type: Bytes, Valid: make([]bool, n)},
+			{Name: "t", Type: Int64, Ints: make([]int64, n)}, // regular: delta-of-delta
 		}}
 		for r := range n {
 			b.Columns[0].Ints[r] = int64(r*1000) + rng.Int64N(7)
@@ -39,6 +42,7 @@ func TestEncodeFiltered(t *testing.T) {
 			b.Columns[5].Strs = append(b.Columns[5].Strs, fmt.Sprintf("obj%08d", r))
 			b.Columns[6].Strs = append(b.Columns[6].Strs, fmt.Sprintf("v%d", r)) // plain, nulls
 			b.Columns[6].Valid[r] = r%4 != 1
+			b.Columns[7].Ints[r] = 1_700_000_000_000_000_000 + int64(r)*15_000_000_000
 		}
 		var enc Encoder
 		enc.FastZstd = round%2 == 0
@@ -70,6 +74,12 @@ func TestEncodeFiltered(t *testing.T) {
 		for i := range all.Columns {
 			pick(&out.Columns[i], &all.Columns[i], keep)
 			hints[i] = dec.Hint(i)
+			if hints[i].Encoding == uint8(codec.IntDoD) && all.Columns[i].Type == Int64 && len(keep) < n {
+				hints[i].Encoding = 0 // chosen again (EncodeFiltered)
+			}
+		}
+		if n > 2 && dec.Hint(7).Encoding != uint8(codec.IntDoD) {
+			t.Fatalf("round %d: the regular column is %v", round, codec.IntEncoding(dec.Hint(7).Encoding))
 		}
 		want, err := enc.AppendAs(nil, &out, hints)
 		if err != nil {
@@ -104,5 +114,73 @@ func TestEncodeFiltered(t *testing.T) {
 		if _, err := enc.EncodeFiltered(nil, &d2, nil, have); err == nil {
 			t.Fatal("no rows accepted")
 		}
+		// The regular column with gaps is no larger than delta-of-delta
+		// would have stored it.
+		if len(keep) < n-1 && len(keep) > 100 {
+			var c codec.Encoder
+			var got Decoder
+			if err := got.Reset(want); err != nil {
+				t.Fatal(err)
+			}
+			if dod := c.AppendIntsAs(nil, out.Columns[7].Ints, codec.IntDoD); got.Info(7).Stored > 1+len(dod) {
+				t.Fatalf("round %d: regular column filtered to %d bytes, delta-of-delta %d", round, got.Info(7).Stored, 1+len(dod))
+			}
+		}
+	}
+}
+
+// TestEncodeFilteredRegular: timestamps at a fixed step with every tenth
+// row taken out are stored as deltas (1 or 2 steps: a few bits a row),
+// not in the delta-of-delta encoding the unfiltered column had.
+func TestEncodeFilteredRegular(t *testing.T) {
+	const n = DefaultRows
+	b := Block{Rows: n, Columns: []Column{{Name: "time", Type: Int64, Ints: make([]int64, n)}}}
+	for r := range n {
+		b.Columns[0].Ints[r] = 1_700_000_000_000_000_000 + int64(r)*1_000_000
+	}
+	var enc Encoder
+	src, err := enc.Append(nil, &b, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dec Decoder
+	if err := dec.Reset(src); err != nil {
+		t.Fatal(err)
+	}
+	var col Column
+	if err := dec.Column(0, &col); err != nil {
+		t.Fatal(err)
+	}
+	if h := dec.Hint(0); h.Encoding != uint8(codec.IntDoD) {
+		t.Fatalf("regular column encoded %v", codec.IntEncoding(h.Encoding))
+	}
+	var keep, kept []int64
+	var rows []int32
+	for r := range n {
+		if r%10 != 0 {
+			rows = append(rows, int32(r))
+			kept = append(kept, col.Ints[r])
+		}
+	}
+	out, err := enc.EncodeFiltered(nil, &dec, rows, []*Column{&col})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got Decoder
+	if err := got.Reset(out); err != nil {
+		t.Fatal(err)
+	}
+	var gc Column
+	if err := got.Column(0, &gc); err != nil {
+		t.Fatal(err)
+	}
+	keep = gc.Ints
+	if !slices.Equal(keep, kept) {
+		t.Fatal("values differ")
+	}
+	var c codec.Encoder
+	dod := c.AppendIntsAs(nil, kept, codec.IntDoD)
+	if stored := got.Info(0).Stored; 5*stored > len(dod) {
+		t.Fatalf("filtered column %d bytes (%v), delta-of-delta %d", stored, codec.IntEncoding(got.Hint(0).Encoding), len(dod))
 	}
 }
