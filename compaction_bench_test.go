@@ -138,11 +138,18 @@ func benchCompactRewrite(b *testing.B, runs bool) {
 		}
 		fillStream(b, s, "ev", rows, runs)
 		sdir := filepath.Join(dir, "streams", "ev")
-		// Seal the active segment first so both sides see the same files.
+		// Write the rows still queued and seal the active segment first
+		// (as the pass's preparation would: not the pass's work), so that
+		// both sides see the same files.
 		st, _ := s.stream("ev", false)
 		st.mu.Lock()
-		if err := st.roll(); err != nil {
+		if err := st.writePending(); err != nil {
 			b.Fatal(err)
+		}
+		if st.w != nil && len(st.blocks) > 0 {
+			if err := st.roll(); err != nil {
+				b.Fatal(err)
+			}
 		}
 		st.merge.wg.Wait() // the merge at seal is not the pass's work
 		st.applyMerges()
