@@ -27,6 +27,9 @@ func (f countingFile) Sync() error {
 	return err
 }
 
+// Unwrap returns the inner file (see vfs.StartWriteback).
+func (f countingFile) Unwrap() vfs.File { return f.File }
+
 func (c countingFS) wrap(f vfs.File, err error) (vfs.File, error) {
 	if err != nil {
 		return f, err

@@ -3,7 +3,8 @@ package seg
 import (
 	"fmt"
 	"io"
-	"os"
+
+	"github.com/tsqdb/tsq/internal/vfs"
 )
 
 // CopyFrames appends frames [i, j) of r as they are: their bytes, frame
@@ -47,7 +48,7 @@ func (w *Writer) CopyFrames(r *Reader, i, j int) error {
 		w.err = err
 		return fmt.Errorf("seg: append to %s: copy from %s: %w", w.path, r.path, err)
 	}
-	w.size += size
+	w.grew(size)
 	for _, m := range w.blocks[n:] {
 		w.rows += int64(m.Rows)
 	}
@@ -56,8 +57,8 @@ func (w *Writer) CopyFrames(r *Reader, i, j int) error {
 
 // copyFrom appends size bytes of r's file from offset off to w's file.
 func (w *Writer) copyFrom(r *Reader, off, size int64) error {
-	src, ok1 := r.f.(*os.File)
-	dst, ok2 := w.f.(*os.File)
+	src, ok1 := vfs.OSFile(r.f)
+	dst, ok2 := vfs.OSFile(w.f)
 	if ok1 && ok2 {
 		// ReadFrom of a limited *os.File copies with copy_file_range
 		// (or falls back to a plain copy) from src's offset.

@@ -9,14 +9,15 @@ import (
 
 // TestCopyFrames: frames copied from another segment, between appended
 // blocks, read back with the same blocks and metadata (offsets aside),
-// on the OS file system (copy_file_range) and in memory (read and
-// write); frames out of seq order or range are refused.
+// on the OS file system (copy_file_range), through files that wrap OS
+// files as the store's do (vfs.OSFile finds them), and in memory (read
+// and write); frames out of seq order or range are refused.
 func TestCopyFrames(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		fsys vfs.FS
 		dir  string
-	}{{"os", vfs.Default, t.TempDir()}, {"mem", vfs.NewMem(), "/d"}} {
+	}{{"os", vfs.Default, t.TempDir()}, {"os wrapped", unwrapFS{vfs.Default}, t.TempDir()}, {"mem", vfs.NewMem(), "/d"}} {
 		t.Run(tc.name, func(t *testing.T) {
 			if err := tc.fsys.MkdirAll(tc.dir, 0o755); err != nil {
 				t.Fatal(err)
@@ -97,5 +98,47 @@ func TestCopyFrames(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// unwrapFS wraps its files as the store's fsync counter does: a wrapper
+// with Unwrap.
+type unwrapFS struct{ vfs.FS }
+
+type unwrapFile struct{ vfs.File }
+
+func (f unwrapFile) Unwrap() vfs.File { return f.File }
+
+func (u unwrapFS) wrap(f vfs.File, err error) (vfs.File, error) {
+	if err != nil {
+		return nil, err
+	}
+	return unwrapFile{f}, nil
+}
+
+func (u unwrapFS) Create(name string) (vfs.File, error)    { return u.wrap(u.FS.Create(name)) }
+func (u unwrapFS) CreateNew(name string) (vfs.File, error) { return u.wrap(u.FS.CreateNew(name)) }
+func (u unwrapFS) Open(name string) (vfs.File, error)      { return u.wrap(u.FS.Open(name)) }
+
+// TestWriterStartsWriteback: a writer asks for the writeback of what it
+// wrote each writebackStep bytes (writes and copies go through grew), so
+// that the Sync at its end waits for the last part only.
+func TestWriterStartsWriteback(t *testing.T) {
+	w, err := Create(unwrapFS{vfs.Default}, filepath.Join(t.TempDir(), "a.seg"), "s", 1, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	payload := make([]byte, 3*writebackStep+writebackStep/2)
+	for off := 0; off < len(payload); off += 64 << 10 { // as frames come
+		if err := w.write(payload[off:min(off+64<<10, len(payload))]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if w.kicked < 3*writebackStep || w.size-w.kicked >= writebackStep {
+		t.Fatalf("wrote %d bytes, writeback started up to %d", w.size, w.kicked)
+	}
+	if err := w.Sync(); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -79,7 +79,7 @@ func reopen(fsys vfs.FS, f vfs.File, path string) (*Writer, Recovery, error) {
 	if err := fsys.SyncDir(filepath.Dir(path)); err != nil {
 		return nil, rec, fmt.Errorf("seg: recover %s: %w", path, err)
 	}
-	w.size, w.synced = res.end, res.end
+	w.size, w.synced, w.kicked = res.end, res.end, res.end
 	w.blocks, w.rows = res.blocks, res.rows
 	return w, rec, nil
 }

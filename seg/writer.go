@@ -21,6 +21,7 @@ type Writer struct {
 
 	size   int64       // bytes written: the file's size
 	synced int64       // bytes durable as of the last successful Sync
+	kicked int64       // bytes whose writeback was started (grew)
 	blocks []BlockMeta // blocks[i].End() == blocks[i+1].Offset; last ends at size
 	rows   int64       // sum of blocks' rows
 
@@ -100,7 +101,7 @@ func newWriter(fsys vfs.FS, f vfs.File, path string, hdr Header) *Writer {
 // write appends b to the file, recording a failure as sticky.
 func (w *Writer) write(b []byte) error {
 	n, err := w.f.Write(b)
-	w.size += int64(n)
+	w.grew(int64(n))
 	if err == nil && n < len(b) {
 		err = fmt.Errorf("short write of %d of %d bytes", n, len(b))
 	}
@@ -108,6 +109,22 @@ func (w *Writer) write(b []byte) error {
 		w.err = err
 	}
 	return err
+}
+
+// writebackStep is how much is written between two requests that the
+// system start writing the file back (vfs.StartWriteback), so that a
+// Sync after a large write (a sealed rewrite, a roll) waits for the
+// last part only.
+const writebackStep = 1 << 20
+
+// grew counts n bytes appended to the file and starts the writeback of
+// what was written since the last start once that reaches writebackStep.
+func (w *Writer) grew(n int64) {
+	w.size += n
+	if w.size-w.kicked >= writebackStep {
+		vfs.StartWriteback(w.f, w.kicked, w.size-w.kicked)
+		w.kicked = w.size
+	}
 }
 
 // check returns why the writer cannot take more work, if it cannot.

@@ -1,0 +1,9 @@
+package vfs
+
+import "golang.org/x/sys/unix"
+
+// startWriteback is sync_file_range(SYNC_FILE_RANGE_WRITE): the range's
+// dirty pages are queued for writing, not waited for.
+func startWriteback(fd uintptr, off, n int64) {
+	_ = unix.SyncFileRange(int(fd), off, n, unix.SYNC_FILE_RANGE_WRITE)
+}
