@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 
@@ -58,9 +59,14 @@ func TestCompactCrashPoints(t *testing.T) {
 				s := openT(t, mem, o)
 				all := workload(t, s, "ev", rand.New(rand.NewPCG(7, uint64(nth))), 1500, day0)
 				before := fold(rawRows(t, s, "ev"))
-				var crashed *vfs.MemFS
-				seen := 0
+				var (
+					mu      sync.Mutex // a chunk's rewrites run in parallel
+					crashed *vfs.MemFS
+					seen    int
+				)
 				setCrash(t, s, "ev", func(q compact.Point) error {
+					mu.Lock()
+					defer mu.Unlock()
 					if q == p {
 						if seen++; seen == nth {
 							crashed = mem.CrashClone()

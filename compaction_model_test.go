@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -181,9 +182,14 @@ func mapsEqual(a, b map[string]uint64) bool {
 func (m *modelStore) crashInPass(rng *rand.Rand) {
 	points := compact.Points()
 	p, nth := points[rng.IntN(len(points))], 1+rng.IntN(3)
-	var clone *vfs.MemFS
-	seen := 0
+	var (
+		mu    sync.Mutex // rewrites of a chunk run in parallel
+		clone *vfs.MemFS
+		seen  int
+	)
 	setCrash(m.t, m.s, "ev", func(q compact.Point) error {
+		mu.Lock()
+		defer mu.Unlock()
 		if q == p {
 			if seen++; seen == nth {
 				clone = m.mem.CrashClone()
