@@ -7,11 +7,12 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/tsqdb/tsq/codec"
+
+	"github.com/tsqdb/tsq/internal/testdata"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -90,27 +91,23 @@ func annotate(b []byte) string {
 }
 
 func TestGolden(t *testing.T) {
+	if buf, _ := goldenRoundTrip(t, goldenBlock(), "testdata/golden_v1.txt"); Version(buf[0]) != V1 {
+		t.Fatalf("version %d, want 1", buf[0])
+	}
+}
+
+// goldenRoundTrip encodes b, checks the annotated bytes against the
+// golden file path and that they decode to b, and returns the bytes and
+// their decoder.
+func goldenRoundTrip(t *testing.T, b *Block, path string) ([]byte, *Decoder) {
+	t.Helper()
 	var enc Encoder
-	buf, err := enc.Append(nil, goldenBlock(), nil)
+	buf, err := enc.Append(nil, b, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := annotate(buf)
-	const path = "testdata/golden_v1.txt"
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Fatalf("block v1 bytes changed; if intended, bump the version, update docs/FORMAT.md and run with -update.\ngot:\n%s\nwant:\n%s", got, want)
-	}
-	// The golden bytes still decode to the block.
-	var dec Decoder
+	testdata.Golden(t, path, annotate(buf), *update)
+	dec := new(Decoder)
 	if err := dec.Reset(buf); err != nil {
 		t.Fatal(err)
 	}
@@ -118,10 +115,10 @@ func TestGolden(t *testing.T) {
 	if err := dec.Block(&out); err != nil {
 		t.Fatal(err)
 	}
-	b := goldenBlock()
 	for i := range b.Columns {
 		equalColumn(t, &b.Columns[i], &out.Columns[i], b.Rows)
 	}
+	return buf, dec
 }
 
 // goldenBlockV2 is a block with a front-coded column, which makes it
@@ -136,39 +133,9 @@ func goldenBlockV2() *Block {
 // TestGoldenV2 pins a version 2 block; version 1 blocks (TestGolden) are
 // still what the encoder writes when no column is front coded.
 func TestGoldenV2(t *testing.T) {
-	var enc Encoder
-	buf, err := enc.Append(nil, goldenBlockV2(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	buf, dec := goldenRoundTrip(t, goldenBlockV2(), "testdata/golden_v2.txt")
 	if Version(buf[0]) != V2 {
 		t.Fatalf("version %d, want 2", buf[0])
-	}
-	got := annotate(buf)
-	const path = "testdata/golden_v2.txt"
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Fatalf("block v2 bytes changed; if intended, bump the version, update docs/FORMAT.md and run with -update.\ngot:\n%s\nwant:\n%s", got, want)
-	}
-	var dec Decoder
-	if err := dec.Reset(buf); err != nil {
-		t.Fatal(err)
-	}
-	var out Block
-	if err := dec.Block(&out); err != nil {
-		t.Fatal(err)
-	}
-	b := goldenBlockV2()
-	for i := range b.Columns {
-		equalColumn(t, &b.Columns[i], &out.Columns[i], b.Rows)
 	}
 	if h := dec.Hint(1); h.Encoding != uint8(codec.StringPrefix) {
 		t.Fatalf("key hint %+v", h)
@@ -182,8 +149,8 @@ func TestGoldenV2(t *testing.T) {
 	if err := dec.Reset(v1); err != nil {
 		t.Fatal(err)
 	}
-	err = dec.Block(&out)
-	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "version 1") {
+	var out Block
+	if err := dec.Block(&out); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "version 1") {
 		t.Fatalf("front coding in a version 1 block: %v", err)
 	}
 	// A version past the newest is refused.

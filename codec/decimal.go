@@ -261,18 +261,8 @@ func (c *Decoder) decodeDecimal(dst []float64, r *reader, n int) []float64 {
 		return dst
 	}
 	gapsAt := r.off
-	r.nested(func(b []byte) (int, error) {
-		var k int
-		var err error
-		c.gaps, k, err = c.DecodeInts(c.gaps, b, np)
-		return k, err
-	})
-	r.nested(func(b []byte) (int, error) {
-		var k int
-		var err error
-		c.diffs, k, err = c.DecodeInts(c.diffs, b, np)
-		return k, err
-	})
+	r.nestedInts(c, &c.gaps, np)
+	r.nestedInts(c, &c.diffs, np)
 	pos := -1
 	for i, gap := range c.gaps {
 		if r.err != nil {

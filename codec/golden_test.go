@@ -5,9 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/tsqdb/tsq/internal/testdata"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -34,20 +35,7 @@ func TestGolden(t *testing.T) {
 	put("strings plain", c.AppendStrings(nil, []string{"a", "bc", ""}))
 	put("strings dict", c.AppendStrings(nil, []string{"cpu", "mem", "cpu", "cpu"}))
 	put("strings prefix", c.AppendStrings(nil, []string{"key-0098", "key-0099", "key-0100", "key-0101"}))
-	got := sb.String()
 	// Version 2 of the block format added "strings prefix"; every other
 	// line is as version 1 wrote it.
-	const path = "testdata/golden_v2.txt"
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Fatalf("encodings changed; if intended, bump the format version, update docs/FORMAT.md and run with -update.\ngot:\n%s\nwant:\n%s", got, want)
-	}
+	testdata.Golden(t, "testdata/golden_v2.txt", sb.String(), *update)
 }

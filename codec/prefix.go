@@ -108,18 +108,8 @@ func (c *Encoder) appendPrefixCodes(dst []byte, dict *Strings, codes []int32) []
 // checked before any value is built: no prefix longer than the value
 // before it, at most maxBytes bytes in all.
 func (c *Decoder) decodePrefix(dict *Strings, codes []int32, r *reader, n, maxBytes int) ([]int32, int, error) {
-	r.nested(func(b []byte) (int, error) {
-		var k int
-		var err error
-		c.lens, k, err = c.DecodeInts(c.lens, b, n)
-		return k, err
-	})
-	r.nested(func(b []byte) (int, error) {
-		var k int
-		var err error
-		c.sufs, k, err = c.DecodeInts(c.sufs, b, n)
-		return k, err
-	})
+	r.nestedInts(c, &c.lens, n)
+	r.nestedInts(c, &c.sufs, n)
 	if r.err != nil {
 		return codes, r.off, r.err
 	}

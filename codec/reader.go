@@ -105,6 +105,16 @@ func (r *reader) rest() []byte {
 
 // nested runs a sub-decoder on the unread bytes, advancing by what it used
 // and rebasing its error.
+// nestedInts decodes n nested ints into *dst with c (nested).
+func (r *reader) nestedInts(c *Decoder, dst *[]int64, n int) {
+	r.nested(func(b []byte) (int, error) {
+		var k int
+		var err error
+		*dst, k, err = c.DecodeInts(*dst, b, n)
+		return k, err
+	})
+}
+
 func (r *reader) nested(fn func(src []byte) (int, error)) {
 	if r.err != nil {
 		return

@@ -192,12 +192,7 @@ func (c *Decoder) DecodeStrings(dict *Strings, codes []int32, src []byte, n, max
 			r.fail("unknown string encoding %d", uint8(e))
 		}
 	}
-	r.nested(func(b []byte) (int, error) {
-		var k int
-		var err error
-		c.lens, k, err = c.DecodeInts(c.lens, b, d)
-		return k, err
-	})
+	r.nestedInts(c, &c.lens, d)
 	if r.err != nil {
 		return codes, r.off, r.err
 	}
@@ -225,12 +220,7 @@ func (c *Decoder) DecodeStrings(dict *Strings, codes []int32, src []byte, n, max
 		return codes, r.off, nil
 	}
 	codesAt := r.off
-	r.nested(func(b []byte) (int, error) {
-		var k int
-		var err error
-		c.ints, k, err = c.DecodeInts(c.ints, b, n)
-		return k, err
-	})
+	r.nestedInts(c, &c.ints, n)
 	if r.err != nil {
 		return codes[:0], r.off, r.err
 	}
@@ -299,12 +289,7 @@ func (c *Encoder) FilterPlain(dst, src []byte, n int, keep []int32, dec *Decoder
 		r.off = 0
 		r.fail("encoding %d, want plain", uint8(e))
 	}
-	r.nested(func(b []byte) (int, error) {
-		var k int
-		var err error
-		dec.lens, k, err = dec.DecodeInts(dec.lens, b, n)
-		return k, err
-	})
+	r.nestedInts(dec, &dec.lens, n)
 	if r.err != nil {
 		return dst, r.off, r.err
 	}

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -17,6 +16,8 @@ import (
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
 	"github.com/tsqdb/tsq/codec"
 	"github.com/tsqdb/tsq/internal/vfs"
+
+	"github.com/tsqdb/tsq/internal/testdata"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -118,20 +119,7 @@ func TestGolden(t *testing.T) {
 		"retention_v1.hex": AppendFrame(nil, KindRetention, 1, rp),
 		"durable_v1.hex":   AppendFrame(nil, KindDurable, 42, nil),
 	} {
-		path := filepath.Join("testdata", name)
-		got := hex.Dump(b)
-		if *update {
-			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got != string(want) {
-			t.Errorf("%s changed:\n%s\nwant:\n%s", name, got, want)
-		}
+		testdata.Golden(t, filepath.Join("testdata", name), hex.Dump(b), *update)
 		fr, err := DecodeFrame(b, name, 0)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)

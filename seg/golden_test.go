@@ -5,11 +5,12 @@ import (
 	"encoding/hex"
 	"flag"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/tsqdb/tsq/internal/vfs"
+
+	"github.com/tsqdb/tsq/internal/testdata"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -135,20 +136,7 @@ func annotate(b []byte) string {
 
 func TestGolden(t *testing.T) {
 	b := goldenSegment(t)
-	got := annotate(b)
-	const path = "testdata/golden_v1.txt"
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Fatalf("segment v1 bytes changed; if intended, bump the version, update docs/FORMAT.md and run with -update.\ngot:\n%s\nwant:\n%s", got, want)
-	}
+	testdata.Golden(t, "testdata/golden_v1.txt", annotate(b), *update)
 	// The golden bytes still open, read and verify.
 	mem := vfs.NewMem()
 	putFile(t, mem, "golden.seg", b)
