@@ -18,7 +18,7 @@ import (
 // image taken after the Waits holds every sample.
 func TestAppendSamplesAsync(t *testing.T) {
 	mem := vfs.NewMem()
-	s := openT(t, slowSyncFS{mem, time.Millisecond}, Options{Sync: SyncAlways})
+	s := openT(t, slowSyncFS(mem, time.Millisecond), Options{Sync: SyncAlways})
 	const goroutines, perG, depth, n = 4, 200, 16, 5
 	var wg sync.WaitGroup
 	firsts := make([][]uint64, goroutines)
@@ -118,7 +118,7 @@ func TestAppendSamplesAsyncEdges(t *testing.T) {
 	// SyncAlways with a slow fsync: appends queue behind the one being
 	// committed; one cancelled while queued is withdrawn.
 	mem := vfs.NewMem()
-	s = openT(t, slowSyncFS{mem, 50 * time.Millisecond}, Options{Sync: SyncAlways})
+	s = openT(t, slowSyncFS(mem, 50*time.Millisecond), Options{Sync: SyncAlways})
 	defer closeT(t, s)
 	var ps []*Pending
 	for i := range 3 {

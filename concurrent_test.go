@@ -16,7 +16,7 @@ import (
 func TestConcurrentGroupCommit(t *testing.T) {
 	const writers, perWriter = 8, 300
 	fsys := vfs.NewMem()
-	s := openT(t, slowSyncFS{fsys, 200 * time.Microsecond}, Options{})
+	s := openT(t, slowSyncFS(fsys, 200*time.Microsecond), Options{})
 	acked := make([][]uint64, writers)
 	var wg sync.WaitGroup
 	for g := range writers {

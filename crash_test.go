@@ -104,7 +104,7 @@ func TestCrashRecovery(t *testing.T) {
 			fsys := vfs.NewMem()
 			// Slow fsyncs widen the window in which frames are written but
 			// not yet synced, where a torn clone cuts them.
-			s := openT(t, slowSyncFS{fsys, 100 * time.Microsecond}, Options{BlockRows: 16, SegmentMaxBytes: 4 << 10})
+			s := openT(t, slowSyncFS(fsys, 100*time.Microsecond), Options{BlockRows: 16, SegmentMaxBytes: 4 << 10})
 			acks := &ackLog{recs: map[uint64]Record{}}
 			stop := make(chan struct{})
 			wg := runCrashAppenders(s, acks, stop, 4)

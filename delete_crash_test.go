@@ -358,7 +358,7 @@ func TestForgetClearsBoth(t *testing.T) {
 func TestDeleteCrashRandom(t *testing.T) {
 	mem := vfs.NewMem()
 	// fsyncs take 100µs, so crashes fall inside bitmap writes.
-	s := openT(t, slowSyncFS{mem, 100 * time.Microsecond}, Options{BlockRows: 8, RetentionInterval: NoRetentionLoop})
+	s := openT(t, slowSyncFS(mem, 100*time.Microsecond), Options{BlockRows: 8, RetentionInterval: NoRetentionLoop})
 	defer closeT(t, s)
 	const n = 300
 	appendN(t, s, "ev", n)

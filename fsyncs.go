@@ -10,8 +10,12 @@ import (
 // system, of files and of directories, for Metrics.FsyncsMaintenance
 // (all fsyncs less the data fsyncs counted in Metrics.Fsyncs).
 type countingFS struct {
-	vfs.FS
+	vfs.WrapFS
 	n *atomic.Uint64
+}
+
+func newCountingFS(inner vfs.FS, n *atomic.Uint64) countingFS {
+	return countingFS{vfs.WrapFS{FS: inner, File: func(f vfs.File) vfs.File { return countingFile{f, n} }}, n}
 }
 
 type countingFile struct {
@@ -27,20 +31,8 @@ func (f countingFile) Sync() error {
 	return err
 }
 
-// Unwrap returns the inner file (see vfs.StartWriteback).
+// Unwrap returns the inner file (see vfs.OSFile).
 func (f countingFile) Unwrap() vfs.File { return f.File }
-
-func (c countingFS) wrap(f vfs.File, err error) (vfs.File, error) {
-	if err != nil {
-		return f, err
-	}
-	return countingFile{f, c.n}, nil
-}
-
-func (c countingFS) Create(name string) (vfs.File, error)     { return c.wrap(c.FS.Create(name)) }
-func (c countingFS) CreateNew(name string) (vfs.File, error)  { return c.wrap(c.FS.CreateNew(name)) }
-func (c countingFS) Open(name string) (vfs.File, error)       { return c.wrap(c.FS.Open(name)) }
-func (c countingFS) OpenAppend(name string) (vfs.File, error) { return c.wrap(c.FS.OpenAppend(name)) }
 
 func (c countingFS) SyncDir(dir string) error {
 	err := c.FS.SyncDir(dir)

@@ -59,9 +59,8 @@ func errorsIs(err, target error) bool { return errors.Is(err, target) }
 
 // slowSyncFS delays every File.Sync, as a disk does: group commit gathers
 // the appends that arrive during an fsync. MemFS syncs instantly.
-type slowSyncFS struct {
-	vfs.FS
-	delay time.Duration
+func slowSyncFS(inner vfs.FS, delay time.Duration) vfs.FS {
+	return vfs.WrapFS{FS: inner, File: func(f vfs.File) vfs.File { return slowSyncFile{f, delay} }}
 }
 
 type slowSyncFile struct {
@@ -74,23 +73,10 @@ func (f slowSyncFile) Sync() error {
 	return f.File.Sync()
 }
 
-func (s slowSyncFS) wrap(f vfs.File, err error) (vfs.File, error) {
-	if err != nil {
-		return nil, err
-	}
-	return slowSyncFile{f, s.delay}, nil
-}
-
-func (s slowSyncFS) Create(name string) (vfs.File, error)     { return s.wrap(s.FS.Create(name)) }
-func (s slowSyncFS) CreateNew(name string) (vfs.File, error)  { return s.wrap(s.FS.CreateNew(name)) }
-func (s slowSyncFS) OpenAppend(name string) (vfs.File, error) { return s.wrap(s.FS.OpenAppend(name)) }
-
-// slowWriteFS delays every File.Write of the files it creates or opens
-// for appending: a seal (its trailer) then takes that long, as its fsync
-// used to.
-type slowWriteFS struct {
-	vfs.FS
-	delay time.Duration
+// slowWriteFS delays every File.Write: a seal (its trailer) then takes
+// that long, as its fsync used to.
+func slowWriteFS(inner vfs.FS, delay time.Duration) vfs.FS {
+	return vfs.WrapFS{FS: inner, File: func(f vfs.File) vfs.File { return slowWriteFile{f, delay} }}
 }
 
 type slowWriteFile struct {
@@ -102,14 +88,3 @@ func (f slowWriteFile) Write(p []byte) (int, error) {
 	time.Sleep(f.delay)
 	return f.File.Write(p)
 }
-
-func (s slowWriteFS) wrap(f vfs.File, err error) (vfs.File, error) {
-	if err != nil {
-		return nil, err
-	}
-	return slowWriteFile{f, s.delay}, nil
-}
-
-func (s slowWriteFS) Create(name string) (vfs.File, error)     { return s.wrap(s.FS.Create(name)) }
-func (s slowWriteFS) CreateNew(name string) (vfs.File, error)  { return s.wrap(s.FS.CreateNew(name)) }
-func (s slowWriteFS) OpenAppend(name string) (vfs.File, error) { return s.wrap(s.FS.OpenAppend(name)) }

@@ -20,7 +20,7 @@ import (
 // has no fsync, in flight.)
 func TestBackgroundRollReadsSeeQueued(t *testing.T) {
 	mem := vfs.NewMem()
-	s := openT(t, slowWriteFS{mem, 200 * time.Millisecond}, Options{BlockRows: 4, Sync: SyncNever})
+	s := openT(t, slowWriteFS(mem, 200*time.Millisecond), Options{BlockRows: 4, Sync: SyncNever})
 	defer closeT(t, s)
 	for i := range 8 {
 		if _, err := s.Append(ctx, "ev", rec(day0+int64(i), "a", int64(i))); err != nil {
@@ -81,7 +81,7 @@ func TestBackgroundRollCrash(t *testing.T) {
 func testBackgroundRollCrash(t *testing.T, seed uint64) (cuts int) {
 	mem := vfs.NewMem()
 	rng := rand.New(rand.NewPCG(3, seed))
-	s := openT(t, slowSyncFS{mem, 300 * time.Microsecond}, Options{BlockRows: 4, Sync: SyncInterval, SyncInterval: time.Hour})
+	s := openT(t, slowSyncFS(mem, 300*time.Microsecond), Options{BlockRows: 4, Sync: SyncInterval, SyncInterval: time.Hour})
 	n := int64(0)
 	check := func(clone *vfs.MemFS, durableRows int64, what string) {
 		t.Helper()
@@ -203,7 +203,7 @@ func TestBackgroundRollSyncError(t *testing.T) {
 // segments are one per day. Run with -race.
 func TestTickDuringReplay(t *testing.T) {
 	mem := vfs.NewMem()
-	s := openT(t, slowSyncFS{mem, 100 * time.Microsecond}, Options{BlockRows: 16, Sync: SyncInterval, SyncInterval: time.Millisecond})
+	s := openT(t, slowSyncFS(mem, 100*time.Microsecond), Options{BlockRows: 16, Sync: SyncInterval, SyncInterval: time.Millisecond})
 	const days, perDay, goroutines = 30, 40, 4
 	for d := range int64(days) {
 		var wg sync.WaitGroup

@@ -45,7 +45,7 @@ func Open(dir string, o *Options) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{dir: filepath.Clean(dir), o: opts, streams: map[string]*stream{}, now: time.Now}
-	s.fs = countingFS{opts.FS, &s.m.fsyncsAll}
+	s.fs = newCountingFS(opts.FS, &s.m.fsyncsAll)
 	if s.cache, err = newBlockCache(opts.CacheBytes, &s.m); err != nil {
 		return nil, err
 	}

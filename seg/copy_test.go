@@ -17,7 +17,7 @@ func TestCopyFrames(t *testing.T) {
 		name string
 		fsys vfs.FS
 		dir  string
-	}{{"os", vfs.Default, t.TempDir()}, {"os wrapped", unwrapFS{vfs.Default}, t.TempDir()}, {"mem", vfs.NewMem(), "/d"}} {
+	}{{"os", vfs.Default, t.TempDir()}, {"os wrapped", unwrapFS(vfs.Default), t.TempDir()}, {"mem", vfs.NewMem(), "/d"}} {
 		t.Run(tc.name, func(t *testing.T) {
 			if err := tc.fsys.MkdirAll(tc.dir, 0o755); err != nil {
 				t.Fatal(err)
@@ -103,28 +103,19 @@ func TestCopyFrames(t *testing.T) {
 
 // unwrapFS wraps its files as the store's fsync counter does: a wrapper
 // with Unwrap.
-type unwrapFS struct{ vfs.FS }
+func unwrapFS(inner vfs.FS) vfs.FS {
+	return vfs.WrapFS{FS: inner, File: func(f vfs.File) vfs.File { return unwrapFile{f} }}
+}
 
 type unwrapFile struct{ vfs.File }
 
 func (f unwrapFile) Unwrap() vfs.File { return f.File }
 
-func (u unwrapFS) wrap(f vfs.File, err error) (vfs.File, error) {
-	if err != nil {
-		return nil, err
-	}
-	return unwrapFile{f}, nil
-}
-
-func (u unwrapFS) Create(name string) (vfs.File, error)    { return u.wrap(u.FS.Create(name)) }
-func (u unwrapFS) CreateNew(name string) (vfs.File, error) { return u.wrap(u.FS.CreateNew(name)) }
-func (u unwrapFS) Open(name string) (vfs.File, error)      { return u.wrap(u.FS.Open(name)) }
-
 // TestWriterStartsWriteback: a writer asks for the writeback of what it
 // wrote each writebackStep bytes (writes and copies go through grew), so
 // that the Sync at its end waits for the last part only.
 func TestWriterStartsWriteback(t *testing.T) {
-	w, err := Create(unwrapFS{vfs.Default}, filepath.Join(t.TempDir(), "a.seg"), "s", 1, 10)
+	w, err := Create(unwrapFS(vfs.Default), filepath.Join(t.TempDir(), "a.seg"), "s", 1, 10)
 	if err != nil {
 		t.Fatal(err)
 	}

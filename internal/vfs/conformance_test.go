@@ -26,6 +26,9 @@ var fileSystems = []struct {
 		fsys, dir := newMemTree(t)
 		return NewErrorFS(fsys), dir
 	}},
+	{"wrapfs-os", func(t *testing.T) (FS, string) {
+		return WrapFS{FS: Default, File: func(f File) File { return passThrough{f} }}, t.TempDir()
+	}},
 }
 
 func newMemTree(t *testing.T) (FS, string) {
