@@ -1,10 +1,12 @@
 package compact
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -277,18 +279,33 @@ func (st *Stats) record(res *segResult, err error) {
 	st.BytesRead += res.readBytes
 	// Soft-deleted seqs found absent are gone even when nothing was
 	// rewritten (an earlier pass removed them).
-	st.GoneSoftDeleted.AddMany(res.absent)
+	addSeqs(st.GoneSoftDeleted, res.absent)
 	if res.rewritten {
 		st.SegmentsRewritten++
 		st.BytesWritten += res.wrote
 		for r, n := range res.dropped {
 			st.RowsDropped[r] += n
 		}
-		st.GoneSoftDeleted.AddMany(res.gone)
-		st.GoneSuperseded.AddMany(res.goneSup)
+		addSeqs(st.GoneSoftDeleted, res.gone)
+		addSeqs(st.GoneSuperseded, res.goneSup)
 	} else if err == nil {
 		st.SegmentsClean++
 	}
+}
+
+// addSeqs adds the seqs s to b in ascending order, reordering s: roaring
+// inserts a value into an array container by moving the values above
+// it, so values out of order cost a move each (a segment's list from
+// the single-chunk fold is descending: 3 ms a pass of 40,000 seqs).
+func addSeqs(b *roaring64.Bitmap, s []uint64) {
+	switch {
+	case slices.IsSorted(s):
+	case slices.IsSortedFunc(s, func(a, b uint64) int { return cmp.Compare(b, a) }):
+		slices.Reverse(s)
+	default:
+		slices.Sort(s)
+	}
+	b.AddMany(s)
 }
 
 // candidates returns the segments that may hold a row the chunk drops,

@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/RoaringBitmap/roaring/v2/roaring64"
 	"github.com/tsqdb/tsq/chunk"
 	"github.com/tsqdb/tsq/internal/vfs"
 	"github.com/tsqdb/tsq/seg"
@@ -324,6 +327,29 @@ func TestRunBytesWrittenWholeFiles(t *testing.T) {
 		}
 		if st.BytesWritten != fi.Size() || st.BytesWritten == 0 {
 			t.Fatalf("chunked %v: BytesWritten %d, the rewritten file has %d bytes", chunked, st.BytesWritten, fi.Size())
+		}
+	}
+}
+
+// TestAddSeqs: seqs in any order (ascending, descending as the
+// single-chunk fold lists them, shuffled) end up in the bitmap, each
+// once.
+func TestAddSeqs(t *testing.T) {
+	for _, order := range []string{"ascending", "descending", "shuffled"} {
+		var s []uint64
+		for q := uint64(1); q <= 50_000; q += 7 {
+			s = append(s, q)
+		}
+		switch order {
+		case "descending":
+			slices.Reverse(s)
+		case "shuffled":
+			rand.New(rand.NewPCG(1, 2)).Shuffle(len(s), func(i, j int) { s[i], s[j] = s[j], s[i] })
+		}
+		b := roaring64.New()
+		addSeqs(b, s)
+		if b.GetCardinality() != uint64(len(s)) || !b.Contains(1) || !b.Contains(49_995) || b.Contains(2) {
+			t.Errorf("%s: %d seqs gave cardinality %d", order, len(s), b.GetCardinality())
 		}
 	}
 }

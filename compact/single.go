@@ -430,12 +430,16 @@ func (f *folder) block(sc *scanner, i int, m *seg.BlockMeta, rw *rows, hs []hash
 		f.kinds[1] += h.kinds[1]
 	}
 	for k, w := range f.why {
-		if w == 0 {
-			continue
+		if w != 0 {
+			p.drop = append(p.drop, int32(k))
+			res.dropped[w-1]++
 		}
-		why, q := Reason(w-1), uint64(rw.seq[k])
-		p.drop = append(p.drop, int32(k))
-		res.dropped[why]++
+	}
+	// The seqs gone, newest first as the blocks are taken: each segment's
+	// lists are descending (see addSeqs).
+	for x := len(p.drop) - 1; x >= 0; x-- {
+		k := p.drop[x]
+		why, q := Reason(f.why[k]-1), uint64(rw.seq[k])
 		if why != ReasonSoftDelete {
 			res.goneSup = append(res.goneSup, q)
 		}
