@@ -8,6 +8,8 @@ package codec
 // bytes/sample is the encoded size of the timestamps or values alone.
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"testing"
 
@@ -102,4 +104,48 @@ func BenchmarkInts(b *testing.B) {
 
 func BenchmarkFloats(b *testing.B) {
 	benchColumn(b, func(s testdata.Series) []float64 { return s.Values }, (*Encoder).AppendFloats, (*Decoder).DecodeFloats)
+}
+
+// BenchmarkStrings encodes and decodes 8192 strings of three shapes in
+// the encoding AppendStrings chooses: sequential keys (front coded), 50
+// series names repeating (dictionary), 48 random bytes (plain).
+func BenchmarkStrings(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	shapes := map[string]func(i int) string{
+		"keys":   func(i int) string { return fmt.Sprintf("obj%08d", 100_000+i) },
+		"series": func(i int) string { return fmt.Sprintf("host%02d", i%50) },
+		"bodies": func(int) string {
+			p := make([]byte, 48)
+			for k := range p {
+				p[k] = byte(rng.Uint32())
+			}
+			return string(p)
+		},
+	}
+	for _, name := range []string{"keys", "series", "bodies"} {
+		src := make([]string, benchChunk)
+		for i := range src {
+			src[i] = shapes[name](i)
+		}
+		var enc Encoder
+		buf := enc.AppendStrings(nil, src)
+		b.Run(name+"/encode", func(b *testing.B) {
+			for range b.N {
+				buf = enc.AppendStrings(buf[:0], src)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(src)), "ns/value")
+		})
+		b.Run(name+"/decode", func(b *testing.B) {
+			var dec Decoder
+			var dict Strings
+			var codes []int32
+			for range b.N {
+				var err error
+				if codes, _, err = dec.DecodeStrings(&dict, codes, buf, len(src), 1<<30); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(src)), "ns/value")
+		})
+	}
 }

@@ -1162,3 +1162,33 @@ func TestAppendDictLargerThanValues(t *testing.T) {
 		})
 	}
 }
+
+// TestStringsPrefixWords: front-coded values built in words (at most 16
+// bytes, prefix under 16) and by copying (longer, a 16-byte prefix, the
+// last suffixes of the data) decode exactly, for every prefix length
+// 0..20 against every value length 0..24.
+func TestStringsPrefixWords(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var vals []string
+	prev := []byte{}
+	for range 4000 {
+		p := rng.IntN(min(len(prev), 20) + 1)
+		n := p + rng.IntN(25-min(p, 24))
+		v := append([]byte(nil), prev[:p]...)
+		for len(v) < n {
+			v = append(v, byte(rng.Uint32()))
+		}
+		vals = append(vals, string(v))
+		prev = v
+	}
+	var c Encoder
+	var d Decoder
+	var dict Strings
+	d2, c2 := dictOf(vals)
+	buf := c.AppendStringsAs(nil, &d2, c2, StringPrefix)
+	codes, k, err := d.DecodeStrings(&dict, nil, buf, len(vals), 1<<30)
+	if err != nil || k != len(buf) {
+		t.Fatalf("consumed %d of %d, err %v", k, len(buf), err)
+	}
+	checkStrings(t, "prefix words", &dict, codes, vals)
+}

@@ -1,6 +1,7 @@
 package codec
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"slices"
 )
@@ -33,6 +34,56 @@ func load64[S string | []byte](s S) uint64 {
 	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
+
+// buildFront builds the front-coded values of lens and sufs (checked:
+// each prefix no longer than the value before, the suffixes data) in
+// buf (room for every value and 16 bytes more), setting offs[i] to the
+// end of value i. A value of at most 16 bytes is built in two words from
+// the value before it (kept in lo, hi) and a 16-byte load of its suffix,
+// then stored whole: no load of bytes just stored, which the CPU cannot
+// forward from the two stores that wrote them. Bytes past a value's end
+// are overwritten by the next value or lie past the data.
+func buildFront(buf, data []byte, lens, sufs []int64, offs []int32) {
+	sufs, offs = sufs[:len(lens)], offs[:len(lens)]
+	var lo, hi uint64 // the first 16 bytes of the value before
+	off, at := 0, 0   // the next value's offset in buf, its suffix's in data
+	for i, p := range lens {
+		s := int(sufs[i])
+		if p < 16 && p+int64(s) <= 16 && at+16 <= len(data) && off+16 <= len(buf) {
+			d := data[at : at+16]
+			lo, hi = frontWords(lo, hi, uint(p), binary.LittleEndian.Uint64(d), binary.LittleEndian.Uint64(d[8:]))
+			b := buf[off : off+16]
+			binary.LittleEndian.PutUint64(b, lo)
+			binary.LittleEndian.PutUint64(b[8:], hi)
+		} else {
+			start := 0
+			if i > 0 {
+				start = int(offs[i-1]) - int(lens[i-1]) - int(sufs[i-1])
+			}
+			next := copyShort(buf, off, buf[start:start+int(p)])
+			copyShort(buf, next, data[at:at+s])
+			lo, hi = binary.LittleEndian.Uint64(buf[off:]), binary.LittleEndian.Uint64(buf[off+8:])
+		}
+		off += int(p) + s
+		at += s
+		offs[i] = int32(off)
+	}
+}
+
+// frontWords returns the 16 bytes (two little-endian words) of the
+// first p bytes (p < 16) of the value lo, hi followed by the suffix
+// slo, shi.
+func frontWords(lo, hi uint64, p uint, slo, shi uint64) (uint64, uint64) {
+	if p < 8 {
+		sh := 8 * p & 63
+		return lo&lowBytes[p&7] | slo<<sh, shi<<sh | (slo>>1)>>(63-sh)
+	}
+	sh := 8 * (p - 8) & 63
+	return lo, hi&lowBytes[(p-8)&7] | slo<<sh
+}
+
+// lowBytes[k] keeps the low k bytes of a word.
+var lowBytes = [8]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xff_ffffffff, 0xffff_ffffffff, 0xffffff_ffffffff}
 
 // copyShort copies src to dst[off:] and returns the offset after it.
 // Values of front coding are mostly a few bytes: up to 16 are moved as
@@ -114,17 +165,22 @@ func (c *Decoder) decodePrefix(dict *Strings, codes []int32, r *reader, n, maxBy
 		return codes, r.off, r.err
 	}
 	total, suffixes, prev := int64(0), int64(0), int64(0)
+	sufs, limit := c.sufs[:len(c.lens)], uint64(maxBytes)
 	for i, p := range c.lens {
-		s := c.sufs[i]
-		switch {
-		case p < 0 || p > prev:
-			r.fail("string %d: prefix length %d, the value before it has %d bytes", i, p, prev)
-		case s < 0 || s > int64(maxBytes):
-			r.fail("string %d: suffix length %d", i, s)
-		case total+p+s > int64(maxBytes):
-			r.fail("string %d: length %d makes %d bytes, limit %d", i, p+s, total+p+s, maxBytes)
-		}
-		if r.err != nil {
+		// One test of the three (as unsigned, a negative length is
+		// past any limit; total stays far from overflowing: each step
+		// adds at most twice the limit before the test fails).
+		s := sufs[i]
+		bad := uint64(p) > uint64(prev) || uint64(s) > limit || uint64(total+p+s) > limit
+		if bad {
+			switch {
+			case p < 0 || p > prev:
+				r.fail("string %d: prefix length %d, the value before it has %d bytes", i, p, prev)
+			case s < 0 || s > int64(maxBytes):
+				r.fail("string %d: suffix length %d", i, s)
+			default:
+				r.fail("string %d: length %d makes %d bytes, limit %d", i, p+s, total+p+s, maxBytes)
+			}
 			return codes, r.off, r.err
 		}
 		prev = p + s
@@ -135,17 +191,10 @@ func (c *Decoder) decodePrefix(dict *Strings, codes []int32, r *reader, n, maxBy
 	if r.err != nil {
 		return codes, r.off, r.err
 	}
-	buf := grow(dict.Data, int(total)+16) // room for copyShort
-	dict.Offsets = slices.Grow(dict.Offsets, n)
-	start, off := 0, 0 // of the value before, of the next
-	for i, p := range c.lens {
-		at := off
-		off = copyShort(buf, off, buf[start:start+int(p)])
-		off = copyShort(buf, off, data[:c.sufs[i]])
-		data = data[c.sufs[i]:]
-		dict.Offsets = append(dict.Offsets, int32(off))
-		start = at
-	}
+	buf := grow(dict.Data, int(total)+16) // room for 16-byte stores
+	base := len(dict.Offsets) // 1: the offset 0 of a reset dict
+	dict.Offsets = slices.Grow(dict.Offsets, n)[:base+n]
+	buildFront(buf, data, c.lens, c.sufs, dict.Offsets[base:])
 	dict.Data = buf[:total]
 	codes = grow(codes, n)
 	for i := range codes {
