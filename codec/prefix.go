@@ -192,7 +192,7 @@ func (c *Decoder) decodePrefix(dict *Strings, codes []int32, r *reader, n, maxBy
 		return codes, r.off, r.err
 	}
 	buf := grow(dict.Data, int(total)+16) // room for 16-byte stores
-	base := len(dict.Offsets) // 1: the offset 0 of a reset dict
+	base := len(dict.Offsets)             // 1: the offset 0 of a reset dict
 	dict.Offsets = slices.Grow(dict.Offsets, n)[:base+n]
 	buildFront(buf, data, c.lens, c.sufs, dict.Offsets[base:])
 	dict.Data = buf[:total]
