@@ -1,6 +1,8 @@
 package tsq
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -119,14 +121,76 @@ func copyFiles(b *testing.B, files []string) {
 // sets the rows, TSQ_COMPACT_CPUPROFILE (see startPassProfile) and
 // TSQ_COMPACT_TRACE (an execution trace of the last pass to that file)
 // look inside a pass.
+//
+// A third shape, osm, is real data: the OpenStreetMap Liechtenstein
+// snapshot (../shared/data; skipped without it) imported four times
+// with its ids renumbered per copy (292,000 elements keyed by type and
+// id: tags, coordinates, users, node lists), then deletes of every
+// tenth element, imported the same way.
 func BenchmarkCompactRewrite(b *testing.B) {
-	for _, shape := range []string{"scattered", "runs"} {
-		b.Run(shape, func(b *testing.B) { benchCompactRewrite(b, shape == "runs") })
+	for _, shape := range []string{"scattered", "runs", "osm"} {
+		b.Run(shape, func(b *testing.B) {
+			rows := benchRows(b, 400_000)
+			benchCompactRewrite(b, func(s *Store) int {
+				if shape == "osm" {
+					return fillOSM(b, s, "ev")
+				}
+				fillStream(b, s, "ev", rows, shape == "runs")
+				return rows
+			})
+		})
 	}
 }
 
-func benchCompactRewrite(b *testing.B, runs bool) {
-	rows := benchRows(b, 400_000)
+// fillOSM imports the OSM snapshot into stream as described at
+// BenchmarkCompactRewrite and returns the elements put.
+func fillOSM(b *testing.B, s *Store, stream string) int {
+	b.Helper()
+	data, err := os.ReadFile("../shared/data/json/osm_liechtenstein_2013-08-03.jsonl")
+	if err != nil {
+		b.Skipf("the osm shape needs the shared data: %v", err)
+	}
+	mapping := []string{"time=ts_ms", "series=type", "key=type,id", "op=action"}
+	imp := func(in []byte) int64 {
+		o := &ImportOptions{}
+		for _, kv := range mapping {
+			if err := o.Mapping.Set(kv); err != nil {
+				b.Fatal(err)
+			}
+		}
+		st, err := s.Import(ctx, stream, bytes.NewReader(in), o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return st.Rows
+	}
+	var puts int64
+	var dels bytes.Buffer
+	for c := range 4 {
+		copyN := bytes.ReplaceAll(data, []byte(`"id":"`), []byte(fmt.Sprintf(`"id":"%d.`, c)))
+		puts += imp(copyN)
+		for i, line := range bytes.Split(copyN, []byte("\n")) {
+			if i%10 != 0 || len(line) == 0 {
+				continue
+			}
+			var e struct {
+				Type string `json:"type"`
+				ID   string `json:"id"`
+				TsMs int64  `json:"ts_ms"`
+			}
+			if err := json.Unmarshal(line, &e); err != nil {
+				b.Fatal(err)
+			}
+			fmt.Fprintf(&dels, `{"action":"delete","type":%q,"id":%q,"ts_ms":%d}`+"\n", e.Type, e.ID, e.TsMs)
+		}
+	}
+	imp(dels.Bytes())
+	return int(puts)
+}
+
+// benchCompactRewrite times a pass over the stream "ev" that fill
+// writes (it returns the rows put) against copying its segments.
+func benchCompactRewrite(b *testing.B, fill func(*Store) int) {
 	var passMBs, copyMBs float64
 	for range b.N {
 		b.StopTimer()
@@ -136,7 +200,7 @@ func benchCompactRewrite(b *testing.B, runs bool) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		fillStream(b, s, "ev", rows, runs)
+		rows := fill(s)
 		sdir := filepath.Join(dir, "streams", "ev")
 		// Write the rows still queued and seal the active segment first
 		// (as the pass's preparation would: not the pass's work), so that

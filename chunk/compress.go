@@ -45,28 +45,44 @@ func zstdCoders() (*zstd.Encoder, *zstd.Decoder, error) {
 
 var (
 	zstdFastOnce sync.Once
-	zstdFastEnc  *zstd.Encoder
+	zstdFastEnc  *zstd.Encoder // fastest level
+	zstdTinyEnc  *zstd.Encoder // fastest level, no entropy coding
 	zstdFastErr  error
 )
 
+// tinyBody is the raw size under which compressFast skips entropy
+// coding: a body that small (a sparse column's validity and its few
+// values) gains a few bytes from it at most, and building its tables
+// costs more than the rest of the frame (a compaction of the OSM
+// snapshot's 49-column blocks spent 10% less CPU at the same output).
+const tinyBody = 1 << 10
+
 // compressFast is compress with zstd's fastest level, its frames without
 // zstd's optional content checksum (the block's CRC-32C covers the
-// stored bytes). Its encoder holds GOMAXPROCS coders: EncodeAll calls
-// take one each, so that callers compressing in parallel (the
-// re-encoding of a compaction) do not wait for each other.
+// stored bytes), and without entropy coding under tinyBody bytes. Its
+// encoders hold GOMAXPROCS coders: EncodeAll calls take one each, so
+// that callers compressing in parallel (the re-encoding of a
+// compaction) do not wait for each other.
 func compressFast(dst, raw []byte, c Compression) ([]byte, error) {
 	if c != CompressZstd {
 		return compress(dst, raw, c)
 	}
 	zstdFastOnce.Do(func() {
-		zstdFastEnc, zstdFastErr = zstd.NewWriter(nil,
+		opts := []zstd.EOption{
 			zstd.WithEncoderLevel(zstd.SpeedFastest),
 			zstd.WithEncoderConcurrency(runtime.GOMAXPROCS(0)),
 			zstd.WithEncoderCRC(false),
-			zstd.WithZeroFrames(true))
+			zstd.WithZeroFrames(true),
+		}
+		if zstdFastEnc, zstdFastErr = zstd.NewWriter(nil, opts...); zstdFastErr == nil {
+			zstdTinyEnc, zstdFastErr = zstd.NewWriter(nil, append(opts, zstd.WithNoEntropyCompression(true))...)
+		}
 	})
 	if zstdFastErr != nil {
 		return nil, zstdFastErr
+	}
+	if len(raw) < tinyBody {
+		return zstdTinyEnc.EncodeAll(raw, dst), nil
 	}
 	return zstdFastEnc.EncodeAll(raw, dst), nil
 }

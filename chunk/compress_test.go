@@ -62,3 +62,27 @@ func TestZstdBomb(t *testing.T) {
 		})
 	}
 }
+
+// TestCompressFast: bodies on both sides of tinyBody (entropy coded or
+// not) come back exactly, and a sparse validity-like body still shrinks.
+func TestCompressFast(t *testing.T) {
+	for _, n := range []int{64, tinyBody - 1, tinyBody, 64 << 10} {
+		raw := make([]byte, n)
+		for i := range raw {
+			if i%97 == 0 {
+				raw[i] = byte(i)
+			}
+		}
+		stored, err := compressFast(nil, raw, CompressZstd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := decompress(nil, stored, CompressZstd, n)
+		if err != nil || !bytes.Equal(got, raw) {
+			t.Fatalf("%d bytes: round trip differs (err %v)", n, err)
+		}
+		if len(stored) >= n/2 {
+			t.Errorf("%d bytes: stored in %d", n, len(stored))
+		}
+	}
+}
