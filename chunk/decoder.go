@@ -205,6 +205,15 @@ func (d *Decoder) Block(dst *Block) error {
 	return nil
 }
 
+// sparseAllowed checks that the bools at body[off:] are not in the
+// sparse encoding unless the block's version has it.
+func (d *Decoder) sparseAllowed(body []byte, off int) error {
+	if d.version < V3 && off < len(body) && body[off] == byte(codec.BoolSparse) {
+		return corrupt("bools", off, fmt.Errorf("bool encoding %v in a block of version %d", codec.BoolSparse, d.version))
+	}
+	return nil
+}
+
 func (d *Decoder) decodeBody(dst *Column, body []byte) error {
 	rows := d.rows
 	if len(body) == 0 {
@@ -216,6 +225,9 @@ func (d *Decoder) decodeBody(dst *Column, body []byte) error {
 	case 0:
 		dst.Valid = nil
 	case 1:
+		if err := d.sparseAllowed(body, off); err != nil {
+			return err
+		}
 		var err error
 		var n int
 		d.valid, n, err = codec.DecodeBools(d.valid, body[off:], rows)
@@ -253,6 +265,9 @@ func (d *Decoder) decodeBody(dst *Column, body []byte) error {
 			dst.Floats = spread(dst.Floats, dst.Valid)
 		}
 	case Bool:
+		if err := d.sparseAllowed(body, off); err != nil {
+			return err
+		}
 		dst.Bools, n, err = codec.DecodeBools(dst.Bools, vals, present)
 		if err == nil && present != rows {
 			dst.Bools = spread(dst.Bools, dst.Valid)

@@ -45,6 +45,7 @@ type Encoder struct {
 	strs   []string
 	codes  []int32
 	strTag uint8 // the string encoding appendBody last wrote, 0 if none
+	sparse bool  // appendBody last wrote a sparse bool encoding
 }
 
 type desc struct {
@@ -54,6 +55,7 @@ type desc struct {
 	typ     Type
 	nameLen int
 	prefix  bool // front-coded strings: the block needs V2
+	sparse  bool // sparse bools (nulls or values): the block needs V3
 }
 
 // Append appends the encoding of b to dst. The block must have
@@ -172,8 +174,11 @@ func (e *Encoder) appendBlock(dst []byte, b *Block, o *Options, hints []Hint) ([
 func (e *Encoder) appendHeader(dst []byte, b *Block) []byte {
 	v := V1
 	for _, d := range e.descs {
-		if d.prefix {
-			v = V2
+		switch {
+		case d.sparse:
+			v = V3
+		case d.prefix:
+			v = max(v, V2)
 		}
 	}
 	dst = append(dst, byte(v))
@@ -207,7 +212,7 @@ func (e *Encoder) appendBodies(bodies []byte, b *Block, o *Options, hints []Hint
 			c = pickCompression(col.Type, o)
 		}
 		before := len(bodies)
-		e.strTag = 0
+		e.strTag, e.sparse = 0, false
 		if c == CompressNone { // encoded in place, not copied
 			var err error
 			if bodies, err = e.encodeBody(bodies, i, col, b.Rows, h.Encoding, o != nil && o.Fixed); err != nil {
@@ -217,7 +222,7 @@ func (e *Encoder) appendBodies(bodies []byte, b *Block, o *Options, hints []Hint
 			if n > MaxColumnBytes {
 				return bodies, fmt.Errorf("%w: column %q encodes to %d bytes, limit %d", ErrBadColumn, col.Name, n, MaxColumnBytes)
 			}
-			e.descs = append(e.descs, desc{typ: col.Type, rawLen: n, stored: n, nameLen: len(col.Name), prefix: e.strTag == uint8(codec.StringPrefix)})
+			e.descs = append(e.descs, desc{typ: col.Type, rawLen: n, stored: n, nameLen: len(col.Name), prefix: e.strTag == uint8(codec.StringPrefix), sparse: e.sparse})
 			continue
 		}
 		var err error
@@ -227,7 +232,7 @@ func (e *Encoder) appendBodies(bodies []byte, b *Block, o *Options, hints []Hint
 		if len(e.raw) > MaxColumnBytes {
 			return bodies, fmt.Errorf("%w: column %q encodes to %d bytes, limit %d", ErrBadColumn, col.Name, len(e.raw), MaxColumnBytes)
 		}
-		d := desc{typ: col.Type, rawLen: len(e.raw), stored: len(e.raw), nameLen: len(col.Name), prefix: e.strTag == uint8(codec.StringPrefix)}
+		d := desc{typ: col.Type, rawLen: len(e.raw), stored: len(e.raw), nameLen: len(col.Name), prefix: e.strTag == uint8(codec.StringPrefix), sparse: e.sparse}
 		if len(e.raw) >= 64 {
 			comp := compress
 			if hints != nil && e.FastZstd {
@@ -318,7 +323,9 @@ func (e *Encoder) appendBody(dst []byte, col *Column, rows int, tag uint8, fixed
 		dst = append(dst, 0)
 	} else {
 		dst = append(dst, 1)
+		at := len(dst)
 		dst = codec.AppendBools(dst, col.Valid)
+		e.sparse = dst[at] == byte(codec.BoolSparse)
 	}
 	switch col.Type {
 	case Int64:
@@ -340,7 +347,10 @@ func (e *Encoder) appendBody(dst []byte, col *Column, rows int, tag uint8, fixed
 		}
 		return e.codec.AppendFloats(dst, vals)
 	case Bool:
-		return codec.AppendBools(dst, presentOnly(col.Bools, col.Valid, present, &e.bools))
+		at := len(dst)
+		dst = codec.AppendBools(dst, presentOnly(col.Bools, col.Valid, present, &e.bools))
+		e.sparse = e.sparse || dst[at] == byte(codec.BoolSparse)
+		return dst
 	default: // String, Bytes
 		at := len(dst)
 		if col.Strs != nil {

@@ -36,8 +36,11 @@ const (
 	// encoder writes the lowest version that holds a block's encodings:
 	// V1 unless a column is front coded.
 	V2 Version = 2
+	// V3 adds the sparse bool encoding (codec.BoolSparse), for null
+	// bitmaps and bool columns: V3 when a column has one, else as above.
+	V3 Version = 3
 	// CurrentVersion is the newest version, what the decoder reads up to.
-	CurrentVersion = V2
+	CurrentVersion = V3
 )
 
 func (v Version) String() string { return fmt.Sprintf("v%d", uint8(v)) }

@@ -44,7 +44,7 @@ func annotate(b []byte) string {
 		return v
 	}
 	line(1, fmt.Sprintf("block format version %d", b[0]))
-	uv("rows")
+	rows := uv("rows")
 	ncols := uv("columns")
 	type col struct {
 		name           string
@@ -68,7 +68,15 @@ func annotate(b []byte) string {
 	}
 	for _, c := range cols {
 		end := off + int(c.stored)
+		nulls := b[off] == 1
 		line(1, fmt.Sprintf("column %q: null flag %d", c.name, b[off]))
+		if nulls {
+			_, n, _ := codec.DecodeBools(nil, b[off:end], int(rows))
+			line(1, fmt.Sprintf("column %q: validity tag: bools %s", c.name, codec.BoolEncoding(b[off])))
+			for stop := off + n - 1; off < stop; {
+				line(min(16, stop-off), fmt.Sprintf("column %q: validity", c.name))
+			}
+		}
 		tag := b[off]
 		var enc string
 		switch c.typ {
@@ -153,10 +161,47 @@ func TestGoldenV2(t *testing.T) {
 	if err := dec.Block(&out); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "version 1") {
 		t.Fatalf("front coding in a version 1 block: %v", err)
 	}
-	// A version past the newest is refused.
-	v1[0] = byte(CurrentVersion) + 1
-	binary.LittleEndian.PutUint32(v1[len(body):], Checksum(body))
-	if err := dec.Reset(v1); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "version 3") {
-		t.Fatalf("version 3: %v", err)
+}
+
+// goldenBlockV3 is a block with sparse bools, in an optional field's
+// null bitmap and in a bool column's values, which make it version 3.
+func goldenBlockV3() *Block {
+	const n = 40
+	b := &Block{Rows: n, Columns: []Column{
+		{Name: "seq", Type: Int64, Ints: make([]int64, n)},
+		{Name: "tags.name", Type: String, Strs: make([]string, n), Valid: make([]bool, n)},
+		{Name: "alert", Type: Bool, Bools: make([]bool, n)},
+	}}
+	for i := range n {
+		b.Columns[0].Ints[i] = int64(101 + i)
+	}
+	b.Columns[1].Strs[5], b.Columns[1].Valid[5] = "Vaduz", true
+	b.Columns[1].Strs[33], b.Columns[1].Valid[33] = "Schaan", true
+	b.Columns[2].Bools[17] = true
+	return b
+}
+
+// TestGoldenV3 pins a version 3 block, shows the same bytes labelled
+// version 2 corrupt and a version past the newest refused.
+func TestGoldenV3(t *testing.T) {
+	buf, dec := goldenRoundTrip(t, goldenBlockV3(), "testdata/golden_v3.txt")
+	if Version(buf[0]) != V3 {
+		t.Fatalf("version %d, want 3", buf[0])
+	}
+	v2 := append([]byte(nil), buf...)
+	v2[0] = byte(V2)
+	body := v2[:len(v2)-4]
+	binary.LittleEndian.PutUint32(v2[len(body):], Checksum(body))
+	if err := dec.Reset(v2); err != nil {
+		t.Fatal(err)
+	}
+	var out Block
+	if err := dec.Block(&out); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "sparse in a block of version 2") {
+		t.Fatalf("sparse bools in a version 2 block: %v", err)
+	}
+	v2[0] = byte(CurrentVersion) + 1
+	binary.LittleEndian.PutUint32(v2[len(body):], Checksum(body))
+	if err := dec.Reset(v2); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "version 4") {
+		t.Fatalf("version 4: %v", err)
 	}
 }

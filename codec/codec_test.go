@@ -2,6 +2,7 @@ package codec
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -718,7 +719,39 @@ func boolTable() []namedBools {
 		{"len 9", seq(9, func(i int) bool { return i == 8 })},
 		{"last differs", seq(65, func(i int) bool { return i == 64 })},
 		{"random", seq(333, func(int) bool { return r.IntN(2) == 0 })},
+		{"sparse true", seq(1467, func(i int) bool { return i%300 == 7 })},
+		{"sparse false", seq(1000, func(i int) bool { return i != 3 && i != 999 })},
+		{"sparse far", seq(100_000, func(i int) bool { return i == 0 || i == 99_999 })},
+		{"one in nine", seq(900, func(i int) bool { return i%9 == 0 })},
 	}
+}
+
+// sparseRef is the size of BoolSparse for src, listing its rarer value
+// (true on a tie), or a size past any bitmap when that value is one in
+// eight or more.
+func sparseRef(src []bool) int {
+	var pos [2][]int
+	for i, v := range src {
+		k := 0
+		if v {
+			k = 1
+		}
+		pos[k] = append(pos[k], i)
+	}
+	p := pos[1]
+	if len(pos[0]) < len(pos[1]) {
+		p = pos[0]
+	}
+	if 8*len(p) >= len(src) {
+		return math.MaxInt
+	}
+	size := 2 + len(binary.AppendUvarint(nil, uint64(len(p))))
+	last := -1
+	for _, i := range p {
+		size += len(binary.AppendUvarint(nil, uint64(i-last-1)))
+		last = i
+	}
+	return size
 }
 
 func TestBoolsRoundTrip(t *testing.T) {
@@ -732,6 +765,8 @@ func TestBoolsRoundTrip(t *testing.T) {
 			wantTag := BoolBitmap
 			if len(tc.vals) > 0 && !slices.Contains(tc.vals, !tc.vals[0]) {
 				wantTag = BoolConst
+			} else if sparseRef(tc.vals) < 1+(len(tc.vals)+7)/8 {
+				wantTag = BoolSparse
 			}
 			if BoolEncoding(buf[0]) != wantTag {
 				t.Fatalf("encoding %v, want %v", BoolEncoding(buf[0]), wantTag)
@@ -1191,4 +1226,44 @@ func TestStringsPrefixWords(t *testing.T) {
 		t.Fatalf("consumed %d of %d, err %v", k, len(buf), err)
 	}
 	checkStrings(t, "prefix words", &dict, codes, vals)
+}
+
+// TestBoolsSparseCorrupt: a sparse encoding that lists more positions
+// than values, a position past the end, a value byte other than 0 or 1,
+// or too few gaps is a corruption error saying what, never a panic.
+func TestBoolsSparseCorrupt(t *testing.T) {
+	sp := func(v byte, k uint64, gaps ...uint64) []byte {
+		b := binary.AppendUvarint([]byte{byte(BoolSparse), v}, k)
+		for _, g := range gaps {
+			b = binary.AppendUvarint(b, g)
+		}
+		return b
+	}
+	for _, tc := range []struct {
+		name string
+		src  []byte
+		n    int
+		want string
+	}{
+		{"more positions than values", sp(1, 5, 0, 0, 0, 0, 0), 4, "exceeds limit 4"},
+		{"first position past the end", sp(1, 1, 4), 4, "sparse bool position 0: gap 4"},
+		{"later position past the end", sp(1, 2, 1, 2), 4, "sparse bool position 1: gap 2 after position 1"},
+		{"huge gap", sp(0, 1, 1<<63), 4, "gap 9223372036854775808"},
+		{"value byte 2", sp(2, 1, 0), 4, "sparse bool value byte 2"},
+		{"too few gaps", sp(1, 3, 0, 0), 4, "truncated"},
+		{"no count", []byte{byte(BoolSparse), 1}, 4, "truncated"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := DecodeBools(nil, tc.src, tc.n)
+			checkCorruption(t, err, tc.src)
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %q does not say %q", err, tc.want)
+			}
+		})
+	}
+	// The last position may be the last value.
+	got, _, err := DecodeBools(nil, sp(1, 2, 0, 2), 4)
+	if err != nil || !slices.Equal(got, []bool{true, false, false, true}) {
+		t.Fatalf("got %v, %v", got, err)
+	}
 }

@@ -177,7 +177,7 @@ func TestUnknownTags(t *testing.T) {
 		known := map[string]bool{
 			"ints":    tag >= 1 && tag <= 5,
 			"floats":  tag >= 1 && tag <= 3,
-			"bools":   tag >= 1 && tag <= 2,
+			"bools":   tag >= 1 && tag <= 3,
 			"strings": tag >= 1 && tag <= 3,
 		}
 		errs := map[string]error{}

@@ -32,10 +32,13 @@ func TestGolden(t *testing.T) {
 	}
 	put("bools bitmap", AppendBools(nil, []bool{true, false, true, true, false, false, false, false, true}))
 	put("bools const", AppendBools(nil, []bool{true, true}))
+	sparse := make([]bool, 40)
+	sparse[5], sparse[33] = true, true
+	put("bools sparse", AppendBools(nil, sparse))
 	put("strings plain", c.AppendStrings(nil, []string{"a", "bc", ""}))
 	put("strings dict", c.AppendStrings(nil, []string{"cpu", "mem", "cpu", "cpu"}))
 	put("strings prefix", c.AppendStrings(nil, []string{"key-0098", "key-0099", "key-0100", "key-0101"}))
-	// Version 2 of the block format added "strings prefix"; every other
-	// line is as version 1 wrote it.
-	testdata.Golden(t, "testdata/golden_v2.txt", sb.String(), *update)
+	// Version 2 of the block format added "strings prefix", version 3
+	// "bools sparse"; every other line is as version 1 wrote it.
+	testdata.Golden(t, "testdata/golden_v3.txt", sb.String(), *update)
 }

@@ -10,6 +10,7 @@ package fuzz
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"flag"
 	"fmt"
@@ -510,11 +511,19 @@ func seedBools() map[string][]bool {
 	for i := range alt {
 		alt[i] = i%3 == 0
 	}
+	sparse := make([]bool, 300) // a few present among many nulls
+	sparse[7], sparse[150], sparse[299] = true, true, true
+	dense := make([]bool, 300) // a few nulls among many present
+	for i := range dense {
+		dense[i] = i != 0 && i != 64
+	}
 	return map[string][]bool{
-		"empty": nil,
-		"one":   {true},
-		"const": {false, false, false, false, false, false, false, false, false},
-		"alt":   alt,
+		"empty":        nil,
+		"one":          {true},
+		"const":        {false, false, false, false, false, false, false, false, false},
+		"alt":          alt,
+		"sparse-true":  sparse,
+		"sparse-false": dense,
 	}
 }
 
@@ -889,6 +898,13 @@ func FuzzDecodeFloats(f *testing.F) {
 	})
 }
 
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 func FuzzDecodeBools(f *testing.F) {
 	addSeeds(f, decodeSeeds()["FuzzDecodeBools"])
 	f.Fuzz(func(t *testing.T, data []byte, n int) {
@@ -909,8 +925,21 @@ func FuzzDecodeBools(f *testing.F) {
 			return
 		}
 		want := 2
-		if codec.BoolEncoding(data[0]) == codec.BoolBitmap {
+		switch codec.BoolEncoding(data[0]) {
+		case codec.BoolBitmap:
 			want = 1 + ceilDiv(n, 8)
+		case codec.BoolSparse:
+			// data[1] at the positions listed (as many as the count
+			// says), the other value elsewhere; a gap a byte or more.
+			listed, m := binary.Uvarint(data[2:])
+			at := 0
+			for _, v := range out {
+				at += b2i(v == (data[1] == 1))
+			}
+			if m <= 0 || uint64(at) != listed || k < 2+m+int(listed) {
+				t.Fatalf("sparse: %d values equal to %d, %d listed, %d bytes", at, data[1], listed, k)
+			}
+			want = k
 		}
 		if len(out) != n || k != want {
 			t.Fatalf("%v: %d values from %d bytes, n=%d, want %d bytes", codec.BoolEncoding(data[0]), len(out), k, n, want)
