@@ -195,9 +195,10 @@ func TestBufferedFrameCloseError(t *testing.T) {
 }
 
 // TestAppendSamplesRuns: one AppendSamples call whose times go back and
-// forth across UTC days and fill frames is cut into frames at every day
-// change and at BlockRows; every sample comes back with its seq, time
-// and value, and every frame holds one day.
+// forth across UTC days and fill frames is cut into frames where the day
+// advances past the frame's (its first row's, the latest it holds) and
+// at BlockRows, never where it goes back; every sample comes back with
+// its seq, time and value.
 func TestAppendSamplesRuns(t *testing.T) {
 	for _, pol := range []SyncPolicy{SyncAlways, SyncInterval} {
 		s := openT(t, vfs.NewMem(), Options{BlockRows: 7, Sync: pol})
@@ -214,7 +215,7 @@ func TestAppendSamplesRuns(t *testing.T) {
 		if err != nil || first != 1 {
 			t.Fatalf("%v: first %d, %v", pol, first, err)
 		}
-		n := 0
+		n, prevRows, prevDay := 0, 0, int64(0)
 		for blk, err := range s.Scan(ctx, "m", ScanOptions{}) {
 			if err != nil {
 				t.Fatal(err)
@@ -234,13 +235,17 @@ func TestAppendSamplesRuns(t *testing.T) {
 			if blk.Rows > 7 {
 				t.Fatalf("%v: a block of %d rows", pol, blk.Rows)
 			}
+			if n > 0 && prevRows < 7 && dayOf(ts[0]) <= prevDay {
+				t.Fatalf("%v: a frame of %d rows of day %d was cut before seq %d of day %d", pol, prevRows, prevDay, seqs[0], dayOf(ts[0]))
+			}
 			for i := range blk.Rows {
 				q := int(seqs[i]) - 1
-				if ts[i] != times[q] || vs[i] != values[q] || dayOf(ts[i]) != dayOf(ts[0]) {
+				if ts[i] != times[q] || vs[i] != values[q] || dayOf(ts[i]) > dayOf(ts[0]) {
 					t.Fatalf("%v: seq %d: time %d value %v, want %d %v (block day %d)", pol, seqs[i], ts[i], vs[i], times[q], values[q], dayOf(ts[0]))
 				}
 				n++
 			}
+			prevRows, prevDay = blk.Rows, dayOf(ts[0])
 		}
 		if n != len(times) {
 			t.Fatalf("%v: %d samples back, want %d", pol, n, len(times))

@@ -108,8 +108,11 @@ func (b *builder) conflicts(schema []fieldType) bool {
 }
 
 // full reports whether a row of day and size must start a new frame.
+// A frame's day is its first row's, the latest it holds: a row of a
+// later UTC day starts a new frame (time-ordered rows make a frame a
+// day), a row of an earlier one (late or out-of-order data) joins it.
 func (b *builder) full(day int64, size int) bool {
-	return b.rows > 0 && (day != b.day || b.rows >= b.maxRows || b.bytes+size > maxFrameBytes)
+	return b.rows > 0 && (day > b.day || b.rows >= b.maxRows || b.bytes+size > maxFrameBytes)
 }
 
 // addBase appends the record columns of one row.

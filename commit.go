@@ -330,8 +330,11 @@ func (st *stream) writeAll(reqs []*request) error {
 				}
 				col = b.col("value", chunk.Float64)
 			}
-			// The run of samples of this day that the frame takes.
-			n := sameDayRun(times[:min(len(times), b.maxRows-b.rows, (maxFrameBytes-b.bytes)/16)], day)
+			if b.rows > 0 {
+				day = b.day // the frame's, no earlier than this sample's
+			}
+			// The run of samples up to the frame's day that it takes.
+			n := runUpTo(times[:min(len(times), b.maxRows-b.rows, (maxFrameBytes-b.bytes)/16)], day)
 			b.addSamples(st.next, r.series, times[:n], values[:n], day, col)
 			st.next += uint64(n)
 			times, values = times[n:], values[n:]
@@ -354,19 +357,18 @@ func (st *stream) writeAll(reqs []*request) error {
 	return st.flush()
 }
 
-// sameDayRun returns how many of times, from the first (of UTC day day),
-// are of that day, at least 1.
-func sameDayRun(times []int64, day int64) int {
+// runUpTo returns how many of times, from the first (of UTC day day
+// or earlier), are of day day or earlier: the run a frame of day takes.
+func runUpTo(times []int64, day int64) int {
 	n := 1
-	if day > -100_000 && day < 100_000 { // day*nsPerDay does not overflow
-		lo := day * nsPerDay
-		hi := lo + nsPerDay
-		for n < len(times) && times[n] >= lo && times[n] < hi {
+	if day > -100_000 && day < 100_000 { // (day+1)*nsPerDay does not overflow
+		hi := (day + 1) * nsPerDay
+		for n < len(times) && times[n] < hi {
 			n++
 		}
 		return n
 	}
-	for n < len(times) && dayOf(times[n]) == day {
+	for n < len(times) && dayOf(times[n]) <= day {
 		n++
 	}
 	return n
@@ -452,13 +454,19 @@ func (st *stream) writeFrame(data []byte, meta seg.BlockMeta, series []string, s
 }
 
 // ensureSegment makes the active segment one that takes a frame of day
-// and frameLen bytes, rolling or creating as needed.
+// and frameLen bytes, rolling or creating as needed. A segment's day is
+// the latest of its frames' (each frame's is its latest row's): a frame
+// of a later day rolls, one of an earlier day (late or out-of-order
+// data) joins the segment, and a segment rolled for size keeps the day
+// of the one before (newSegDay), so that out-of-order data makes no more
+// segments than ordered data does.
 func (st *stream) ensureSegment(day, frameLen int64, firstSeq uint64) error {
+	newDay := st.newSegDay(day)
 	if n := st.bgRoll.next; n != nil {
 		// Segment n is being created: queue the frame for it if it fits
 		// (within the largest header), else roll it too.
-		if len(st.bgRoll.queue) == 0 || n.day == day && st.bgRoll.bytes+frameLen+maxHeaderLen <= st.s.o.SegmentMaxBytes {
-			if n.day == day {
+		if len(st.bgRoll.queue) == 0 || day <= n.day && st.bgRoll.bytes+frameLen+maxHeaderLen <= st.s.o.SegmentMaxBytes {
+			if day <= n.day {
 				return nil
 			}
 			if err := st.settleRoll(); err != nil { // n would hold no frame
@@ -470,17 +478,17 @@ func (st *stream) ensureSegment(day, frameLen int64, firstSeq uint64) error {
 					return err
 				}
 			}
-			st.rollNext(day, firstSeq)
+			st.rollNext(newDay, firstSeq)
 			return nil
 		}
 	}
-	if st.w != nil && (st.active.day != day ||
+	if st.w != nil && (day > st.active.day ||
 		(len(st.blocks) > 0 && st.w.Size()+frameLen > st.s.o.SegmentMaxBytes)) {
 		if err := st.settleRoll(); err != nil { // nothing runs while st.w is set
 			return err
 		}
 		if st.buffered() && len(st.blocks) > 0 {
-			st.rollAsync(day, firstSeq)
+			st.rollAsync(newDay, firstSeq)
 			return nil
 		}
 		if err := st.roll(); err != nil {
@@ -490,7 +498,7 @@ func (st *stream) ensureSegment(day, frameLen int64, firstSeq uint64) error {
 	if st.w != nil {
 		return nil
 	}
-	name := segName(day, firstSeq)
+	name := segName(newDay, firstSeq)
 	w, err := seg.Create(st.s.fs, filepath.Join(st.dir, name), st.name, 1, firstSeq)
 	if err != nil {
 		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
@@ -502,6 +510,21 @@ func (st *stream) ensureSegment(day, frameLen int64, firstSeq uint64) error {
 	}
 	st.w, st.active, st.blocks = w, sf, nil
 	return nil
+}
+
+// newSegDay returns the day of a segment created for a frame of day: the
+// latest of day and the days of the stream's segments so far.
+func (st *stream) newSegDay(day int64) int64 {
+	if n := st.bgRoll.next; n != nil {
+		day = max(day, n.day)
+	}
+	if st.active != nil {
+		day = max(day, st.active.day)
+	}
+	if k := len(st.segs); k > 0 {
+		day = max(day, st.segs[k-1].day)
+	}
+	return day
 }
 
 // roll seals the active segment, or removes it if it holds no frame.

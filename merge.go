@@ -104,7 +104,7 @@ func (m *merger) run(w *seg.Writer) error {
 			return err
 		}
 		if m.src.prepare(blk) {
-			if m.b.rows > 0 && (uint64(m.src.seq.Ints[0]) != last+1 || m.b.day != dayOf(m.src.time.Ints[0]) || m.b.srcConflicts(&m.src)) {
+			if m.b.rows > 0 && (uint64(m.src.seq.Ints[0]) != last+1 || dayOf(m.src.time.Ints[0]) > m.b.day || m.b.srcConflicts(&m.src)) {
 				if err := m.flush(); err != nil {
 					return err
 				}

@@ -6,7 +6,8 @@ import (
 
 // Column-wise merging: the merger copies a decoded block's rows into the
 // builder column by column (slices appended whole) instead of one Record
-// at a time. It applies to blocks whose rows share one UTC day and whose
+// at a time. It applies to blocks whose first row has the latest UTC day
+// (as every frame's: see builder.full) and whose
 // field columns are int64, float64 or bool (so a row's size is known from
 // its series and key); other blocks go row by row (merger.run).
 
@@ -50,7 +51,7 @@ func (src *mergeSrc) prepare(blk *chunk.Block) bool {
 	}
 	day := dayOf(src.time.Ints[0])
 	for _, t := range src.time.Ints {
-		if dayOf(t) != day {
+		if dayOf(t) > day {
 			return false
 		}
 	}

@@ -68,8 +68,11 @@ func TestCancelledContext(t *testing.T) {
 	}
 }
 
-// TestDaysOutOfOrder: records whose days go back roll to new segments
-// whose names no longer sort in seq order; reads still find every seq.
+// TestDaysOutOfOrder: records whose days go back stay in the segment of
+// the latest day (a segment rolls when the data's day advances past its
+// own: were it to roll at every change of day, out-of-order data would
+// make a segment of each record), one of a later day rolls; reads still
+// find every seq.
 func TestDaysOutOfOrder(t *testing.T) {
 	fsys := vfs.NewMem()
 	s := openT(t, fsys, Options{})
@@ -80,12 +83,11 @@ func TestDaysOutOfOrder(t *testing.T) {
 		}
 	}
 	closeT(t, s)
-	want := []string{"2026-12-01-0000000000000002.seg", "2026-12-01-0000000000000004.seg", "2026-12-02-0000000000000003.seg", "2026-12-03-0000000000000001.seg"}
+	want := []string{"2026-12-03-0000000000000001.seg"}
 	if got := segFiles(t, fsys, "ev"); !slices.Equal(got, want) {
 		t.Fatalf("segments %v", got)
 	}
 	s = openT(t, fsys, Options{})
-	defer closeT(t, s)
 	for q := uint64(1); q <= 4; q++ {
 		r, err := s.Get("ev", q)
 		if v, _ := r.Field("n"); err != nil || v.Int() != int64(q-1) {
@@ -97,6 +99,21 @@ func TestDaysOutOfOrder(t *testing.T) {
 	}
 	if seqs, err := s.Append(ctx, "ev", rec(day0, "a", 9)); err != nil || seqs[0] != 5 {
 		t.Fatalf("append = %v, %v", seqs, err)
+	}
+	if seqs, err := s.Append(ctx, "ev", rec(day0+3*day, "a", 10)); err != nil || seqs[0] != 6 {
+		t.Fatalf("append = %v, %v", seqs, err)
+	}
+	closeT(t, s)
+	want = []string{"2026-12-03-0000000000000001.seg", "2026-12-04-0000000000000006.seg"}
+	if got := segFiles(t, fsys, "ev"); !slices.Equal(got, want) {
+		t.Fatalf("after a later day: segments %v", got)
+	}
+	s = openT(t, fsys, Options{})
+	defer closeT(t, s)
+	for q := uint64(1); q <= 6; q++ {
+		if _, err := s.Get("ev", q); err != nil {
+			t.Fatalf("Get(%d): %v", q, err)
+		}
 	}
 }
 
@@ -234,5 +251,46 @@ func TestScanStops(t *testing.T) {
 	}
 	if rows != 1 {
 		t.Fatalf("single-seq scan: %d rows", rows)
+	}
+}
+
+// TestOutOfOrderSegments: records whose days jump back and forth (late
+// events, a corpus in key order) make a segment only where the day
+// reaches a new latest one, under each sync policy and whether they come
+// in one append or many; every record reads back.
+func TestOutOfOrderSegments(t *testing.T) {
+	const n = 2000
+	day := int64(24 * time.Hour)
+	days := make([]int64, n)
+	maxima, latest := 0, int64(-1)
+	for i := range days {
+		days[i] = int64((i * 7919) % 1000)
+		if days[i] > latest {
+			maxima, latest = maxima+1, days[i]
+		}
+	}
+	for _, pol := range []SyncPolicy{SyncAlways, SyncNever} {
+		for _, calls := range []int{1, 40} {
+			fsys := vfs.NewMem()
+			s := openT(t, fsys, Options{Sync: pol})
+			var recs []Record
+			for i, d := range days {
+				recs = append(recs, rec(day0+d*day+int64(i), "a", int64(i)))
+			}
+			for c := range calls {
+				if _, err := s.Append(ctx, "ev", recs[c*n/calls:(c+1)*n/calls]...); err != nil {
+					t.Fatal(err)
+				}
+			}
+			closeT(t, s)
+			if got := segFiles(t, fsys, "ev"); len(got) != maxima {
+				t.Fatalf("%v, %d appends: %d segments, want %d (one per new latest day)", pol, calls, len(got), maxima)
+			}
+			s = openT(t, fsys, Options{})
+			if c, err := s.Count("ev"); err != nil || c != n {
+				t.Fatalf("%v, %d appends: count %d, %v", pol, calls, c, err)
+			}
+			closeT(t, s)
+		}
 	}
 }
