@@ -148,19 +148,34 @@ func TestGoldenV2(t *testing.T) {
 	if h := dec.Hint(1); h.Encoding != uint8(codec.StringPrefix) {
 		t.Fatalf("key hint %+v", h)
 	}
-	// The same bytes labelled version 1 (CRC fixed up) are corrupt: a
-	// version 1 block has no front coding.
-	v1 := append([]byte(nil), buf...)
-	v1[0] = byte(V1)
-	body := v1[:len(v1)-4]
-	binary.LittleEndian.PutUint32(v1[len(body):], Checksum(body))
-	if err := dec.Reset(v1); err != nil {
+	// The same bytes labelled version 1 are corrupt: a version 1 block
+	// has no front coding.
+	if err := decodeAs(t, dec, buf, V1); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "version 1") {
+		t.Fatalf("front coding in a version 1 block: %v", err)
+	}
+}
+
+// decodeAs decodes the block buf labelled version v (its CRC fixed up)
+// and returns the error of decoding its columns; a header it refuses is
+// a test failure.
+func decodeAs(t *testing.T, dec *Decoder, buf []byte, v Version) error {
+	t.Helper()
+	b := relabel(buf, v)
+	if err := dec.Reset(b); err != nil {
 		t.Fatal(err)
 	}
 	var out Block
-	if err := dec.Block(&out); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "version 1") {
-		t.Fatalf("front coding in a version 1 block: %v", err)
-	}
+	return dec.Block(&out)
+}
+
+// relabel returns a copy of the block buf labelled version v, its CRC
+// fixed up.
+func relabel(buf []byte, v Version) []byte {
+	b := append([]byte(nil), buf...)
+	b[0] = byte(v)
+	body := b[:len(b)-4]
+	binary.LittleEndian.PutUint32(b[len(body):], Checksum(body))
+	return b
 }
 
 // goldenBlockV3 is a block with sparse bools, in an optional field's
@@ -188,20 +203,10 @@ func TestGoldenV3(t *testing.T) {
 	if Version(buf[0]) != V3 {
 		t.Fatalf("version %d, want 3", buf[0])
 	}
-	v2 := append([]byte(nil), buf...)
-	v2[0] = byte(V2)
-	body := v2[:len(v2)-4]
-	binary.LittleEndian.PutUint32(v2[len(body):], Checksum(body))
-	if err := dec.Reset(v2); err != nil {
-		t.Fatal(err)
-	}
-	var out Block
-	if err := dec.Block(&out); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "sparse in a block of version 2") {
+	if err := decodeAs(t, dec, buf, V2); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "sparse in a block of version 2") {
 		t.Fatalf("sparse bools in a version 2 block: %v", err)
 	}
-	v2[0] = byte(CurrentVersion) + 1
-	binary.LittleEndian.PutUint32(v2[len(body):], Checksum(body))
-	if err := dec.Reset(v2); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "version 4") {
+	if err := dec.Reset(relabel(buf, CurrentVersion+1)); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "version 4") {
 		t.Fatalf("version 4: %v", err)
 	}
 }

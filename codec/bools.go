@@ -125,12 +125,7 @@ func DecodeBools(dst []bool, src []byte, n int) ([]bool, int, error) {
 	e := BoolEncoding(r.byte())
 	switch e {
 	case BoolConst:
-		at := r.off
-		b := r.byte()
-		if r.err == nil && b > 1 {
-			r.off = at
-			r.fail("constant bool byte %d", b)
-		}
+		b := r.bit("constant bool byte")
 		if r.err == nil {
 			dst = grow(dst, n)
 			for i := range dst {
@@ -150,12 +145,7 @@ func DecodeBools(dst []bool, src []byte, n int) ([]bool, int, error) {
 			}
 		}
 	case BoolSparse:
-		at := r.off
-		b := r.byte()
-		if r.err == nil && b > 1 {
-			r.off = at
-			r.fail("sparse bool value byte %d", b)
-		}
+		b := r.bit("sparse bool value byte")
 		k := r.count("sparse bool positions", n)
 		if r.err == nil {
 			dst = grow(dst, n)
@@ -187,4 +177,15 @@ func DecodeBools(dst []bool, src []byte, n int) ([]bool, int, error) {
 		return dst[:0], r.off, r.err
 	}
 	return dst, r.off, nil
+}
+
+// bit reads a byte that must be 0 or 1 (what names it in the error).
+func (r *reader) bit(what string) byte {
+	at := r.off
+	b := r.byte()
+	if r.err == nil && b > 1 {
+		r.off = at
+		r.fail("%s %d", what, b)
+	}
+	return b
 }
