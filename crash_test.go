@@ -57,7 +57,9 @@ func checkWhole(t *testing.T, r Record) {
 
 // runCrashAppenders appends from several goroutines under SyncAlways
 // until stop is closed, logging acknowledged records. Times cross a UTC
-// day and segments are small, so crashes also hit rolls.
+// day and segments are small, so crashes also hit rolls; odd writers lag
+// a day behind (late data joins the segment of the latest day), so
+// crashes also hit frames of an earlier day and rolls for size.
 func runCrashAppenders(s *Store, acks *ackLog, stop <-chan struct{}, writers int) *sync.WaitGroup {
 	var wg sync.WaitGroup
 	var clock atomic.Int64
@@ -71,8 +73,12 @@ func runCrashAppenders(s *Store, acks *ackLog, stop <-chan struct{}, writers int
 				}
 				n := 1 + i%3
 				recs := make([]Record, n)
+				lag := int64(0)
+				if g%2 == 1 {
+					lag = int64(24 * time.Hour)
+				}
 				for k := range recs {
-					recs[k] = crashRecord(g, i*3+k, day0+clock.Add(int64(time.Minute)))
+					recs[k] = crashRecord(g, i*3+k, day0+clock.Add(int64(time.Minute))-lag)
 				}
 				seqs, err := s.Append(ctx, "ev", recs...)
 				if err != nil {
