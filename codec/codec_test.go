@@ -1267,3 +1267,54 @@ func TestBoolsSparseCorrupt(t *testing.T) {
 		t.Fatalf("got %v, %v", got, err)
 	}
 }
+
+// TestSampledDistinct: the sample skips the dictionary for columns of
+// distinct values (keys, ids: the same bytes as without it), and never
+// for a column where the dictionary pays — each value twice or more, in
+// runs, in repeated halves, in cycles, shuffled.
+func TestSampledDistinct(t *testing.T) {
+	for _, n := range []int{sampleMin, 8192, 65536} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) { testSampledDistinct(t, n) })
+	}
+}
+
+func testSampledDistinct(t *testing.T, n int) {
+	var c Encoder
+	c.dict = map[string]int32{}
+	distinct := make([]string, n)
+	for i := range distinct {
+		distinct[i] = fmt.Sprintf("obj%08d", i*7)
+	}
+	if !c.sampledDistinct(distinct) {
+		t.Fatal("distinct keys: the dictionary is attempted")
+	}
+	if got, want := c.AppendStrings(nil, distinct), c.appendDistinct(nil, distinct); !bytes.Equal(got, want) {
+		t.Fatal("distinct keys: the sampled path writes other bytes")
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	shapes := map[string]func(i int) int{
+		"adjacent pairs": func(i int) int { return i / 2 },
+		"halves":         func(i int) int { return i % (n / 2) },
+		"random twice":   func(i int) int { return rng.IntN(n / 2) },
+		"cycle of 3":     func(i int) int { return i % 3 },
+		"cycle of n/8":   func(i int) int { return i % (n / 8) },
+		"runs of 7":      func(i int) int { return i / 7 },
+	}
+	for name, f := range shapes {
+		for _, shuffled := range []bool{false, true} {
+			src := make([]string, n)
+			for i := range src {
+				src[i] = fmt.Sprintf("v%d", f(i))
+			}
+			if shuffled {
+				rng.Shuffle(n, func(i, j int) { src[i], src[j] = src[j], src[i] })
+			}
+			if c.sampledDistinct(src) {
+				t.Errorf("%s (shuffled %v): sampled as distinct", name, shuffled)
+			}
+			if buf := c.AppendStrings(nil, src); StringEncoding(buf[0]) != StringDict {
+				t.Errorf("%s (shuffled %v): encoding %v", name, shuffled, StringEncoding(buf[0]))
+			}
+		}
+	}
+}
