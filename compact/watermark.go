@@ -23,9 +23,13 @@ const WatermarkFile = "WATERMARK"
 // 20 bytes in all. Part of the format; do not change.
 const (
 	watermarkMagic   = "TSQW"
-	watermarkV1      = 1
+	watermarkV1      = WatermarkVersion
 	watermarkFileLen = 20
 )
+
+// WatermarkVersion is the version of the watermark file this build
+// writes and reads.
+const WatermarkVersion = 1
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 

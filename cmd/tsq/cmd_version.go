@@ -5,13 +5,15 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+
+	tsq "github.com/tsqdb/tsq"
 )
 
 // version is set at link time: -ldflags "-X main.version=v1.2.3".
 var version = "dev"
 
 func init() {
-	register(&command{name: "version", short: "print the version", summary: "Print the version of tsq and of Go.", run: runVersion})
+	register(&command{name: "version", short: "print the version", summary: "Print the version of tsq and of Go, and the on-disk format versions it reads.", run: runVersion})
 }
 
 func runVersion(_ context.Context, e *env, args []string) error {
@@ -27,5 +29,6 @@ func runVersion(_ context.Context, e *env, args []string) error {
 		}
 	}
 	fmt.Fprintf(e.stdout, "tsq %s%s %s %s/%s\n", version, rev, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(e.stdout, "formats: %s\n", tsq.FormatVersions())
 	return nil
 }

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/tsqdb/tsq/chunk"
 	"github.com/tsqdb/tsq/seg"
 )
 
@@ -42,7 +44,7 @@ func TestHelpAndVersion(t *testing.T) {
 	if r := runTSQ(t, "", "help", "query"); r.code != 0 || !strings.Contains(r.stdout, "-plot") {
 		t.Errorf("help query: %+v", r)
 	}
-	if r := runTSQ(t, "", "version"); r.code != 0 || !strings.HasPrefix(r.stdout, "tsq ") {
+	if r := runTSQ(t, "", "version"); r.code != 0 || !strings.HasPrefix(r.stdout, "tsq ") || !strings.Contains(r.stdout, fmt.Sprintf("formats: block 1–%d, segment 1", chunk.CurrentVersion)) {
 		t.Errorf("version: %+v", r)
 	}
 }
