@@ -3,8 +3,8 @@ package main
 import "context"
 
 func init() {
-	register(&command{name: "stats", short: "rows, segments, bytes, time range and a sparkline per stream", usage: "",
-		summary: "Per stream: rows, segments, bytes on disk, time range and a sparkline of rows over time.",
+	register(&command{name: "stats", short: "rows, segments, blocks, bytes, time range and a sparkline per stream", usage: "",
+		summary: "Per stream: rows, segments, blocks and the rows a block holds on average, bytes on disk, time range and a sparkline of rows over time.",
 		run:     runStats})
 }
 

@@ -31,7 +31,7 @@ func init() {
 		{".streams", "", "list the streams with their row counts", (*session).dotStreams},
 		{".schema", "STREAM", "show a stream's columns and types", (*session).dotSchema},
 		{".series", "STREAM [N]", "list up to N (20) series of a stream", (*session).dotSeries},
-		{".stats", "", "rows, segments, bytes and a sparkline of rows over time per stream", (*session).dotStats},
+		{".stats", "", "rows, segments, blocks, bytes and a sparkline of rows over time per stream", (*session).dotStats},
 		{".mode", "table|csv|json|line", "set the output format", (*session).dotMode},
 		{".maxrows", "N", "rows a table shows before truncating (-1: all)", (*session).dotMaxRows},
 		{".timer", "on|off", "print each statement's run time", (*session).dotTimer},

@@ -72,7 +72,7 @@ func TestStats(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("%+v", r)
 	}
-	for _, want := range []string{"cpu     16128", "2014-02-14T14:27:00Z", "osm", "█"} {
+	for _, want := range []string{"cpu     16128", "rows/block", "2014-02-14T14:27:00Z", "osm", "█"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("stats lack %q:\n%s", want, r.stdout)
 		}

@@ -24,6 +24,8 @@ type streamStats struct {
 	name             string
 	rows             int
 	segments         int
+	blocks           int // holding rows
+	stored           int // rows in blocks (soft-deleted ones too)
 	bytes            int64
 	minTime, maxTime int64
 	spark            string // rows over time
@@ -64,6 +66,8 @@ func collectStats(ctx context.Context, st *tsq.Store) ([]streamStats, error) {
 					continue
 				}
 				metas = append(metas, m)
+				ss.blocks++
+				ss.stored += m.Rows
 				ss.minTime, ss.maxTime = min(ss.minTime, m.MinTime), max(ss.maxTime, m.MaxTime)
 			}
 			r.Close()
@@ -113,14 +117,20 @@ func writeStats(ctx context.Context, w io.Writer, st *tsq.Store) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "stream\trows\tsegments\tbytes\tfrom\tto\trows over time")
+	// rows/block, the stored rows a block holds on average, shows the
+	// frames' health: small ones (wide imported rows, fields whose type
+	// changes between appends) make reads and compaction slower.
+	fmt.Fprintln(tw, "stream\trows\tsegments\tblocks\trows/block\tbytes\tfrom\tto\trows over time")
 	for _, s := range stats {
-		from, to := "-", "-"
+		from, to, per := "-", "-", "-"
 		if s.minTime <= s.maxTime {
 			from = time.Unix(0, s.minTime).UTC().Format(time.RFC3339)
 			to = time.Unix(0, s.maxTime).UTC().Format(time.RFC3339)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\n", s.name, s.rows, s.segments, humanBytes(s.bytes), from, to, s.spark)
+		if s.blocks > 0 {
+			per = fmt.Sprint(s.stored / s.blocks)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", s.name, s.rows, s.segments, s.blocks, per, humanBytes(s.bytes), from, to, s.spark)
 	}
 	return tw.Flush()
 }
