@@ -294,3 +294,54 @@ func TestOutOfOrderSegments(t *testing.T) {
 		}
 	}
 }
+
+// TestOutOfOrderSizeRolls: out-of-order days in segments small enough to
+// roll for size, under each sync policy (the buffered ones roll in the
+// background): every record reads back, and a segment never takes a day
+// before its predecessor's (one rolled for size keeps it), so names sort
+// in seq order.
+func TestOutOfOrderSizeRolls(t *testing.T) {
+	const n = 3000
+	day := int64(24 * time.Hour)
+	for _, pol := range []SyncPolicy{SyncAlways, SyncInterval, SyncNever} {
+		fsys := vfs.NewMem()
+		o := Options{Sync: pol, SegmentMaxBytes: 1 << 10, BlockRows: 64}
+		s := openT(t, fsys, o)
+		for c := range 60 {
+			var recs []Record
+			for i := c * n / 60; i < (c+1)*n/60; i++ {
+				d := int64(i / 1000) // days advance; every fifth row is two days late
+				if i%5 == 0 {
+					d -= 2
+				}
+				recs = append(recs, rec(day0+d*day+int64(i), "a", int64(i)))
+			}
+			if _, err := s.Append(ctx, "ev", recs...); err != nil {
+				t.Fatal(err)
+			}
+		}
+		closeT(t, s)
+		names := segFiles(t, fsys, "ev")
+		if len(names) < 10 {
+			t.Fatalf("%v: %d segments: no roll for size", pol, len(names))
+		}
+		// ReadDir lists them by name: their first seqs must rise.
+		for i := 1; i < len(names); i++ {
+			_, a, _ := parseSegName(names[i-1])
+			_, b, _ := parseSegName(names[i])
+			if a >= b {
+				t.Fatalf("%v: segment %s sorts before %s", pol, names[i-1], names[i])
+			}
+		}
+		s = openT(t, fsys, o)
+		if c, err := s.Count("ev"); err != nil || c != n {
+			t.Fatalf("%v: count %d, %v", pol, c, err)
+		}
+		for q := uint64(1); q <= n; q += 97 {
+			if r, err := s.Get("ev", q); err != nil || r.Seq != q {
+				t.Fatalf("%v: Get(%d) = %+v, %v", pol, q, r, err)
+			}
+		}
+		closeT(t, s)
+	}
+}
