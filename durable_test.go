@@ -129,50 +129,25 @@ func TestDurableMark(t *testing.T) {
 	closeT(t, s)
 }
 
-// failSyncFS fails every fsync of the file named fail (by any handle).
-type failSyncFS struct {
-	vfs.FS
-	fail atomic.Pointer[string]
+// failSync fails every fsync of the file whose name it holds (by any
+// handle of a file system it wraps, see failSyncFS).
+type failSync struct{ name atomic.Pointer[string] }
+
+// failSyncFS wraps fsys so that fsyncs of the file named in fail fail.
+func failSyncFS(fsys vfs.FS, fail *failSync) vfs.FS {
+	return vfs.WrapFS{FS: fsys, File: func(f vfs.File) vfs.File { return failSyncFile{f, fail} }}
 }
 
 type failSyncFile struct {
 	vfs.File
-	fs   *failSyncFS
-	name string
+	fail *failSync
 }
 
 func (f failSyncFile) Sync() error {
-	if p := f.fs.fail.Load(); p != nil && *p == f.name {
+	if p := f.fail.name.Load(); p != nil && *p == f.Name() {
 		return syscall.EIO
 	}
 	return f.File.Sync()
-}
-
-func (s *failSyncFS) wrap(name string, f vfs.File, err error) (vfs.File, error) {
-	if err != nil {
-		return f, err
-	}
-	return failSyncFile{f, s, filepath.Clean(name)}, nil
-}
-
-func (s *failSyncFS) Create(name string) (vfs.File, error) {
-	f, err := s.FS.Create(name)
-	return s.wrap(name, f, err)
-}
-
-func (s *failSyncFS) CreateNew(name string) (vfs.File, error) {
-	f, err := s.FS.CreateNew(name)
-	return s.wrap(name, f, err)
-}
-
-func (s *failSyncFS) Open(name string) (vfs.File, error) {
-	f, err := s.FS.Open(name)
-	return s.wrap(name, f, err)
-}
-
-func (s *failSyncFS) OpenAppend(name string) (vfs.File, error) {
-	f, err := s.FS.OpenAppend(name)
-	return s.wrap(name, f, err)
 }
 
 // TestTickSyncErrorKeepsSynced: an interval tick made the first 8 rows
@@ -183,8 +158,8 @@ func (s *failSyncFS) OpenAppend(name string) (vfs.File, error) {
 // exactly the rows kept.
 func TestTickSyncErrorKeepsSynced(t *testing.T) {
 	mem := vfs.NewMem()
-	fsys := &failSyncFS{FS: mem}
-	s := openT(t, fsys, Options{BlockRows: 4, Sync: SyncInterval, SyncInterval: time.Hour})
+	fail := &failSync{}
+	s := openT(t, failSyncFS(mem, fail), Options{BlockRows: 4, Sync: SyncInterval, SyncInterval: time.Hour})
 	for i := range 8 {
 		if _, err := s.Append(ctx, "ev", rec(day0+int64(i), "a", int64(i))); err != nil {
 			t.Fatal(err)
@@ -203,12 +178,12 @@ func TestTickSyncErrorKeepsSynced(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := filepath.Join("db", "streams", "ev", segName(dayOf(day0), 1))
-	fsys.fail.Store(&first)
+	fail.name.Store(&first)
 	st.backgroundSync()
 	if m := s.Metrics(); m.SyncErrors == 0 {
 		t.Fatal("the failed tick fsync was not counted")
 	}
-	fsys.fail.Store(nil)
+	fail.name.Store(nil)
 	seqs, err := s.Append(ctx, "ev", rec(day0+dayNS+10, "a", 12)) // recovers first
 	if err != nil || seqs[0] != 13 {
 		t.Fatalf("append after the failure: %v, %v", seqs, err)

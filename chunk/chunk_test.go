@@ -88,6 +88,21 @@ func equalColumn(t *testing.T, want, got *Column, rows int) {
 	}
 }
 
+// encodeFor encodes b with enc and options o and returns the bytes and a
+// decoder reset on them.
+func encodeFor(tb testing.TB, enc *Encoder, b *Block, o *Options) ([]byte, *Decoder) {
+	tb.Helper()
+	buf, err := enc.Append(nil, b, o)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	dec := new(Decoder)
+	if err := dec.Reset(buf); err != nil {
+		tb.Fatal(err)
+	}
+	return buf, dec
+}
+
 func TestRoundTrip(t *testing.T) {
 	for _, rows := range []int{1, 2, 3, 127, 128, 129, 1000, DefaultRows} {
 		for _, o := range []*Options{nil, {NoCompression: true}, {Compression: CompressS2}, {Compression: CompressZstd}, {Fixed: true}} {
@@ -128,15 +143,7 @@ func TestRoundTrip(t *testing.T) {
 
 func TestOneColumnWithoutOthers(t *testing.T) {
 	b := testBlock(500, 7)
-	var enc Encoder
-	buf, err := enc.Append(nil, b, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var dec Decoder
-	if err := dec.Reset(buf); err != nil {
-		t.Fatal(err)
-	}
+	buf, dec := encodeFor(t, new(Encoder), b, nil)
 	// Destroy every other column's body (the CRC was already verified by
 	// Reset): decoding "value" must not look at them.
 	vi := dec.Find("value")
@@ -165,16 +172,8 @@ func TestDictInput(t *testing.T) {
 	}
 	codes := []int32{3, 0, 0, 1, 2, 3, 3}
 	b := &Block{Rows: 7, Columns: []Column{{Name: "series", Type: String, Dict: dict, Codes: codes}}}
-	var enc Encoder
-	buf, err := enc.Append(nil, b, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var dec Decoder
+	_, dec := encodeFor(t, new(Encoder), b, nil)
 	var col Column
-	if err := dec.Reset(buf); err != nil {
-		t.Fatal(err)
-	}
 	if err := dec.Column(0, &col); err != nil {
 		t.Fatal(err)
 	}
@@ -315,15 +314,7 @@ func TestFixedEncodings(t *testing.T) {
 		b.Columns[2].Strs[i] = fmt.Sprintf("series-%d", i)
 	}
 	tags := func(o *Options) (intTag, floatTag byte, comp Compression) {
-		var enc Encoder
-		buf, err := enc.Append(nil, b, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var dec Decoder
-		if err := dec.Reset(buf); err != nil {
-			t.Fatal(err)
-		}
+		buf, dec := encodeFor(t, new(Encoder), b, o)
 		var got Block
 		if err := dec.Block(&got); err != nil {
 			t.Fatal(err)

@@ -62,14 +62,7 @@ func BenchmarkEncodeFiltered(b *testing.B) {
 				blk.Columns = append(blk.Columns, full.Columns[i])
 			}
 			var enc Encoder
-			src, err := enc.Append(nil, blk, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			var dec Decoder
-			if err := dec.Reset(src); err != nil {
-				b.Fatal(err)
-			}
+			_, dec := encodeFor(b, &enc, blk, nil)
 			have := make([]*Column, len(blk.Columns))
 			for i := range have {
 				if t := blk.Columns[i].Type; t != String && t != Bytes || blk.Columns[i].Name != "body" {
@@ -81,8 +74,9 @@ func BenchmarkEncodeFiltered(b *testing.B) {
 			}
 			enc.FastZstd = true
 			var out []byte
+			var err error
 			for b.Loop() {
-				if out, err = enc.EncodeFiltered(out[:0], &dec, keep, have); err != nil {
+				if out, err = enc.EncodeFiltered(out[:0], dec, keep, have); err != nil {
 					b.Fatal(err)
 				}
 			}

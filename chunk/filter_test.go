@@ -139,14 +139,7 @@ func TestEncodeFilteredRegular(t *testing.T) {
 		b.Columns[0].Ints[r] = 1_700_000_000_000_000_000 + int64(r)*1_000_000
 	}
 	var enc Encoder
-	src, err := enc.Append(nil, &b, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var dec Decoder
-	if err := dec.Reset(src); err != nil {
-		t.Fatal(err)
-	}
+	_, dec := encodeFor(t, &enc, &b, nil)
 	var col Column
 	if err := dec.Column(0, &col); err != nil {
 		t.Fatal(err)
@@ -162,7 +155,7 @@ func TestEncodeFilteredRegular(t *testing.T) {
 			kept = append(kept, col.Ints[r])
 		}
 	}
-	out, err := enc.EncodeFiltered(nil, &dec, rows, []*Column{&col})
+	out, err := enc.EncodeFiltered(nil, dec, rows, []*Column{&col})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -109,16 +109,8 @@ func TestGolden(t *testing.T) {
 // their decoder.
 func goldenRoundTrip(t *testing.T, b *Block, path string) ([]byte, *Decoder) {
 	t.Helper()
-	var enc Encoder
-	buf, err := enc.Append(nil, b, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	buf, dec := encodeFor(t, new(Encoder), b, nil)
 	testdata.Golden(t, path, annotate(buf), *update)
-	dec := new(Decoder)
-	if err := dec.Reset(buf); err != nil {
-		t.Fatal(err)
-	}
 	var out Block
 	if err := dec.Block(&out); err != nil {
 		t.Fatal(err)

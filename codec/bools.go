@@ -42,8 +42,8 @@ func AppendBools(dst []byte, src []bool) []byte {
 	if len(src) > 0 && allEqual(src) {
 		return append(dst, byte(BoolConst), b2u(src[0]))
 	}
-	if v, size, ok := sparseSize(src); ok && size < 1+(len(src)+7)/8 {
-		return appendSparse(dst, src, v)
+	if v, k, size, ok := sparseSize(src); ok && size < 1+(len(src)+7)/8 {
+		return appendSparse(dst, src, v, k)
 	}
 	dst = append(dst, byte(BoolBitmap))
 	for i := 0; i < len(src); i += 8 {
@@ -56,20 +56,21 @@ func AppendBools(dst []byte, src []bool) []byte {
 	return dst
 }
 
-// sparseSize returns the rarer value of src (true on a tie) and the
-// bytes of BoolSparse listing it; ok is false when that value is at
-// least one in eight, where a bitmap is never larger.
-func sparseSize(src []bool) (v bool, size int, ok bool) {
+// sparseSize returns the rarer value of src (true on a tie), how many
+// values are it, and the bytes of BoolSparse listing them; ok is false
+// when that value is at least one in eight, where a bitmap is never
+// larger.
+func sparseSize(src []bool) (v bool, k, size int, ok bool) {
 	t := 0
 	for _, x := range src {
 		t += int(b2u(x))
 	}
-	v, k := true, t
+	v, k = true, t
 	if 2*t > len(src) {
 		v, k = false, len(src)-t
 	}
 	if 8*k >= len(src) {
-		return v, 0, false
+		return v, k, 0, false
 	}
 	size, last := 2+uvarintLen(uint64(k)), -1
 	for i, x := range src {
@@ -78,15 +79,12 @@ func sparseSize(src []bool) (v bool, size int, ok bool) {
 			last = i
 		}
 	}
-	return v, size, true
+	return v, k, size, true
 }
 
-// appendSparse appends src in BoolSparse listing the positions of v.
-func appendSparse(dst []byte, src []bool, v bool) []byte {
-	k := 0
-	for _, x := range src {
-		k += int(b2u(x == v))
-	}
+// appendSparse appends src in BoolSparse listing the positions of v,
+// which k values are.
+func appendSparse(dst []byte, src []bool, v bool, k int) []byte {
 	dst = append(dst, byte(BoolSparse), b2u(v))
 	dst = binary.AppendUvarint(dst, uint64(k))
 	last := -1
