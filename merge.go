@@ -154,7 +154,7 @@ func (m *merger) flush() error {
 		return err
 	}
 	meta := seg.BlockMeta{Rows: b.rows, MinSeq: uint64(b.seq[0]), MaxSeq: uint64(b.seq[b.rows-1]), MinTime: b.minTime, MaxTime: b.maxTime}
-	if err := m.w.Append(m.buf, meta); err != nil {
+	if err := m.w.AppendChecked(m.buf, meta); err != nil {
 		return err
 	}
 	for s := range b.seriesSet {

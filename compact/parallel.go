@@ -144,7 +144,7 @@ func (x *rewriter) writeOrdered(w *seg.Writer, order <-chan *filterTask, free ch
 			x.read += int64(t.read)
 			if t.err == nil {
 				meta.Rows = t.rows
-				err = w.Append(t.out, meta)
+				err = w.AppendChecked(t.out, meta)
 			} else {
 				err = fmt.Errorf("compact: %s block %d: %w", x.path, t.i, t.err)
 			}
@@ -152,7 +152,7 @@ func (x *rewriter) writeOrdered(w *seg.Writer, order <-chan *filterTask, free ch
 		case x.sc.plans[t.i].enc != nil:
 			p := &x.sc.plans[t.i]
 			meta.Rows = p.encRows
-			if err = w.Append(p.enc, meta); err == nil {
+			if err = w.AppendChecked(p.enc, meta); err == nil {
 				p.release()
 			}
 		case m.Rows == 0 || len(x.sc.plans[t.i].drop) == m.Rows:
@@ -166,7 +166,7 @@ func (x *rewriter) writeOrdered(w *seg.Writer, order <-chan *filterTask, free ch
 				break
 			}
 			x.read += int64(len(x.buf))
-			err = w.Append(x.buf, meta)
+			err = w.AppendChecked(x.buf, meta)
 		}
 		if err != nil {
 			return err

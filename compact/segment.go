@@ -327,7 +327,7 @@ func (x *rewriter) run(w *seg.Writer) error {
 			return err
 		}
 		if p.enc != nil {
-			if err := w.Append(p.enc, seg.BlockMeta{Rows: p.encRows, MinSeq: m.MinSeq, MaxSeq: m.MaxSeq, MinTime: m.MinTime, MaxTime: m.MaxTime}); err != nil {
+			if err := w.AppendChecked(p.enc, seg.BlockMeta{Rows: p.encRows, MinSeq: m.MinSeq, MaxSeq: m.MaxSeq, MinTime: m.MinTime, MaxTime: m.MaxTime}); err != nil {
 				return err
 			}
 			p.release()
@@ -354,7 +354,7 @@ func (x *rewriter) run(w *seg.Writer) error {
 					return err
 				}
 			}
-			err = w.Append(x.buf, meta)
+			err = w.AppendChecked(x.buf, meta)
 		case len(p.drop) == m.Rows:
 			err = w.Append(nil, empty)
 		default:
@@ -363,7 +363,7 @@ func (x *rewriter) run(w *seg.Writer) error {
 				err = fmt.Errorf("block %d: %w", i, err)
 				return err
 			}
-			err = w.Append(block, meta)
+			err = w.AppendChecked(block, meta)
 		}
 		if err != nil {
 			return err

@@ -110,8 +110,13 @@ func runSingle(ctx context.Context, cfg *Config, budget *byteSem, st *Stats) err
 			}
 		}()
 	}
-	f := folder{d: d, lo: w, slots: make(chan struct{}, cfg.Workers+2)}
-	f.size.start(snap.recs, target-w, cfg.TombstoneCap)
+	f := folder{d: d, lo: w, slots: make(chan struct{}, cfg.Workers+2), sized: make(chan struct{})}
+	// The table is presized (for a window of up to presizeMax rows: 14 MB
+	// of slots cleared) while the first blocks are read and hashed.
+	go func() {
+		defer close(f.sized)
+		f.size.start(snap.recs, target-w, cfg.TombstoneCap)
+	}()
 	f.run(ctx, cfg, win, func(j *segJob) {
 		if !j.drops {
 			mu.Lock()
@@ -124,6 +129,7 @@ func runSingle(ctx context.Context, cfg *Config, budget *byteSem, st *Stats) err
 		}
 		jobs <- j
 	}, fail)
+	<-f.sized
 	close(jobs)
 	st.FoldTime += time.Since(t0)
 	t1 := time.Now()
@@ -183,7 +189,8 @@ type folder struct {
 	// end of their rewrite: what the re-encoded blocks waiting for their
 	// rewrite take is a few segments' worth.
 	slots chan struct{}
-	size  tableSizer // the record table's
+	size  tableSizer    // the record table's
+	sized chan struct{} // closed once size has presized the table
 }
 
 // blockTask is a block of the window read, decoded (record columns) and
@@ -346,6 +353,7 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 			j.sc.plans[t.i].scanned = true
 		default:
 			j.res.readBytes += int64(len(t.buf))
+			<-f.sized // closed: no wait after the first block
 			if f.block(j.sc, t.i, &j.blocks[t.i], &t.rw, t.hs, &t.rowsOf) {
 				j.drops = true
 				if n := len(j.sc.plans[t.i].drop); n < j.blocks[t.i].Rows {

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/tsqdb/tsq/chunk"
 	"github.com/tsqdb/tsq/internal/vfs"
 )
 
@@ -131,24 +132,92 @@ func TestAppendRejects(t *testing.T) {
 		{"sealed", func(w *Writer) { _ = w.Seal() }, good.data, good.meta, ErrSealed},
 		{"closed", func(w *Writer) { _ = w.Close() }, good.data, good.meta, ErrClosed},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			mem := vfs.NewMem()
-			w, err := Create(mem, "a.seg", "cpu", 1, 100)
-			if err != nil {
-				t.Fatal(err)
+		for _, checked := range []bool{false, true} {
+			if checked && tc.name == "bad block CRC" {
+				continue // AppendChecked takes the CRC on trust: TestAppendChecked
 			}
-			defer w.Close()
-			if tc.prep != nil {
-				tc.prep(w)
+			t.Run(fmt.Sprintf("%s/checked=%v", tc.name, checked), func(t *testing.T) {
+				mem := vfs.NewMem()
+				w, err := Create(mem, "a.seg", "cpu", 1, 100)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer w.Close()
+				if tc.prep != nil {
+					tc.prep(w)
+				}
+				size := w.Size()
+				appendFn := w.Append
+				if checked {
+					appendFn = w.AppendChecked
+				}
+				if err := appendFn(tc.block, tc.meta); !errors.Is(err, tc.want) {
+					t.Fatalf("append: %v, want %v", err, tc.want)
+				}
+				if w.Size() != size {
+					t.Fatalf("a rejected append wrote %d bytes", w.Size()-size)
+				}
+			})
+		}
+	}
+}
+
+// TestAppendChecked: AppendChecked writes the frame Append writes for a
+// sound block, and takes a block's CRC from its trailer without computing
+// it: a block damaged after its CRC was computed (what the caller vouches
+// cannot happen) is written as it is and stays detectably damaged, read
+// back or verified.
+func TestAppendChecked(t *testing.T) {
+	good := makeBlock(t, 100, 10, 3)
+	next := makeBlock(t, 110, 10, 3)
+	damaged := append([]byte(nil), next.data...)
+	damaged[5] ^= 1
+	mem := vfs.NewMem()
+	for _, name := range []string{"plain.seg", "checked.seg"} {
+		w, err := Create(mem, name, "cpu", 1, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		appendFn := w.Append
+		if name == "checked.seg" {
+			appendFn = w.AppendChecked
+		}
+		if err := appendFn(good.data, good.meta); err != nil {
+			t.Fatal(err)
+		}
+		if name == "checked.seg" {
+			if err := w.AppendChecked(damaged, next.meta); err != nil {
+				t.Fatalf("AppendChecked of a block with a stale CRC: %v", err)
 			}
-			size := w.Size()
-			if err := w.Append(tc.block, tc.meta); !errors.Is(err, tc.want) {
-				t.Fatalf("Append: %v, want %v", err, tc.want)
-			}
-			if w.Size() != size {
-				t.Fatalf("a rejected Append wrote %d bytes", w.Size()-size)
-			}
-		})
+		}
+		if err := w.Seal(); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := Open(mem, "plain.seg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	r, err := Open(mem, "checked.seg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if a, b := p.Blocks()[0], r.Blocks()[0]; a != b {
+		t.Fatalf("AppendChecked wrote frame %+v, Append %+v", b, a)
+	}
+	if b, err := r.ReadBlock(0, nil); err != nil || !bytes.Equal(b, good.data) {
+		t.Fatalf("block 0: %v", err)
+	}
+	if _, err := r.ReadBlock(1, nil); !errors.Is(err, chunk.ErrCorrupt) {
+		t.Fatalf("ReadBlock of the damaged block: %v, want chunk.ErrCorrupt", err)
+	}
+	if err := r.Verify(); !errors.Is(err, chunk.ErrCorrupt) {
+		t.Fatalf("Verify: %v, want chunk.ErrCorrupt", err)
 	}
 }
 

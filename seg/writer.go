@@ -147,11 +147,21 @@ func (w *Writer) check(op string) error {
 // or above the header's FirstSeq. Append checks the block's CRC and that
 // its row count matches meta.Rows, so that recovery never drops a block
 // that was written whole. The frame is durable after the next Sync.
-func (w *Writer) Append(block []byte, meta BlockMeta) error {
+func (w *Writer) Append(block []byte, meta BlockMeta) error { return w.append(block, meta, true) }
+
+// AppendChecked is Append for a block whose CRC the caller has just
+// checked against its bytes (a chunk.Decoder Reset on them, a block read
+// by Reader.ReadBlock) or computed over them (a chunk.Encoder's output):
+// its header and row count are checked, its CRC is not computed again.
+func (w *Writer) AppendChecked(block []byte, meta BlockMeta) error {
+	return w.append(block, meta, false)
+}
+
+func (w *Writer) append(block []byte, meta BlockMeta, verify bool) error {
 	if err := w.check("append to"); err != nil {
 		return err
 	}
-	if err := w.prepare(block, &meta); err != nil {
+	if err := w.prepare(block, &meta, verify); err != nil {
 		return fmt.Errorf("seg: append to %s: %w", w.path, err)
 	}
 	w.buf = appendFrameHeader(w.buf[:0], &meta)
@@ -168,8 +178,9 @@ func (w *Writer) Append(block []byte, meta BlockMeta) error {
 	return nil
 }
 
-// prepare checks block and meta and fills meta's Offset, Length and CRC.
-func (w *Writer) prepare(block []byte, meta *BlockMeta) error {
+// prepare checks block (its CRC too if verify) and meta and fills meta's
+// Offset, Length and CRC.
+func (w *Writer) prepare(block []byte, meta *BlockMeta, verify bool) error {
 	switch {
 	case len(w.blocks) >= MaxBlocks:
 		return fmt.Errorf("%w: a segment holds at most %d blocks", ErrLimit, MaxBlocks)
@@ -178,7 +189,12 @@ func (w *Writer) prepare(block []byte, meta *BlockMeta) error {
 	}
 	meta.Offset, meta.Length, meta.CRC = w.size, frameHeaderLen+len(block), 0
 	if len(block) > 0 {
-		err := w.dec.Reset(block)
+		var err error
+		if verify {
+			err = w.dec.Reset(block)
+		} else {
+			err = w.dec.ResetChecked(block)
+		}
 		rows := w.dec.Rows()
 		w.dec.Release() // drop the reference to block
 		if err != nil {
