@@ -6,14 +6,18 @@ import (
 	"unsafe"
 )
 
-// hashTable maps names (pair keys, series) to a uint64 by a 128-bit hash
-// of the name: no key bytes, no pointer, 24 bytes a slot. Two names
-// match when their 128-bit hashes do.
+// hashTable maps names (series, or (series, key) pairs) to a uint64 by
+// a 128-bit hash of the name: no key bytes, no pointer, 24 bytes a slot.
+// Two names match when their 128-bit hashes do.
 //
 // Collision argument: the two 64-bit halves are maphash with two seeds
 // drawn at random per table (per pass), so an input cannot be chosen to
 // collide, and each pair of distinct names collides with probability
-// about 2^-127 (the low bit is forced to 1 to mark used slots). A wrong
+// about 2^-127 (the low bit is forced to 1 to mark used slots). A pair's
+// hash is its series' hash XOR its key's under two more seeds (pairHash):
+// two distinct pairs differ in the key, whose independent hashes then
+// differ but with probability 2^-64 a half, or only in the series, whose
+// hashes do; the same 2^-127. A wrong
 // drop needs a row's pair to collide with one of the n table entries:
 // for n = 32M entries (2^25) checked against 2^40 rows of an archive the
 // chance per pass is below 2^25 · 2^40 · 2^-127 = 2^-62, and inserting
@@ -30,7 +34,7 @@ import (
 // may be presized (presize) when its entries can be bounded. Distinct
 // shards may be written concurrently (upsertShard).
 type hashTable struct {
-	seeds  [2]maphash.Seed
+	seeds  [4]maphash.Seed // a name's two halves; a pair's key's
 	shards [numShards]hashShard
 	n      int
 }
@@ -56,13 +60,27 @@ type hashShard struct {
 }
 
 func newHashTable() *hashTable {
-	return &hashTable{seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}}
+	t := &hashTable{}
+	for i := range t.seeds {
+		t.seeds[i] = maphash.MakeSeed()
+	}
+	return t
 }
 
 // hash returns the 128-bit hash of name; its low half is never 0.
 func (t *hashTable) hash(name []byte) hashKey {
 	return hashKey{lo: maphash.Bytes(t.seeds[0], name) | 1, hi: maphash.Bytes(t.seeds[1], name)}
 }
+
+// pairHash returns the hash of the pair (series, key) from hash(series),
+// sh, which the rows of a series may share: sh XOR the key's hash under
+// the seeds of keys; its low half is never 0.
+func (t *hashTable) pairHash(sh hashKey, key []byte) hashKey {
+	return hashKey{lo: (sh.lo ^ maphash.Bytes(t.seeds[2], key)) | 1, hi: sh.hi ^ maphash.Bytes(t.seeds[3], key)}
+}
+
+// pairOf is pairHash for a series not hashed yet.
+func (t *hashTable) pairOf(series, key []byte) hashKey { return t.pairHash(t.hash(series), key) }
 
 func (t *hashTable) shard(k hashKey) *hashShard { return &t.shards[k.hi>>56] }
 

@@ -9,7 +9,7 @@ import "sync"
 // pass never takes its drop decisions from it. Safe for concurrent use.
 type LiveSet struct {
 	mu    sync.Mutex
-	recs  *hashTable // appendPair keys
+	recs  *hashTable // (series, key) pairs (pairHash)
 	drops *hashTable // series
 	buf   []byte
 }
@@ -32,8 +32,8 @@ func (l *LiveSet) Observe(seq uint64, series, key string, op uint8) int {
 		l.buf = append(l.buf[:0], series...)
 		l.drops.set(l.drops.hash(l.buf), seq, higher)
 	} else {
-		l.buf = appendPair(l.buf[:0], series, key)
-		l.recs.set(l.recs.hash(l.buf), seq, higher)
+		l.buf = append(append(l.buf[:0], series...), key...)
+		l.recs.set(l.recs.pairOf(l.buf[:len(series)], l.buf[len(series):]), seq, higher)
 	}
 	return l.recs.len() + l.drops.len()
 }

@@ -203,10 +203,11 @@ type blockTask struct {
 	dec  chunk.Decoder
 	rw   rows
 	hs   []hashKey // pair hash of each keyed row of the chunk, else zero
+	// series holds the hash of each series of the block's dictionary
+	series []hashKey
 	// rowsOf lists the rows of each half of the block (see decideHalf),
 	// ascending.
 	rowsOf [2][]int32
-	pair   []byte
 	err    error
 	done   chan struct{}
 }
@@ -388,11 +389,26 @@ func (f *folder) prep(t *blockTask) error {
 	recs, end := f.d.snap.recs, f.d.chunkEnd
 	t.hs = append(t.hs[:0], make([]hashKey, rw.n)...)
 	t.rowsOf[0], t.rowsOf[1] = t.rowsOf[0][:0], t.rowsOf[1][:0]
+	// The hash of each series of the dictionary, once (zero: not yet).
+	sc := &rw.sc
+	coded := sc.Strs == nil
+	if coded {
+		t.series = append(t.series[:0], make([]hashKey, sc.Dict.Len())...)
+	}
 	for k := range rw.n {
 		if op := rw.op[k]; (op == OpPut || op == OpDelete) && uint64(rw.seq[k]) <= end {
 			if key := rw.keyAt(k); len(key) > 0 {
-				t.pair = appendPair(t.pair[:0], rw.seriesAt(k), key)
-				t.hs[k] = recs.hash(t.pair)
+				var sh hashKey
+				if coded && !sc.IsNull(k) {
+					c := sc.Codes[k]
+					if sh = t.series[c]; sh == (hashKey{}) {
+						sh = recs.hash(sc.Dict.At(int(c)))
+						t.series[c] = sh
+					}
+				} else {
+					sh = recs.hash(rw.seriesAt(k))
+				}
+				t.hs[k] = recs.pairHash(sh, key)
 			}
 		}
 		h := t.hs[k].hi >> 63 // a row without a hash goes to half 0

@@ -1,7 +1,6 @@
 package compact
 
 import (
-	"encoding/binary"
 	"math"
 )
 
@@ -42,14 +41,6 @@ func (r Reason) String() string {
 	return "unknown"
 }
 
-// appendPair appends the map key of (series, key): the uvarint length of
-// series, series, then key. Unambiguous whatever bytes the names hold.
-func appendPair[S string | []byte](dst []byte, series, key S) []byte {
-	dst = binary.AppendUvarint(dst, uint64(len(series)))
-	dst = append(dst, series...)
-	return append(dst, key...)
-}
-
 // Snapshot holds the tombstones of a seq window: for each (series, key)
 // the highest seq of a later put or delete, for each series the highest
 // drop, both in hashTables keyed by a 128-bit hash of the name (see
@@ -88,8 +79,8 @@ func (s *Snapshot) Observe(seq uint64, series, key string, op uint8) {
 		if op == OpDelete {
 			v |= 1
 		}
-		s.buf = appendPair(s.buf[:0], series, key)
-		s.recs.set(s.recs.hash(s.buf), v, func(old uint64) bool { return v>>1 > old>>1 })
+		s.buf = append(append(s.buf[:0], series...), key...)
+		s.recs.set(s.recs.pairOf(s.buf[:len(series)], s.buf[len(series):]), v, func(old uint64) bool { return v>>1 > old>>1 })
 	default:
 		return
 	}
@@ -175,8 +166,8 @@ func (s *Snapshot) ShouldDrop(seq uint64, series, key string, op uint8, scratch 
 	if key == "" {
 		return 0, false
 	}
-	*scratch = appendPair((*scratch)[:0], series, key)
-	if t, ok := s.recs.get(s.recs.hash(*scratch)); ok && t>>1 > seq {
+	*scratch = append(append((*scratch)[:0], series...), key...)
+	if t, ok := s.recs.get(s.recs.pairOf((*scratch)[:len(series)], (*scratch)[len(series):])); ok && t>>1 > seq {
 		if t&1 == 1 {
 			return ReasonRecord, true
 		}

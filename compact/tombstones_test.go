@@ -79,6 +79,35 @@ func TestPairKeysUnambiguous(t *testing.T) {
 	}
 }
 
+// TestPairHash: a pair's hash from its series' hash (as the fold shares
+// it between the rows of a series) is the one its names give; pairs that
+// split the same bytes differently, or swap series and key, differ; a
+// null series hashes as the empty one.
+func TestPairHash(t *testing.T) {
+	h := newHashTable()
+	pairs := [][2]string{{"ab", "c"}, {"a", "bc"}, {"abc", ""}, {"", "abc"}, {"c", "ab"}, {"host07", "obj1"}, {"host07", "obj2"}, {"host08", "obj1"}}
+	seen := map[hashKey][2]string{}
+	for _, p := range pairs {
+		k := h.pairOf([]byte(p[0]), []byte(p[1]))
+		if k != h.pairHash(h.hash([]byte(p[0])), []byte(p[1])) {
+			t.Fatalf("%q: pairOf and pairHash differ", p)
+		}
+		if k.lo&1 == 0 {
+			t.Fatalf("%q: low bit clear (an empty slot's)", p)
+		}
+		if q, ok := seen[k]; ok {
+			t.Fatalf("%q and %q hash alike", p, q)
+		}
+		seen[k] = p
+	}
+	if h.pairOf(nil, []byte("k")) != h.pairOf([]byte{}, []byte("k")) {
+		t.Fatal("a null series hashes unlike the empty one")
+	}
+	if other := newHashTable(); other.pairOf([]byte("ab"), []byte("c")) == h.pairOf([]byte("ab"), []byte("c")) {
+		t.Fatal("two tables share their seeds")
+	}
+}
+
 func TestDeciderSoftDeletes(t *testing.T) {
 	del := roaring64.BitmapOf(3, 8, 12)
 	d := &decider{snap: NewSnapshot(), chunkEnd: 10, wStart: 5, deleted: del}
