@@ -93,13 +93,34 @@ func writeSegment(t testing.TB, fsys vfs.FS, path string, blocks []testBlock, se
 	}
 	appendAll(t, w, blocks)
 	if seal {
-		if err := w.Seal(); err != nil {
-			t.Fatal(err)
-		}
+		sealClose(t, w)
+		return
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// sealClose seals and closes w.
+func sealClose(t testing.TB, w *Writer) {
+	t.Helper()
+	if err := w.Seal(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// openReader opens path, closed when the test ends.
+func openReader(t testing.TB, fsys vfs.FS, path string) *Reader {
+	t.Helper()
+	r, err := Open(fsys, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = r.Close() })
+	return r
 }
 
 // checkBlocks checks that r holds exactly want, metadata and bytes.

@@ -190,23 +190,9 @@ func TestAppendChecked(t *testing.T) {
 				t.Fatalf("AppendChecked of a block with a stale CRC: %v", err)
 			}
 		}
-		if err := w.Seal(); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
+		sealClose(t, w)
 	}
-	p, err := Open(mem, "plain.seg")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	r, err := Open(mem, "checked.seg")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	p, r := openReader(t, mem, "plain.seg"), openReader(t, mem, "checked.seg")
 	if a, b := p.Blocks()[0], r.Blocks()[0]; a != b {
 		t.Fatalf("AppendChecked wrote frame %+v, Append %+v", b, a)
 	}
@@ -250,17 +236,8 @@ func TestOpenWriterResumes(t *testing.T) {
 	}
 	// The series of the first three blocks come back from their blocks.
 	appendAll(t, w, blocks[3:])
-	if err := w.Seal(); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	r, err := Open(mem, "r.seg")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	sealClose(t, w)
+	r := openReader(t, mem, "r.seg")
 	checkBlocks(t, r, blocks)
 	for _, b := range blocks {
 		for _, s := range b.series {
