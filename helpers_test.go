@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -73,18 +74,26 @@ func (f slowSyncFile) Sync() error {
 	return f.File.Sync()
 }
 
-// slowWriteFS delays every File.Write: a seal (its trailer) then takes
-// that long, as its fsync used to.
-func slowWriteFS(inner vfs.FS, delay time.Duration) vfs.FS {
-	return vfs.WrapFS{FS: inner, File: func(f vfs.File) vfs.File { return slowWriteFile{f, delay} }}
+// gatedWriteFS holds every File.Write while its gate is held (hold), until
+// the gate is opened (open): a seal (its trailer) then stays in flight for
+// as long as a test needs, however slow the machine.
+func gatedWriteFS(inner vfs.FS) (vfs.FS, *writeGate) {
+	g := &writeGate{}
+	return vfs.WrapFS{FS: inner, File: func(f vfs.File) vfs.File { return gatedWriteFile{f, g} }}, g
 }
 
-type slowWriteFile struct {
+type writeGate struct{ mu sync.RWMutex }
+
+func (g *writeGate) hold() { g.mu.Lock() }
+func (g *writeGate) open() { g.mu.Unlock() }
+
+type gatedWriteFile struct {
 	vfs.File
-	delay time.Duration
+	g *writeGate
 }
 
-func (f slowWriteFile) Write(p []byte) (int, error) {
-	time.Sleep(f.delay)
+func (f gatedWriteFile) Write(p []byte) (int, error) {
+	f.g.mu.RLock()
+	defer f.g.mu.RUnlock()
 	return f.File.Write(p)
 }

@@ -16,11 +16,12 @@ import (
 
 // TestBackgroundRollReadsSeeQueued: frames queued behind a seal still in
 // flight are not in a file yet, but a read waits for the seal and sees
-// them; the old segment is then sealed. (Slow writes keep the seal, which
-// has no fsync, in flight.)
+// them; the old segment is then sealed. (Writes held at a gate keep the
+// seal, which has no fsync, in flight until the read has started.)
 func TestBackgroundRollReadsSeeQueued(t *testing.T) {
 	mem := vfs.NewMem()
-	s := openT(t, slowWriteFS(mem, 200*time.Millisecond), Options{BlockRows: 4, Sync: SyncNever})
+	fsys, gate := gatedWriteFS(mem)
+	s := openT(t, fsys, Options{BlockRows: 4, Sync: SyncNever})
 	defer closeT(t, s)
 	for i := range 8 {
 		if _, err := s.Append(ctx, "ev", rec(day0+int64(i), "a", int64(i))); err != nil {
@@ -35,13 +36,16 @@ func TestBackgroundRollReadsSeeQueued(t *testing.T) {
 		recs = append(recs, rec(day0+dayNS+int64(i), "b", int64(8+i)))
 	}
 	// A full frame of day 2: being encoded, or encoded, placed (rolls) and
-	// queued behind the seal.
+	// queued behind the seal, whose writes wait at the gate.
+	gate.hold()
 	if _, err := s.Append(ctx, "ev", recs...); err != nil {
 		t.Fatal(err)
 	}
 	if m := s.Metrics(); m.Frames != 2 || m.SegmentsRolled != 0 {
+		gate.open()
 		t.Fatalf("while the seal runs: %d frames written, %d rolls settled; want 2, 0", m.Frames, m.SegmentsRolled)
 	}
+	time.AfterFunc(100*time.Millisecond, gate.open) // once the read waits
 	if n, err := s.Count("ev"); err != nil || n != 12 {
 		t.Fatalf("Count = %d, %v; want 12", n, err)
 	}
