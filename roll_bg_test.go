@@ -38,14 +38,15 @@ func TestBackgroundRollReadsSeeQueued(t *testing.T) {
 	// A full frame of day 2: being encoded, or encoded, placed (rolls) and
 	// queued behind the seal, whose writes wait at the gate.
 	gate.hold()
+	release := sync.OnceFunc(gate.open)
+	defer release() // before closeT, which a held write would block
 	if _, err := s.Append(ctx, "ev", recs...); err != nil {
 		t.Fatal(err)
 	}
 	if m := s.Metrics(); m.Frames != 2 || m.SegmentsRolled != 0 {
-		gate.open()
 		t.Fatalf("while the seal runs: %d frames written, %d rolls settled; want 2, 0", m.Frames, m.SegmentsRolled)
 	}
-	time.AfterFunc(100*time.Millisecond, gate.open) // once the read waits
+	time.AfterFunc(100*time.Millisecond, release) // once the read waits
 	if n, err := s.Count("ev"); err != nil || n != 12 {
 		t.Fatalf("Count = %d, %v; want 12", n, err)
 	}
