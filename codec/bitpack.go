@@ -26,6 +26,7 @@ import (
 // instead. A width of 0 without exceptions means every value equals lo.
 
 //go:generate go run gen_unpack.go
+//go:generate go run gen_pack.go
 
 // MiniBlockLen is the number of values per bit-packed miniblock. Part of the
 // format; do not change.
@@ -286,6 +287,8 @@ func appendPacked(dst []byte, src []int64, d divisor) []byte {
 
 // packBits appends uint64(v-lo)/g of each v in w bits, LSB first, and
 // returns the positions of exceptions, whose slots hold 0, in exc[:k].
+// Whole groups of 8 slots are packed by packGroups (w bytes a group); the
+// rest, byte-aligned after them, one slot at a time.
 func packBits(dst []byte, src []int64, p *miniPlan, d divisor, exc *[MiniBlockLen]uint8) (_ []byte, k int) {
 	w := p.w
 	if w == 0 {
@@ -299,36 +302,40 @@ func packBits(dst []byte, src []int64, p *miniPlan, d divisor, exc *[MiniBlockLe
 		}
 		return dst, k
 	}
-	dst = slices.Grow(dst, (len(src)*int(w)+7)/8+8)
-	var acc uint64
-	var nb uint // bits held in acc
-	put := func(x uint64) {
-		acc |= x << (nb & 63) // nb < 64 here; the mask spares Go's shift fix-up
-		nb += w
-		if nb >= 64 {
-			dst = binary.LittleEndian.AppendUint64(dst, acc)
-			nb -= 64
-			acc = x >> (w - nb) // 0 when nb == 0: x < 2^w, or w == 64
-		}
-	}
+	var slots [MiniBlockLen]uint64
+	s := slots[:len(src)]
 	switch {
 	case p.whole && d.g == 1:
-		for _, v := range src {
-			put(uint64(v - p.lo))
+		for i, v := range src {
+			s[i] = uint64(v - p.lo)
 		}
 	case p.whole:
-		for _, v := range src {
-			put(d.div(uint64(v - p.lo)))
+		for i, v := range src {
+			s[i] = d.div(uint64(v - p.lo))
 		}
 	default:
 		for i, v := range src {
 			if p.excepts(v, d) {
 				exc[k&(MiniBlockLen-1)] = uint8(i)
 				k++
-				put(0)
+				s[i] = 0
 			} else {
-				put(d.div(uint64(v - p.lo)))
+				s[i] = d.div(uint64(v - p.lo))
 			}
+		}
+	}
+	dst = slices.Grow(dst, (len(s)*int(w)+7)/8+8)
+	whole := len(s) &^ 7
+	dst = packGroups(dst, s[:whole], w)
+	var acc uint64
+	var nb uint // bits held in acc
+	for _, x := range s[whole:] {
+		acc |= x << (nb & 63) // nb < 64 here; the mask spares Go's shift fix-up
+		nb += w
+		if nb >= 64 {
+			dst = binary.LittleEndian.AppendUint64(dst, acc)
+			nb -= 64
+			acc = x >> (w - nb) // 0 when nb == 0: x < 2^w, or w == 64
 		}
 	}
 	for ; nb > 0; nb -= min(nb, 8) {
