@@ -386,6 +386,15 @@ func presentOnly[T any](vals []T, valid []bool, present int, scratch *[]T) []T {
 // (appendBody).
 func (e *Encoder) encodeBody(dst []byte, i int, col *Column, rows int, tag uint8, fixed bool) ([]byte, error) {
 	if f := &e.filt; f.dec != nil && f.direct[i] {
+		if sp := f.bodies[i]; sp[1] > 0 {
+			// Built by keepValues: the new nulls, then the values as stored.
+			body := f.arena[sp[0]:sp[1]]
+			e.sparse = body[1] == byte(codec.BoolSparse) || (col.Type == Bool && body[sp[2]-sp[0]] == byte(codec.BoolSparse))
+			if col.Type == String || col.Type == Bytes {
+				e.strTag = body[sp[2]-sp[0]]
+			}
+			return append(dst, body...), nil
+		}
 		return f.plainBody(dst, i, &e.codec)
 	}
 	return e.appendBody(dst, col, rows, tag, fixed), nil
@@ -400,6 +409,73 @@ type filterState struct {
 	hints  []Hint
 	cols   []Column // columns decoded here
 	cdec   codec.Decoder
+	// bodies[i], when its end is not 0, is the range of arena holding
+	// column i's new body, built by keepValues, and where its values
+	// start.
+	bodies [][3]int
+	arena  []byte
+	valid  []bool
+	picked []bool
+}
+
+// keepValues builds in f.arena the body of column i (stored
+// uncompressed) for the kept rows when none of the rows left out is
+// present and some kept row is null: the values are then the same, and
+// the new body is the kept rows' nulls followed by the values' bytes as
+// stored, with neither decoded. It reports whether it did.
+func (f *filterState) keepValues(i int) (bool, error) {
+	d := f.dec
+	info := &d.cols[i]
+	body := d.src[info.Offset : info.Offset+info.Stored]
+	if len(body) < 2 || body[0] != 1 {
+		return false, nil
+	}
+	if err := d.sparseAllowed(body, 1); err != nil {
+		return false, err
+	}
+	start := len(f.arena)
+	f.arena = append(f.arena, 1)
+	// Nulls stored as the list of the few present rows (the usual case
+	// of a rare field) are filtered from the list alone.
+	var used int
+	var ok, left bool
+	var err error
+	f.arena, used, ok, left, err = codec.FilterTrue(f.arena, body[1:], d.rows, f.keep)
+	switch {
+	case err != nil:
+		return false, codec.Within(err, "column "+info.Name+": nulls", 1)
+	case left:
+		f.arena = f.arena[:start]
+		return false, nil
+	case ok && f.arena[start+1] == byte(codec.BoolConst) && f.arena[start+2] == 1:
+		f.arena = f.arena[:start] // no kept row is null
+		return false, nil
+	case !ok:
+		f.valid, used, err = codec.DecodeBools(f.valid, body[1:], d.rows)
+		if err != nil {
+			return false, codec.Within(err, "column "+info.Name+": nulls", 1)
+		}
+		nulls := false
+		for r, k := 0, 0; r < d.rows; r++ {
+			if k < len(f.keep) && int(f.keep[k]) == r {
+				nulls = nulls || !f.valid[r]
+				k++
+			} else if f.valid[r] {
+				f.arena = f.arena[:start]
+				return false, nil // a present row is left out
+			}
+		}
+		if !nulls {
+			f.arena = f.arena[:start]
+			return false, nil
+		}
+		f.picked = pickOf(f.picked, f.valid, f.keep)
+		f.arena = codec.AppendBools(f.arena, f.picked)
+	}
+	vals := len(f.arena)
+	f.arena = append(f.arena, body[1+used:]...)
+	f.bodies[i] = [3]int{start, len(f.arena), vals}
+	return true, nil
 }
 
 // EncodeFiltered is EncodeAs for the rows keep (ascending, at least one)
@@ -408,8 +484,11 @@ type filterState struct {
 // not nil (decoded by d since its Reset, so that d.Hint knows its
 // encoding), else decoded; a String or Bytes column stored uncompressed
 // in the plain encoding without nulls is not decoded: the kept values' bytes are
-// copied from its body (codec.Encoder.FilterPlain). The block is the
-// one EncodeAs writes for the kept rows.
+// copied from its body (codec.Encoder.FilterPlain); nor are the values
+// of a column stored uncompressed with nulls when every row left out is
+// null (keepValues). The block holds the kept rows, encoded as EncodeAs
+// encodes them (byte for byte when this encoder wrote the source: values
+// kept as stored are what it writes for them).
 func (e *Encoder) EncodeFiltered(buf []byte, d *Decoder, keep []int32, have []*Column) ([]byte, error) {
 	f := &e.filt
 	n := d.NumColumns()
@@ -417,11 +496,15 @@ func (e *Encoder) EncodeFiltered(buf []byte, d *Decoder, keep []int32, have []*C
 		return nil, fmt.Errorf("%w: filter %d rows of a block of %d", ErrBadColumn, len(keep), d.Rows())
 	}
 	f.keep = keep
+	f.dec = d
+	defer func() { f.dec = nil }()
 	f.out.Rows = len(keep)
 	f.out.Columns = growCols(f.out.Columns, n)
 	f.cols = growCols(f.cols, n)
 	f.hints = append(f.hints[:0], make([]Hint, n)...)
 	f.direct = append(f.direct[:0], make([]bool, n)...)
+	f.bodies = append(f.bodies[:0], make([][3]int, n)...)
+	f.arena = f.arena[:0]
 	for i := range n {
 		info := &d.cols[i]
 		var src *Column
@@ -433,6 +516,18 @@ func (e *Encoder) EncodeFiltered(buf []byte, d *Decoder, keep []int32, have []*C
 			f.out.Columns[i] = Column{Name: info.Name, Type: info.Type}
 			f.hints[i] = Hint{Encoding: uint8(codec.StringPlain), Compression: info.Compression}
 			continue
+		}
+		if src == nil && info.Compression == CompressNone {
+			ok, err := f.keepValues(i)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				f.direct[i] = true
+				f.out.Columns[i] = Column{Name: info.Name, Type: info.Type}
+				f.hints[i] = Hint{Encoding: d.Hint(i).Encoding, Compression: CompressNone}
+				continue
+			}
 		}
 		if src == nil {
 			src = &f.cols[i]
@@ -451,8 +546,6 @@ func (e *Encoder) EncodeFiltered(buf []byte, d *Decoder, keep []int32, have []*C
 	}
 	// The hints are d's, the columns d's rows (or planned direct): no
 	// check of EncodeAs can fail.
-	f.dec = d
-	defer func() { f.dec = nil }()
 	return e.encodeAs(buf, &f.out, f.hints)
 }
 

@@ -15,6 +15,12 @@ import (
 // dictionaries and every other type.
 func TestEncodeFiltered(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
+	keptAsStored := 0
+	defer func() {
+		if !t.Failed() && keptAsStored < 20 {
+			t.Errorf("a column kept as stored %d times in all, want many", keptAsStored)
+		}
+	}()
 	for round := range 60 {
 		n := 1 + rng.IntN(2000)
 		b := Block{Rows: n, Columns: []Column{
@@ -26,7 +32,14 @@ func TestEncodeFiltered(t *testing.T) {
 			{Name: "key", Type: String},
 			{Name: "opt", Type: Bytes, Valid: make([]bool, n)},
 			{Name: "t", Type: Int64, Ints: make([]int64, n)}, // regular: delta-of-delta
+			// Rarely present (sparse nulls): kept as stored when no
+			// present row is left out (keepValues).
+			{Name: "rare", Type: Int64, Ints: make([]int64, n), Valid: make([]bool, n)},
+			{Name: "rtag", Type: String, Valid: make([]bool, n)},
+			{Name: "rb", Type: Bool, Bools: make([]bool, n), Valid: make([]bool, n)},
+			{Name: "rkey", Type: String, Valid: make([]bool, n)},
 		}}
+		const firstRare = 8
 		for r := range n {
 			b.Columns[0].Ints[r] = int64(r*1000) + rng.Int64N(7)
 			b.Columns[1].Floats[r] = float64(rng.IntN(10000)) / 100
@@ -43,7 +56,22 @@ func TestEncodeFiltered(t *testing.T) {
 			b.Columns[6].Strs = append(b.Columns[6].Strs, fmt.Sprintf("v%d", r)) // plain, nulls
 			b.Columns[6].Valid[r] = r%4 != 1
 			b.Columns[7].Ints[r] = 1_700_000_000_000_000_000 + int64(r)*15_000_000_000
+			b.Columns[8].Ints[r], b.Columns[8].Valid[r] = rng.Int64N(1000), r%53 == 0
+			b.Columns[9].Strs, b.Columns[9].Valid[r] = append(b.Columns[9].Strs, fmt.Sprintf("t%d", r%5)), r%29 == 0
+			b.Columns[10].Bools[r], b.Columns[10].Valid[r] = r%62 == 0, r%31 == 0
+			b.Columns[11].Strs, b.Columns[11].Valid[r] = append(b.Columns[11].Strs, fmt.Sprintf("key-%06d", r)), r%37 == 0
 		}
+		present := func(r int) bool {
+			for _, c := range b.Columns[firstRare:] {
+				if c.Valid[r] {
+					return true
+				}
+			}
+			return false
+		}
+		// Every other round keeps every row where a rare column is
+		// present: those columns' values stay as they are.
+		keepRare := round%4 < 2
 		var enc Encoder
 		enc.FastZstd = round%2 == 0
 		src, err := enc.Append(nil, &b, nil)
@@ -53,7 +81,7 @@ func TestEncodeFiltered(t *testing.T) {
 		var keep []int32
 		p := rng.Float64()
 		for r := range n {
-			if rng.Float64() < p {
+			if rng.Float64() < p || (keepRare && present(r)) {
 				keep = append(keep, int32(r))
 			}
 		}
@@ -109,6 +137,29 @@ func TestEncodeFiltered(t *testing.T) {
 			}
 			if string(got) != string(want) {
 				t.Fatalf("round %d: %d of %d rows: filtered block differs", round, len(keep), n)
+			}
+			// The rare columns the caller did not decode, stored
+			// uncompressed, were kept as stored exactly when no present
+			// row was left out and a kept row is null.
+			for i := firstRare; i < len(have); i++ {
+				if have[i] != nil || d2.Info(i).Compression != CompressNone {
+					continue
+				}
+				leftOut, keptNull := false, false
+				for r, k := 0, 0; r < n; r++ {
+					if k < len(keep) && int(keep[k]) == r {
+						keptNull = keptNull || !b.Columns[i].Valid[r]
+						k++
+					} else {
+						leftOut = leftOut || b.Columns[i].Valid[r]
+					}
+				}
+				if kept := enc.filt.bodies[i][1] > 0; kept != (!leftOut && keptNull) {
+					t.Fatalf("round %d: column %s kept as stored %v, a present row left out %v, a kept row null %v", round, b.Columns[i].Name, kept, leftOut, keptNull)
+				}
+				if enc.filt.bodies[i][1] > 0 {
+					keptAsStored++
+				}
 			}
 		}
 		if _, err := enc.EncodeFiltered(nil, &d2, nil, have); err == nil {

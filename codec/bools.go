@@ -3,6 +3,7 @@ package codec
 import (
 	"encoding/binary"
 	"fmt"
+	"sort"
 )
 
 // BoolEncoding tags a bool column encoding (also used for null bitmaps).
@@ -186,4 +187,78 @@ func (r *reader) bit(what string) byte {
 		r.fail("%s %d", what, b)
 	}
 	return b
+}
+
+// FilterTrue appends what AppendBools writes for the values at the rows
+// keep (ascending, each < n) of src, an encoding of n bools, reading only
+// the positions src lists, when src is a constant or a sparse list of the
+// true values, none of which lies outside keep. It returns the bytes of
+// src the encoding spans. ok is false, with dst as it was, when src is a
+// bitmap or lists false values, when a true value lies outside keep
+// (then left is true), or when AppendBools would write a bitmap: decode
+// then.
+func FilterTrue(dst, src []byte, n int, keep []int32) (_ []byte, used int, ok, left bool, err error) {
+	if err := checkCount("bools", n); err != nil {
+		return dst, 0, false, false, err
+	}
+	r := reader{buf: src, section: "bools"}
+	switch BoolEncoding(r.byte()) {
+	case BoolConst:
+		b := r.bit("constant bool byte")
+		if r.err != nil {
+			return dst, r.off, false, false, r.err
+		}
+		if b == 1 && len(keep) < n {
+			return dst, r.off, false, true, nil
+		}
+		return append(dst, byte(BoolConst), b), r.off, true, false, nil
+	case BoolSparse:
+	default:
+		return dst, 0, false, false, nil
+	}
+	if b := r.bit("sparse bool value byte"); r.err != nil || b != 1 {
+		return dst, r.off, false, false, r.err
+	}
+	k := r.count("sparse bool positions", n)
+	if r.err != nil {
+		return dst, r.off, false, false, r.err
+	}
+	m := len(keep)
+	start := len(dst)
+	if k == 0 {
+		dst = append(dst, byte(BoolConst), 0)
+	} else {
+		dst = append(dst, byte(BoolSparse), 1)
+		dst = binary.AppendUvarint(dst, uint64(k))
+	}
+	last, lastKept, from := -1, -1, 0
+	for j := range k {
+		at := r.off
+		g := r.uvarint()
+		if r.err == nil && g >= uint64(n-1-last) {
+			r.off = at
+			r.fail("sparse bool position %d: gap %d after position %d of %d values", j, g, last, n)
+		}
+		if r.err != nil {
+			return dst[:start], r.off, false, false, r.err
+		}
+		last += int(g) + 1
+		// Its place among the kept rows, searched after the last one's.
+		i := from + sort.Search(m-from, func(x int) bool { return int(keep[from+x]) >= last })
+		if i == m || int(keep[i]) != last {
+			return dst[:start], r.off, false, true, nil
+		}
+		dst = binary.AppendUvarint(dst, uint64(i-lastKept-1))
+		lastKept, from = i, i+1
+	}
+	// AppendBools writes a constant for values all false or all true,
+	// else a sparse list when true is the rarer value, under one in
+	// eight, and the list is smaller than a bitmap.
+	if k > 0 && k == m {
+		return append(dst[:start], byte(BoolConst), 1), r.off, true, false, nil
+	}
+	if k > 0 && (8*k >= m || len(dst)-start >= 1+(m+7)/8) {
+		return dst[:start], r.off, false, false, nil
+	}
+	return dst, r.off, true, false, nil
 }
