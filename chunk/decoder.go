@@ -34,6 +34,9 @@ type Decoder struct {
 	codes []int32
 	tags  []uint8 // value encoding tag of each decoded column, 0 if not decoded
 	tag   uint8   // of the body decodeBody last read
+	// nested holds the encodings of the ints nested in each decoded
+	// String or Bytes column (codec.Decoder.Nested), as tags does.
+	nested []codec.NestedInts
 	// version of the block since Reset
 	version Version
 }
@@ -41,7 +44,7 @@ type Decoder struct {
 // Release drops the Decoder's reference to its block, as Reset(nil)
 // does, without building the error Reset returns for it.
 func (d *Decoder) Release() {
-	d.src, d.rows, d.cols, d.tags = nil, 0, d.cols[:0], d.tags[:0]
+	d.src, d.rows, d.cols, d.tags, d.nested = nil, 0, d.cols[:0], d.tags[:0], d.nested[:0]
 }
 
 // Reset parses the block header in src and verifies the block checksum. src
@@ -126,17 +129,19 @@ func (d *Decoder) reset(src []byte, verify bool) error {
 	}
 	d.src, d.rows = src, rows
 	d.tags = append(d.tags, make([]uint8, len(d.cols))...)
+	d.nested = append(d.nested[:0], make([]codec.NestedInts, len(d.cols))...)
 	return nil
 }
 
 // Hint returns how column i is encoded, for Encoder.AppendAs: its
-// compression, and its value encoding tag once the column was decoded
-// since the last Reset (0 before, and for Bool columns).
+// compression, and its value encoding tag (with a String or Bytes
+// column's nested int encodings) once the column was decoded since the
+// last Reset (0 before, and for Bool columns).
 func (d *Decoder) Hint(i int) Hint {
 	if i < 0 || i >= len(d.cols) {
 		return Hint{}
 	}
-	return Hint{Encoding: d.tags[i], Compression: d.cols[i].Compression}
+	return Hint{Encoding: d.tags[i], Compression: d.cols[i].Compression, Nested: d.nested[i]}
 }
 
 // Rows returns the block's row count.
@@ -187,6 +192,9 @@ func (d *Decoder) Column(i int, dst *Column) error {
 		return codec.Within(err, section, base)
 	}
 	d.tags[i] = d.tag
+	if info.Type == String || info.Type == Bytes {
+		d.nested[i] = d.codec.Nested()
+	}
 	return nil
 }
 

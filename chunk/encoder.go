@@ -46,6 +46,8 @@ type Encoder struct {
 	codes  []int32
 	strTag uint8 // the string encoding appendBody last wrote, 0 if none
 	sparse bool  // appendBody last wrote a sparse bool encoding
+	// nested, while appendBodies encodes a column, is its hint's Nested.
+	nested codec.NestedInts
 }
 
 type desc struct {
@@ -78,6 +80,9 @@ func (e *Encoder) Append(dst []byte, b *Block, o *Options) ([]byte, error) {
 type Hint struct {
 	Encoding    uint8
 	Compression Compression
+	// Nested, for a String or Bytes column with an Encoding, are the
+	// encodings of the ints its encoding nests (0: picked).
+	Nested codec.NestedInts
 }
 
 // AppendAs appends the encoding of b with hints[i] for column i. The
@@ -97,6 +102,11 @@ func (e *Encoder) AppendAs(dst []byte, b *Block, hints []Hint) ([]byte, error) {
 func validHint(t Type, h Hint) bool {
 	if h.Compression > CompressZstd {
 		return false
+	}
+	for _, e := range h.Nested {
+		if e != 0 && (h.Encoding == 0 || (t != String && t != Bytes) || e < codec.IntPacked || e > codec.IntVarint) {
+			return false
+		}
 	}
 	if h.Encoding == 0 {
 		return true
@@ -212,7 +222,7 @@ func (e *Encoder) appendBodies(bodies []byte, b *Block, o *Options, hints []Hint
 			c = pickCompression(col.Type, o)
 		}
 		before := len(bodies)
-		e.strTag, e.sparse = 0, false
+		e.strTag, e.sparse, e.nested = 0, false, h.Nested
 		if c == CompressNone { // encoded in place, not copied
 			var err error
 			if bodies, err = e.encodeBody(bodies, i, col, b.Rows, h.Encoding, o != nil && o.Fixed); err != nil {
@@ -356,7 +366,7 @@ func (e *Encoder) appendBody(dst []byte, col *Column, rows int, tag uint8, fixed
 		if col.Strs != nil {
 			dst = e.codec.AppendStrings(dst, presentOnly(col.Strs, col.Valid, present, &e.strs))
 		} else if codes := presentOnly(col.Codes, col.Valid, present, &e.codes); tag != 0 {
-			dst = e.codec.AppendStringsAs(dst, &col.Dict, codes, codec.StringEncoding(tag))
+			dst = e.codec.AppendStringsNested(dst, &col.Dict, codes, codec.StringEncoding(tag), e.nested)
 		} else {
 			dst = e.codec.AppendDict(dst, &col.Dict, codes)
 		}

@@ -48,6 +48,11 @@ func TestAppendAs(t *testing.T) {
 		for i, c := range b.Columns {
 			ts := tags[c.Type]
 			hints[i] = Hint{Encoding: ts[(round+i)%len(ts)], Compression: []Compression{CompressNone, CompressZstd, CompressS2}[(round+i)%3]}
+			if (c.Type == String || c.Type == Bytes) && hints[i].Encoding != 0 && round%3 != 0 {
+				// The ints it nests, in given encodings.
+				nested := []codec.IntEncoding{codec.IntPacked, codec.IntDelta, codec.IntRLE, codec.IntVarint}
+				hints[i].Nested = codec.NestedInts{nested[(round+i)%4], nested[(round+i+1)%4]}
+			}
 		}
 		out, err := enc.AppendAs(nil, &b, hints)
 		if err != nil {
@@ -64,6 +69,11 @@ func TestAppendAs(t *testing.T) {
 			}
 			if gh.Compression != CompressNone && gh.Compression != h.Compression {
 				t.Errorf("round %d column %d: compression %v, hinted %v", round, i, gh.Compression, h.Compression)
+			}
+			for k, e := range h.Nested {
+				if e != 0 && !(k == 1 && h.Encoding == uint8(codec.StringPlain)) && gh.Nested[k] != e {
+					t.Errorf("round %d column %d: nested ints %d in %v, hinted %v", round, i, k, gh.Nested[k], e)
+				}
 			}
 		}
 		// EncodeAs writes the same block, into a buffer with a prefix,
@@ -100,6 +110,20 @@ func TestAppendAs(t *testing.T) {
 	}
 	if _, err := enc.EncodeAs(nil, &b, bad); err == nil {
 		t.Fatal("EncodeAs: encoding hint on a bool column accepted")
+	}
+	for _, h := range []struct {
+		col  int
+		hint Hint
+	}{
+		{0, Hint{Encoding: uint8(codec.IntPacked), Nested: codec.NestedInts{codec.IntPacked}}}, // an int column nests nothing
+		{2, Hint{Nested: codec.NestedInts{codec.IntPacked}}},                                   // nested without the encoding
+		{2, Hint{Encoding: uint8(codec.StringDict), Nested: codec.NestedInts{0, 9}}},           // no such int encoding
+	} {
+		bad := make([]Hint, len(b.Columns))
+		bad[h.col] = h.hint
+		if _, err := enc.AppendAs(nil, &b, bad); err == nil {
+			t.Fatalf("hint %+v on column %d accepted", h.hint, h.col)
+		}
 	}
 	if _, err := enc.EncodeAs(nil, &b, make([]Hint, 2)); err == nil {
 		t.Fatal("EncodeAs: wrong hint count accepted")

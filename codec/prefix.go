@@ -143,8 +143,8 @@ func (c *Encoder) appendPrefixCodes(dst []byte, dict *Strings, codes []int32) []
 		prev = v
 	}
 	dst = append(dst, byte(StringPrefix))
-	dst = c.AppendInts(dst, c.lens)
-	dst = c.AppendInts(dst, c.sufs)
+	dst = c.appendNested(dst, c.lens, 0)
+	dst = c.appendNested(dst, c.sufs, 1)
 	at := len(dst)
 	end := at + total
 	dst = slices.Grow(dst, total+16)[:end+16] // room for copyShort
@@ -159,7 +159,9 @@ func (c *Encoder) appendPrefixCodes(dst []byte, dict *Strings, codes []int32) []
 // checked before any value is built: no prefix longer than the value
 // before it, at most maxBytes bytes in all.
 func (c *Decoder) decodePrefix(dict *Strings, codes []int32, r *reader, n, maxBytes int) ([]int32, int, error) {
+	c.nested[0] = r.peekEncoding()
 	r.nestedInts(c, &c.lens, n)
+	c.nested[1] = r.peekEncoding()
 	r.nestedInts(c, &c.sufs, n)
 	if r.err != nil {
 		return codes, r.off, r.err

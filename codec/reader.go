@@ -126,3 +126,16 @@ func (r *reader) nested(fn func(src []byte) (int, error)) {
 	}
 	r.off += n
 }
+
+// peekEncoding returns the next byte, the tag of a nested int encoding,
+// as a valid IntEncoding, without reading it; 0 when there is none or it
+// is not one.
+func (r *reader) peekEncoding() IntEncoding {
+	if r.err != nil || r.off >= len(r.buf) {
+		return 0
+	}
+	if e := IntEncoding(r.buf[r.off]); e >= IntPacked && e <= IntVarint {
+		return e
+	}
+	return 0
+}

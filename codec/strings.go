@@ -193,7 +193,7 @@ func (c *Encoder) AppendDict(dst []byte, dict *Strings, codes []int32) []byte {
 	for i := range c.lens {
 		c.lens[i] = int64(dict.Offsets[i+1] - dict.Offsets[i])
 	}
-	dst = c.AppendInts(dst, c.lens)
+	dst = c.appendNested(dst, c.lens, 0)
 	if dict.Len() > 0 {
 		dst = append(dst, dict.Data[:dict.Offsets[dict.Len()]]...)
 	}
@@ -201,7 +201,7 @@ func (c *Encoder) AppendDict(dst []byte, dict *Strings, codes []int32) []byte {
 	for i, v := range codes {
 		c.codes[i] = int64(v)
 	}
-	return c.AppendInts(dst, c.codes)
+	return c.appendNested(dst, c.codes, 1)
 }
 
 func (c *Encoder) appendStringList(dst []byte, src []string) []byte {
@@ -225,6 +225,7 @@ func (c *Decoder) DecodeStrings(dict *Strings, codes []int32, src []byte, n, max
 	}
 	dict.Reset()
 	codes = codes[:0]
+	c.nested = NestedInts{}
 	r := reader{buf: src, section: "strings"}
 	e := StringEncoding(r.byte())
 	r.enc = e
@@ -241,6 +242,7 @@ func (c *Decoder) DecodeStrings(dict *Strings, codes []int32, src []byte, n, max
 			r.fail("unknown string encoding %d", uint8(e))
 		}
 	}
+	c.nested = NestedInts{r.peekEncoding(), 0}
 	r.nestedInts(c, &c.lens, d)
 	if r.err != nil {
 		return codes, r.off, r.err
@@ -269,6 +271,7 @@ func (c *Decoder) DecodeStrings(dict *Strings, codes []int32, src []byte, n, max
 		return codes, r.off, nil
 	}
 	codesAt := r.off
+	c.nested[1] = r.peekEncoding()
 	r.nestedInts(c, &c.ints, n)
 	if r.err != nil {
 		return codes[:0], r.off, r.err
@@ -282,6 +285,15 @@ func (c *Decoder) DecodeStrings(dict *Strings, codes []int32, src []byte, n, max
 		codes[i] = int32(v)
 	}
 	return codes, r.off, nil
+}
+
+// AppendStringsNested is AppendStringsAs with the int sequences nested in
+// encoding e in the encodings nested (as Decoder.Nested returns them; 0:
+// picked).
+func (c *Encoder) AppendStringsNested(dst []byte, dict *Strings, codes []int32, e StringEncoding, nested NestedInts) []byte {
+	c.nested = nested
+	defer func() { c.nested = NestedInts{} }()
+	return c.AppendStringsAs(dst, dict, codes, e)
 }
 
 // AppendStringsAs appends the values dict.At(codes[i]) in encoding e,
@@ -300,7 +312,7 @@ func (c *Encoder) AppendStringsAs(dst []byte, dict *Strings, codes []int32, e St
 		for i, code := range codes {
 			c.lens[i] = int64(dict.Offsets[code+1] - dict.Offsets[code])
 		}
-		dst = c.AppendInts(dst, c.lens)
+		dst = c.appendNested(dst, c.lens, 0)
 		total := 0
 		for _, l := range c.lens {
 			total += int(l)
