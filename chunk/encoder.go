@@ -549,9 +549,10 @@ func (e *Encoder) EncodeFiltered(buf []byte, d *Decoder, keep []int32, have []*C
 		f.hints[i] = d.Hint(i)
 		if info.Type == Int64 && f.hints[i].Encoding == uint8(codec.IntDoD) && len(keep) < d.rows {
 			// Delta-of-delta is what a regular column (timestamps at a
-			// fixed step) gets; rows taken out of it leave gaps, which
-			// another encoding stores far smaller: choose again.
-			f.hints[i].Encoding = 0
+			// fixed step, seqs) gets; rows taken out of it leave gaps:
+			// deltas of one step or a few, which the delta encoding
+			// stores in a bit or two each, far smaller.
+			f.hints[i].Encoding = uint8(codec.IntDelta)
 		}
 	}
 	// The hints are d's, the columns d's rows (or planned direct): no

@@ -103,7 +103,7 @@ func TestEncodeFiltered(t *testing.T) {
 			pick(&out.Columns[i], &all.Columns[i], keep)
 			hints[i] = dec.Hint(i)
 			if hints[i].Encoding == uint8(codec.IntDoD) && all.Columns[i].Type == Int64 && len(keep) < n {
-				hints[i].Encoding = 0 // chosen again (EncodeFiltered)
+				hints[i].Encoding = uint8(codec.IntDelta) // as EncodeFiltered does
 			}
 		}
 		if n > 2 && dec.Hint(7).Encoding != uint8(codec.IntDoD) {
@@ -166,7 +166,8 @@ func TestEncodeFiltered(t *testing.T) {
 			t.Fatal("no rows accepted")
 		}
 		// The regular column with gaps is no larger than delta-of-delta
-		// would have stored it.
+		// would have stored it, nor much larger than the encoding
+		// AppendInts picks.
 		if len(keep) < n-1 && len(keep) > 100 {
 			var c codec.Encoder
 			var got Decoder
@@ -175,6 +176,9 @@ func TestEncodeFiltered(t *testing.T) {
 			}
 			if dod := c.AppendIntsAs(nil, out.Columns[7].Ints, codec.IntDoD); got.Info(7).Stored > 1+len(dod) {
 				t.Fatalf("round %d: regular column filtered to %d bytes, delta-of-delta %d", round, got.Info(7).Stored, 1+len(dod))
+			}
+			if best := c.AppendInts(nil, out.Columns[7].Ints); got.Info(7).Stored > 1+len(best)+len(best)/16 {
+				t.Fatalf("round %d: regular column filtered to %d bytes, AppendInts picks %v in %d", round, got.Info(7).Stored, codec.IntEncoding(best[0]), 1+len(best))
 			}
 		}
 	}
