@@ -11,8 +11,10 @@ type Encoder struct {
 	codes []int64
 	lens  []int64
 	sufs  []int64 // front coding's suffix lengths
-	dict  map[string]int32
-	keys  []string
+	// sufData gathers front coding's suffixes.
+	sufData []byte
+	dict    map[string]int32
+	keys    []string
 	// AppendDict compaction
 	remap   []int32
 	codes32 []int32

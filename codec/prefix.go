@@ -130,28 +130,30 @@ func (c *Encoder) appendPrefixStrings(dst []byte, src []string) []byte {
 }
 
 // appendPrefixCodes appends the values dict.At(codes[i]) front coded,
-// from the tag on.
+// from the tag on. The suffixes are gathered in c.sufData as the prefixes
+// are found, and appended after the lengths in one copy.
 func (c *Encoder) appendPrefixCodes(dst []byte, dict *Strings, codes []int32) []byte {
 	c.lens, c.sufs = grow(c.lens, len(codes)), grow(c.sufs, len(codes))
 	var prev []byte
-	total := 0
+	buf := c.sufData[:0]
+	offs, data := dict.Offsets, dict.Data
 	for i, code := range codes {
-		v := dict.Data[dict.Offsets[code]:dict.Offsets[code+1]]
+		v := data[offs[code]:offs[code+1]]
 		p := sharedPrefix(prev, v)
 		c.lens[i], c.sufs[i] = int64(p), int64(len(v)-p)
-		total += len(v) - p
+		suf := v[p:]
+		if cap(buf)-len(buf) < len(suf)+16 {
+			buf = slices.Grow(buf, len(suf)+16)
+		}
+		at := len(buf)
+		buf = buf[:copyShort(buf[:cap(buf)], at, suf)]
 		prev = v
 	}
+	c.sufData = buf
 	dst = append(dst, byte(StringPrefix))
 	dst = c.appendNested(dst, c.lens, 0)
 	dst = c.appendNested(dst, c.sufs, 1)
-	at := len(dst)
-	end := at + total
-	dst = slices.Grow(dst, total+16)[:end+16] // room for copyShort
-	for i, code := range codes {
-		at = copyShort(dst, at, dict.Data[dict.Offsets[code]+int32(c.lens[i]):dict.Offsets[code+1]])
-	}
-	return dst[:end]
+	return append(dst, buf...)
 }
 
 // decodePrefix decodes n front-coded values after the tag read by r

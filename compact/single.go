@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -387,7 +388,7 @@ func (f *folder) prep(t *blockTask) error {
 		return fmt.Errorf("compact: %s block %d: %w", j.path, t.i, err)
 	}
 	recs, end := f.d.snap.recs, f.d.chunkEnd
-	t.hs = append(t.hs[:0], make([]hashKey, rw.n)...)
+	t.hs = slices.Grow(t.hs[:0], rw.n)[:rw.n] // every row's set below
 	t.rowsOf[0], t.rowsOf[1] = t.rowsOf[0][:0], t.rowsOf[1][:0]
 	// The hash of each series of the dictionary, once (zero: not yet).
 	sc := &rw.sc
@@ -396,6 +397,7 @@ func (f *folder) prep(t *blockTask) error {
 		t.series = append(t.series[:0], make([]hashKey, sc.Dict.Len())...)
 	}
 	for k := range rw.n {
+		t.hs[k] = hashKey{}
 		if op := rw.op[k]; (op == OpPut || op == OpDelete) && uint64(rw.seq[k]) <= end {
 			if key := rw.keyAt(k); len(key) > 0 {
 				var sh hashKey
