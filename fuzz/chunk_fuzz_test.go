@@ -6,7 +6,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -396,6 +398,7 @@ func chunkSeeds() map[string][]seed {
 		add(target, "empty", []byte{})
 		add(target, "single-byte", []byte{1})
 	}
+	out["FuzzChunkFilter"] = slices.Clone(out["FuzzChunkRoundTrip"])
 	return out
 }
 
@@ -454,6 +457,106 @@ func FuzzChunkRoundTrip(f *testing.F) {
 			}
 		}
 	})
+}
+
+// FuzzChunkFilter builds a block from the input, encodes it with every
+// Options variant and filters it with EncodeFiltered to rows drawn from a
+// hash of the input (at a density it draws, or every row where one
+// column is present and some others: what keeps a rare field's values as
+// stored), with some columns decoded by the caller: the filtered block
+// decodes to exactly the kept rows, and filtering it again keeps them.
+func FuzzChunkFilter(f *testing.F) {
+	addSeeds(f, chunkSeeds()["FuzzChunkFilter"])
+	f.Fuzz(func(t *testing.T, data []byte) {
+		b := blockFromBytes(data)
+		h := fnv.New64a()
+		h.Write(data)
+		rng := rand.New(rand.NewPCG(h.Sum64(), 1))
+		var keep []int32
+		p, whole := rng.Float64(), rng.IntN(len(b.Columns)+1)
+		for r := range b.Rows {
+			if rng.Float64() < p || (whole < len(b.Columns) && !b.Columns[whole].IsNull(r)) {
+				keep = append(keep, int32(r))
+			}
+		}
+		if len(keep) == 0 {
+			keep = []int32{int32(rng.IntN(b.Rows))}
+		}
+		want := make([]chunk.Column, len(b.Columns))
+		for i := range b.Columns {
+			want[i] = pickRows(&b.Columns[i], keep)
+		}
+		var enc chunk.Encoder
+		var dec, fdec chunk.Decoder
+		var got chunk.Block
+		for _, o := range chunkOptions {
+			src, err := enc.Append(nil, b, o)
+			if err != nil {
+				t.Fatalf("%s: %v", optName(o), err)
+			}
+			if err := dec.Reset(src); err != nil {
+				t.Fatalf("%s: Reset: %v", optName(o), err)
+			}
+			have := make([]*chunk.Column, len(b.Columns))
+			for i := range have {
+				if rng.IntN(3) == 0 {
+					have[i] = new(chunk.Column)
+					if err := dec.Column(i, have[i]); err != nil {
+						t.Fatalf("%s: Column: %v", optName(o), err)
+					}
+				}
+			}
+			enc.FastZstd = rng.IntN(2) == 0
+			out, err := enc.EncodeFiltered(nil, &dec, keep, have)
+			if err != nil {
+				t.Fatalf("%s: EncodeFiltered: %v", optName(o), err)
+			}
+			for round := range 2 {
+				if err := fdec.Reset(out); err != nil {
+					t.Fatalf("%s: filtered block: Reset: %v", optName(o), err)
+				}
+				if err := fdec.Block(&got); err != nil {
+					t.Fatalf("%s: filtered block: %v", optName(o), err)
+				}
+				if got.Rows != len(keep) {
+					t.Fatalf("%s: %d rows filtered to %d, want %d", optName(o), b.Rows, got.Rows, len(keep))
+				}
+				for i := range want {
+					compareColumn(t, fmt.Sprintf("%s: filtered (round %d)", optName(o), round), &want[i], &got.Columns[i], len(keep))
+					checkDecodedColumn(t, &got.Columns[i], len(keep))
+				}
+				// Every row kept again: the same rows.
+				all := make([]int32, len(keep))
+				for r := range all {
+					all[r] = int32(r)
+				}
+				if out, err = enc.EncodeFiltered(nil, &fdec, all, nil); err != nil {
+					t.Fatalf("%s: filtering the filtered block: %v", optName(o), err)
+				}
+			}
+		}
+	})
+}
+
+// pickRows returns the rows keep of c, strings as Strs.
+func pickRows(c *chunk.Column, keep []int32) chunk.Column {
+	out := chunk.Column{Name: c.Name, Type: c.Type}
+	for _, r := range keep {
+		if c.Valid != nil {
+			out.Valid = append(out.Valid, c.Valid[r])
+		}
+		switch c.Type {
+		case chunk.Int64:
+			out.Ints = append(out.Ints, c.Ints[r])
+		case chunk.Float64:
+			out.Floats = append(out.Floats, c.Floats[r])
+		case chunk.Bool:
+			out.Bools = append(out.Bools, c.Bools[r])
+		default:
+			out.Strs = append(out.Strs, c.StringAt(int(r)))
+		}
+	}
+	return out
 }
 
 // TestChunkDictLargerThanPresentRows: a String or Bytes column given as
