@@ -153,16 +153,9 @@ func DecodeBools(dst []bool, src []byte, n int) ([]bool, int, error) {
 			}
 			last := -1 // the position before
 			for j := range k {
-				at := r.off
-				g := r.uvarint()
-				if r.err == nil && g >= uint64(n-1-last) {
-					r.off = at
-					r.fail("sparse bool position %d: gap %d after position %d of %d values", j, g, last, n)
-				}
-				if r.err != nil {
+				if last = r.sparsePosition(j, last, n); r.err != nil {
 					break
 				}
-				last += int(g) + 1
 				dst[last] = b == 1
 			}
 		}
@@ -176,6 +169,22 @@ func DecodeBools(dst []bool, src []byte, n int) ([]bool, int, error) {
 		return dst[:0], r.off, r.err
 	}
 	return dst, r.off, nil
+}
+
+// sparsePosition reads the gap before position j of a sparse list of n
+// values and returns the position, after last; it fails the reader when
+// the position would reach n.
+func (r *reader) sparsePosition(j, last, n int) int {
+	at := r.off
+	g := r.uvarint()
+	if r.err == nil && g >= uint64(n-1-last) {
+		r.off = at
+		r.fail("sparse bool position %d: gap %d after position %d of %d values", j, g, last, n)
+	}
+	if r.err != nil {
+		return last
+	}
+	return last + int(g) + 1
 }
 
 // bit reads a byte that must be 0 or 1 (what names it in the error).
@@ -233,16 +242,9 @@ func FilterTrue(dst, src []byte, n int, keep []int32) (_ []byte, used int, ok, l
 	}
 	last, lastKept, from := -1, -1, 0
 	for j := range k {
-		at := r.off
-		g := r.uvarint()
-		if r.err == nil && g >= uint64(n-1-last) {
-			r.off = at
-			r.fail("sparse bool position %d: gap %d after position %d of %d values", j, g, last, n)
-		}
-		if r.err != nil {
+		if last = r.sparsePosition(j, last, n); r.err != nil {
 			return dst[:start], r.off, false, false, r.err
 		}
-		last += int(g) + 1
 		// Its place among the kept rows, searched after the last one's.
 		i := from + sort.Search(m-from, func(x int) bool { return int(keep[from+x]) >= last })
 		if i == m || int(keep[i]) != last {
