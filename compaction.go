@@ -95,6 +95,10 @@ type CompactStats struct {
 	// tombstone snapshot (its hash tables).
 	SnapshotEntries int
 	SnapshotBytes   int64
+	// HeldBytes: the most bytes of re-encoded blocks held at once for
+	// their segment's rewrite (at most 64 MiB; blocks past it are read
+	// again by the rewrite).
+	HeldBytes int64
 }
 
 // streamCompaction is a stream's compaction state.
@@ -247,7 +251,7 @@ func (st *stream) runPass(ctx context.Context) (CompactStats, error) {
 	out.TombstonesSeries = ps.Tombstones[compact.ReasonSeries]
 	out.BytesRead, out.BytesWritten = ps.BytesRead, ps.BytesWritten
 	out.FoldTime, out.RewriteTime = ps.FoldTime, ps.ChunkTime
-	out.SnapshotEntries, out.SnapshotBytes = ps.MaxSnapshot, ps.MaxSnapshotBytes
+	out.SnapshotEntries, out.SnapshotBytes, out.HeldBytes = ps.MaxSnapshot, ps.MaxSnapshotBytes, ps.MaxHeldBytes
 	// Rows physically gone leave the index bitmaps, even after a failure:
 	// their rewrites are durable.
 	if ferr := st.forgetCompacted(ps.GoneSoftDeleted, ps.GoneSuperseded); ferr != nil {

@@ -118,7 +118,8 @@ func copyFiles(b *testing.B, files []string) {
 // of segment bytes read plus written, against copying the same files
 // with fsync in the same run. Run with -benchtime=1x (each iteration
 // builds a fresh store on the OS file system); TSQ_COMPACT_BENCH_ROWS
-// sets the rows, TSQ_COMPACT_CPUPROFILE (see startPassProfile) and
+// sets the rows, TSQ_COMPACT_BENCH_SEGMENT_MB the segment size (8 MB),
+// TSQ_COMPACT_CPUPROFILE (see startPassProfile) and
 // TSQ_COMPACT_TRACE (an execution trace of the last pass to that file)
 // look inside a pass.
 //
@@ -195,7 +196,7 @@ func benchCompactRewrite(b *testing.B, fill func(*Store) int) {
 	for range b.N {
 		b.StopTimer()
 		dir := b.TempDir()
-		o := &Options{Sync: SyncNever, SegmentMaxBytes: 8 << 20, CompactInterval: 0}
+		o := &Options{Sync: SyncNever, SegmentMaxBytes: int64(benchEnvInt(b, "TSQ_COMPACT_BENCH_SEGMENT_MB", 8)) << 20, CompactInterval: 0}
 		s, err := Open(dir, o)
 		if err != nil {
 			b.Fatal(err)
@@ -250,9 +251,9 @@ func benchCompactRewrite(b *testing.B, fill func(*Store) int) {
 		_, after := segBytes(b, sdir)
 		copyMBs = float64(2*size) / 1e6 / copyDur.Seconds()
 		passMBs = float64(size+after) / 1e6 / passDur.Seconds()
-		b.Logf("%d puts, %d segments, %.1f MB -> %.1f MB, %d rows dropped; pass %v (fold %v, rewrite %v; %.0f MB/s; CPU %v, %.0f MB per CPU-second, %d page faults), copy %v (%.0f MB/s), ratio %.2f",
+		b.Logf("%d puts, %d segments, %.1f MB -> %.1f MB, %d rows dropped; pass %v (fold %v, rewrite %v; %.0f MB/s; CPU %v, %.0f MB per CPU-second, %d page faults, %.1f MB of blocks held), copy %v (%.0f MB/s), ratio %.2f",
 			rows, len(files), float64(size)/1e6, float64(after)/1e6, cs.RowsRecord, passDur, cs.FoldTime, cs.RewriteTime, passMBs,
-			passCPU, float64(size+after)/1e6/passCPU.Seconds(), faults, copyDur, copyMBs, passMBs/copyMBs)
+			passCPU, float64(size+after)/1e6/passCPU.Seconds(), faults, float64(cs.HeldBytes)/1e6, copyDur, copyMBs, passMBs/copyMBs)
 		_ = s.Close()
 	}
 	b.ReportMetric(passMBs, "pass-MB/s")
@@ -373,8 +374,12 @@ func fillTombstones(b *testing.B, s *Store, stream string, n int) {
 	}
 }
 
-func benchRows(b *testing.B, def int) int {
-	if v := os.Getenv("TSQ_COMPACT_BENCH_ROWS"); v != "" {
+func benchRows(b *testing.B, def int) int { return benchEnvInt(b, "TSQ_COMPACT_BENCH_ROWS", def) }
+
+// benchEnvInt returns the positive integer in the environment variable
+// name, else def.
+func benchEnvInt(b *testing.B, name string, def int) int {
+	if v := os.Getenv(name); v != "" {
 		var n int
 		if _, err := fmt.Sscan(v, &n); err == nil && n > 0 {
 			return n

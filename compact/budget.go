@@ -3,6 +3,7 @@ package compact
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 )
 
 // byteSem bounds the bytes of segments being rewritten at once, so that
@@ -43,3 +44,32 @@ func (s *byteSem) release(n int64) {
 	s.mu.Unlock()
 	s.cond.Broadcast()
 }
+
+// heldBytes bounds the bytes of re-encoded blocks a single-chunk pass
+// holds while their segments wait for their rewrite (the fold decides a
+// segment's blocks newest first, and a segment's file is written only
+// once its first block is decided). A block that does not fit is left
+// to the rewrite, which reads it again: the pass's memory stays bounded
+// whatever the segments' size.
+type heldBytes struct {
+	n, max atomic.Int64
+	cap    int64 // < 0: hold nothing
+}
+
+// hold reserves n bytes and reports whether they fit.
+func (h *heldBytes) hold(n int64) bool {
+	for {
+		cur := h.n.Load()
+		if h.cap < 0 || cur+n > h.cap {
+			return false
+		}
+		if h.n.CompareAndSwap(cur, cur+n) {
+			for m := h.max.Load(); cur+n > m && !h.max.CompareAndSwap(m, cur+n); m = h.max.Load() {
+			}
+			return true
+		}
+	}
+}
+
+// release returns n reserved bytes.
+func (h *heldBytes) release(n int64) { h.n.Add(-n) }

@@ -20,6 +20,9 @@ import (
 const (
 	DefaultTombstoneCap = 32_000_000
 	DefaultBloomCutoff  = 100_000
+	// DefaultHeldBytes bounds the re-encoded blocks a pass holds for
+	// their rewrite (Config.HeldBytes).
+	DefaultHeldBytes = 64 << 20
 	// MaxTombstoneCap bounds Config.TombstoneCap.
 	MaxTombstoneCap = 1 << 30
 	maxWorkers      = 8
@@ -74,6 +77,11 @@ type Config struct {
 	BloomCutoff int
 	// Workers scanning and rewriting segments (default min(NumCPU, 8)).
 	Workers int
+	// HeldBytes bounds, about, the bytes of blocks a single-chunk pass
+	// re-encodes as it decides them and holds until their segment is
+	// rewritten (default DefaultHeldBytes; < 0: none); past it a block
+	// is read and re-encoded again by the rewrite.
+	HeldBytes int64
 	// SoftDeleted holds soft-deleted seqs, nil if none; it must not
 	// change during the pass.
 	SoftDeleted *roaring64.Bitmap
@@ -110,7 +118,10 @@ type Stats struct {
 	BytesRead, BytesWritten int64
 	MaxSnapshot             int   // largest chunk snapshot, entries
 	MaxSnapshotBytes        int64 // its tables' memory
-	Duration                time.Duration
+	// MaxHeldBytes: the most bytes of re-encoded blocks held at once for
+	// their rewrite (Config.HeldBytes).
+	MaxHeldBytes int64
+	Duration     time.Duration
 	// FoldTime and ChunkTime: folding snapshots; scanning and rewriting
 	// segments. In a single-chunk pass (runSingle) FoldTime is reading
 	// and deciding the window, while decided segments are rewritten;
@@ -131,6 +142,9 @@ func (c *Config) defaults() {
 	}
 	if c.Workers <= 0 {
 		c.Workers = min(runtime.NumCPU(), maxWorkers)
+	}
+	if c.HeldBytes == 0 {
+		c.HeldBytes = DefaultHeldBytes
 	}
 }
 

@@ -81,6 +81,9 @@ type blockPlan struct {
 	enc     []byte
 	encRows int
 	encBuf  []byte // the buffer enc was written in (see release)
+	// held bytes of heldBy are reserved for enc until it is written.
+	held   int64
+	heldBy *heldBytes
 }
 
 // blockBufs recycles the buffers of re-encoded blocks once written.
@@ -101,6 +104,10 @@ func (p *blockPlan) release() {
 		blockBufs.Put(&b)
 	}
 	p.enc, p.encBuf = nil, nil
+	if p.heldBy != nil {
+		p.heldBy.release(p.held)
+		p.held, p.heldBy = 0, nil
+	}
 }
 
 // scanner decides the drops of a segment's blocks and collects what the
@@ -459,6 +466,7 @@ type encScratch struct {
 // start), or if dst is nil in x's buffer. rw, if not nil, holds the
 // block's record columns decoded by dec, which are not decoded again.
 func (x *encScratch) filter(dec *chunk.Decoder, rw *rows, drop []int32, dst []byte) ([]byte, int, error) {
+	x.enc.FastZstd = true // every rewrite: zstd at its fastest level
 	x.keep = x.keep[:0]
 	for r, d := 0, 0; r < dec.Rows(); r++ {
 		if d < len(drop) && int(drop[d]) == r {

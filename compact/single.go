@@ -112,6 +112,7 @@ func runSingle(ctx context.Context, cfg *Config, budget *byteSem, st *Stats) err
 		}()
 	}
 	f := folder{d: d, lo: w, slots: make(chan struct{}, cfg.Workers+2), sized: make(chan struct{})}
+	f.held.cap = cfg.HeldBytes
 	// The table is presized (for a window of up to presizeMax rows: 14 MB
 	// of slots cleared) while the first blocks are read and hashed.
 	go func() {
@@ -135,6 +136,7 @@ func runSingle(ctx context.Context, cfg *Config, budget *byteSem, st *Stats) err
 	st.FoldTime += time.Since(t0)
 	t1 := time.Now()
 	wg.Wait()
+	st.MaxHeldBytes = max(st.MaxHeldBytes, f.held.max.Load())
 	st.MaxSnapshot = max(st.MaxSnapshot, snap.Len())
 	st.MaxSnapshotBytes = max(st.MaxSnapshotBytes, snap.Bytes())
 	st.Tombstones[ReasonRecord] += f.kinds[1]
@@ -192,6 +194,7 @@ type folder struct {
 	slots chan struct{}
 	size  tableSizer    // the record table's
 	sized chan struct{} // closed once size has presized the table
+	held  heldBytes     // re-encoded blocks waiting for their rewrite
 }
 
 // blockTask is a block of the window read, decoded (record columns) and
@@ -286,19 +289,21 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 		go func() {
 			defer fwg.Done()
 			x := encScratches.Get().(*encScratch)
-			x.enc.FastZstd = true
 			defer encScratches.Put(x)
 			for t := range filt {
 				p := &t.job.sc.plans[t.i]
-				if ctx.Err() == nil {
-					// Its own buffer, held until the rewrite wrote
-					// it (then recycled): about the block's size.
-					buf := blockBuf(len(t.buf) + len(t.buf)/8)
+				// Its own buffer, held until the rewrite wrote it
+				// (then recycled): about the block's size. Past the
+				// pass's budget the rewrite re-encodes the block.
+				if n := int64(len(t.buf) + len(t.buf)/8); ctx.Err() == nil && f.held.hold(n) {
+					buf := blockBuf(int(n))
 					b, rows, err := x.filter(&t.dec, &t.rw, p.drop, buf)
 					if err != nil {
+						f.held.release(n)
 						t.job.setErr(fmt.Errorf("compact: %s block %d: %w", t.job.path, t.i, err))
 					} else {
 						p.enc, p.encRows, p.encBuf = b, rows, buf
+						p.held, p.heldBy = n, &f.held
 					}
 				}
 				t.job.pending.Done()

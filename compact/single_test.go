@@ -3,6 +3,7 @@ package compact
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -122,4 +123,72 @@ func rowOf(groups [][][]row, q uint64) row {
 		}
 	}
 	return row{}
+}
+
+// TestRunSingleHeldBytes: however few re-encoded blocks the pass may
+// hold for their rewrite (none, a few, the default), it writes the same
+// segment files, byte for byte; the blocks past the budget are read
+// and re-encoded by the rewrite, and the bytes held never pass the
+// budget.
+func TestRunSingleHeldBytes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	const blockRows, blocks, segs = 2048, 4, 3
+	var groups [][][]row
+	seq := uint64(1)
+	for range segs {
+		var sg [][]row
+		for range blocks {
+			var g []row
+			for range blockRows {
+				r := row{seq: seq, series: fmt.Sprintf("s%d", rng.IntN(5)), op: OpPut, key: fmt.Sprintf("k%d", rng.IntN(20000))}
+				if rng.IntN(10) == 0 {
+					r.op = OpDelete
+				}
+				g = append(g, r)
+				seq++
+			}
+			sg = append(sg, g)
+		}
+		groups = append(groups, sg)
+	}
+	const small = 48 << 10 // a few blocks
+	var want [][]byte
+	var held []int64
+	for _, budget := range []int64{0, small, -1} {
+		fsys := vfs.NewMem()
+		_ = fsys.MkdirAll("s", 0o755)
+		var ss []Segment
+		for i, sg := range groups {
+			ss = append(ss, writeSeg(t, fsys, fmt.Sprintf("s/%02d.seg", i), sg...))
+		}
+		st, err := Run(context.Background(), Config{FS: fsys, Dir: "s", Segments: ss, Workers: 2, HeldBytes: budget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Chunks != 1 || st.SegmentsRewritten != segs {
+			t.Fatalf("budget %d: %d chunks, %d segments rewritten", budget, st.Chunks, st.SegmentsRewritten)
+		}
+		var files [][]byte
+		for _, s := range ss {
+			f, err := fsys.Open(s.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := io.ReadAll(f)
+			_ = f.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, b)
+		}
+		if want == nil {
+			want = files
+		} else if !reflect.DeepEqual(files, want) {
+			t.Fatalf("budget %d: the rewritten files differ from the default budget's", budget)
+		}
+		held = append(held, st.MaxHeldBytes)
+	}
+	if held[0] <= small || held[1] == 0 || held[1] > small || held[2] != 0 {
+		t.Fatalf("bytes held at most: %d (default), %d (budget %d), %d (none)", held[0], held[1], small, held[2])
+	}
 }
