@@ -22,30 +22,17 @@ func TestRunSingleMatchesChunked(t *testing.T) {
 	for seed := range uint64(4) {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		const blockRows, blocks, segs = 2048, 3, 4
-		var groups [][][]row
-		seq := uint64(1)
-		for range segs {
-			var sg [][]row
-			for range blocks {
-				var g []row
-				for range blockRows {
-					r := row{seq: seq, series: fmt.Sprintf("s%d", rng.IntN(5)), op: OpPut}
-					switch x := rng.IntN(100); {
-					case x < 60:
-						r.key = fmt.Sprintf("k%d", rng.IntN(3000))
-					case x < 80: // sample
-					case x < 99:
-						r.op, r.key = OpDelete, fmt.Sprintf("k%d", rng.IntN(3000))
-					default:
-						r.op = OpDrop
-					}
-					g = append(g, r)
-					seq++
-				}
-				sg = append(sg, g)
+		groups, seq := rowGroups(rng, segs, blocks, blockRows, func(r *row) {
+			switch x := rng.IntN(100); {
+			case x < 60:
+				r.key = fmt.Sprintf("k%d", rng.IntN(3000))
+			case x < 80: // sample
+			case x < 99:
+				r.op, r.key = OpDelete, fmt.Sprintf("k%d", rng.IntN(3000))
+			default:
+				r.op = OpDrop
 			}
-			groups = append(groups, sg)
-		}
+		})
 		deleted := roaring64.New()
 		for range 500 {
 			deleted.Add(1 + rng.Uint64N(seq-1))
@@ -133,24 +120,12 @@ func rowOf(groups [][][]row, q uint64) row {
 func TestRunSingleHeldBytes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
 	const blockRows, blocks, segs = 2048, 4, 3
-	var groups [][][]row
-	seq := uint64(1)
-	for range segs {
-		var sg [][]row
-		for range blocks {
-			var g []row
-			for range blockRows {
-				r := row{seq: seq, series: fmt.Sprintf("s%d", rng.IntN(5)), op: OpPut, key: fmt.Sprintf("k%d", rng.IntN(20000))}
-				if rng.IntN(10) == 0 {
-					r.op = OpDelete
-				}
-				g = append(g, r)
-				seq++
-			}
-			sg = append(sg, g)
+	groups, _ := rowGroups(rng, segs, blocks, blockRows, func(r *row) {
+		r.key = fmt.Sprintf("k%d", rng.IntN(20000))
+		if rng.IntN(10) == 0 {
+			r.op = OpDelete
 		}
-		groups = append(groups, sg)
-	}
+	})
 	const small = 48 << 10 // a few blocks
 	var want [][]byte
 	var held []int64
@@ -191,4 +166,27 @@ func TestRunSingleHeldBytes(t *testing.T) {
 	if held[0] <= small || held[1] == 0 || held[1] > small || held[2] != 0 {
 		t.Fatalf("bytes held at most: %d (default), %d (budget %d), %d (none)", held[0], held[1], small, held[2])
 	}
+}
+
+// rowGroups lays out segs segments of blocks blocks of n rows each, seqs
+// from 1 in order, each row a put of a series s0–s4 drawn from rng that
+// fill may change; it returns them and the next seq.
+func rowGroups(rng *rand.Rand, segs, blocks, n int, fill func(*row)) ([][][]row, uint64) {
+	var groups [][][]row
+	seq := uint64(1)
+	for range segs {
+		var sg [][]row
+		for range blocks {
+			var g []row
+			for range n {
+				r := row{seq: seq, series: fmt.Sprintf("s%d", rng.IntN(5)), op: OpPut}
+				fill(&r)
+				g = append(g, r)
+				seq++
+			}
+			sg = append(sg, g)
+		}
+		groups = append(groups, sg)
+	}
+	return groups, seq
 }
