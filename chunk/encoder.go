@@ -505,6 +505,13 @@ func (e *Encoder) EncodeFiltered(buf []byte, d *Decoder, keep []int32, have []*C
 	if d.src == nil || len(keep) == 0 || len(keep) > d.Rows() {
 		return nil, fmt.Errorf("%w: filter %d rows of a block of %d", ErrBadColumn, len(keep), d.Rows())
 	}
+	// Ascending and within the block: what the columns filtered without
+	// decoding (plainBody, keepValues) rely on.
+	for j, r := range keep {
+		if r < 0 || int(r) >= d.rows || (j > 0 && r <= keep[j-1]) {
+			return nil, fmt.Errorf("%w: filter row %d (kept row %d) of a block of %d: rows must ascend", ErrBadColumn, r, j, d.rows)
+		}
+	}
 	f.keep = keep
 	f.dec = d
 	defer func() { f.dec = nil }()

@@ -1,6 +1,7 @@
 package chunk
 
 import (
+	"errors"
 	"fmt"
 	"github.com/tsqdb/tsq/codec"
 	"math/rand/v2"
@@ -164,6 +165,16 @@ func TestEncodeFiltered(t *testing.T) {
 		}
 		if _, err := enc.EncodeFiltered(nil, &d2, nil, have); err == nil {
 			t.Fatal("no rows accepted")
+		}
+		for _, bad := range [][]int32{{int32(n)}, {-1}, {0, 0}} {
+			if _, err := enc.EncodeFiltered(nil, &d2, bad, have); err == nil || !errors.Is(err, ErrBadColumn) {
+				t.Fatalf("rows %v of %d: %v", bad, n, err)
+			}
+		}
+		if n > 1 {
+			if _, err := enc.EncodeFiltered(nil, &d2, []int32{1, 0}, have); err == nil {
+				t.Fatal("descending rows accepted")
+			}
 		}
 		// The regular column with gaps is no larger than delta-of-delta
 		// would have stored it, nor much larger than the encoding
