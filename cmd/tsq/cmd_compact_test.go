@@ -14,7 +14,7 @@ func TestCompactCommand(t *testing.T) {
 		t.Fatalf("demo: %+v", r)
 	}
 	r := runTSQ(t, "", "--store", store, "compact", "osm")
-	if r.code != 0 || !strings.HasPrefix(r.stdout, "osm: watermark 0 -> 985;") || !strings.Contains(r.stdout, "rows dropped: 250 deleted") {
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "osm: watermark 0 -> 985; 1 segment examined, 1 rewritten,") || !strings.Contains(r.stdout, "rows dropped: 250 deleted") {
 		t.Fatalf("compact: %+v", r)
 	}
 	r = runTSQ(t, "", "--store", store, "query", "--mode", "csv", "-c", "SELECT count(*) FROM osm; SELECT count(*) FROM fold(osm)")

@@ -13,9 +13,17 @@ func compactStream(ctx context.Context, s *tsq.Store, stream string) (string, er
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("watermark %d -> %d; %d segments examined, %d rewritten, %d clean, %d skipped; "+
+	return fmt.Sprintf("watermark %d -> %d; %s examined, %d rewritten, %d clean, %d skipped; "+
 		"rows dropped: %d deleted, %d updated, %d dropped series, %d soft-deleted; %s read, %s written in %s",
-		c.Start, c.Watermark, c.SegmentsExamined, c.SegmentsRewritten, c.SegmentsClean, c.SegmentsSkipped,
+		c.Start, c.Watermark, countOf(c.SegmentsExamined, "segment"), c.SegmentsRewritten, c.SegmentsClean, c.SegmentsSkipped,
 		c.RowsRecord, c.RowsUpdate, c.RowsSeries, c.RowsSoftDeleted,
 		humanBytes(c.BytesRead), humanBytes(c.BytesWritten), c.Duration.Round(1e6)), nil
+}
+
+// countOf writes n things, in the plural unless n is 1.
+func countOf(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
