@@ -44,12 +44,13 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 	for _, p := range rep.Problems {
 		fmt.Fprintln(e.stdout, p.String())
 	}
-	fmt.Fprintf(e.stdout, "%d streams, %d segments, %d blocks, %d rows, %s, %d state files, %d journals checked: ",
-		rep.Streams, rep.Segments, rep.Blocks, rep.Rows, humanBytes(rep.Bytes), rep.StateFiles, rep.Journals)
+	fmt.Fprintf(e.stdout, "%s, %s, %s, %s, %s, %s, %s checked: ",
+		countOf(rep.Streams, "stream"), countOf(rep.Segments, "segment"), countOf(rep.Blocks, "block"), countOf(rep.Rows, "row"),
+		humanBytes(rep.Bytes), countOf(rep.StateFiles, "state file"), countOf(rep.Journals, "journal"))
 	if rep.OK() {
 		fmt.Fprintln(e.stdout, "no problems")
 		return nil
 	}
-	fmt.Fprintf(e.stdout, "%d problems\n", len(rep.Problems))
+	fmt.Fprintln(e.stdout, countOf(len(rep.Problems), "problem"))
 	return exitError{1}
 }

@@ -56,6 +56,9 @@ func TestVerifyFlippedByte(t *testing.T) {
 	if !strings.Contains(r.stdout, "block "+itoa(last)+" at offset") {
 		t.Fatalf("output does not name block %d:\n%s", last, r.stdout)
 	}
+	if !strings.HasSuffix(r.stdout, " checked: 1 problem\n") {
+		t.Fatalf("output does not end with the count of problems:\n%s", r.stdout)
+	}
 }
 
 func TestVerifyNoStore(t *testing.T) {
@@ -79,7 +82,7 @@ func TestVerifyJournalFlippedByte(t *testing.T) {
 		}
 	}
 	r := runTSQ(t, "", "--store", store, "verify")
-	if r.code != 0 || !strings.Contains(r.stdout, "1 journals checked: no problems") {
+	if r.code != 0 || !strings.Contains(r.stdout, "1 journal checked: no problems") {
 		t.Fatalf("clean store: %+v", r)
 	}
 	p := filepath.Join(store, "streams", "orders", "JOURNAL")

@@ -19,11 +19,3 @@ func compactStream(ctx context.Context, s *tsq.Store, stream string) (string, er
 		c.RowsRecord, c.RowsUpdate, c.RowsSeries, c.RowsSoftDeleted,
 		humanBytes(c.BytesRead), humanBytes(c.BytesWritten), c.Duration.Round(1e6)), nil
 }
-
-// countOf writes n things, in the plural unless n is 1.
-func countOf(n int, thing string) string {
-	if n == 1 {
-		return "1 " + thing
-	}
-	return fmt.Sprintf("%d %ss", n, thing)
-}
