@@ -69,6 +69,6 @@ func runExport(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "exported %d rows (%s) to %s\n", rows, humanBytes(n), path)
+	fmt.Fprintf(e.stdout, "exported %s (%s) to %s\n", countOf(rows, "row"), humanBytes(n), path)
 	return nil
 }

@@ -25,8 +25,13 @@ func TestExportCommand(t *testing.T) {
 		t.Fatalf("csv: %d lines, starts %q", lines, string(b[:60]))
 	}
 
+	r := runTSQ(t, "", "--store", store, "export", "-c", "SELECT * FROM cpu LIMIT 1", filepath.Join(out, "one.csv"))
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "exported 1 row (") {
+		t.Fatalf("one row: %+v", r)
+	}
+
 	dir := filepath.Join(out, "ds")
-	r := runTSQ(t, "", "--store", store, "export", "--partitioned", "-c", "SELECT * FROM cpu", dir)
+	r = runTSQ(t, "", "--store", store, "export", "--partitioned", "-c", "SELECT * FROM cpu", dir)
 	if r.code != 0 || !strings.HasPrefix(r.stdout, "exported 16128 rows") {
 		t.Fatalf("partitioned: %+v", r)
 	}

@@ -128,8 +128,8 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "imported %d rows (%s read) into %s as seqs %d..%d in %s; peak heap %s",
-		stats.Rows, humanBytes(stats.Bytes), name, stats.FirstSeq, stats.LastSeq, stats.Total.Round(1e6), humanBytes(int64(stats.PeakHeap)))
+	fmt.Fprintf(e.stdout, "imported %s (%s read) into %s as seqs %d..%d in %s; peak heap %s",
+		countOf(stats.Rows, "row"), humanBytes(stats.Bytes), name, stats.FirstSeq, stats.LastSeq, stats.Total.Round(1e6), humanBytes(int64(stats.PeakHeap)))
 	if stats.Rejected > 0 {
 		fmt.Fprintf(e.stdout, "; %d rejected", stats.Rejected)
 	}

@@ -81,7 +81,7 @@ func (s *session) dotStreams(context.Context, []string, string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(tw, "%s\t%d rows\n", n, c)
+		fmt.Fprintf(tw, "%s\t%s\n", n, countOf(c, "row"))
 	}
 	return tw.Flush()
 }
@@ -229,7 +229,7 @@ func (s *session) dotExport(ctx context.Context, w []string, rest string) error 
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(s.e.stdout, "exported %d rows (%s) to %s\n", rows, humanBytes(n), path)
+	fmt.Fprintf(s.e.stdout, "exported %s (%s) to %s\n", countOf(rows, "row"), humanBytes(n), path)
 	return nil
 }
 
