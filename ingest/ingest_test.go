@@ -158,6 +158,34 @@ func TestCSV(t *testing.T) {
 	}
 }
 
+// TestCSVEmptyCellsFirst parses CSV whose first rows leave cells empty
+// before filled ones (a row's k-th cell then is not its k-th field set):
+// the empty cells are nulls and the others land in their columns.
+func TestCSVEmptyCellsFirst(t *testing.T) {
+	in := "a,b,ts,c\n,,1000,x\n1,,2000,\n,2,3000,y\n"
+	rows, _, err := parseAll(t, in, Options{Mapping: mapping(t, "time=ts")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []map[string]any{{"c": "x"}, {"a": int64(1)}, {"b": int64(2), "c": "y"}}
+	if len(rows) != len(want) {
+		t.Fatalf("%d rows, want %d: %+v", len(rows), len(want), rows)
+	}
+	for i, r := range rows {
+		for k, v := range want[i] {
+			if r.fields[k] != v {
+				t.Fatalf("row %d: %s = %v (%T), want %v: %+v", i, k, r.fields[k], r.fields[k], v, r)
+			}
+		}
+		if len(r.fields) != len(want[i]) {
+			t.Fatalf("row %d: fields %v, want %v", i, r.fields, want[i])
+		}
+	}
+	if rows[0].t != 1e9 || rows[1].t != 2e9 || rows[2].t != 3e9 { // milliseconds, as TestCSV
+		t.Fatalf("times %d %d %d", rows[0].t, rows[1].t, rows[2].t)
+	}
+}
+
 func TestLineProtocol(t *testing.T) {
 	in := "# comment\ncpu,host=a,region=eu\\ west usage=1.5,n=3i,ok=t,msg=\"hi, \\\"x\\\"\" 1000\nmem,host=b free=2u\n"
 	rows, _, err := parseAll(t, in, Options{Now: 7})

@@ -232,8 +232,8 @@ func (r *rowBuilder) set(name []byte, v value) error {
 	// previous row had: the cache then spares the map lookups.
 	k := r.nth
 	r.nth++
-	if k >= len(r.cache) {
-		r.cache = append(r.cache, fieldCache{})
+	if k >= len(r.cache) { // a CSV row may skip empty cells: k can jump
+		r.cache = append(r.cache, make([]fieldCache, k+1-len(r.cache))...)
 	}
 	fc := &r.cache[k]
 	if !fc.valid || !(r.stableNames && fc.src == unsafe.SliceData(name) && len(fc.name) == len(name)) && string(fc.name) != bstr(name) {
