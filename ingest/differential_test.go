@@ -5,8 +5,10 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -144,5 +146,108 @@ func TestJSONLinesDifferential(t *testing.T) {
 			t.Fatalf("seed %d: %v; input:\n%s", seed, err, in)
 		}
 		checkRows(t, seed, in, names, rows, got)
+	}
+}
+
+// randomNumber returns the text of a number of the column's kind: an
+// int64 ("i"), or a float ("f") as decimals, exponents or the shortest
+// text of a random float64 (up to 17 significant digits); a float column
+// also holds integer texts.
+func randomNumber(rng *rand.Rand, kind byte) string {
+	if kind == 'i' {
+		switch rng.IntN(3) {
+		case 0:
+			return fmt.Sprint(rng.IntN(100) - 50)
+		case 1:
+			return fmt.Sprint(int64(rng.Uint64()))
+		}
+		return fmt.Sprint(rng.Int64N(1 << 40))
+	}
+	x := rng.NormFloat64() * math.Pow(10, float64(rng.IntN(30)-15))
+	switch rng.IntN(5) {
+	case 0:
+		return strconv.FormatFloat(x, 'f', rng.IntN(8), 64)
+	case 1:
+		return strconv.FormatFloat(x, 'e', rng.IntN(17), 64)
+	case 2:
+		return fmt.Sprint(rng.IntN(1000))
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+// TestCSVDifferentialNumbers parses random tables of int and float
+// columns (types inferred, empty cells anywhere) in batches of a few
+// rows: an int cell comes back as that int64, a float cell as exactly
+// the float64 strconv.ParseFloat gives; an integer text of a float
+// column is read as an int64, which stays one while its batch saw no
+// other and else becomes the nearest float64 ("-0" is 0).
+func TestCSVDifferentialNumbers(t *testing.T) {
+	for seed := range uint64(300) {
+		rng := rand.New(rand.NewPCG(seed, 13))
+		ncols := 1 + rng.IntN(8)
+		names := []string{"ts"}
+		kinds := []byte{0}
+		for i := range ncols {
+			names = append(names, fmt.Sprintf("n%d", i))
+			kinds = append(kinds, "if"[rng.IntN(2)])
+		}
+		var rows [][]string
+		for r := range 1 + rng.IntN(80) {
+			row := []string{fmt.Sprint(1000 * (r + 1))}
+			for _, k := range kinds[1:] {
+				cell := ""
+				if rng.IntN(4) > 0 {
+					cell = randomNumber(rng, k)
+				}
+				row = append(row, cell)
+			}
+			rows = append(rows, row)
+		}
+		var buf bytes.Buffer
+		w := csv.NewWriter(&buf)
+		_ = w.Write(names)
+		_ = w.WriteAll(rows)
+		in := buf.String()
+		got, _, err := parseAll(t, in, Options{Format: CSV, Mapping: mapping(t, "time=ts"), BatchRows: 1 + int(seed%9)})
+		if err != nil {
+			t.Fatalf("seed %d: %v; input:\n%s", seed, err, in)
+		}
+		if len(got) != len(rows) {
+			t.Fatalf("seed %d: %d rows, want %d", seed, len(got), len(rows))
+		}
+		for r, cells := range rows {
+			n := 0
+			for i, cell := range cells[1:] {
+				name := names[i+1]
+				v, ok := got[r].fields[name]
+				if cell == "" {
+					if ok {
+						t.Fatalf("seed %d row %d: %s = %v from an empty cell", seed, r, name, v)
+					}
+					continue
+				}
+				n++
+				wantI, intErr := strconv.ParseInt(cell, 10, 64)
+				wantF, _ := strconv.ParseFloat(cell, 64)
+				switch v := v.(type) {
+				case int64:
+					if intErr != nil || v != wantI {
+						t.Fatalf("seed %d row %d: %s = int64 %d from %q", seed, r, name, v, cell)
+					}
+				case float64:
+					if intErr == nil { // converted with its column: "-0" is the int 0
+						wantF = float64(wantI)
+					}
+					if math.Float64bits(v) != math.Float64bits(wantF) {
+						t.Fatalf("seed %d row %d: %s = %v from %q, want %v", seed, r, name, v, cell, wantF)
+					}
+				default:
+					t.Fatalf("seed %d row %d: %s = %T %v from %q", seed, r, name, v, v, cell)
+				}
+			}
+			if len(got[r].fields) != n {
+				t.Fatalf("seed %d row %d: fields %v, want %d", seed, r, got[r].fields, n)
+			}
+		}
 	}
 }
