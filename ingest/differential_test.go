@@ -251,3 +251,114 @@ func TestCSVDifferentialNumbers(t *testing.T) {
 		}
 	}
 }
+
+// lpEscape escapes the bytes of special (each a byte) with a backslash,
+// as a line protocol writer does.
+func lpEscape(s, special string) string {
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte(special, s[i]) >= 0 {
+			sb.WriteByte('\\')
+		}
+		sb.WriteByte(s[i])
+	}
+	return sb.String()
+}
+
+// lpText returns 1 to 8 bytes drawn from letters, digits and the bytes
+// line protocol escapes (space, comma, equals, quote, backslash).
+func lpText(rng *rand.Rand) string {
+	const alphabet = "ab9 ,=\"\\é"
+	r := []rune(alphabet)
+	var sb strings.Builder
+	for range 1 + rng.IntN(8) {
+		sb.WriteRune(r[rng.IntN(len(r))])
+	}
+	return sb.String()
+}
+
+// TestLineProtocolDifferential parses random line protocol written with
+// the escapes of its specification (measurement: comma and space; tag
+// keys and values and field keys: comma, equals and space; string
+// values: quote and backslash; a backslash everywhere, which the
+// specification reads as escaping the next one), rows with random subsets of the tags
+// and fields, fields in random order, of every type: each row comes back
+// with the measurement and tags as written for its series, its tags as
+// strings and its fields as typed values.
+func TestLineProtocolDifferential(t *testing.T) {
+	for seed := range uint64(300) {
+		rng := rand.New(rand.NewPCG(seed, 17))
+		meas := lpText(rng)
+		ntags, nfields := rng.IntN(4), 1+rng.IntN(5)
+		tagNames, fieldNames := make([]string, ntags), make([]string, nfields)
+		kinds := make([]byte, nfields)
+		for i := range tagNames {
+			tagNames[i] = fmt.Sprintf("t%d%s", i, lpText(rng))
+		}
+		for i := range fieldNames {
+			fieldNames[i] = fmt.Sprintf("f%d%s", i, lpText(rng))
+			kinds[i] = "fibs"[rng.IntN(4)]
+		}
+		type want struct {
+			series string
+			fields map[string]any
+		}
+		var wants []want
+		var buf bytes.Buffer
+		for r := range 1 + rng.IntN(60) {
+			w := want{fields: map[string]any{}}
+			key := lpEscape(meas, ", \\")
+			for _, name := range tagNames {
+				if rng.IntN(3) == 0 {
+					continue
+				}
+				v := lpText(rng)
+				key += "," + lpEscape(name, ",= \\") + "=" + lpEscape(v, ",= \\")
+				w.fields[name] = v
+			}
+			w.series = key
+			var parts []string
+			for _, i := range rng.Perm(nfields) {
+				if len(parts) > 0 && rng.IntN(3) == 0 {
+					continue
+				}
+				var text string
+				var v any
+				switch kinds[i] {
+				case 'f':
+					x := rng.NormFloat64() * math.Pow(10, float64(rng.IntN(20)-10))
+					text = strconv.FormatFloat(x, "gef"[rng.IntN(3)], -1, 64)
+					v, _ = strconv.ParseFloat(text, 64)
+				case 'i':
+					n := int64(rng.Uint64())
+					text, v = fmt.Sprintf("%di", n), n
+				case 'b':
+					b := rng.IntN(2) == 1
+					text = map[bool][]string{true: {"t", "T", "true", "True", "TRUE"}, false: {"f", "F", "false", "False", "FALSE"}}[b][rng.IntN(5)]
+					v = b
+				default:
+					s := lpText(rng)
+					text, v = `"`+lpEscape(s, `"\`)+`"`, s
+				}
+				parts = append(parts, lpEscape(fieldNames[i], ",= \\")+"="+text)
+				w.fields[fieldNames[i]] = v
+			}
+			fmt.Fprintf(&buf, "%s %s %d\n", key, strings.Join(parts, ","), r+1)
+			wants = append(wants, w)
+		}
+		in := buf.String()
+		got, _, err := parseAll(t, in, Options{Format: LineProtocol, BatchRows: 1 + int(seed%9)})
+		if err != nil {
+			t.Fatalf("seed %d: %v; input:\n%s", seed, err, in)
+		}
+		if len(got) != len(wants) {
+			t.Fatalf("seed %d: %d rows, want %d", seed, len(got), len(wants))
+		}
+		for r, w := range wants {
+			g := got[r]
+			if g.series != w.series || g.t != int64(r+1) || !reflect.DeepEqual(g.fields, w.fields) {
+				t.Fatalf("seed %d row %d: series %q time %d fields %#v, want %q %d %#v; input:\n%s", seed, r, g.series, g.t, g.fields, w.series, r+1, w.fields, in)
+			}
+		}
+	}
+}

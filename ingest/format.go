@@ -105,9 +105,9 @@ func GuessContent(p []byte) Format {
 	if i := bytes.IndexByte(line, '{'); i > 0 && bytes.IndexByte(line[:i], ',') < 0 && bytes.IndexByte(line[:i], ' ') < 0 {
 		return Prometheus
 	}
-	if sp := lpScan(line, ' ', false); sp > 0 {
+	if sp := lpScan(line, ' '); sp > 0 {
 		rest := line[sp+1:]
-		if e := lpScan(rest, ' ', true); e >= 0 {
+		if e := lpScanFields(rest, ' '); e >= 0 {
 			rest = rest[:e]
 		}
 		if bytes.IndexByte(rest, '=') > 0 {

@@ -44,7 +44,7 @@ func parseAll(t testing.TB, in string, o Options) ([]row, *Parser, error) {
 func batchRows(b *Batch) []row {
 	var rows []row
 	for i := 0; i < b.Rows; i++ {
-		r := row{t: b.Time[i], series: b.Str(b.Series[i]), key: b.Str(b.Key[i]), op: b.Op[i], fields: map[string]any{}}
+		r := row{t: b.Time[i], series: strings.Clone(b.Str(b.Series[i])), key: strings.Clone(b.Str(b.Key[i])), op: b.Op[i], fields: map[string]any{}}
 		for _, c := range b.Cols {
 			if len(c.Valid) != b.Rows {
 				panic("column not padded")

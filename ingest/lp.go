@@ -14,26 +14,58 @@ import (
 // 1u int64, 1.5 float64, "s" string, t/f bool). The timestamp is read in
 // the mapping's time unit (default ns); without one the row gets the
 // import's start time. Mapping.Time, Series, Key and Op apply to tag and
-// field names as to any other field.
+// field names as to any other field. A backslash escapes the byte after
+// it (in names and tag values: comma, equals, space, backslash; in
+// string values: quote and backslash); a double quote outside a string
+// value (in a measurement, a tag or a field key) is a literal byte.
 func (p *Parser) lpRows(b *Batch) error {
 	return p.lineLoop(b, p.lpRow)
 }
 
-// lpScan returns the index of the first unescaped byte c (outside
-// double quotes if quotes), or -1.
-func lpScan(s []byte, c byte, quotes bool) int {
-	inQ := false
+// lpScan returns the index of the first unescaped byte c, or -1.
+func lpScan(s []byte, c byte) int {
 	for i := 0; i < len(s); i++ {
-		switch ch := s[i]; {
-		case ch == '\\':
+		switch s[i] {
+		case '\\':
 			i++
-		case quotes && ch == '"':
-			inQ = !inQ
-		case !inQ && ch == c:
+		case c:
 			return i
 		}
 	}
 	return -1
+}
+
+// lpScanFields returns the index of the first unescaped byte c of a
+// field set (key=value[,key=value...]) outside its string values, or
+// -1. A double quote opens a string only where a value starts (right
+// after its key's unescaped '='): in a field key it is a literal byte.
+func lpScanFields(s []byte, c byte) int {
+	inKey, inStr := true, false
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch == '\\':
+			i++
+		case inStr:
+			inStr = ch != '"'
+		case ch == c:
+			return i
+		case inKey && ch == '=':
+			inKey = false
+			inStr = i+1 < len(s) && s[i+1] == '"'
+			i += b2i(inStr) // the opening quote
+		case !inKey && ch == ',':
+			inKey = true
+		}
+	}
+	return -1
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func lpUnescape(dst, s []byte) []byte {
@@ -51,12 +83,12 @@ func (p *Parser) lpRow(b *Batch, line []byte) error {
 		p.rb.op = OpSkip
 		return nil
 	}
-	sp := lpScan(line, ' ', false)
+	sp := lpScan(line, ' ')
 	if sp <= 0 {
 		return rowErr("line protocol: no fields")
 	}
 	key, rest := line[:sp], line[sp+1:]
-	fsp := lpScan(rest, ' ', true)
+	fsp := lpScanFields(rest, ' ')
 	fields, ts := rest, []byte(nil)
 	if fsp >= 0 {
 		fields, ts = rest[:fsp], bytes.TrimSpace(rest[fsp+1:])
@@ -68,17 +100,17 @@ func (p *Parser) lpRow(b *Batch, line []byte) error {
 	rb.defSeries, rb.hasDef = append(rb.defSeries[:0], key...), true
 	js := &p.jsonState
 	// tags
-	if c := lpScan(key, ',', false); c >= 0 {
+	if c := lpScan(key, ','); c >= 0 {
 		tags := key[c+1:]
 		for len(tags) > 0 {
-			e := lpScan(tags, ',', false)
+			e := lpScan(tags, ',')
 			kv := tags
 			if e >= 0 {
 				kv, tags = tags[:e], tags[e+1:]
 			} else {
 				tags = nil
 			}
-			eq := lpScan(kv, '=', false)
+			eq := lpScan(kv, '=')
 			if eq <= 0 {
 				return rowErr("line protocol: tag %q without '='", kv)
 			}
@@ -90,14 +122,14 @@ func (p *Parser) lpRow(b *Batch, line []byte) error {
 		}
 	}
 	for len(fields) > 0 {
-		e := lpScan(fields, ',', true)
+		e := lpScanFields(fields, ',')
 		kv := fields
 		if e >= 0 {
 			kv, fields = fields[:e], fields[e+1:]
 		} else {
 			fields = nil
 		}
-		eq := lpScan(kv, '=', false)
+		eq := lpScan(kv, '=')
 		if eq <= 0 || eq == len(kv)-1 {
 			return rowErr("line protocol: field %q is not name=value", kv)
 		}
