@@ -362,3 +362,94 @@ func TestLineProtocolDifferential(t *testing.T) {
 		}
 	}
 }
+
+// TestPrometheusDifferential parses random Prometheus text: metric and
+// label names of the format's alphabet, label values with every escape
+// (backslash, quote, newline) and the bytes the label set's syntax uses
+// ('}', ',', '=', '#', spaces), sparse labels, special values (NaN,
+// ±Inf), with and without a millisecond timestamp, comments between
+// samples: each sample comes back with its series as written, its labels
+// unescaped and its value exact.
+func TestPrometheusDifferential(t *testing.T) {
+	const nameChars = "abcxyz_:09"
+	for seed := range uint64(300) {
+		rng := rand.New(rand.NewPCG(seed, 19))
+		name := func(first string) string {
+			n := first
+			for range rng.IntN(6) {
+				n += string(nameChars[rng.IntN(len(nameChars))])
+			}
+			return n
+		}
+		metrics := []string{name("m"), name("_"), name(":")}
+		labels := []string{name("l"), name("l"), name("l")}
+		type want struct {
+			series string
+			t      int64
+			fields map[string]any
+		}
+		var wants []want
+		var buf bytes.Buffer
+		buf.WriteString("# HELP m help text\n# TYPE m gauge\n")
+		for r := range 1 + rng.IntN(60) {
+			w := want{series: metrics[rng.IntN(len(metrics))], t: 77, fields: map[string]any{}}
+			var ls []string
+			for _, l := range labels {
+				if rng.IntN(2) == 0 || w.fields[l] != nil {
+					continue
+				}
+				alphabet, v := []rune("ab\\\"\n},=# é"), []rune{}
+				for range rng.IntN(8) {
+					v = append(v, alphabet[rng.IntN(len(alphabet))])
+				}
+				esc := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(string(v))
+				ls = append(ls, l+`="`+esc+`"`)
+				w.fields[l] = string(v)
+			}
+			if len(ls) > 0 {
+				w.series += "{" + strings.Join(ls, ",") + "}"
+			}
+			x := rng.NormFloat64() * math.Pow(10, float64(rng.IntN(20)-10))
+			text := strconv.FormatFloat(x, "gef"[rng.IntN(3)], -1, 64)
+			switch rng.IntN(8) {
+			case 0:
+				text = "NaN"
+			case 1:
+				text = "+Inf"
+			case 2:
+				text = "-Inf"
+			}
+			w.fields["value"], _ = strconv.ParseFloat(text, 64)
+			line := w.series + " " + text
+			if rng.IntN(3) > 0 {
+				w.t = int64(r+1) * 1e6
+				line += fmt.Sprintf(" %d", r+1)
+			}
+			buf.WriteString(line + "\n")
+			if rng.IntN(5) == 0 {
+				buf.WriteString("# a comment {\"}\n")
+			}
+			wants = append(wants, w)
+		}
+		in := buf.String()
+		got, _, err := parseAll(t, in, Options{Format: Prometheus, Now: 77, BatchRows: 1 + int(seed%9)})
+		if err != nil {
+			t.Fatalf("seed %d: %v; input:\n%s", seed, err, in)
+		}
+		if len(got) != len(wants) {
+			t.Fatalf("seed %d: %d rows, want %d; input:\n%s", seed, len(got), len(wants), in)
+		}
+		for r, w := range wants {
+			g := got[r]
+			wv, gv := w.fields["value"].(float64), g.fields["value"]
+			if f, ok := gv.(float64); !ok || math.Float64bits(f) != math.Float64bits(wv) && !(math.IsNaN(f) && math.IsNaN(wv)) {
+				t.Fatalf("seed %d row %d: value %v, want %v", seed, r, gv, wv)
+			}
+			delete(w.fields, "value")
+			delete(g.fields, "value")
+			if g.series != w.series || g.t != w.t || !reflect.DeepEqual(g.fields, w.fields) {
+				t.Fatalf("seed %d row %d: series %q time %d fields %#v, want %q %d %#v; input:\n%s", seed, r, g.series, g.t, g.fields, w.series, w.t, w.fields, in)
+			}
+		}
+	}
+}
