@@ -453,3 +453,129 @@ func TestPrometheusDifferential(t *testing.T) {
 		}
 	}
 }
+
+// jsonDoc builds a random JSON object of up to depth levels, appending
+// its text to buf and the fields it flattens to (name path joined with
+// '.': typed values; arrays as their compact text) to want. kinds keeps
+// the kind of value each name was first given, so that a column's type
+// does not change (mixed columns become strings: another test's
+// concern).
+func jsonDoc(rng *rand.Rand, buf *bytes.Buffer, want map[string]any, kinds map[string]int, path string, depth int) {
+	buf.WriteByte('{')
+	n := rng.IntN(5)
+	for i := range n {
+		if i > 0 {
+			buf.WriteByte(',')
+			if rng.IntN(3) == 0 {
+				buf.WriteString(" \t")
+			}
+		}
+		// keys: distinct per object, with characters JSON escapes
+		key := fmt.Sprintf("k%d%s", i, []string{"", "é", `"q"`, `\`, "[]{},:", "\u2028", " x"}[rng.IntN(7)])
+		kj, _ := json.Marshal(key)
+		if rng.IntN(2) == 0 { // the same key with every non-ASCII rune as a \u escape
+			kj = []byte(strconv.QuoteToASCII(key)) // no key has a rune past U+FFFF
+		}
+		buf.Write(kj)
+		buf.WriteByte(':')
+		name := key
+		if path != "" {
+			name = path + "." + key
+		}
+		k, ok := kinds[name]
+		if !ok {
+			k = rng.IntN(9)
+			if k == 0 && depth == 0 {
+				k = 4
+			}
+			kinds[name] = k
+		}
+		switch {
+		case k == 0:
+			jsonDoc(rng, buf, want, kinds, name, depth-1)
+		case k == 1:
+			v := int64(rng.Uint64()) >> rng.IntN(64)
+			fmt.Fprint(buf, v)
+			want[name] = v
+		case k == 2:
+			x := rng.NormFloat64() * math.Pow(10, float64(rng.IntN(40)-20))
+			text := strconv.FormatFloat(x, "gef"[rng.IntN(3)], -1, 64)
+			if !strings.ContainsAny(text, ".e") {
+				text += ".0"
+			}
+			buf.WriteString(text)
+			want[name], _ = strconv.ParseFloat(text, 64)
+		case k == 3:
+			b := rng.IntN(2) == 0
+			fmt.Fprint(buf, b)
+			want[name] = b
+		case k == 4:
+			buf.WriteString("null")
+		case k == 5:
+			text := fmt.Sprintf("[%d,[true,null],%d.5]", rng.IntN(100), rng.IntN(100))
+			buf.WriteString(text)
+			want[name] = text
+		default:
+			s := lpText(rng) + "\n\t\u00e9\U0001F600"
+			sj, _ := json.Marshal(s)
+			buf.Write(sj)
+			want[name] = s
+		}
+	}
+	buf.WriteByte('}')
+}
+
+// TestJSONDifferential parses random nested objects (keys and strings
+// with escapes, \u escapes, ints across the int64 range, floats of every
+// form, booleans, nulls, arrays) as JSON lines and as one JSON array
+// with whitespace between its elements: both come back row for row with
+// the flattened fields, exactly typed.
+func TestJSONDifferential(t *testing.T) {
+	for seed := range uint64(300) {
+		rng := rand.New(rand.NewPCG(seed, 23))
+		var lines, array bytes.Buffer
+		var wants []map[string]any
+		kinds := map[string]int{}
+		array.WriteString(" [")
+		for r := range 1 + rng.IntN(40) {
+			var doc bytes.Buffer
+			want := map[string]any{}
+			jsonDoc(rng, &doc, want, kinds, "", 3)
+			// the time first or last
+			obj := doc.Bytes()
+			ts := fmt.Sprintf(`"ts":%d`, r+1)
+			if len(obj) == 2 {
+				obj = []byte("{" + ts + "}")
+			} else if rng.IntN(2) == 0 {
+				obj = append([]byte("{"+ts+","), obj[1:]...)
+			} else {
+				obj = append(obj[:len(obj)-1:len(obj)-1], []byte(","+ts+"}")...)
+			}
+			lines.Write(obj)
+			lines.WriteByte('\n')
+			if r > 0 {
+				array.WriteString([]string{",", " ,\n ", ",\r\n\t"}[rng.IntN(3)])
+			}
+			array.Write(obj)
+			wants = append(wants, want)
+		}
+		array.WriteString("]\n")
+		for _, c := range []struct {
+			f  Format
+			in string
+		}{{JSONLines, lines.String()}, {JSONArray, array.String()}} {
+			got, _, err := parseAll(t, c.in, Options{Format: c.f, Mapping: mapping(t, "time=ts", "time.unit=s"), BatchRows: 1 + int(seed%9)})
+			if err != nil {
+				t.Fatalf("seed %d %v: %v; input:\n%s", seed, c.f, err, c.in)
+			}
+			if len(got) != len(wants) {
+				t.Fatalf("seed %d %v: %d rows, want %d", seed, c.f, len(got), len(wants))
+			}
+			for r, w := range wants {
+				if got[r].t != int64(r+1)*1e9 || !reflect.DeepEqual(got[r].fields, w) {
+					t.Fatalf("seed %d %v row %d: time %d fields %#v, want %d %#v; input:\n%s", seed, c.f, r, got[r].t, got[r].fields, int64(r+1)*1e9, w, c.in)
+				}
+			}
+		}
+	}
+}
