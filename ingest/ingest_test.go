@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -233,6 +234,36 @@ func TestGuess(t *testing.T) {
 	}
 	if FormatFromPath("x.ndjson") != JSONLines || FormatFromPath("a/b.CSV") != CSV || FormatFromPath("x.bin") != Guess {
 		t.Fatal("FormatFromPath")
+	}
+}
+
+// TestTimeOutOfRange: a time string int64 nanoseconds cannot hold
+// (before 1677-09-21 or after 2262-04-11, with the default or a given
+// layout) fails its row with an error naming the line, instead of
+// wrapping around to another time; the bounds themselves are read.
+func TestTimeOutOfRange(t *testing.T) {
+	for _, c := range []struct{ in, layout string }{
+		{"ts,v\n2014-01-01T00:00:00Z,1\n0001-01-01T00:00:00Z,2\n", ""},
+		{"ts,v\n2014-01-01T00:00:00Z,1\n2500-01-01T00:00:00Z,2\n", ""},
+		{"ts,v\n2014-01-01 00:00:00,1\n1500-06-01 00:00:00,2\n", "2006-01-02 15:04:05"},
+	} {
+		kvs := []string{"time=ts"}
+		if c.layout != "" {
+			kvs = append(kvs, "time.layout="+c.layout)
+		}
+		_, _, err := parseAll(t, c.in, Options{Format: CSV, Mapping: mapping(t, kvs...)})
+		var pe *Error
+		if !errors.As(err, &pe) || pe.Line != 3 || !strings.Contains(err.Error(), "out of range") {
+			t.Fatalf("%q: %v", c.in, err)
+		}
+		rows, p, err := parseAll(t, c.in, Options{Format: CSV, Mapping: mapping(t, kvs...), SkipBad: true})
+		if err != nil || len(rows) != 1 || p.Rejected() != 1 || rows[0].t != 1388534400e9 {
+			t.Fatalf("%q with SkipBad: %v %+v", c.in, err, rows)
+		}
+	}
+	rows, _, err := parseAll(t, "ts\n1677-09-21T00:12:43.145224192Z\n2262-04-11T23:47:16.854775807Z\n", Options{Format: CSV, Mapping: mapping(t, "time=ts")})
+	if err != nil || len(rows) != 2 || rows[0].t != math.MinInt64 || rows[1].t != math.MaxInt64 {
+		t.Fatalf("the bounds: %v %+v", err, rows)
 	}
 }
 

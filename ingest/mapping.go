@@ -29,7 +29,9 @@ type Mapping struct {
 	// TimeUnit ("s", "ms", "us", "ns"; default "ms" for JSON and CSV,
 	// "ns" for line protocol, "ms" for Prometheus text). A string is
 	// parsed with TimeLayout (Go layout; default RFC 3339 with optional
-	// fraction), or as a number in TimeUnit when it is one.
+	// fraction), or as a number in TimeUnit when it is one. A time that
+	// int64 nanoseconds cannot hold (before 1677-09-21, after
+	// 2262-04-11) is a bad row.
 	Time       string
 	TimeUnit   string
 	TimeLayout string

@@ -3,6 +3,7 @@ package ingest
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"time"
 	"unsafe"
@@ -335,16 +336,18 @@ func (r *rowBuilder) setTime(name []byte, v value) error {
 	case vNum, vStr:
 		if r.p.layout != "" && v.kind == vStr {
 			var tm time.Time
-			tm, err = time.Parse(r.p.layout, bstr(v.text))
-			r.t = tm.UnixNano()
+			if tm, err = time.Parse(r.p.layout, bstr(v.text)); err == nil {
+				r.t, err = unixNano(tm)
+			}
 		} else if r.t, err = r.numTime(v.text); err != nil {
 			var tm time.Time
 			layout := r.p.layout
 			if layout == "" {
 				layout = time.RFC3339Nano
 			}
-			tm, err = time.Parse(layout, bstr(v.text))
-			r.t = tm.UnixNano()
+			if tm, err = time.Parse(layout, bstr(v.text)); err == nil {
+				r.t, err = unixNano(tm)
+			}
 		}
 	default:
 		err = errors.New("not a number or a string")
@@ -366,6 +369,18 @@ func (r *rowBuilder) numTime(p []byte) (int64, error) {
 	}
 	return scaleFloat(f, r.p.unit)
 }
+
+// unixNano returns tm in nanoseconds since the epoch, or an error when
+// int64 nanoseconds cannot hold it (before 1677-09-21, after 2262-04-11).
+func unixNano(tm time.Time) (int64, error) {
+	if tm.Before(minTime) || tm.After(maxTime) {
+		return 0, fmt.Errorf("out of range: times run from %s to %s", minTime.UTC().Format(time.RFC3339Nano), maxTime.UTC().Format(time.RFC3339Nano))
+	}
+	return tm.UnixNano(), nil
+}
+
+// minTime and maxTime bound the times int64 nanoseconds hold.
+var minTime, maxTime = time.Unix(0, math.MinInt64), time.Unix(0, math.MaxInt64)
 
 func scaleInt(i, unit int64) (int64, error) {
 	if unit > 1 && (i > (1<<63-1)/unit || i < -(1<<63-1)/unit) {

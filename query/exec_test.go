@@ -181,6 +181,31 @@ func TestStreamWindow(t *testing.T) {
 	}
 }
 
+// TestTimeBeyondInt64: a time literal before 1677-09-21 or after
+// 2262-04-11 is the earliest or latest time (as arithmetic on times
+// saturates), not a time wrapped around int64 nanoseconds.
+func TestTimeBeyondInt64(t *testing.T) {
+	src, rows := testSource(t, 300, 20)
+	for _, tc := range []struct {
+		q    string
+		want int64
+	}{
+		{"SELECT count(*) FROM m WHERE time >= '0001-01-01'", int64(len(rows))},
+		{"SELECT count(*) FROM m WHERE time < '1500-01-01T00:00:00Z'", 0},
+		{"SELECT count(*) FROM m WHERE time <= '2500-01-01'", int64(len(rows))},
+		{"SELECT count(*) FROM m WHERE time > '9999-12-31T23:59:59Z'", 0},
+		{"SELECT count(*) FROM m WHERE time BETWEEN '1000-01-01' AND '3000-01-01'", int64(len(rows))},
+	} {
+		a, err := runCells(tc.q, openOnly(src), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.q, err)
+		}
+		if a[0][0].(int64) != tc.want {
+			t.Errorf("%s: %v, want %d", tc.q, a[0][0], tc.want)
+		}
+	}
+}
+
 func TestBadInput(t *testing.T) {
 	src, _ := testSource(t, 200, 20)
 	for _, tc := range []struct {

@@ -572,12 +572,23 @@ func (p *parser) duration(t token) int64 {
 }
 
 // parseTime parses an absolute time: RFC 3339 with or without
-// fractional seconds, or a date alone (midnight UTC).
+// fractional seconds, or a date alone (midnight UTC). A time before
+// 1677-09-21 or after 2262-04-11 (past int64 nanoseconds) is the
+// earliest or latest time, as time arithmetic saturates (clampAdd).
 func parseTime(s string) (int64, bool) {
 	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02"} {
 		if t, err := time.Parse(layout, s); err == nil {
+			switch {
+			case t.Before(minTime):
+				return math.MinInt64, true
+			case t.After(maxTime):
+				return math.MaxInt64, true
+			}
 			return t.UnixNano(), true
 		}
 	}
 	return 0, false
 }
+
+// minTime and maxTime bound the times int64 nanoseconds hold.
+var minTime, maxTime = time.Unix(0, math.MinInt64), time.Unix(0, math.MaxInt64)
