@@ -94,6 +94,40 @@ func TestQuerySmoke(t *testing.T) {
 	}
 }
 
+// TestQueryInvalidUTF8: text stored as given, not UTF-8 (series, key and
+// a string field), comes out of raw, folded and aggregated results with
+// each invalid sequence as U+FFFD (Arrow's utf8 must be UTF-8), while
+// filters still match the stored bytes; bytes fields stay as they are.
+func TestQueryInvalidUTF8(t *testing.T) {
+	s := openT(t, vfs.NewMem(), Options{})
+	defer closeT(t, s)
+	_, err := s.Append(ctx, "m", Record{Time: day0, Series: "caf\xe9", Key: "k\xff", Fields: []Field{
+		{"note", Str("r\xe9sum\xe9")}, {"raw", Bytes([]byte{0xe9})}, {"v", Float(1)}}},
+		Record{Time: day0 + 1, Series: "ok", Key: "k2", Fields: []Field{{"note", Str("gr\u00fc\u00dfe")}, {"v", Float(2)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ q, want string }{
+		{"SELECT series, key, note FROM m", "caf\uFFFD|k\uFFFD|r\uFFFDsum\uFFFD\nok|k2|gr\u00fc\u00dfe"},
+		{"SELECT series, key, note FROM fold(m)", "caf\uFFFD|k\uFFFD|r\uFFFDsum\uFFFD\nok|k2|gr\u00fc\u00dfe"},
+		{"SELECT series, count(*), min(note) FROM m GROUP BY series", "caf\uFFFD|1|r\uFFFDsum\uFFFD\nok|1|gr\u00fc\u00dfe"},
+		{"SELECT note FROM m WHERE series = 'caf\xe9'", "r\uFFFDsum\uFFFD"},
+	} {
+		_, rows := queryT(t, s, c.q)
+		if got := strings.Join(rows, "\n"); got != c.want {
+			t.Errorf("%s:\n%q\nwant\n%q", c.q, got, c.want)
+		}
+	}
+	rr, err := s.Query(ctx, "SELECT raw FROM m WHERE raw IS NOT NULL", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rr.Release()
+	if !rr.Next() || rr.RecordBatch().NumRows() != 1 || string(rr.RecordBatch().Column(0).(*array.Binary).Value(0)) != "\xe9" {
+		t.Errorf("bytes field changed")
+	}
+}
+
 // TestQueryStorePruning builds a store over four days (four segments,
 // three sealed) and checks pruning by time and by the series bloom
 // filters, and the answers.

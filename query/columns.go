@@ -147,11 +147,11 @@ func appendValue(b array.Builder, k colKind, v value) {
 	case kTime:
 		b.(*array.TimestampBuilder).Append(arrow.Timestamp(v.i))
 	case kSeries:
-		_ = b.(*array.BinaryDictionaryBuilder).AppendString(v.s)
+		_ = b.(*array.BinaryDictionaryBuilder).AppendString(validUTF8String(v.s))
 	case kOp:
 		_ = b.(*array.BinaryDictionaryBuilder).AppendString(opName(v.i))
 	case kKey, kString:
-		b.(*array.StringBuilder).Append(v.s)
+		b.(*array.StringBuilder).Append(validUTF8String(v.s))
 	case kInt:
 		b.(*array.Int64Builder).Append(v.i)
 	case kFloat:

@@ -337,12 +337,12 @@ func appendColumn(bld array.Builder, c *outCol, b *batch, rows []int32) {
 		return
 	case kSeries:
 		appendDict(bld.(*array.BinaryDictionaryBuilder), rows, b.series.Codes, b.series.Dict.Len(),
-			func(r int32) []byte { return b.series.BytesAt(int(r)) })
+			func(r int32) []byte { return validUTF8(b.series.BytesAt(int(r))) })
 		return
 	case kKey:
 		sb := bld.(*array.StringBuilder)
 		for _, r := range rows {
-			sb.BinaryBuilder.Append(b.key.BytesAt(int(r)))
+			sb.BinaryBuilder.Append(validUTF8(b.key.BytesAt(int(r))))
 		}
 		return
 	case kOp:
@@ -396,7 +396,7 @@ func appendColumn(bld array.Builder, c *outCol, b *batch, rows []int32) {
 			if col.IsNull(int(r)) {
 				sb.AppendNull()
 			} else {
-				sb.BinaryBuilder.Append(col.BytesAt(int(r)))
+				sb.BinaryBuilder.Append(validUTF8(col.BytesAt(int(r))))
 			}
 		}
 	case kBytes:
