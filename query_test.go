@@ -96,7 +96,7 @@ func TestQuerySmoke(t *testing.T) {
 
 // TestQueryInvalidUTF8: text stored as given, not UTF-8 (series, key and
 // a string field), comes out of raw, folded and aggregated results with
-// each invalid sequence as U+FFFD (Arrow's utf8 must be UTF-8), while
+// each run of invalid bytes as U+FFFD (Arrow's utf8 must be UTF-8), while
 // filters still match the stored bytes; bytes fields stay as they are.
 func TestQueryInvalidUTF8(t *testing.T) {
 	s := openT(t, vfs.NewMem(), Options{})

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/tsqdb/tsq/chunk"
 )
@@ -305,6 +306,8 @@ func validateRecord(r *Record) error {
 		switch {
 		case f.Name == "" || len(f.Name) > MaxFieldNameLen:
 			return fmt.Errorf("%w: field %d name %q must be 1 to %d bytes", ErrInvalidRecord, i, f.Name, MaxFieldNameLen)
+		case !utf8.ValidString(f.Name): // a column name: Arrow and Parquet schemas need UTF-8
+			return fmt.Errorf("%w: field %d name %q is not UTF-8", ErrInvalidRecord, i, f.Name)
 		case reservedName(f.Name):
 			return fmt.Errorf("%w: field name %q is a record column (seq, time, series, key, op)", ErrInvalidRecord, f.Name)
 		case f.Value.kind > KindBytes:

@@ -56,6 +56,7 @@ func TestInvalidRecords(t *testing.T) {
 		{"reserved time", []Record{{Series: "a", Fields: []Field{{"time", Int(1)}}}}, "record column"},
 		{"empty name", []Record{{Series: "a", Fields: []Field{{"", Int(1)}}}}, "name"},
 		{"dup", []Record{{Series: "a", Fields: []Field{{"x", Int(1)}, {"x", Int(2)}}}}, "twice"},
+		{"not UTF-8", []Record{{Series: "a", Fields: []Field{{"caf\xe9", Int(1)}}}}, "not UTF-8"},
 		{"too big", []Record{{Series: "a", Fields: []Field{{"x", Str(big)}}}}, "bytes, at most"},
 		{"too many", []Record{{Series: "a", Fields: many}}, "fields, at most"},
 		{"type change", []Record{{Series: "a", Fields: []Field{{"x", Int(1)}}}, {Series: "a", Fields: []Field{{"x", Str("1")}}}}, `field "x" is string here but int64`},

@@ -187,6 +187,27 @@ func TestCSVEmptyCellsFirst(t *testing.T) {
 	}
 }
 
+// TestFieldNameNotUTF8: a field name that is not UTF-8 (a Latin-1 CSV
+// header, a JSON key) becomes a column named with U+FFFD for each
+// run of invalid bytes (Arrow and Parquet schemas need UTF-8); one that
+// grows past MaxNameLen so is a bad row.
+func TestFieldNameNotUTF8(t *testing.T) {
+	rows, _, err := parseAll(t, "ts,caf\xe9,na\xefve\n1000,x,1\n", Options{Format: CSV, Mapping: mapping(t, "time=ts")})
+	if err != nil || len(rows) != 1 || rows[0].fields["caf\uFFFD"] != "x" || rows[0].fields["na\uFFFDve"] != int64(1) {
+		t.Fatalf("%v %+v", err, rows)
+	}
+	rows, _, err = parseAll(t, "{\"t\":1,\"\xe9t\xe9\":2}\n", Options{Format: JSONLines, Mapping: mapping(t, "time=t")})
+	if err != nil || len(rows) != 1 || rows[0].fields["\uFFFDt\uFFFD"] != int64(2) {
+		t.Fatalf("json: %v %+v", err, rows)
+	}
+	long := strings.Repeat("\xffa", MaxNameLen/2) // 2 bytes each, 4 once valid
+	_, _, err = parseAll(t, "ts,"+long+"\n1000,1\n", Options{Format: CSV, Mapping: mapping(t, "time=ts")})
+	var pe *Error
+	if !errors.As(err, &pe) || pe.Line != 2 || !strings.Contains(pe.Msg, "must be 1 to") {
+		t.Fatalf("long name: %v", err)
+	}
+}
+
 func TestLineProtocol(t *testing.T) {
 	in := "# comment\ncpu,host=a,region=eu\\ west usage=1.5,n=3i,ok=t,msg=\"hi, \\\"x\\\"\" 1000\nmem,host=b free=2u\n"
 	rows, _, err := parseAll(t, in, Options{Now: 7})

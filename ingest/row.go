@@ -1,11 +1,13 @@
 package ingest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"time"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/tsqdb/tsq/chunk"
@@ -399,6 +401,12 @@ func scaleFloat(f float64, unit int64) (int64, error) {
 
 // store appends v to the field column name, coerced to typ if given.
 func (r *rowBuilder) store(name []byte, v value, typ chunk.Type, hint *Col) (*Col, error) {
+	if !utf8.Valid(name) {
+		// A column name goes into Arrow and Parquet schemas, which need
+		// UTF-8 (a Latin-1 CSV header): each run of invalid bytes becomes
+		// U+FFFD, as invalid text does in query results.
+		name = bytes.ToValidUTF8(name, []byte(string(utf8.RuneError)))
+	}
 	if len(name) == 0 || len(name) > MaxNameLen {
 		return nil, rowErr("field name %.40q: must be 1 to %d bytes", name, MaxNameLen)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,11 +12,12 @@ import (
 	"github.com/tsqdb/tsq/export"
 )
 
-// TestInteropInvalidUTF8: a store holding text that is not UTF-8 (a
-// Latin-1 import: series, key and a string field) exports Parquet, CSV
-// and Arrow IPC that DuckDB and apache-arrow read, with each invalid
-// sequence as U+FFFD; DuckDB refuses a whole Parquet file for one invalid
-// string, which tsq wrote before.
+// TestInteropInvalidUTF8: a store holding text that is not UTF-8
+// (series, key and a string field; a Latin-1 CSV import, its header
+// naming a column) exports Parquet, CSV, JSON lines and Arrow IPC that
+// DuckDB and apache-arrow read, with each run of invalid bytes as U+FFFD;
+// DuckDB refuses a whole Parquet file for one invalid string or column
+// name, which tsq wrote before.
 func TestInteropInvalidUTF8(t *testing.T) {
 	node := requireNode(t)
 	dir := t.TempDir()
@@ -37,6 +39,26 @@ func TestInteropInvalidUTF8(t *testing.T) {
 	if _, err := s.Append(ctx, "latin1", recs...); err != nil {
 		t.Fatal(err)
 	}
+	// A Latin-1 CSV: its header names a column "caf\xe9".
+	o := &tsq.ImportOptions{}
+	if err := o.Mapping.Set("time=ts"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Import(ctx, "latin1csv", strings.NewReader("ts,caf\xe9,v\n1000,cr\xe8me,1\n2000,x,2\n"), o); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "csv.parquet")
+	rr := storeQuery(t, s, "SELECT * FROM latin1csv")
+	if _, err := export.WriteFile(ctx, path, 0, rr, nil); err != nil {
+		t.Fatal(err)
+	}
+	rr.Release()
+	var got report
+	runNode(t, node, &got, "read_parquet.mjs", path)
+	if got.Rows != 2 || fieldTypes(got.Schema)["caf\uFFFD"] != "VARCHAR" {
+		t.Fatalf("imported Latin-1 CSV: DuckDB read %d rows, schema %v", got.Rows, got.Schema)
+	}
+
 	for _, c := range []struct{ name, script, flag string }{
 		{"l.parquet", "read_parquet.mjs", ""},
 		{"l.csv", "read_parquet.mjs", "--csv"},
