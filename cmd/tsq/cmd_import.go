@@ -128,8 +128,12 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "imported %s (%s read) into %s as seqs %d..%d in %s; peak heap %s",
-		countOf(stats.Rows, "row"), humanBytes(stats.Bytes), name, stats.FirstSeq, stats.LastSeq, stats.Total.Round(1e6), humanBytes(int64(stats.PeakHeap)))
+	seqs := fmt.Sprintf(" as seqs %d..%d", stats.FirstSeq, stats.LastSeq)
+	if stats.Rows == 0 {
+		seqs = "" // nothing committed
+	}
+	fmt.Fprintf(e.stdout, "imported %s (%s read) into %s%s in %s; peak heap %s",
+		countOf(stats.Rows, "row"), humanBytes(stats.Bytes), name, seqs, stats.Total.Round(1e6), humanBytes(int64(stats.PeakHeap)))
 	if stats.Rejected > 0 {
 		fmt.Fprintf(e.stdout, "; %d rejected", stats.Rejected)
 	}

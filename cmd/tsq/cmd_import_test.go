@@ -65,6 +65,14 @@ func TestImportCommand(t *testing.T) {
 	if rej, err := os.ReadFile(bad + ".rejects"); err != nil || !strings.Contains(string(rej), "oops") {
 		t.Fatalf("rejects file: %v %q", err, rej)
 	}
+	// An input with no rows (a header alone) commits nothing and says so.
+	hdr := filepath.Join(t.TempDir(), "header.csv")
+	if err := os.WriteFile(hdr, []byte("ts,acct\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := runTSQ(t, "", "--store", store, "import", "--stream", "orders", hdr); r.code != 0 || !strings.HasPrefix(r.stdout, "imported 0 rows (8 B read) into orders in ") {
+		t.Fatalf("header only: %+v", r)
+	}
 	// stdin needs --stream; a bad format names the formats.
 	if r := runTSQ(t, "{\"a\":1}\n", "--store", store, "import", "--stream", "s2", "-"); r.code != 0 {
 		t.Fatalf("stdin: %+v", r)
