@@ -3,6 +3,7 @@ package tsq
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -126,6 +127,47 @@ func TestQueryInvalidUTF8(t *testing.T) {
 	if !rr.Next() || rr.RecordBatch().NumRows() != 1 || string(rr.RecordBatch().Column(0).(*array.Binary).Value(0)) != "\xe9" {
 		t.Errorf("bytes field changed")
 	}
+}
+
+// TestQueryExtremeTimes stores records at the ends of int64 time (and
+// NaN and infinite values): they read back in time order, survive a
+// reopen and a compaction, and time buckets saturate instead of wrapping
+// (the bucket of math.MinInt64 starts there, not in 2262).
+func TestQueryExtremeTimes(t *testing.T) {
+	fs := vfs.NewMem()
+	s := openT(t, fs, Options{})
+	for _, tm := range []int64{math.MinInt64, -1, 0, math.MaxInt64} {
+		if _, err := s.Append(ctx, "e", Record{Time: tm, Series: "a", Fields: []Field{{"v", Float(math.NaN())}}}); err != nil {
+			t.Fatalf("time %d: %v", tm, err)
+		}
+	}
+	if _, err := s.AppendSamples(ctx, "e", "b", []int64{math.MaxInt64, math.MinInt64}, []float64{math.Inf(1), math.Inf(-1)}); err != nil {
+		t.Fatal(err)
+	}
+	check := func(q string, want ...string) {
+		t.Helper()
+		if _, rows := queryT(t, s, q); strings.Join(rows, " ") != strings.Join(want, " ") {
+			t.Errorf("%s:\n%v\nwant\n%v", q, rows, want)
+		}
+	}
+	for round := range 2 {
+		check("SELECT time, series, v, value FROM e ORDER BY time, series",
+			"1677-09-21T00:12:43.145224192Z|a|NaN|null", "1677-09-21T00:12:43.145224192Z|b|null|-Inf",
+			"1969-12-31T23:59:59.999999999Z|a|NaN|null", "1970-01-01T00:00:00Z|a|NaN|null",
+			"2262-04-11T23:47:16.854775807Z|a|NaN|null", "2262-04-11T23:47:16.854775807Z|b|null|+Inf")
+		check("SELECT count(*) FROM e GROUP BY time(1d)",
+			"1677-09-21T00:12:43.145224192Z|2", "1969-12-31T00:00:00Z|1", "1970-01-01T00:00:00Z|1", "2262-04-11T00:00:00Z|2")
+		check("SELECT series, count(*), min(value), max(value) FROM e GROUP BY series", "a|4|null|null", "b|2|-Inf|+Inf")
+		check("SELECT count(*) FROM e WHERE time < 0", "3")
+		if round == 0 {
+			closeT(t, s)
+			s = openT(t, fs, Options{})
+			if _, err := s.Compact(ctx, "e"); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	closeT(t, s)
 }
 
 // TestQueryStorePruning builds a store over four days (four segments,

@@ -367,11 +367,26 @@ func (gs *groups) rest(key string) *buckets {
 
 // bucketOf returns the start of the bucket of width d holding t.
 func bucketOf(t, d int64) int64 {
-	b := t - t%d
+	lo, _ := bucketBounds(t, d)
+	return lo
+}
+
+// bucketBounds returns the bucket of width d (> 0) holding t, [lo, hi),
+// saturating at the ends of int64: the bucket holding math.MinInt64
+// starts there (its aligned start lies below), the last one ends at
+// math.MaxInt64.
+func bucketBounds(t, d int64) (lo, hi int64) {
+	lo = t - t%d // t's bucket for t >= 0, the next one up for t < 0
 	if t%d < 0 {
-		b -= d
+		if lo < math.MinInt64+d {
+			return math.MinInt64, lo
+		}
+		lo -= d
 	}
-	return b
+	if lo > math.MaxInt64-d {
+		return lo, math.MaxInt64
+	}
+	return lo, lo + d
 }
 
 func writeKeyPart(sb *strings.Builder, k colKind, v value) {

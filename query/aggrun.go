@@ -42,11 +42,7 @@ func (g *groupCol) begin(r int32) {
 	switch {
 	case g.spec.kind == gBucket:
 		g.mode = modeBucket
-		g.lo = bucketOf(g.times[r], g.spec.bucket)
-		g.hi = g.lo + g.spec.bucket
-		if g.hi < g.lo {
-			g.hi = math.MaxInt64
-		}
+		g.lo, g.hi = bucketBounds(g.times[r], g.spec.bucket)
 	case g.col != nil && g.col.Codes != nil && g.col.Strs == nil && g.col.Valid == nil:
 		g.mode, g.code = modeCode, g.col.Codes[r]
 	default:
