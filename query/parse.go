@@ -190,6 +190,12 @@ func (p *parser) call() *Call {
 	case fn == "count" && p.acceptPunct("*"):
 		c.Star = true
 	case fn == "quantile":
+		switch t := p.peek(); {
+		case t.kind == tIdent || t.kind == tQuoted:
+			p.fail(t.pos, "quantile wants the quantile first, a number in [0, 1]: quantile(0.99, %s)", t.text)
+		case t.kind != tInt && t.kind != tFloat:
+			p.fail(t.pos, "quantile wants a number q in [0, 1] first")
+		}
 		q := p.literal()
 		switch q.Kind {
 		case LitFloat:

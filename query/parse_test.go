@@ -90,6 +90,8 @@ func TestParseBad(t *testing.T) {
 		{"SELECT avg(v) FROM m GROUP BY time(5x)", 1, 37, "bad duration unit"},
 		{"SELECT median(v) FROM m", 1, 8, "unknown function"},
 		{"SELECT quantile(2, v) FROM m", 1, 17, "outside [0, 1]"},
+		{"SELECT quantile(v, 0.5) FROM m", 1, 17, "the quantile first, a number in [0, 1]: quantile(0.99, v)"},
+		{"SELECT quantile(-0.5, v) FROM m", 1, 17, "quantile wants a number q in [0, 1] first"},
 		{"SELECT * FROM m LIMIT -1", 1, 23, "LIMIT wants"},
 		{"SELECT * FROM m extra", 1, 17, "unexpected"},
 		{"SELECT * FROM fold(m) AS OF SEQ x", 1, 33, "AS OF SEQ wants"},
