@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tsqdb/tsq/internal/vfs"
+	"github.com/tsqdb/tsq/seg"
 )
 
 func segFiles(t *testing.T, fsys vfs.FS, stream string) []string {
@@ -191,5 +192,49 @@ func TestReadOnly(t *testing.T) {
 	defer r2.Close()
 	if got := allSeqs(t, r2, "ev"); len(got) != 61 {
 		t.Fatalf("clone: %d records", len(got))
+	}
+}
+
+// TestReadOnlyTornCreate: a reader that finds the newest segment empty
+// or with a header cut short (a writer between creating the file and
+// writing its header, or a crash there) reads the others instead of
+// failing, and sees the segment once it is whole.
+func TestReadOnlyTornCreate(t *testing.T) {
+	fsys := vfs.NewMem()
+	w := openT(t, fsys, Options{})
+	for i := range 10 {
+		if _, err := w.Append(ctx, "ev", rec(day0+int64(i), "a", int64(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	closeT(t, w)
+	dir := filepath.Join("db", "streams", "ev")
+	torn := filepath.Join(dir, segName(day0/86400e9+1, 11))
+	// The header the writer would give it, made aside.
+	aside := vfs.NewMem()
+	sw, err := seg.Create(aside, "x.seg", "ev", 1, 11)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = sw.Close()
+	head := readAll(t, aside, "x.seg")
+	r := openT(t, fsys, Options{ReadOnly: true})
+	defer closeT(t, r)
+	for _, n := range []int{0, 3, len(head) / 2, len(head) - 1} { // empty, part of the magic, part of the header
+		writeAll(t, fsys, torn, head[:n])
+		if got, err := r.Count("ev"); err != nil || got != 10 {
+			t.Fatalf("torn create of %d bytes: Count = %d, %v", n, got, err)
+		}
+	}
+	if err := fsys.Remove(torn); err != nil {
+		t.Fatal(err)
+	}
+	w = openT(t, fsys, Options{})
+	defer closeT(t, w)
+	if _, err := w.Append(ctx, "ev", rec(day0+2*86400e9, "a", 10)); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := r.Count("ev"); err != nil || got != 11 {
+		t.Fatalf("after the writer's next segment: Count = %d, %v", got, err)
 	}
 }

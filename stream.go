@@ -592,6 +592,12 @@ func (st *stream) refresh() error {
 		}
 		if sf == nil {
 			if sf, err = st.loadReadOnly(name); err != nil {
+				if st.tornCreate(filepath.Join(st.dir, name)) {
+					// A segment a writer is creating (its header not yet
+					// written) or a torn create a crash left (the next
+					// writable open removes it): it holds no row.
+					continue
+				}
 				return err
 			}
 		}
