@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"syscall"
 	"testing"
@@ -236,5 +237,40 @@ func TestReadOnlyTornCreate(t *testing.T) {
 	}
 	if got, err := r.Count("ev"); err != nil || got != 11 {
 		t.Fatalf("after the writer's next segment: Count = %d, %v", got, err)
+	}
+}
+
+// phantomFS lists one more segment in every directory than there is, as
+// a directory listed just before a writer removed an empty segment.
+type phantomFS struct {
+	vfs.FS
+	name string
+}
+
+func (p phantomFS) ReadDir(dir string) ([]string, error) {
+	names, err := p.FS.ReadDir(dir)
+	if err == nil && strings.HasSuffix(dir, "ev") {
+		names = append(names, p.name)
+		sort.Strings(names)
+	}
+	return names, err
+}
+
+// TestReadOnlySegmentGone: a segment listed but gone when the reader
+// opens it (a writer removes only segments without frames) is left out,
+// not an error.
+func TestReadOnlySegmentGone(t *testing.T) {
+	fsys := vfs.NewMem()
+	w := openT(t, fsys, Options{})
+	for i := range 10 {
+		if _, err := w.Append(ctx, "ev", rec(day0+int64(i), "a", int64(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	closeT(t, w)
+	r := openT(t, phantomFS{fsys, segName(day0/86400e9+1, 11)}, Options{ReadOnly: true})
+	defer closeT(t, r)
+	if got, err := r.Count("ev"); err != nil || got != 10 {
+		t.Fatalf("Count = %d, %v", got, err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -592,10 +593,12 @@ func (st *stream) refresh() error {
 		}
 		if sf == nil {
 			if sf, err = st.loadReadOnly(name); err != nil {
-				if st.tornCreate(filepath.Join(st.dir, name)) {
-					// A segment a writer is creating (its header not yet
-					// written) or a torn create a crash left (the next
-					// writable open removes it): it holds no row.
+				if errors.Is(err, fs.ErrNotExist) || st.tornCreate(filepath.Join(st.dir, name)) {
+					// Gone since the listing (a writer removes only a
+					// segment without frames: an empty active one at a
+					// roll, a torn create), being created (its header not
+					// yet written), or a torn create a crash left (the
+					// next writable open removes it): it holds no row.
 					continue
 				}
 				return err
