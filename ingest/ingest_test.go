@@ -208,6 +208,42 @@ func TestFieldNameNotUTF8(t *testing.T) {
 	}
 }
 
+// TestByteOrderMark: input starting with a UTF-8 byte order mark (as
+// Excel and Notepad write) parses as without it, in every format and
+// whatever the read buffer cuts.
+func TestByteOrderMark(t *testing.T) {
+	for _, c := range []struct {
+		f     Format
+		in, m string
+	}{
+		{CSV, "ts,v\n1000,1\n", "time=ts"},
+		{JSONLines, "{\"ts\":1000,\"v\":1}\n", "time=ts"},
+		{JSONArray, " [{\"ts\":1000,\"v\":1}]", "time=ts"},
+		{LineProtocol, "m v=1i 1000000000\n", ""},
+		{Prometheus, "v 1 1000\n", ""},
+	} {
+		for _, buf := range []int{0, 1, 2, 16} {
+			var m Mapping
+			if c.m != "" {
+				m = mapping(t, c.m)
+			}
+			for _, guess := range []bool{false, true} {
+				f := c.f
+				if guess {
+					if buf != 0 { // a guess reads what one buffer holds
+						continue
+					}
+					f = Guess
+				}
+				rows, _, err := parseAll(t, "\ufeff"+c.in, Options{Format: f, Mapping: m, BufferBytes: buf})
+				if err != nil || len(rows) != 1 || rows[0].t != 1e9 || (rows[0].fields["v"] != int64(1) && rows[0].fields["v"] != 1.0 && rows[0].fields["value"] != 1.0) {
+					t.Fatalf("%v (format %v, buffer %d): %v %+v", c.f, f, buf, err, rows)
+				}
+			}
+		}
+	}
+}
+
 func TestLineProtocol(t *testing.T) {
 	in := "# comment\ncpu,host=a,region=eu\\ west usage=1.5,n=3i,ok=t,msg=\"hi, \\\"x\\\"\" 1000\nmem,host=b free=2u\n"
 	rows, _, err := parseAll(t, in, Options{Now: 7})

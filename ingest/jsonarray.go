@@ -47,6 +47,17 @@ func (p *Parser) arrayErr(msg string) error {
 func (p *Parser) nextElem() ([]byte, int64, int64, error) {
 	js, in := &p.jarr, p.in
 	if !js.started {
+		if in.offset() == 0 {
+			// A byte order mark is not data; taken a byte at a time, as
+			// the buffer may hold fewer (its first byte cannot start
+			// JSON: a partial mark fails as any other byte would).
+			for _, b := range utf8BOM {
+				if in.pos == in.end && !in.fill() || in.pos == in.end || in.buf[in.pos] != b {
+					break
+				}
+				in.pos++
+			}
+		}
 		c, ok := p.skipSpace()
 		if !ok {
 			if e := in.readErr(); e != nil {

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -234,6 +235,9 @@ func (p *Parser) lineLoop(b *Batch, rowFn func(b *Batch, line []byte) error) err
 			}
 			return err
 		}
+		if off == 0 { // a byte order mark (Excel, Notepad) is not data
+			line = bytes.TrimPrefix(line, utf8BOM)
+		}
 		if blank(line) {
 			continue
 		}
@@ -264,3 +268,7 @@ func blank(p []byte) bool {
 	}
 	return true
 }
+
+// utf8BOM is the byte order mark some editors write at the start of
+// UTF-8 text.
+var utf8BOM = []byte("\ufeff")
