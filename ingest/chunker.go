@@ -133,6 +133,7 @@ func (p *Parser) SetHeader(rec []byte) error {
 	if openQuote(rec) {
 		return fmt.Errorf("ingest: csv header %q: unterminated quote", snippet(rec))
 	}
+	p.csv.delim = csvDelimiter(rec)
 	if err := p.splitCSV(rec); err != nil {
 		return &Error{Format: CSV, Line: 1, Snippet: snippet(rec), Msg: "header: " + err.Error()}
 	}

@@ -14,6 +14,29 @@ type csvState struct {
 	fields [][]byte // spans of buf
 	buf    []byte   // unquoted field bytes
 	rec    []byte   // the raw record (several lines if a quote spans them)
+	delim  byte     // the field separator, found in the header (0: not yet)
+}
+
+// csvDelimiter returns the field separator of a header line: a comma
+// when it has one outside quotes, else a tab, else a semicolon (the
+// separator of spreadsheets in locales with a decimal comma), else a
+// comma (a single column).
+func csvDelimiter(header []byte) byte {
+	var n [256]int
+	inQ := false
+	for _, c := range header {
+		if c == '"' {
+			inQ = !inQ
+		} else if !inQ {
+			n[c]++
+		}
+	}
+	for _, d := range []byte{',', '\t', ';'} {
+		if n[d] > 0 {
+			return d
+		}
+	}
+	return ','
 }
 
 func (p *Parser) csvRows(b *Batch) error {
@@ -32,6 +55,7 @@ func (p *Parser) csvRows(b *Batch) error {
 			}
 			line = bytes.TrimPrefix(line, []byte("\ufeff"))
 			rec, err := p.csvRecord(line)
+			cs.delim = csvDelimiter(rec)
 			if err != nil {
 				return &Error{Format: CSV, Line: n, Offset: off, Snippet: snippet(line), Msg: "header: " + err.Error()}
 			}
@@ -86,7 +110,7 @@ func (p *Parser) splitPlain(rec []byte) {
 	cs := &p.csv
 	cs.fields = cs.fields[:0]
 	for {
-		i := bytes.IndexByte(rec, ',')
+		i := bytes.IndexByte(rec, cs.delim)
 		if i < 0 {
 			cs.fields = append(cs.fields, rec)
 			return
@@ -125,11 +149,11 @@ func (p *Parser) splitCSV(rec []byte) error {
 				}
 				break
 			}
-			if i < len(rec) && rec[i] != ',' {
+			if i < len(rec) && rec[i] != cs.delim {
 				return errors.New("text after a closing quote")
 			}
 		} else {
-			j := bytes.IndexByte(rec[i:], ',')
+			j := bytes.IndexByte(rec[i:], cs.delim)
 			if j < 0 {
 				j = len(rec) - i
 			}
@@ -143,7 +167,7 @@ func (p *Parser) splitCSV(rec []byte) error {
 		if i >= len(rec) {
 			break
 		}
-		i++ // the comma
+		i++ // the separator
 		if i == len(rec) {
 			sp = append(sp, span{len(cs.buf), len(cs.buf)})
 			break

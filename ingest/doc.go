@@ -23,6 +23,12 @@
 // infer independently, so a field can be int64 in one block and float64
 // in another; Mapping.Types fixes a field's type.
 //
+// CSV (RFC 4180) takes its field separator from the header: a comma when
+// the header has one, else a tab (TSV), else a semicolon (spreadsheets
+// where the decimal separator is a comma). Input of any format may start
+// with a UTF-8 byte order mark. Text is kept as the bytes given; a field
+// name that is not UTF-8 gets U+FFFD for each run of invalid bytes.
+//
 // Errors name the line, the byte offset of the line's start and a
 // snippet of it (*Error). With Options.SkipBad, a bad row is written to
 // Options.Rejects (its raw bytes and a newline) and counted instead.

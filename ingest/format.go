@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -66,8 +67,8 @@ func FormatFromPath(path string) Format {
 		return JSONLines
 	case ".json":
 		return JSONArray // a .json file holding lines is detected by content
-	case ".csv":
-		return CSV
+	case ".csv", ".tsv":
+		return CSV // its separator, comma, tab or semicolon, read from the header
 	case ".lp", ".influx", ".line":
 		return LineProtocol
 	case ".prom", ".om", ".metrics":
@@ -116,7 +117,11 @@ func GuessContent(p []byte) Format {
 	}
 	fields := bytes.Fields(line)
 	if len(fields) >= 2 && len(fields) <= 3 && bytes.IndexByte(fields[0], ',') < 0 {
-		return Prometheus
+		// "name value [timestamp]", the value a number; else a header
+		// of tab- or space-separated names (CSV finds its separator)
+		if _, err := strconv.ParseFloat(string(fields[1]), 64); err == nil {
+			return Prometheus
+		}
 	}
 	return CSV
 }

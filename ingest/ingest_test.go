@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -280,16 +281,57 @@ func TestPrometheus(t *testing.T) {
 	}
 }
 
+// TestCSVSeparators: a CSV's separator is read from its header: a
+// comma when it has one, else a tab (TSV), else a semicolon (spreadsheets
+// where the decimal separator is a comma); quoted fields may hold any of
+// them; a header of one name is one column. The same holds when the
+// import parses in parallel (SetHeader).
+func TestCSVSeparators(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want map[string]any
+	}{
+		{"ts,v,s\n1000,1,\"a;b\tc\"\n", map[string]any{"v": int64(1), "s": "a;b\tc"}},
+		{"ts\tv\ts\n1000\t1\t\"a,b;c\"\n", map[string]any{"v": int64(1), "s": "a,b;c"}},
+		{"ts;v;s\n1000;\"1,5\";a,b\n", map[string]any{"v": "1,5", "s": "a,b"}},
+		{"\"t;s\",v\n1000,2\n", map[string]any{"v": int64(2)}},
+		{"ts\n1000\n", map[string]any{}},
+	} {
+		tsField := "time=ts"
+		if strings.HasPrefix(c.in, `"t;s"`) {
+			tsField = "time=t;s"
+		}
+		rows, _, err := parseAll(t, c.in, Options{Format: CSV, Mapping: mapping(t, tsField)})
+		if err != nil || len(rows) != 1 || rows[0].t != 1e9 || !reflect.DeepEqual(rows[0].fields, c.want) {
+			t.Errorf("%q: %v %+v, want %v", c.in, err, rows, c.want)
+		}
+		// the import's parallel parsers get the header first
+		i := strings.IndexByte(c.in, '\n') + 1
+		p, err := NewParser(strings.NewReader(c.in[i:]), Options{Format: CSV, Mapping: mapping(t, tsField)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.SetHeader([]byte(c.in[:i])); err != nil {
+			t.Fatal(err)
+		}
+		var b Batch
+		if err := p.Fill(&b); err != nil || b.Rows != 1 || !reflect.DeepEqual(batchRows(&b)[0].fields, c.want) {
+			t.Errorf("%q with SetHeader: %v %+v", c.in, err, batchRows(&b))
+		}
+	}
+}
+
 func TestGuess(t *testing.T) {
 	for in, want := range map[string]Format{
 		`[{"a":1}]`: JSONArray, `{"a":1}`: JSONLines, "a,b\n1,2": CSV, "cpu,h=a v=1 1": LineProtocol,
 		"cpu v=1": LineProtocol, "up 1": Prometheus, `up{a="b"} 1`: Prometheus, "# TYPE x gauge": Prometheus,
+		"up NaN 17": Prometheus, "ts\tvalue\n1\t2": CSV, "ts value\n1 2": CSV, "ts;value\n1;2": CSV,
 	} {
 		if got := GuessContent([]byte(in)); got != want {
 			t.Errorf("%q: %v, want %v", in, got, want)
 		}
 	}
-	if FormatFromPath("x.ndjson") != JSONLines || FormatFromPath("a/b.CSV") != CSV || FormatFromPath("x.bin") != Guess {
+	if FormatFromPath("x.ndjson") != JSONLines || FormatFromPath("a/b.CSV") != CSV || FormatFromPath("x.tsv") != CSV || FormatFromPath("x.bin") != Guess {
 		t.Fatal("FormatFromPath")
 	}
 }
