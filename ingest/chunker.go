@@ -137,10 +137,7 @@ func (p *Parser) SetHeader(rec []byte) error {
 	if err := p.splitCSV(rec); err != nil {
 		return &Error{Format: CSV, Line: 1, Snippet: snippet(rec), Msg: "header: " + err.Error()}
 	}
-	p.csv.header = p.csv.header[:0]
-	for _, f := range p.csv.fields {
-		p.csv.header = append(p.csv.header, bytes.Clone(f))
-	}
+	p.csv.header = headerNames(p.csv.header[:0], p.csv.fields)
 	return nil
 }
 

@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 )
 
@@ -62,14 +63,32 @@ func (p *Parser) csvRows(b *Batch) error {
 			if err := p.splitCSV(rec); err != nil {
 				return &Error{Format: CSV, Line: n, Offset: off, Snippet: snippet(line), Msg: "header: " + err.Error()}
 			}
-			for _, f := range cs.fields {
-				cs.header = append(cs.header, bytes.Clone(f))
-			}
+			cs.header = headerNames(cs.header[:0], cs.fields)
 			break
 		}
 	}
 	p.rb.stableNames = true // the header's names: cloned, never modified
 	return p.lineLoop(b, p.csvRow)
+}
+
+// headerNames appends to dst the column names of a CSV header's fields,
+// copied: an empty name becomes "column<i>" (i from 0, as DuckDB names
+// them: pandas writes its index column so) and a repeated one gets "_1",
+// "_2"... (the first free), so that no row fails for its header.
+func headerNames(dst [][]byte, fields [][]byte) [][]byte {
+	seen := map[string]bool{}
+	for i, f := range fields {
+		name := string(f)
+		if name == "" {
+			name = fmt.Sprintf("column%d", i)
+		}
+		for k, base := 1, name; seen[name]; k++ {
+			name = fmt.Sprintf("%s_%d", base, k)
+		}
+		seen[name] = true
+		dst = append(dst, []byte(name))
+	}
+	return dst
 }
 
 // csvRecord completes a record whose quotes span lines.

@@ -321,6 +321,36 @@ func TestCSVSeparators(t *testing.T) {
 	}
 }
 
+// TestCSVHeaderNames: a header's empty names become column<i> (pandas
+// writes its index column without a name) and repeated ones get _1,
+// _2...: no row fails for its header, whole or with SetHeader.
+func TestCSVHeaderNames(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want map[string]any
+	}{
+		{",ts,v\n0,1000,1\n", map[string]any{"column0": int64(0), "v": int64(1)}},
+		{"ts,a,a,a_1,\n1000,1,2,3,4\n", map[string]any{"a": int64(1), "a_1": int64(2), "a_1_1": int64(3), "column4": int64(4)}},
+	} {
+		rows, _, err := parseAll(t, c.in, Options{Format: CSV, Mapping: mapping(t, "time=ts")})
+		if err != nil || len(rows) != 1 || rows[0].t != 1e9 || !reflect.DeepEqual(rows[0].fields, c.want) {
+			t.Errorf("%q: %v %+v, want %v", c.in, err, rows, c.want)
+		}
+		i := strings.IndexByte(c.in, '\n') + 1
+		p, err := NewParser(strings.NewReader(c.in[i:]), Options{Format: CSV, Mapping: mapping(t, "time=ts")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.SetHeader([]byte(c.in[:i])); err != nil {
+			t.Fatal(err)
+		}
+		var b Batch
+		if err := p.Fill(&b); err != nil || b.Rows != 1 || !reflect.DeepEqual(batchRows(&b)[0].fields, c.want) {
+			t.Errorf("%q with SetHeader: %v %+v", c.in, err, batchRows(&b))
+		}
+	}
+}
+
 func TestGuess(t *testing.T) {
 	for in, want := range map[string]Format{
 		`[{"a":1}]`: JSONArray, `{"a":1}`: JSONLines, "a,b\n1,2": CSV, "cpu,h=a v=1 1": LineProtocol,
