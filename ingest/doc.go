@@ -27,9 +27,9 @@
 // the header has one, else a tab (TSV), else a semicolon (spreadsheets
 // where the decimal separator is a comma); an empty header name becomes
 // column<i> (i from 0) and a repeated one gets _1, _2... Input of any
-// format may start
-// with a UTF-8 byte order mark. Text is kept as the bytes given; a field
-// name that is not UTF-8 gets U+FFFD for each run of invalid bytes.
+// format may start with a UTF-8 byte order mark. Text is kept as the
+// bytes given; a field name that is not UTF-8 gets U+FFFD for each run of
+// invalid bytes.
 //
 // Errors name the line, the byte offset of the line's start and a
 // snippet of it (*Error). With Options.SkipBad, a bad row is written to
