@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tsqdb/tsq/chunk"
 )
@@ -363,6 +364,37 @@ func TestGuess(t *testing.T) {
 	}
 	if FormatFromPath("x.ndjson") != JSONLines || FormatFromPath("a/b.CSV") != CSV || FormatFromPath("x.tsv") != CSV || FormatFromPath("x.bin") != Guess {
 		t.Fatal("FormatFromPath")
+	}
+}
+
+// TestTextTimes: without a layout, a text time is read in RFC 3339 and
+// the forms CSV files and the query language use: a space for the 'T',
+// no zone (UTC), a date alone, a fraction of a second; anything else is a
+// bad row naming the field.
+func TestTextTimes(t *testing.T) {
+	for in, want := range map[string]string{
+		"2014-02-14T14:27:00Z":          "2014-02-14T14:27:00Z",
+		"2014-02-14T14:27:00.25+01:00":  "2014-02-14T13:27:00.25Z",
+		"2014-02-14 14:27:00":           "2014-02-14T14:27:00Z",
+		"2014-02-14 14:27:00.123456789": "2014-02-14T14:27:00.123456789Z",
+		"2014-02-14 14:27:00-05:00":     "2014-02-14T19:27:00Z",
+		"2014-02-14T14:27:00":           "2014-02-14T14:27:00Z",
+		"2014-02-14":                    "2014-02-14T00:00:00Z",
+	} {
+		rows, _, err := parseAll(t, "ts\n"+in+"\n", Options{Format: CSV, Mapping: mapping(t, "time=ts")})
+		if err != nil || len(rows) != 1 {
+			t.Fatalf("%q: %v", in, err)
+		}
+		if got := time.Unix(0, rows[0].t).UTC().Format(time.RFC3339Nano); got != want {
+			t.Errorf("%q: %s, want %s", in, got, want)
+		}
+	}
+	for _, bad := range []string{"2014-02-14 14:27", "14/02/2014", "2014-02-14T25:00:00Z", "yesterday"} {
+		_, _, err := parseAll(t, "ts\n"+bad+"\n", Options{Format: CSV, Mapping: mapping(t, "time=ts")})
+		var pe *Error
+		if !errors.As(err, &pe) || pe.Line != 2 || !strings.Contains(pe.Msg, `time field "ts"`) {
+			t.Errorf("%q: %v", bad, err)
+		}
 	}
 }
 

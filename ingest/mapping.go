@@ -28,8 +28,10 @@ type Mapping struct {
 	// Time is the field holding the record time. A number is read in
 	// TimeUnit ("s", "ms", "us", "ns"; default "ms" for JSON and CSV,
 	// "ns" for line protocol, "ms" for Prometheus text). A string is
-	// parsed with TimeLayout (Go layout; default RFC 3339 with optional
-	// fraction), or as a number in TimeUnit when it is one. A time that
+	// parsed with TimeLayout (Go layout; by default RFC 3339, also with
+	// a space for the 'T' or without a zone, which is UTC, or a date
+	// alone; seconds may have a fraction), or as a number in TimeUnit
+	// when it is one. A time that
 	// int64 nanoseconds cannot hold (before 1677-09-21, after
 	// 2262-04-11) is a bad row.
 	Time       string

@@ -345,7 +345,7 @@ func (r *rowBuilder) setTime(name []byte, v value) error {
 			var tm time.Time
 			layout := r.p.layout
 			if layout == "" {
-				layout = time.RFC3339Nano
+				layout = textTimeLayout(v.text)
 			}
 			if tm, err = time.Parse(layout, bstr(v.text)); err == nil {
 				r.t, err = unixNano(tm)
@@ -370,6 +370,27 @@ func (r *rowBuilder) numTime(p []byte) (int64, error) {
 		return 0, fmt.Errorf("not a number")
 	}
 	return scaleFloat(f, r.p.unit)
+}
+
+// textTimeLayout returns the layout to read a text time with when the
+// mapping gives none: RFC 3339, or its common relatives, as the query
+// language reads time literals: a space for the 'T', no zone (UTC), a
+// date alone (midnight UTC); seconds may have a fraction.
+func textTimeLayout(s []byte) string {
+	switch {
+	case len(s) == len("2006-01-02"):
+		return time.DateOnly
+	case len(s) >= 19 && (s[10] == ' ' || s[10] == 'T'):
+		layout := "2006-01-02T15:04:05.999999999"
+		if s[10] == ' ' {
+			layout = "2006-01-02 15:04:05.999999999"
+		}
+		if c := s[len(s)-1]; c == 'Z' || c == 'z' || bytes.IndexAny(s[19:], "+-") >= 0 {
+			layout += "Z07:00"
+		}
+		return layout
+	}
+	return time.RFC3339Nano
 }
 
 // unixNano returns tm in nanoseconds since the epoch, or an error when
