@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -186,7 +187,7 @@ func (s *session) dotOutput(_ context.Context, w []string, _ string) error {
 	if len(w) == 0 || w[0] == "stdout" {
 		return nil
 	}
-	f, err := os.Create(w[0])
+	f, err := os.Create(s.e.expandHome(w[0]))
 	if err != nil {
 		return fmt.Errorf(".output: %w", err)
 	}
@@ -210,11 +211,11 @@ func (s *session) dotExport(ctx context.Context, w []string, rest string) error 
 	if len(w) < 1 {
 		return errors.New(".export needs a file name")
 	}
-	path := w[0]
+	path := s.e.expandHome(w[0])
 	if err := checkExportPath(path); err != nil {
 		return err
 	}
-	stmt, err := s.statementArg(".export", strings.TrimSpace(strings.TrimPrefix(rest, path)))
+	stmt, err := s.statementArg(".export", strings.TrimSpace(strings.TrimPrefix(rest, w[0])))
 	if err != nil {
 		return err
 	}
@@ -239,4 +240,15 @@ func (s *session) dotPlot(ctx context.Context, _ []string, rest string) error {
 		return err
 	}
 	return s.plot(ctx, stmt)
+}
+
+// expandHome replaces a leading "~/" of a path typed in the shell with
+// $HOME, as a command shell would (no command shell sees the path).
+func (e *env) expandHome(path string) string {
+	if rest, ok := strings.CutPrefix(path, "~/"); ok {
+		if home := e.getenv("HOME"); home != "" {
+			return filepath.Join(home, rest)
+		}
+	}
+	return path
 }

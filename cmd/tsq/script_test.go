@@ -141,4 +141,13 @@ func TestDotCommands(t *testing.T) {
 	if err != nil || string(b) != "count(*)\n16128\n" {
 		t.Fatalf(".output file: %v %q", err, b)
 	}
+	// "~/" is the home directory, as in a command shell.
+	r = runTSQ(t, ".export ~/two.csv SELECT time FROM cpu LIMIT 2;\n", "--store", dir)
+	_, path, ok := strings.Cut(strings.TrimSpace(r.stdout), ") to ")
+	if r.code != 0 || !ok || strings.Contains(path, "~") || !filepath.IsAbs(path) {
+		t.Fatalf(".export ~/: %+v", r)
+	}
+	if b, err := os.ReadFile(path); err != nil || strings.Count(string(b), "\n") != 3 {
+		t.Fatalf(".export ~/ wrote %q: %v", b, err)
+	}
 }
