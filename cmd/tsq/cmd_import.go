@@ -32,7 +32,7 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	}
 	fs.Func("time", "`field` or column holding the time", mapFlag("time"))
 	fs.Func("time-unit", "`unit` of a numeric time: s, ms, us, ns", mapFlag("time.unit"))
-	fs.Func("time-layout", "Go `layout` of a text time", mapFlag("time.layout"))
+	fs.Func("time-layout", "Go `layout` of a text time (default: RFC 3339, also with a space for the T, without a zone (UTC), or a date)", mapFlag("time.layout"))
 	fs.Func("series", "`fields` whose values, joined by /, are the series", mapFlag("series"))
 	fs.Func("key", "`fields` whose values, joined by /, are the key", mapFlag("key"))
 	fs.Func("op", "`field` holding the op (put, delete, drop; create, modify, remove... map to them)", mapFlag("op"))
