@@ -201,14 +201,7 @@ func TestReadOnly(t *testing.T) {
 // writing its header, or a crash there) reads the others instead of
 // failing, and sees the segment once it is whole.
 func TestReadOnlyTornCreate(t *testing.T) {
-	fsys := vfs.NewMem()
-	w := openT(t, fsys, Options{})
-	for i := range 10 {
-		if _, err := w.Append(ctx, "ev", rec(day0+int64(i), "a", int64(i))); err != nil {
-			t.Fatal(err)
-		}
-	}
-	closeT(t, w)
+	fsys := tenRecords(t)
 	dir := filepath.Join("db", "streams", "ev")
 	torn := filepath.Join(dir, segName(day0/86400e9+1, 11))
 	// The header the writer would give it, made aside.
@@ -230,7 +223,7 @@ func TestReadOnlyTornCreate(t *testing.T) {
 	if err := fsys.Remove(torn); err != nil {
 		t.Fatal(err)
 	}
-	w = openT(t, fsys, Options{})
+	w := openT(t, fsys, Options{})
 	defer closeT(t, w)
 	if _, err := w.Append(ctx, "ev", rec(day0+2*86400e9, "a", 10)); err != nil {
 		t.Fatal(err)
@@ -260,6 +253,18 @@ func (p phantomFS) ReadDir(dir string) ([]string, error) {
 // opens it (a writer removes only segments without frames) is left out,
 // not an error.
 func TestReadOnlySegmentGone(t *testing.T) {
+	fsys := tenRecords(t)
+	r := openT(t, phantomFS{fsys, segName(day0/86400e9+1, 11)}, Options{ReadOnly: true})
+	defer closeT(t, r)
+	if got, err := r.Count("ev"); err != nil || got != 10 {
+		t.Fatalf("Count = %d, %v", got, err)
+	}
+}
+
+// tenRecords returns a file system holding a closed store ("db") whose
+// stream "ev" holds ten records on day0.
+func tenRecords(t *testing.T) *vfs.MemFS {
+	t.Helper()
 	fsys := vfs.NewMem()
 	w := openT(t, fsys, Options{})
 	for i := range 10 {
@@ -268,9 +273,5 @@ func TestReadOnlySegmentGone(t *testing.T) {
 		}
 	}
 	closeT(t, w)
-	r := openT(t, phantomFS{fsys, segName(day0/86400e9+1, 11)}, Options{ReadOnly: true})
-	defer closeT(t, r)
-	if got, err := r.Count("ev"); err != nil || got != 10 {
-		t.Fatalf("Count = %d, %v", got, err)
-	}
+	return fsys
 }

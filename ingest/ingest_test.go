@@ -302,23 +302,30 @@ func TestCSVSeparators(t *testing.T) {
 		if strings.HasPrefix(c.in, `"t;s"`) {
 			tsField = "time=t;s"
 		}
-		rows, _, err := parseAll(t, c.in, Options{Format: CSV, Mapping: mapping(t, tsField)})
-		if err != nil || len(rows) != 1 || rows[0].t != 1e9 || !reflect.DeepEqual(rows[0].fields, c.want) {
-			t.Errorf("%q: %v %+v, want %v", c.in, err, rows, c.want)
-		}
-		// the import's parallel parsers get the header first
-		i := strings.IndexByte(c.in, '\n') + 1
-		p, err := NewParser(strings.NewReader(c.in[i:]), Options{Format: CSV, Mapping: mapping(t, tsField)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := p.SetHeader([]byte(c.in[:i])); err != nil {
-			t.Fatal(err)
-		}
-		var b Batch
-		if err := p.Fill(&b); err != nil || b.Rows != 1 || !reflect.DeepEqual(batchRows(&b)[0].fields, c.want) {
-			t.Errorf("%q with SetHeader: %v %+v", c.in, err, batchRows(&b))
-		}
+		checkCSVRow(t, c.in, mapping(t, tsField), c.want)
+	}
+}
+
+// checkCSVRow parses a CSV of one row at time 1000 (ms) whole, and as the
+// import's parallel parsers do (the header given first, SetHeader), and
+// checks that both give the fields want.
+func checkCSVRow(t *testing.T, in string, m Mapping, want map[string]any) {
+	t.Helper()
+	rows, _, err := parseAll(t, in, Options{Format: CSV, Mapping: m})
+	if err != nil || len(rows) != 1 || rows[0].t != 1e9 || !reflect.DeepEqual(rows[0].fields, want) {
+		t.Errorf("%q: %v %+v, want %v", in, err, rows, want)
+	}
+	i := strings.IndexByte(in, '\n') + 1
+	p, err := NewParser(strings.NewReader(in[i:]), Options{Format: CSV, Mapping: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.SetHeader([]byte(in[:i])); err != nil {
+		t.Fatal(err)
+	}
+	var b Batch
+	if err := p.Fill(&b); err != nil || b.Rows != 1 || !reflect.DeepEqual(batchRows(&b)[0].fields, want) {
+		t.Errorf("%q with SetHeader: %v %+v", in, err, batchRows(&b))
 	}
 }
 
@@ -333,22 +340,7 @@ func TestCSVHeaderNames(t *testing.T) {
 		{",ts,v\n0,1000,1\n", map[string]any{"column0": int64(0), "v": int64(1)}},
 		{"ts,a,a,a_1,\n1000,1,2,3,4\n", map[string]any{"a": int64(1), "a_1": int64(2), "a_1_1": int64(3), "column4": int64(4)}},
 	} {
-		rows, _, err := parseAll(t, c.in, Options{Format: CSV, Mapping: mapping(t, "time=ts")})
-		if err != nil || len(rows) != 1 || rows[0].t != 1e9 || !reflect.DeepEqual(rows[0].fields, c.want) {
-			t.Errorf("%q: %v %+v, want %v", c.in, err, rows, c.want)
-		}
-		i := strings.IndexByte(c.in, '\n') + 1
-		p, err := NewParser(strings.NewReader(c.in[i:]), Options{Format: CSV, Mapping: mapping(t, "time=ts")})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := p.SetHeader([]byte(c.in[:i])); err != nil {
-			t.Fatal(err)
-		}
-		var b Batch
-		if err := p.Fill(&b); err != nil || b.Rows != 1 || !reflect.DeepEqual(batchRows(&b)[0].fields, c.want) {
-			t.Errorf("%q with SetHeader: %v %+v", c.in, err, batchRows(&b))
-		}
+		checkCSVRow(t, c.in, mapping(t, "time=ts"), c.want)
 	}
 }
 
