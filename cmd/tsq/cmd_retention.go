@@ -17,8 +17,10 @@ func init() {
 
 func runRetention(ctx context.Context, e *env, args []string) error {
 	fs := e.flags("retention")
-	maxAge := fs.Duration("max-age", -1, "drop rows older than `D` (e.g. 720h); 0 keeps all")
-	maxCount := fs.Int64("max-count", -1, "keep at most `N` rows; 0 keeps all")
+	var maxAge ageFlag
+	var maxCount countFlag
+	fs.Var(&maxAge, "max-age", "drop rows older than `D` (e.g. 90d, 2w, 36h); 0 keeps all")
+	fs.Var(&maxCount, "max-count", "keep at most `N` rows; 0 keeps all")
 	protect := fs.String("protect", "", "keep rows whose `FIELD=V1,V2` (e.g. status=open)")
 	apply := fs.Bool("apply", false, "apply the retention now")
 	// STREAM may come before the flags.
@@ -44,11 +46,11 @@ func runRetention(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	set := false
-	if *maxAge >= 0 {
-		r.MaxAge, set = *maxAge, true
+	if maxAge.set {
+		r.MaxAge, set = maxAge.d, true
 	}
-	if *maxCount >= 0 {
-		r.MaxCount, set = *maxCount, true
+	if maxCount.set {
+		r.MaxCount, set = maxCount.n, true
 	}
 	if *protect != "" {
 		f, vals, ok := strings.Cut(*protect, "=")
@@ -74,8 +76,11 @@ func runRetention(ctx context.Context, e *env, args []string) error {
 }
 
 func ageText(d time.Duration) string {
-	if d <= 0 {
+	switch {
+	case d <= 0:
 		return "none"
+	case d%(24*time.Hour) == 0:
+		return fmt.Sprintf("%dd", d/(24*time.Hour))
 	}
 	return d.String()
 }
