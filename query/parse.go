@@ -1,6 +1,7 @@
 package query
 
 import (
+	"fmt"
 	"math"
 	"regexp"
 	"regexp/syntax"
@@ -552,29 +553,42 @@ var unitNs = map[string]float64{
 
 // duration converts a duration token (e.g. 1h30m) to nanoseconds.
 func (p *parser) duration(t token) int64 {
-	s := t.text
+	ns, err := ParseDuration(t.text)
+	if err != nil {
+		p.fail(t.pos, "%v", err)
+	}
+	return ns
+}
+
+// ParseDuration parses a duration as the query language writes it, in
+// nanoseconds: numbers (a fraction allowed) each with a unit, ns us µs
+// ms s m h d (24h) w (7d), as in 1h30m, 90d or 1.5w; at most ~146 years.
+func ParseDuration(s string) (int64, error) {
+	if s == "" {
+		return 0, fmt.Errorf("bad duration %q", s)
+	}
 	var total float64
-	for s != "" {
+	for rest := s; rest != ""; {
 		i := 0
-		for i < len(s) && (isDigit(s[i]) || s[i] == '.') {
+		for i < len(rest) && (isDigit(rest[i]) || rest[i] == '.') {
 			i++
 		}
-		v, err := strconv.ParseFloat(s[:i], 64)
+		v, err := strconv.ParseFloat(rest[:i], 64)
 		j := i
-		for j < len(s) && !isDigit(s[j]) {
+		for j < len(rest) && !isDigit(rest[j]) {
 			j++
 		}
-		u, ok := unitNs[s[i:j]]
+		u, ok := unitNs[rest[i:j]]
 		if err != nil || !ok {
-			p.fail(t.pos, "bad duration %s", t.text)
+			return 0, fmt.Errorf("bad duration %s", s)
 		}
 		total += v * u
-		s = s[j:]
+		rest = rest[j:]
 	}
 	if total > float64(math.MaxInt64/2) {
-		p.fail(t.pos, "duration %s is too long", t.text)
+		return 0, fmt.Errorf("duration %s is too long", s) // time arithmetic could overflow
 	}
-	return int64(total)
+	return int64(total), nil
 }
 
 // parseTime parses an absolute time: RFC 3339 with or without

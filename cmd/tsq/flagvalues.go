@@ -2,9 +2,10 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"time"
+
+	"github.com/tsqdb/tsq/query"
 )
 
 // ageFlag is an optional duration flag that also takes days and weeks
@@ -31,36 +32,18 @@ func (f *ageFlag) Set(s string) error {
 	return nil
 }
 
-// parseAge parses a non-negative duration of numbers with units ns, us,
-// µs, ms, s, m, h, d (24h) and w (7d): "90d", "1w2d", "36h", "0".
+// parseAge parses a non-negative duration as the query language writes
+// it (query.ParseDuration: units ns us ms s m h d w, as in 90d, 1w2d12h),
+// or "0".
 func parseAge(s string) (time.Duration, error) {
 	if s == "0" {
 		return 0, nil
 	}
-	units := map[string]float64{"ns": 1, "us": 1e3, "µs": 1e3, "ms": 1e6, "s": 1e9, "m": 60e9, "h": 3600e9, "d": 86400e9, "w": 7 * 86400e9}
-	total := 0.0
-	rest := s
-	for rest != "" {
-		i := 0
-		for i < len(rest) && (rest[i] >= '0' && rest[i] <= '9' || rest[i] == '.') {
-			i++
-		}
-		j := i
-		for j < len(rest) && !(rest[j] >= '0' && rest[j] <= '9' || rest[j] == '.') {
-			j++
-		}
-		v, err := strconv.ParseFloat(rest[:i], 64)
-		u, ok := units[rest[i:j]]
-		if i == 0 || err != nil || !ok {
-			return 0, fmt.Errorf("%q is not a duration such as 90d, 2w or 36h (units ns us ms s m h d w)", s)
-		}
-		total += v * u
-		rest = rest[j:]
+	ns, err := query.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("%w: want a duration such as 90d, 2w or 36h (units ns us ms s m h d w)", err)
 	}
-	if s == "" || total >= math.MaxInt64 {
-		return 0, fmt.Errorf("%q is not a duration such as 90d, 2w or 36h, or too long", s)
-	}
-	return time.Duration(total), nil
+	return time.Duration(ns), nil
 }
 
 // countFlag is an optional non-negative count flag; unset, it prints no
