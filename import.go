@@ -54,8 +54,9 @@ const (
 
 // ImportProgress is a snapshot of a running import.
 type ImportProgress struct {
-	Bytes       int64 // input bytes taken by the parsers
-	TotalBytes  int64 // ImportOptions.Size, 0 if unknown
+	Bytes       int64 // input bytes taken by the parsers (decompressed)
+	ReadBytes   int64 // bytes of the input as given read so far (compressed, if it is)
+	TotalBytes  int64 // ImportOptions.Size, 0 if unknown: the whole of ReadBytes
 	Rows        int64 // rows staged
 	Rejected    int64
 	StagedBytes int64
@@ -71,9 +72,11 @@ type ImportStats struct {
 	ID          string
 	Stream      string
 	Format      ingest.Format
+	Compression ingest.Compression // of the input (it was decompressed)
 	Rows        int64
 	Rejected    int64
-	Bytes       int64 // input bytes read
+	Bytes       int64 // input bytes read (decompressed)
+	ReadBytes   int64 // bytes of the input as given (compressed, if it is)
 	StagedBytes int64 // bytes of the staged segment files
 	Segments    int
 	FirstSeq    uint64 // 0 when no row was imported
@@ -94,7 +97,9 @@ type ImportStats struct {
 // go on and see the stream as before the import until it commits. Import
 // into a new stream creates it, hidden until the commit; a failed import
 // removes it again (import_fresh.go). The context cancels the import,
-// leaving no change.
+// leaving no change. An input compressed with gzip, zstd or bzip2 is
+// decompressed as it is read (a zstd frame's window counts against the
+// budget: at most half of it, at least 8 MiB).
 func (s *Store) Import(ctx context.Context, stream string, r io.Reader, o *ImportOptions) (ImportStats, error) {
 	start := time.Now()
 	var opts ImportOptions
@@ -179,6 +184,7 @@ type importRun struct {
 	stagedB   atomic.Int64
 	peak      atomic.Uint64
 	inputDone atomic.Int64 // input bytes of the rows written to staging
+	readIn    atomic.Int64 // bytes read of the input as given (compressed or not)
 
 	expiredByGC atomic.Bool
 }
@@ -194,6 +200,7 @@ type stagedSeg struct {
 func (run *importRun) finish(err error) (ImportStats, error) {
 	st := &run.stats
 	st.Rows, st.Rejected, st.StagedBytes = run.rows.Load(), run.rejected.Load(), run.stagedB.Load()
+	st.ReadBytes = run.readIn.Load()
 	st.Segments = len(run.staged)
 	st.Total = time.Since(run.start)
 	run.sampleHeap()
@@ -211,7 +218,7 @@ func (run *importRun) finish(err error) (ImportStats, error) {
 
 func (run *importRun) progress() ImportProgress {
 	el := time.Since(run.start)
-	p := ImportProgress{Bytes: run.parsed.Load(), TotalBytes: run.o.Size, Rows: run.rows.Load(),
+	p := ImportProgress{Bytes: run.parsed.Load(), ReadBytes: run.readIn.Load(), TotalBytes: run.o.Size, Rows: run.rows.Load(),
 		Rejected: run.rejected.Load(), StagedBytes: run.stagedB.Load(), Elapsed: el, HeapInUse: heapInUse()}
 	if sec := el.Seconds(); sec > 0 {
 		p.RowsPerSec, p.BytesPerSec = float64(p.Rows)/sec, float64(p.Bytes)/sec

@@ -37,7 +37,25 @@ type frame struct {
 	inBytes   int64    // input bytes of the rows
 }
 
-// stage runs parse → encode → write into the staging directory.
+// zstdWindow is the largest window a zstd-compressed input's frames may
+// use: half the import's memory budget, at least 8 MiB (what zstd's
+// levels up to 19 use; --long and --ultra use more).
+func zstdWindow(budget int64) uint64 { return uint64(max(budget/2, 8<<20)) }
+
+// countingReader counts the bytes read from r into n.
+type countingReader struct {
+	r io.Reader
+	n *atomic.Int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	k, err := c.r.Read(p)
+	c.n.Add(int64(k))
+	return k, err
+}
+
+// stage runs parse → encode → write into the staging directory. A
+// compressed input (ingest.DetectCompression) is decompressed first.
 func (run *importRun) stage(ctx context.Context, r io.Reader) error {
 	s, st, fsys := run.s, run.st, run.s.fs
 	st.mu.Lock()
@@ -60,7 +78,24 @@ func (run *importRun) stage(ctx context.Context, r io.Reader) error {
 	r = newCancelReader(ctx, r, 64<<10)
 	// Guess the format from the first bytes here, so that either path
 	// below reads the input from its start.
-	br := bufio.NewReaderSize(r, 64<<10)
+	br := bufio.NewReaderSize(&countingReader{r: r, n: &run.readIn}, 64<<10)
+	head, err := br.Peek(ingest.HeadBytes)
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		return fmt.Errorf("read: %w", err)
+	}
+	comp, err := ingest.DetectCompression(head)
+	if err != nil {
+		return err
+	}
+	run.stats.Compression = comp
+	if comp != ingest.Uncompressed {
+		dr, release, err := ingest.Decompress(br, comp, zstdWindow(budget))
+		if err != nil {
+			return fmt.Errorf("read: %w", err)
+		}
+		defer release() // after the parsers are done: stage waits for them
+		br = bufio.NewReaderSize(dr, 64<<10)
+	}
 	format := run.o.Format
 	if format == ingest.Guess {
 		head, err := br.Peek(4096)

@@ -31,6 +31,10 @@
 // bytes given; a field name that is not UTF-8 gets U+FFFD for each run of
 // invalid bytes.
 //
+// DetectCompression and Decompress read inputs compressed with gzip,
+// zstd (with a bounded window) or bzip2, and name the inputs no parser
+// reads (xz, zip, Parquet, Arrow).
+//
 // Errors name the line, the byte offset of the line's start and a
 // snippet of it (*Error). With Options.SkipBad, a bad row is written to
 // Options.Rejects (its raw bytes and a newline) and counted instead.

@@ -58,11 +58,11 @@ func ParseFormat(s string) (Format, error) {
 	return Guess, fmt.Errorf("ingest: unknown format %q: use jsonl, json, csv, lp or prom", s)
 }
 
-// FormatFromPath guesses the format from a file name's extension
-// (ignoring a trailing .gz is not supported: decompress first). It
-// returns Guess when the extension says nothing.
+// FormatFromPath guesses the format from a file name's extension, past
+// a compression's (data.csv.gz: CSV). It returns Guess when the
+// extension says nothing.
 func FormatFromPath(path string) Format {
-	switch strings.ToLower(filepath.Ext(path)) {
+	switch strings.ToLower(filepath.Ext(TrimCompressedExt(path))) {
 	case ".jsonl", ".ndjson":
 		return JSONLines
 	case ".json":

@@ -186,3 +186,27 @@ func keys(m map[string]any) []string {
 	slices.Sort(k)
 	return k
 }
+
+// FuzzDecompress feeds any bytes to DetectCompression and Decompress
+// (zstd windows limited to 1 MiB) and reads up to 1 MiB of the output:
+// no panic, whatever the bytes.
+func FuzzDecompress(f *testing.F) {
+	raw := []byte("{\"t\":1,\"v\":2}\n{\"t\":2,\"v\":3}\n")
+	f.Add(gzipped(f, raw))
+	f.Add(zstded(f, raw, 1<<20))
+	f.Add(zstded(f, raw, 32<<20))
+	f.Add([]byte("BZh91AY&SY\x33\x05\xc7\x54\x00\x00"))
+	f.Add(raw)
+	f.Fuzz(func(t *testing.T, in []byte) {
+		comp, err := DetectCompression(in[:min(len(in), HeadBytes)])
+		if err != nil || comp == Uncompressed {
+			return
+		}
+		r, release, err := Decompress(bytes.NewReader(in), comp, 1<<20)
+		if err != nil {
+			return
+		}
+		defer release()
+		_, _ = io.Copy(io.Discard, io.LimitReader(r, 1<<20))
+	})
+}

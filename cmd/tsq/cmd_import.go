@@ -17,14 +17,15 @@ import (
 
 func init() {
 	register(&command{name: "import", short: "import JSON, CSV, line protocol or Prometheus text, bounded memory, atomic", usage: "[--stream S] [--format F] [--time F] [--series F] [--key F] [--op F] [--map K=V]... [--mapping FILE] FILE|-",
-		summary: "Import JSON lines, a JSON array, CSV, line protocol or Prometheus text into a stream. Memory is\n" +
-			"bounded whatever the input size; the rows appear at once when the import commits, or not at all.",
+		summary: "Import JSON lines, a JSON array, CSV, line protocol or Prometheus text into a stream, read as\n" +
+			"it is or compressed with gzip, zstd or bzip2. Memory is bounded whatever the input size; the\n" +
+			"rows appear at once when the import commits, or not at all.",
 		run: runImport})
 }
 
 func runImport(ctx context.Context, e *env, args []string) error {
 	fs := e.flags("import")
-	stream := fs.String("stream", "", "target `stream` (default: the file name without extension)")
+	stream := fs.String("stream", "", "target `stream` (default: the file name without its extensions: data.csv.gz, data)")
 	format := fs.String("format", "", "input `format`: jsonl, json, csv, lp (line protocol), prom (default: guessed)")
 	var m ingest.Mapping
 	mapFlag := func(key string) func(string) error {
@@ -53,7 +54,8 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		if path == "-" {
 			return errors.New("import: --stream is needed when reading stdin")
 		}
-		name = strings.ToLower(strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)))
+		base := ingest.TrimCompressedExt(filepath.Base(path))
+		name = strings.ToLower(strings.TrimSuffix(base, filepath.Ext(base)))
 	}
 	o := importOptions{mapping: m, skipBad: *skipBad, budget: *budget, source: path}
 	if *mappingFile != "" {
@@ -121,7 +123,7 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	bar := progress.New(e.stderr, total, "import "+name, progress.Bytes)
 	o.progress = func(p tsq.ImportProgress) {
 		bar.Describe(importStatus(name, p))
-		bar.Set(p.Bytes)
+		bar.Set(p.ReadBytes) // of the file as it is, compressed or not: as total
 	}
 	stats, err := importStream(ctx, st, name, r, o)
 	bar.Done()
@@ -132,8 +134,12 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	if stats.Rows == 0 {
 		seqs = "" // nothing committed
 	}
-	fmt.Fprintf(e.stdout, "imported %s (%s read) into %s%s in %s; peak heap %s",
-		countOf(stats.Rows, "row"), humanBytes(stats.Bytes), name, seqs, stats.Total.Round(1e6), humanBytes(int64(stats.PeakHeap)))
+	read := humanBytes(stats.Bytes) + " read"
+	if stats.Compression != ingest.Uncompressed {
+		read = fmt.Sprintf("%s of %s read, %s decompressed", humanBytes(stats.ReadBytes), stats.Compression, humanBytes(stats.Bytes))
+	}
+	fmt.Fprintf(e.stdout, "imported %s (%s) into %s%s in %s; peak heap %s",
+		countOf(stats.Rows, "row"), read, name, seqs, stats.Total.Round(1e6), humanBytes(int64(stats.PeakHeap)))
 	if stats.Rejected > 0 {
 		fmt.Fprintf(e.stdout, "; %d rejected", stats.Rejected)
 	}

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/klauspost/compress/gzip"
 	tsq "github.com/tsqdb/tsq"
 )
 
@@ -91,5 +93,53 @@ func TestImportStatus(t *testing.T) {
 	got := importStatus("osm", tsq.ImportProgress{Rows: 1_234_567, RowsPerSec: 523_400, HeapInUse: 45 << 20})
 	if want := "import osm: 1.23M rows, 523.4k rows/s, heap 45.0 MiB"; got != want {
 		t.Fatalf("got %q, want %q", got, want)
+	}
+}
+
+// TestImportCompressedFile imports a gzip file with its flags after the
+// file name: the stream is named without the .jsonl.gz, the summary gives
+// both sizes, and the rows are those of the plain file.
+func TestImportCompressedFile(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "s")
+	src := writeEvents(t, 100, false)
+	raw, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	w := gzip.NewWriter(&gz)
+	_, _ = w.Write(raw)
+	_ = w.Close()
+	if err := os.WriteFile(src+".gz", gz.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runTSQ(t, "", "--store", store, "import", src+".gz", "--time", "ts", "--series", "acct", "--key", "id", "--op", "op")
+	want := fmt.Sprintf("imported 100 rows (%s of gzip read, %s decompressed) into orders as seqs 1..100", humanBytes(int64(gz.Len())), humanBytes(int64(len(raw))))
+	if r.code != 0 || !strings.HasPrefix(r.stdout, want) {
+		t.Fatalf("%+v\nwant %q", r, want)
+	}
+	r = runTSQ(t, "", "--store", store, "import", "--stream", "plain", "--time", "ts", "--series", "acct", "--key", "id", "--op", "op", src)
+	if r.code != 0 {
+		t.Fatalf("plain: %+v", r)
+	}
+	rows := func(stream string) string {
+		r := runTSQ(t, "", "--store", store, "query", "-c", "SELECT time, series, key, op, status, amount FROM fold("+stream+")", "--mode", "csv")
+		if r.code != 0 || strings.Count(r.stdout, "\n") < 10 {
+			t.Fatalf("query: %+v", r)
+		}
+		return r.stdout
+	}
+	if a, b := rows("orders"), rows("plain"); a != b {
+		t.Fatalf("gzip import:\n%s\nplain import:\n%s", a, b)
+	}
+	// "--" ends the flags: what follows is a file name.
+	r = runTSQ(t, "", "--store", store, "import", "--stream", "x", "--", "--time")
+	if r.code != 1 || !strings.Contains(r.stderr, "open --time") {
+		t.Fatalf("after --: %+v", r)
+	}
+	// A flag after the file is still checked.
+	r = runTSQ(t, "", "--store", store, "import", src, "--bogus")
+	if r.code != 2 && r.code != 1 || !strings.Contains(r.stderr, "flag provided but not defined: -bogus") {
+		t.Fatalf("bad flag after the file: %+v", r)
 	}
 }

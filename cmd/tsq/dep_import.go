@@ -25,6 +25,8 @@ type importOptions struct {
 // importStats is what an import reports.
 type importStats struct {
 	Rows, Bytes, Rejected int64
+	ReadBytes             int64
+	Compression           ingest.Compression
 	Segments              int
 	FirstSeq, LastSeq     uint64
 	PeakHeap              uint64
@@ -38,7 +40,7 @@ func importStream(ctx context.Context, s *tsq.Store, stream string, r io.Reader,
 		io.Progress = o.progress
 	}
 	st, err := s.Import(ctx, stream, r, io)
-	return importStats{Rows: st.Rows, Bytes: st.Bytes, Rejected: st.Rejected, Segments: st.Segments,
+	return importStats{Rows: st.Rows, Bytes: st.Bytes, ReadBytes: st.ReadBytes, Compression: st.Compression, Rejected: st.Rejected, Segments: st.Segments,
 		FirstSeq: st.FirstSeq, LastSeq: st.LastSeq, PeakHeap: st.PeakHeap, Total: st.Total}, err
 }
 

@@ -141,16 +141,31 @@ func (e *env) flags(c string) *flag.FlagSet {
 }
 
 // parse parses args with fs and reports usage errors as one line.
+// Flags may come after the arguments (tsq import data.csv --stream s),
+// as users of most command-line tools expect; "--" ends the flags.
 func (e *env) parse(fs *flag.FlagSet, args []string) error {
 	fs.SetOutput(io.Discard)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			e.usage(fs)
-			return err
+	var pos []string
+	for rest := args; ; {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				e.usage(fs)
+				return err
+			}
+			return fmt.Errorf("%s: %v", fs.Name(), err)
 		}
-		return fmt.Errorf("%s: %v", fs.Name(), err)
+		left := fs.Args()
+		if len(left) == 0 {
+			break
+		}
+		if n := len(rest) - len(left); n > 0 && rest[n-1] == "--" {
+			pos = append(pos, left...)
+			break
+		}
+		pos, rest = append(pos, left[0]), left[1:]
 	}
-	return nil
+	// Leave the arguments in fs.Args, as a parse of them alone would.
+	return fs.Parse(append([]string{"--"}, pos...))
 }
 
 // oneLine folds a multi-line error into one line.

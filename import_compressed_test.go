@@ -1,0 +1,111 @@
+package tsq
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
+	"github.com/tsqdb/tsq/ingest"
+	"github.com/tsqdb/tsq/internal/vfs"
+)
+
+// TestImportCompressed imports the same JSON lines plain, gzip- and
+// zstd-compressed (and a bzip2 file), and checks that the compressed
+// imports hold the plain one's rows, report both sizes, and that a
+// truncated or non-text input fails and leaves no row.
+func TestImportCompressed(t *testing.T) {
+	raw, err := io.ReadAll(&jsonGen{rows: 30000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	_, _ = zw.Write(raw)
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	enc, err := zstd.NewWriter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zs := enc.EncodeAll(raw, nil)
+	mem := vfs.NewMem()
+	s := openT(t, mem, Options{SegmentMaxBytes: 64 << 10, BlockRows: 1000})
+	if _, err := s.Import(ctx, "plain", bytes.NewReader(raw), importOpts(t)); err != nil {
+		t.Fatal(err)
+	}
+	want := make(map[uint64]Record)
+	for q := uint64(1); q <= 30000; q += 149 {
+		if want[q], err = s.Get("plain", q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		stream string
+		in     []byte
+		comp   ingest.Compression
+	}{{"gz", gz.Bytes(), ingest.Gzip}, {"zst", zs, ingest.Zstd}} {
+		o := importOpts(t)
+		o.Size = int64(len(c.in))
+		var last ImportProgress
+		o.Progress = func(p ImportProgress) { last = p }
+		// Through a reader that is not in memory, as a file or pipe is.
+		st, err := s.Import(ctx, c.stream, io.MultiReader(bytes.NewReader(c.in)), o)
+		if err != nil {
+			t.Fatalf("%s: %v", c.stream, err)
+		}
+		if st.Rows != 30000 || st.Compression != c.comp || st.ReadBytes != int64(len(c.in)) || st.Bytes != int64(len(raw)) {
+			t.Fatalf("%s: stats %+v", c.stream, st)
+		}
+		if !last.Done || last.ReadBytes != last.TotalBytes || last.Bytes != int64(len(raw)) {
+			t.Fatalf("%s: last progress %+v", c.stream, last)
+		}
+		for q, w := range want {
+			got, err := s.Get(c.stream, q)
+			if err != nil || !reflect.DeepEqual(got.Fields, w.Fields) || got.Time != w.Time || got.Series != w.Series || got.Key != w.Key {
+				t.Fatalf("%s: seq %d: %+v, %v; want %+v", c.stream, q, got, err, w)
+			}
+		}
+	}
+
+	bz, err := os.ReadFile("ingest/testdata/two_rows.jsonl.bz2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := importOpts(t)
+	o.Mapping = ingest.Mapping{}
+	if err := o.Mapping.Set("time=t"); err != nil {
+		t.Fatal(err)
+	}
+	o.Mapping.TimeUnit = "s"
+	st, err := s.Import(ctx, "bz", bytes.NewReader(bz), o)
+	if err != nil || st.Rows != 2 || st.Compression != ingest.Bzip2 {
+		t.Fatalf("bzip2: %+v, %v", st, err)
+	}
+	if r, err := s.Get("bz", 2); err != nil || r.Time != 2e9 {
+		t.Fatalf("bzip2 row 2: %+v, %v", r, err)
+	}
+
+	// A truncated gzip file: the rows before the cut parse, but nothing
+	// commits; nor does a Parquet file get parsed as text.
+	for name, in := range map[string][]byte{
+		"truncated": gz.Bytes()[:gz.Len()/2],
+		"parquet":   []byte("PAR1\x15\x04\x15\x80\x01\x15\x00rest"),
+	} {
+		_, err := s.Import(ctx, "plain", bytes.NewReader(in), importOpts(t))
+		wantErr := map[string]string{"truncated": "gzip: the input ends inside compressed data", "parquet": "Parquet file"}[name]
+		if err == nil || !strings.Contains(err.Error(), wantErr) {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if n := countT(t, s, "plain"); n != 30000 {
+			t.Fatalf("%s: a failed import left %d rows", name, n)
+		}
+		stagingEmpty(t, mem, "db")
+	}
+	closeT(t, s)
+}
