@@ -81,6 +81,8 @@ type ImportStats struct {
 	Segments    int
 	FirstSeq    uint64 // 0 when no row was imported
 	LastSeq     uint64
+	MinTime     int64 // the earliest and latest time of the rows imported (ns)
+	MaxTime     int64
 	PeakHeap    uint64 // largest sampled heap (objects, whole process)
 	// Busy time of each stage, summed over its goroutines (the stages
 	// overlap, so they can add up to more than Total), the commit and the

@@ -59,7 +59,8 @@ func TestImportCompressed(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.stream, err)
 		}
-		if st.Rows != 30000 || st.Compression != c.comp || st.ReadBytes != int64(len(c.in)) || st.Bytes != int64(len(raw)) {
+		if st.Rows != 30000 || st.Compression != c.comp || st.ReadBytes != int64(len(c.in)) || st.Bytes != int64(len(raw)) ||
+			st.MinTime != day0 || st.MaxTime != day0+29999*1e9 {
 			t.Fatalf("%s: stats %+v", c.stream, st)
 		}
 		if !last.Done || last.ReadBytes != last.TotalBytes || last.Bytes != int64(len(raw)) {

@@ -333,6 +333,13 @@ func (run *importRun) writeFrame(w *seg.Writer, f *frame) (*seg.Writer, error) {
 	for _, sr := range f.series {
 		w.AddSeries(sr)
 	}
+	st := &run.stats // the writer's alone until the import ends
+	if st.MinTime > f.meta.MinTime || run.rows.Load() == 0 {
+		st.MinTime = f.meta.MinTime
+	}
+	if st.MaxTime < f.meta.MaxTime || run.rows.Load() == 0 {
+		st.MaxTime = f.meta.MaxTime
+	}
 	run.rows.Add(int64(f.meta.Rows))
 	run.inputDone.Add(f.inBytes)
 	return w, nil

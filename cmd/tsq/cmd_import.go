@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"time"
 
 	tsq "github.com/tsqdb/tsq"
 	"github.com/tsqdb/tsq/ingest"
@@ -144,7 +145,41 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "; %d rejected", stats.Rejected)
 	}
 	fmt.Fprintln(e.stdout)
+	if hint := timeUnitHint(o.mapping, stats); hint != "" {
+		fmt.Fprintln(e.stderr, "tsq: note: "+hint)
+	}
 	return nil
+}
+
+// timeUnitHint returns a note when every imported time lies before 1973
+// in the unit numbers were read in by default (ms; ns for line protocol)
+// and would lie between 1973 and 2100 in a coarser unit: unix seconds
+// read as milliseconds land in January 1970, silently. Empty when the
+// unit was given or the times look right.
+func timeUnitHint(m ingest.Mapping, st importStats) string {
+	const y1973, y2100 = int64(1e17), int64(4102444800) * 1e9 // ns
+	timed := m.Time != "" || st.Format == ingest.LineProtocol // else the time of the import
+	if !timed || m.TimeUnit != "" || st.Rows == 0 || st.MinTime < 0 || st.MaxTime >= y1973 {
+		return ""
+	}
+	def, defName := int64(1e6), "milliseconds"
+	if st.Format == ingest.LineProtocol {
+		def, defName = 1, "nanoseconds"
+	}
+	latest := st.MaxTime / def // as written in the input
+	for _, u := range []struct {
+		flag, name string
+		ns         int64
+	}{{"s", "seconds", 1e9}, {"ms", "milliseconds", 1e6}, {"us", "microseconds", 1e3}} {
+		if u.ns <= def || latest > y2100/u.ns {
+			continue
+		}
+		if t := latest * u.ns; t >= y1973 {
+			return fmt.Sprintf("every imported time is before 1973 read as %s (the latest: %s); if the times are unix %s, import again with --time-unit %s",
+				defName, time.Unix(0, st.MaxTime).UTC().Format(time.RFC3339Nano), u.name, u.flag)
+		}
+	}
+	return ""
 }
 
 // mergeMapping applies the mapping flags of args on top of a mapping file.

@@ -143,3 +143,45 @@ func TestImportCompressedFile(t *testing.T) {
 		t.Fatalf("bad flag after the file: %+v", r)
 	}
 }
+
+// TestImportTimeUnitHint: unix seconds read as the default milliseconds
+// (or line protocol's nanoseconds) land in 1970; the import says so and
+// names the flag, and says nothing when the unit is given or the times
+// are plausible.
+func TestImportTimeUnitHint(t *testing.T) {
+	dir := t.TempDir()
+	store := filepath.Join(dir, "s")
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	secCSV := write("sec.csv", "ts,host,v\n1700000000,a,1\n1700000060,a,2\n")
+	msCSV := write("ms.csv", "ts,host,v\n1700000000000,a,1\n")
+	secLP := write("sec.lp", "cpu,host=a v=1 1700000000\n")
+	msLP := write("msl.lp", "cpu,host=a v=1 1700000000000\n")
+	small := write("small.csv", "ts,v\n0,1\n1,2\n") // before 1973 in any unit: no guess
+	for _, c := range []struct {
+		args []string
+		note string // "" when none
+	}{
+		{[]string{secCSV, "--time", "ts"}, "read as milliseconds (the latest: 1970-01-20T16:13:20.06Z); if the times are unix seconds, import again with --time-unit s"},
+		{[]string{secCSV, "--time", "ts", "--time-unit", "s"}, ""},
+		{[]string{msCSV, "--time", "ts"}, ""},
+		{[]string{secLP}, "read as nanoseconds (the latest: 1970-01-01T00:00:01.7Z); if the times are unix seconds, import again with --time-unit s"},
+		{[]string{msLP}, "if the times are unix milliseconds, import again with --time-unit ms"},
+		{[]string{msLP, "--time-unit", "ms"}, ""},
+		{[]string{small, "--time", "ts"}, ""},
+		{[]string{secCSV}, ""}, // no time field: the rows get the import's time
+	} {
+		r := runTSQ(t, "", append([]string{"--store", store, "import"}, c.args...)...)
+		if r.code != 0 || !strings.HasPrefix(r.stdout, "imported ") {
+			t.Fatalf("%v: %+v", c.args, r)
+		}
+		if c.note == "" && r.stderr != "" || c.note != "" && !strings.Contains(r.stderr, "tsq: note: every imported time is before 1973 ") || !strings.Contains(r.stderr, c.note) {
+			t.Errorf("%v: stderr %q, want a note with %q", c.args, r.stderr, c.note)
+		}
+	}
+}

@@ -27,6 +27,8 @@ type importStats struct {
 	Rows, Bytes, Rejected int64
 	ReadBytes             int64
 	Compression           ingest.Compression
+	Format                ingest.Format
+	MinTime, MaxTime      int64
 	Segments              int
 	FirstSeq, LastSeq     uint64
 	PeakHeap              uint64
@@ -40,7 +42,7 @@ func importStream(ctx context.Context, s *tsq.Store, stream string, r io.Reader,
 		io.Progress = o.progress
 	}
 	st, err := s.Import(ctx, stream, r, io)
-	return importStats{Rows: st.Rows, Bytes: st.Bytes, ReadBytes: st.ReadBytes, Compression: st.Compression, Rejected: st.Rejected, Segments: st.Segments,
+	return importStats{Rows: st.Rows, Bytes: st.Bytes, ReadBytes: st.ReadBytes, Compression: st.Compression, Format: st.Format, MinTime: st.MinTime, MaxTime: st.MaxTime, Rejected: st.Rejected, Segments: st.Segments,
 		FirstSeq: st.FirstSeq, LastSeq: st.LastSeq, PeakHeap: st.PeakHeap, Total: st.Total}, err
 }
 
