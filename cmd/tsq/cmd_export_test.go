@@ -57,3 +57,41 @@ func TestExportCommand(t *testing.T) {
 		t.Error("a failed export left a file")
 	}
 }
+
+// TestExportStdout writes each format to standard output (for a pipe)
+// with --format, and byte for byte as the file export writes it for the
+// formats without a timestamp in them; --format also overrides a file's
+// extension.
+func TestExportStdout(t *testing.T) {
+	store := demoStore(t)
+	out := t.TempDir()
+	const q = "SELECT * FROM cpu WHERE time < '2014-02-15T00:00:00Z'"
+	for _, f := range []string{"arrow", "arrows", "parquet", "csv", "jsonl"} {
+		r := runTSQ(t, "", "--store", store, "export", "-c", q, "--format", f, "-")
+		if r.code != 0 || r.stderr != "" || len(r.stdout) == 0 {
+			t.Fatalf("%s: code %d, stderr %q, %d bytes", f, r.code, r.stderr, len(r.stdout))
+		}
+		p := filepath.Join(out, "cpu.dat")
+		if r := runTSQ(t, "", "--store", store, "export", "-c", q, "--format", f, p); r.code != 0 {
+			t.Fatalf("%s to a file: %+v", f, r)
+		}
+		file, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(file) != r.stdout {
+			t.Errorf("%s: standard output (%d bytes) differs from the file (%d bytes)", f, len(r.stdout), len(file))
+		}
+	}
+	for _, c := range []struct{ args, err string }{
+		{"-", "writing to standard output (-) needs --format"},
+		{"--format xml -", `unknown format "xml"`},
+		{"--partitioned -", "--partitioned writes Parquet files into a directory"},
+		{"--partitioned --format csv " + out, "--partitioned writes Parquet files into a directory"},
+	} {
+		r := runTSQ(t, "", append([]string{"--store", store, "export", "-c", q}, strings.Fields(c.args)...)...)
+		if r.code == 0 || r.stdout != "" || !strings.Contains(r.stderr, c.err) {
+			t.Errorf("%s: %+v", c.args, r)
+		}
+	}
+}

@@ -212,7 +212,8 @@ func (s *session) dotExport(ctx context.Context, w []string, rest string) error 
 		return errors.New(".export needs a file name")
 	}
 	path := s.e.expandHome(w[0])
-	if err := checkExportPath(path); err != nil {
+	f, err := exportFormatOf(path)
+	if err != nil {
 		return err
 	}
 	stmt, err := s.statementArg(".export", strings.TrimSpace(strings.TrimPrefix(rest, w[0])))
@@ -225,7 +226,7 @@ func (s *session) dotExport(ctx context.Context, w []string, rest string) error 
 	}
 	defer rr.Release()
 	bar := progress.New(s.e.stderr, -1, "export", progress.Rows)
-	rows, n, err := exportFile(ctx, path, rr, func(rows, _ int64) { bar.Set(rows) })
+	rows, n, err := exportFile(ctx, path, f, rr, func(rows, _ int64) { bar.Set(rows) })
 	bar.Done()
 	if err != nil {
 		return err

@@ -34,6 +34,12 @@ type session struct {
 	errors  int // errors reported
 }
 
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
 func newSession(e *env, st *tsq.Store) *session {
 	s := &session{e: e, st: st, out: e.stdout, bail: true}
 	if f, ok := e.stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
