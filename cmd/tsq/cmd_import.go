@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,10 +18,11 @@ import (
 )
 
 func init() {
-	register(&command{name: "import", short: "import JSON, CSV, line protocol or Prometheus text, bounded memory, atomic", usage: "[--stream S] [--format F] [--time F] [--series F] [--key F] [--op F] [--map K=V]... [--mapping FILE] FILE|-",
+	register(&command{name: "import", short: "import JSON, CSV, line protocol or Prometheus text, bounded memory, atomic", usage: "[--stream S] [--format F] [--time F] [--series F] [--key F] [--op F] [--map K=V]... [--mapping FILE] FILE...|-",
 		summary: "Import JSON lines, a JSON array, CSV, line protocol or Prometheus text into a stream, read as\n" +
 			"it is or compressed with gzip, zstd or bzip2. Memory is bounded whatever the input size; the\n" +
-			"rows appear at once when the import commits, or not at all.",
+			"rows appear at once when the import commits, or not at all. Several files are imported one\n" +
+			"after the other, each atomically, into --stream or each into the stream named after it.",
 		run: runImport})
 }
 
@@ -46,19 +48,18 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	if err := e.parse(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
-		return errors.New("import: give one FILE, or - for stdin")
+	paths := fs.Args()
+	switch {
+	case len(paths) == 0:
+		return errors.New("import: give a FILE (or several), or - for stdin")
+	case len(paths) > 1 && slices.Contains(paths, "-"):
+		return errors.New("import: - (stdin) is imported alone, not with files")
+	case len(paths) > 1 && *rejects != "":
+		return errors.New("import: --rejects names one file: with several inputs, each gets FILE.rejects")
+	case paths[0] == "-" && *stream == "":
+		return errors.New("import: --stream is needed when reading stdin")
 	}
-	path := fs.Arg(0)
-	name := *stream
-	if name == "" {
-		if path == "-" {
-			return errors.New("import: --stream is needed when reading stdin")
-		}
-		base := ingest.TrimCompressedExt(filepath.Base(path))
-		name = strings.ToLower(strings.TrimSuffix(base, filepath.Ext(base)))
-	}
-	o := importOptions{mapping: m, skipBad: *skipBad, budget: *budget, source: path}
+	o := importOptions{mapping: m, skipBad: *skipBad, budget: *budget}
 	if *mappingFile != "" {
 		f, err := os.Open(*mappingFile)
 		if err != nil {
@@ -82,6 +83,42 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		}
 		o.format = f
 	}
+	for _, path := range paths { // a missing file stops the import before any
+		if fi, err := os.Stat(path); path != "-" && err != nil {
+			return fmt.Errorf("import: %w", err)
+		} else if path != "-" && fi.IsDir() {
+			return fmt.Errorf("import: %s is a directory: give its files (%s/*)", path, path)
+		}
+	}
+	st, err := e.openStore(false)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
+	// Each file is its own atomic import, in the order given; the first
+	// that fails stops the rest.
+	for i, path := range paths {
+		name := *stream
+		if name == "" {
+			base := ingest.TrimCompressedExt(filepath.Base(path))
+			name = strings.ToLower(strings.TrimSuffix(base, filepath.Ext(base)))
+		}
+		if err := importFile(ctx, e, st, path, name, *rejects, o); err != nil {
+			if len(paths) > 1 {
+				err = fmt.Errorf("%w (%d of %d files imported before %s, none after it)", err, i, len(paths), path)
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// importFile imports path (- for stdin) into stream name, prints its
+// summary line and, when the times look misread, a note.
+func importFile(ctx context.Context, e *env, st *tsq.Store, path, name, rejects string, o importOptions) error {
+	o.source = path
 	var r io.Reader = e.stdin
 	if path != "-" {
 		f, err := os.Open(path)
@@ -95,7 +132,7 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		r = f
 	}
 	if o.skipBad {
-		rp := *rejects
+		rp := rejects
 		if rp == "" && path != "-" {
 			rp = path + ".rejects"
 		}
@@ -110,13 +147,6 @@ func runImport(ctx context.Context, e *env, args []string) error {
 			o.rejects = rf
 		}
 	}
-	st, err := e.openStore(false)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
-	defer stop()
 	total := o.size
 	if total == 0 {
 		total = -1

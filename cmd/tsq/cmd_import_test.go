@@ -134,7 +134,7 @@ func TestImportCompressedFile(t *testing.T) {
 	}
 	// "--" ends the flags: what follows is a file name.
 	r = runTSQ(t, "", "--store", store, "import", "--stream", "x", "--", "--time")
-	if r.code != 1 || !strings.Contains(r.stderr, "open --time") {
+	if r.code != 1 || !strings.Contains(r.stderr, "--time: no such file or directory") {
 		t.Fatalf("after --: %+v", r)
 	}
 	// A flag after the file is still checked.
@@ -183,5 +183,57 @@ func TestImportTimeUnitHint(t *testing.T) {
 		if c.note == "" && r.stderr != "" || c.note != "" && !strings.Contains(r.stderr, "tsq: note: every imported time is before 1973 ") || !strings.Contains(r.stderr, c.note) {
 			t.Errorf("%v: stderr %q, want a note with %q", c.args, r.stderr, c.note)
 		}
+	}
+}
+
+// TestImportSeveralFiles: each file is its own atomic import, in order,
+// into the stream named after it or into --stream; the first failure
+// stops the rest and says how far it got; a missing file stops the
+// import before any.
+func TestImportSeveralFiles(t *testing.T) {
+	dir := t.TempDir()
+	store := filepath.Join(dir, "s")
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a := write("a.csv", "ts,v\n1700000000000,1\n1700000001000,2\n")
+	b := write("b.csv", "ts,v\n1700000002000,3\n")
+	bad := write("bad.csv", "ts,v\n1700000003000,4\n\"x\n")
+	count := func(stream string) string {
+		r := runTSQ(t, "", "--store", store, "query", "--mode", "csv", "-c", "SELECT count(*), sum(v) FROM "+stream)
+		return strings.TrimPrefix(r.stdout+r.stderr, "count(*),sum(v)\n")
+	}
+	r := runTSQ(t, "", "--store", store, "import", "--time", "ts", a, b)
+	if r.code != 0 || !strings.Contains(r.stdout, "imported 2 rows (") || !strings.Contains(r.stdout, "into a as seqs 1..2") || !strings.Contains(r.stdout, "into b as seqs 1..1") {
+		t.Fatalf("two files: %+v", r)
+	}
+	r = runTSQ(t, "", "--store", store, "import", "--time", "ts", "--stream", "all", a, bad, b)
+	if r.code != 1 || !strings.Contains(r.stdout, "into all as seqs 1..2") || strings.Count(r.stdout, "imported") != 1 ||
+		!strings.Contains(r.stderr, "unterminated quoted field") || !strings.Contains(r.stderr, "(1 of 3 files imported before "+bad+", none after it)") {
+		t.Fatalf("a bad file in the middle: %+v", r)
+	}
+	if got := count("all"); got != "2,3\n" {
+		t.Fatalf("after the bad file: %q", got)
+	}
+	for _, c := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{a, filepath.Join(dir, "missing.csv")}, "missing.csv: no such file"},
+		{[]string{a, dir}, "is a directory"},
+		{[]string{a, "-"}, "- (stdin) is imported alone"},
+		{[]string{"--rejects", "r.txt", "--skip-bad", a, b}, "--rejects names one file"},
+	} {
+		r := runTSQ(t, "", append([]string{"--store", store, "import", "--time", "ts", "--stream", "all"}, c.args...)...)
+		if r.code == 0 || r.stdout != "" || !strings.Contains(r.stderr, c.err) {
+			t.Errorf("%v: %+v", c.args, r)
+		}
+	}
+	if got := count("all"); got != "2,3\n" {
+		t.Fatalf("a refused import changed the stream: %q", got)
 	}
 }
