@@ -73,6 +73,7 @@ type ImportStats struct {
 	Stream      string
 	Format      ingest.Format
 	Compression ingest.Compression // of the input (it was decompressed)
+	UTF16       bool               // the input was UTF-16 text, read as UTF-8
 	Rows        int64
 	Rejected    int64
 	Bytes       int64 // input bytes read (decompressed)
@@ -101,7 +102,8 @@ type ImportStats struct {
 // removes it again (import_fresh.go). The context cancels the import,
 // leaving no change. An input compressed with gzip, zstd or bzip2 is
 // decompressed as it is read (a zstd frame's window counts against the
-// budget: at most half of it, at least 8 MiB).
+// budget: at most half of it, at least 8 MiB); UTF-16 text is read as
+// UTF-8.
 func (s *Store) Import(ctx context.Context, stream string, r io.Reader, o *ImportOptions) (ImportStats, error) {
 	start := time.Now()
 	var opts ImportOptions

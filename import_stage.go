@@ -55,7 +55,8 @@ func (c *countingReader) Read(p []byte) (int, error) {
 }
 
 // stage runs parse → encode → write into the staging directory. A
-// compressed input (ingest.DetectCompression) is decompressed first.
+// compressed input (ingest.DetectCompression) is decompressed first, and
+// UTF-16 text (ingest.DetectUTF16) read as UTF-8.
 func (run *importRun) stage(ctx context.Context, r io.Reader) error {
 	s, st, fsys := run.s, run.st, run.s.fs
 	st.mu.Lock()
@@ -95,6 +96,10 @@ func (run *importRun) stage(ctx context.Context, r io.Reader) error {
 		}
 		defer release() // after the parsers are done: stage waits for them
 		br = bufio.NewReaderSize(dr, 64<<10)
+	}
+	if head, _ := br.Peek(64); ingest.DetectUTF16(head) != ingest.NotUTF16 {
+		run.stats.UTF16 = true
+		br = bufio.NewReaderSize(ingest.NewUTF16Reader(br, ingest.DetectUTF16(head)), 64<<10)
 	}
 	format := run.o.Format
 	if format == ingest.Guess {

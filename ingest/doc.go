@@ -33,7 +33,8 @@
 //
 // DetectCompression and Decompress read inputs compressed with gzip,
 // zstd (with a bounded window) or bzip2, and name the inputs no parser
-// reads (xz, zip, Parquet, Arrow).
+// reads (xz, zip, Parquet, Arrow); DetectUTF16 and NewUTF16Reader read
+// UTF-16 text as UTF-8.
 //
 // Errors name the line, the byte offset of the line's start and a
 // snippet of it (*Error). With Options.SkipBad, a bad row is written to

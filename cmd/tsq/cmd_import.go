@@ -169,6 +169,9 @@ func importFile(ctx context.Context, e *env, st *tsq.Store, path, name, rejects 
 	if stats.Compression != ingest.Uncompressed {
 		read = fmt.Sprintf("%s of %s read, %s decompressed", humanBytes(stats.ReadBytes), stats.Compression, humanBytes(stats.Bytes))
 	}
+	if stats.UTF16 {
+		read += ", UTF-16 text read as UTF-8"
+	}
 	fmt.Fprintf(e.stdout, "imported %s (%s) into %s%s in %s; peak heap %s",
 		countOf(stats.Rows, "row"), read, name, seqs, stats.Total.Round(1e6), humanBytes(int64(stats.PeakHeap)))
 	if stats.Rejected > 0 {

@@ -27,6 +27,7 @@ type importStats struct {
 	Rows, Bytes, Rejected int64
 	ReadBytes             int64
 	Compression           ingest.Compression
+	UTF16                 bool
 	Format                ingest.Format
 	MinTime, MaxTime      int64
 	Segments              int
@@ -42,7 +43,7 @@ func importStream(ctx context.Context, s *tsq.Store, stream string, r io.Reader,
 		io.Progress = o.progress
 	}
 	st, err := s.Import(ctx, stream, r, io)
-	return importStats{Rows: st.Rows, Bytes: st.Bytes, ReadBytes: st.ReadBytes, Compression: st.Compression, Format: st.Format, MinTime: st.MinTime, MaxTime: st.MaxTime, Rejected: st.Rejected, Segments: st.Segments,
+	return importStats{Rows: st.Rows, Bytes: st.Bytes, ReadBytes: st.ReadBytes, Compression: st.Compression, UTF16: st.UTF16, Format: st.Format, MinTime: st.MinTime, MaxTime: st.MaxTime, Rejected: st.Rejected, Segments: st.Segments,
 		FirstSeq: st.FirstSeq, LastSeq: st.LastSeq, PeakHeap: st.PeakHeap, Total: st.Total}, err
 }
 

@@ -2,11 +2,13 @@ package tsq
 
 import (
 	"bytes"
+	"encoding/binary"
 	"io"
 	"os"
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
@@ -109,4 +111,62 @@ func TestImportCompressed(t *testing.T) {
 		stagingEmpty(t, mem, "db")
 	}
 	closeT(t, s)
+}
+
+// TestImportUTF16 imports a tab-separated file as Excel saves "Unicode
+// Text" (UTF-16 little-endian with a byte order mark), gzip-compressed
+// too, and big-endian without a mark: the rows of the UTF-8 file.
+func TestImportUTF16(t *testing.T) {
+	text := "time\thost\tnote\tv\n1700000000000\tweb-1\tcafé ☕ 😀\t1.5\r\n1700000060000\tweb-2\t\"a\tb\"\t2\r\n"
+	s := openT(t, vfs.NewMem(), Options{})
+	o := func() *ImportOptions {
+		o := &ImportOptions{}
+		if err := o.Mapping.Set("time=time"); err != nil {
+			t.Fatal(err)
+		}
+		return o
+	}
+	rows := func(stream string) []Record {
+		var out []Record
+		for q := uint64(1); q <= 2; q++ {
+			r, err := s.Get(stream, q)
+			if err != nil {
+				t.Fatalf("%s: %v", stream, err)
+			}
+			r.Seq = 0
+			out = append(out, r)
+		}
+		return out
+	}
+	if _, err := s.Import(ctx, "utf8", strings.NewReader(text), o()); err != nil {
+		t.Fatal(err)
+	}
+	want := rows("utf8")
+	if v, _ := want[0].Field("note"); v.Str() != "café ☕ 😀" {
+		t.Fatalf("utf-8 import: %+v", want)
+	}
+	units := utf16.Encode([]rune(text))
+	var leBOM, be []byte
+	leBOM = append(leBOM, 0xff, 0xfe)
+	for _, u := range units {
+		leBOM = binary.LittleEndian.AppendUint16(leBOM, u)
+		be = binary.BigEndian.AppendUint16(be, u)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	_, _ = zw.Write(leBOM)
+	_ = zw.Close()
+	for name, in := range map[string][]byte{"le": leBOM, "be": be, "gz": gz.Bytes()} {
+		st, err := s.Import(ctx, name, io.MultiReader(bytes.NewReader(in)), o())
+		if err != nil || !st.UTF16 || st.Rows != 2 {
+			t.Fatalf("%s: %+v, %v", name, st, err)
+		}
+		got := rows(name)
+		for i := range got {
+			got[i].Series = want[i].Series // named after the stream
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s:\n%+v\nwant\n%+v", name, got, want)
+		}
+	}
 }
