@@ -28,7 +28,7 @@ func init() {
 
 func runImport(ctx context.Context, e *env, args []string) error {
 	fs := e.flags("import")
-	stream := fs.String("stream", "", "target `stream` (default: the file name without its extensions: data.csv.gz, data)")
+	stream := fs.String("stream", "", "target `stream` (default: made of the file name: My Data.csv.gz, my_data)")
 	format := fs.String("format", "", "input `format`: jsonl, json, csv, lp (line protocol), prom (default: guessed)")
 	var m ingest.Mapping
 	mapFlag := func(key string) func(string) error {
@@ -102,8 +102,9 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	for i, path := range paths {
 		name := *stream
 		if name == "" {
-			base := ingest.TrimCompressedExt(filepath.Base(path))
-			name = strings.ToLower(strings.TrimSuffix(base, filepath.Ext(base)))
+			if name = streamNameOf(path); name == "" {
+				return fmt.Errorf("import: no stream name can be made from %q: give --stream", filepath.Base(path))
+			}
 		}
 		if err := importFile(ctx, e, st, path, name, *rejects, o); err != nil {
 			if len(paths) > 1 {
@@ -113,6 +114,36 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	return nil
+}
+
+// streamNameOf makes a stream name of a file name: without its
+// extensions (data.csv.gz: data), lower case, each run of characters a
+// stream name cannot hold as one '_' ("My Data (2).csv": my_data_2),
+// at most tsq.MaxStreamNameLen bytes; "" when nothing is left.
+func streamNameOf(path string) string {
+	base := ingest.TrimCompressedExt(filepath.Base(path))
+	base = strings.ToLower(strings.TrimSuffix(base, filepath.Ext(base)))
+	var b strings.Builder
+	gap := false
+	for _, c := range base {
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '.' || c == '-' || c == '_':
+			if gap && b.Len() > 0 {
+				b.WriteByte('_')
+			}
+			if b.Len() > 0 || c != '.' && c != '-' && c != '_' { // a name starts with a letter or digit
+				b.WriteRune(c)
+			}
+			gap = false
+		default:
+			gap = true
+		}
+	}
+	name := b.String()
+	if len(name) > tsq.MaxStreamNameLen {
+		name = name[:tsq.MaxStreamNameLen]
+	}
+	return strings.TrimRight(name, "_.-")
 }
 
 // importFile imports path (- for stdin) into stream name, prints its

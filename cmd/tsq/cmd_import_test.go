@@ -237,3 +237,30 @@ func TestImportSeveralFiles(t *testing.T) {
 		t.Fatalf("a refused import changed the stream: %q", got)
 	}
 }
+
+func TestStreamNameOf(t *testing.T) {
+	for path, want := range map[string]string{
+		"data.csv": "data", "dir/Data.CSV.gz": "data", "My Data (2).csv": "my_data_2", "cpu-usage_v1.2.jsonl": "cpu-usage_v1.2",
+		"__x__.csv": "x", "---.csv": "", "日本.csv": "", "café.lp": "caf", "a  b.csv": "a_b", ".hidden.csv": "hidden",
+		strings.Repeat("x", 70) + ".csv": strings.Repeat("x", 64),
+	} {
+		got := streamNameOf(path)
+		if got != want {
+			t.Errorf("%q: %q, want %q", path, got, want)
+		}
+		if got != "" {
+			if err := tsq.ValidateStreamName(got); err != nil {
+				t.Errorf("%q: %v", path, err)
+			}
+		}
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "日本.csv")
+	if err := os.WriteFile(src, []byte("a,b\n1,2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runTSQ(t, "", "--store", filepath.Join(dir, "s"), "import", src)
+	if r.code != 1 || !strings.Contains(r.stderr, `no stream name can be made from "日本.csv": give --stream`) {
+		t.Fatalf("%+v", r)
+	}
+}
