@@ -339,7 +339,7 @@ func (b *Batch) putFloat(c *Col, v float64) {
 		c.Floats = append(c.Floats, v)
 	default:
 		b.toString(c)
-		c.Strs = append(c.Strs, b.span(strconv.AppendFloat(b.Arena[len(b.Arena):], v, 'g', -1, 64)))
+		c.Strs = append(c.Strs, b.span(appendFloatText(b.Arena[len(b.Arena):], v)))
 	}
 	c.Valid = append(c.Valid, true)
 }
@@ -381,7 +381,7 @@ func (b *Batch) toString(c *Col) {
 		case chunk.Int64:
 			b.Arena = strconv.AppendInt(b.Arena, c.Ints[i], 10)
 		case chunk.Float64:
-			b.Arena = strconv.AppendFloat(b.Arena, c.Floats[i], 'g', -1, 64)
+			b.Arena = appendFloatText(b.Arena, c.Floats[i])
 		case chunk.Bool:
 			b.Arena = strconv.AppendBool(b.Arena, c.Bools[i])
 		}

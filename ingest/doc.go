@@ -18,7 +18,11 @@
 //
 // A field's type is inferred from its values within one batch: integers
 // give int64, a fractional number widens the column to float64, text
-// (or a mix of kinds) makes it a string column. The last type seen is
+// (or a mix of kinds) makes it a string column. A number is digits with
+// an optional sign, point and exponent, or NaN, Inf, inf, Infinity (with
+// a sign): "Nan" or "INF" stay text; one past float64's range is ±Inf.
+// Numbers read before a column turns to text show as written when they
+// are plain, else without an exponent from 1e-4 to 1e21. The last type seen is
 // kept for the next batch, but batches parsed on different goroutines
 // infer independently, so a field can be int64 in one block and float64
 // in another; Mapping.Types fixes a field's type.

@@ -303,7 +303,7 @@ func (r *rowBuilder) text(v value) []byte {
 	case vInt:
 		return strconv.AppendInt(r.scratch[:0], v.i, 10)
 	case vFloat:
-		return strconv.AppendFloat(r.scratch[:0], v.f, 'g', -1, 64)
+		return appendFloatText(r.scratch[:0], v.f)
 	case vBool:
 		return strconv.AppendBool(r.scratch[:0], v.b)
 	}
@@ -483,7 +483,7 @@ func (r *rowBuilder) put(c *Col, v value) error {
 			b.putStr(c, v.text)
 		} else if i, ok := parseInt(v.text); ok {
 			b.putInt(c, i)
-		} else if f, err := parseFloat(v.text); err == nil {
+		} else if f, ok := numberValue(v.text); ok {
 			b.putFloat(c, f)
 		} else {
 			b.putStr(c, v.text)
@@ -525,8 +525,8 @@ func coerce(v value, t chunk.Type) (value, error) {
 		case vInt:
 			return value{kind: vFloat, f: float64(v.i)}, nil
 		case vStr, vNum:
-			f, err := parseFloat(s)
-			if err != nil {
+			f, ok := numberValue(s)
+			if !ok {
 				return v, fmt.Errorf("%q is not a float64", s)
 			}
 			return value{kind: vFloat, f: f}, nil
