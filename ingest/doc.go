@@ -21,8 +21,9 @@
 // (or a mix of kinds) makes it a string column. A number is digits with
 // an optional sign, point and exponent, or NaN, Inf, inf, Infinity (with
 // a sign): "Nan" or "INF" stay text; one past float64's range is ±Inf.
-// Numbers read before a column turns to text show as written when they
-// are plain, else without an exponent from 1e-4 to 1e21. The last type seen is
+// Numbers read before a column turns to text within a batch show with the
+// fewest digits that read back as their value (1.50 as 1.5), without an
+// exponent from 1e-4 to 1e21; Mapping.Types keeps a column text as given. The last type seen is
 // kept for the next batch, but batches parsed on different goroutines
 // infer independently, so a field can be int64 in one block and float64
 // in another; Mapping.Types fixes a field's type.
