@@ -278,6 +278,11 @@ func (p *parser) streamName() (string, int) {
 	if t.kind != tIdent && t.kind != tQuoted && t.kind != tString || t.text == "" || t.kind == tIdent && reserved[strings.ToLower(t.text)] {
 		p.fail(t.pos, "expected a stream name, found %s", t.describe())
 	}
+	if t.kind == tIdent {
+		// Stream names are lower case: an unquoted one is folded, as SQL
+		// folds unquoted names (FROM CPU reads cpu).
+		return strings.ToLower(t.text), t.pos
+	}
 	return t.text, t.pos
 }
 

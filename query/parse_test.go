@@ -12,6 +12,9 @@ func TestParseGood(t *testing.T) {
 		check     func(*Statement) bool
 	}{
 		{"star", "SELECT * FROM m", func(s *Statement) bool { return s.Star && s.Stream == "m" && s.Limit == -1 }},
+		{"stream folded", "SELECT * FROM Cpu_Usage", func(s *Statement) bool { return s.Stream == "cpu_usage" }},
+		{"fold stream folded", "SELECT * FROM fold(KV)", func(s *Statement) bool { return s.Stream == "kv" && s.Fold }},
+		{"quoted stream kept", "SELECT * FROM `CPU`", func(s *Statement) bool { return s.Stream == "CPU" }},
 		{"columns", "select seq, time, value AS v from m", func(s *Statement) bool {
 			return len(s.Items) == 3 && s.Items[2].Name() == "v" && s.Items[1].Col.Name == "time"
 		}},
