@@ -135,7 +135,7 @@ func previousWord(before, word string) string {
 func mentioned(text string) []string {
 	var out []string
 	for _, m := range fromRE.FindAllStringSubmatch(text, -1) {
-		out = append(out, m[1])
+		out = append(out, strings.ToLower(m[1])) // as the parser folds it
 	}
 	sort.Strings(out)
 	return out
