@@ -108,6 +108,9 @@ func (p *parser) statement() (st *Statement, err error) {
 	st.Explain = p.acceptKw("explain")
 	p.expectKw("select")
 	p.selectList(st)
+	if t := p.peek(); t.kind == tPunct && (t.text == "+" || t.text == "-" || t.text == "*") {
+		p.fail(t.pos, "arithmetic in SELECT is not supported: select columns and aggregates, and compute on the result (after an export)")
+	}
 	p.expectKw("from")
 	p.source(st)
 	if p.acceptKw("where") {

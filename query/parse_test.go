@@ -83,6 +83,8 @@ func TestParseBad(t *testing.T) {
 		{"", 1, 1, "expected select"},
 		{"SELECT", 1, 7, "expected a column name"},
 		{"SELECT * FORM m", 1, 10, "expected from"},
+		{"SELECT value * 2 FROM m", 1, 14, "arithmetic in SELECT is not supported"},
+		{"SELECT max(value) - min(value) AS r FROM m", 1, 19, "arithmetic in SELECT is not supported"},
 		{"SELECT * FROM m WHERE", 1, 22, "expected a value"},
 		{"SELECT * FROM m WHERE value >", 1, 30, "expected a value"},
 		{"SELECT * FROM m\nWHERE value ! 3", 2, 13, "unexpected character"},
