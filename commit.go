@@ -103,7 +103,7 @@ func (c *committer) submit(r *request) error {
 	c.mu.Lock()
 	if c.stopped {
 		c.mu.Unlock()
-		return fmt.Errorf("tsq: stream %q: %w", c.st.name, ErrClosed)
+		return streamErr(c.st.name, ErrClosed)
 	}
 	c.queue = append(c.queue, r)
 	c.mu.Unlock()
@@ -201,7 +201,7 @@ func (c *committer) run() {
 func (st *stream) commit(reqs []*request, syncNow bool) error {
 	st.waitImport() // appends wait while an import holds the stream
 	if st.closed {
-		return fmt.Errorf("tsq: stream %q: %w", st.name, ErrClosed)
+		return streamErr(st.name, ErrClosed)
 	}
 	if st.broken != nil {
 		if err := st.recover(); err != nil {
@@ -438,7 +438,7 @@ func (st *stream) place(data []byte, owned bool, meta seg.BlockMeta, day int64, 
 // series listed or in set. Caller holds mu.
 func (st *stream) writeFrame(data []byte, meta seg.BlockMeta, series []string, set map[string]struct{}) error {
 	if err := st.w.Append(data, meta); err != nil {
-		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+		return streamErr(st.name, err)
 	}
 	for s := range set {
 		st.w.AddSeries(s)
@@ -501,7 +501,7 @@ func (st *stream) ensureSegment(day, frameLen int64, firstSeq uint64) error {
 	name := segName(newDay, firstSeq)
 	w, err := seg.Create(st.s.fs, filepath.Join(st.dir, name), st.name, 1, firstSeq)
 	if err != nil {
-		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+		return streamErr(st.name, err)
 	}
 	sf, err := st.newSegFile(name)
 	if err != nil {
@@ -532,7 +532,7 @@ func (st *stream) roll() error {
 	w, sf := st.w, st.active
 	if len(st.blocks) == 0 {
 		if err := w.Close(); err != nil {
-			return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+			return streamErr(st.name, err)
 		}
 		st.w, st.active = nil, nil
 		if f := st.files[sf.name]; f != nil {
@@ -543,7 +543,7 @@ func (st *stream) roll() error {
 			return fmt.Errorf("tsq: stream %q: remove empty segment: %w", st.name, err)
 		}
 		if err := st.s.fs.SyncDir(st.dir); err != nil {
-			return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+			return streamErr(st.name, err)
 		}
 		return nil
 	}
@@ -559,7 +559,7 @@ func (st *stream) roll() error {
 	}
 	st.w, st.active, st.blocks = nil, nil, nil
 	if err := w.Close(); err != nil {
-		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+		return streamErr(st.name, err)
 	}
 	return nil
 }

@@ -140,7 +140,7 @@ func (st *stream) loadWatermark() error {
 	}
 	w, err := compact.InitWatermark(st.s.fs, st.dir, floor)
 	if err != nil {
-		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+		return streamErr(st.name, err)
 	}
 	c.w.Store(w)
 	c.init = true

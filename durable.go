@@ -144,7 +144,7 @@ func (st *stream) syncPending(unlock bool) error {
 		}
 	}
 	if dirErr != nil {
-		return fmt.Errorf("tsq: stream %q: %w", st.name, dirErr)
+		return streamErr(st.name, dirErr)
 	}
 	d.pending = slices.DeleteFunc(d.pending, func(u undurable) bool { return u.stamp <= stamp })
 	if dirty && d.dirStamp <= stamp {
@@ -239,7 +239,7 @@ func (st *stream) advanceMarkTo(mark uint64) error {
 		return nil
 	}
 	if err := index.WriteDurable(st.s.fs, filepath.Join(st.dir, durableFile), mark); err != nil {
-		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+		return streamErr(st.name, err)
 	}
 	d.mark, d.hasMark = mark, true
 	return nil
@@ -257,7 +257,7 @@ func (st *stream) readMark() (mark uint64, ok bool, err error) {
 	case errors.Is(err, index.ErrCorrupt):
 		return 0, true, nil // verify every sealed segment; the next mark replaces it
 	}
-	return 0, false, fmt.Errorf("tsq: stream %q: %w", st.name, err)
+	return 0, false, streamErr(st.name, err)
 }
 
 // damaged reports whether sealed segment sf, after the durable mark, has
@@ -267,7 +267,7 @@ func (st *stream) readMark() (mark uint64, ok bool, err error) {
 func (st *stream) damaged(sf *segFile) (bool, error) {
 	r, err := seg.Open(st.s.fs, sf.path)
 	if err != nil {
-		return false, fmt.Errorf("tsq: stream %q: %w", st.name, err)
+		return false, streamErr(st.name, err)
 	}
 	cut := int64(-1)
 	var buf []byte
@@ -308,7 +308,7 @@ func (st *stream) cutTrailer(name string) error {
 		if errors.Is(err, chunk.ErrCorrupt) {
 			return nil
 		}
-		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+		return streamErr(st.name, err)
 	}
 	st.rec.CutDamaged = append(st.rec.CutDamaged, path)
 	return nil
@@ -343,7 +343,7 @@ func (st *stream) removeLater(names []string) error {
 		return nil
 	}
 	if err := st.s.fs.SyncDir(st.dir); err != nil {
-		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+		return streamErr(st.name, err)
 	}
 	return nil
 }

@@ -1,6 +1,10 @@
 package tsq
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
 
 // Errors of the store API, grouped by operation. Match them with
 // errors.Is; the returned errors wrap them with context (stream, segment,
@@ -30,3 +34,18 @@ var (
 	// ErrNotFound: no stored record has the seq asked for.
 	ErrNotFound = errors.New("tsq: record not found")
 )
+
+// streamErr wraps err as an error of stream name: `tsq: stream "name":
+// err`, without err's own "tsq: " prefix said twice.
+func streamErr(name string, err error) error { return &streamError{name: name, err: err} }
+
+type streamError struct {
+	name string
+	err  error
+}
+
+func (e *streamError) Error() string {
+	return fmt.Sprintf("tsq: stream %q: %s", e.name, strings.TrimPrefix(e.err.Error(), "tsq: "))
+}
+
+func (e *streamError) Unwrap() error { return e.err }

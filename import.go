@@ -311,7 +311,7 @@ func (st *stream) acquireImport(ctx context.Context) error {
 // Caller holds mu.
 func (st *stream) prepareImport() error {
 	if st.closed {
-		return fmt.Errorf("tsq: stream %q: %w", st.name, ErrClosed)
+		return streamErr(st.name, ErrClosed)
 	}
 	if st.broken != nil {
 		if err := st.recover(); err != nil {

@@ -44,7 +44,7 @@ func (s *Store) importStream(name string) (*stream, error) {
 		return nil, ErrClosed
 	}
 	if s.o.ReadOnly {
-		return nil, fmt.Errorf("tsq: stream %q: %w", name, ErrReadOnly)
+		return nil, streamErr(name, ErrReadOnly)
 	}
 	if st := s.streams[name]; st != nil {
 		if st.fresh.marked {
@@ -58,7 +58,7 @@ func (s *Store) importStream(name string) (*stream, error) {
 		return s.openStreamLocked(name, dir)
 	}
 	if !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("tsq: stream %q: %w", name, err)
+		return nil, streamErr(name, err)
 	}
 	// A new stream: the marker is durable before the directory exists.
 	marker := s.freshMarker(name)

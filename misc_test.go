@@ -345,3 +345,18 @@ func TestOutOfOrderSizeRolls(t *testing.T) {
 		closeT(t, s)
 	}
 }
+
+// TestStreamErrorText: an error about a stream names it once and says
+// "tsq:" once, and still matches its sentinel.
+func TestStreamErrorText(t *testing.T) {
+	s := openT(t, vfs.NewMem(), Options{})
+	_, err := s.Count("nosuch")
+	if !errors.Is(err, ErrStreamNotFound) || err.Error() != `tsq: stream "nosuch": stream not found` {
+		t.Fatalf("%v", err)
+	}
+	closeT(t, s)
+	_, err = s.Append(ctx, "ev", rec(day0, "a", 1))
+	if !errors.Is(err, ErrClosed) || strings.Count(err.Error(), "tsq:") != 1 {
+		t.Fatalf("%v", err)
+	}
+}

@@ -124,7 +124,7 @@ func (st *stream) readBlockFile(sf *segFile, i int, verify bool) ([]byte, error)
 	if sf.r != nil {
 		b, err := sf.r.ReadBlock(i, nil) // checks the CRC against the bytes and the index
 		if err != nil {
-			return nil, fmt.Errorf("tsq: stream %q: %w", st.name, err)
+			return nil, streamErr(st.name, err)
 		}
 		return b, nil
 	}
@@ -136,13 +136,13 @@ func (st *stream) readBlockFile(sf *segFile, i int, verify bool) ([]byte, error)
 		return nil, fmt.Errorf("tsq: stream %q: read %s block %d: %w", st.name, sf.path, i, err)
 	}
 	if n < 4 || binary.LittleEndian.Uint32(dst[n-4:]) != m.CRC {
-		return nil, fmt.Errorf("tsq: stream %q: %w", st.name, &codec.CorruptionError{
+		return nil, streamErr(st.name, &codec.CorruptionError{
 			Path: sf.path, Section: fmt.Sprintf("block %d", i), Offset: off,
 			Err: fmt.Errorf("%w: block CRC differs from the index's %#08x", chunk.ErrCorrupt, m.CRC)})
 	}
 	if verify {
 		if crc := chunk.Checksum(dst[:n-4]); crc != m.CRC {
-			return nil, fmt.Errorf("tsq: stream %q: %w", st.name, &codec.CorruptionError{
+			return nil, streamErr(st.name, &codec.CorruptionError{
 				Path: sf.path, Section: fmt.Sprintf("block %d", i), Offset: off,
 				Err: fmt.Errorf("%w: block CRC-32C %08x, the index says %08x", chunk.ErrCorrupt, crc, m.CRC)})
 		}

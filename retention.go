@@ -87,7 +87,7 @@ func (s *Store) SetRetention(stream string, r Retention) error {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if err := index.WriteRule(s.fs, st.statePath(retentionFile), ss.ruleSeq+1, &rule, ss.hook); err != nil {
-		return fmt.Errorf("tsq: stream %q: %w", stream, err)
+		return streamErr(stream, err)
 	}
 	ss.ruleSeq++
 	ss.ruleStamp, _ = st.stampOf(retentionFile)
@@ -133,7 +133,7 @@ func (st *stream) reloadRule() (bool, error) {
 			err = nil
 		}
 		if err != nil {
-			return false, fmt.Errorf("tsq: stream %q: %w", st.name, err)
+			return false, streamErr(st.name, err)
 		}
 	}
 	ss.rule.Store(ruleOrNil(r))

@@ -2,7 +2,6 @@ package tsq
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"math"
 	"path/filepath"
@@ -86,7 +85,7 @@ func (st *stream) loadSoft() error {
 	defer ss.mu.Unlock()
 	removed, err := index.RemoveStaleTmp(st.s.fs, st.dir, deletedFile, tombstonedFile, retentionFile, durableFile)
 	if err != nil {
-		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+		return streamErr(st.name, err)
 	}
 	st.rec.RemovedTmp = append(st.rec.RemovedTmp, removed...)
 	for _, b := range []*bitmapState{&ss.deleted, &ss.tombstoned} {
@@ -129,7 +128,7 @@ func (st *stream) stampOf(name string) (fileStamp, error) {
 		return fileStamp{}, nil
 	}
 	if err != nil {
-		return fileStamp{}, fmt.Errorf("tsq: stream %q: %w", st.name, err)
+		return fileStamp{}, streamErr(st.name, err)
 	}
 	return fileStamp{size: fi.Size(), mtime: fi.ModTime(), found: true}, nil
 }
@@ -167,7 +166,7 @@ func (st *stream) reloadBitmap(b *bitmapState) (changed bool, err error) {
 			bm, err = nil, nil // removed since the stat
 		}
 		if err != nil {
-			return false, fmt.Errorf("tsq: stream %q: %w", st.name, err)
+			return false, streamErr(st.name, err)
 		}
 	}
 	if bm != nil && bm.IsEmpty() {
@@ -183,11 +182,11 @@ func (st *stream) reloadBitmap(b *bitmapState) (changed bool, err error) {
 // and must not modify bm afterwards.
 func (st *stream) storeBitmap(b *bitmapState, bm *roaring64.Bitmap) error {
 	if st.s.o.ReadOnly {
-		return fmt.Errorf("tsq: stream %q: %w", st.name, ErrReadOnly)
+		return streamErr(st.name, ErrReadOnly)
 	}
 	bm.RunOptimize()
 	if err := index.WriteBitmap(st.s.fs, st.statePath(b.file), b.kind, b.seq+1, bm, st.soft.hook); err != nil {
-		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+		return streamErr(st.name, err)
 	}
 	b.seq++
 	if bm.IsEmpty() {

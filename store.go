@@ -105,13 +105,13 @@ func (s *Store) stream(name string, create bool) (*stream, error) {
 		return nil, ErrClosed
 	}
 	if create && s.o.ReadOnly {
-		return nil, fmt.Errorf("tsq: stream %q: %w", name, ErrReadOnly)
+		return nil, streamErr(name, ErrReadOnly)
 	}
 	if st := s.streams[name]; st != nil {
 		if st.fresh.marked && !st.fresh.other {
 			if !create {
 				// created by an import that has not committed yet
-				return nil, fmt.Errorf("tsq: stream %q: %w", name, ErrStreamNotFound)
+				return nil, streamErr(name, ErrStreamNotFound)
 			}
 			st.fresh.other = true // this writer would have created it too
 		}
@@ -119,12 +119,12 @@ func (s *Store) stream(name string, create bool) (*stream, error) {
 	}
 	dir := filepath.Join(s.streamsDir(), name)
 	if _, err := s.fs.Stat(dir); errors.Is(err, fs.ErrNotExist) && !create {
-		return nil, fmt.Errorf("tsq: stream %q: %w", name, ErrStreamNotFound)
+		return nil, streamErr(name, ErrStreamNotFound)
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("tsq: stream %q: %w", name, err)
+		return nil, streamErr(name, err)
 	}
 	if !create && s.pendingNew(name) {
-		return nil, fmt.Errorf("tsq: stream %q: %w", name, ErrStreamNotFound)
+		return nil, streamErr(name, ErrStreamNotFound)
 	}
 	return s.openStreamLocked(name, dir)
 }

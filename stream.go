@@ -175,10 +175,10 @@ type stream struct {
 func (st *stream) openWriter() error {
 	fsys := st.s.fs
 	if err := fsys.MkdirAll(st.dir, 0o755); err != nil {
-		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+		return streamErr(st.name, err)
 	}
 	if err := fsys.SyncDir(filepath.Dir(st.dir)); err != nil {
-		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+		return streamErr(st.name, err)
 	}
 	lk, err := fsys.Lock(filepath.Join(st.dir, "LOCK"))
 	if err != nil {
@@ -187,7 +187,7 @@ func (st *stream) openWriter() error {
 	st.lock = lk
 	removed, err := seg.RemoveStaleTmp(fsys, st.dir)
 	if err != nil {
-		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+		return streamErr(st.name, err)
 	}
 	st.rec = Recovery{RemovedTmp: removed}
 	if err := st.load(); err != nil {
@@ -350,7 +350,7 @@ func (st *stream) loadSealed(name string, last bool) (*segFile, error) {
 			}
 			return nil, nil
 		default:
-			return nil, fmt.Errorf("tsq: stream %q: %w", st.name, err)
+			return nil, streamErr(st.name, err)
 		}
 	}
 	r, err := seg.Open(fsys, path)
@@ -363,7 +363,7 @@ func (st *stream) loadSealed(name string, last bool) (*segFile, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("tsq: stream %q: %w", st.name, err)
+		return nil, streamErr(st.name, err)
 	}
 	defer r.Close()
 	if !last && !r.Sealed() && len(r.Blocks()) == 0 {
@@ -413,7 +413,7 @@ func (st *stream) removeSegment(name, path, what string, list *[]string) error {
 		return fmt.Errorf("tsq: stream %q: remove %s segment: %w", st.name, what, err)
 	}
 	if err := st.s.fs.SyncDir(st.dir); err != nil {
-		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+		return streamErr(st.name, err)
 	}
 	*list = append(*list, path)
 	return nil
@@ -436,7 +436,7 @@ func (st *stream) newSegFile(name string) (*segFile, error) {
 	if f == nil {
 		var err error
 		if f, err = st.s.fs.Open(path); err != nil {
-			return nil, fmt.Errorf("tsq: stream %q: %w", st.name, err)
+			return nil, streamErr(st.name, err)
 		}
 		st.files[name] = f
 	}
@@ -451,7 +451,7 @@ func (st *stream) newSegFile(name string) (*segFile, error) {
 func (st *stream) listSegments() ([]string, error) {
 	names, err := st.s.fs.ReadDir(st.dir)
 	if err != nil {
-		return nil, fmt.Errorf("tsq: stream %q: %w", st.name, err)
+		return nil, streamErr(st.name, err)
 	}
 	type ent struct {
 		name  string
@@ -617,11 +617,11 @@ func (st *stream) loadReadOnly(name string) (*segFile, error) {
 	path := filepath.Join(st.dir, name)
 	fi, err := st.s.fs.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("tsq: stream %q: %w", st.name, err)
+		return nil, streamErr(st.name, err)
 	}
 	r, err := seg.Open(st.s.fs, path)
 	if err != nil {
-		return nil, fmt.Errorf("tsq: stream %q: %w", st.name, err)
+		return nil, streamErr(st.name, err)
 	}
 	sf := &segFile{name: name, path: path, day: day, firstSeq: first,
 		sealed: r.Sealed(), blocks: r.Blocks(), rows: r.Rows(), size: fi.Size(), mtime: fi.ModTime(), gen: r.Header().Generation}
@@ -638,7 +638,7 @@ func (st *stream) loadReadOnly(name string) (*segFile, error) {
 	}
 	// An unsealed segment only grows: a shared handle reads any prefix.
 	if err := r.Close(); err != nil {
-		return nil, fmt.Errorf("tsq: stream %q: %w", st.name, err)
+		return nil, streamErr(st.name, err)
 	}
 	f, err := st.newSegFile(name)
 	if err != nil {
@@ -722,7 +722,7 @@ func (st *stream) sync() error {
 		return nil
 	}
 	if err := st.w.Sync(); err != nil {
-		return fmt.Errorf("tsq: stream %q: %w", st.name, err)
+		return streamErr(st.name, err)
 	}
 	st.s.m.fsyncs.Add(1)
 	return nil

@@ -1,15 +1,19 @@
 package main
 
-import "context"
+import (
+	"context"
+	"strings"
+)
 
 func init() {
-	register(&command{name: "stats", short: "rows, segments, blocks, bytes, time range and a sparkline per stream", usage: "",
-		summary: "Per stream: rows, segments, blocks and the rows a block holds on average, bytes on disk, time range and a sparkline of rows over time.",
+	register(&command{name: "stats", short: "rows, segments, blocks, bytes, time range and a sparkline per stream", usage: "[STREAM...]",
+		summary: "Per stream (each named, else all): rows, segments, blocks and the rows a block holds on average, bytes on disk, time range and a sparkline of rows over time.",
 		run:     runStats})
 }
 
 func runStats(ctx context.Context, e *env, args []string) error {
-	if err := e.parse(e.flags("stats"), args); err != nil {
+	fs := e.flags("stats")
+	if err := e.parse(fs, args); err != nil {
 		return err
 	}
 	st, err := e.openStore(true)
@@ -17,5 +21,9 @@ func runStats(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer st.Close()
-	return writeStats(ctx, e.stdout, st)
+	only := fs.Args()
+	for i, n := range only {
+		only[i] = strings.ToLower(n) // as queries read stream names
+	}
+	return writeStats(ctx, e.stdout, st, only...)
 }

@@ -32,7 +32,7 @@ func init() {
 		{".streams", "", "list the streams with their row counts", (*session).dotStreams},
 		{".schema", "STREAM", "show a stream's columns and types", (*session).dotSchema},
 		{".series", "STREAM [N]", "list up to N (20) series of a stream", (*session).dotSeries},
-		{".stats", "", "rows, segments, blocks, bytes and a sparkline of rows over time per stream", (*session).dotStats},
+		{".stats", "[STREAM...]", "rows, segments, blocks, bytes and a sparkline of rows over time per stream", (*session).dotStats},
 		{".mode", "table|csv|json|line", "set the output format", (*session).dotMode},
 		{".maxrows", "N", "rows a table shows before truncating (-1: all)", (*session).dotMaxRows},
 		{".timer", "on|off", "print each statement's run time", (*session).dotTimer},
@@ -128,8 +128,12 @@ func (s *session) dotSeries(_ context.Context, w []string, _ string) error {
 	return nil
 }
 
-func (s *session) dotStats(ctx context.Context, _ []string, _ string) error {
-	return writeStats(ctx, s.out, s.st)
+func (s *session) dotStats(ctx context.Context, w []string, _ string) error {
+	only := make([]string, len(w))
+	for i, n := range w {
+		only[i] = strings.ToLower(n)
+	}
+	return writeStats(ctx, s.out, s.st, only...)
 }
 
 func (s *session) dotMode(_ context.Context, w []string, _ string) error {

@@ -77,6 +77,20 @@ func TestStats(t *testing.T) {
 			t.Errorf("stats lack %q:\n%s", want, r.stdout)
 		}
 	}
+	// Named streams only (unquoted names fold to lower case, as in
+	// queries); a name that is not a stream is an error.
+	r = runTSQ(t, "", "--store", dir, "stats", "OSM")
+	if r.code != 0 || strings.Count(r.stdout, "\n") != 2 || !strings.Contains(r.stdout, "\nosm ") || strings.Contains(r.stdout, "cpu") {
+		t.Fatalf("stats OSM: %+v", r)
+	}
+	r = runTSQ(t, "", "--store", dir, "stats", "cpu", "nosuch")
+	if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, `no stream "nosuch"`) {
+		t.Fatalf("stats nosuch: %+v", r)
+	}
+	r = runTSQ(t, ".stats cpu\n", "--store", dir)
+	if r.code != 0 || !strings.Contains(r.stdout, "\ncpu ") || strings.Contains(r.stdout, "osm") {
+		t.Fatalf(".stats cpu: %+v", r)
+	}
 }
 
 // TestActivity: rows spread over buckets by time, with single-instant

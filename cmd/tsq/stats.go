@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"text/tabwriter"
 	"time"
 
@@ -32,10 +33,18 @@ type streamStats struct {
 }
 
 // collectStats reads the block index of every segment of the store.
-func collectStats(ctx context.Context, st *tsq.Store) ([]streamStats, error) {
+func collectStats(ctx context.Context, st *tsq.Store, only []string) ([]streamStats, error) {
 	names, err := st.Streams()
 	if err != nil {
 		return nil, err
+	}
+	if len(only) > 0 {
+		for _, n := range only {
+			if !slices.Contains(names, n) {
+				return nil, fmt.Errorf("stats: no stream %q (tsq stats lists them all)", n)
+			}
+		}
+		names = only
 	}
 	segs, err := check.Segments(vfs.Default, st.Dir())
 	if err != nil {
@@ -107,8 +116,8 @@ func activity(metas []seg.BlockMeta, tmin, tmax int64) string {
 }
 
 // writeStats prints one line per stream.
-func writeStats(ctx context.Context, w io.Writer, st *tsq.Store) error {
-	stats, err := collectStats(ctx, st)
+func writeStats(ctx context.Context, w io.Writer, st *tsq.Store, only ...string) error {
+	stats, err := collectStats(ctx, st, only)
 	if err != nil {
 		return err
 	}
