@@ -151,13 +151,7 @@ func TestImportCompressedFile(t *testing.T) {
 func TestImportTimeUnitHint(t *testing.T) {
 	dir := t.TempDir()
 	store := filepath.Join(dir, "s")
-	write := func(name, body string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, body string) string { return writeFile(t, dir, name, body) }
 	secCSV := write("sec.csv", "ts,host,v\n1700000000,a,1\n1700000060,a,2\n")
 	msCSV := write("ms.csv", "ts,host,v\n1700000000000,a,1\n")
 	secLP := write("sec.lp", "cpu,host=a v=1 1700000000\n")
@@ -193,13 +187,7 @@ func TestImportTimeUnitHint(t *testing.T) {
 func TestImportSeveralFiles(t *testing.T) {
 	dir := t.TempDir()
 	store := filepath.Join(dir, "s")
-	write := func(name, body string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, body string) string { return writeFile(t, dir, name, body) }
 	a := write("a.csv", "ts,v\n1700000000000,1\n1700000001000,2\n")
 	b := write("b.csv", "ts,v\n1700000002000,3\n")
 	bad := write("bad.csv", "ts,v\n1700000003000,4\n\"x\n")
@@ -255,10 +243,7 @@ func TestStreamNameOf(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	src := filepath.Join(dir, "日本.csv")
-	if err := os.WriteFile(src, []byte("a,b\n1,2\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	src := writeFile(t, dir, "日本.csv", "a,b\n1,2\n")
 	r := runTSQ(t, "", "--store", filepath.Join(dir, "s"), "import", src)
 	if r.code != 1 || !strings.Contains(r.stderr, `no stream name can be made from "日本.csv": give --stream`) {
 		t.Fatalf("%+v", r)

@@ -61,3 +61,13 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(code)
 }
+
+// writeFile writes body to dir/name and returns the path.
+func writeFile(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
