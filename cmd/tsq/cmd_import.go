@@ -83,11 +83,19 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		}
 		o.format = f
 	}
-	for _, path := range paths { // a missing file stops the import before any
+	// A missing file or a name no stream can have stops the import
+	// before any file.
+	names := make([]string, len(paths))
+	for i, path := range paths {
 		if fi, err := os.Stat(path); path != "-" && err != nil {
 			return fmt.Errorf("import: %w", err)
 		} else if path != "-" && fi.IsDir() {
 			return fmt.Errorf("import: %s is a directory: give its files (%s/*)", path, path)
+		}
+		if names[i] = *stream; names[i] == "" {
+			if names[i] = streamNameOf(path); names[i] == "" {
+				return fmt.Errorf("import: no stream name can be made from %q: give --stream", filepath.Base(path))
+			}
 		}
 	}
 	st, err := e.openStore(false)
@@ -100,13 +108,7 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	// Each file is its own atomic import, in the order given; the first
 	// that fails stops the rest.
 	for i, path := range paths {
-		name := *stream
-		if name == "" {
-			if name = streamNameOf(path); name == "" {
-				return fmt.Errorf("import: no stream name can be made from %q: give --stream", filepath.Base(path))
-			}
-		}
-		if err := importFile(ctx, e, st, path, name, *rejects, o); err != nil {
+		if err := importFile(ctx, e, st, path, names[i], *rejects, o); err != nil {
 			if len(paths) > 1 {
 				err = fmt.Errorf("%w (%d of %d files imported before %s, none after it)", err, i, len(paths), path)
 			}

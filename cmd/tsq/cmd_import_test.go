@@ -224,6 +224,14 @@ func TestImportSeveralFiles(t *testing.T) {
 	if got := count("all"); got != "2,3\n" {
 		t.Fatalf("a refused import changed the stream: %q", got)
 	}
+	// A file no stream can be named after stops the files before it too.
+	r = runTSQ(t, "", "--store", store, "import", "--time", "ts", a, writeFile(t, dir, "日本.csv", "ts,v\n1,2\n"))
+	if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, "no stream name can be made") {
+		t.Fatalf("no name: %+v", r)
+	}
+	if got := count("a"); got != "2,3\n" {
+		t.Fatalf("a refused import changed stream a: %q", got)
+	}
 }
 
 func TestStreamNameOf(t *testing.T) {
