@@ -24,6 +24,12 @@ type ImportOptions struct {
 	// extension, then from the first bytes.
 	Format  ingest.Format
 	Mapping ingest.Mapping
+	// GuessTime, when Mapping names no time field, takes the time from a
+	// field named like one (ingest.GuessTimeField: time, timestamp,
+	// ts...) in the input's first record; ImportStats.TimeField says
+	// which. Without it, or without such a field, rows get the import's
+	// time.
+	GuessTime bool
 	// SkipBad writes each bad row to Rejects and counts it instead of
 	// aborting the import.
 	SkipBad bool
@@ -74,6 +80,7 @@ type ImportStats struct {
 	Format      ingest.Format
 	Compression ingest.Compression // of the input (it was decompressed)
 	UTF16       bool               // the input was UTF-16 text, read as UTF-8
+	TimeField   string             // the field GuessTime took the time from ("" none)
 	Rows        int64
 	Rejected    int64
 	Bytes       int64 // input bytes read (decompressed)

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf16"
 
 	"github.com/klauspost/compress/gzip"
@@ -167,6 +168,58 @@ func TestImportUTF16(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("%s:\n%+v\nwant\n%+v", name, got, want)
+		}
+	}
+}
+
+// TestImportGuessTime: with GuessTime and no time field in the mapping,
+// the time comes from a field named like one in the first record (after
+// decompression); a mapped time field wins; without GuessTime rows get
+// the import's time.
+func TestImportGuessTime(t *testing.T) {
+	csv := "Timestamp,host,v\n2024-01-02T03:04:05Z,a,1\n2024-01-02T03:04:06Z,b,2\n"
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	_, _ = zw.Write([]byte(csv))
+	_ = zw.Close()
+	s := openT(t, vfs.NewMem(), Options{})
+	want := time.Date(2024, 1, 2, 3, 4, 6, 0, time.UTC).UnixNano()
+	for _, c := range []struct {
+		stream string
+		in     []byte
+		guess  bool
+		mapped string
+		field  string // TimeField
+		time   int64  // of row 2; 0: the import's
+	}{
+		{"plain", []byte(csv), true, "", "Timestamp", want},
+		{"gz", gz.Bytes(), true, "", "Timestamp", want},
+		{"off", []byte(csv), false, "", "", 0},
+		{"mapped", []byte("ts,Timestamp\n5,2024-01-02T03:04:06Z\n7,x\n"), true, "ts", "", 7e6},
+		{"none", []byte("a,b\n1,2\n3,4\n"), true, "", "", 0},
+	} {
+		o := &ImportOptions{GuessTime: c.guess}
+		if c.mapped != "" {
+			if err := o.Mapping.Set("time=" + c.mapped); err != nil {
+				t.Fatal(err)
+			}
+		}
+		before := time.Now().UnixNano()
+		st, err := s.Import(ctx, c.stream, bytes.NewReader(c.in), o)
+		if err != nil || st.TimeField != c.field {
+			t.Fatalf("%s: %+v, %v", c.stream, st, err)
+		}
+		r, err := s.Get(c.stream, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.time != 0 && r.Time != c.time || c.time == 0 && r.Time < before {
+			t.Errorf("%s: time %v, want %v", c.stream, time.Unix(0, r.Time).UTC(), time.Unix(0, c.time).UTC())
+		}
+		// The field taken as the time is not kept as a field too, as
+		// with a mapped one; without the guess it is a field.
+		if _, ok := r.Field("Timestamp"); c.field != "" && ok || c.stream == "off" && !ok {
+			t.Errorf("%s: the field Timestamp stored: %v", c.stream, ok)
 		}
 	}
 }

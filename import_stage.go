@@ -110,6 +110,15 @@ func (run *importRun) stage(ctx context.Context, r io.Reader) error {
 		format = ingest.GuessContent(head)
 	}
 	run.stats.Format = format
+	if run.o.GuessTime && run.o.Mapping.Time == "" {
+		head, err := br.Peek(64 << 10)
+		if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+			return fmt.Errorf("read: %w", err)
+		}
+		if name := ingest.GuessTimeField(head, format); name != "" {
+			run.o.Mapping.Time, run.stats.TimeField = name, name
+		}
+	}
 	nParse := 1
 	if ingest.Parallel(format) && nEnc > 1 {
 		nParse = nEnc

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -34,7 +35,7 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	mapFlag := func(key string) func(string) error {
 		return func(v string) error { return m.Set(key + "=" + v) }
 	}
-	fs.Func("time", "`field` or column holding the time", mapFlag("time"))
+	fs.Func("time", "`field` or column holding the time (default: the first of time, timestamp, ts, ... the input has; '': the import's time)", mapFlag("time"))
 	fs.Func("time-unit", "`unit` of a numeric time: s, ms, us, ns", mapFlag("time.unit"))
 	fs.Func("time-layout", "Go `layout` of a text time (default: RFC 3339, also with a space for the T, without a zone (UTC), or a date)", mapFlag("time.layout"))
 	fs.Func("series", "`fields` whose values, joined by /, are the series", mapFlag("series"))
@@ -59,6 +60,8 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	case paths[0] == "-" && *stream == "":
 		return errors.New("import: --stream is needed when reading stdin")
 	}
+	timeGiven := false
+	fs.Visit(func(f *flag.Flag) { timeGiven = timeGiven || f.Name == "time" })
 	o := importOptions{mapping: m, skipBad: *skipBad, budget: *budget}
 	if *mappingFile != "" {
 		f, err := os.Open(*mappingFile)
@@ -76,6 +79,9 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		}
 		o.mapping = fm
 	}
+	// Without --time (or time= in the mapping file), a field named like a
+	// time is the time; --time '' keeps the import's time.
+	o.guessTime = !timeGiven && o.mapping.Time == ""
 	if *format != "" {
 		f, err := ingest.ParseFormat(*format)
 		if err != nil {
@@ -211,6 +217,10 @@ func importFile(ctx context.Context, e *env, st *tsq.Store, path, name, rejects 
 		fmt.Fprintf(e.stdout, "; %d rejected", stats.Rejected)
 	}
 	fmt.Fprintln(e.stdout)
+	if stats.TimeField != "" {
+		fmt.Fprintf(e.stderr, "tsq: note: times from field %q (--time picks another; --time '' gives every row the import's time)\n", stats.TimeField)
+		o.mapping.Time = stats.TimeField
+	}
 	if hint := timeUnitHint(o.mapping, stats); hint != "" {
 		fmt.Fprintln(e.stderr, "tsq: note: "+hint)
 	}

@@ -168,7 +168,9 @@ func TestImportTimeUnitHint(t *testing.T) {
 		{[]string{msLP}, "if the times are unix milliseconds, import again with --time-unit ms"},
 		{[]string{msLP, "--time-unit", "ms"}, ""},
 		{[]string{small, "--time", "ts"}, ""},
-		{[]string{secCSV}, ""}, // no time field: the rows get the import's time
+		{[]string{secCSV, "--time", ""}, ""}, // no time field: the rows get the import's time
+		// Without --time the field ts is taken, and its seconds noticed.
+		{[]string{secCSV}, "tsq: note: times from field \"ts\" (--time picks another; --time '' gives every row the import's time)\ntsq: note: every imported time is before 1973 read as milliseconds"},
 	} {
 		r := runTSQ(t, "", append([]string{"--store", store, "import"}, c.args...)...)
 		if r.code != 0 || !strings.HasPrefix(r.stdout, "imported ") {

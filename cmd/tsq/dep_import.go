@@ -12,14 +12,15 @@ import (
 
 // importOptions are the flags of tsq import, already parsed.
 type importOptions struct {
-	format   ingest.Format
-	mapping  ingest.Mapping
-	skipBad  bool
-	rejects  io.Writer
-	budget   int64
-	source   string
-	size     int64
-	progress func(tsq.ImportProgress)
+	format    ingest.Format
+	mapping   ingest.Mapping
+	skipBad   bool
+	guessTime bool // take the time from a field named like one when no --time
+	rejects   io.Writer
+	budget    int64
+	source    string
+	size      int64
+	progress  func(tsq.ImportProgress)
 }
 
 // importStats is what an import reports.
@@ -29,6 +30,7 @@ type importStats struct {
 	Compression           ingest.Compression
 	UTF16                 bool
 	Format                ingest.Format
+	TimeField             string
 	MinTime, MaxTime      int64
 	Segments              int
 	FirstSeq, LastSeq     uint64
@@ -37,13 +39,13 @@ type importStats struct {
 }
 
 func importStream(ctx context.Context, s *tsq.Store, stream string, r io.Reader, o importOptions) (importStats, error) {
-	io := &tsq.ImportOptions{Format: o.format, Mapping: o.mapping, SkipBad: o.skipBad, Rejects: o.rejects,
+	io := &tsq.ImportOptions{Format: o.format, Mapping: o.mapping, GuessTime: o.guessTime, SkipBad: o.skipBad, Rejects: o.rejects,
 		MemoryBudget: o.budget, Source: o.source, Size: o.size}
 	if o.progress != nil {
 		io.Progress = o.progress
 	}
 	st, err := s.Import(ctx, stream, r, io)
-	return importStats{Rows: st.Rows, Bytes: st.Bytes, ReadBytes: st.ReadBytes, Compression: st.Compression, UTF16: st.UTF16, Format: st.Format, MinTime: st.MinTime, MaxTime: st.MaxTime, Rejected: st.Rejected, Segments: st.Segments,
+	return importStats{Rows: st.Rows, Bytes: st.Bytes, ReadBytes: st.ReadBytes, Compression: st.Compression, UTF16: st.UTF16, Format: st.Format, TimeField: st.TimeField, MinTime: st.MinTime, MaxTime: st.MaxTime, Rejected: st.Rejected, Segments: st.Segments,
 		FirstSeq: st.FirstSeq, LastSeq: st.LastSeq, PeakHeap: st.PeakHeap, Total: st.Total}, err
 }
 

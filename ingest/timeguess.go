@@ -1,0 +1,54 @@
+package ingest
+
+import (
+	"bytes"
+	"io"
+	"strings"
+)
+
+// timeNames are the field names GuessTimeField takes for the time, the
+// first present winning (compared without case).
+var timeNames = []string{"time", "timestamp", "ts", "_time", "@timestamp", "datetime", "date",
+	"ts_ms", "time_ms", "timestamp_ms", "event_time", "created_at"}
+
+// GuessTimeField returns the field of a CSV or JSON input that most
+// likely holds each record's time, from the first record in head (the
+// input's first bytes): the first of time, timestamp, ts, _time,
+// @timestamp, datetime, date, ts_ms, time_ms, timestamp_ms, event_time,
+// created_at it has, in any case, as the input spells it; "" when it has
+// none or for line protocol and Prometheus text, whose records carry
+// their time.
+func GuessTimeField(head []byte, f Format) string {
+	if f == Guess {
+		f = GuessContent(head)
+	}
+	if f != CSV && f != JSONLines && f != JSONArray {
+		return ""
+	}
+	p, err := NewParser(bytes.NewReader(head), Options{Format: f, BatchRows: 1, SkipBad: true, Rejects: io.Discard, Now: 1})
+	if err != nil {
+		return ""
+	}
+	var b Batch
+	_ = p.Fill(&b) // the first record; a record cut at head's end is no matter
+	var names []string
+	if f == CSV {
+		for _, h := range p.csv.header {
+			names = append(names, string(h))
+		}
+	} else {
+		for _, c := range b.Cols {
+			// A field named time is the column time_ (record columns
+			// keep their names); the mapping names the field.
+			names = append(names, strings.TrimSuffix(c.Name, "_"))
+		}
+	}
+	for _, want := range timeNames {
+		for _, n := range names {
+			if strings.EqualFold(n, want) {
+				return n
+			}
+		}
+	}
+	return ""
+}
