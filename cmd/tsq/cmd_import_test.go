@@ -180,6 +180,15 @@ func TestImportTimeUnitHint(t *testing.T) {
 			t.Errorf("%v: stderr %q, want a note with %q", c.args, r.stderr, c.note)
 		}
 	}
+	us := write("us.csv", "date,v\n01/02/2024,1\n")
+	r := runTSQ(t, "", "--store", store, "import", us)
+	if r.code != 1 || !strings.Contains(r.stderr, `time field "date" = "01/02/2024"`) ||
+		!strings.Contains(r.stderr, `(the time was taken from field "date", as its name suggests: give --time FIELD, with --time-layout for text times, or --time '' for the import's time)`) {
+		t.Fatalf("a guessed time field of other text: %+v", r)
+	}
+	if r := runTSQ(t, "", "--store", store, "import", us, "--time-layout", "01/02/2006"); r.code != 0 {
+		t.Fatalf("with its layout: %+v", r)
+	}
 }
 
 // TestImportSeveralFiles: each file is its own atomic import, in order,
