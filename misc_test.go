@@ -354,6 +354,10 @@ func TestStreamErrorText(t *testing.T) {
 	if !errors.Is(err, ErrStreamNotFound) || err.Error() != `tsq: stream "nosuch": stream not found` {
 		t.Fatalf("%v", err)
 	}
+	_, err = s.Query(ctx, "SELECT * FROM nosuch", nil)
+	if !errors.Is(err, ErrStreamNotFound) || err.Error() != `query: line 1 col 15: stream "nosuch": stream not found` {
+		t.Fatalf("query: %v", err)
+	}
 	closeT(t, s)
 	_, err = s.Append(ctx, "ev", rec(day0, "a", 1))
 	if !errors.Is(err, ErrClosed) || strings.Count(err.Error(), "tsq:") != 1 {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -65,7 +66,7 @@ func Exec(ctx context.Context, st *Statement, text string, open Opener, o *Optio
 	opts := o.withDefaults()
 	src, err := open(st.Stream)
 	if err != nil {
-		e := errAt(text, st.streamPos, "%v", err)
+		e := errAt(text, st.streamPos, "%s", strings.TrimPrefix(err.Error(), "tsq: ")) // said once, by the caller
 		e.err = err
 		return nil, e
 	}
