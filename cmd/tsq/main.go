@@ -75,8 +75,7 @@ func run(ctx context.Context, e *env, args []string) int {
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
-	// Library errors carry their own "tsq: " prefix.
-	fmt.Fprintf(e.stderr, "tsq: %s\n", strings.TrimPrefix(oneLine(err.Error()), "tsq: "))
+	fmt.Fprintf(e.stderr, "tsq: %s\n", errText(err))
 	return 1
 }
 
@@ -166,6 +165,13 @@ func (e *env) parse(fs *flag.FlagSet, args []string) error {
 	}
 	// Leave the arguments in fs.Args, as a parse of them alone would.
 	return fs.Parse(append([]string{"--"}, pos...))
+}
+
+// errText is err as one line without the "tsq: " prefixes library
+// errors carry, at its start and where one wraps another ("compact "x":
+// tsq: store is read-only"): the command says "tsq:" once.
+func errText(err error) string {
+	return strings.ReplaceAll(strings.TrimPrefix(oneLine(err.Error()), "tsq: "), ": tsq: ", ": ")
 }
 
 // oneLine folds a multi-line error into one line.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -110,5 +111,22 @@ func TestActivity(t *testing.T) {
 	}
 	if strings.Contains(activity(metas[1:2], t0, t0+1000*day), " ") {
 		t.Fatal("a bucket without a value")
+	}
+}
+
+func TestErrText(t *testing.T) {
+	inner := errors.New("tsq: store is read-only")
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{fmt.Errorf("tsq: compact %q: %w", "x", inner), `compact "x": store is read-only`},
+		{fmt.Errorf("tsq: gc: %w", fmt.Errorf("tsq: journal: %w", inner)), "gc: journal: store is read-only"},
+		{errors.New("import: give a FILE\nor -"), "import: give a FILE; or -"},
+		{errors.New(`query: "tsq:x"`), `query: "tsq:x"`},
+	} {
+		if got := errText(c.err); got != c.want {
+			t.Errorf("%v: %q, want %q", c.err, got, c.want)
+		}
 	}
 }

@@ -117,8 +117,8 @@ func (s *session) report(err error, src string, line int) {
 		return
 	}
 	if line > 0 {
-		fmt.Fprintf(w, "Error: line %d: %s\n", line, oneLine(err.Error()))
+		fmt.Fprintf(w, "Error: line %d: %s\n", line, errText(err))
 		return
 	}
-	fmt.Fprintf(w, "Error: %s\n", oneLine(err.Error()))
+	fmt.Fprintf(w, "Error: %s\n", errText(err))
 }
