@@ -17,8 +17,9 @@
 // series, key, op) get a trailing underscore.
 //
 // A field's type is inferred from its values within one batch: integers
-// give int64, a fractional number widens the column to float64, text
-// (or a mix of kinds) makes it a string column. A number is digits with
+// give int64, a fractional number widens the column to float64, true
+// and false (also True, TRUE, False, FALSE in CSV) give bool, text (or a
+// mix of kinds) makes it a string column. A number is digits with
 // an optional sign, point and exponent, or NaN, Inf, inf, Infinity (with
 // a sign): "Nan" or "INF" stay text; one past float64's range is ±Inf.
 // Numbers read before a column turns to text within a batch show with the

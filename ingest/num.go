@@ -165,3 +165,16 @@ func appendFloatText(dst []byte, f float64) []byte {
 	}
 	return strconv.AppendFloat(dst, f, 'g', -1, 64)
 }
+
+// boolText reads a CSV cell that is a bool: true, True, TRUE, false,
+// False or FALSE (spreadsheets write the upper case). Not 1, 0, t, f, yes
+// or no, which are as often numbers or text.
+func boolText(p []byte) (v, ok bool) {
+	switch string(p) {
+	case "true", "True", "TRUE":
+		return true, true
+	case "false", "False", "FALSE":
+		return false, true
+	}
+	return false, false
+}

@@ -83,3 +83,31 @@ func TestDecimalSyntax(t *testing.T) {
 		}
 	}
 }
+
+// TestCSVBools: true and false in the spellings spreadsheets write make
+// a bool column; 1/0, t/f and yes/no stay numbers and text; a bool
+// column meeting other text turns to text.
+func TestCSVBools(t *testing.T) {
+	rows, _, err := parseAll(t, "a,b,c,d,e\ntrue,TRUE,1,yes,t\nFalse,FALSE,0,no,f\n", Options{Format: CSV})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []map[string]any{
+		{"a": true, "b": true, "c": int64(1), "d": "yes", "e": "t"},
+		{"a": false, "b": false, "c": int64(0), "d": "no", "e": "f"},
+	}
+	for i, r := range rows {
+		for k, w := range want[i] {
+			if r.fields[k] != w {
+				t.Errorf("row %d %s: %#v, want %#v", i, k, r.fields[k], w)
+			}
+		}
+	}
+	rows, _, err = parseAll(t, "a,b\ntrue,1\nmaybe,true\n", Options{Format: CSV})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows[0].fields["a"] != "true" || rows[1].fields["a"] != "maybe" || rows[0].fields["b"] != "1" || rows[1].fields["b"] != "true" {
+		t.Fatalf("%+v", rows)
+	}
+}

@@ -460,6 +460,9 @@ func (r *rowBuilder) store(name []byte, v value, typ chunk.Type, hint *Col) (*Co
 		t = chunk.Bool
 	case vNum:
 		t = chunk.Int64
+		if _, ok := boolText(v.text); ok {
+			t = chunk.Bool // a CSV cell true or false
+		}
 	}
 	c := b.col(name, t)
 	return c, r.put(c, v)
@@ -481,6 +484,10 @@ func (r *rowBuilder) put(c *Col, v value) error {
 	case vNum:
 		if c.Type == chunk.String {
 			b.putStr(c, v.text)
+		} else if t, ok := boolText(v.text); ok && c.Type == chunk.Bool {
+			b.putBool(c, t)
+		} else if c.Type == chunk.Bool || ok {
+			b.putStr(c, v.text) // a bool among other values: text
 		} else if i, ok := parseInt(v.text); ok {
 			b.putInt(c, i)
 		} else if f, ok := numberValue(v.text); ok {

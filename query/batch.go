@@ -2,7 +2,9 @@ package query
 
 import (
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 
 	"github.com/tsqdb/tsq/chunk"
 )
@@ -26,6 +28,7 @@ type batch struct {
 type need struct {
 	time, series, key, op bool
 	fields                map[string]bool
+	types                 *fieldSet // the fields' types over all blocks, if known
 }
 
 func (n *need) add(name string) {
@@ -148,6 +151,11 @@ func decodeBatch(dec *chunk.Decoder, sg Segment, i int, nd *need, scratch *batch
 		if err != nil {
 			return nil, err
 		}
+		if c != nil && nd.types != nil {
+			if t, ok := nd.types.lookup(f); ok && (t == chunk.String || t == chunk.Bytes) && c.Type != t {
+				asText(c, t) // a field of mixed types is text in every block
+			}
+		}
 		if c != nil {
 			if b.fields == nil {
 				b.fields = map[string]*chunk.Column{}
@@ -218,4 +226,45 @@ func (b *batch) valueAt(name string, k colKind, r int32) value {
 		return value{b: c.Bools[r]}
 	}
 	return value{s: c.StringAt(int(r))}
+}
+
+// asText turns c (int64, float64, bool, or the other of string and
+// bytes) into a column of type t (String or Bytes) holding each value as
+// text: integers in decimal, floats with the fewest digits that read back
+// (no exponent from 1e-4 to 1e21), bools as true and false. Nulls stay.
+func asText(c *chunk.Column, t chunk.Type) {
+	if c.Type == chunk.String || c.Type == chunk.Bytes {
+		c.Type = t // the same bytes
+		return
+	}
+	n := c.Len()
+	c.Dict.Reset()
+	c.Codes = slices.Grow(c.Codes[:0], n)[:n]
+	var buf []byte
+	for i := range n {
+		buf = buf[:0]
+		if !c.IsNull(i) {
+			switch c.Type {
+			case chunk.Int64:
+				buf = strconv.AppendInt(buf, c.Ints[i], 10)
+			case chunk.Float64:
+				buf = appendFloatText(buf, c.Floats[i])
+			case chunk.Bool:
+				buf = strconv.AppendBool(buf, c.Bools[i])
+			}
+		}
+		c.Codes[i] = int32(i)
+		c.Dict.Append(buf)
+	}
+	c.Type, c.Strs = t, nil
+}
+
+// appendFloatText appends f as text with the fewest digits that read
+// back as f, without an exponent from 1e-4 up to 1e21 (1234567.5, not
+// 1.2345675e+06).
+func appendFloatText(dst []byte, f float64) []byte {
+	if a := math.Abs(f); a == 0 || a >= 1e-4 && a < 1e21 {
+		return strconv.AppendFloat(dst, f, 'f', -1, 64)
+	}
+	return strconv.AppendFloat(dst, f, 'g', -1, 64)
 }

@@ -47,6 +47,7 @@ func compile(st *Statement, src string, fs *fieldSet, now time.Time) (*plan, err
 	p := &plan{st: st, src: src, fields: fs, now: now.UnixNano(),
 		shi: math.MaxUint64, tlo: math.MinInt64, thi: math.MaxInt64,
 		asSeq: math.MaxUint64, asTime: math.MaxInt64, limit: st.Limit}
+	p.nd.types = fs
 	if st.AsOf != nil {
 		if st.AsOf.Seq != 0 {
 			p.asSeq = st.AsOf.Seq

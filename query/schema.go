@@ -27,7 +27,11 @@ func isBase(name string) bool {
 }
 
 // FieldDef is a field column of a stream and its type over all blocks. A
-// field stored as int64 in some blocks and float64 in others is float64.
+// field stored as int64 in some blocks and float64 in others is float64;
+// one stored as text (string or bytes) in some blocks and as numbers or
+// bools in others is text, its numbers and bools written as text (an
+// import whose later rows turned a column of numbers to text; bytes if
+// any block has bytes); one of numbers and bools is string too.
 type FieldDef struct {
 	Name string
 	Type chunk.Type
@@ -47,7 +51,7 @@ func (f *fieldSet) lookup(name string) (chunk.Type, bool) {
 	return f.list[i].Type, true
 }
 
-// add merges a field; it fails on two types that do not unify.
+// add merges a field: any two types unify (see FieldDef).
 func (f *fieldSet) add(name string, t chunk.Type) error {
 	if f.byName == nil {
 		f.byName = map[string]int{}
@@ -63,8 +67,10 @@ func (f *fieldSet) add(name string, t chunk.Type) error {
 	case old == t:
 	case (old == chunk.Int64 || old == chunk.Float64) && (t == chunk.Int64 || t == chunk.Float64):
 		f.list[i].Type = chunk.Float64
+	case old == chunk.Bytes || t == chunk.Bytes:
+		f.list[i].Type = chunk.Bytes
 	default:
-		return fmt.Errorf("field %q is %s in some blocks and %s in others", name, old, t)
+		f.list[i].Type = chunk.String
 	}
 	return nil
 }

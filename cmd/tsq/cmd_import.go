@@ -197,7 +197,7 @@ func importFile(ctx context.Context, e *env, st *tsq.Store, path, name, rejects 
 	}
 	stats, err := importStream(ctx, st, name, r, o)
 	bar.Done()
-	if err != nil && stats.TimeField != "" {
+	if err != nil && stats.TimeField != "" && strings.Contains(err.Error(), fmt.Sprintf("time field %q", stats.TimeField)) {
 		return fmt.Errorf("%w (the time was taken from field %q, as its name suggests: give --time FIELD, with --time-layout for text times, or --time '' for the import's time)", err, stats.TimeField)
 	}
 	if err != nil {
