@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"bytes"
+
 	"github.com/valyala/fastjson"
 )
 
@@ -8,6 +10,7 @@ type jsonState struct {
 	p    fastjson.Parser
 	name []byte // flattened name being built
 	raw  []byte // scratch for raw number and JSON text
+	fix  []byte // a line with its Infinity tokens as Inf
 }
 
 func (p *Parser) jsonLines(b *Batch) error {
@@ -19,7 +22,19 @@ func (p *Parser) jsonRow(b *Batch, line []byte) error {
 	js := &p.jsonState
 	v, err := js.p.ParseBytes(line)
 	if err != nil {
-		return rowErr("invalid JSON: %v", err)
+		// Python's json module writes infinite floats as Infinity and
+		// -Infinity (and NaN, which the parser reads), the parser reads
+		// Inf: try the line again so, and report the first error.
+		var again bool
+		if js.fix, again = infAsInf(js.fix[:0], line); again {
+			var err2 error
+			if v, err2 = js.p.ParseBytes(js.fix); err2 == nil {
+				err = nil
+			}
+		}
+		if err != nil {
+			return rowErr("invalid JSON: %v", err)
+		}
 	}
 	o, err := v.Object()
 	if err != nil {
@@ -76,4 +91,32 @@ func (p *Parser) jsonValue(name []byte, v *fastjson.Value, depth int) error {
 	}
 	js.raw = v.MarshalTo(js.raw[:0])
 	return p.rb.set(name, value{kind: vRaw, text: js.raw})
+}
+
+// infAsInf appends line to dst with each Infinity outside strings written
+// Inf, and reports whether there was one.
+func infAsInf(dst, line []byte) ([]byte, bool) {
+	const word = "Infinity"
+	if !bytes.Contains(line, []byte(word)) {
+		return dst, false
+	}
+	inStr, esc, found := false, false, false
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case inStr && esc:
+			esc = false
+		case inStr && c == '\\':
+			esc = true
+		case c == '"':
+			inStr = !inStr
+		case !inStr && bytes.HasPrefix(line[i:], []byte(word)):
+			dst = append(dst, "Inf"...)
+			i += len(word) - 1
+			found = true
+			continue
+		}
+		dst = append(dst, c)
+	}
+	return dst, found
 }

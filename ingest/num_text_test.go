@@ -3,6 +3,7 @@ package ingest
 import (
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -109,5 +110,27 @@ func TestCSVBools(t *testing.T) {
 	}
 	if rows[0].fields["a"] != "true" || rows[1].fields["a"] != "maybe" || rows[0].fields["b"] != "1" || rows[1].fields["b"] != "true" {
 		t.Fatalf("%+v", rows)
+	}
+}
+
+// TestJSONPythonInfinity: Python's json.dumps writes infinite floats as
+// Infinity and -Infinity; they are ±Inf, and the word inside strings is
+// left alone.
+func TestJSONPythonInfinity(t *testing.T) {
+	in := `{"a":Infinity,"b":-Infinity,"c":NaN,"s":"Infinity \"x\" Infinity","d":[Infinity]}` + "\n" + `{"a":1}` + "\n"
+	rows, _, err := parseAll(t, in, Options{Format: JSONLines})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := rows[0].fields
+	if f["a"] != math.Inf(1) || f["b"] != math.Inf(-1) || !math.IsNaN(f["c"].(float64)) || f["s"] != `Infinity "x" Infinity` || f["d"] != "[Inf]" {
+		t.Fatalf("%#v", f)
+	}
+	if rows[1].fields["a"] != 1.0 {
+		t.Fatalf("%#v", rows[1].fields)
+	}
+	// A line broken otherwise keeps its own error.
+	if _, _, err := parseAll(t, `{"a":Infinity,}`+"\n", Options{Format: JSONLines}); err == nil || !strings.Contains(err.Error(), "invalid JSON") {
+		t.Fatalf("%v", err)
 	}
 }
