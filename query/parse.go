@@ -278,15 +278,35 @@ func (p *parser) source(st *Statement) {
 
 func (p *parser) streamName() (string, int) {
 	t := p.advance()
-	if t.kind != tIdent && t.kind != tQuoted && t.kind != tString || t.text == "" || t.kind == tIdent && reserved[strings.ToLower(t.text)] {
+	bare := t.kind == tIdent || t.kind == tInt || t.kind == tDuration // a name may start with digits: 2024-logs
+	if !bare && t.kind != tQuoted && t.kind != tString || t.text == "" || t.kind == tIdent && reserved[strings.ToLower(t.text)] {
 		p.fail(t.pos, "expected a stream name, found %s", t.describe())
 	}
-	if t.kind == tIdent {
+	if bare {
 		// Stream names are lower case: an unquoted one is folded, as SQL
 		// folds unquoted names (FROM CPU reads cpu).
-		return strings.ToLower(t.text), t.pos
+		return strings.ToLower(p.streamNameRest(t)), t.pos
 	}
 	return t.text, t.pos
+}
+
+// streamNameRest returns the unquoted stream name starting with t, which
+// may go on with '-' and '.' (FROM cpu-usage.v2): the run of name
+// characters in the source from t on, its tokens consumed. The run must
+// end where a token does.
+func (p *parser) streamNameRest(t token) string {
+	end := t.pos
+	for end < len(p.src) && (isLetter(p.src[end]) || isDigit(p.src[end]) || strings.IndexByte("_.-", p.src[end]) >= 0) {
+		end++
+	}
+	last := t
+	for p.peek().kind != tEOF && p.peek().pos < end {
+		last = p.advance()
+	}
+	if last.pos+len(last.text) != end || last.kind == tString || last.kind == tQuoted {
+		p.fail(t.pos, "expected a stream name, found %q", p.src[t.pos:end])
+	}
+	return p.src[t.pos:end]
 }
 
 func (p *parser) groupItem() GroupItem {

@@ -15,6 +15,10 @@ func TestParseGood(t *testing.T) {
 		{"stream folded", "SELECT * FROM Cpu_Usage", func(s *Statement) bool { return s.Stream == "cpu_usage" }},
 		{"fold stream folded", "SELECT * FROM fold(KV)", func(s *Statement) bool { return s.Stream == "kv" && s.Fold }},
 		{"quoted stream kept", "SELECT * FROM `CPU`", func(s *Statement) bool { return s.Stream == "CPU" }},
+		{"stream with - and .", "SELECT * FROM cpu-usage.v2 WHERE value > 1", func(s *Statement) bool { return s.Stream == "cpu-usage.v2" && s.Where != nil }},
+		{"fold stream with -", "SELECT * FROM fold(osm-ch.2013) AS OF SEQ 3", func(s *Statement) bool { return s.Stream == "osm-ch.2013" && s.Fold && s.AsOf.Seq == 3 }},
+		{"stream from digits", "SELECT * FROM 2024-logs LIMIT 1", func(s *Statement) bool { return s.Stream == "2024-logs" && s.Limit == 1 }},
+		{"stream a duration", "SELECT * FROM 5m", func(s *Statement) bool { return s.Stream == "5m" }},
 		{"columns", "select seq, time, value AS v from m", func(s *Statement) bool {
 			return len(s.Items) == 3 && s.Items[2].Name() == "v" && s.Items[1].Col.Name == "time"
 		}},
@@ -84,6 +88,7 @@ func TestParseBad(t *testing.T) {
 		{"SELECT", 1, 7, "expected a column name"},
 		{"SELECT * FORM m", 1, 10, "expected from"},
 		{"SELECT value * 2 FROM m", 1, 14, "arithmetic in SELECT is not supported"},
+		{"SELECT * FROM a-1e+5", 1, 15, "expected a stream name, found \"a-1e\""},
 		{"SELECT max(value) - min(value) AS r FROM m", 1, 19, "arithmetic in SELECT is not supported"},
 		{"SELECT * FROM m WHERE", 1, 22, "expected a value"},
 		{"SELECT * FROM m WHERE value >", 1, 30, "expected a value"},
