@@ -107,6 +107,10 @@ func (p *parser) statement() (st *Statement, err error) {
 	st = &Statement{Limit: -1}
 	st.Explain = p.acceptKw("explain")
 	p.expectKw("select")
+	distinct := -1 // SELECT DISTINCT: its position
+	if t := p.peek(); isKw(t, "distinct") && !isKw(p.toks[p.i+1], "from") && !(p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == ",") {
+		distinct = p.advance().pos
+	}
 	p.selectList(st)
 	if t := p.peek(); t.kind == tPunct && (t.text == "+" || t.text == "-" || t.text == "*") {
 		p.fail(t.pos, "arithmetic in SELECT is not supported: select columns and aggregates, and compute on the result (after an export)")
@@ -124,6 +128,9 @@ func (p *parser) statement() (st *Statement, err error) {
 				break
 			}
 		}
+	}
+	if distinct >= 0 {
+		p.distinct(st, distinct)
 	}
 	if p.acceptKw("order") {
 		p.expectKw("by")
@@ -176,6 +183,23 @@ func (p *parser) selectList(st *Statement) {
 	}
 }
 
+// distinct makes SELECT DISTINCT cols (at pos) the GROUP BY of its
+// columns: one row for each distinct combination.
+func (p *parser) distinct(st *Statement, pos int) {
+	switch {
+	case st.Star:
+		p.fail(pos, "SELECT DISTINCT * is not supported: name the columns")
+	case len(st.GroupBy) > 0:
+		p.fail(pos, "SELECT DISTINCT with GROUP BY is not supported: GROUP BY alone gives one row a group")
+	}
+	for _, it := range st.Items {
+		if it.Agg != nil {
+			p.fail(it.Pos, "SELECT DISTINCT with an aggregate is not supported: GROUP BY the other columns")
+		}
+		st.GroupBy = append(st.GroupBy, GroupItem{Col: it.Col, Pos: it.Pos})
+	}
+}
+
 // aggregates are the known aggregate functions.
 var aggregates = map[string]bool{
 	"count": true, "sum": true, "min": true, "max": true, "avg": true,
@@ -190,6 +214,9 @@ func (p *parser) call() *Call {
 	}
 	c := &Call{Func: fn, Pos: name.pos}
 	p.expectPunct("(")
+	if t := p.peek(); isKw(t, "distinct") {
+		p.fail(t.pos, "%s(DISTINCT ...) is not supported: SELECT DISTINCT the column and count the rows", fn)
+	}
 	switch {
 	case fn == "count" && p.acceptPunct("*"):
 		c.Star = true

@@ -19,6 +19,10 @@ func TestParseGood(t *testing.T) {
 		{"fold stream with -", "SELECT * FROM fold(osm-ch.2013) AS OF SEQ 3", func(s *Statement) bool { return s.Stream == "osm-ch.2013" && s.Fold && s.AsOf.Seq == 3 }},
 		{"stream from digits", "SELECT * FROM 2024-logs LIMIT 1", func(s *Statement) bool { return s.Stream == "2024-logs" && s.Limit == 1 }},
 		{"stream a duration", "SELECT * FROM 5m", func(s *Statement) bool { return s.Stream == "5m" }},
+		{"distinct", "SELECT DISTINCT series, host AS h FROM m", func(s *Statement) bool {
+			return len(s.GroupBy) == 2 && s.GroupBy[0].Col.Name == "series" && s.GroupBy[1].Col.Name == "host" && s.Items[1].Alias == "h"
+		}},
+		{"a field named distinct", "SELECT distinct FROM m", func(s *Statement) bool { return s.Items[0].Col.Name == "distinct" && s.GroupBy == nil }},
 		{"columns", "select seq, time, value AS v from m", func(s *Statement) bool {
 			return len(s.Items) == 3 && s.Items[2].Name() == "v" && s.Items[1].Col.Name == "time"
 		}},
@@ -89,6 +93,10 @@ func TestParseBad(t *testing.T) {
 		{"SELECT * FORM m", 1, 10, "expected from"},
 		{"SELECT value * 2 FROM m", 1, 14, "arithmetic in SELECT is not supported"},
 		{"SELECT * FROM a-1e+5", 1, 15, "expected a stream name, found \"a-1e\""},
+		{"SELECT DISTINCT * FROM m", 1, 8, "SELECT DISTINCT * is not supported"},
+		{"SELECT DISTINCT series, count(*) FROM m", 1, 25, "SELECT DISTINCT with an aggregate"},
+		{"SELECT DISTINCT series FROM m GROUP BY series", 1, 8, "SELECT DISTINCT with GROUP BY"},
+		{"SELECT count(DISTINCT series) FROM m", 1, 14, "count(DISTINCT ...) is not supported"},
 		{"SELECT max(value) - min(value) AS r FROM m", 1, 19, "arithmetic in SELECT is not supported"},
 		{"SELECT * FROM m WHERE", 1, 22, "expected a value"},
 		{"SELECT * FROM m WHERE value >", 1, 30, "expected a value"},
