@@ -84,3 +84,45 @@ func TestImportLateText(t *testing.T) {
 	}
 	closeT(t, s)
 }
+
+// TestQueryOffset: LIMIT n OFFSET m (and OFFSET alone) gives rows m to
+// m+n of the query without them, for raw results streamed in batches of
+// 7 and in built records, ordered ones, aggregates and folded views.
+func TestQueryOffset(t *testing.T) {
+	s := openT(t, vfs.NewMem(), Options{BlockRows: 50})
+	var recs []Record
+	for i := range 500 {
+		recs = append(recs, Record{Time: day0 + int64(i)*1e9, Series: fmt.Sprintf("s%d", i%7), Key: fmt.Sprintf("k%d", i%60),
+			Fields: []Field{{"v", Int(int64((i * 37) % 101))}}})
+	}
+	if _, err := s.Append(ctx, "o", recs...); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		"SELECT seq, v FROM o",
+		"SELECT seq, v FROM o WHERE v > 50",
+		"SELECT seq, v FROM o ORDER BY v DESC, seq",
+		"SELECT series, count(*), max(v) FROM o GROUP BY series",
+		"SELECT key, v FROM fold(o)",
+		"SELECT DISTINCT key FROM o ORDER BY key DESC",
+	} {
+		_, all := queryT(t, s, q)
+		for _, c := range [][2]int{{0, 3}, {5, 0}, {5, 10}, {7, 7}, {49, 3}, {len(all) - 2, 5}, {len(all), 1}, {len(all) + 3, 2}, {3, -1}, {0, -1}} {
+			off, lim := c[0], c[1]
+			text := q
+			if lim >= 0 {
+				text += fmt.Sprintf(" LIMIT %d", lim)
+			}
+			text += fmt.Sprintf(" OFFSET %d", off)
+			_, got := queryT(t, s, text)
+			want := all[min(off, len(all)):]
+			if lim >= 0 {
+				want = want[:min(lim, len(want))]
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%s: %d rows %q, want %d rows %q", text, len(got), got, len(want), want)
+			}
+		}
+	}
+	closeT(t, s)
+}

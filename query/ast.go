@@ -19,6 +19,7 @@ type Statement struct {
 	GroupBy []GroupItem
 	OrderBy []OrderItem
 	Limit   int64 // -1: none
+	Offset  int64 // rows skipped before LIMIT counts
 
 	streamPos int
 }

@@ -133,7 +133,7 @@ func (x *executor) start(ctx context.Context) (array.RecordReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newRowsReader(x.o, p.out, rows), nil
+	return newRowsReader(x.o, p.out, rows[min(p.skip, int64(len(rows))):]), nil
 }
 
 // process decodes a block and selects the rows the query keeps: within
@@ -250,7 +250,7 @@ func (x *executor) sortRows(rows [][]value) [][]value {
 	if p.limit >= 0 && int64(len(rows)) > p.limit {
 		rows = rows[:p.limit]
 	}
-	return rows
+	return rows[min(p.skip, int64(len(rows))):]
 }
 
 var errTooManyRows = errors.New("query: ORDER BY without LIMIT over more than 4194304 rows; add a LIMIT")

@@ -77,6 +77,9 @@ func (x *executor) explain(ps pruneStats) (array.RecordReader, error) {
 		}
 		add("order by: %s", strings.Join(os, ", "))
 	}
+	if p.skip > 0 {
+		add("offset: %d", p.skip)
+	}
 	if p.limit >= 0 {
 		add("limit: %d", p.limit)
 	}

@@ -91,7 +91,7 @@ var reserved = map[string]bool{
 	"select": true, "from": true, "where": true, "group": true, "by": true, "order": true,
 	"limit": true, "and": true, "or": true, "not": true, "is": true, "null": true, "like": true,
 	"in": true, "as": true, "explain": true, "asc": true, "desc": true, "true": true, "false": true,
-	"between": true,
+	"between": true, "offset": true,
 }
 
 func (p *parser) statement() (st *Statement, err error) {
@@ -142,12 +142,10 @@ func (p *parser) statement() (st *Statement, err error) {
 		}
 	}
 	if p.acceptKw("limit") {
-		t := p.advance()
-		n, perr := strconv.ParseInt(t.text, 10, 64)
-		if t.kind != tInt || perr != nil {
-			p.fail(t.pos, "LIMIT wants a non-negative integer, found %s", t.describe())
-		}
-		st.Limit = n
+		st.Limit = p.count("LIMIT")
+	}
+	if p.acceptKw("offset") {
+		st.Offset = p.count("OFFSET")
 	}
 	p.acceptPunct(";")
 	if t := p.peek(); t.kind != tEOF {
@@ -181,6 +179,16 @@ func (p *parser) selectList(st *Statement) {
 			return
 		}
 	}
+}
+
+// count reads the non-negative integer after LIMIT or OFFSET (what).
+func (p *parser) count(what string) int64 {
+	t := p.advance()
+	n, err := strconv.ParseInt(t.text, 10, 64)
+	if t.kind != tInt || err != nil {
+		p.fail(t.pos, "%s wants a non-negative integer, found %s", what, t.describe())
+	}
+	return n
 }
 
 // distinct makes SELECT DISTINCT cols (at pos) the GROUP BY of its

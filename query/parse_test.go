@@ -23,6 +23,8 @@ func TestParseGood(t *testing.T) {
 			return len(s.GroupBy) == 2 && s.GroupBy[0].Col.Name == "series" && s.GroupBy[1].Col.Name == "host" && s.Items[1].Alias == "h"
 		}},
 		{"a field named distinct", "SELECT distinct FROM m", func(s *Statement) bool { return s.Items[0].Col.Name == "distinct" && s.GroupBy == nil }},
+		{"limit offset", "SELECT * FROM m LIMIT 5 OFFSET 10", func(s *Statement) bool { return s.Limit == 5 && s.Offset == 10 }},
+		{"offset alone", "SELECT * FROM m OFFSET 10", func(s *Statement) bool { return s.Limit == -1 && s.Offset == 10 }},
 		{"columns", "select seq, time, value AS v from m", func(s *Statement) bool {
 			return len(s.Items) == 3 && s.Items[2].Name() == "v" && s.Items[1].Col.Name == "time"
 		}},
@@ -94,6 +96,8 @@ func TestParseBad(t *testing.T) {
 		{"SELECT value * 2 FROM m", 1, 14, "arithmetic in SELECT is not supported"},
 		{"SELECT * FROM a-1e+5", 1, 15, "expected a stream name, found \"a-1e\""},
 		{"SELECT DISTINCT * FROM m", 1, 8, "SELECT DISTINCT * is not supported"},
+		{"SELECT * FROM m LIMIT 1 OFFSET -2", 1, 32, "OFFSET wants a non-negative integer"},
+		{"SELECT * FROM m OFFSET 2 LIMIT 1", 1, 26, "unexpected \"LIMIT\" after the statement"},
 		{"SELECT DISTINCT series, count(*) FROM m", 1, 25, "SELECT DISTINCT with an aggregate"},
 		{"SELECT DISTINCT series FROM m GROUP BY series", 1, 8, "SELECT DISTINCT with GROUP BY"},
 		{"SELECT count(DISTINCT series) FROM m", 1, 14, "count(DISTINCT ...) is not supported"},

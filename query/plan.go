@@ -30,7 +30,8 @@ type plan struct {
 
 	agg   *aggPlan // nil for a raw query
 	order []orderKey
-	limit int64
+	limit int64 // rows produced before OFFSET's are dropped: LIMIT + OFFSET; -1 none
+	skip  int64 // OFFSET
 }
 
 type orderKey struct {
@@ -48,6 +49,9 @@ func compile(st *Statement, src string, fs *fieldSet, now time.Time) (*plan, err
 		shi: math.MaxUint64, tlo: math.MinInt64, thi: math.MaxInt64,
 		asSeq: math.MaxUint64, asTime: math.MaxInt64, limit: st.Limit}
 	p.nd.types = fs
+	if p.skip = st.Offset; st.Limit > 0 && st.Offset > 0 {
+		p.limit = st.Limit + min(st.Offset, math.MaxInt64-st.Limit)
+	}
 	if st.AsOf != nil {
 		if st.AsOf.Seq != 0 {
 			p.asSeq = st.AsOf.Seq

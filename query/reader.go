@@ -100,7 +100,8 @@ type streamReader struct {
 	pend   *batch              // batch being consumed
 	pos    int                 // next row of pend.sel
 	recs   []arrow.RecordBatch // records built by a worker, to emit next
-	left   int64               // rows LIMIT still allows; -1 none
+	left   int64               // rows LIMIT still allows (OFFSET's too); -1 none
+	skip   int64               // rows OFFSET still drops
 	cur    arrow.RecordBatch
 	err    error
 	eof    bool
@@ -122,7 +123,7 @@ type result struct {
 func newStreamReader(ctx context.Context, x *executor, tasks []task) *streamReader {
 	ctx, cancel := context.WithCancel(ctx)
 	vis, _ := visible(x.p.out)
-	r := &streamReader{x: x, schema: schemaOf(vis), cols: vis, cancel: cancel, left: x.p.limit}
+	r := &streamReader{x: x, schema: schemaOf(vis), cols: vis, cancel: cancel, left: x.p.limit, skip: x.p.skip}
 	r.refs.Store(1)
 	window := 2 * x.o.Parallelism
 	r.out = make(chan chan result, window)
@@ -243,10 +244,29 @@ func (r *streamReader) nextBatch() (*batch, error) {
 	return r.pend, nil
 }
 
-// emitBuilt makes the next built record current, cut to the LIMIT.
+// emitBuilt makes the next built record current, cut to the OFFSET and
+// the LIMIT.
 func (r *streamReader) emitBuilt() bool {
 	rec := r.recs[0]
 	r.recs = r.recs[1:]
+	if r.skip > 0 {
+		k := min(r.skip, rec.NumRows())
+		r.skip -= k
+		if r.left >= 0 {
+			r.left -= k
+		}
+		if k == rec.NumRows() {
+			rec.Release()
+			if r.left == 0 {
+				r.eof = true
+				r.cancel()
+			}
+			return r.Next()
+		}
+		cut := rec.NewSlice(k, rec.NumRows())
+		rec.Release()
+		rec = cut
+	}
 	if r.left >= 0 {
 		if rec.NumRows() > r.left {
 			cut := rec.NewSlice(0, r.left)
@@ -295,6 +315,16 @@ func (r *streamReader) Next() bool {
 		if b == nil {
 			r.eof = true
 			break
+		}
+		if r.skip > 0 { // OFFSET: rows dropped, counted by LIMIT's
+			k := min(r.skip, int64(len(b.sel)-r.pos))
+			if r.left >= 0 {
+				k = min(k, r.left)
+				r.left -= k
+			}
+			r.pos += int(k)
+			r.skip -= k
+			continue
 		}
 		take := min(len(b.sel)-r.pos, r.x.o.BatchRows-n)
 		if r.left >= 0 {
