@@ -3,11 +3,16 @@ package tsq
 import (
 	"bytes"
 	"fmt"
+	"maps"
+	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/tsqdb/tsq/internal/vfs"
+	"github.com/tsqdb/tsq/query"
 )
 
 // TestQueryMixedTypes: a field stored as numbers or bools in some blocks
@@ -123,6 +128,113 @@ func TestQueryOffset(t *testing.T) {
 				t.Errorf("%s: %d rows %q, want %d rows %q", text, len(got), got, len(want), want)
 			}
 		}
+	}
+	closeT(t, s)
+}
+
+// TestQueryCountDistinct: count(DISTINCT x) against counting in Go, over
+// every kind of column, with groups, a filter and a folded view, on 1
+// and 4 workers (their partial sets merge); 0 and -0 are one value, so
+// are all NaNs; nulls are not counted.
+func TestQueryCountDistinct(t *testing.T) {
+	s := openT(t, vfs.NewMem(), Options{BlockRows: 64})
+	rng := rand.New(rand.NewPCG(7, 7))
+	floats := []float64{0, math.Copysign(0, -1), math.NaN(), 1.5, -2, math.Inf(1)}
+	var recs []Record
+	for i := range 3000 {
+		fs := []Field{{"i", Int(int64(rng.IntN(300)))}, {"f", Float(floats[rng.IntN(len(floats))])}, {"b", Bool(rng.IntN(2) == 0)}}
+		if i%5 != 0 {
+			fs = append(fs, Field{"s", Str(fmt.Sprintf("w%d", rng.IntN(500)))})
+		}
+		recs = append(recs, Record{Time: day0 + int64(rng.IntN(1000))*1e9, Series: fmt.Sprintf("s%d", rng.IntN(9)), Key: fmt.Sprintf("k%d", rng.IntN(700)), Fields: fs})
+	}
+	if _, err := s.Append(ctx, "d", recs...); err != nil {
+		t.Fatal(err)
+	}
+	distinct := func(keep func(r *Record) bool, val func(r *Record) (string, bool)) map[string]int {
+		sets := map[string]map[string]bool{}
+		for i := range recs {
+			r := &recs[i]
+			if !keep(r) {
+				continue
+			}
+			if sets[r.Series] == nil {
+				sets[r.Series] = map[string]bool{}
+			}
+			if v, ok := val(r); ok {
+				sets[r.Series][v] = true
+			}
+		}
+		out := map[string]int{}
+		for k, v := range sets {
+			out[k] = len(v)
+		}
+		return out
+	}
+	field := func(name string) func(r *Record) (string, bool) {
+		return func(r *Record) (string, bool) {
+			v, ok := r.Field(name)
+			if !ok {
+				return "", false
+			}
+			if name == "f" {
+				f := v.Float()
+				switch {
+				case f == 0:
+					return "0", true
+				case f != f:
+					return "NaN", true
+				}
+			}
+			return fmt.Sprint(v), true
+		}
+	}
+	all := func(*Record) bool { return true }
+	for _, c := range []struct {
+		col  string
+		val  func(r *Record) (string, bool)
+		keep func(r *Record) bool
+		cond string
+	}{
+		{"i", field("i"), all, ""},
+		{"f", field("f"), all, ""},
+		{"b", field("b"), all, ""},
+		{"s", field("s"), all, ""},
+		{"key", func(r *Record) (string, bool) { return r.Key, true }, all, ""},
+		{"time", func(r *Record) (string, bool) { return fmt.Sprint(r.Time), true }, all, ""},
+		{"s", field("s"), func(r *Record) bool { v, _ := r.Field("i"); return v.Int() < 100 }, " WHERE i < 100"},
+	} {
+		want := distinct(c.keep, c.val)
+		for _, par := range []int{1, 4} {
+			q := fmt.Sprintf("SELECT series, count(DISTINCT %s) FROM d%s GROUP BY series", c.col, c.cond)
+			rr, err := s.Query(ctx, q, &query.Options{Parallelism: par, BatchRows: 7})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]int{}
+			for rr.Next() {
+				rec := rr.RecordBatch()
+				for i := range int(rec.NumRows()) {
+					got[cellString(rec.Column(0), i)] = int(rec.Column(1).(*array.Int64).Value(i))
+				}
+			}
+			if err := rr.Err(); err != nil {
+				t.Fatal(err)
+			}
+			rr.Release()
+			if !maps.Equal(got, want) {
+				t.Errorf("%s on %d workers: %v, want %v", q, par, got, want)
+			}
+		}
+	}
+	// Without groups, over the folded view (the latest put of each key).
+	keys, pairs := map[string]bool{}, map[string]bool{}
+	for _, r := range recs {
+		keys[r.Key], pairs[r.Series+"/"+r.Key] = true, true
+	}
+	_, rows := queryT(t, s, "SELECT count(DISTINCT key), count(*) FROM fold(d)")
+	if want := fmt.Sprintf("%d|%d", len(keys), len(pairs)); len(rows) != 1 || rows[0] != want {
+		t.Fatalf("fold: %q, want %q", rows, want)
 	}
 	closeT(t, s)
 }

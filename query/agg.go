@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -49,10 +50,13 @@ var maxGroups = 1 << 22 // a variable for tests
 
 var errTooManyGroups = errors.New("query: too many groups (more than 4194304); use a wider time bucket, fewer GROUP BY terms or a narrower WHERE")
 
-// maxQuantileValues caps the values quantile() and rate() hold for a
-// whole query: they keep every value of every group (quantile is exact;
-// rate orders its samples by time at the end).
+// maxQuantileValues caps the values quantile(), rate() and
+// count(DISTINCT) hold for a whole query: they keep every value (every
+// distinct one) of every group (quantile is exact; rate orders its
+// samples by time at the end).
 const maxQuantileValues = 1 << 24
+
+var errTooManyValues = fmt.Errorf("query: quantile(), rate() and count(DISTINCT) hold every value and this query exceeds %d; narrow the time range or the series", maxQuantileValues)
 
 func (p *plan) planAggregate() error {
 	st := p.st
@@ -138,6 +142,9 @@ func (p *plan) aggSpec(c *Call) (aggSpec, error) {
 	switch c.Func {
 	case "count":
 		s.out = kInt
+		if c.Distinct {
+			s.fn = "count_distinct"
+		}
 	case "sum":
 		if !k.numeric() {
 			return s, p.errAt(c.Arg.Pos, "type mismatch: sum of %s column %q (want a number)", k, c.Arg.Name)
@@ -175,9 +182,49 @@ type aggState struct {
 	edge   value // first or last value
 	edgeT  int64
 	edgeS  int64
-	pts    []ratePoint // rate
-	vals   []float64   // quantile
+	pts    []ratePoint         // rate
+	vals   []float64           // quantile
+	set    map[string]struct{} // count(DISTINCT x): the values, as distinctKey
 	hasExt bool
+}
+
+// addDistinct adds v to the set of count(DISTINCT) and reports whether it
+// was not there yet.
+func (s *aggState) addDistinct(a *aggSpec, v value) bool {
+	if v.null {
+		return false
+	}
+	s.n++ // values seen: merge skips a state without any
+	if s.set == nil {
+		s.set = map[string]struct{}{}
+	}
+	k := distinctKey(a.in, v)
+	if _, ok := s.set[k]; ok {
+		return false
+	}
+	s.set[k] = struct{}{}
+	return true
+}
+
+// distinctKey is v as a map key: equal values (0 and -0, every NaN) give
+// equal keys.
+func distinctKey(k colKind, v value) string {
+	switch k {
+	case kFloat:
+		f := v.f
+		switch {
+		case f == 0:
+			f = 0
+		case f != f:
+			f = math.NaN()
+		}
+		return strconv.FormatUint(math.Float64bits(f), 16)
+	case kBool:
+		return strconv.FormatBool(v.b)
+	case kString, kSeries, kKey, kBytes:
+		return v.s
+	}
+	return strconv.FormatInt(v.i, 16) // seq, time, op, int64
 }
 
 // add folds in value v of the row at time t and seq.
@@ -251,6 +298,13 @@ func (s *aggState) merge(a *aggSpec, o *aggState) {
 	s.sumI += o.sumI
 	s.pts = append(s.pts, o.pts...)
 	s.vals = append(s.vals, o.vals...)
+	if s.set == nil {
+		s.set = o.set
+	} else {
+		for k := range o.set {
+			s.set[k] = struct{}{}
+		}
+	}
 }
 
 // result returns the aggregate's value.
@@ -258,6 +312,8 @@ func (s *aggState) result(a *aggSpec) value {
 	switch a.fn {
 	case "count":
 		return value{i: s.n}
+	case "count_distinct":
+		return value{i: int64(len(s.set))}
 	}
 	if s.n == 0 {
 		return nullValue
@@ -433,7 +489,7 @@ func (a *aggPlan) merge(gs, o *groups) error {
 		return errTooManyGroups
 	}
 	if gs.qvalues > maxQuantileValues {
-		return fmt.Errorf("query: quantile() and rate() hold every value and this query exceeds %d; narrow the time range or the series", maxQuantileValues)
+		return errTooManyValues
 	}
 	return nil
 }

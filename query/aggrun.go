@@ -1,7 +1,6 @@
 package query
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -384,9 +383,17 @@ func (s *aggState) addRun(a *aggSpec, arg *argCol, b *batch, run []int32, gs *gr
 	}
 	for _, r := range run {
 		v := arg.get(r)
+		if a.fn == "count_distinct" {
+			if s.addDistinct(a, v) {
+				if gs.qvalues++; gs.qvalues > maxQuantileValues {
+					return errTooManyValues
+				}
+			}
+			continue
+		}
 		if (a.fn == "quantile" || a.fn == "rate") && !v.null {
 			if gs.qvalues++; gs.qvalues > maxQuantileValues {
-				return fmt.Errorf("query: quantile() and rate() hold every value and this query exceeds %d; narrow the time range or the series", maxQuantileValues)
+				return errTooManyValues
 			}
 		}
 		s.add(a, v, b.time[r], b.seq[r])

@@ -59,11 +59,12 @@ type ColRef struct {
 
 // Call is an aggregate call: count(*), avg(value), quantile(0.9, value).
 type Call struct {
-	Func string // lower case
-	Arg  *ColRef
-	Star bool    // count(*)
-	Q    float64 // quantile's q
-	Pos  int
+	Func     string // lower case
+	Arg      *ColRef
+	Star     bool    // count(*)
+	Distinct bool    // count(DISTINCT x)
+	Q        float64 // quantile's q
+	Pos      int
 }
 
 func (c *Call) String() string {
@@ -72,6 +73,8 @@ func (c *Call) String() string {
 		return c.Func + "(*)"
 	case c.Func == "quantile":
 		return "quantile(" + strconv.FormatFloat(c.Q, 'g', -1, 64) + ", " + c.Arg.Name + ")"
+	case c.Distinct:
+		return c.Func + "(DISTINCT " + c.Arg.Name + ")"
 	}
 	return c.Func + "(" + c.Arg.Name + ")"
 }

@@ -222,8 +222,12 @@ func (p *parser) call() *Call {
 	}
 	c := &Call{Func: fn, Pos: name.pos}
 	p.expectPunct("(")
-	if t := p.peek(); isKw(t, "distinct") {
-		p.fail(t.pos, "%s(DISTINCT ...) is not supported: SELECT DISTINCT the column and count the rows", fn)
+	if t := p.peek(); isKw(t, "distinct") && p.toks[p.i+1].kind != tPunct { // not count(distinct): a column so named
+		if fn != "count" {
+			p.fail(t.pos, "%s(DISTINCT ...) is not supported; count(DISTINCT x) is", fn)
+		}
+		p.advance()
+		c.Distinct = true
 	}
 	switch {
 	case fn == "count" && p.acceptPunct("*"):
