@@ -238,3 +238,117 @@ func TestQueryCountDistinct(t *testing.T) {
 	}
 	closeT(t, s)
 }
+
+// TestQueryHaving: a query with HAVING returns exactly the rows of the
+// same query without it that the condition holds for, tested here in Go
+// on the cells, before ORDER BY, LIMIT and OFFSET apply.
+func TestQueryHaving(t *testing.T) {
+	s := openT(t, vfs.NewMem(), Options{BlockRows: 64})
+	rng := rand.New(rand.NewPCG(3, 9))
+	var recs []Record
+	for i := range 4000 {
+		var fs []Field
+		if i%9 != 0 {
+			fs = append(fs, Field{"v", Float(float64(rng.IntN(1000)) / 10)})
+		}
+		series := fmt.Sprintf("s%d", rng.IntN(30))
+		if series == "s29" {
+			fs = nil // a group whose avg(v) is null
+		}
+		recs = append(recs, Record{Time: day0 + int64(rng.IntN(4*86400))*1e9, Series: series, Fields: fs})
+	}
+	if _, err := s.Append(ctx, "h", recs...); err != nil {
+		t.Fatal(err)
+	}
+	const base = "SELECT series, count(*) AS n, avg(v) FROM h GROUP BY series"
+	// One worker: the sums of avg then add up in one order, run to run.
+	queryT := func(t *testing.T, s *Store, text string) (struct{}, []string) {
+		t.Helper()
+		rr, err := s.Query(ctx, text, &query.Options{Parallelism: 1, BatchRows: 7})
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		defer rr.Release()
+		var rows []string
+		for rr.Next() {
+			rec := rr.RecordBatch()
+			for i := range int(rec.NumRows()) {
+				var cells []string
+				for c := range int(rec.NumCols()) {
+					cells = append(cells, cellString(rec.Column(c), i))
+				}
+				rows = append(rows, strings.Join(cells, "|"))
+			}
+		}
+		if err := rr.Err(); err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		return struct{}{}, rows
+	}
+	_, all := queryT(t, s, base)
+	type row struct {
+		series string
+		n      int
+		avg    float64
+		null   bool
+	}
+	var rows []row
+	for _, line := range all {
+		f := strings.Split(line, "|")
+		var r row
+		r.series = f[0]
+		fmt.Sscan(f[1], &r.n)
+		if f[2] == "null" {
+			r.null = true
+		} else {
+			fmt.Sscan(f[2], &r.avg)
+		}
+		rows = append(rows, r)
+	}
+	for _, c := range []struct {
+		having string
+		holds  func(r row) bool
+	}{
+		{"n > 140", func(r row) bool { return r.n > 140 }},
+		{"count(*) <= 120 AND avg(v) > 50", func(r row) bool { return r.n <= 120 && !r.null && r.avg > 50 }},
+		{"NOT (avg(v) >= 49.5) OR series = 's3'", func(r row) bool { return !(!r.null && r.avg >= 49.5) || r.series == "s3" }},
+		{"avg(v) IS NULL", func(r row) bool { return r.null }},
+		{"series LIKE 's1%' AND n >= 130.5", func(r row) bool { return strings.HasPrefix(r.series, "s1") && float64(r.n) >= 130.5 }},
+		{"series IN ('s4', 's29', 'zz')", func(r row) bool { return r.series == "s4" || r.series == "s29" }},
+		{"series NOT IN ('s4')", func(r row) bool { return r.series != "s4" }},
+	} {
+		var want []string
+		for i, r := range rows {
+			if c.holds(r) {
+				want = append(want, all[i])
+			}
+		}
+		_, got := queryT(t, s, base+" HAVING "+c.having)
+		if !slices.Equal(got, want) || len(want) == 0 || len(want) == len(all) {
+			t.Errorf("HAVING %s: %d rows %q, want %d of %d: %q", c.having, len(got), got, len(want), len(all), want)
+		}
+		// ORDER BY, LIMIT and OFFSET apply to the rows HAVING keeps.
+		_, got = queryT(t, s, base+" HAVING "+c.having+" ORDER BY n DESC, series LIMIT 2 OFFSET 1")
+		slices.SortStableFunc(want, func(a, b string) int {
+			var na, nb int
+			fmt.Sscan(strings.Split(a, "|")[1], &na)
+			fmt.Sscan(strings.Split(b, "|")[1], &nb)
+			if na != nb {
+				return nb - na
+			}
+			return strings.Compare(strings.Split(a, "|")[0], strings.Split(b, "|")[0])
+		})
+		want = want[min(1, len(want)):]
+		want = want[:min(2, len(want))]
+		if !slices.Equal(got, want) {
+			t.Errorf("HAVING %s ORDER BY n DESC LIMIT 2 OFFSET 1: %q, want %q", c.having, got, want)
+		}
+	}
+	// On a time bucket.
+	_, got := queryT(t, s, "SELECT time, count(*) FROM h GROUP BY time(1d) HAVING time >= '2026-12-03T00:00:00Z'")
+	_, every := queryT(t, s, "SELECT time, count(*) FROM h GROUP BY time(1d)")
+	if len(got) == 0 || len(got) >= len(every) || !slices.Equal(got, every[len(every)-len(got):]) {
+		t.Errorf("HAVING on the bucket: %q of %q", got, every)
+	}
+	closeT(t, s)
+}

@@ -9,17 +9,19 @@ import (
 
 // Statement is a parsed query.
 type Statement struct {
-	Explain bool
-	Star    bool         // SELECT *
-	Items   []SelectItem // the projection unless Star
-	Stream  string
-	Fold    bool // FROM fold(stream)
-	AsOf    *AsOf
-	Where   Expr // nil: every row
-	GroupBy []GroupItem
-	OrderBy []OrderItem
-	Limit   int64 // -1: none
-	Offset  int64 // rows skipped before LIMIT counts
+	Explain   bool
+	Star      bool         // SELECT *
+	Items     []SelectItem // the projection unless Star
+	Stream    string
+	Fold      bool // FROM fold(stream)
+	AsOf      *AsOf
+	Where     Expr // nil: every row
+	GroupBy   []GroupItem
+	Having    Expr // on the result's columns (aggregates by their text); nil: every group
+	havingPos int
+	OrderBy   []OrderItem
+	Limit     int64 // -1: none
+	Offset    int64 // rows skipped before LIMIT counts
 
 	streamPos int
 }

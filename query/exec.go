@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -123,6 +124,9 @@ func (x *executor) start(ctx context.Context) (array.RecordReader, error) {
 		rows, err := x.aggregate(ctx, tasks)
 		if err != nil {
 			return nil, err
+		}
+		if p.having != nil {
+			rows = slices.DeleteFunc(rows, func(r []value) bool { return !p.having(r) })
 		}
 		return newRowsReader(x.o, p.out, x.sortRows(rows)), nil
 	}

@@ -61,6 +61,9 @@ func (x *executor) explain(ps pruneStats) (array.RecordReader, error) {
 			as = append(as, s.name)
 		}
 		add("aggregate: %s group by [%s] on %d workers, partial states merged", strings.Join(as, ", "), strings.Join(gs, ", "), x.o.Parallelism)
+		if p.having != nil {
+			add("having: tested on each group's result row")
+		}
 	} else if p.streamsInSeqOrder() {
 		add("output: streamed in seq order, %d rows per batch, %d workers", x.o.BatchRows, x.o.Parallelism)
 	} else {

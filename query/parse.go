@@ -29,9 +29,10 @@ func Parse(src string) (*Statement, error) {
 
 // parser is a recursive-descent parser over the token list.
 type parser struct {
-	src  string
-	toks []token
-	i    int
+	src    string
+	toks   []token
+	i      int
+	having bool // in HAVING: an operand may be an aggregate call
 }
 
 // errParse carries an *Error through panics inside the parser.
@@ -91,7 +92,7 @@ var reserved = map[string]bool{
 	"select": true, "from": true, "where": true, "group": true, "by": true, "order": true,
 	"limit": true, "and": true, "or": true, "not": true, "is": true, "null": true, "like": true,
 	"in": true, "as": true, "explain": true, "asc": true, "desc": true, "true": true, "false": true,
-	"between": true, "offset": true,
+	"between": true, "offset": true, "having": true,
 }
 
 func (p *parser) statement() (st *Statement, err error) {
@@ -131,6 +132,12 @@ func (p *parser) statement() (st *Statement, err error) {
 	}
 	if distinct >= 0 {
 		p.distinct(st, distinct)
+	}
+	if t := p.peek(); p.acceptKw("having") {
+		st.havingPos = t.pos
+		p.having = true
+		st.Having = p.orExpr()
+		p.having = false
 	}
 	if p.acceptKw("order") {
 		p.expectKw("by")
@@ -410,6 +417,21 @@ func (p *parser) notExpr() Expr {
 	return p.predicate()
 }
 
+// operand is the column a condition tests; in HAVING also an aggregate,
+// named by its text (count(*), avg(value)) as the result's column is.
+func (p *parser) operand() *ColRef {
+	if t := p.peek(); t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(" {
+		if !p.having && aggregates[strings.ToLower(t.text)] {
+			p.fail(t.pos, "aggregate %s in WHERE: WHERE tests rows; test aggregates in HAVING, after GROUP BY", strings.ToLower(t.text))
+		}
+		if p.having {
+			c := p.call()
+			return &ColRef{Name: c.String(), Pos: c.Pos}
+		}
+	}
+	return p.colRef()
+}
+
 // flipped maps the comparison op of lit op col to col op' lit.
 var flipped = map[string]string{"=": "=", "!=": "!=", "<>": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
@@ -429,9 +451,9 @@ func (p *parser) predicate() Expr {
 			p.fail(op.pos, "expected a comparison after %s, found %s", l.String(), op.describe())
 		}
 		p.advance()
-		return &Compare{Col: p.colRef(), Op: f, Lit: l}
+		return &Compare{Col: p.operand(), Op: f, Lit: l}
 	}
-	c := p.colRef()
+	c := p.operand()
 	op := p.peek()
 	if op.kind == tPunct {
 		switch op.text {

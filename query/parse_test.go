@@ -26,6 +26,10 @@ func TestParseGood(t *testing.T) {
 		{"count distinct", "SELECT count(DISTINCT series), count(distinct) FROM m", func(s *Statement) bool {
 			return s.Items[0].Agg.Distinct && s.Items[0].Agg.String() == "count(DISTINCT series)" && !s.Items[1].Agg.Distinct && s.Items[1].Agg.Arg.Name == "distinct"
 		}},
+		{"having", "SELECT series, count(*) FROM m GROUP BY series HAVING count(*) > 3 AND NOT avg(value) IS NULL", func(s *Statement) bool {
+			a, ok := s.Having.(*And)
+			return ok && a.L.(*Compare).Col.Name == "count(*)" && a.R.(*Not).X.(*IsNull).Col.Name == "avg(value)"
+		}},
 		{"limit offset", "SELECT * FROM m LIMIT 5 OFFSET 10", func(s *Statement) bool { return s.Limit == 5 && s.Offset == 10 }},
 		{"offset alone", "SELECT * FROM m OFFSET 10", func(s *Statement) bool { return s.Limit == -1 && s.Offset == 10 }},
 		{"columns", "select seq, time, value AS v from m", func(s *Statement) bool {
@@ -100,6 +104,8 @@ func TestParseBad(t *testing.T) {
 		{"SELECT * FROM a-1e+5", 1, 15, "expected a stream name, found \"a-1e\""},
 		{"SELECT DISTINCT * FROM m", 1, 8, "SELECT DISTINCT * is not supported"},
 		{"SELECT * FROM m LIMIT 1 OFFSET -2", 1, 32, "OFFSET wants a non-negative integer"},
+		{"SELECT * FROM m WHERE count(*) > 1", 1, 23, "aggregate count in WHERE: WHERE tests rows; test aggregates in HAVING"},
+		{"SELECT series FROM m GROUP BY series HAVING bogus(x) > 1", 1, 45, "unknown function \"bogus\""},
 		{"SELECT * FROM m OFFSET 2 LIMIT 1", 1, 26, "unexpected \"LIMIT\" after the statement"},
 		{"SELECT DISTINCT series, count(*) FROM m", 1, 25, "SELECT DISTINCT with an aggregate"},
 		{"SELECT DISTINCT series FROM m GROUP BY series", 1, 8, "SELECT DISTINCT with GROUP BY"},

@@ -28,10 +28,11 @@ type plan struct {
 	nd  need
 	out []outCol
 
-	agg   *aggPlan // nil for a raw query
-	order []orderKey
-	limit int64 // rows produced before OFFSET's are dropped: LIMIT + OFFSET; -1 none
-	skip  int64 // OFFSET
+	agg    *aggPlan // nil for a raw query
+	having rowPred  // HAVING; nil: every row
+	order  []orderKey
+	limit  int64 // rows produced before OFFSET's are dropped: LIMIT + OFFSET; -1 none
+	skip   int64 // OFFSET
 }
 
 type orderKey struct {
@@ -79,6 +80,14 @@ func compile(st *Statement, src string, fs *fieldSet, now time.Time) (*plan, err
 	}
 	if err != nil {
 		return nil, err
+	}
+	if st.Having != nil {
+		if p.agg == nil {
+			return nil, p.errAt(st.havingPos, "HAVING needs GROUP BY or an aggregate; filter rows with WHERE")
+		}
+		if p.having, err = p.planHaving(st.Having); err != nil {
+			return nil, err
+		}
 	}
 	if err := p.planOrder(); err != nil {
 		return nil, err

@@ -1,0 +1,183 @@
+package query
+
+import (
+	"strings"
+)
+
+// rowPred tests a result row (HAVING).
+type rowPred func(row []value) bool
+
+// planHaving compiles HAVING against the result's columns p.out: a
+// column is named by its output name (an alias, a group column, or an
+// aggregate's text such as count(*)). Comparisons with literals, IS
+// NULL, LIKE and IN, combined with AND, OR and NOT, as in WHERE; a null
+// fails every comparison.
+func (p *plan) planHaving(e Expr) (rowPred, error) {
+	switch e := e.(type) {
+	case *And:
+		l, err := p.planHaving(e.L)
+		if err != nil {
+			return nil, err
+		}
+		r, err := p.planHaving(e.R)
+		if err != nil {
+			return nil, err
+		}
+		return func(row []value) bool { return l(row) && r(row) }, nil
+	case *Or:
+		l, err := p.planHaving(e.L)
+		if err != nil {
+			return nil, err
+		}
+		r, err := p.planHaving(e.R)
+		if err != nil {
+			return nil, err
+		}
+		return func(row []value) bool { return l(row) || r(row) }, nil
+	case *Not:
+		x, err := p.planHaving(e.X)
+		if err != nil {
+			return nil, err
+		}
+		return func(row []value) bool { return !x(row) }, nil
+	case *IsNull:
+		i, _, err := p.resultCol(e.Col)
+		if err != nil {
+			return nil, err
+		}
+		return func(row []value) bool { return row[i].null != e.Neg }, nil
+	case *Compare:
+		return p.havingCompare(e)
+	case *Like:
+		i, k, err := p.resultCol(e.Col)
+		if err != nil {
+			return nil, err
+		}
+		if k != kSeries && k != kKey && k != kString {
+			return nil, p.errAt(e.Col.Pos, "type mismatch: LIKE on %s column %q", k, e.Col.Name)
+		}
+		re := likeRegexp(e.Pattern)
+		return func(row []value) bool { return !row[i].null && re.MatchString(row[i].s) != e.Neg }, nil
+	case *Regex:
+		i, k, err := p.resultCol(e.Col)
+		if err != nil {
+			return nil, err
+		}
+		if k != kSeries && k != kKey && k != kString {
+			return nil, p.errAt(e.Col.Pos, "type mismatch: regular expression match on %s column %q", k, e.Col.Name)
+		}
+		return func(row []value) bool { return !row[i].null && e.Re.MatchString(row[i].s) != e.Neg }, nil
+	case *In:
+		i, _, err := p.resultCol(e.Col)
+		if err != nil {
+			return nil, err
+		}
+		var preds []rowPred
+		for _, l := range e.Lits {
+			c, err := p.havingCompare(&Compare{Col: e.Col, Op: "=", Lit: l})
+			if err != nil {
+				return nil, err
+			}
+			preds = append(preds, c)
+		}
+		return func(row []value) bool {
+			if row[i].null {
+				return false
+			}
+			for _, c := range preds {
+				if c(row) {
+					return !e.Neg
+				}
+			}
+			return e.Neg
+		}, nil
+	case *SeriesMatch:
+		return nil, p.errAt(e.Col.Pos, "HAVING does not take series selectors; filter series in WHERE")
+	}
+	panic("query: unknown expression")
+}
+
+// resultCol finds the result column c names: its index and kind. An
+// aggregate's text also names it when the SELECT renamed it
+// (count(*) AS n).
+func (p *plan) resultCol(c *ColRef) (int, colKind, error) {
+	name := c.Name
+	for _, it := range p.st.Items {
+		if it.Agg != nil && it.Agg.String() == name {
+			name = it.Name()
+		}
+	}
+	for i, o := range p.out {
+		if o.name == name && !o.hidden {
+			return i, o.kind, nil
+		}
+	}
+	var names []string
+	for _, o := range p.out {
+		if !o.hidden {
+			names = append(names, o.name)
+		}
+	}
+	return 0, 0, p.errAt(c.Pos, "HAVING %s: not a column of the result (columns: %s); select it to test it", c.Name, strings.Join(names, ", "))
+}
+
+// havingCompare compiles column op literal on a result row.
+func (p *plan) havingCompare(e *Compare) (rowPred, error) {
+	i, k, err := p.resultCol(e.Col)
+	if err != nil {
+		return nil, err
+	}
+	l, op := e.Lit, e.Op
+	mismatch := p.errAt(l.Pos, "type mismatch: %s column %q compared with %s", k, e.Col.Name, litKindName(l.Kind))
+	var want value
+	switch {
+	case l.Kind == LitNull:
+		return nil, p.errAt(l.Pos, "comparison with NULL is never true: use %s IS NULL", e.Col.Name)
+	case k == kTime:
+		t, err := p.timeOf(l)
+		if err != nil {
+			return nil, err
+		}
+		want = value{i: t}
+	case k == kSeq || k == kInt:
+		switch l.Kind {
+		case LitInt:
+			want = value{i: l.Int}
+		case LitFloat: // an int column against a fraction: compare as floats
+			return func(row []value) bool {
+				return !row[i].null && floatHolds(op, float64(row[i].i), l.Float)
+			}, nil
+		default:
+			return nil, mismatch
+		}
+	case k == kFloat:
+		switch l.Kind {
+		case LitInt:
+			want = value{f: float64(l.Int)}
+		case LitFloat:
+			want = value{f: l.Float}
+		default:
+			return nil, mismatch
+		}
+		return func(row []value) bool { return !row[i].null && floatHolds(op, row[i].f, want.f) }, nil
+	case k == kSeries || k == kKey || k == kString:
+		if l.Kind != LitString {
+			return nil, mismatch
+		}
+		want = value{s: l.Str}
+	case k == kBool:
+		if l.Kind != LitBool || op != "=" && op != "!=" {
+			return nil, mismatch
+		}
+		want = value{b: l.Bool}
+	case k == kOp:
+		code, err := p.opCode(l)
+		if err != nil {
+			return nil, err
+		}
+		want = value{i: code}
+	default:
+		return nil, mismatch
+	}
+	return func(row []value) bool { return !row[i].null && cmpHolds(op, compareValues(k, row[i], want)) }, nil
+}
