@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/tsqdb/tsq/internal/vfs"
 	"github.com/tsqdb/tsq/query"
@@ -262,28 +263,8 @@ func TestQueryHaving(t *testing.T) {
 	}
 	const base = "SELECT series, count(*) AS n, avg(v) FROM h GROUP BY series"
 	// One worker: the sums of avg then add up in one order, run to run.
-	queryT := func(t *testing.T, s *Store, text string) (struct{}, []string) {
-		t.Helper()
-		rr, err := s.Query(ctx, text, &query.Options{Parallelism: 1, BatchRows: 7})
-		if err != nil {
-			t.Fatalf("%s: %v", text, err)
-		}
-		defer rr.Release()
-		var rows []string
-		for rr.Next() {
-			rec := rr.RecordBatch()
-			for i := range int(rec.NumRows()) {
-				var cells []string
-				for c := range int(rec.NumCols()) {
-					cells = append(cells, cellString(rec.Column(c), i))
-				}
-				rows = append(rows, strings.Join(cells, "|"))
-			}
-		}
-		if err := rr.Err(); err != nil {
-			t.Fatalf("%s: %v", text, err)
-		}
-		return struct{}{}, rows
+	queryT := func(t *testing.T, s *Store, text string) (*arrow.Schema, []string) {
+		return queryOptsT(t, s, text, query.Options{Parallelism: 1, BatchRows: 7})
 	}
 	_, all := queryT(t, s, base)
 	type row struct {

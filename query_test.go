@@ -19,9 +19,16 @@ import (
 // row, columns joined by |), checking the allocator for leaks.
 func queryT(t testing.TB, s *Store, text string) (*arrow.Schema, []string) {
 	t.Helper()
+	return queryOptsT(t, s, text, query.Options{BatchRows: 7})
+}
+
+// queryOptsT is queryT with options o.
+func queryOptsT(t testing.TB, s *Store, text string, o query.Options) (*arrow.Schema, []string) {
+	t.Helper()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	rr, err := s.Query(ctx, text, &query.Options{Allocator: mem, BatchRows: 7})
+	o.Allocator = mem
+	rr, err := s.Query(ctx, text, &o)
 	if err != nil {
 		t.Fatalf("%s: %v", text, err)
 	}

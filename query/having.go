@@ -15,25 +15,9 @@ type rowPred func(row []value) bool
 func (p *plan) planHaving(e Expr) (rowPred, error) {
 	switch e := e.(type) {
 	case *And:
-		l, err := p.planHaving(e.L)
-		if err != nil {
-			return nil, err
-		}
-		r, err := p.planHaving(e.R)
-		if err != nil {
-			return nil, err
-		}
-		return func(row []value) bool { return l(row) && r(row) }, nil
+		return p.havingBoth(e.L, e.R, false)
 	case *Or:
-		l, err := p.planHaving(e.L)
-		if err != nil {
-			return nil, err
-		}
-		r, err := p.planHaving(e.R)
-		if err != nil {
-			return nil, err
-		}
-		return func(row []value) bool { return l(row) || r(row) }, nil
+		return p.havingBoth(e.L, e.R, true)
 	case *Not:
 		x, err := p.planHaving(e.X)
 		if err != nil {
@@ -95,6 +79,22 @@ func (p *plan) planHaving(e Expr) (rowPred, error) {
 		return nil, p.errAt(e.Col.Pos, "HAVING does not take series selectors; filter series in WHERE")
 	}
 	panic("query: unknown expression")
+}
+
+// havingBoth compiles l AND r, or l OR r.
+func (p *plan) havingBoth(le, re Expr, or bool) (rowPred, error) {
+	l, err := p.planHaving(le)
+	if err != nil {
+		return nil, err
+	}
+	r, err := p.planHaving(re)
+	if err != nil {
+		return nil, err
+	}
+	if or {
+		return func(row []value) bool { return l(row) || r(row) }, nil
+	}
+	return func(row []value) bool { return l(row) && r(row) }, nil
 }
 
 // resultCol finds the result column c names: its index and kind. An
