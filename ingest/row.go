@@ -482,18 +482,23 @@ func (r *rowBuilder) put(c *Col, v value) error {
 	case vBool:
 		b.putBool(c, v.b)
 	case vNum:
-		if c.Type == chunk.String {
+		switch c.Type {
+		case chunk.String:
 			b.putStr(c, v.text)
-		} else if t, ok := boolText(v.text); ok && c.Type == chunk.Bool {
-			b.putBool(c, t)
-		} else if c.Type == chunk.Bool || ok {
-			b.putStr(c, v.text) // a bool among other values: text
-		} else if i, ok := parseInt(v.text); ok {
-			b.putInt(c, i)
-		} else if f, ok := numberValue(v.text); ok {
-			b.putFloat(c, f)
-		} else {
-			b.putStr(c, v.text)
+		case chunk.Bool:
+			if t, ok := boolText(v.text); ok {
+				b.putBool(c, t)
+			} else {
+				b.putStr(c, v.text) // other values among bools: text
+			}
+		default: // a number column; true or false among numbers is text
+			if i, ok := parseInt(v.text); ok {
+				b.putInt(c, i)
+			} else if f, ok := numberValue(v.text); ok {
+				b.putFloat(c, f)
+			} else {
+				b.putStr(c, v.text)
+			}
 		}
 	default:
 		b.putStr(c, v.text)
