@@ -333,3 +333,33 @@ func TestQueryHaving(t *testing.T) {
 	}
 	closeT(t, s)
 }
+
+// TestQueryOrderByPosition: ORDER BY 2 orders by the second column
+// returned, as ORDER BY its name does; an aggregate renamed by AS is
+// ordered by its text too; a position past the columns is an error.
+func TestQueryOrderByPosition(t *testing.T) {
+	s := openT(t, vfs.NewMem(), Options{BlockRows: 16})
+	var recs []Record
+	for i := range 300 {
+		recs = append(recs, Record{Time: day0 + int64(i)*1e9, Series: fmt.Sprintf("s%d", (i*7)%11), Fields: []Field{{"v", Int(int64((i * 13) % 17))}}})
+	}
+	if _, err := s.Append(ctx, "p", recs...); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range [][2]string{
+		{"SELECT seq, v FROM p ORDER BY 2 DESC, 1 LIMIT 20", "SELECT seq, v FROM p ORDER BY v DESC, seq LIMIT 20"},
+		{"SELECT series, count(*) AS n, max(v) FROM p GROUP BY series ORDER BY 2, 1 DESC", "SELECT series, count(*) AS n, max(v) FROM p GROUP BY series ORDER BY n, series DESC"},
+		{"SELECT series, count(*) AS n FROM p GROUP BY series ORDER BY count(*) DESC, series", "SELECT series, count(*) AS n FROM p GROUP BY series ORDER BY n DESC, series"},
+		{"SELECT * FROM p ORDER BY 6, 1 DESC LIMIT 5", "SELECT * FROM p ORDER BY v, seq DESC LIMIT 5"},
+	} {
+		_, got := queryT(t, s, c[0])
+		_, want := queryT(t, s, c[1])
+		if !slices.Equal(got, want) || len(want) < 5 {
+			t.Errorf("%s: %q, want %q", c[0], got, want)
+		}
+	}
+	if _, err := s.Query(ctx, "SELECT seq, v FROM p ORDER BY 3", nil); err == nil || !strings.Contains(err.Error(), "ORDER BY 3: the result has 2 columns") {
+		t.Fatalf("%v", err)
+	}
+	closeT(t, s)
+}

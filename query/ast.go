@@ -91,9 +91,10 @@ type GroupItem struct {
 
 // OrderItem is an ORDER BY term naming an output column (or alias).
 type OrderItem struct {
-	Name string
-	Desc bool
-	Pos  int
+	Name  string
+	Index int // ORDER BY 2: the result's 2nd column (1-based); 0 when by name
+	Desc  bool
+	Pos   int
 }
 
 // Expr is a WHERE condition.

@@ -381,9 +381,17 @@ func (p *parser) groupItem() GroupItem {
 func (p *parser) orderItem() OrderItem {
 	t := p.peek()
 	it := OrderItem{Pos: t.pos}
-	if t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(" {
+	switch {
+	case t.kind == tInt:
+		p.advance()
+		n, err := strconv.Atoi(t.text)
+		if err != nil || n < 1 {
+			p.fail(t.pos, "ORDER BY %s: a column's position counts from 1", t.text)
+		}
+		it.Index = n
+	case t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(":
 		it.Name = p.call().String()
-	} else {
+	default:
 		it.Name = p.colRef().Name
 	}
 	if p.acceptKw("desc") {

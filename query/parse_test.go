@@ -30,6 +30,9 @@ func TestParseGood(t *testing.T) {
 			a, ok := s.Having.(*And)
 			return ok && a.L.(*Compare).Col.Name == "count(*)" && a.R.(*Not).X.(*IsNull).Col.Name == "avg(value)"
 		}},
+		{"order by position", "SELECT a, b FROM m ORDER BY 2 DESC, a", func(s *Statement) bool {
+			return s.OrderBy[0].Index == 2 && s.OrderBy[0].Desc && s.OrderBy[1].Name == "a" && s.OrderBy[1].Index == 0
+		}},
 		{"limit offset", "SELECT * FROM m LIMIT 5 OFFSET 10", func(s *Statement) bool { return s.Limit == 5 && s.Offset == 10 }},
 		{"offset alone", "SELECT * FROM m OFFSET 10", func(s *Statement) bool { return s.Limit == -1 && s.Offset == 10 }},
 		{"columns", "select seq, time, value AS v from m", func(s *Statement) bool {
@@ -104,6 +107,7 @@ func TestParseBad(t *testing.T) {
 		{"SELECT * FROM a-1e+5", 1, 15, "expected a stream name, found \"a-1e\""},
 		{"SELECT DISTINCT * FROM m", 1, 8, "SELECT DISTINCT * is not supported"},
 		{"SELECT * FROM m LIMIT 1 OFFSET -2", 1, 32, "OFFSET wants a non-negative integer"},
+		{"SELECT a FROM m ORDER BY 0", 1, 26, "ORDER BY 0: a column's position counts from 1"},
 		{"SELECT * FROM m WHERE count(*) > 1", 1, 23, "aggregate count in WHERE: WHERE tests rows; test aggregates in HAVING"},
 		{"SELECT series FROM m GROUP BY series HAVING bogus(x) > 1", 1, 45, "unknown function \"bogus\""},
 		{"SELECT * FROM m OFFSET 2 LIMIT 1", 1, 26, "unexpected \"LIMIT\" after the statement"},

@@ -144,6 +144,31 @@ func (p *plan) planRaw() error {
 
 func (p *plan) planOrder() error {
 	for _, o := range p.st.OrderBy {
+		if o.Index > 0 { // by position among the columns returned
+			i, seen := -1, 0
+			for j, c := range p.out {
+				if !c.hidden {
+					if seen++; seen == o.Index {
+						i = j
+						break
+					}
+				}
+			}
+			if i < 0 {
+				cols := "columns"
+				if seen == 1 {
+					cols = "column"
+				}
+				return p.errAt(o.Pos, "ORDER BY %d: the result has %d %s", o.Index, seen, cols)
+			}
+			p.order = append(p.order, orderKey{col: i, desc: o.Desc})
+			continue
+		}
+		for _, it := range p.st.Items { // an aggregate renamed by AS, named by its text
+			if it.Agg != nil && it.Agg.String() == o.Name {
+				o.Name = it.Name()
+			}
+		}
 		i := slices.IndexFunc(p.out, func(c outCol) bool { return c.name == o.Name })
 		if i < 0 {
 			// A raw query may order by a column it does not project.
