@@ -325,6 +325,19 @@ func TestQueryHaving(t *testing.T) {
 			t.Errorf("HAVING %s ORDER BY n DESC LIMIT 2 OFFSET 1: %q, want %q", c.having, got, want)
 		}
 	}
+	// Bad conditions are refused at the column.
+	for having, msg := range map[string]string{
+		"n LIKE 'x%'":    `type mismatch: LIKE on int64 column "n"`,
+		"avg(v) =~ 'x'":  `type mismatch: regular expression match on float64 column "avg(v)"`,
+		"n > 'x'":        `type mismatch: int64 column "n" compared with a string`,
+		"max(v) > 1":     "HAVING max(v): not a column of the result",
+		"series ~ cpu{}": "HAVING does not take series selectors",
+		"avg(v) = NULL":  "use avg(v) IS NULL",
+	} {
+		if _, err := s.Query(ctx, base+" HAVING "+having, nil); err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("HAVING %s: %v, want %q", having, err, msg)
+		}
+	}
 	// On a time bucket.
 	_, got := queryT(t, s, "SELECT time, count(*) FROM h GROUP BY time(1d) HAVING time >= '2026-12-03T00:00:00Z'")
 	_, every := queryT(t, s, "SELECT time, count(*) FROM h GROUP BY time(1d)")

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"regexp"
 	"strings"
 )
 
@@ -33,24 +34,9 @@ func (p *plan) planHaving(e Expr) (rowPred, error) {
 	case *Compare:
 		return p.havingCompare(e)
 	case *Like:
-		i, k, err := p.resultCol(e.Col)
-		if err != nil {
-			return nil, err
-		}
-		if k != kSeries && k != kKey && k != kString {
-			return nil, p.errAt(e.Col.Pos, "type mismatch: LIKE on %s column %q", k, e.Col.Name)
-		}
-		re := likeRegexp(e.Pattern)
-		return func(row []value) bool { return !row[i].null && re.MatchString(row[i].s) != e.Neg }, nil
+		return p.havingMatch(e.Col, "LIKE", likeRegexp(e.Pattern), e.Neg)
 	case *Regex:
-		i, k, err := p.resultCol(e.Col)
-		if err != nil {
-			return nil, err
-		}
-		if k != kSeries && k != kKey && k != kString {
-			return nil, p.errAt(e.Col.Pos, "type mismatch: regular expression match on %s column %q", k, e.Col.Name)
-		}
-		return func(row []value) bool { return !row[i].null && e.Re.MatchString(row[i].s) != e.Neg }, nil
+		return p.havingMatch(e.Col, "regular expression match", e.Re, e.Neg)
 	case *In:
 		i, _, err := p.resultCol(e.Col)
 		if err != nil {
@@ -79,6 +65,19 @@ func (p *plan) planHaving(e Expr) (rowPred, error) {
 		return nil, p.errAt(e.Col.Pos, "HAVING does not take series selectors; filter series in WHERE")
 	}
 	panic("query: unknown expression")
+}
+
+// havingMatch compiles a pattern match (what: LIKE, a regular
+// expression) of the text column c.
+func (p *plan) havingMatch(c *ColRef, what string, re *regexp.Regexp, neg bool) (rowPred, error) {
+	i, k, err := p.resultCol(c)
+	if err != nil {
+		return nil, err
+	}
+	if k != kSeries && k != kKey && k != kString {
+		return nil, p.errAt(c.Pos, "type mismatch: %s on %s column %q", what, k, c.Name)
+	}
+	return func(row []value) bool { return !row[i].null && re.MatchString(row[i].s) != neg }, nil
 }
 
 // havingBoth compiles l AND r, or l OR r.
