@@ -97,7 +97,7 @@ func (run *importRun) stage(ctx context.Context, r io.Reader) error {
 		defer release() // after the parsers are done: stage waits for them
 		br = bufio.NewReaderSize(dr, 64<<10)
 	}
-	if head, _ := br.Peek(64); ingest.DetectUTF16(head) != ingest.NotUTF16 {
+	if head, _ := br.Peek(64); !ingest.IsArrow(head) && ingest.DetectUTF16(head) != ingest.NotUTF16 {
 		run.stats.UTF16 = true
 		br = bufio.NewReaderSize(ingest.NewUTF16Reader(br, ingest.DetectUTF16(head)), 64<<10)
 	}
@@ -140,6 +140,7 @@ func (run *importRun) stage(ctx context.Context, r io.Reader) error {
 	popts := ingest.Options{
 		Format: format, Mapping: run.o.Mapping, SkipBad: run.o.SkipBad, Rejects: run.o.Rejects,
 		MaxLineBytes: int(min(budget/16, 64<<20)), BatchRows: s.o.BlockRows, BatchBytes: int(budget / int64(6*nBatch)),
+		MaxRecordBytes: int(budget / 2),
 	}
 	if nParse > 1 && popts.Rejects != nil {
 		popts.Rejects = &syncWriter{w: popts.Rejects}

@@ -43,8 +43,8 @@ const HeadBytes = 10
 
 // DetectCompression tells the compression of an input from its first
 // bytes: gzip, zstd or bzip2, whose input is then decompressed
-// (Decompress), or none. Inputs no parser reads — xz, zip, Parquet,
-// Arrow — fail with an error that says what the input is and what to do
+// (Decompress), or none. Inputs no parser reads — xz, zip, Parquet —
+// fail with an error that says what the input is and what to do
 // instead, rather than failing later on every row as garbage text.
 func DetectCompression(head []byte) (Compression, error) {
 	has := func(magic string) bool { return bytes.HasPrefix(head, []byte(magic)) }
@@ -60,9 +60,7 @@ func DetectCompression(head []byte) (Compression, error) {
 	case has("PK\x03\x04"):
 		return Uncompressed, errors.New("ingest: the input is a zip archive: extract the file first (unzip -p ARCHIVE FILE | tsq import --stream S -)")
 	case has("PAR1") && binaryAt(head, 4):
-		return Uncompressed, errors.New("ingest: the input is a Parquet file: import reads JSON lines, JSON arrays, CSV, line protocol and Prometheus text")
-	case has("ARROW1\x00"), has("\xff\xff\xff\xff") && binaryAt(head, 4):
-		return Uncompressed, errors.New("ingest: the input is an Arrow IPC file or stream: import reads JSON lines, JSON arrays, CSV, line protocol and Prometheus text")
+		return Uncompressed, errors.New("ingest: the input is a Parquet file, whose rows are found from its end: import it by its path (tsq import FILE.parquet; package ingest/parquet), not through a pipe")
 	}
 	return Uncompressed, nil
 }

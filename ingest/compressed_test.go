@@ -60,8 +60,8 @@ func TestDetectCompression(t *testing.T) {
 		{"xz", []byte("\xfd7zXZ\x00\x00\x04\xe6\xd6"), Uncompressed, "xz-compressed"},
 		{"zip", []byte("PK\x03\x04\x14\x00\x00\x00\x08\x00"), Uncompressed, "zip archive"},
 		{"parquet", []byte("PAR1\x15\x04\x15\x80\x01\x15"), Uncompressed, "Parquet file"},
-		{"arrow file", []byte("ARROW1\x00\x00\xff\xff"), Uncompressed, "Arrow IPC"},
-		{"arrow stream", []byte("\xff\xff\xff\xff\x10\x01\x00\x00\x10\x00"), Uncompressed, "Arrow IPC"},
+		{"arrow file", []byte("ARROW1\x00\x00\xff\xff"), Uncompressed, ""}, // read by the Arrow parser
+		{"arrow stream", []byte("\xff\xff\xff\xff\x10\x01\x00\x00\x10\x00"), Uncompressed, ""},
 		// Text that starts like a magic is text.
 		{"csv BZh", []byte("BZh1,b,c\n1,2,3\n"), Uncompressed, ""},
 		{"csv PAR1", []byte("PAR1,PAR2\n1,2\n"), Uncompressed, ""},

@@ -18,6 +18,7 @@ const (
 	CSV
 	LineProtocol
 	Prometheus
+	Arrow // an Arrow IPC file or stream
 )
 
 func (f Format) String() string {
@@ -34,12 +35,15 @@ func (f Format) String() string {
 		return "lp"
 	case Prometheus:
 		return "prom"
+	case Arrow:
+		return "arrow"
 	}
 	return fmt.Sprintf("Format(%d)", uint8(f))
 }
 
 // ParseFormat parses a format name: jsonl (ndjson), json, csv, lp
-// (influx, line), prom (prometheus, openmetrics), or "" / guess.
+// (influx, line), prom (prometheus, openmetrics), arrow (arrows, ipc,
+// feather: an Arrow IPC file or stream), or "" / guess.
 func ParseFormat(s string) (Format, error) {
 	switch strings.ToLower(s) {
 	case "", "guess", "auto":
@@ -54,8 +58,10 @@ func ParseFormat(s string) (Format, error) {
 		return LineProtocol, nil
 	case "prom", "prometheus", "openmetrics", "om":
 		return Prometheus, nil
+	case "arrow", "arrows", "ipc", "feather":
+		return Arrow, nil
 	}
-	return Guess, fmt.Errorf("ingest: unknown format %q: use jsonl, json, csv, lp or prom", s)
+	return Guess, fmt.Errorf("ingest: unknown format %q: use jsonl, json, csv, lp, prom or arrow", s)
 }
 
 // FormatFromPath guesses the format from a file name's extension, past
@@ -73,12 +79,17 @@ func FormatFromPath(path string) Format {
 		return LineProtocol
 	case ".prom", ".om", ".metrics":
 		return Prometheus
+	case ".arrow", ".arrows", ".ipc", ".feather":
+		return Arrow
 	}
 	return Guess
 }
 
 // GuessContent guesses the format from the first bytes of the input.
 func GuessContent(p []byte) Format {
+	if IsArrow(p) {
+		return Arrow
+	}
 	p = bytes.TrimLeft(p, " \t\r\n\ufeff")
 	if len(p) == 0 {
 		return JSONLines

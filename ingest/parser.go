@@ -24,6 +24,10 @@ type Options struct {
 	// 8 MiB, estimated by Batch.Size).
 	BatchRows  int
 	BatchBytes int
+	// MaxRecordBytes bounds one Arrow record batch, its buffers as read
+	// and decompressed (default DefaultMaxRecordBytes): an Arrow input
+	// is read one record batch at a time.
+	MaxRecordBytes int
 	// BufferBytes is the read buffer (default 256 KiB).
 	BufferBytes int
 	// Now is the time (ns) of rows without a time field; default the
@@ -67,6 +71,7 @@ type Parser struct {
 	rawSet    bool
 	jarr      jarrState
 	jsonState jsonState
+	arrow     *arrowState
 }
 
 // NewParser returns a parser of r.
@@ -88,7 +93,9 @@ func NewParser(r io.Reader, o Options) (*Parser, error) {
 	}
 	p := &Parser{o: o, f: o.Format, in: newReader(r, o.BufferBytes, o.MaxLineBytes)}
 	if p.f == Guess {
-		p.in.fill()
+		// (a pipe may hand over a few bytes at a time)
+		for p.in.end < min(4096, len(p.in.buf)) && p.in.fill() {
+		}
 		if e := p.in.readErr(); e != nil {
 			return nil, fmt.Errorf("ingest: read: %w", e)
 		}
@@ -107,6 +114,13 @@ func NewParser(r io.Reader, o Options) (*Parser, error) {
 		p.rows, unit = (*Parser).lpRows, "ns"
 	case Prometheus:
 		p.rows = (*Parser).promRows
+	case Arrow:
+		a, err := newArrowState(p.in, &o)
+		if err != nil {
+			return nil, err
+		}
+		p.arrow, p.rows = a, (*Parser).arrowRows
+		arrowDefaults(&o.Mapping, a.schema)
 	default:
 		return nil, fmt.Errorf("ingest: unknown format %v", p.f)
 	}
@@ -124,8 +138,13 @@ func (p *Parser) Format() Format { return p.f }
 // Rejected returns the rows skipped as bad (SkipBad).
 func (p *Parser) Rejected() int64 { return p.rejected }
 
-// Lines returns the lines read so far.
-func (p *Parser) Lines() int64 { return p.in.line }
+// Lines returns the lines read so far (rows of an Arrow input).
+func (p *Parser) Lines() int64 {
+	if p.arrow != nil {
+		return p.arrow.row
+	}
+	return p.in.line
+}
 
 // Offset returns the input bytes consumed so far.
 func (p *Parser) Offset() int64 { return p.in.offset() }

@@ -54,6 +54,20 @@ func (r *reader) fill() bool {
 	return true
 }
 
+// Read reads the input as an io.Reader does (the Arrow parser's
+// input), keeping the offset.
+func (r *reader) Read(p []byte) (int, error) {
+	if r.pos == r.end && !r.fill() {
+		if r.err != nil {
+			return 0, r.err
+		}
+		return 0, io.EOF
+	}
+	n := copy(p, r.buf[r.pos:r.end])
+	r.pos += n
+	return n, nil
+}
+
 // errLineTooLong: a line (or JSON element) exceeds the limit.
 var errLineTooLong = errors.New("line too long")
 
@@ -149,13 +163,16 @@ func trimCR(p []byte) []byte {
 // Error is a parse error: where and what.
 type Error struct {
 	Format  Format
-	Line    int64  // 1-based line number of the row (or element)
-	Offset  int64  // byte offset of the row's first byte in the input
+	Line    int64  // 1-based line number of the row (or element; row of Arrow input)
+	Offset  int64  // byte offset of the row's first byte in the input (its record batch's in Arrow input)
 	Snippet string // the row's first bytes
 	Msg     string
 }
 
 func (e *Error) Error() string {
+	if e.Format == Arrow {
+		return fmt.Sprintf("ingest: arrow: row %d (of the record batch at byte offset %d): %s: %s", e.Line, e.Offset, e.Msg, e.Snippet)
+	}
 	return fmt.Sprintf("ingest: %v: line %d (byte offset %d): %s: %q", e.Format, e.Line, e.Offset, e.Msg, e.Snippet)
 }
 

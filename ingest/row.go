@@ -167,12 +167,13 @@ type rowBuilder struct {
 	p *plan
 	b *Batch
 
-	timeSet bool
-	t       int64
-	op      Op
-	parts   [][]byte // series parts then key parts, copied
-	partSet []bool
-	scratch []byte // name building
+	timeSet  bool
+	t        int64
+	op       Op
+	parts    [][]byte // series parts then key parts, copied
+	partSet  []bool
+	scratch  []byte // name building
+	tscratch []byte // a typed time's text
 	// defSeries replaces the plan's default series for this row (line
 	// protocol and Prometheus: the series as written).
 	defSeries []byte
@@ -211,6 +212,7 @@ const (
 	vFloat                // typed float
 	vBool                 // typed bool
 	vRaw                  // JSON text of an array or object, stored as a string
+	vTime                 // a typed instant (Arrow): i in ns; b: a date, shown without a clock
 )
 
 type value struct {
@@ -273,6 +275,16 @@ func (r *rowBuilder) set(name []byte, v value) error {
 	if ro.kind != roleField && !ro.store {
 		return nil
 	}
+	if v.kind == vTime {
+		// stored as RFC 3339 text (UTC), or as int64 ns when the
+		// mapping types the field so
+		if ro.typ == chunk.Int64 || ro.typ == chunk.Float64 {
+			v = value{kind: vInt, i: v.i}
+		} else {
+			r.tscratch = r.text(v)
+			v = value{kind: vStr, text: r.tscratch}
+		}
+	}
 	if c := fc.col; c != nil && c.owner == r.b && c.active {
 		// the column this field filled in the last row: skip the checks
 		if ro.typ != 0 {
@@ -306,6 +318,12 @@ func (r *rowBuilder) text(v value) []byte {
 		return appendFloatText(r.scratch[:0], v.f)
 	case vBool:
 		return strconv.AppendBool(r.scratch[:0], v.b)
+	case vTime:
+		tm := time.Unix(0, v.i).UTC()
+		if v.b {
+			return tm.AppendFormat(r.tscratch[:0], time.DateOnly)
+		}
+		return tm.AppendFormat(r.tscratch[:0], time.RFC3339Nano)
 	}
 	return v.text
 }
@@ -331,6 +349,8 @@ func (r *rowBuilder) setOp(name []byte, v value) error {
 func (r *rowBuilder) setTime(name []byte, v value) error {
 	var err error
 	switch v.kind {
+	case vTime:
+		r.t = v.i
 	case vInt:
 		r.t, err = scaleInt(v.i, r.p.unit)
 	case vFloat:

@@ -17,10 +17,14 @@ var timeNames = []string{"time", "timestamp", "ts", "_time", "@timestamp", "date
 // @timestamp, datetime, date, ts_ms, time_ms, timestamp_ms, event_time,
 // created_at it has, in any case, as the input spells it; "" when it has
 // none or for line protocol and Prometheus text, whose records carry
-// their time.
+// their time. Arrow carries types: its guess is the first timestamp or
+// date column named so, else the first timestamp or date column.
 func GuessTimeField(head []byte, f Format) string {
 	if f == Guess {
 		f = GuessContent(head)
+	}
+	if f == Arrow {
+		return arrowTimeField(head)
 	}
 	if f != CSV && f != JSONLines && f != JSONArray {
 		return ""

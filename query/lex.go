@@ -162,10 +162,16 @@ func (l *lexer) number() (token, error) {
 				}
 			}
 			if u == "" {
+				if l.inName(start) {
+					return l.nameWord(start), nil
+				}
 				return token{}, errAt(l.src, l.off, "bad duration unit in %q (want ns, us, ms, s, m, h, d or w)", l.word(start))
 			}
 			l.off += len(u)
 			if l.off < len(l.src) && isLetter(l.src[l.off]) {
+				if l.inName(start) {
+					return l.nameWord(start), nil
+				}
 				return token{}, errAt(l.src, start, "bad duration %q (want e.g. 5m, 1h30m, 250ms)", l.word(start))
 			}
 			if l.off >= len(l.src) || !isDigit(l.src[l.off]) {
@@ -180,6 +186,33 @@ func (l *lexer) number() (token, error) {
 		return token{kind: tDuration, text: l.src[start:l.off], pos: start}, nil
 	}
 	return token{kind: kind, text: l.src[start:l.off], pos: start}, nil
+}
+
+// inName reports whether the number at start goes on a name after a '-'
+// or '.' (FROM flights-200k, logs.2xlarge): no space before it.
+func (l *lexer) inName(start int) bool {
+	if l.src[start] == '.' { // .2xlarge: the number began at the dot
+		start++
+	}
+	if start < 2 || l.src[start-1] != '-' && l.src[start-1] != '.' {
+		return false
+	}
+	c := l.src[start-2]
+	return isLetter(c) || isDigit(c) || c == '_'
+}
+
+// nameWord lexes the letters, digits and underscores from start as a
+// name: the rest of a stream name (streamNameRest) that is no number.
+func (l *lexer) nameWord(start int) token {
+	if l.src[start] == '.' {
+		l.off = start + 1 // the dot; the word is the next token
+		return token{kind: tPunct, text: ".", pos: start}
+	}
+	l.off = start
+	for l.off < len(l.src) && (isLetter(l.src[l.off]) || isDigit(l.src[l.off]) || l.src[l.off] == '_') {
+		l.off++
+	}
+	return token{kind: tIdent, text: l.src[start:l.off], pos: start}
 }
 
 // word returns the run of letters and digits from start, for messages.

@@ -320,6 +320,9 @@ func (p *parser) source(st *Statement) {
 		return
 	}
 	st.Stream, st.streamPos = p.streamName()
+	if k := p.peek(); k.kind == tPunct && k.text == "(" {
+		p.fail(st.streamPos, "%q is no view of a stream: FROM fold(stream) reads the folded view (the current state), FROM stream every record", p.src[st.streamPos:k.pos])
+	}
 }
 
 func (p *parser) streamName() (string, int) {

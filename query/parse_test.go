@@ -18,6 +18,8 @@ func TestParseGood(t *testing.T) {
 		{"stream with - and .", "SELECT * FROM cpu-usage.v2 WHERE value > 1", func(s *Statement) bool { return s.Stream == "cpu-usage.v2" && s.Where != nil }},
 		{"fold stream with -", "SELECT * FROM fold(osm-ch.2013) AS OF SEQ 3", func(s *Statement) bool { return s.Stream == "osm-ch.2013" && s.Fold && s.AsOf.Seq == 3 }},
 		{"stream from digits", "SELECT * FROM 2024-logs LIMIT 1", func(s *Statement) bool { return s.Stream == "2024-logs" && s.Limit == 1 }},
+		{"stream with digits and letters after -", "SELECT * FROM flights-200k WHERE time > now() - 5m", func(s *Statement) bool { return s.Stream == "flights-200k" && s.Where != nil }},
+		{"stream with digits and letters after .", "SELECT * FROM fold(hosts.2xlarge-1b)", func(s *Statement) bool { return s.Stream == "hosts.2xlarge-1b" && s.Fold }},
 		{"stream a duration", "SELECT * FROM 5m", func(s *Statement) bool { return s.Stream == "5m" }},
 		{"distinct", "SELECT DISTINCT series, host AS h FROM m", func(s *Statement) bool {
 			return len(s.GroupBy) == 2 && s.GroupBy[0].Col.Name == "series" && s.GroupBy[1].Col.Name == "host" && s.Items[1].Alias == "h"
@@ -123,6 +125,7 @@ func TestParseBad(t *testing.T) {
 		{"SELECT avg(v) FROM m GROUP BY time(0)", 1, 36, "time bucket of 0"},
 		{"SELECT avg(v) FROM m GROUP BY time(0s)", 1, 36, "time bucket of 0"},
 		{"SELECT avg(v) FROM m GROUP BY time(5x)", 1, 37, "bad duration unit"},
+		{"SELECT * FROM folded(m)", 1, 15, `"folded" is no view of a stream: FROM fold(stream) reads the folded view`},
 		{"SELECT median(v) FROM m", 1, 8, "unknown function"},
 		{"SELECT quantile(2, v) FROM m", 1, 17, "outside [0, 1]"},
 		{"SELECT quantile(v, 0.5) FROM m", 1, 17, "the quantile first, a number in [0, 1]: quantile(0.99, v)"},

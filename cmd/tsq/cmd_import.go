@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -11,26 +12,30 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	tsq "github.com/tsqdb/tsq"
 	"github.com/tsqdb/tsq/ingest"
+	pqin "github.com/tsqdb/tsq/ingest/parquet"
 	"github.com/tsqdb/tsq/internal/progress"
 )
 
 func init() {
-	register(&command{name: "import", short: "import JSON, CSV, line protocol or Prometheus text, bounded memory, atomic", usage: "[--stream S] [--format F] [--time F] [--series F] [--key F] [--op F] [--map K=V]... [--mapping FILE] FILE...|-",
-		summary: "Import JSON lines, a JSON array, CSV, line protocol or Prometheus text into a stream, read as\n" +
-			"it is or compressed with gzip, zstd or bzip2. Memory is bounded whatever the input size; the\n" +
-			"rows appear at once when the import commits, or not at all. Several files are imported one\n" +
-			"after the other, each atomically, into --stream or each into the stream named after it.",
+	register(&command{name: "import", short: "import JSON, CSV, line protocol, Prometheus text, Arrow or Parquet, bounded memory, atomic", usage: "[--stream S] [--format F] [--time F] [--series F] [--key F] [--op F] [--map K=V]... [--mapping FILE] FILE...|-",
+		summary: "Import JSON lines, a JSON array, CSV, line protocol or Prometheus text (as it is or compressed\n" +
+			"with gzip, zstd or bzip2), an Arrow IPC file or stream, or a Parquet file into a stream (a\n" +
+			"stream exported by tsq as Arrow or Parquet imports back as it was). Memory is bounded\n" +
+			"whatever the input size; the rows appear at once when the import commits, or not at all.\n" +
+			"Several files are imported one after the other, each atomically, into --stream or each into\n" +
+			"the stream named after it.",
 		run: runImport})
 }
 
 func runImport(ctx context.Context, e *env, args []string) error {
 	fs := e.flags("import")
 	stream := fs.String("stream", "", "target `stream` (default: made of the file name: My Data.csv.gz, my_data)")
-	format := fs.String("format", "", "input `format`: jsonl, json, csv, lp (line protocol), prom (default: guessed)")
+	format := fs.String("format", "", "input `format`: jsonl, json, csv, lp (line protocol), prom, arrow (default: guessed; Parquet is told by its bytes)")
 	var m ingest.Mapping
 	mapFlag := func(key string) func(string) error {
 		return func(v string) error { return m.Set(key + "=" + v) }
@@ -159,6 +164,7 @@ func streamNameOf(path string) string {
 func importFile(ctx context.Context, e *env, st *tsq.Store, path, name, rejects string, o importOptions) error {
 	o.source = path
 	var r io.Reader = e.stdin
+	var parquetRead *atomic.Int64 // bytes of a Parquet file read so far
 	if path != "-" {
 		f, err := os.Open(path)
 		if err != nil {
@@ -169,6 +175,18 @@ func importFile(ctx context.Context, e *env, st *tsq.Store, path, name, rejects 
 			o.size = fi.Size()
 		}
 		r = f
+		var magic [4]byte
+		if n, _ := f.ReadAt(magic[:], 0); n == 4 && string(magic[:]) == pqin.Magic {
+			// Parquet: its rows as an Arrow stream (the footer first)
+			parquetRead = new(atomic.Int64)
+			budget := cmp.Or(o.budget, tsq.DefaultImportBudget)
+			ps, err := pqin.NewStream(ctx, countingReaderAt{f, parquetRead}, o.size, int(budget/16))
+			if err != nil {
+				return fmt.Errorf("import: %s: %w", path, err)
+			}
+			defer ps.Close()
+			r, o.format = ps, ingest.Arrow
+		}
 	}
 	if o.skipBad {
 		rp := rejects
@@ -193,7 +211,11 @@ func importFile(ctx context.Context, e *env, st *tsq.Store, path, name, rejects 
 	bar := progress.New(e.stderr, total, "import "+name, progress.Bytes)
 	o.progress = func(p tsq.ImportProgress) {
 		bar.Describe(importStatus(name, p))
-		bar.Set(p.ReadBytes) // of the file as it is, compressed or not: as total
+		if parquetRead != nil {
+			bar.Set(parquetRead.Load()) // of the file, not of the Arrow stream made of it
+		} else {
+			bar.Set(p.ReadBytes) // of the file as it is, compressed or not: as total
+		}
 	}
 	stats, err := importStream(ctx, st, name, r, o)
 	bar.Done()
@@ -208,7 +230,9 @@ func importFile(ctx context.Context, e *env, st *tsq.Store, path, name, rejects 
 		seqs = "" // nothing committed
 	}
 	read := humanBytes(stats.Bytes) + " read"
-	if stats.Compression != ingest.Uncompressed {
+	if parquetRead != nil {
+		read = fmt.Sprintf("%s of Parquet read as %s of Arrow", humanBytes(parquetRead.Load()), humanBytes(stats.Bytes))
+	} else if stats.Compression != ingest.Uncompressed {
 		read = fmt.Sprintf("%s of %s read, %s decompressed", humanBytes(stats.ReadBytes), stats.Compression, humanBytes(stats.Bytes))
 	}
 	if stats.UTF16 {
@@ -238,6 +262,9 @@ func importFile(ctx context.Context, e *env, st *tsq.Store, path, name, rejects 
 func timeUnitHint(m ingest.Mapping, st importStats) string {
 	const y1973, y2100 = int64(1e17), int64(4102444800) * 1e9 // ns
 	timed := m.Time != "" || st.Format == ingest.LineProtocol // else the time of the import
+	if st.Format == ingest.Arrow {
+		return "" // typed times carry their unit
+	}
 	if !timed || m.TimeUnit != "" || st.Rows == 0 || st.MinTime < 0 || st.MaxTime >= y1973 {
 		return ""
 	}
@@ -309,4 +336,16 @@ func humanCount(n int64) string {
 		return fmt.Sprintf("%.2fM", float64(n)/1e6)
 	}
 	return fmt.Sprintf("%.2fG", float64(n)/1e9)
+}
+
+// countingReaderAt counts the bytes read through it.
+type countingReaderAt struct {
+	r io.ReaderAt
+	n *atomic.Int64
+}
+
+func (c countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	n, err := c.r.ReadAt(p, off)
+	c.n.Add(int64(n))
+	return n, err
 }
