@@ -21,7 +21,16 @@ import (
 
 // arrowIPC writes recs as an Arrow IPC stream, or file when file is set.
 func arrowIPC(t testing.TB, file bool, recs ...arrow.RecordBatch) []byte {
+	return arrowIPCWith(t, file, nil, recs...)
+}
+
+// arrowIPCWith is arrowIPC with a writer option (a compression).
+func arrowIPCWith(t testing.TB, file bool, opt ipc.Option, recs ...arrow.RecordBatch) []byte {
 	t.Helper()
+	opts := []ipc.Option{ipc.WithSchema(recs[0].Schema())}
+	if opt != nil {
+		opts = append(opts, opt)
+	}
 	var buf bytes.Buffer
 	type writer interface {
 		Write(arrow.RecordBatch) error
@@ -29,13 +38,13 @@ func arrowIPC(t testing.TB, file bool, recs ...arrow.RecordBatch) []byte {
 	}
 	var w writer
 	if file {
-		fw, err := ipc.NewFileWriter(&buf, ipc.WithSchema(recs[0].Schema()))
+		fw, err := ipc.NewFileWriter(&buf, opts...)
 		if err != nil {
 			t.Fatal(err)
 		}
 		w = fw
 	} else {
-		w = ipc.NewWriter(&buf, ipc.WithSchema(recs[0].Schema()))
+		w = ipc.NewWriter(&buf, opts...)
 	}
 	for _, r := range recs {
 		if err := w.Write(r); err != nil {
@@ -129,8 +138,9 @@ func typesRecord(t testing.TB) arrow.RecordBatch {
 }
 
 // TestArrowTypes: each Arrow type becomes the column type and value the
-// parser's documentation gives, as a stream and as a file, and a null
-// leaves the row without the field.
+// parser's documentation gives, as a stream and as a file, with bodies
+// plain or compressed (zstd, LZ4), and a null leaves the row without the
+// field.
 func TestArrowTypes(t *testing.T) {
 	rec := typesRecord(t)
 	defer rec.Release()
@@ -151,8 +161,9 @@ func TestArrowTypes(t *testing.T) {
 		"pt.y": {chunk.String, "north"}, "tags": {chunk.String, `["a","b"]`}, "column25": {chunk.Int64, int64(25)},
 		"time_": {chunk.Int64, int64(1000)},
 	}
-	for _, file := range []bool{false, true} {
-		in := arrowIPC(t, file, rec)
+	for k, comp := range []ipc.Option{nil, nil, ipc.WithZstd(), ipc.WithLZ4()} {
+		file := k%2 == 1
+		in := arrowIPCWith(t, file, comp, rec)
 		p, err := NewParser(bytes.NewReader(in), Options{Now: t0.UnixNano()})
 		if err != nil {
 			t.Fatal(err)

@@ -1,6 +1,6 @@
 // Package ingest parses JSON lines, JSON arrays, CSV, InfluxDB line
-// protocol and Prometheus/OpenMetrics text straight into reusable column
-// batches, ready to be encoded as chunk blocks.
+// protocol, Prometheus/OpenMetrics text and Arrow IPC straight into
+// reusable column batches, ready to be encoded as chunk blocks.
 //
 // A Parser reads an io.Reader once, front to back, through a bounded
 // buffer: memory does not grow with the input, only with the size of one
@@ -37,10 +37,16 @@
 // bytes given; a field name that is not UTF-8 gets U+FFFD for each run of
 // invalid bytes.
 //
+// An Arrow IPC stream or file (Format Arrow, told by IsArrow) is read
+// one record batch at a time, bounded by Options.MaxRecordBytes; its
+// columns keep their Arrow types (see docs/OPERATIONS.md for each), and
+// tsq's own exported schema maps itself to the record columns. Package
+// ingest/parquet turns a Parquet file into such a stream.
+//
 // DetectCompression and Decompress read inputs compressed with gzip,
 // zstd (with a bounded window) or bzip2, and name the inputs no parser
-// reads (xz, zip, Parquet, Arrow); DetectUTF16 and NewUTF16Reader read
-// UTF-16 text as UTF-8.
+// reads (xz, zip, Parquet through a pipe); DetectUTF16 and
+// NewUTF16Reader read UTF-16 text as UTF-8.
 //
 // Errors name the line, the byte offset of the line's start and a
 // snippet of it (*Error). With Options.SkipBad, a bad row is written to
