@@ -222,7 +222,7 @@ func (run *importRun) finish(err error) (ImportStats, error) {
 		run.o.Progress(p)
 	}
 	if err != nil {
-		return *st, fmt.Errorf("tsq: import %s into %q: %w", st.ID, st.Stream, err)
+		return *st, fmt.Errorf("tsq: import into %q: %w", st.Stream, err)
 	}
 	return *st, nil
 }

@@ -361,8 +361,9 @@ func TestGuess(t *testing.T) {
 
 // TestTextTimes: without a layout, a text time is read in RFC 3339 and
 // the forms CSV files and the query language use: a space for the 'T',
-// no zone (UTC), a date alone, a fraction of a second; anything else is a
-// bad row naming the field.
+// no zone (UTC), a date alone, a fraction of a second, no seconds; what
+// no default layout reads (TestOtherTextTimes lists them) is a bad row
+// naming the field.
 func TestTextTimes(t *testing.T) {
 	for in, want := range map[string]string{
 		"2014-02-14T14:27:00Z":          "2014-02-14T14:27:00Z",
@@ -372,6 +373,7 @@ func TestTextTimes(t *testing.T) {
 		"2014-02-14 14:27:00-05:00":     "2014-02-14T19:27:00Z",
 		"2014-02-14T14:27:00":           "2014-02-14T14:27:00Z",
 		"2014-02-14":                    "2014-02-14T00:00:00Z",
+		"2014-02-14 14:27":              "2014-02-14T14:27:00Z",
 	} {
 		rows, _, err := parseAll(t, "ts\n"+in+"\n", Options{Format: CSV, Mapping: mapping(t, "time=ts")})
 		if err != nil || len(rows) != 1 {
@@ -381,7 +383,7 @@ func TestTextTimes(t *testing.T) {
 			t.Errorf("%q: %s, want %s", in, got, want)
 		}
 	}
-	for _, bad := range []string{"2014-02-14 14:27", "14/02/2014", "2014-02-14T25:00:00Z", "yesterday"} {
+	for _, bad := range []string{"14/02/2014", "2014-02-14T25:00:00Z", "yesterday", "2014-02-14 14"} {
 		_, _, err := parseAll(t, "ts\n"+bad+"\n", Options{Format: CSV, Mapping: mapping(t, "time=ts")})
 		var pe *Error
 		if !errors.As(err, &pe) || pe.Line != 2 || !strings.Contains(pe.Msg, `time field "ts"`) {

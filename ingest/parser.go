@@ -128,7 +128,7 @@ func NewParser(r io.Reader, o Options) (*Parser, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.rb.p = pl
+	p.rb.p, p.rb.lastLayout = pl, -1
 	return p, nil
 }
 

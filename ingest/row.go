@@ -172,8 +172,9 @@ type rowBuilder struct {
 	op       Op
 	parts    [][]byte // series parts then key parts, copied
 	partSet  []bool
-	scratch  []byte // name building
-	tscratch []byte // a typed time's text
+	scratch    []byte // name building
+	tscratch   []byte // a typed time's text
+	lastLayout int    // of otherLayouts, the last that read a time (-1: none yet)
 	// defSeries replaces the plan's default series for this row (line
 	// protocol and Prometheus: the series as written).
 	defSeries []byte
@@ -362,13 +363,13 @@ func (r *rowBuilder) setTime(name []byte, v value) error {
 				r.t, err = unixNano(tm)
 			}
 		} else if r.t, err = r.numTime(v.text); err != nil {
-			var tm time.Time
-			layout := r.p.layout
-			if layout == "" {
-				layout = textTimeLayout(v.text)
-			}
-			if tm, err = time.Parse(layout, bstr(v.text)); err == nil {
-				r.t, err = unixNano(tm)
+			if r.p.layout == "" {
+				r.t, err = parseTextTime(v.text, &r.lastLayout)
+			} else {
+				var tm time.Time
+				if tm, err = time.Parse(r.p.layout, bstr(v.text)); err == nil {
+					r.t, err = unixNano(tm)
+				}
 			}
 		}
 	default:

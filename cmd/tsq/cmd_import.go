@@ -42,7 +42,7 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	}
 	fs.Func("time", "`field` or column holding the time (default: the first of time, timestamp, ts, ... the input has; '': the import's time)", mapFlag("time"))
 	fs.Func("time-unit", "`unit` of a numeric time: s, ms, us, ns", mapFlag("time.unit"))
-	fs.Func("time-layout", "Go `layout` of a text time (default: RFC 3339, also with a space for the T, without a zone (UTC), or a date)", mapFlag("time.layout"))
+	fs.Func("time-layout", "Go `layout` of a text time (default: RFC 3339 and its relatives, PostgreSQL's, RFC 1123, the common log format and others; not 01/02/2006: month or day first is yours to say)", mapFlag("time.layout"))
 	fs.Func("series", "`fields` whose values, joined by /, are the series", mapFlag("series"))
 	fs.Func("key", "`fields` whose values, joined by /, are the key", mapFlag("key"))
 	fs.Func("op", "`field` holding the op (put, delete, drop; create, modify, remove... map to them)", mapFlag("op"))

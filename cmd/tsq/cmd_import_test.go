@@ -334,6 +334,11 @@ func TestImportArrowParquet(t *testing.T) {
 	if r.code == 0 || !strings.Contains(r.stderr, "parquet") {
 		t.Fatalf("a cut Parquet file: %+v", r)
 	}
+	// a failed import is named by its stream, not by its staging id
+	r = runTSQ(t, "", "--store", store, "import", "--stream", "bad", "--time", "t", writeFile(t, dir, "bad.csv", "t\n1/2/2024\n"))
+	if r.code == 0 || !strings.HasPrefix(r.stderr, `tsq: import into "bad": ingest: csv: line 2`) || strings.Contains(r.stderr, "~") {
+		t.Fatalf("a bad time: %+v", r)
+	}
 	if r := runTSQ(t, "", "--store", store, "query", "-c", "SELECT count(*) FROM cut"); r.code == 0 || !strings.Contains(r.stderr, "not found") {
 		t.Fatalf("a failed import left a stream: %+v", r)
 	}
