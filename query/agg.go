@@ -15,7 +15,7 @@ type aggPlan struct {
 	groups []groupSpec
 	aggs   []aggSpec
 	// outOf maps each output column to a group (g >= 0) or an
-	// aggregate (a >= 0).
+	// aggregate (a >= 0); both -1: arithmetic on the row's columns.
 	outOf []struct{ g, a int }
 }
 
@@ -91,7 +91,43 @@ func (p *plan) planAggregate() error {
 	used := make([]bool, len(a.groups))
 	type item struct{ g, a int }
 	var items []item
+	// The aggregates and grouped columns arithmetic reads are hidden
+	// columns after the output's.
+	var hidden []item
+	var hiddenCols []outCol
+	var exprs []*arithPlan
 	for _, it := range st.Items {
+		if it.Expr != nil {
+			ap, err := p.compileArith(it.Expr, func(x *Arith, ap *arithPlan) error {
+				if x.Agg != nil {
+					spec, err := p.aggSpec(x.Agg)
+					if err != nil {
+						return err
+					}
+					spec.name = x.Agg.String()
+					a.aggs = append(a.aggs, spec)
+					hidden = append(hidden, item{-1, len(a.aggs) - 1})
+					hiddenCols = append(hiddenCols, outCol{name: spec.name, kind: spec.out, nullable: true, hidden: true})
+					ap.in, ap.hid = spec.out, len(hidden)-1
+					return nil
+				}
+				gi := slices.IndexFunc(a.groups, func(g groupSpec) bool { return g.name == x.Col.Name })
+				if gi < 0 {
+					return p.errAt(x.Pos, "column %q must be grouped (GROUP BY %s) or aggregated", x.Col.Name, x.Col.Name)
+				}
+				hidden = append(hidden, item{gi, -1})
+				hiddenCols = append(hiddenCols, outCol{name: x.Col.Name, kind: a.groups[gi].out, nullable: true, hidden: true})
+				ap.in, ap.hid = a.groups[gi].out, len(hidden)-1
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			exprs = append(exprs, ap)
+			items = append(items, item{-1, -1})
+			p.out = append(p.out, outCol{name: it.Name(), kind: ap.kind, nullable: true, expr: ap})
+			continue
+		}
 		if it.Agg == nil {
 			gi := slices.IndexFunc(a.groups, func(g groupSpec) bool { return g.name == it.Col.Name })
 			if gi < 0 {
@@ -121,7 +157,11 @@ func (p *plan) planAggregate() error {
 		}
 	}
 	p.out = append(lead, p.out...)
-	for _, it := range append(leadItems, items...) {
+	for _, ap := range exprs {
+		ap.leaves(func(l *arithPlan) { l.idx = len(p.out) + l.hid })
+	}
+	p.out = append(p.out, hiddenCols...)
+	for _, it := range slices.Concat(leadItems, items, hidden) {
 		a.outOf = append(a.outOf, struct{ g, a int }{it.g, it.a})
 	}
 	return nil
@@ -574,10 +614,16 @@ func (a *aggPlan) rows(gs *groups, out []outCol) [][]value {
 	for i, g := range list {
 		row := make([]value, len(a.outOf))
 		for c, o := range a.outOf {
-			if o.g >= 0 {
+			switch {
+			case o.g >= 0:
 				row[c] = g.vals[o.g]
-			} else {
+			case o.a >= 0:
 				row[c] = g.states[o.a].result(&a.aggs[o.a])
+			}
+		}
+		for c := range row {
+			if ap := out[c].expr; ap != nil {
+				row[c] = ap.eval(func(l *arithPlan) value { return row[l.idx] })
 			}
 		}
 		rows[i] = row

@@ -33,10 +33,11 @@ type AsOf struct {
 	Pos  int
 }
 
-// SelectItem is a projected column or an aggregate.
+// SelectItem is a projected column, an aggregate or arithmetic on them.
 type SelectItem struct {
 	Col   *ColRef // a column, or
-	Agg   *Call   // an aggregate
+	Agg   *Call   // an aggregate, or
+	Expr  *Arith  // arithmetic
 	Alias string
 	Pos   int
 }
@@ -49,6 +50,8 @@ func (s *SelectItem) Name() string {
 		return s.Alias
 	case s.Col != nil:
 		return s.Col.Name
+	case s.Expr != nil:
+		return s.Expr.String()
 	}
 	return s.Agg.String()
 }

@@ -71,6 +71,7 @@ type outCol struct {
 	nullable bool
 	src      string // raw view: the stored column it reads
 	hidden   bool   // read for ORDER BY only, not output
+	expr     *arithPlan // computed from the row (SELECT arithmetic); src ""
 }
 
 func rawColumns(fs *fieldSet) []outCol {

@@ -113,9 +113,6 @@ func (p *parser) statement() (st *Statement, err error) {
 		distinct = p.advance().pos
 	}
 	p.selectList(st)
-	if t := p.peek(); t.kind == tPunct && (t.text == "+" || t.text == "-" || t.text == "*") {
-		p.fail(t.pos, "arithmetic in SELECT is not supported: select columns and aggregates, and compute on the result (after an export)")
-	}
 	p.expectKw("from")
 	p.source(st)
 	if p.acceptKw("where") {
@@ -169,10 +166,13 @@ func (p *parser) selectList(st *Statement) {
 	for {
 		t := p.peek()
 		it := SelectItem{Pos: t.pos}
-		if t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(" {
-			it.Agg = p.call()
-		} else {
-			it.Col = p.colRef()
+		switch a := p.arith(); {
+		case a.Col != nil:
+			it.Col = a.Col
+		case a.Agg != nil:
+			it.Agg = a.Agg
+		default:
+			it.Expr = a
 		}
 		if p.acceptKw("as") {
 			a := p.advance()
@@ -210,6 +210,9 @@ func (p *parser) distinct(st *Statement, pos int) {
 	for _, it := range st.Items {
 		if it.Agg != nil {
 			p.fail(it.Pos, "SELECT DISTINCT with an aggregate is not supported: GROUP BY the other columns")
+		}
+		if it.Expr != nil {
+			p.fail(it.Pos, "SELECT DISTINCT of arithmetic is not supported: select the columns")
 		}
 		st.GroupBy = append(st.GroupBy, GroupItem{Col: it.Col, Pos: it.Pos})
 	}

@@ -100,7 +100,7 @@ func isAggregate(st *Statement) bool {
 		return true
 	}
 	for _, it := range st.Items {
-		if it.Agg != nil {
+		if it.Agg != nil || it.Expr != nil && it.Expr.hasAgg() {
 			return true
 		}
 	}
@@ -129,6 +129,14 @@ func (p *plan) planRaw() error {
 		p.out = rawColumns(p.fields)
 	} else {
 		for _, it := range p.st.Items {
+			if it.Expr != nil {
+				ap, err := p.rawArith(it.Expr)
+				if err != nil {
+					return err
+				}
+				p.out = append(p.out, outCol{name: it.Name(), kind: ap.kind, nullable: true, expr: ap})
+				continue
+			}
 			k, err := p.column(it.Col)
 			if err != nil {
 				return err
@@ -137,7 +145,9 @@ func (p *plan) planRaw() error {
 		}
 	}
 	for _, c := range p.out {
-		p.nd.add(c.src)
+		if c.expr == nil {
+			p.nd.add(c.src)
+		}
 	}
 	return nil
 }

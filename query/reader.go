@@ -352,6 +352,20 @@ func (r *streamReader) Next() bool {
 // appendColumn appends rows of b's column for c to bld.
 func appendColumn(bld array.Builder, c *outCol, b *batch, rows []int32) {
 	bld.Reserve(len(rows))
+	if c.expr != nil {
+		for _, r := range rows {
+			v := b.outValue(c, r)
+			switch {
+			case v.null:
+				bld.AppendNull()
+			case c.kind == kFloat:
+				bld.(*array.Float64Builder).Append(v.f)
+			default:
+				bld.(*array.Int64Builder).Append(v.i)
+			}
+		}
+		return
+	}
 	switch c.kind {
 	case kSeq:
 		ub := bld.(*array.Uint64Builder)
@@ -484,11 +498,17 @@ func (x *executor) collectSorted(ctx context.Context, tasks []task) ([][]value, 
 		probe := make([]value, len(p.out))
 		keyCols := make([]argCol, len(p.order))
 		for i, k := range p.order {
-			keyCols[i] = b.argCol(p.out[k.col].src, p.out[k.col].kind)
+			if p.out[k.col].expr == nil {
+				keyCols[i] = b.argCol(p.out[k.col].src, p.out[k.col].kind)
+			}
 		}
 		for _, r := range b.sel {
 			for i, k := range p.order {
-				probe[k.col] = keyCols[i].get(r)
+				if p.out[k.col].expr != nil {
+					probe[k.col] = b.outValue(&p.out[k.col], r)
+				} else {
+					probe[k.col] = keyCols[i].get(r)
+				}
 			}
 			if cut != nil {
 				c := compareRows(probe, cut, p.order, p.out)
@@ -499,7 +519,7 @@ func (x *executor) collectSorted(ctx context.Context, tasks []task) ([][]value, 
 			row := slices.Clone(probe)
 			for c := range p.out {
 				if !slices.ContainsFunc(p.order, func(k orderKey) bool { return k.col == c }) {
-					row[c] = b.valueAt(p.out[c].src, p.out[c].kind, r)
+					row[c] = b.outValue(&p.out[c], r)
 				}
 			}
 			local = append(local, row)

@@ -1,0 +1,304 @@
+package query
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Arith is an arithmetic SELECT item: numbers, columns (raw queries) or
+// aggregates and grouped columns (aggregate queries) combined with + - *
+// / and parentheses: value * 100, max(value) - min(value).
+type Arith struct {
+	Op   byte // '+', '-', '*', '/'; 'n' negates L; 0 for a leaf
+	L, R *Arith
+	Col  *ColRef // leaf: a column
+	Agg  *Call   // leaf: an aggregate
+	Lit  *Lit    // leaf: an integer or a number
+	Pos  int
+}
+
+// String is the item's text, the name of its column without AS: one
+// space around each operator, parentheses where the order needs them.
+func (a *Arith) String() string {
+	var sb strings.Builder
+	a.write(&sb, 0)
+	return sb.String()
+}
+
+func precedence(op byte) int {
+	switch op {
+	case '+', '-':
+		return 1
+	case '*', '/':
+		return 2
+	case 'n':
+		return 3
+	}
+	return 5 // a leaf
+}
+
+// write writes a, parenthesised when its precedence is below min.
+func (a *Arith) write(sb *strings.Builder, min int) {
+	switch {
+	case a.Col != nil:
+		sb.WriteString(a.Col.Name)
+		return
+	case a.Agg != nil:
+		sb.WriteString(a.Agg.String())
+		return
+	case a.Lit != nil:
+		sb.WriteString(a.Lit.String())
+		return
+	case a.Op == 'n':
+		if min > 3 {
+			sb.WriteByte('(')
+		}
+		sb.WriteByte('-')
+		a.L.write(sb, 4) // -(a + b), -(-a)
+		if min > 3 {
+			sb.WriteByte(')')
+		}
+		return
+	}
+	prec := precedence(a.Op)
+	if prec < min {
+		sb.WriteByte('(')
+	}
+	a.L.write(sb, prec)
+	sb.WriteString(" " + string(a.Op) + " ")
+	// a - (b - c) and a / (b * c) keep their parentheses
+	a.R.write(sb, prec+1)
+	if prec < min {
+		sb.WriteByte(')')
+	}
+}
+
+// arith parses an expression of terms joined by + and -.
+func (p *parser) arith() *Arith {
+	l := p.arithTerm()
+	for {
+		t := p.peek()
+		if t.kind != tPunct || t.text != "+" && t.text != "-" {
+			return l
+		}
+		p.advance()
+		l = &Arith{Op: t.text[0], L: l, R: p.arithTerm(), Pos: t.pos}
+	}
+}
+
+// arithTerm parses factors joined by * and /.
+func (p *parser) arithTerm() *Arith {
+	l := p.arithFactor()
+	for {
+		t := p.peek()
+		if t.kind != tPunct || t.text != "*" && t.text != "/" {
+			return l
+		}
+		p.advance()
+		l = &Arith{Op: t.text[0], L: l, R: p.arithFactor(), Pos: t.pos}
+	}
+}
+
+// arithFactor parses a number, a column, an aggregate, a negation or a
+// parenthesised expression.
+func (p *parser) arithFactor() *Arith {
+	t := p.peek()
+	switch {
+	case t.kind == tPunct && t.text == "(":
+		p.advance()
+		a := p.arith()
+		p.expectPunct(")")
+		return a
+	case t.kind == tPunct && t.text == "-":
+		p.advance()
+		return &Arith{Op: 'n', L: p.arithFactor(), Pos: t.pos}
+	case t.kind == tInt || t.kind == tFloat:
+		return &Arith{Lit: p.literal(), Pos: t.pos}
+	case t.kind == tDuration || t.kind == tString:
+		p.fail(t.pos, "arithmetic takes numbers, columns and aggregates, found %s", t.describe())
+	case t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(":
+		return &Arith{Agg: p.call(), Pos: t.pos}
+	}
+	return &Arith{Col: p.colRef(), Pos: t.pos}
+}
+
+// arithPlan is a checked Arith: its kind (kInt or kFloat) and, at each
+// leaf, where its value comes from.
+type arithPlan struct {
+	op   byte
+	l, r *arithPlan
+	kind colKind
+	lit  *value // a number
+	src  string // raw queries: the column
+	in   colKind
+	hid  int // aggregate queries: the hidden leaf's index among them (-1: none)
+	idx  int // aggregate queries: the leaf's column in the row
+}
+
+// isIntKind: the kinds arithmetic takes as int64 (time as nanoseconds
+// since the epoch).
+func isIntKind(k colKind) bool { return k == kInt || k == kSeq || k == kTime }
+
+// eval computes the expression for one row; get returns a leaf's value.
+// NULL in, NULL out; so is a division by zero and an int64 overflow.
+func (a *arithPlan) eval(get func(*arithPlan) value) value {
+	switch {
+	case a.lit != nil:
+		return *a.lit
+	case a.op == 0:
+		v := get(a)
+		if !v.null && a.kind == kFloat && isIntKind(a.in) {
+			v = value{f: float64(v.i)}
+		}
+		return v
+	}
+	l := a.l.eval(get)
+	if l.null {
+		return nullValue
+	}
+	if a.op == 'n' {
+		if a.kind == kFloat {
+			return value{f: -num(a.l.kind, l)}
+		}
+		if l.i == math.MinInt64 {
+			return nullValue
+		}
+		return value{i: -l.i}
+	}
+	r := a.r.eval(get)
+	if r.null {
+		return nullValue
+	}
+	if a.kind == kFloat {
+		x, y := num(a.l.kind, l), num(a.r.kind, r)
+		switch a.op {
+		case '+':
+			return value{f: x + y}
+		case '-':
+			return value{f: x - y}
+		case '*':
+			return value{f: x * y}
+		}
+		if y == 0 {
+			return nullValue
+		}
+		return value{f: x / y}
+	}
+	x, y := l.i, r.i
+	switch a.op {
+	case '+':
+		if y > 0 && x > math.MaxInt64-y || y < 0 && x < math.MinInt64-y {
+			return nullValue
+		}
+		return value{i: x + y}
+	case '-':
+		if y < 0 && x > math.MaxInt64+y || y > 0 && x < math.MinInt64+y {
+			return nullValue
+		}
+		return value{i: x - y}
+	}
+	// '*'
+	if x != 0 && ((x*y)/x != y || x == -1 && y == math.MinInt64 || y == -1 && x == math.MinInt64) {
+		return nullValue
+	}
+	return value{i: x * y}
+}
+
+// compileArith checks a against the query's columns: leaf returns a
+// leaf's kind and fills in where its value comes from.
+func (p *plan) compileArith(a *Arith, leaf func(a *Arith, ap *arithPlan) error) (*arithPlan, error) {
+	ap := &arithPlan{op: a.Op, hid: -1}
+	switch {
+	case a.Lit != nil:
+		switch a.Lit.Kind {
+		case LitInt:
+			ap.kind, ap.lit = kInt, &value{i: a.Lit.Int}
+		case LitFloat:
+			ap.kind, ap.lit = kFloat, &value{f: a.Lit.Float}
+		default:
+			return nil, p.errAt(a.Pos, "arithmetic takes numbers, found %s", litKindName(a.Lit.Kind))
+		}
+		return ap, nil
+	case a.Col != nil || a.Agg != nil:
+		if err := leaf(a, ap); err != nil {
+			return nil, err
+		}
+		if !isIntKind(ap.in) && ap.in != kFloat {
+			what := "column " + strconv.Quote(a.String())
+			if a.Agg != nil {
+				what = a.String()
+			}
+			return nil, p.errAt(a.Pos, "type mismatch: arithmetic on %s of type %s (want a number)", what, ap.in)
+		}
+		ap.kind = kInt
+		if ap.in == kFloat {
+			ap.kind = kFloat
+		}
+		return ap, nil
+	}
+	var err error
+	if ap.l, err = p.compileArith(a.L, leaf); err != nil {
+		return nil, err
+	}
+	ap.kind = ap.l.kind
+	if a.Op == 'n' {
+		return ap, nil
+	}
+	if ap.r, err = p.compileArith(a.R, leaf); err != nil {
+		return nil, err
+	}
+	if a.Op == '/' || ap.r.kind == kFloat {
+		ap.kind = kFloat // division is exact: 7 / 2 is 3.5
+	}
+	return ap, nil
+}
+
+// leaves calls f on each leaf of a column or aggregate.
+func (a *arithPlan) leaves(f func(*arithPlan)) {
+	switch {
+	case a.lit != nil:
+	case a.op == 0:
+		f(a)
+	default:
+		a.l.leaves(f)
+		if a.r != nil {
+			a.r.leaves(f)
+		}
+	}
+}
+
+// hasAgg reports whether a has an aggregate.
+func (a *Arith) hasAgg() bool {
+	switch {
+	case a.Agg != nil:
+		return true
+	case a.L == nil:
+		return false
+	}
+	return a.L.hasAgg() || a.R != nil && a.R.hasAgg()
+}
+
+// rawArith plans arithmetic on the columns of a raw query.
+func (p *plan) rawArith(a *Arith) (*arithPlan, error) {
+	return p.compileArith(a, func(a *Arith, ap *arithPlan) error {
+		if a.Agg != nil { // (isAggregate makes this an aggregate query)
+			return p.errAt(a.Pos, "an aggregate needs an aggregate query")
+		}
+		k, err := p.column(a.Col)
+		if err != nil {
+			return err
+		}
+		ap.src, ap.in = a.Col.Name, k
+		return nil
+	})
+}
+
+// value computes the output column c (a column or arithmetic on
+// columns) for row r of b.
+func (b *batch) outValue(c *outCol, r int32) value {
+	if c.expr == nil {
+		return b.valueAt(c.src, c.kind, r)
+	}
+	return c.expr.eval(func(l *arithPlan) value { return b.valueAt(l.src, l.in, r) })
+}
