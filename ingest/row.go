@@ -167,11 +167,11 @@ type rowBuilder struct {
 	p *plan
 	b *Batch
 
-	timeSet  bool
-	t        int64
-	op       Op
-	parts    [][]byte // series parts then key parts, copied
-	partSet  []bool
+	timeSet    bool
+	t          int64
+	op         Op
+	parts      [][]byte // series parts then key parts, copied
+	partSet    []bool
 	scratch    []byte // name building
 	tscratch   []byte // a typed time's text
 	lastLayout int    // of otherLayouts, the last that read a time (-1: none yet)

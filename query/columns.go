@@ -69,8 +69,8 @@ type outCol struct {
 	name     string
 	kind     colKind
 	nullable bool
-	src      string // raw view: the stored column it reads
-	hidden   bool   // read for ORDER BY only, not output
+	src      string     // raw view: the stored column it reads
+	hidden   bool       // read for ORDER BY only, not output
 	expr     *arithPlan // computed from the row (SELECT arithmetic); src ""
 }
 
