@@ -6,6 +6,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -26,6 +27,21 @@ type Options struct {
 	Parallelism int
 	// Now is the time now() stands for (default time.Now()).
 	Now time.Time
+	// OnCorrupt, when set, makes the query read past a block whose
+	// bytes are corrupt (an error wrapping chunk.ErrCorrupt: a checksum
+	// mismatch, an undecodable column) instead of failing: the block's
+	// rows are left out and OnCorrupt is called once for it, from any
+	// goroutine, one call at a time. Read errors still fail the query.
+	OnCorrupt func(CorruptBlock)
+}
+
+// CorruptBlock is a block a query left out (Options.OnCorrupt).
+type CorruptBlock struct {
+	Segment        string
+	Block          int
+	MinSeq, MaxSeq uint64 // the seqs its rows had, by the block index
+	Rows           int
+	Err            error
 }
 
 func (o *Options) withDefaults() Options {
@@ -71,7 +87,8 @@ func Exec(ctx context.Context, st *Statement, text string, open Opener, o *Optio
 		e.err = err
 		return nil, e
 	}
-	fs, err := fieldsOf(ctx, src)
+	x := &executor{src: src, o: opts, deleted: src.Deleted()}
+	fs, err := fieldsOf(ctx, src, x.skipCorrupt)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +96,7 @@ func Exec(ctx context.Context, st *Statement, text string, open Opener, o *Optio
 	if err != nil {
 		return nil, err
 	}
-	x := &executor{p: p, src: src, o: opts, deleted: src.Deleted()}
+	x.p = p
 	return x.start(ctx)
 }
 
@@ -90,6 +107,33 @@ type executor struct {
 	o       Options
 	deleted *roaring64.Bitmap
 	fold    *foldState
+
+	corruptMu sync.Mutex
+	corrupt   map[string]bool // blocks reported to OnCorrupt: segment key and index
+}
+
+// skipCorrupt reports whether block i of sg, whose read failed with
+// err, is to be left out (Options.OnCorrupt), reporting it once.
+func (x *executor) skipCorrupt(sg Segment, i int, err error) bool {
+	if x.o.OnCorrupt == nil || !errors.Is(err, chunk.ErrCorrupt) {
+		return false
+	}
+	x.corruptMu.Lock()
+	defer x.corruptMu.Unlock()
+	k := sg.Key() + "/" + strconv.Itoa(i)
+	if x.corrupt[k] {
+		return true
+	}
+	if x.corrupt == nil {
+		x.corrupt = map[string]bool{}
+	}
+	x.corrupt[k] = true
+	cb := CorruptBlock{Segment: sg.Name(), Block: i, Err: err}
+	if bs := sg.Blocks(); i < len(bs) {
+		cb.MinSeq, cb.MaxSeq, cb.Rows = bs[i].MinSeq, bs[i].MaxSeq, int(bs[i].Rows)
+	}
+	x.o.OnCorrupt(cb)
+	return true
 }
 
 // scanRange is the plan's range, narrowed by AS OF for a folded view.
@@ -141,10 +185,14 @@ func (x *executor) start(ctx context.Context) (array.RecordReader, error) {
 }
 
 // process decodes a block and selects the rows the query keeps: within
-// the bounds, not soft-deleted, surviving the fold, matching WHERE.
+// the bounds, not soft-deleted, surviving the fold, matching WHERE. It
+// returns nil for a corrupt block OnCorrupt leaves out.
 func (x *executor) process(dec *chunk.Decoder, t *task, r *scanRange, scratch *batch) (*batch, error) {
 	b, err := decodeBatch(dec, t.sg, t.blk, &x.p.nd, scratch)
 	if err != nil {
+		if x.skipCorrupt(t.sg, t.blk, err) {
+			return nil, nil
+		}
 		return nil, err
 	}
 	if !t.inside {
@@ -195,7 +243,7 @@ func (x *executor) each(ctx context.Context, tasks []task, r scanRange, fn func(
 					continue
 				}
 				b, err := x.process(&dec, &tasks[i], &r, &scratch)
-				if err == nil {
+				if err == nil && b != nil { // nil: a corrupt block left out
 					err = fn(w, b)
 				}
 				if err != nil {

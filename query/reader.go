@@ -146,7 +146,7 @@ func newStreamReader(ctx context.Context, x *executor, tasks []task) *streamRead
 					continue
 				}
 				b, err := x.process(&dec, &tasks[j.i], &rg, nil)
-				if err != nil || len(b.sel) < prebuild {
+				if err != nil || b == nil || len(b.sel) < prebuild { // nil: a corrupt block left out
 					j.res <- result{b: b, err: err}
 					continue
 				}

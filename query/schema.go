@@ -103,18 +103,18 @@ const maxSchemaCache = 1 << 14
 // Fields returns the fields of the source's blocks in order of first
 // appearance. Block headers are read once per segment and cached.
 func Fields(src Source) ([]FieldDef, error) {
-	fs, err := fieldsOf(context.Background(), src)
+	fs, err := fieldsOf(context.Background(), src, nil)
 	if err != nil {
 		return nil, err
 	}
 	return fs.list, nil
 }
 
-func fieldsOf(ctx context.Context, src Source) (*fieldSet, error) {
+func fieldsOf(ctx context.Context, src Source, skip func(Segment, int, error) bool) (*fieldSet, error) {
 	all := &fieldSet{}
 	var dec chunk.Decoder
 	for _, sg := range src.Segments() {
-		fs, err := segFields(ctx, sg, &dec)
+		fs, err := segFields(ctx, sg, &dec, skip)
 		if err != nil {
 			return nil, err
 		}
@@ -125,7 +125,10 @@ func fieldsOf(ctx context.Context, src Source) (*fieldSet, error) {
 	return all, nil
 }
 
-func segFields(ctx context.Context, sg Segment, dec *chunk.Decoder) (*fieldSet, error) {
+// segFields returns the fields of sg's blocks; skip says whether a
+// block that fails to read is left out (nil: none is). A segment with a
+// block left out is not cached.
+func segFields(ctx context.Context, sg Segment, dec *chunk.Decoder, skip func(Segment, int, error) bool) (*fieldSet, error) {
 	blocks := sg.Blocks()
 	key := sg.Key()
 	schemaCache.Lock()
@@ -133,6 +136,7 @@ func segFields(ctx context.Context, sg Segment, dec *chunk.Decoder) (*fieldSet, 
 	schemaCache.Unlock()
 	start := 0
 	fs := &fieldSet{}
+	skipped := false
 	if c != nil && c.n <= len(blocks) && c.n > 0 && blocks[c.n-1].CRC == c.lastCRC {
 		if c.n == len(blocks) {
 			return &c.fields, nil
@@ -148,11 +152,17 @@ func segFields(ctx context.Context, sg Segment, dec *chunk.Decoder) (*fieldSet, 
 			return nil, err
 		}
 		data, err := sg.ReadBlock(i)
-		if err != nil {
-			return nil, err
+		if err == nil {
+			if err = dec.Reset(data); err != nil {
+				err = fmt.Errorf("query: segment %s block %d: %w", sg.Name(), i, err)
+			}
 		}
-		if err := dec.Reset(data); err != nil {
-			return nil, fmt.Errorf("query: segment %s block %d: %w", sg.Name(), i, err)
+		if err != nil {
+			if skip != nil && skip(sg, i, err) {
+				skipped = true
+				continue
+			}
+			return nil, err
 		}
 		for k := range dec.NumColumns() {
 			info := dec.Info(k)
@@ -164,7 +174,7 @@ func segFields(ctx context.Context, sg Segment, dec *chunk.Decoder) (*fieldSet, 
 			}
 		}
 	}
-	if len(blocks) > 0 {
+	if len(blocks) > 0 && !skipped {
 		schemaCache.Lock()
 		if schemaCache.m == nil || len(schemaCache.m) >= maxSchemaCache {
 			schemaCache.m = map[string]*segSchema{}
@@ -200,7 +210,7 @@ func arrowType(t chunk.Type) arrow.DataType {
 // RawSchema returns the Arrow schema of the raw view of a source:
 // seq, time, series, key, op, then the fields (nullable).
 func RawSchema(src Source) (*arrow.Schema, error) {
-	fs, err := fieldsOf(context.Background(), src)
+	fs, err := fieldsOf(context.Background(), src, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -66,7 +66,7 @@ func runExport(ctx context.Context, e *env, args []string) error {
 	defer st.Close()
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
-	rr, err := runQuery(ctx, st, *stmt)
+	rr, err := runQuery(ctx, e, st, *stmt)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -341,5 +343,69 @@ func TestImportArrowParquet(t *testing.T) {
 	}
 	if r := runTSQ(t, "", "--store", store, "query", "-c", "SELECT count(*) FROM cut"); r.code == 0 || !strings.Contains(r.stderr, "not found") {
 		t.Fatalf("a failed import left a stream: %+v", r)
+	}
+}
+
+// TestSkipCorrupt: a flipped byte in a block makes queries and exports
+// of the stream fail with what to do; with --skip-corrupt (after the
+// command or before it) they leave that block out, say so on stderr with
+// its rows and seqs, and an export of the rest imports into a new
+// stream that verify finds sound.
+func TestSkipCorrupt(t *testing.T) {
+	dir := t.TempDir()
+	store := filepath.Join(dir, "s")
+	var in strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&in, `{"t":%d,"v":%d,"note":"row %d"}`+"\n", 1700000000000+i, i, i)
+	}
+	if r := runTSQ(t, "", "--store", store, "import", "--stream", "ev", "--time", "t", writeFile(t, dir, "ev.jsonl", in.String())); r.code != 0 {
+		t.Fatalf("%+v", r)
+	}
+	segs, err := filepath.Glob(filepath.Join(store, "streams", "ev", "*.seg"))
+	if err != nil || len(segs) == 0 {
+		t.Fatal(segs, err)
+	}
+	b, err := os.ReadFile(segs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)/3] ^= 0x08
+	if err := os.WriteFile(segs[0], b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runTSQ(t, "", "--store", store, "query", "-c", "SELECT count(*) FROM ev")
+	if r.code == 0 || !strings.Contains(r.stderr, "corrupt block") || !strings.Contains(r.stderr, "--skip-corrupt reads past corrupt blocks") {
+		t.Fatalf("a corrupt block: %+v", r)
+	}
+	warn := regexp.MustCompile(`tsq: warning: left out (\d+) rows, seqs (\d+)\.\.(\d+): corrupt block \d+ in `)
+	r = runTSQ(t, "", "--store", store, "--skip-corrupt", "query", "--mode", "csv", "-c", "SELECT count(*), sum(v) FROM ev")
+	m := warn.FindStringSubmatch(r.stderr)
+	if r.code != 0 || m == nil {
+		t.Fatalf("--skip-corrupt: %+v", r)
+	}
+	lost, _ := strconv.Atoi(m[1])
+	lo, _ := strconv.Atoi(m[2])
+	hi, _ := strconv.Atoi(m[3])
+	sum := 0 // of v over the rows kept: v is seq - 1
+	for i := range 20000 {
+		if i+1 < lo || i+1 > hi {
+			sum += i
+		}
+	}
+	if lost == 0 || hi-lo+1 != lost || r.stdout != fmt.Sprintf("count(*),sum(v)\n%d,%d\n", 20000-lost, sum) {
+		t.Fatalf("--skip-corrupt: %+v, lost %d rows %d..%d", r, lost, lo, hi)
+	}
+	out := filepath.Join(dir, "rest.arrow")
+	if r := runTSQ(t, "", "--store", store, "export", "--skip-corrupt", "-c", "SELECT * FROM ev", out); r.code != 0 || !warn.MatchString(r.stderr) {
+		t.Fatalf("export --skip-corrupt: %+v", r)
+	}
+	if r := runTSQ(t, "", "--store", store, "import", "--stream", "ev2", out); r.code != 0 || !strings.Contains(r.stdout, fmt.Sprintf("imported %d rows", 20000-lost)) {
+		t.Fatalf("import of the rest: %+v", r)
+	}
+	if r := runTSQ(t, "", "--store", store, "query", "--mode", "csv", "-c", "SELECT count(*), sum(v) FROM ev2"); r.stdout != fmt.Sprintf("count(*),sum(v)\n%d,%d\n", 20000-lost, sum) {
+		t.Fatalf("the copy: %+v", r)
+	}
+	if r := runTSQ(t, "", "--store", store, "import", "--skip-corrupt", "--stream", "x", out); r.code == 0 || !strings.Contains(r.stderr, "flag provided but not defined: -skip-corrupt") {
+		t.Fatalf("import --skip-corrupt: %+v", r)
 	}
 }

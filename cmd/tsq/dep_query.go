@@ -2,15 +2,29 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	tsq "github.com/tsqdb/tsq"
+	"github.com/tsqdb/tsq/query"
 )
 
-// runQuery runs one statement; the caller releases the reader.
-func runQuery(ctx context.Context, s *tsq.Store, text string) (array.RecordReader, error) {
-	return s.Query(ctx, text, nil)
+// runQuery runs one statement; the caller releases the reader. With
+// --skip-corrupt, corrupt blocks are left out, each said on stderr.
+func runQuery(ctx context.Context, e *env, s *tsq.Store, text string) (array.RecordReader, error) {
+	var o *query.Options
+	if e.skipCorrupt {
+		o = &query.Options{OnCorrupt: func(b query.CorruptBlock) {
+			what := fmt.Sprintf("corrupt block %d of segment %s: %v", b.Block, b.Segment, b.Err)
+			if msg := b.Err.Error(); strings.Contains(msg, "corrupt block") { // the store's message names it
+				what = msg[strings.Index(msg, "corrupt block"):]
+			}
+			fmt.Fprintf(e.stderr, "tsq: warning: left out %s, seqs %d..%d: %s\n", countOf(b.Rows, "row"), b.MinSeq, b.MaxSeq, what)
+		}}
+	}
+	return s.Query(ctx, text, o)
 }
 
 // streamSchema returns the raw view schema of a stream.

@@ -224,7 +224,7 @@ func (s *session) dotExport(ctx context.Context, w []string, rest string) error 
 	if err != nil {
 		return err
 	}
-	rr, err := runQuery(ctx, s.st, stmt)
+	rr, err := runQuery(ctx, s.e, s.st, stmt)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/tsqdb/tsq/chunk"
 )
 
 // env is what a command runs with: its streams, the store directory and
@@ -25,6 +27,7 @@ type env struct {
 	getenv         func(string) string
 	store          string // --store, resolved
 	storeSet       bool   // --store was given
+	skipCorrupt    bool   // --skip-corrupt: queries leave out corrupt blocks
 }
 
 // command is one subcommand.
@@ -79,9 +82,9 @@ func run(ctx context.Context, e *env, args []string) int {
 	return 1
 }
 
-// parseGlobal reads --store DIR (also --store=DIR) before the command
-// name and returns the command and its arguments; with no command it is
-// shell.
+// parseGlobal reads --store DIR (also --store=DIR) and --skip-corrupt
+// before the command name and returns the command and its arguments;
+// with no command it is shell.
 func (e *env) parseGlobal(args []string) (string, []string, error) {
 	for len(args) > 0 {
 		a := args[0]
@@ -94,6 +97,9 @@ func (e *env) parseGlobal(args []string) (string, []string, error) {
 			args = args[2:]
 		case strings.HasPrefix(a, "--store=") || strings.HasPrefix(a, "-store="):
 			e.store, e.storeSet = a[strings.Index(a, "=")+1:], true
+			args = args[1:]
+		case a == "--skip-corrupt" || a == "-skip-corrupt":
+			e.skipCorrupt = true
 			args = args[1:]
 		case a == "-h" || a == "--help":
 			return "help", args[1:], nil
@@ -135,6 +141,9 @@ func (e *env) flags(c string) *flag.FlagSet {
 	fs := flag.NewFlagSet(c, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	fs.Func("store", "store `directory`", func(s string) error { e.store, e.storeSet = s, true; return nil })
+	if c == "query" || c == "export" || c == "shell" {
+		fs.BoolVar(&e.skipCorrupt, "skip-corrupt", e.skipCorrupt, "leave out blocks whose bytes are corrupt, each said on stderr, instead of failing (salvage: export what is intact)")
+	}
 	fs.Usage = func() {} // parse prints the usage for -h only
 	return fs
 }
@@ -171,7 +180,11 @@ func (e *env) parse(fs *flag.FlagSet, args []string) error {
 // errors carry, at its start and where one wraps another ("compact "x":
 // tsq: store is read-only"): the command says "tsq:" once.
 func errText(err error) string {
-	return strings.ReplaceAll(strings.TrimPrefix(oneLine(err.Error()), "tsq: "), ": tsq: ", ": ")
+	s := strings.ReplaceAll(strings.TrimPrefix(oneLine(err.Error()), "tsq: "), ": tsq: ", ": ")
+	if errors.Is(err, chunk.ErrCorrupt) {
+		s += " (tsq verify lists what is corrupt; --skip-corrupt reads past corrupt blocks: tsq export --skip-corrupt saves the rest)"
+	}
+	return s
 }
 
 // oneLine folds a multi-line error into one line.

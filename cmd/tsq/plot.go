@@ -18,7 +18,7 @@ const maxPlotPoints = 2_000_000
 // plot runs stmt and draws its result.
 func (s *session) plot(ctx context.Context, stmt string) error {
 	s.last = stmt
-	rr, err := runQuery(ctx, s.st, stmt)
+	rr, err := runQuery(ctx, s.e, s.st, stmt)
 	if err != nil {
 		return err
 	}

@@ -78,7 +78,7 @@ func (s *session) statement(ctx context.Context, text string) error {
 	}
 	start := time.Now()
 	s.last = text
-	rr, err := runQuery(ctx, s.st, text)
+	rr, err := runQuery(ctx, s.e, s.st, text)
 	if err != nil {
 		return err
 	}
