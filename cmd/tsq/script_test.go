@@ -151,3 +151,29 @@ func TestDotCommands(t *testing.T) {
 		t.Fatalf(".export ~/ wrote %q: %v", b, err)
 	}
 }
+
+// TestDotImport: .import in the shell imports a file into the stream
+// named after it, or the one given, guessing format and time as tsq
+// import does; the shell's queries see the rows at once; a missing file
+// or no file is an error that says so.
+func TestDotImport(t *testing.T) {
+	dir := demoStore(t)
+	files := t.TempDir()
+	csv := writeFile(t, files, "Sensor Data.csv", "timestamp,temp\n2024-01-02T03:04:05Z,20.5\n2024-01-02T03:05:05Z,21\n")
+	script := ".import '" + csv + "'\n.import \"" + csv + "\" Copy\n.mode csv\nSELECT count(*), max(time) FROM sensor_data;\nSELECT sum(temp) FROM copy;\n"
+	r := runTSQ(t, script, "--store", dir)
+	if r.code != 0 || !strings.Contains(r.stdout, "imported 2 rows") || !strings.Contains(r.stdout, "into sensor_data as seqs 1..2") ||
+		!strings.Contains(r.stdout, "into copy as seqs 1..2") || !strings.HasSuffix(r.stdout, "count(*),max(time)\n2,2024-01-02T03:05:05Z\nsum(temp)\n41.5\n") {
+		t.Fatalf("%+v", r)
+	}
+	for _, c := range []struct{ script, err string }{
+		{".import\n", ".import needs a file name"},
+		{".import 'x.csv\n", "unterminated '"},
+		{".import " + filepath.Join(files, "none.csv") + "\n", "no such file"},
+		{".import " + files + "\n", "is a directory"},
+	} {
+		if r := runTSQ(t, c.script, "--store", dir); r.code == 0 || !strings.Contains(r.stderr, c.err) {
+			t.Errorf("%q: %+v", c.script, r)
+		}
+	}
+}
