@@ -11,8 +11,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/tsqdb/tsq/export"
 	"github.com/tsqdb/tsq/internal/vfs"
 )
@@ -146,5 +148,84 @@ func TestImportArrowFlights(t *testing.T) {
 	hsum := rec.Column(3).(*array.Float64).Value(0)
 	if n != rows || dsum != delay || ksum != distance || math.Abs(hsum-hours) > 1e-9*hours {
 		t.Fatalf("tsq: %d rows, sums %d %d %v; arrow-go: %d, %d %d %v", n, dsum, ksum, hsum, rows, delay, distance, hours)
+	}
+}
+
+// arrowGen writes an Arrow IPC stream of batches record batches of rows
+// rows (a timestamp, a series of 50, an int, a float and a 40-byte
+// string) to w, and closes it with err of the write, if any.
+func arrowGen(w *io.PipeWriter, batches, rows int) {
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "ts", Type: &arrow.TimestampType{Unit: arrow.Millisecond}},
+		{Name: "host", Type: arrow.BinaryTypes.String},
+		{Name: "n", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "x", Type: arrow.PrimitiveTypes.Float64},
+		{Name: "msg", Type: arrow.BinaryTypes.String},
+	}, nil)
+	iw := ipc.NewWriter(w, ipc.WithSchema(schema))
+	b := array.NewRecordBuilder(memory.NewGoAllocator(), schema)
+	defer b.Release()
+	var err error
+	for k := range batches {
+		for i := range rows {
+			n := k*rows + i
+			b.Field(0).(*array.TimestampBuilder).Append(arrow.Timestamp(1_700_000_000_000 + int64(n)))
+			b.Field(1).(*array.StringBuilder).Append(fmt.Sprintf("host%02d", n%50))
+			b.Field(2).(*array.Int64Builder).Append(int64(n))
+			b.Field(3).(*array.Float64Builder).Append(float64(n) / 7)
+			b.Field(4).(*array.StringBuilder).Append(fmt.Sprintf("%040d", n))
+		}
+		rec := b.NewRecordBatch()
+		err = iw.Write(rec)
+		rec.Release()
+		if err != nil {
+			break
+		}
+	}
+	if err == nil {
+		err = iw.Close()
+	}
+	w.CloseWithError(err)
+}
+
+// TestImportArrowBoundedHeap imports an Arrow stream of 2,000,000 rows
+// (about 150 MB of Arrow, made as it is read) into a store on disk and
+// checks that the heap, sampled during the run, stays under the budget
+// plus the allowance TestImportLargeBoundedHeap allows; a record batch
+// over half the budget fails the import, naming the bound, and commits
+// nothing.
+func TestImportArrowBoundedHeap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("imports 2,000,000 rows")
+	}
+	s, err := Open(t.TempDir(), &Options{CacheBytes: NoCache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeT(t, s)
+	budget := int64(DefaultImportBudget)
+	pr, pw := io.Pipe()
+	go arrowGen(pw, 200, 10_000)
+	st, err := s.Import(ctx, "big", pr, &ImportOptions{GuessTime: true, MemoryBudget: budget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d rows, %d MiB of Arrow in %v (%.0f MB/s); peak heap %d MiB (budget %d MiB + allowance %d MiB)",
+		st.Rows, st.Bytes>>20, st.Total, float64(st.Bytes)/st.Total.Seconds()/1e6, st.PeakHeap>>20, budget>>20, heapAllowance>>20)
+	if st.Rows != 2_000_000 || st.TimeField != "ts" || st.MinTime != 1_700_000_000_000*1e6 {
+		t.Fatalf("%+v", st)
+	}
+	if st.PeakHeap > uint64(budget)+heapAllowance {
+		t.Fatalf("peak heap %d MiB over budget %d MiB + allowance %d MiB", st.PeakHeap>>20, budget>>20, heapAllowance>>20)
+	}
+	pr, pw = io.Pipe()
+	go arrowGen(pw, 2, 200_000) // batches of ~22 MB, over half of 16 MiB
+	_, err = s.Import(ctx, "huge", pr, &ImportOptions{MemoryBudget: 16 << 20})
+	if err == nil || !strings.Contains(err.Error(), "the import's bound for one batch") {
+		t.Fatalf("a batch over the bound: %v", err)
+	}
+	pr.Close()
+	if _, err := s.Count("huge"); err == nil {
+		t.Fatal("the failed import left a stream")
 	}
 }
