@@ -2,7 +2,8 @@
 // DuckDB (npm @duckdb/node-api) reads the Parquet file and the partitioned
 // dataset, apache-arrow (npm) reads the Arrow IPC file and stream, and their
 // row counts, schemas and per-series aggregates must equal the values Go
-// computes from the same rows.
+// computes from the same rows. The other way, tsq imports a Parquet file
+// DuckDB writes and agrees with DuckDB's aggregates of it.
 //
 // The node packages are pinned in package-lock.json; install them with
 // `(cd interop && npm ci)`. With TSQ_INTEROP=1 a missing node or
