@@ -163,10 +163,10 @@ func (a *arrowState) nextRecord() (err error) {
 func (a *arrowState) fail(err error) error {
 	var be budgetError
 	if errors.As(err, &be) || a.mem.exceeded.Load() {
-		return fmt.Errorf("ingest: arrow: the record batch at byte offset %d needs more than %d bytes, the import's bound for one batch (write smaller batches, or give the import more memory)", a.recOff, a.mem.limit)
+		return fmt.Errorf("ingest: arrow: the record batch at byte offset %d needs more than %d bytes, the import's bound for one batch, half its memory budget (write smaller batches, or give the import more memory: MemoryBudget, tsq import --memory)", a.recOff, a.mem.limit)
 	}
 	if strings.Contains(err.Error(), "body of") && strings.Contains(err.Error(), "exceeds limit") {
-		return fmt.Errorf("ingest: arrow: the record batch at byte offset %d is larger than %d bytes, the import's bound for one batch (write smaller batches, or give the import more memory): %w", a.recOff, a.mem.limit, err)
+		return fmt.Errorf("ingest: arrow: the record batch at byte offset %d is larger than %d bytes, the import's bound for one batch, half its memory budget (write smaller batches, or give the import more memory: MemoryBudget, tsq import --memory): %w", a.recOff, a.mem.limit, err)
 	}
 	return fmt.Errorf("ingest: arrow: bad record batch at byte offset %d: %w", a.recOff, err)
 }

@@ -50,7 +50,8 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	mappingFile := fs.String("mapping", "", "mapping `file` of K=V lines")
 	skipBad := fs.Bool("skip-bad", false, "write malformed rows to the rejects file and go on")
 	rejects := fs.String("rejects", "", "rejects `file` for --skip-bad (default FILE.rejects, or stderr for stdin)")
-	budget := fs.Int64("memory", 0, "memory budget in `bytes` (default 64 MiB)")
+	var budget sizeFlag
+	fs.Var(&budget, "memory", "memory `budget`: bytes, or with a unit, 256MiB, 1G (default 64 MiB)")
 	if err := e.parse(fs, args); err != nil {
 		return err
 	}
@@ -67,7 +68,7 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	}
 	timeGiven := false
 	fs.Visit(func(f *flag.Flag) { timeGiven = timeGiven || f.Name == "time" })
-	o := importOptions{mapping: m, skipBad: *skipBad, budget: *budget}
+	o := importOptions{mapping: m, skipBad: *skipBad, budget: budget.n}
 	if *mappingFile != "" {
 		f, err := os.Open(*mappingFile)
 		if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/tsqdb/tsq/query"
@@ -67,4 +68,38 @@ func (f *countFlag) Set(s string) error {
 	}
 	f.n, f.set = n, true
 	return nil
+}
+
+// sizeFlag is a byte size flag: a number of bytes, or one with a unit,
+// binary (KiB, MiB, GiB, and K, M, G, as tools write them) or decimal
+// (kB, MB, GB): 256MiB, 1G, 512M.
+type sizeFlag struct{ n int64 }
+
+func (f *sizeFlag) String() string {
+	if f.n == 0 {
+		return ""
+	}
+	return strconv.FormatInt(f.n, 10)
+}
+
+func (f *sizeFlag) Set(s string) error {
+	n, err := parseSize(s)
+	if err != nil {
+		return err
+	}
+	f.n = n
+	return nil
+}
+
+// parseSize parses a non-negative byte size (sizeFlag).
+func parseSize(s string) (int64, error) {
+	num := strings.TrimRightFunc(s, func(r rune) bool { return r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r == ' ' })
+	unit := strings.ToLower(strings.TrimSpace(s[len(num):]))
+	mult := map[string]float64{"": 1, "b": 1, "k": 1 << 10, "kib": 1 << 10, "m": 1 << 20, "mib": 1 << 20, "g": 1 << 30, "gib": 1 << 30,
+		"kb": 1e3, "mb": 1e6, "gb": 1e9}[unit]
+	v, err := strconv.ParseFloat(num, 64)
+	if mult == 0 || err != nil || v < 0 || v*mult >= 1<<62 {
+		return 0, fmt.Errorf("bad size %q: want bytes, or a number with KiB, MiB, GiB (K, M, G) or kB, MB, GB, such as 256MiB", s)
+	}
+	return int64(v * mult), nil
 }

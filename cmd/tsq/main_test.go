@@ -130,3 +130,19 @@ func TestErrText(t *testing.T) {
 		}
 	}
 }
+
+// TestParseSize: --memory takes bytes or a size with a binary or decimal
+// unit, and refuses anything else with what it wants.
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]int64{"67108864": 64 << 20, "64MiB": 64 << 20, "64M": 64 << 20, "1G": 1 << 30, "1.5GiB": 3 << 29,
+		"512 KiB": 512 << 10, "100MB": 100e6, "2kB": 2000, "10b": 10} {
+		if got, err := parseSize(in); err != nil || got != want {
+			t.Errorf("%q: %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "MiB", "12x", "-1M", "1e30G", "1TiB"} {
+		if _, err := parseSize(in); err == nil || !strings.Contains(err.Error(), "such as 256MiB") {
+			t.Errorf("%q: %v", in, err)
+		}
+	}
+}
