@@ -407,9 +407,16 @@ func (a *arrowState) rowJSON(i int) (out []byte) {
 
 func strBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
-// tsqSchema reports whether s is the schema of a tsq raw result (as
-// tsq exports a stream): seq, time, series, key and op.
-func tsqSchema(s *arrow.Schema) bool {
+// arrowDefaults maps the record columns of a tsq result, as tsq
+// exports it, to the record's own when m names none of series, key and
+// op and no time but "time": a timestamp "time" and a text "series",
+// then "key" and "op" if present as text, "seq" (uint64) dropped, as the
+// store assigns seqs anew. A stream exported by tsq (SELECT *, or
+// SELECT time, series, value) imports back as it was.
+func arrowDefaults(m *Mapping, s *arrow.Schema) {
+	if m.Series != "" || m.Key != "" || m.Op != "" || m.Time != "" && m.Time != "time" {
+		return
+	}
 	has := func(name string, ok func(arrow.DataType) bool) bool {
 		i := s.FieldIndices(name)
 		return len(i) == 1 && ok(s.Field(i[0]).Type)
@@ -420,21 +427,19 @@ func tsqSchema(s *arrow.Schema) bool {
 		}
 		return t.ID() == arrow.STRING || t.ID() == arrow.LARGE_STRING || t.ID() == arrow.STRING_VIEW
 	}
-	isTime := func(t arrow.DataType) bool { return t.ID() == arrow.TIMESTAMP }
-	isUint := func(t arrow.DataType) bool { return t.ID() == arrow.UINT64 || t.ID() == arrow.INT64 }
-	return has("seq", isUint) && has("time", isTime) && has("series", isText) && has("key", isText) && has("op", isText)
-}
-
-// arrowDefaults maps the record columns of tsq's own schema to the
-// record's time, series, key and op (dropping seq, which the store
-// assigns anew) when m names none of them but the time "time": a stream
-// exported by tsq imports back as it was.
-func arrowDefaults(m *Mapping, s *arrow.Schema) {
-	if !tsqSchema(s) || m.Series != "" || m.Key != "" || m.Op != "" || m.Time != "" && m.Time != "time" {
+	if !has("time", func(t arrow.DataType) bool { return t.ID() == arrow.TIMESTAMP }) || !has("series", isText) {
 		return
 	}
-	m.Time, m.Series, m.Key, m.Op = "time", "series", "key", "op"
-	m.Drop = append(slices.Clip(m.Drop), "seq")
+	m.Time, m.Series = "time", "series"
+	if has("key", isText) {
+		m.Key = "key"
+	}
+	if has("op", isText) {
+		m.Op = "op"
+	}
+	if has("seq", func(t arrow.DataType) bool { return t.ID() == arrow.UINT64 }) {
+		m.Drop = append(slices.Clip(m.Drop), "seq")
+	}
 }
 
 // arrowTimeField is GuessTimeField for Arrow input: the first field of

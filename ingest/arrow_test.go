@@ -308,6 +308,7 @@ func TestArrowMapping(t *testing.T) {
 
 // TestArrowTsqSchema: tsq's own raw schema (seq, time, series, key, op)
 // maps itself when the mapping names none of its columns (seq dropped),
+// so does a time and series alone (a seq of int64 is not tsq's, kept),
 // and a mapping that names one keeps them as fields.
 func TestArrowTsqSchema(t *testing.T) {
 	mem := memory.NewGoAllocator()
@@ -360,6 +361,29 @@ func TestArrowTsqSchema(t *testing.T) {
 			t.Fatalf("time %q: columns %v", timeField, colNames(&bt))
 		}
 	}
+	// SELECT time, series, value: the time and series are the record's
+	part := arrow.NewSchema([]arrow.Field{schema.Field(1), schema.Field(2), {Name: "seq", Type: arrow.PrimitiveTypes.Int64}}, nil)
+	pb := array.NewRecordBuilder(mem, part)
+	pb.Field(0).(*array.TimestampBuilder).Append(42)
+	if err := pb.Field(1).(*array.BinaryDictionaryBuilder).AppendString("disk"); err != nil {
+		t.Fatal(err)
+	}
+	pb.Field(2).(*array.Int64Builder).Append(7)
+	prec := pb.NewRecordBatch()
+	pb.Release()
+	defer prec.Release()
+	pp, err := NewParser(bytes.NewReader(arrowIPC(t, false, prec)), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pbt Batch
+	if err := pp.Fill(&pbt); err != nil {
+		t.Fatal(err)
+	}
+	if pbt.Rows != 1 || pbt.Time[0] != 42 || pbt.Str(pbt.Series[0]) != "disk" || len(pbt.Cols) != 1 || pbt.Cols[0].Name != "seq_" {
+		t.Fatalf("time and series only: time %v series %q columns %v", pbt.Time, pbt.Str(pbt.Series[0]), colNames(&pbt))
+	}
+
 	p, err := NewParser(bytes.NewReader(in), Options{Mapping: Mapping{Series: "series"}, Now: 5})
 	if err != nil {
 		t.Fatal(err)
