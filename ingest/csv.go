@@ -16,6 +16,7 @@ type csvState struct {
 	buf    []byte   // unquoted field bytes
 	rec    []byte   // the raw record (several lines if a quote spans them)
 	delim  byte     // the field separator, found in the header (0: not yet)
+	num    []byte   // a decimal-comma number rewritten with a point
 }
 
 // csvDelimiter returns the field separator of a header line: a comma
@@ -219,9 +220,56 @@ func (p *Parser) csvRow(b *Batch, line []byte) error {
 			continue // empty cell: null
 		}
 		p.rb.nth = i // column i has cache entry i, whatever cells are empty
+		if cs.delim == ';' && bytes.IndexByte(f, ',') > 0 {
+			if n, ok := decimalComma(cs.num[:0], f); ok {
+				cs.num, f = n, n
+			}
+		}
 		if err := p.rb.set(cs.header[i], value{kind: vNum, text: f}); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// decimalComma appends to dst the number f writes with a decimal comma,
+// as spreadsheets in such locales save semicolon-separated CSV: 1,5 and
+// -1.234,5 (points grouping thousands) are 1.5 and -1234.5. ok is false
+// for anything else ("1,5,6", "1,234.5", text).
+func decimalComma(dst, f []byte) ([]byte, bool) {
+	i := 0
+	if f[0] == '-' || f[0] == '+' {
+		dst, i = append(dst, f[0]), 1
+	}
+	comma := bytes.IndexByte(f, ',')
+	whole, frac := f[i:comma], f[comma+1:]
+	if len(whole) == 0 || len(frac) == 0 || !allDigits(frac) {
+		return nil, false
+	}
+	if bytes.IndexByte(whole, '.') >= 0 { // 1.234.567: groups of three
+		groups := bytes.Split(whole, []byte{'.'})
+		if len(groups[0]) == 0 || len(groups[0]) > 3 {
+			return nil, false
+		}
+		for k, g := range groups {
+			if !allDigits(g) || k > 0 && len(g) != 3 {
+				return nil, false
+			}
+			dst = append(dst, g...)
+		}
+	} else if allDigits(whole) {
+		dst = append(dst, whole...)
+	} else {
+		return nil, false
+	}
+	return append(append(dst, '.'), frac...), true
+}
+
+func allDigits(p []byte) bool {
+	for _, c := range p {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(p) > 0
 }

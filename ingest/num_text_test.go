@@ -134,3 +134,33 @@ func TestJSONPythonInfinity(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 }
+
+// TestCSVDecimalComma: in a semicolon-separated CSV (spreadsheets where
+// the decimal separator is a comma) 1,5 and 1.234,5 are numbers; other
+// cells with commas stay text, and so does 1,5 in a comma-separated CSV
+// (quoted) or a tab-separated one.
+func TestCSVDecimalComma(t *testing.T) {
+	for in, want := range map[string]string{"1,5": "1.5", "-2,25": "-2.25", "+0,5": "+0.5", "1.234,5": "1234.5", "-12.345.678,09": "-12345678.09"} {
+		if got, ok := decimalComma(nil, []byte(in)); !ok || string(got) != want {
+			t.Errorf("%q: %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"1,5,6", "1,234.5", "a,b", ",5", "5,", "1.23,4", "1234.567,8", "-,5", "1,5e3"} {
+		if got, ok := decimalComma(nil, []byte(in)); ok {
+			t.Errorf("%q read as %q", in, got)
+		}
+	}
+	rows, _, err := parseAll(t, "a;b;c\n1,5;x,y;1.234,5\n2;3,0;4\n", Options{Format: CSV})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows[0].fields["a"] != 1.5 || rows[0].fields["b"] != "x,y" || rows[0].fields["c"] != 1234.5 || rows[1].fields["a"] != 2.0 || rows[1].fields["c"] != 4.0 {
+		t.Fatalf("semicolons: %v", rows)
+	}
+	for _, in := range []string{"a,b\n\"1,5\",2\n", "a\tb\n1,5\t2\n"} {
+		rows, _, err := parseAll(t, in, Options{Format: CSV})
+		if err != nil || rows[0].fields["a"] != "1,5" {
+			t.Fatalf("%q: %v, %v", in, rows, err)
+		}
+	}
+}
