@@ -31,7 +31,8 @@
 //
 // CSV (RFC 4180) takes its field separator from the header: a comma when
 // the header has one, else a tab (TSV), else a semicolon (spreadsheets
-// where the decimal separator is a comma); an empty header name becomes
+// where the decimal separator is a comma, and where a number written so,
+// 1,5 or 1.234,5, is read as that number); an empty header name becomes
 // column<i> (i from 0) and a repeated one gets _1, _2... Input of any
 // format may start with a UTF-8 byte order mark. Text is kept as the
 // bytes given; a field name that is not UTF-8 gets U+FFFD for each run of

@@ -294,7 +294,7 @@ func TestCSVSeparators(t *testing.T) {
 	}{
 		{"ts,v,s\n1000,1,\"a;b\tc\"\n", map[string]any{"v": int64(1), "s": "a;b\tc"}},
 		{"ts\tv\ts\n1000\t1\t\"a,b;c\"\n", map[string]any{"v": int64(1), "s": "a,b;c"}},
-		{"ts;v;s\n1000;\"1,5\";a,b\n", map[string]any{"v": "1,5", "s": "a,b"}},
+		{"ts;v;s\n1000;\"1,5\";a,b\n", map[string]any{"v": 1.5, "s": "a,b"}}, // a decimal comma (TestCSVDecimalComma)
 		{"\"t;s\",v\n1000,2\n", map[string]any{"v": int64(2)}},
 		{"ts\n1000\n", map[string]any{}},
 	} {
