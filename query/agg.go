@@ -17,6 +17,7 @@ type aggPlan struct {
 	// outOf maps each output column to a group (g >= 0) or an
 	// aggregate (a >= 0); both -1: arithmetic on the row's columns.
 	outOf []struct{ g, a int }
+	fill  *Fill // GROUP BY time(d) FILL(...); nil: none
 }
 
 // groupKind says what a GROUP BY term groups by.
@@ -432,6 +433,7 @@ func quantile(vals []float64, q float64) float64 {
 type group struct {
 	vals   []value // one per groupSpec
 	states []aggState
+	filled bool // added by FILL: a bucket without rows
 }
 
 // groups is a partial aggregation: a worker's, or the merged total.
@@ -619,6 +621,14 @@ func (a *aggPlan) rows(gs *groups, out []outCol) [][]value {
 				row[c] = g.vals[o.g]
 			case o.a >= 0:
 				row[c] = g.states[o.a].result(&a.aggs[o.a])
+				if g.filled && a.fill.Kind == "value" {
+					switch a.aggs[o.a].out {
+					case kInt:
+						row[c] = value{i: int64(a.fill.Value)}
+					case kFloat:
+						row[c] = value{f: a.fill.Value}
+					}
+				}
 			}
 		}
 		for c := range row {

@@ -17,7 +17,8 @@ type Statement struct {
 	AsOf      *AsOf
 	Where     Expr // nil: every row
 	GroupBy   []GroupItem
-	Having    Expr // on the result's columns (aggregates by their text); nil: every group
+	Fill      *Fill // GROUP BY time(d) FILL(...); nil: none
+	Having    Expr  // on the result's columns (aggregates by their text); nil: every group
 	havingPos int
 	OrderBy   []OrderItem
 	Limit     int64 // -1: none

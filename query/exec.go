@@ -290,6 +290,12 @@ func (x *executor) aggregate(ctx context.Context, tasks []task) ([][]value, erro
 			return nil, err
 		}
 	}
+	if a.fill != nil {
+		lo, hi := a.fillBounds(total, x.p.tlo, x.p.thi, x.p.now)
+		if err := a.fillGaps(total, lo, hi); err != nil {
+			return nil, err
+		}
+	}
 	return a.rows(total, x.p.out), nil
 }
 

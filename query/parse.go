@@ -126,6 +126,7 @@ func (p *parser) statement() (st *Statement, err error) {
 				break
 			}
 		}
+		p.fill(st)
 	}
 	if distinct >= 0 {
 		p.distinct(st, distinct)

@@ -81,6 +81,11 @@ func compile(st *Statement, src string, fs *fieldSet, now time.Time) (*plan, err
 	if err != nil {
 		return nil, err
 	}
+	if st.Fill != nil {
+		if err := p.planFill(st.Fill); err != nil {
+			return nil, err
+		}
+	}
 	if st.Having != nil {
 		if p.agg == nil {
 			return nil, p.errAt(st.havingPos, "HAVING needs GROUP BY or an aggregate; filter rows with WHERE")

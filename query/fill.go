@@ -1,0 +1,143 @@
+package query
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Fill is GROUP BY time(d) FILL(...): what a bucket without rows holds
+// (InfluxQL's fill). Without it such a bucket has no row.
+type Fill struct {
+	Kind  string  // "null", "previous" or "value"
+	Value float64 // FILL(n)
+	Pos   int
+}
+
+// fill parses FILL(null | previous | none | n) after GROUP BY; none is
+// no fill (nil).
+func (p *parser) fill(st *Statement) {
+	t := p.peek()
+	if !isKw(t, "fill") || p.toks[p.i+1].kind != tPunct || p.toks[p.i+1].text != "(" {
+		return
+	}
+	p.advance()
+	p.advance()
+	f := &Fill{Pos: t.pos}
+	switch a := p.peek(); {
+	case isKw(a, "null"), isKw(a, "previous"), isKw(a, "none"):
+		f.Kind = strings.ToLower(p.advance().text)
+	case a.kind == tInt || a.kind == tFloat || a.kind == tPunct && a.text == "-":
+		neg := p.acceptPunct("-")
+		l := p.literal()
+		f.Kind, f.Value = "value", l.Float
+		if l.Kind == LitInt {
+			f.Value = float64(l.Int)
+		}
+		if neg {
+			f.Value = -f.Value
+		}
+	default:
+		p.fail(a.pos, "FILL wants null, previous, none or a number, found %s", a.describe())
+	}
+	p.expectPunct(")")
+	if f.Kind != "none" {
+		st.Fill = f
+	}
+}
+
+// planFill checks FILL against the aggregate plan: it needs a time
+// bucket, and a number fills only numeric aggregates (an int64 one
+// with a whole number).
+func (p *plan) planFill(f *Fill) error {
+	a := p.agg
+	if !slices.ContainsFunc(a.groups, func(g groupSpec) bool { return g.kind == gBucket }) {
+		return p.errAt(f.Pos, "FILL needs GROUP BY time(...): it fills the buckets without rows")
+	}
+	if f.Kind == "value" {
+		for _, s := range a.aggs {
+			if s.out == kInt && f.Value != math.Trunc(f.Value) {
+				return p.errAt(f.Pos, "FILL(%v) on %s, an int64: fill with a whole number", f.Value, s.name)
+			}
+		}
+	}
+	a.fill = f
+	return nil
+}
+
+// fillGaps adds to gs a group for each bucket from lo to hi (bucket
+// starts, inclusive) that a combination of the other group values
+// lacks; with no group at all and no other GROUP BY term, the buckets
+// of the one combination. FILL(previous) gives a new group the states of
+// the one before it; null and a number, empty states (rows then writes
+// the number). It fails when that would pass maxGroups.
+func (a *aggPlan) fillGaps(gs *groups, lo, hi int64) error {
+	bi := slices.IndexFunc(a.groups, func(g groupSpec) bool { return g.kind == gBucket })
+	d := a.groups[bi].bucket
+	if lo > hi {
+		return nil
+	}
+	if len(gs.m) == 0 && len(a.groups) == 1 {
+		gs.rest("")
+	}
+	buckets := (uint64(hi)-uint64(lo))/uint64(d) + 1
+	if buckets > uint64(maxGroups) || buckets*uint64(len(gs.m)) > uint64(maxGroups) {
+		return fmt.Errorf("query: FILL would make %d buckets for each of %d groups (more than %d rows); use a wider time bucket or a narrower time range",
+			buckets, len(gs.m), maxGroups)
+	}
+	for _, bk := range gs.m {
+		var proto []value // the combination's values
+		for _, g := range bk.m {
+			proto = g.vals
+			break
+		}
+		if proto == nil {
+			proto = make([]value, len(a.groups))
+		}
+		var prev *group
+		for b := lo; ; b += d {
+			g := bk.m[b]
+			if g == nil {
+				g = &group{vals: slices.Clone(proto), filled: true}
+				g.vals[bi] = value{i: b}
+				if a.fill.Kind == "previous" && prev != nil {
+					g.states = prev.states // read only from here on
+				} else {
+					g.states = make([]aggState, len(a.aggs))
+				}
+				bk.m[b] = g
+				gs.n++
+			}
+			prev = g
+			if b > hi-d {
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// fillBounds returns the first and last bucket starts to fill: those of
+// the WHERE clause's time bounds where it has them, else of the groups
+// found; with a lower bound only, up to now.
+func (a *aggPlan) fillBounds(gs *groups, tlo, thi, now int64) (lo, hi int64) {
+	bi := slices.IndexFunc(a.groups, func(g groupSpec) bool { return g.kind == gBucket })
+	d := a.groups[bi].bucket
+	lo, hi = math.MaxInt64, math.MinInt64
+	for _, bk := range gs.m {
+		for b := range bk.m {
+			lo, hi = min(lo, b), max(hi, b)
+		}
+	}
+	if tlo != math.MinInt64 {
+		lo = bucketOf(tlo, d)
+	}
+	switch {
+	case thi != math.MaxInt64:
+		hi = bucketOf(thi, d)
+	case tlo != math.MinInt64:
+		hi = max(hi, bucketOf(now, d))
+	}
+	return lo, hi
+}
