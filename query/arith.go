@@ -8,9 +8,11 @@ import (
 
 // Arith is an arithmetic SELECT item: numbers, columns (raw queries) or
 // aggregates and grouped columns (aggregate queries) combined with + - *
-// / and parentheses: value * 100, max(value) - min(value).
+// /, parentheses and numeric functions: value * 100, max(value) -
+// min(value), round(avg(value), 2).
 type Arith struct {
-	Op   byte // '+', '-', '*', '/'; 'n' negates L; 0 for a leaf
+	Op   byte // '+', '-', '*', '/'; 'n' negates L; 'f' applies Func to L (and R, round's digits); 0 for a leaf
+	Func string // 'f': abs, round, floor, ceil, sqrt, ln, log10, exp
 	L, R *Arith
 	Col  *ColRef // leaf: a column
 	Agg  *Call   // leaf: an aggregate
@@ -49,6 +51,15 @@ func (a *Arith) write(sb *strings.Builder, min int) {
 		return
 	case a.Lit != nil:
 		sb.WriteString(a.Lit.String())
+		return
+	case a.Op == 'f':
+		sb.WriteString(a.Func + "(")
+		a.L.write(sb, 0)
+		if a.R != nil {
+			sb.WriteString(", ")
+			a.R.write(sb, 0)
+		}
+		sb.WriteByte(')')
 		return
 	case a.Op == 'n':
 		if min > 3 {
@@ -117,16 +128,105 @@ func (p *parser) arithFactor() *Arith {
 		return &Arith{Lit: p.literal(), Pos: t.pos}
 	case t.kind == tDuration || t.kind == tString:
 		p.fail(t.pos, "arithmetic takes numbers, columns and aggregates, found %s", t.describe())
+	case t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(" && numFuncs[strings.ToLower(t.text)]:
+		p.advance()
+		p.advance()
+		a := &Arith{Op: 'f', Func: strings.ToLower(t.text), L: p.arith(), Pos: t.pos}
+		if a.Func == "round" && p.acceptPunct(",") {
+			d := p.peek()
+			neg := p.acceptPunct("-")
+			if n := p.peek(); n.kind != tInt {
+				p.fail(n.pos, "round wants a whole number of digits, found %s", n.describe())
+			}
+			a.R = &Arith{Lit: p.literal(), Pos: d.pos}
+			if neg {
+				a.R.Lit.Int = -a.R.Lit.Int
+			}
+		}
+		p.expectPunct(")")
+		return a
 	case t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(":
 		return &Arith{Agg: p.call(), Pos: t.pos}
 	}
 	return &Arith{Col: p.colRef(), Pos: t.pos}
 }
 
+// numFuncs are the numeric functions of arithmetic.
+var numFuncs = map[string]bool{"abs": true, "round": true, "floor": true, "ceil": true, "sqrt": true, "ln": true, "log10": true, "exp": true}
+
+// apply computes function fn of x (of kind k) with round's digits d: an
+// integer stays one under abs, round (without digits), floor and ceil;
+// a result that is not a finite number (sqrt(-1), ln(0)) is NULL.
+func apply(fn string, k colKind, x value, d int64, hasD bool) value {
+	if k != kFloat {
+		switch fn {
+		case "abs":
+			if x.i == math.MinInt64 {
+				return nullValue
+			}
+			if x.i < 0 {
+				return value{i: -x.i}
+			}
+			return x
+		case "round", "floor", "ceil":
+			if !hasD || d >= 0 {
+				return x
+			}
+		}
+		x = value{f: float64(x.i)}
+	}
+	var f float64
+	switch fn {
+	case "abs":
+		f = math.Abs(x.f)
+	case "round":
+		f = math.Round(x.f)
+		if hasD && d >= 0 {
+			p := math.Pow(10, float64(d))
+			f = math.Round(x.f*p) / p
+		} else if hasD { // to tens, hundreds...: exact for integers
+			q := math.Pow(10, float64(-d))
+			f = math.Round(x.f/q) * q
+		}
+	case "floor":
+		f = math.Floor(x.f)
+	case "ceil":
+		f = math.Ceil(x.f)
+	case "sqrt":
+		f = math.Sqrt(x.f)
+	case "ln":
+		f = math.Log(x.f)
+	case "log10":
+		f = math.Log10(x.f)
+	case "exp":
+		f = math.Exp(x.f)
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		if !math.IsNaN(x.f) && !math.IsInf(x.f, 0) || fn == "sqrt" || fn == "ln" || fn == "log10" {
+			return nullValue
+		}
+	}
+	return value{f: f}
+}
+
+// funcKind is the kind of fn's result for an argument of kind k.
+func funcKind(fn string, k colKind, hasD bool) colKind {
+	switch fn {
+	case "abs", "floor", "ceil":
+		return k
+	case "round":
+		if !hasD {
+			return k
+		}
+	}
+	return kFloat
+}
+
 // arithPlan is a checked Arith: its kind (kInt or kFloat) and, at each
 // leaf, where its value comes from.
 type arithPlan struct {
 	op   byte
+	fn   string // op 'f'
 	l, r *arithPlan
 	kind colKind
 	lit  *value // a number
@@ -156,6 +256,13 @@ func (a *arithPlan) eval(get func(*arithPlan) value) value {
 	l := a.l.eval(get)
 	if l.null {
 		return nullValue
+	}
+	if a.op == 'f' {
+		var d int64
+		if a.r != nil {
+			d = a.r.lit.i
+		}
+		return apply(a.fn, a.l.kind, l, d, a.r != nil)
 	}
 	if a.op == 'n' {
 		if a.kind == kFloat {
@@ -243,6 +350,14 @@ func (p *plan) compileArith(a *Arith, leaf func(a *Arith, ap *arithPlan) error) 
 	}
 	ap.kind = ap.l.kind
 	if a.Op == 'n' {
+		return ap, nil
+	}
+	if a.Op == 'f' {
+		ap.fn = a.Func
+		if a.R != nil {
+			ap.r = &arithPlan{kind: kInt, lit: &value{i: a.R.Lit.Int}, hid: -1}
+		}
+		ap.kind = funcKind(a.Func, ap.l.kind, a.R != nil)
 		return ap, nil
 	}
 	if ap.r, err = p.compileArith(a.R, leaf); err != nil {

@@ -161,3 +161,65 @@ func TestArithmetic(t *testing.T) {
 		}
 	}
 }
+
+// TestArithmeticFunctions: abs, round (with digits, also negative),
+// floor, ceil, sqrt, ln, log10 and exp against Go's math, row by row and
+// on aggregates; integers stay integers where the result is whole; a
+// result that is no finite number from a finite argument is NULL.
+func TestArithmeticFunctions(t *testing.T) {
+	src, rows := testSource(t, 1500, 50)
+	open := openOnly(src)
+	q := "SELECT seq, abs(n - 50), round(v / 7, 2), round(n, -1), floor(v / 3), ceil(v / 3), sqrt(v), ln(n), log10(abs(v) + 1), exp(n / 10), round(-v) FROM m"
+	got, err := runCells(q, open, &Options{Now: modelNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	finite := func(f float64) any {
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil
+		}
+		return f
+	}
+	for i, r := range rows {
+		v, hasV := r.f["v"].(float64)
+		n, hasN := r.f["n"].(int64)
+		want := []any{r.seq, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil}
+		if hasN {
+			want[1] = max(n-50, 50-n)
+			want[3] = math.Round(float64(n)/10) * 10
+			want[7] = finite(math.Log(float64(n)))
+			want[9] = finite(math.Exp(float64(n) / 10))
+		}
+		if hasV {
+			want[2] = math.Round(v/7*100) / 100
+			want[4], want[5] = math.Floor(v/3), math.Ceil(v/3)
+			want[6] = finite(math.Sqrt(v))
+			want[8] = math.Log10(math.Abs(v) + 1)
+			want[10] = math.Round(-v)
+		}
+		if !slices.Equal(got[i], want) {
+			t.Fatalf("seq %d: %v, want %v", r.seq, got[i], want)
+		}
+	}
+	rr, err := Run(t.Context(), "SELECT abs(min(n)), round(avg(v)), round(avg(v), 1), floor(count(*) / 7), ceil(count(*)) FROM m", open, &Options{Now: modelNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var types []string
+	for _, fl := range rr.Schema().Fields() {
+		types = append(types, fl.Type.String())
+	}
+	rr.Release()
+	if want := []string{"int64", "float64", "float64", "float64", "int64"}; !slices.Equal(types, want) {
+		t.Fatalf("types %v, want %v", types, want)
+	}
+	for _, c := range []struct{ q, err string }{
+		{"SELECT round(v, 1.5) FROM m", `round wants a whole number of digits, found "1.5"`},
+		{"SELECT sqrt(s) FROM m", `arithmetic on column "s" of type string`},
+		{"SELECT sqrt(v FROM m", `expected ")"`},
+	} {
+		if _, err := runCells(c.q, open, &Options{Now: modelNow}); err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("%s: %v, want %q", c.q, err, c.err)
+		}
+	}
+}

@@ -15,7 +15,8 @@ import (
 var (
 	keywords = []string{"SELECT", "DISTINCT", "FROM", "WHERE", "GROUP", "BY", "HAVING", "ORDER", "LIMIT", "OFFSET", "AND", "OR", "NOT",
 		"AS", "OF", "SEQ", "TIME", "ASC", "DESC", "EXPLAIN", "IN", "LIKE", "NULL", "IS", "TRUE", "FALSE", "FILL", "PREVIOUS"}
-	functions = []string{"count", "sum", "min", "max", "avg", "first", "last", "rate", "quantile", "fold", "time", "now"}
+	functions = []string{"count", "sum", "min", "max", "avg", "first", "last", "rate", "quantile", "fold", "time", "now",
+		"abs", "round", "floor", "ceil", "sqrt", "ln", "log10", "exp"}
 )
 
 // completer offers completions from the store: stream names, and per
