@@ -11,7 +11,7 @@ import (
 // /, parentheses and numeric functions: value * 100, max(value) -
 // min(value), round(avg(value), 2).
 type Arith struct {
-	Op   byte // '+', '-', '*', '/'; 'n' negates L; 'f' applies Func to L (and R, round's digits); 0 for a leaf
+	Op   byte   // '+', '-', '*', '/'; 'n' negates L; 'f' applies Func to L (and R, round's digits); 0 for a leaf
 	Func string // 'f': abs, round, floor, ceil, sqrt, ln, log10, exp
 	L, R *Arith
 	Col  *ColRef // leaf: a column
