@@ -462,12 +462,8 @@ func arrowTimeField(head []byte) string {
 			typed = append(typed, f.Name)
 		}
 	}
-	for _, want := range timeNames {
-		for _, n := range typed {
-			if strings.EqualFold(n, want) {
-				return n
-			}
-		}
+	if n := pickTimeName(typed); n != "" {
+		return n
 	}
 	if len(typed) > 0 {
 		return typed[0]

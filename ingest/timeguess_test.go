@@ -23,6 +23,13 @@ func TestGuessTimeField(t *testing.T) {
 		{"prometheus", "# TYPE x gauge\nx 1\n", Guess, ""},
 		{"empty", "", Guess, ""},
 		{"garbage", "\x00\x01{[\"", Guess, ""},
+		{"camel case", `{"eventTime":"2024-01-01T00:00:00Z","v":1}` + "\n", JSONLines, "eventTime"},
+		{"spaces", "Event Time,v\n2024-01-01T00:00:00Z,1\n", CSV, "Event Time"},
+		{"created", "id,createdAt,updatedAt\n1,2024-01-01,2024-01-02\n", CSV, "createdAt"},
+		{"utc", "Timestamp (UTC),v\n2024-01-01T00:00:00Z,1\n", CSV, ""},
+		{"timestamp_utc", "TIMESTAMP_UTC,v\n2024-01-01T00:00:00Z,1\n", CSV, "TIMESTAMP_UTC"},
+		{"german", "Datum;Wert\n2024-01-02;1,5\n", Guess, "Datum"},
+		{"spanish", "fecha,valor\n2024-01-02,1\n", Guess, "fecha"},
 	} {
 		if got := GuessTimeField([]byte(c.in), c.f); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
