@@ -32,8 +32,9 @@ type Mapping struct {
 	// a space for the 'T' or without a zone, which is UTC, or a date
 	// alone; seconds may have a fraction or be left out; and the
 	// layouts of PostgreSQL, strftime's %z, Go's time.Time.String,
-	// ISO 8601 basic, RFC 1123 and 850, the common log format and ANSI
-	// C, a zone abbreviation other than UTC and GMT refused), or as a
+	// ISO 8601 basic, RFC 1123 and 850, the common log format, ANSI C
+	// and day.month.year, a zone abbreviation other than UTC and GMT
+	// refused), or as a
 	// number in TimeUnit when it is one. A time that
 	// int64 nanoseconds cannot hold (before 1677-09-21, after
 	// 2262-04-11) is a bad row.

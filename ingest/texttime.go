@@ -24,6 +24,10 @@ var otherLayouts = []string{
 	"2006/01/02",
 	"2006-01-02 15:04", // spreadsheets: no seconds
 	"2006-01-02T15:04",
+	"02.01.2006 15:04:05", // day.month.year: German, Russian, Polish... spreadsheets
+	"02.01.2006 15:04",
+	"02.01.2006",
+	"2.1.2006",
 	"20060102T150405.999999999Z0700", // ISO 8601 basic
 	"20060102T150405Z0700",
 	"02/Jan/2006:15:04:05 -0700", // the common log format (Apache, nginx)

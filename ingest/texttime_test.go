@@ -39,6 +39,10 @@ func TestOtherTextTimes(t *testing.T) {
 		{"Tue Jan  2 03:04:05 UTC 2024", 0},
 		{"2024-01-02 03:04", -5 * time.Second}, // spreadsheets: no seconds
 		{"2024-01-02T03:04", -5 * time.Second},
+		{"02.01.2024 03:04:05", 0}, // day.month.year
+		{"02.01.2024 03:04", -5 * time.Second},
+		{"02.01.2024", -(3*time.Hour + 4*time.Minute + 5*time.Second)},
+		{"2.1.2024", -(3*time.Hour + 4*time.Minute + 5*time.Second)},
 	} {
 		last := -1
 		got, err := parseTextTime([]byte(c.in), &last)
@@ -53,7 +57,7 @@ func TestOtherTextTimes(t *testing.T) {
 		{"Tue, 02 Jan 2024 03:04:05 EST", "zone EST is ambiguous"},
 		{"Tuesday, 02-Jan-24 03:04:05 PST", "zone PST is ambiguous"},
 		{"1/2/2024 3:04", "give its Go layout"},
-		{"02.01.2024", "not a time"},
+		{"2024.01.02", "not a time"},
 		{"yesterday", "not a time"},
 	} {
 		last := -1
