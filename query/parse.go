@@ -700,7 +700,8 @@ func ParseDuration(s string) (int64, error) {
 // 1677-09-21 or after 2262-04-11 (past int64 nanoseconds) is the
 // earliest or latest time, as time arithmetic saturates (clampAdd).
 func parseTime(s string) (int64, bool) {
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02"} {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02",
+		"2006-01-02 15:04:05Z07:00", "2006-01-02T15:04", "2006-01-02 15:04", "2006-01-02T15:04Z07:00", "2006-01-02 15:04Z07:00"} {
 		if t, err := time.Parse(layout, s); err == nil {
 			switch {
 			case t.Before(minTime):

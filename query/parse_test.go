@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseGood(t *testing.T) {
@@ -204,4 +205,21 @@ func FuzzParse(f *testing.F) {
 		}
 		_ = e.Caret(src)
 	})
+}
+
+// TestParseTimeForms: the text time literals the query language reads,
+// down to minutes, with or without a zone.
+func TestParseTimeForms(t *testing.T) {
+	want := time.Date(2014, 3, 1, 12, 30, 0, 0, time.UTC).UnixNano()
+	for _, s := range []string{"2014-03-01T12:30:00Z", "2014-03-01T12:30:00", "2014-03-01 12:30:00", "2014-03-01 12:30:00Z",
+		"2014-03-01 13:30:00+01:00", "2014-03-01T12:30", "2014-03-01 12:30", "2014-03-01T13:30+01:00", "2014-03-01 12:30Z"} {
+		if got, ok := parseTime(s); !ok || got != want {
+			t.Errorf("%q: %v %v", s, time.Unix(0, got).UTC(), ok)
+		}
+	}
+	for _, s := range []string{"2014-03-01 12", "01/03/2014", "12:30"} {
+		if _, ok := parseTime(s); ok {
+			t.Errorf("%q read as a time", s)
+		}
+	}
 }
