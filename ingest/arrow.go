@@ -39,7 +39,8 @@ const DefaultMaxRecordBytes = 64 << 20
 // arrowState reads the record batches of an Arrow input.
 type arrowState struct {
 	rd     *ipc.Reader
-	in     *tailReader
+	src    *reader     // the input, for its offsets
+	in     *tailReader // what the decoder reads: src after a file's magic
 	mem    *limitAllocator
 	file   bool // an IPC file: its footer follows the stream
 	schema *arrow.Schema
@@ -67,8 +68,13 @@ func newArrowState(in *reader, o *Options) (*arrowState, error) {
 	if limit <= 0 {
 		limit = DefaultMaxRecordBytes
 	}
-	a := &arrowState{mem: &limitAllocator{limit: limit}}
-	if !in.fill() && in.end == in.pos {
+	a := &arrowState{mem: &limitAllocator{limit: limit}, src: in}
+	for in.end-in.pos < len(arrowMagic)+2 && in.fill() { // (a pipe may hand over a few bytes at a time)
+	}
+	if in.end == in.pos {
+		if err := in.readErr(); err != nil {
+			return nil, fmt.Errorf("ingest: arrow: read: %w", err)
+		}
 		return nil, errors.New("ingest: arrow: empty input")
 	}
 	if bytes.HasPrefix(in.buf[in.pos:in.end], []byte(arrowMagic)) {
@@ -125,7 +131,7 @@ func (a *arrowState) walk(path []int, prefix string, fields []arrow.Field, neste
 // stream.
 func (a *arrowState) nextRecord() (err error) {
 	a.rec, a.next = nil, 0
-	a.recOff = a.in.n
+	a.recOff = a.src.offset()
 	defer recoverArrow(&err)
 	for {
 		if !a.rd.Next() {
@@ -176,14 +182,14 @@ func (a *arrowState) fail(err error) error {
 // with the footer and the closing magic after it.
 func (a *arrowState) end() error {
 	if !a.in.endsWith("\xff\xff\xff\xff\x00\x00\x00\x00") {
-		return fmt.Errorf("ingest: arrow: the input ends at byte offset %d without the stream's end marker: is it cut short?", a.in.n)
+		return fmt.Errorf("ingest: arrow: the input ends at byte offset %d without the stream's end marker: is it cut short?", a.src.offset())
 	}
 	if a.file {
 		if _, err := io.Copy(io.Discard, a.in); err != nil {
 			return fmt.Errorf("ingest: arrow: read the file's footer: %w", err)
 		}
 		if !a.in.endsWith(arrowMagic) {
-			return fmt.Errorf("ingest: arrow: the file ends at byte offset %d without its footer and closing %q: is it cut short?", a.in.n, arrowMagic)
+			return fmt.Errorf("ingest: arrow: the file ends at byte offset %d without its footer and closing %q: is it cut short?", a.src.offset(), arrowMagic)
 		}
 	}
 	return io.EOF

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -282,6 +283,21 @@ func TestArrowMapping(t *testing.T) {
 	if !errors.As(err, &pe) || pe.Line != 5 || !strings.Contains(pe.Error(), `op value "frobnicate" is not mapped`) ||
 		!strings.Contains(pe.Error(), `row 5 (of the record batch at byte offset`) || !strings.Contains(pe.Snippet, `"action":"frobnicate"`) || rows != 4 {
 		t.Fatalf("after %d rows: %v", rows, err)
+	}
+
+	// The offset is that of the batch's message, in a stream and in a
+	// file (after its magic), read through a pipe a few bytes at a time.
+	for _, src := range [][]byte{in, arrowIPC(t, true, r1, r2)} {
+		p, err := NewParser(iotest.OneByteReader(bytes.NewReader(src)), Options{Mapping: m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for err == nil {
+			err = p.Fill(&b)
+		}
+		if !errors.As(err, &pe) || pe.Line != 5 || pe.Offset <= 8 || !bytes.HasPrefix(src[pe.Offset:], []byte{0xff, 0xff, 0xff, 0xff}) {
+			t.Fatalf("%v: the offset is not a message's", err)
+		}
 	}
 
 	var rejects bytes.Buffer
