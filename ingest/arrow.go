@@ -243,7 +243,7 @@ func (p *Parser) arrowRows(b *Batch) (err error) {
 
 // setRow hands row i's values to the row builder.
 func (a *arrowState) setRow(rb *rowBuilder, i int) (err error) {
-	defer recoverArrow(&err) // ValidateRecordFull checked the batch: a decoder's gap
+	defer recoverArrow(&err) // ValidateFull checked each column read: a decoder's gap
 	for k := range a.cols {
 		c := &a.cols[k]
 		null := false
