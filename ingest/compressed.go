@@ -43,9 +43,10 @@ const HeadBytes = 10
 
 // DetectCompression tells the compression of an input from its first
 // bytes: gzip, zstd or bzip2, whose input is then decompressed
-// (Decompress), or none. Inputs no parser reads — xz, zip, Parquet —
-// fail with an error that says what the input is and what to do
-// instead, rather than failing later on every row as garbage text.
+// (Decompress), or none. Inputs no parser reads — xz, zip, Parquet
+// through a pipe, Feather version 1, ORC, Avro — fail with an error
+// that says what the input is and what to do instead, rather than
+// failing later on every row as garbage text.
 func DetectCompression(head []byte) (Compression, error) {
 	has := func(magic string) bool { return bytes.HasPrefix(head, []byte(magic)) }
 	switch {
@@ -59,6 +60,12 @@ func DetectCompression(head []byte) (Compression, error) {
 		return Uncompressed, errors.New("ingest: the input is xz-compressed: decompress it first (xz -dc FILE | tsq import --stream S -); gzip, zstd and bzip2 are read as they are")
 	case has("PK\x03\x04"):
 		return Uncompressed, errors.New("ingest: the input is a zip archive: extract the file first (unzip -p ARCHIVE FILE | tsq import --stream S -)")
+	case has("FEA1") && binaryAt(head, 4):
+		return Uncompressed, errors.New("ingest: the input is a Feather version 1 file: write it again as Feather version 2, an Arrow IPC file (pyarrow.feather.write_feather(df, path), its default), which import reads")
+	case has("ORC") && binaryAt(head, 3):
+		return Uncompressed, errors.New("ingest: the input is an ORC file: convert it to Parquet or Arrow (pyarrow, DuckDB, Spark), which import reads")
+	case has("Obj\x01"):
+		return Uncompressed, errors.New("ingest: the input is an Avro container file: convert it to JSON lines, Parquet or Arrow (avro-tools tojson, DuckDB, Spark), which import reads")
 	case has("PAR1") && binaryAt(head, 4):
 		return Uncompressed, errors.New("ingest: the input is a Parquet file, whose rows are found from its end: import it by its path (tsq import FILE.parquet; package ingest/parquet), not through a pipe")
 	}

@@ -60,6 +60,10 @@ func TestDetectCompression(t *testing.T) {
 		{"xz", []byte("\xfd7zXZ\x00\x00\x04\xe6\xd6"), Uncompressed, "xz-compressed"},
 		{"zip", []byte("PK\x03\x04\x14\x00\x00\x00\x08\x00"), Uncompressed, "zip archive"},
 		{"parquet", []byte("PAR1\x15\x04\x15\x80\x01\x15"), Uncompressed, "Parquet file"},
+		{"feather 1", []byte("FEA1\x00\x00\x00\x00\x10\x00"), Uncompressed, "Feather version 1"},
+		{"orc", []byte("ORC\x0a\x06\x08\x06\x10\x00\x18"), Uncompressed, "ORC file"},
+		{"avro", []byte("Obj\x01\x04\x14avro"), Uncompressed, "Avro container"},
+		{"csv ORC", []byte("ORC,v\n1,2\n"), Uncompressed, ""},
 		{"arrow file", []byte("ARROW1\x00\x00\xff\xff"), Uncompressed, ""}, // read by the Arrow parser
 		{"arrow stream", []byte("\xff\xff\xff\xff\x10\x01\x00\x00\x10\x00"), Uncompressed, ""},
 		// Text that starts like a magic is text.

@@ -46,7 +46,8 @@
 //
 // DetectCompression and Decompress read inputs compressed with gzip,
 // zstd (with a bounded window) or bzip2, and name the inputs no parser
-// reads (xz, zip, Parquet through a pipe); DetectUTF16 and
+// reads (xz, zip, Parquet through a pipe, Feather 1, ORC, Avro);
+// DetectUTF16 and
 // NewUTF16Reader read UTF-16 text as UTF-8.
 //
 // Errors name the line, the byte offset of the line's start and a
