@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -22,13 +23,15 @@ import (
 )
 
 func init() {
-	register(&command{name: "import", short: "import JSON, CSV, line protocol, Prometheus text, Arrow or Parquet, bounded memory, atomic", usage: "[--stream S] [--format F] [--time F] [--series F] [--key F] [--op F] [--map K=V]... [--mapping FILE] FILE...|-",
+	register(&command{name: "import", short: "import JSON, CSV, line protocol, Prometheus text, Arrow or Parquet, bounded memory, atomic", usage: "[--stream S] [--format F] [--time F] [--series F] [--key F] [--op F] [--map K=V]... [--mapping FILE] FILE|DIR...|-",
 		summary: "Import JSON lines, a JSON array, CSV, line protocol or Prometheus text (as it is or compressed\n" +
 			"with gzip, zstd or bzip2), an Arrow IPC file or stream, or a Parquet file into a stream (a\n" +
 			"stream exported by tsq as Arrow or Parquet imports back as it was). Memory is bounded\n" +
 			"whatever the input size; the rows appear at once when the import commits, or not at all.\n" +
 			"Several files are imported one after the other, each atomically, into --stream or each into\n" +
-			"the stream named after it.",
+			"the stream named after it. A directory stands for the files under it that import reads by\n" +
+			"their names, in path order, into one stream (--stream, its stream=NAME, or its name): a\n" +
+			"dataset tsq export --partitioned wrote imports back whole.",
 		run: runImport})
 }
 
@@ -96,20 +99,41 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		o.format = f
 	}
 	// A missing file or a name no stream can have stops the import
-	// before any file.
-	names := make([]string, len(paths))
-	for i, path := range paths {
-		if fi, err := os.Stat(path); path != "-" && err != nil {
+	// before any file. A directory stands for the files under it.
+	var names, files []string
+	for _, path := range paths {
+		fi, err := os.Stat(path)
+		if path != "-" && err != nil {
 			return fmt.Errorf("import: %w", err)
-		} else if path != "-" && fi.IsDir() {
-			return fmt.Errorf("import: %s is a directory: give its files (%s/*)", path, path)
 		}
-		if names[i] = *stream; names[i] == "" {
-			if names[i] = streamNameOf(path); names[i] == "" {
+		name := *stream
+		if path != "-" && fi.IsDir() {
+			under, err := dataFiles(path)
+			if err != nil {
+				return fmt.Errorf("import: %w", err)
+			}
+			if name == "" {
+				if name = dirStreamName(path); name == "" {
+					return fmt.Errorf("import: no stream name can be made from directory %q: give --stream", path)
+				}
+			}
+			for _, f := range under {
+				files, names = append(files, f), append(names, name)
+			}
+			continue
+		}
+		if name == "" {
+			if name = streamNameOf(path); name == "" {
 				return fmt.Errorf("import: no stream name can be made from %q: give --stream", filepath.Base(path))
 			}
 		}
+		files, names = append(files, path), append(names, name)
 	}
+	paths = files
+	if len(paths) > 1 && *rejects != "" {
+		return errors.New("import: --rejects names one file: with several inputs (a directory's too), each gets FILE.rejects")
+	}
+	o.noted = new(string)
 	st, err := e.openStore(false)
 	if err != nil {
 		return err
@@ -246,7 +270,12 @@ func importFile(ctx context.Context, e *env, st *tsq.Store, path, name, rejects 
 	}
 	fmt.Fprintln(e.stdout)
 	if stats.TimeField != "" {
-		fmt.Fprintf(e.stderr, "tsq: note: times from field %q (--time picks another; --time '' gives every row the import's time)\n", stats.TimeField)
+		if o.noted == nil || *o.noted != stats.TimeField { // once for the files of a run
+			fmt.Fprintf(e.stderr, "tsq: note: times from field %q (--time picks another; --time '' gives every row the import's time)\n", stats.TimeField)
+			if o.noted != nil {
+				*o.noted = stats.TimeField
+			}
+		}
 		o.mapping.Time = stats.TimeField
 	}
 	if hint := timeUnitHint(o.mapping, stats); hint != "" {
@@ -349,4 +378,91 @@ func (c countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
 	n, err := c.r.ReadAt(p, off)
 	c.n.Add(int64(n))
 	return n, err
+}
+
+// dataFiles lists the files under dir that import reads by their names
+// (data.csv, part-0.parquet, logs.jsonl.gz...), recursively, in path
+// order: the parts of a dataset tsq export --partitioned wrote come
+// date by date. Hidden files and directories (.x, _x) are skipped.
+func dataFiles(dir string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if name := d.Name(); p != dir && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.Type().IsRegular() && (ingest.FormatFromPath(p) != ingest.Guess || strings.EqualFold(filepath.Ext(p), ".parquet")) {
+			out = append(out, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(out, naturalCompare)
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s holds no file import reads by its name (.csv, .jsonl, .json, .lp, .prom, .arrow, .parquet..., compressed or not)", dir)
+	}
+	return out, nil
+}
+
+// dirStreamName names the stream of a directory's files: NAME of a
+// Hive-style stream=NAME directory (as tsq export --partitioned writes
+// it) at its end or above a date=... one, else the directory's name.
+func dirStreamName(dir string) string {
+	parts := strings.Split(filepath.ToSlash(filepath.Clean(dir)), "/")
+	for i := len(parts) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(parts[i], "stream="); ok {
+			if tsq.ValidateStreamName(v) == nil {
+				return v
+			}
+			return streamNameOf(v)
+		}
+		if !strings.Contains(parts[i], "=") {
+			break
+		}
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	return streamNameOf(filepath.Base(abs))
+}
+
+// naturalCompare orders paths with runs of digits compared as numbers:
+// part-2 before part-10.
+func naturalCompare(a, b string) int {
+	for a != "" && b != "" {
+		da, db := digitRun(a), digitRun(b)
+		if da > 0 && db > 0 {
+			x, y := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if c := cmp.Compare(len(x), len(y)); c != 0 {
+				return c
+			}
+			if c := strings.Compare(x, y); c != 0 {
+				return c
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return cmp.Compare(a[0], b[0])
+		}
+		a, b = a[1:], b[1:]
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+// digitRun is the length of the run of ASCII digits s starts with.
+func digitRun(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -225,7 +226,7 @@ func TestImportSeveralFiles(t *testing.T) {
 		err  string
 	}{
 		{[]string{a, filepath.Join(dir, "missing.csv")}, "missing.csv: no such file"},
-		{[]string{a, dir}, "is a directory"},
+		{[]string{a, t.TempDir()}, "holds no file import reads by its name"}, // a directory is its files
 		{[]string{a, "-"}, "- (stdin) is imported alone"},
 		{[]string{"--rejects", "r.txt", "--skip-bad", a, b}, "--rejects names one file"},
 	} {
@@ -407,5 +408,76 @@ func TestSkipCorrupt(t *testing.T) {
 	}
 	if r := runTSQ(t, "", "--store", store, "import", "--skip-corrupt", "--stream", "x", out); r.code == 0 || !strings.Contains(r.stderr, "flag provided but not defined: -skip-corrupt") {
 		t.Fatalf("import --skip-corrupt: %+v", r)
+	}
+}
+
+// TestImportDirectory: a directory stands for the files under it that
+// import reads by name, in natural path order, each imported
+// atomically: a dataset tsq export --partitioned wrote imports into the
+// stream its stream=NAME directory names, as it was; hidden files are
+// skipped; a directory without such files, or with --rejects, is
+// refused before any file.
+func TestImportDirectory(t *testing.T) {
+	dir := t.TempDir()
+	store := filepath.Join(dir, "s")
+	var in strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&in, `{"t":%d,"host":"h%d","id":%d,"v":%d}`+"\n", 1700000000000+int64(i)*60_000_000/3, i%3, i%700, i)
+	}
+	if r := runTSQ(t, "", "--store", store, "import", "--stream", "ev", "--time", "t", "--series", "host", "--key", "host,id", writeFile(t, dir, "ev.jsonl", in.String())); r.code != 0 {
+		t.Fatalf("%+v", r)
+	}
+	ds := filepath.Join(dir, "ds")
+	if r := runTSQ(t, "", "--store", store, "export", "--partitioned", "-c", "SELECT * FROM ev", ds); r.code != 0 {
+		t.Fatalf("%+v", r)
+	}
+	writeFile(t, filepath.Join(ds, "stream=ev"), ".hidden.csv", "not,data\n")
+	writeFile(t, filepath.Join(ds, "stream=ev"), "README", "not data either\n")
+	parts, _ := filepath.Glob(filepath.Join(ds, "stream=ev", "date=*", "*.parquet"))
+	if len(parts) < 2 {
+		t.Fatalf("the export wrote %d files", len(parts))
+	}
+	store2 := filepath.Join(dir, "s2")
+	r := runTSQ(t, "", "--store", store2, "import", filepath.Join(ds, "stream=ev"))
+	if r.code != 0 || strings.Count(r.stdout, "imported ") != len(parts) || strings.Count(r.stderr, "times from field") != 1 {
+		t.Fatalf("%d parts: %+v", len(parts), r)
+	}
+	view := func(store, q string) string {
+		r := runTSQ(t, "", "--store", store, "query", "--mode", "csv", "-c", q)
+		if r.code != 0 {
+			t.Fatalf("%+v", r)
+		}
+		return r.stdout
+	}
+	for _, q := range []string{"SELECT count(*), sum(v), min(time), max(time) FROM ev", "SELECT series, key, v FROM fold(ev) ORDER BY series, key"} {
+		if got, want := view(store2, q), view(store, q); got != want {
+			t.Fatalf("%s: the copy differs:\n%.300s\nwant\n%.300s", q, got, want)
+		}
+	}
+	empty := filepath.Join(dir, "empty")
+	if err := os.MkdirAll(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, empty, "notes.txt", "x\n")
+	for _, c := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{empty}, "holds no file import reads by its name"},
+		{[]string{"--rejects", "r.txt", "--skip-bad", ds}, "--rejects names one file"},
+	} {
+		if r := runTSQ(t, "", append([]string{"--store", store2, "import"}, c.args...)...); r.code == 0 || !strings.Contains(r.stderr, c.err) {
+			t.Errorf("%v: %+v", c.args, r)
+		}
+	}
+	got := []string{"d/part-10.parquet", "d/part-2.parquet", "d/part-1.parquet", "c/x"}
+	slices.SortFunc(got, naturalCompare)
+	if want := []string{"c/x", "d/part-1.parquet", "d/part-2.parquet", "d/part-10.parquet"}; !slices.Equal(got, want) {
+		t.Fatalf("natural order %v", got)
+	}
+	for dir, want := range map[string]string{"/a/stream=cpu.v2/date=2024-01-01": "cpu.v2", "/a/stream=cpu": "cpu", "/data/My Logs": "my_logs", "/a/stream=cpu/x": "x"} {
+		if got := dirStreamName(dir); got != want {
+			t.Errorf("dirStreamName(%q) = %q, want %q", dir, got, want)
+		}
 	}
 }

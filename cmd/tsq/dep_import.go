@@ -21,6 +21,7 @@ type importOptions struct {
 	source    string
 	size      int64
 	progress  func(tsq.ImportProgress)
+	noted     *string // the time field a note was printed for, in a run of several files
 }
 
 // importStats is what an import reports.

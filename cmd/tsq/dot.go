@@ -38,7 +38,7 @@ func init() {
 		{".timer", "on|off", "print each statement's run time", (*session).dotTimer},
 		{".output", "[FILE]", "send results to FILE, or back to the screen", (*session).dotOutput},
 		{".export", "FILE [STATEMENT]", "export the last (or given) statement's result; format from the extension: .arrow .arrows .parquet .csv .jsonl", (*session).dotExport},
-		{".import", "FILE [STREAM]", "import a file (any format tsq import reads) into STREAM, by default the one named after the file; quote a name with spaces", (*session).dotImport},
+		{".import", "FILE [STREAM]", "import a file or a directory's files (any format tsq import reads) into STREAM, by default the one named after it; quote a name with spaces", (*session).dotImport},
 		{".plot", "[STATEMENT]", "draw the last (or given) statement's result as a line chart", (*session).dotPlot},
 		{".bail", "on|off", "stop a script at the first error (on by default)", (*session).dotBail},
 		{".quit", "", "leave the shell (also .exit, Ctrl-D)", func(*session, context.Context, []string, string) error { return errQuit }},
@@ -259,9 +259,10 @@ func (e *env) expandHome(path string) string {
 	return path
 }
 
-// dotImport imports a file as tsq import does with no flags: the format
-// and the time field guessed, the stream named after the file unless
-// given. The shell's store is read-only: the import opens its own.
+// dotImport imports a file (or a directory's files) as tsq import does
+// with no flags: the format and the time field guessed, the stream named
+// after the file unless given. The shell's store is read-only: the
+// import opens its own.
 func (s *session) dotImport(ctx context.Context, _ []string, rest string) error {
 	w, err := quotedWords(rest)
 	if err != nil {
@@ -271,22 +272,39 @@ func (s *session) dotImport(ctx context.Context, _ []string, rest string) error 
 		return errors.New(".import needs a file name, and may take a stream name after it: .import data.csv [STREAM]")
 	}
 	path, name := w[0], ""
-	if len(w) == 2 {
-		name = strings.ToLower(w[1])
-	} else if name = streamNameOf(path); name == "" {
-		return fmt.Errorf(".import: no stream name can be made from %q: give one, .import %s STREAM", filepath.Base(path), path)
-	}
-	if fi, err := os.Stat(path); err != nil {
+	fi, err := os.Stat(path)
+	if err != nil {
 		return fmt.Errorf(".import: %w", err)
-	} else if fi.IsDir() {
-		return fmt.Errorf(".import: %s is a directory", path)
+	}
+	files := []string{path}
+	if fi.IsDir() { // its files, as tsq import takes them
+		if files, err = dataFiles(path); err != nil {
+			return fmt.Errorf(".import: %w", err)
+		}
+	}
+	switch {
+	case len(w) == 2:
+		name = strings.ToLower(w[1])
+	case fi.IsDir():
+		name = dirStreamName(path)
+	default:
+		name = streamNameOf(path)
+	}
+	if name == "" {
+		return fmt.Errorf(".import: no stream name can be made from %q: give one, .import %s STREAM", filepath.Base(path), path)
 	}
 	st, err := s.e.openStore(false)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	return importFile(ctx, s.e, st, path, name, "", importOptions{guessTime: true})
+	o := importOptions{guessTime: true, noted: new(string)}
+	for _, f := range files {
+		if err := importFile(ctx, s.e, st, f, name, "", o); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // quotedWords splits s at spaces; a word may be quoted with ' or " to

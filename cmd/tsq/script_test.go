@@ -166,11 +166,15 @@ func TestDotImport(t *testing.T) {
 		!strings.Contains(r.stdout, "into copy as seqs 1..2") || !strings.HasSuffix(r.stdout, "count(*),max(time)\n2,2024-01-02T03:05:05Z\nsum(temp)\n41.5\n") {
 		t.Fatalf("%+v", r)
 	}
+	r = runTSQ(t, ".import '"+files+"' fromdir\n.mode csv\nSELECT count(*) FROM fromdir;\n", "--store", dir)
+	if r.code != 0 || !strings.HasSuffix(r.stdout, "count(*)\n2\n") {
+		t.Fatalf("a directory: %+v", r)
+	}
 	for _, c := range []struct{ script, err string }{
 		{".import\n", ".import needs a file name"},
 		{".import 'x.csv\n", "unterminated '"},
 		{".import " + filepath.Join(files, "none.csv") + "\n", "no such file"},
-		{".import " + files + "\n", "is a directory"},
+		{".import " + t.TempDir() + "\n", "holds no file import reads by its name"},
 	} {
 		if r := runTSQ(t, c.script, "--store", dir); r.code == 0 || !strings.Contains(r.stderr, c.err) {
 			t.Errorf("%q: %+v", c.script, r)
