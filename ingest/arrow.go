@@ -365,8 +365,8 @@ func (a *arrowState) value(arr arrow.Array, i int) (value, bool) {
 // float32 widens f to the float64 of its shortest decimal.
 func (a *arrowState) float32(f float32) value {
 	a.scratch = strconv.AppendFloat(a.scratch[:0], float64(f), 'g', -1, 32)
-	g, err := strconv.ParseFloat(string(a.scratch), 64)
-	if err != nil { // ±Inf and NaN parse; nothing else fails
+	g, err := strconv.ParseFloat(bstr(a.scratch), 64) // (not kept: no copy)
+	if err != nil {                                   // ±Inf and NaN parse; nothing else fails
 		g = float64(f)
 	}
 	return value{kind: vFloat, f: g}

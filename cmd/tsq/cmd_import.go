@@ -396,7 +396,12 @@ func dataFiles(dir string) ([]string, error) {
 			}
 			return nil
 		}
-		if d.Type().IsRegular() && (ingest.FormatFromPath(p) != ingest.Guess || strings.EqualFold(filepath.Ext(p), ".parquet")) {
+		regular := d.Type().IsRegular()
+		if d.Type()&fs.ModeSymlink != 0 { // a linked file counts as the file
+			fi, err := os.Stat(p)
+			regular = err == nil && fi.Mode().IsRegular()
+		}
+		if regular && (ingest.FormatFromPath(p) != ingest.Guess || strings.EqualFold(filepath.Ext(p), ".parquet")) {
 			out = append(out, p)
 		}
 		return nil

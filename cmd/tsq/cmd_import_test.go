@@ -432,6 +432,11 @@ func TestImportDirectory(t *testing.T) {
 		t.Fatalf("%+v", r)
 	}
 	writeFile(t, filepath.Join(ds, "stream=ev"), ".hidden.csv", "not,data\n")
+	// a linked file counts as the file (a second copy of the rows)
+	extra := writeFile(t, dir, "extra.jsonl", `{"time":"2023-11-14T22:13:20Z","v":1000000}`+"\n")
+	if err := os.Symlink(extra, filepath.Join(ds, "stream=ev", "zz-extra.jsonl")); err != nil {
+		t.Fatal(err)
+	}
 	writeFile(t, filepath.Join(ds, "stream=ev"), "README", "not data either\n")
 	parts, _ := filepath.Glob(filepath.Join(ds, "stream=ev", "date=*", "*.parquet"))
 	if len(parts) < 2 {
@@ -439,8 +444,8 @@ func TestImportDirectory(t *testing.T) {
 	}
 	store2 := filepath.Join(dir, "s2")
 	r := runTSQ(t, "", "--store", store2, "import", filepath.Join(ds, "stream=ev"))
-	if r.code != 0 || strings.Count(r.stdout, "imported ") != len(parts) || strings.Count(r.stderr, "times from field") != 1 {
-		t.Fatalf("%d parts: %+v", len(parts), r)
+	if r.code != 0 || strings.Count(r.stdout, "imported ") != len(parts)+1 || strings.Count(r.stderr, "times from field") != 1 {
+		t.Fatalf("%d parts and a linked file: %+v", len(parts), r)
 	}
 	view := func(store, q string) string {
 		r := runTSQ(t, "", "--store", store, "query", "--mode", "csv", "-c", q)
@@ -449,7 +454,11 @@ func TestImportDirectory(t *testing.T) {
 		}
 		return r.stdout
 	}
-	for _, q := range []string{"SELECT count(*), sum(v), min(time), max(time) FROM ev", "SELECT series, key, v FROM fold(ev) ORDER BY series, key"} {
+	if got := view(store2, "SELECT count(*) FROM ev WHERE v = 1000000"); got != "count(*)\n1\n" {
+		t.Fatalf("the linked file: %q", got)
+	}
+	for _, q := range []string{"SELECT count(*), sum(v), min(time), max(time) FROM ev WHERE v < 1000000",
+		"SELECT series, key, v FROM fold(ev) WHERE v < 1000000 ORDER BY series, key"} {
 		if got, want := view(store2, q), view(store, q); got != want {
 			t.Fatalf("%s: the copy differs:\n%.300s\nwant\n%.300s", q, got, want)
 		}
