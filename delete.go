@@ -47,8 +47,20 @@ func (s *Store) Delete(ctx context.Context, stream string, seqs ...uint64) error
 	}
 	add := roaring64.New()
 	add.AddMany(seqs)
+	_, err = st.softDelete(ctx, add, true)
+	return err
+}
+
+// softDelete soft-deletes the seqs of add (which it may change) and
+// returns how many were not soft-deleted before. Strict, every seq must
+// name a stored put row; else seqs no longer stored are left out (a
+// DELETE statement's rows that a compaction removed since the selection).
+func (st *stream) softDelete(ctx context.Context, add *roaring64.Bitmap, strict bool) (uint64, error) {
+	if add.IsEmpty() {
+		return 0, nil
+	}
 	if err := st.syncFor(add.Maximum()); err != nil {
-		return err
+		return 0, err
 	}
 	st.soft.mu.Lock()
 	defer st.soft.mu.Unlock()
@@ -59,13 +71,22 @@ func (s *Store) Delete(ctx context.Context, stream string, seqs ...uint64) error
 		add.AndNot(cur)
 	}
 	if add.IsEmpty() {
-		return nil
+		return 0, nil
 	}
-	if err := st.checkPuts(ctx, add); err != nil {
-		return err
+	var missing *roaring64.Bitmap
+	if !strict {
+		missing = roaring64.New()
 	}
-	_, err = st.addDeleted(ctx, add, byDelete)
-	return err
+	if err := st.checkPuts(ctx, add, missing); err != nil {
+		return 0, err
+	}
+	if missing != nil {
+		add.AndNot(missing)
+		if add.IsEmpty() {
+			return 0, nil
+		}
+	}
+	return st.addDeleted(ctx, add, byDelete)
 }
 
 // addDeleted persists and publishes deleted ∪ add and counts the rows
@@ -111,17 +132,29 @@ func (st *stream) syncFor(maxSeq uint64) error {
 
 // checkPuts checks that every seq of add names a stored put row of the
 // current view; it decodes the seq and op columns of the blocks touched.
-func (st *stream) checkPuts(ctx context.Context, add *roaring64.Bitmap) error {
+// With missing non-nil, a seq not stored (compaction removed it since it
+// was selected) goes into missing instead of failing the check.
+func (st *stream) checkPuts(ctx context.Context, add, missing *roaring64.Bitmap) error {
 	v := st.view.Load()
 	if v == nil {
 		v = &view{}
+	}
+	notFound := func(seq uint64) error {
+		if missing == nil {
+			return fmt.Errorf("tsq: stream %q: delete seq %d: %w", st.name, seq, ErrNotFound)
+		}
+		missing.Add(seq)
+		return nil
 	}
 	it := add.Iterator()
 	for it.HasNext() {
 		seq := it.Next()
 		sf, j, ok := v.locate(seq)
 		if !ok {
-			return fmt.Errorf("tsq: stream %q: delete seq %d: %w", st.name, seq, ErrNotFound)
+			if err := notFound(seq); err != nil {
+				return err
+			}
+			continue
 		}
 		if err := ctx.Err(); err != nil {
 			return err
@@ -138,9 +171,10 @@ func (st *stream) checkPuts(ctx context.Context, add *roaring64.Bitmap) error {
 				k++
 			}
 			if k == len(seqs) || uint64(seqs[k]) != seq {
-				return fmt.Errorf("tsq: stream %q: delete seq %d: %w", st.name, seq, ErrNotFound)
-			}
-			if op := Op(ops[k]); op != OpPut {
+				if err := notFound(seq); err != nil {
+					return err
+				}
+			} else if op := Op(ops[k]); op != OpPut {
 				return fmt.Errorf("tsq: stream %q: delete seq %d: a %v row: %w", st.name, seq, op, ErrTombstoneRow)
 			}
 			if !it.HasNext() || it.PeekNext() > m.MaxSeq {

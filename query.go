@@ -14,11 +14,23 @@ import (
 
 // Query runs a query (docs/QUERY.md) and returns its result as Arrow
 // record batches. EXPLAIN statements return one utf8 column "plan", one
-// row per line. The caller must Release the reader. Parse and planning
-// errors are *query.Error, with the position of the offending token.
+// row per line. A DELETE statement soft-deletes the put rows of the raw
+// view that match it, as Delete does (durably, before Query returns),
+// and returns one uint64 column "deleted": the rows it deleted. The
+// caller must Release the reader. Parse and planning errors are
+// *query.Error, with the position of the offending token.
 func (s *Store) Query(ctx context.Context, text string, o *query.Options) (array.RecordReader, error) {
-	return query.Run(ctx, text, func(stream string) (query.Source, error) { return s.querySource(stream) }, o)
+	st, err := query.Parse(text)
+	if err != nil {
+		return nil, err
+	}
+	if st.Delete && !st.Explain {
+		return s.deleteMatching(ctx, st, text, o)
+	}
+	return query.Exec(ctx, st, text, s.opener, o)
 }
+
+func (s *Store) opener(stream string) (query.Source, error) { return s.querySource(stream) }
 
 // Schema returns the Arrow schema of a stream's raw view: seq, time,
 // series, key, op, then its fields in order of first appearance.

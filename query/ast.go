@@ -9,7 +9,12 @@ import (
 
 // Statement is a parsed query.
 type Statement struct {
-	Explain   bool
+	Explain bool
+	// Delete: DELETE FROM stream [WHERE cond], the put rows of the raw
+	// view matching Where, which Store.Query soft-deletes; Items then
+	// select their seq.
+	Delete    bool
+	deletePos int
 	Star      bool         // SELECT *
 	Items     []SelectItem // the projection unless Star
 	Stream    string
@@ -25,6 +30,19 @@ type Statement struct {
 	Offset    int64 // rows skipped before LIMIT counts
 
 	streamPos int
+}
+
+// condition is the rows' condition: WHERE, and for DELETE only put rows
+// (tombstone rows are kept forever); nil: every row.
+func (st *Statement) condition() Expr {
+	if !st.Delete {
+		return st.Where
+	}
+	put := &Compare{Col: &ColRef{Name: "op", Pos: st.deletePos}, Op: "=", Lit: &Lit{Kind: LitString, Str: "put", Pos: st.deletePos}}
+	if st.Where == nil {
+		return put
+	}
+	return &And{L: st.Where, R: put}
 }
 
 // AsOf limits a folded view to the rows up to a seq or a time.

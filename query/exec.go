@@ -79,7 +79,26 @@ func Run(ctx context.Context, text string, open Opener, o *Options) (array.Recor
 }
 
 // Exec runs a parsed statement; text is its source, for error positions.
+// A DELETE statement changes a store: Exec refuses it (EXPLAIN DELETE
+// aside) and Store.Query runs it, through Matching.
 func Exec(ctx context.Context, st *Statement, text string, open Opener, o *Options) (array.RecordReader, error) {
+	if st.Delete && !st.Explain {
+		return nil, errAt(text, st.deletePos, "DELETE changes the store: run it with Store.Query")
+	}
+	return exec(ctx, st, text, open, o)
+}
+
+// Matching runs the selection of a DELETE statement: the seqs of the put
+// rows of the raw view that match its condition, as one uint64 column
+// "seq", in seq order, streamed in batches. The caller soft-deletes them.
+func Matching(ctx context.Context, st *Statement, text string, open Opener, o *Options) (array.RecordReader, error) {
+	if !st.Delete || st.Explain {
+		return nil, errAt(text, 0, "Matching runs DELETE statements only")
+	}
+	return exec(ctx, st, text, open, o)
+}
+
+func exec(ctx context.Context, st *Statement, text string, open Opener, o *Options) (array.RecordReader, error) {
 	opts := o.withDefaults()
 	src, err := open(st.Stream)
 	if err != nil {

@@ -42,8 +42,11 @@ func (x *executor) explain(ps pruneStats) (array.RecordReader, error) {
 		add("fold: first pass over every block up to AS OF (series, key, op), then the scan below")
 	}
 	add("columns decoded: %s", strings.Join(nd.names(), ", "))
-	if p.st.Where != nil {
-		add("filter: %s", exprString(p.st.Where))
+	if cond := p.st.condition(); cond != nil {
+		add("filter: %s", exprString(cond))
+	}
+	if p.st.Delete {
+		add("delete: the matching rows are soft-deleted (hidden at once, removed from disk by compaction)")
 	}
 	if a := p.agg; a != nil {
 		var gs, as []string

@@ -107,6 +107,11 @@ func (p *parser) statement() (st *Statement, err error) {
 	}()
 	st = &Statement{Limit: -1}
 	st.Explain = p.acceptKw("explain")
+	if t := p.peek(); isKw(t, "delete") {
+		p.advance()
+		p.deleteStmt(st, t.pos)
+		return st, nil
+	}
 	p.expectKw("select")
 	distinct := -1 // SELECT DISTINCT: its position
 	if t := p.peek(); isKw(t, "distinct") && !isKw(p.toks[p.i+1], "from") && !(p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == ",") {
@@ -157,6 +162,27 @@ func (p *parser) statement() (st *Statement, err error) {
 		p.fail(t.pos, "unexpected %s after the statement", t.describe())
 	}
 	return st, nil
+}
+
+// deleteStmt parses the rest of DELETE FROM stream [WHERE cond] (the
+// DELETE at pos): the put rows of the raw view that match, which
+// Store.Query soft-deletes. It is planned as the selection of their seqs.
+func (p *parser) deleteStmt(st *Statement, pos int) {
+	st.Delete, st.deletePos = true, pos
+	p.expectKw("from")
+	if t := p.peek(); isKw(t, "fold") && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(" {
+		p.fail(t.pos, "DELETE removes stored rows of the raw view: DELETE FROM stream WHERE ...; "+
+			"to remove keys from the folded view, append delete records for them (op=delete)")
+	}
+	p.source(st)
+	if p.acceptKw("where") {
+		st.Where = p.orExpr()
+	}
+	p.acceptPunct(";")
+	if t := p.peek(); t.kind != tEOF {
+		p.fail(t.pos, "unexpected %s after the statement (DELETE takes a WHERE condition and nothing else)", t.describe())
+	}
+	st.Items = []SelectItem{{Col: &ColRef{Name: "seq", Pos: pos}, Pos: pos}}
 }
 
 func (p *parser) selectList(st *Statement) {

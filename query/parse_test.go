@@ -86,6 +86,11 @@ func TestParseGood(t *testing.T) {
 		}},
 		{"order by call", "SELECT max(v) FROM m GROUP BY series ORDER BY max(v)", func(s *Statement) bool { return s.OrderBy[0].Name == "max(v)" }},
 		{"explain", "EXPLAIN SELECT * FROM m", func(s *Statement) bool { return s.Explain }},
+		{"delete", "DELETE FROM m WHERE v > 3;", func(s *Statement) bool {
+			return s.Delete && s.Stream == "m" && s.Where.(*Compare).Op == ">" && s.Items[0].Col.Name == "seq"
+		}},
+		{"delete all", "explain delete from M", func(s *Statement) bool { return s.Delete && s.Explain && s.Stream == "m" && s.Where == nil }},
+		{"delete field", "SELECT delete FROM m WHERE delete = 1", func(s *Statement) bool { return !s.Delete && s.Items[0].Col.Name == "delete" }},
 		{"quoted names", "SELECT `my field` FROM `my-stream` WHERE `my field` = 'x''y'", func(s *Statement) bool {
 			return s.Stream == "my-stream" && s.Items[0].Col.Name == "my field" && s.Where.(*Compare).Lit.Str == "x'y"
 		}},
@@ -185,6 +190,7 @@ func FuzzParse(f *testing.F) {
 		"EXPLAIN SELECT a, b AS c FROM `x` WHERE NOT (a IS NULL OR b IN (1, 2.5, 'x')) AND s LIKE 'a\\%%'",
 		"SELECT * FROM m WHERE '2024-01-01' <= time",
 		"SELECT 1e",
+		"DELETE FROM m WHERE key = 'a' AND time < now() - 30d",
 	} {
 		f.Add(s)
 	}

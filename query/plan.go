@@ -64,13 +64,13 @@ func compile(st *Statement, src string, fs *fieldSet, now time.Time) (*plan, err
 			p.asTime = t
 		}
 	}
-	if st.Where != nil {
-		w, err := p.compileExpr(st.Where, false)
+	if cond := st.condition(); cond != nil {
+		w, err := p.compileExpr(cond, false)
 		if err != nil {
 			return nil, err
 		}
 		p.where = w
-		p.bounds(st.Where)
+		p.bounds(cond)
 	}
 	var err error
 	if isAggregate(st) {

@@ -14,7 +14,7 @@ import (
 // keywords and functions of the query language, offered by completion.
 var (
 	keywords = []string{"SELECT", "DISTINCT", "FROM", "WHERE", "GROUP", "BY", "HAVING", "ORDER", "LIMIT", "OFFSET", "AND", "OR", "NOT",
-		"AS", "OF", "SEQ", "TIME", "ASC", "DESC", "EXPLAIN", "IN", "LIKE", "NULL", "IS", "TRUE", "FALSE", "FILL", "PREVIOUS"}
+		"AS", "OF", "SEQ", "TIME", "ASC", "DESC", "EXPLAIN", "IN", "LIKE", "NULL", "IS", "TRUE", "FALSE", "FILL", "PREVIOUS", "DELETE"}
 	functions = []string{"count", "sum", "min", "max", "avg", "first", "last", "rate", "quantile", "fold", "time", "now",
 		"abs", "round", "floor", "ceil", "sqrt", "ln", "log10", "exp"}
 )

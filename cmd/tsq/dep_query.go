@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -12,8 +13,34 @@ import (
 )
 
 // runQuery runs one statement; the caller releases the reader. With
-// --skip-corrupt, corrupt blocks are left out, each said on stderr.
+// --skip-corrupt, corrupt blocks are left out, each said on stderr. A
+// DELETE is refused: it changes the store and has no rows (see runDelete).
 func runQuery(ctx context.Context, e *env, s *tsq.Store, text string) (array.RecordReader, error) {
+	if isDelete(text) {
+		return nil, errors.New("DELETE changes the store and gives no rows to plot or export: run it as a statement, in the shell or with tsq query -c")
+	}
+	return s.Query(ctx, text, queryOptions(e))
+}
+
+// isDelete reports whether text is a DELETE statement (not EXPLAIN).
+func isDelete(text string) bool {
+	st, err := query.Parse(text)
+	return err == nil && st.Delete && !st.Explain
+}
+
+// runDelete runs a DELETE statement on the store opened for writing (it
+// takes the writer lock for the statement's time) and returns its result.
+func runDelete(ctx context.Context, e *env, text string) (array.RecordReader, error) {
+	w, err := e.openStore(false)
+	if err != nil {
+		return nil, err
+	}
+	defer w.Close()
+	return w.Query(ctx, text, queryOptions(e))
+}
+
+// queryOptions are the options of --skip-corrupt.
+func queryOptions(e *env) *query.Options {
 	var o *query.Options
 	if e.skipCorrupt {
 		o = &query.Options{OnCorrupt: func(b query.CorruptBlock) {
@@ -24,7 +51,7 @@ func runQuery(ctx context.Context, e *env, s *tsq.Store, text string) (array.Rec
 			fmt.Fprintf(e.stderr, "tsq: warning: left out %s, seqs %d..%d: %s\n", countOf(b.Rows, "row"), b.MinSeq, b.MaxSeq, what)
 		}}
 	}
-	return s.Query(ctx, text, o)
+	return o
 }
 
 // streamSchema returns the raw view schema of a stream.

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -179,5 +180,46 @@ func TestDotImport(t *testing.T) {
 		if r := runTSQ(t, c.script, "--store", dir); r.code == 0 || !strings.Contains(r.stderr, c.err) {
 			t.Errorf("%q: %+v", c.script, r)
 		}
+	}
+}
+
+// TestDeleteStatementShell: a DELETE in a script or tsq query soft-deletes
+// the matching rows (the read-only session then sees them gone) and
+// prints how many; it is never run again by .export or .plot, and
+// export and --plot refuse it.
+func TestDeleteStatementShell(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "store")
+	var body strings.Builder
+	body.WriteString("ts,v\n")
+	for i := range 10 {
+		fmt.Fprintf(&body, "2024-01-02T03:%02d:00Z,%d\n", i, i)
+	}
+	csv := writeFile(t, t.TempDir(), "d.csv", body.String())
+	if r := runTSQ(t, "", "--store", dir, "import", csv); r.code != 0 {
+		t.Fatalf("import: %+v", r)
+	}
+	out := filepath.Join(t.TempDir(), "x.csv")
+	r := runTSQ(t, ".mode csv\nDELETE FROM d WHERE v >= 6;\nSELECT count(*) FROM d;\n.export "+out+"\n", "--store", dir)
+	if r.code != 0 || r.stdout != "deleted\n4\ncount(*)\n6\nexported 1 row (11 B) to "+out+"\n" {
+		t.Fatalf("script: %+v", r)
+	}
+	r = runTSQ(t, "", "--store", dir, "query", "--mode", "csv", "-c", "DELETE FROM d WHERE v < 2; SELECT sum(v) FROM d")
+	if r.code != 0 || r.stdout != "deleted\n2\nsum(v)\n14\n" {
+		t.Fatalf("tsq query: %+v", r)
+	}
+	for _, args := range [][]string{
+		{"export", "-c", "DELETE FROM d", out},
+		{"query", "--plot", "-c", "DELETE FROM d"},
+	} {
+		if r := runTSQ(t, "", append([]string{"--store", dir}, args...)...); r.code == 0 || !strings.Contains(r.stderr, "DELETE changes the store") {
+			t.Errorf("%v: %+v", args, r)
+		}
+	}
+	r = runTSQ(t, "DELETE FROM d;\n.plot\n", "--store", dir)
+	if r.code == 0 || !strings.Contains(r.stderr, ".plot: no statement run yet") {
+		t.Errorf(".plot after a DELETE: %+v", r)
+	}
+	if r := runTSQ(t, "", "--store", dir, "query", "--mode", "csv", "-c", "SELECT count(*) FROM d"); r.stdout != "count(*)\n0\n" {
+		t.Fatalf("after deleting every row: %+v", r)
 	}
 }

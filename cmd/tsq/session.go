@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
 	tsq "github.com/tsqdb/tsq"
 	"github.com/tsqdb/tsq/internal/render"
 	"github.com/tsqdb/tsq/query"
@@ -77,8 +78,14 @@ func (s *session) statement(ctx context.Context, text string) error {
 		return s.plot(ctx, text)
 	}
 	start := time.Now()
-	s.last = text
-	rr, err := runQuery(ctx, s.e, s.st, text)
+	var rr array.RecordReader
+	var err error
+	if isDelete(text) { // never s.last: .plot and .export would run it again
+		rr, err = runDelete(ctx, s.e, text)
+	} else {
+		s.last = text
+		rr, err = runQuery(ctx, s.e, s.st, text)
+	}
 	if err != nil {
 		return err
 	}

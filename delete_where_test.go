@@ -1,0 +1,190 @@
+package tsq
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/RoaringBitmap/roaring/v2/roaring64"
+	"github.com/tsqdb/tsq/internal/vfs"
+	"github.com/tsqdb/tsq/query"
+)
+
+// fillDeleteWhere appends 300 keyed puts over series a, b and c (key
+// k<i%100>: three versions of each key, in series a, b or c by key),
+// samples of series m, a delete of key k7 (series b) and a drop of series c.
+func fillDeleteWhere(t *testing.T, s *Store) {
+	t.Helper()
+	var recs []Record
+	for i := range 300 {
+		recs = append(recs, Record{Time: day0 + int64(i)*1e9, Series: "abc"[i%100%3 : i%100%3+1], Key: fmt.Sprintf("k%d", i%100),
+			Fields: []Field{{"n", Int(int64(i))}}})
+		recs = append(recs, Record{Time: day0 + int64(i)*1e9, Series: "m", Fields: []Field{{"value", Float(float64(i))}}})
+	}
+	recs = append(recs, Record{Time: day0 + 400e9, Series: "b", Key: "k7", Op: OpDelete},
+		Record{Time: day0 + 401e9, Series: "c", Op: OpDrop})
+	if _, err := s.Append(ctx, "ev", recs...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// count1 runs a SELECT count(*) and returns its one cell.
+func count1(t *testing.T, s *Store, text string) string {
+	t.Helper()
+	_, rows := queryT(t, s, text)
+	if len(rows) != 1 {
+		t.Fatalf("%s: %d rows", text, len(rows))
+	}
+	return rows[0]
+}
+
+// TestDeleteStatement: DELETE FROM stream WHERE cond soft-deletes the put
+// rows of the raw view that match (tombstone rows stay), durably, returns
+// how many it deleted, and a second run deletes nothing; the rows are
+// gone from every read and, after a pass, from disk.
+func TestDeleteStatement(t *testing.T) {
+	mem := vfs.NewMem()
+	s := openT(t, mem, Options{CompactInterval: 0})
+	fillDeleteWhere(t, s)
+	const cond = "series IN ('a', 'm') AND time < '2026-12-01T00:02:30Z'"
+	want := count1(t, s, "SELECT count(*) FROM ev WHERE op = 'put' AND "+cond)
+	if want == "0" {
+		t.Fatal("the condition matches nothing")
+	}
+	before, _ := s.Count("ev")
+	schema, rows := queryT(t, s, "DELETE FROM ev WHERE "+cond+";")
+	if schema.NumFields() != 1 || schema.Field(0).Name != "deleted" || len(rows) != 1 || rows[0] != want {
+		t.Fatalf("DELETE returned %v %v, want deleted=%s", schema, rows, want)
+	}
+	if got := count1(t, s, "SELECT count(*) FROM ev WHERE "+cond); got != "0" {
+		t.Fatalf("%s rows still match after DELETE", got)
+	}
+	after, _ := s.Count("ev")
+	if fmt.Sprint(before-after) != want {
+		t.Fatalf("Count went from %d to %d, want %s fewer", before, after, want)
+	}
+	if _, rows := queryT(t, s, "DELETE FROM ev WHERE "+cond); rows[0] != "0" {
+		t.Fatalf("a second DELETE deleted %s rows", rows[0])
+	}
+	// The deletion is durable: a crash right after keeps it.
+	crashed := mem.CrashClone()
+	closeT(t, s)
+	s = openT(t, crashed, Options{CompactInterval: 0})
+	if got := count1(t, s, "SELECT count(*) FROM ev WHERE "+cond); got != "0" {
+		t.Fatalf("after a crash %s deleted rows are back", got)
+	}
+	// Tombstone rows are never soft-deleted: DELETE without WHERE
+	// deletes every put and leaves them.
+	_, rows = queryT(t, s, "delete from EV")
+	left := count1(t, s, "SELECT count(*) FROM ev")
+	if left != "2" || rows[0] != fmt.Sprint(after-2) {
+		t.Fatalf("DELETE FROM ev deleted %s and left %s rows, want %d and the 2 tombstones", rows[0], left, after-2)
+	}
+	if _, err := s.Compact(ctx, "ev"); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := s.Count("ev"); n != 2 {
+		t.Fatalf("after a pass Count %d, want the 2 tombstones", n)
+	}
+	closeT(t, s)
+}
+
+// TestDeleteStatementFold: on keyed records DELETE removes versions; when
+// it removes a key's newest version the one before it is current again,
+// and deleting every version of a key removes it from the folded view.
+func TestDeleteStatementFold(t *testing.T) {
+	s := openT(t, vfs.NewMem(), Options{CompactInterval: 0})
+	defer closeT(t, s)
+	fillDeleteWhere(t, s)
+	// k10 of series b: versions n=10, 110, 210.
+	if _, rows := queryT(t, s, "SELECT n FROM fold(ev) WHERE key = 'k10'"); len(rows) != 1 || rows[0] != "210" {
+		t.Fatalf("k10 before: %v", rows)
+	}
+	if _, rows := queryT(t, s, "DELETE FROM ev WHERE key = 'k10' AND n > 200"); rows[0] != "1" {
+		t.Fatalf("deleted %v, want 1", rows)
+	}
+	if _, rows := queryT(t, s, "SELECT n FROM fold(ev) WHERE key = 'k10'"); len(rows) != 1 || rows[0] != "110" {
+		t.Fatalf("k10 after deleting its newest version: %v, want the one before (110)", rows)
+	}
+	if _, rows := queryT(t, s, "DELETE FROM ev WHERE key = 'k10'"); rows[0] != "2" {
+		t.Fatalf("deleted %v, want 2", rows)
+	}
+	if _, rows := queryT(t, s, "SELECT n FROM fold(ev) WHERE key = 'k10'"); len(rows) != 0 {
+		t.Fatalf("k10 after deleting every version: %v", rows)
+	}
+}
+
+// TestDeleteStatementErrors: what DELETE refuses, with the position of
+// the cause; a refused or explained DELETE deletes nothing.
+func TestDeleteStatementErrors(t *testing.T) {
+	mem := vfs.NewMem()
+	s := openT(t, mem, Options{CompactInterval: 0})
+	fillDeleteWhere(t, s)
+	n, _ := s.Count("ev")
+	for _, c := range []struct{ text, msg string }{
+		{"DELETE FROM fold(ev) WHERE key = 'k1'", "append delete records"},
+		{"DELETE FROM ev WHERE n > 3 ORDER BY time", "DELETE takes a WHERE condition and nothing else"},
+		{"DELETE FROM ev LIMIT 3", "DELETE takes a WHERE condition and nothing else"},
+		{"DELETE ev", "expected from"},
+		{"DELETE FROM ev WHERE nosuch > 3", "nosuch"},
+		{"DELETE FROM nosuch", "nosuch"},
+	} {
+		rr, err := s.Query(ctx, c.text, nil)
+		var qe *query.Error
+		if err == nil {
+			rr.Release()
+			t.Errorf("%s: no error", c.text)
+			continue
+		}
+		if !errors.As(err, &qe) || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: %v (%T), want a *query.Error saying %q", c.text, err, err, c.msg)
+		}
+	}
+	// The query package alone cannot delete.
+	src, err := s.querySource("ev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := query.Run(ctx, "DELETE FROM ev", func(string) (query.Source, error) { return src, nil }, nil); err == nil || !strings.Contains(err.Error(), "Store.Query") {
+		t.Errorf("query.Run of a DELETE: %v", err)
+	}
+	_, plan := queryT(t, s, "EXPLAIN DELETE FROM ev WHERE series = 'a'")
+	if text := strings.Join(plan, "\n"); !strings.Contains(text, "filter: (series = 'a' AND op = 'put')") || !strings.Contains(text, "soft-deleted") {
+		t.Errorf("EXPLAIN DELETE:\n%s", text)
+	}
+	if m, _ := s.Count("ev"); m != n {
+		t.Fatalf("Count %d after refused DELETEs, want %d", m, n)
+	}
+	closeT(t, s)
+	r := openT(t, mem, Options{ReadOnly: true})
+	defer closeT(t, r)
+	if rr, err := r.Query(ctx, "DELETE FROM ev", nil); !errors.Is(err, ErrReadOnly) {
+		if err == nil {
+			rr.Release()
+		}
+		t.Errorf("DELETE on a read-only store: %v, want ErrReadOnly", err)
+	}
+}
+
+// TestSoftDeleteGone: a DELETE's seqs that a compaction removed since
+// they were selected are left out; Delete refuses them.
+func TestSoftDeleteGone(t *testing.T) {
+	s := openT(t, vfs.NewMem(), Options{CompactInterval: 0})
+	defer closeT(t, s)
+	seqs := appendN(t, s, "ev", 5)
+	st, err := s.stream("ev", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	add := roaring64.BitmapOf(seqs[1], seqs[3], 1<<40)
+	if n, err := st.softDelete(ctx, add, false); err != nil || n != 2 {
+		t.Fatalf("softDelete of two stored seqs and one gone: %d, %v; want 2", n, err)
+	}
+	if err := s.Delete(ctx, "ev", seqs[0], 1<<40); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("Delete of a seq not stored: %v, want ErrNotFound", err)
+	}
+	if n, _ := s.Count("ev"); n != 3 {
+		t.Fatalf("Count %d, want 3", n)
+	}
+}
