@@ -211,6 +211,9 @@ func (st *stream) compact(ctx context.Context, early bool) (CompactStats, error)
 	c := st.cmp
 	c.pass.Lock()
 	defer c.pass.Unlock()
+	if st.dropped.Load() {
+		return CompactStats{}, streamErr(st.name, ErrStreamNotFound)
+	}
 	start := time.Now()
 	out, err := st.runPass(ctx)
 	out.Duration = time.Since(start)

@@ -157,8 +157,8 @@ func (s *Store) passLogged(ctx context.Context, st *stream, early bool) {
 		return
 	}
 	// ErrClosed: the stream was removed meanwhile (a failed import
-	// created it), or the store is closing.
-	if _, err := st.compact(ctx, early); err != nil && ctx.Err() == nil && !errors.Is(err, ErrClosed) {
+	// created it), or the store is closing; or it was dropped.
+	if _, err := st.compact(ctx, early); err != nil && ctx.Err() == nil && !errors.Is(err, ErrClosed) && !st.dropped.Load() {
 		s.o.Logger.Error("tsq: compaction pass failed; retrying at the next pass", "stream", st.name, "err", err)
 	}
 }

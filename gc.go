@@ -30,6 +30,9 @@ type GCStats struct {
 	// RemovedStreams counts streams removed because an import created
 	// them and never committed (import_fresh.go).
 	RemovedStreams int
+	// RemovedDropped counts the directories of dropped streams removed
+	// (a drop a crash interrupted; drop.go).
+	RemovedDropped int
 }
 
 // GC settles the store's staging area (<store>/staging): the staging
@@ -104,7 +107,7 @@ func (s *Store) GC(ctx context.Context) (GCStats, error) {
 		gs.Skipped++
 	}
 	// Then the streams imports created: their staging is settled now.
-	errs = append(errs, s.gcFresh(&gs))
+	errs = append(errs, s.gcFresh(&gs), s.gcDropped(&gs))
 	if err := errors.Join(errs...); err != nil {
 		return gs, fmt.Errorf("tsq: gc: %w", err)
 	}

@@ -46,6 +46,9 @@ func (s *Store) importStream(name string) (*stream, error) {
 	if s.o.ReadOnly {
 		return nil, streamErr(name, ErrReadOnly)
 	}
+	if s.dropping[name] {
+		return nil, streamErr(name, errDropping)
+	}
 	if st := s.streams[name]; st != nil {
 		if st.fresh.marked {
 			st.fresh.imports++

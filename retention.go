@@ -86,6 +86,9 @@ func (s *Store) SetRetention(stream string, r Retention) error {
 	ss := &st.soft
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
+	if st.dropped.Load() {
+		return streamErr(stream, ErrStreamNotFound)
+	}
 	if err := index.WriteRule(s.fs, st.statePath(retentionFile), ss.ruleSeq+1, &rule, ss.hook); err != nil {
 		return streamErr(stream, err)
 	}

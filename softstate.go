@@ -184,6 +184,9 @@ func (st *stream) storeBitmap(b *bitmapState, bm *roaring64.Bitmap) error {
 	if st.s.o.ReadOnly {
 		return streamErr(st.name, ErrReadOnly)
 	}
+	if st.dropped.Load() {
+		return streamErr(st.name, ErrStreamNotFound)
+	}
 	bm.RunOptimize()
 	if err := index.WriteBitmap(st.s.fs, st.statePath(b.file), b.kind, b.seq+1, bm, st.soft.hook); err != nil {
 		return streamErr(st.name, err)

@@ -22,9 +22,11 @@ type Store struct {
 	o   Options
 	fs  vfs.FS
 
-	mu      sync.Mutex // guards streams and closed
-	streams map[string]*stream
-	closed  bool
+	mu       sync.Mutex // guards streams, dropping and closed
+	streams  map[string]*stream
+	dropping map[string]bool // streams a DropStream of this Store is removing (drop.go)
+	closed   bool
+	dropHook func(dropPoint) error // tests: stops a drop at a crash point
 
 	m     metrics
 	cache *blockCache // nil under NoCache
@@ -106,6 +108,9 @@ func (s *Store) stream(name string, create bool) (*stream, error) {
 	}
 	if create && s.o.ReadOnly {
 		return nil, streamErr(name, ErrReadOnly)
+	}
+	if s.dropping[name] {
+		return nil, streamErr(name, errDropping)
 	}
 	if st := s.streams[name]; st != nil {
 		if st.fresh.marked && !st.fresh.other {

@@ -166,8 +166,11 @@ type stream struct {
 	cmp     *streamCompaction // compaction state, writable streams (compaction.go)
 	imp     importGate        // running import (import.go)
 	fresh   freshState        // created by an import (import_fresh.go); guarded by Store.mu
-	cut     unsyncedCut       // a segment to cut back after a failed fsync (unsynced.go)
-	dur     durableState      // segments written without an fsync (durable.go)
+	// dropped: DropStream removed the stream (set under soft.mu, after
+	// close): writers of its state files and passes stop.
+	dropped atomic.Bool
+	cut     unsyncedCut  // a segment to cut back after a failed fsync (unsynced.go)
+	dur     durableState // segments written without an fsync (durable.go)
 }
 
 // openWriter locks the stream directory and loads its segments,
@@ -570,6 +573,11 @@ func (st *stream) refresh() error {
 		return ErrClosed
 	}
 	names, err := st.listSegments()
+	if errors.Is(err, fs.ErrNotExist) {
+		// Dropped by a writer (DropStream); its files stay readable to
+		// reads already running.
+		return streamErr(st.name, ErrStreamNotFound)
+	}
 	if err != nil {
 		return err
 	}

@@ -39,6 +39,7 @@ func init() {
 		{".output", "[FILE]", "send results to FILE, or back to the screen", (*session).dotOutput},
 		{".export", "FILE [STATEMENT]", "export the last (or given) statement's result; format from the extension: .arrow .arrows .parquet .csv .jsonl", (*session).dotExport},
 		{".import", "FILE [STREAM]", "import a file or a directory's files (any format tsq import reads) into STREAM, by default the one named after it; quote a name with spaces", (*session).dotImport},
+		{".drop", "STREAM...", "remove streams and everything they hold (it cannot be undone)", (*session).dotDrop},
 		{".plot", "[STATEMENT]", "draw the last (or given) statement's result as a line chart", (*session).dotPlot},
 		{".bail", "on|off", "stop a script at the first error (on by default)", (*session).dotBail},
 		{".quit", "", "leave the shell (also .exit, Ctrl-D)", func(*session, context.Context, []string, string) error { return errQuit }},
@@ -324,4 +325,16 @@ func quotedWords(s string) ([]string, error) {
 		words, s = append(words, word), more
 	}
 	return words, nil
+}
+
+func (s *session) dotDrop(ctx context.Context, w []string, _ string) error {
+	if len(w) == 0 {
+		return errors.New(".drop needs the names of the streams to remove")
+	}
+	st, err := s.e.openStore(false)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	return dropStreams(ctx, st, w, s.e.stdout)
 }
