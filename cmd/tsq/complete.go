@@ -97,7 +97,8 @@ func (c *completer) suggest(before, full, word string) []prompt.Suggest {
 			out = append(out, prompt.Suggest{Text: d.name, Description: d.help})
 		}
 		return prompt.FilterHasPrefix(out, word, true)
-	case strings.HasPrefix(trimmed, ".schema ") || strings.HasPrefix(trimmed, ".series "):
+	case strings.HasPrefix(trimmed, ".schema ") || strings.HasPrefix(trimmed, ".series ") ||
+		strings.HasPrefix(trimmed, ".stats ") || strings.HasPrefix(trimmed, ".drop "):
 		return prompt.FilterHasPrefix(names(c.streams(), "stream"), word, true)
 	case word == "":
 		return nil
