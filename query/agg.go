@@ -191,11 +191,19 @@ func (p *plan) aggSpec(c *Call) (aggSpec, error) {
 			return s, p.errAt(c.Arg.Pos, "type mismatch: sum of %s column %q (want a number)", k, c.Arg.Name)
 		}
 		s.out = k
-	case "avg", "rate", "quantile":
+	case "avg", "rate", "quantile", "median", "stddev", "stddev_pop", "variance", "var_pop":
 		if !k.numeric() {
 			return s, p.errAt(c.Arg.Pos, "type mismatch: %s of %s column %q (want a number)", c.Func, k, c.Arg.Name)
 		}
 		s.out = kFloat
+		if c.Func == "median" {
+			s.fn = "quantile"
+		}
+	case "spread":
+		if !k.numeric() {
+			return s, p.errAt(c.Arg.Pos, "type mismatch: spread of %s column %q (want a number)", k, c.Arg.Name)
+		}
+		s.out = k
 	case "min", "max":
 		if k == kBool || k == kBytes || k == kOp {
 			return s, p.errAt(c.Arg.Pos, "type mismatch: %s of %s column %q", c.Func, k, c.Arg.Name)
@@ -223,6 +231,9 @@ type aggState struct {
 	edge   value // first or last value
 	edgeT  int64
 	edgeS  int64
+	mean   float64             // stddev, variance: Welford's running mean
+	m2     float64             // and sum of squared deviations from it
+	lo, hi value               // spread
 	pts    []ratePoint         // rate
 	vals   []float64           // quantile
 	set    map[string]struct{} // count(DISTINCT x): the values, as distinctKey
@@ -284,6 +295,13 @@ func (s *aggState) add(a *aggSpec, v value, t, seq int64) {
 		}
 	case "min", "max":
 		s.addExt(a, v)
+	case "stddev", "stddev_pop", "variance", "var_pop":
+		x := num(a.in, v)
+		d := x - s.mean
+		s.mean += d / float64(s.n)
+		s.m2 += d * (x - s.mean)
+	case "spread":
+		s.addSpread(a, v, v)
 	case "first", "last":
 		if s.n == 1 || edgeBefore(a.fn == "first", t, seq, s.edgeT, s.edgeS) {
 			s.edge, s.edgeT, s.edgeS = v, t, seq
@@ -310,6 +328,20 @@ func (s *aggState) addExt(a *aggSpec, v value) {
 	}
 }
 
+// addSpread widens the spread's range to lo and hi.
+func (s *aggState) addSpread(a *aggSpec, lo, hi value) {
+	if !s.hasExt {
+		s.lo, s.hi, s.hasExt = lo, hi, true
+		return
+	}
+	if compareValues(a.in, lo, s.lo) < 0 {
+		s.lo = lo
+	}
+	if compareValues(a.in, hi, s.hi) > 0 {
+		s.hi = hi
+	}
+}
+
 // edgeBefore reports whether the row at (t, seq) comes before (first)
 // or after (last) the current edge at (et, es).
 func edgeBefore(first bool, t, seq, et, es int64) bool {
@@ -332,6 +364,16 @@ func (s *aggState) merge(a *aggSpec, o *aggState) {
 	case "first", "last":
 		if s.n == 0 || edgeBefore(a.fn == "first", o.edgeT, o.edgeS, s.edgeT, s.edgeS) {
 			s.edge, s.edgeT, s.edgeS = o.edge, o.edgeT, o.edgeS
+		}
+	case "stddev", "stddev_pop", "variance", "var_pop":
+		// Chan et al.'s combination of two partial (n, mean, m2).
+		n := float64(s.n + o.n)
+		d := o.mean - s.mean
+		s.mean += d * float64(o.n) / n
+		s.m2 += o.m2 + d*d*float64(s.n)*float64(o.n)/n
+	case "spread":
+		if o.hasExt {
+			s.addSpread(a, o.lo, o.hi)
 		}
 	}
 	s.n += o.n
@@ -379,6 +421,30 @@ func (s *aggState) result(a *aggSpec) value {
 		return value{f: r}
 	case "quantile":
 		return value{f: quantile(s.vals, a.q)}
+	case "variance", "stddev":
+		if s.n < 2 { // the sample variance of one value is undefined
+			return nullValue
+		}
+		v := max(s.m2, 0) / float64(s.n-1)
+		if a.fn == "stddev" {
+			v = math.Sqrt(v)
+		}
+		return value{f: v}
+	case "var_pop", "stddev_pop":
+		v := max(s.m2, 0) / float64(s.n)
+		if a.fn == "stddev_pop" {
+			v = math.Sqrt(v)
+		}
+		return value{f: v}
+	case "spread":
+		if a.out == kInt {
+			d := s.hi.i - s.lo.i
+			if d < 0 { // overflow
+				return nullValue
+			}
+			return value{i: d}
+		}
+		return value{f: s.hi.f - s.lo.f}
 	}
 	return nullValue
 }

@@ -262,7 +262,8 @@ func (g *qgen) query() string {
 	} else {
 		var aggs []string
 		for range 1 + g.rng.IntN(4) {
-			fn := g.pick("count", "sum", "min", "max", "avg", "first", "last", "rate", "quantile", "count(*)")
+			fn := g.pick("count", "sum", "min", "max", "avg", "first", "last", "rate", "quantile", "count(*)",
+				"median", "stddev", "stddev_pop", "variance", "var_pop", "spread")
 			arg := g.pick("v", "n", "x")
 			switch fn {
 			case "count(*)":
@@ -763,7 +764,43 @@ func bruteCall(c *Call, rows []trow) any {
 			}
 		}
 		return inc / span
-	case "quantile":
+	case "stddev", "stddev_pop", "variance", "var_pop":
+		// Two passes: the mean, then the squared deviations.
+		var sum float64
+		for _, p := range pts {
+			sum += fl(p.v)
+		}
+		mean := sum / float64(len(pts))
+		var ss float64
+		for _, p := range pts {
+			ss += (fl(p.v) - mean) * (fl(p.v) - mean)
+		}
+		n := float64(len(pts))
+		if c.Func == "stddev" || c.Func == "variance" {
+			if len(pts) < 2 {
+				return nil
+			}
+			n--
+		}
+		if c.Func == "stddev" || c.Func == "stddev_pop" {
+			return math.Sqrt(ss / n)
+		}
+		return ss / n
+	case "spread":
+		lo, hi := pts[0].v, pts[0].v
+		for _, p := range pts[1:] {
+			if compareAny(0, p.v, lo) < 0 {
+				lo = p.v
+			}
+			if compareAny(0, p.v, hi) > 0 {
+				hi = p.v
+			}
+		}
+		if l, ok := lo.(int64); ok {
+			return hi.(int64) - l
+		}
+		return fl(hi) - fl(lo)
+	case "quantile", "median":
 		vals := make([]float64, len(pts))
 		for i, p := range pts {
 			vals[i] = fl(p.v)

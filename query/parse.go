@@ -249,15 +249,19 @@ func (p *parser) distinct(st *Statement, pos int) {
 var aggregates = map[string]bool{
 	"count": true, "sum": true, "min": true, "max": true, "avg": true,
 	"first": true, "last": true, "rate": true, "quantile": true,
+	"median": true, "stddev": true, "stddev_pop": true, "variance": true, "var_pop": true, "spread": true,
 }
 
 func (p *parser) call() *Call {
 	name := p.advance()
 	fn := strings.ToLower(name.text)
 	if !aggregates[fn] {
-		p.fail(name.pos, "unknown function %q (want count, sum, min, max, avg, first, last, rate or quantile)", name.text)
+		p.fail(name.pos, "unknown function %q (want count, sum, min, max, avg, first, last, rate, quantile, median, stddev, stddev_pop, variance, var_pop or spread)", name.text)
 	}
 	c := &Call{Func: fn, Pos: name.pos}
+	if fn == "median" {
+		c.Q = 0.5
+	}
 	p.expectPunct("(")
 	if t := p.peek(); isKw(t, "distinct") && p.toks[p.i+1].kind != tPunct { // not count(distinct): a column so named
 		if fn != "count" {
