@@ -97,30 +97,51 @@ func (p *plan) planAggregate() error {
 	var hidden []item
 	var hiddenCols []outCol
 	var exprs []*arithPlan
+	var wins []*winPlan
+	// leaf plans a leaf of arithmetic: an aggregate or a grouped column,
+	// read from a hidden column.
+	leaf := func(x *Arith, ap *arithPlan) error {
+		if x.Agg != nil {
+			spec, err := p.aggSpec(x.Agg)
+			if err != nil {
+				return err
+			}
+			spec.name = x.Agg.String()
+			a.aggs = append(a.aggs, spec)
+			hidden = append(hidden, item{-1, len(a.aggs) - 1})
+			hiddenCols = append(hiddenCols, outCol{name: spec.name, kind: spec.out, nullable: true, hidden: true})
+			ap.in, ap.hid = spec.out, len(hidden)-1
+			return nil
+		}
+		gi := slices.IndexFunc(a.groups, func(g groupSpec) bool { return g.name == x.Col.Name })
+		if gi < 0 {
+			return p.errAt(x.Pos, "column %q must be grouped (GROUP BY %s) or aggregated", x.Col.Name, x.Col.Name)
+		}
+		hidden = append(hidden, item{gi, -1})
+		hiddenCols = append(hiddenCols, outCol{name: x.Col.Name, kind: a.groups[gi].out, nullable: true, hidden: true})
+		ap.in, ap.hid = a.groups[gi].out, len(hidden)-1
+		return nil
+	}
 	for _, it := range st.Items {
+		if it.Win != nil {
+			if !slices.ContainsFunc(a.groups, func(g groupSpec) bool { return g.kind == gBucket }) {
+				return p.errAt(it.Pos, "%s in an aggregate query needs GROUP BY time(<bucket>): it runs over the buckets in time order", it.Win.Func)
+			}
+			ap, err := p.compileArith(it.Win.Arg, leaf)
+			if err != nil {
+				return err
+			}
+			exprs = append(exprs, ap)
+			hidden = append(hidden, item{-1, -1})
+			hiddenCols = append(hiddenCols, outCol{kind: ap.kind, nullable: true, hidden: true, expr: ap})
+			w := &winPlan{fn: it.Win.Func, n: it.Win.N, unit: it.Win.Unit, argHid: len(hidden) - 1, seq: -1}
+			wins = append(wins, w)
+			items = append(items, item{-1, -1})
+			p.out = append(p.out, outCol{name: it.Name(), kind: winKind(w.fn, ap.kind), nullable: true, win: w})
+			continue
+		}
 		if it.Expr != nil {
-			ap, err := p.compileArith(it.Expr, func(x *Arith, ap *arithPlan) error {
-				if x.Agg != nil {
-					spec, err := p.aggSpec(x.Agg)
-					if err != nil {
-						return err
-					}
-					spec.name = x.Agg.String()
-					a.aggs = append(a.aggs, spec)
-					hidden = append(hidden, item{-1, len(a.aggs) - 1})
-					hiddenCols = append(hiddenCols, outCol{name: spec.name, kind: spec.out, nullable: true, hidden: true})
-					ap.in, ap.hid = spec.out, len(hidden)-1
-					return nil
-				}
-				gi := slices.IndexFunc(a.groups, func(g groupSpec) bool { return g.name == x.Col.Name })
-				if gi < 0 {
-					return p.errAt(x.Pos, "column %q must be grouped (GROUP BY %s) or aggregated", x.Col.Name, x.Col.Name)
-				}
-				hidden = append(hidden, item{gi, -1})
-				hiddenCols = append(hiddenCols, outCol{name: x.Col.Name, kind: a.groups[gi].out, nullable: true, hidden: true})
-				ap.in, ap.hid = a.groups[gi].out, len(hidden)-1
-				return nil
-			})
+			ap, err := p.compileArith(it.Expr, leaf)
 			if err != nil {
 				return err
 			}
@@ -161,9 +182,28 @@ func (p *plan) planAggregate() error {
 	for _, ap := range exprs {
 		ap.leaves(func(l *arithPlan) { l.idx = len(p.out) + l.hid })
 	}
+	for _, w := range wins {
+		w.arg = len(p.out) + w.argHid
+	}
 	p.out = append(p.out, hiddenCols...)
 	for _, it := range slices.Concat(leadItems, items, hidden) {
 		a.outOf = append(a.outOf, struct{ g, a int }{it.g, it.a})
+	}
+	// A window runs over the buckets of each combination of the other
+	// group values.
+	for _, w := range wins {
+		seen := make([]bool, len(a.groups))
+		for c, o := range a.outOf {
+			if o.g < 0 || seen[o.g] {
+				continue
+			}
+			seen[o.g] = true
+			if a.groups[o.g].kind == gBucket {
+				w.time = c
+			} else {
+				w.part = append(w.part, c)
+			}
+		}
 	}
 	return nil
 }

@@ -128,6 +128,8 @@ func (p *parser) arithFactor() *Arith {
 		return &Arith{Lit: p.literal(), Pos: t.pos}
 	case t.kind == tDuration || t.kind == tString:
 		p.fail(t.pos, "arithmetic takes numbers, columns and aggregates, found %s", t.describe())
+	case t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(" && winFuncs[strings.ToLower(t.text)]:
+		p.fail(t.pos, "%s() is a SELECT item of its own: it cannot be part of arithmetic or of another function", strings.ToLower(t.text))
 	case t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(" && numFuncs[strings.ToLower(t.text)]:
 		p.advance()
 		p.advance()
@@ -412,6 +414,9 @@ func (p *plan) rawArith(a *Arith) (*arithPlan, error) {
 // value computes the output column c (a column or arithmetic on
 // columns) for row r of b.
 func (b *batch) outValue(c *outCol, r int32) value {
+	if c.win != nil {
+		return nullValue // computed over the rows (applyWindows)
+	}
 	if c.expr == nil {
 		return b.valueAt(c.src, c.kind, r)
 	}

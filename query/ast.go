@@ -54,11 +54,36 @@ type AsOf struct {
 
 // SelectItem is a projected column, an aggregate or arithmetic on them.
 type SelectItem struct {
-	Col   *ColRef // a column, or
-	Agg   *Call   // an aggregate, or
-	Expr  *Arith  // arithmetic
+	Col   *ColRef  // a column, or
+	Agg   *Call    // an aggregate, or
+	Expr  *Arith   // arithmetic, or
+	Win   *WinCall // a window function
 	Alias string
 	Pos   int
+}
+
+// WinCall is a window function of a series over time: difference(value),
+// derivative(avg(value), 1m), moving_average(value, 5). Its argument is
+// arithmetic (columns in a raw query; aggregates and grouped columns in
+// an aggregate query), taken in time order within each partition.
+type WinCall struct {
+	Func string // difference, non_negative_difference, derivative, non_negative_derivative, cumulative_sum, moving_average
+	Arg  *Arith
+	N    int64 // moving_average: the values averaged
+	Unit int64 // derivatives: the time unit in ns (0: a second, not written)
+	unit string
+	Pos  int
+}
+
+func (w *WinCall) String() string {
+	s := w.Func + "(" + w.Arg.String()
+	switch {
+	case w.Func == "moving_average":
+		s += ", " + strconv.FormatInt(w.N, 10)
+	case w.Unit != 0:
+		s += ", " + w.unit
+	}
+	return s + ")"
 }
 
 // Name returns the output column name: the alias, the column name or
@@ -71,6 +96,8 @@ func (s *SelectItem) Name() string {
 		return s.Col.Name
 	case s.Expr != nil:
 		return s.Expr.String()
+	case s.Win != nil:
+		return s.Win.String()
 	}
 	return s.Agg.String()
 }

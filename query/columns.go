@@ -72,6 +72,7 @@ type outCol struct {
 	src      string     // raw view: the stored column it reads
 	hidden   bool       // read for ORDER BY only, not output
 	expr     *arithPlan // computed from the row (SELECT arithmetic); src ""
+	win      *winPlan   // a window function, computed over the rows (window.go)
 }
 
 func rawColumns(fs *fieldSet) []outCol {

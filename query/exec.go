@@ -191,6 +191,23 @@ func (x *executor) start(ctx context.Context) (array.RecordReader, error) {
 		if p.having != nil {
 			rows = slices.DeleteFunc(rows, func(r []value) bool { return !p.having(r) })
 		}
+		applyWindows(rows, p.out)
+		return newRowsReader(x.o, p.out, x.sortRows(rows)), nil
+	}
+	if p.hasWindows() {
+		// Every matching row, in seq order, then the windows, then the
+		// order and the limit.
+		limit, order := p.limit, p.order
+		p.limit, p.order = -1, nil
+		rows, err := x.collectSorted(ctx, tasks)
+		p.limit, p.order = limit, order
+		if errors.Is(err, errTooManyRows) {
+			err = errTooManyWindowRows
+		}
+		if err != nil {
+			return nil, err
+		}
+		applyWindows(rows, p.out)
 		return newRowsReader(x.o, p.out, x.sortRows(rows)), nil
 	}
 	if p.streamsInSeqOrder() {
@@ -329,6 +346,8 @@ func (x *executor) sortRows(rows [][]value) [][]value {
 	}
 	return rows[min(p.skip, int64(len(rows))):]
 }
+
+var errTooManyWindowRows = errors.New("query: window functions over raw rows hold every matching row, and this query has more than 4194304: narrow the time range or the series, or apply them to an aggregate (GROUP BY time(...))")
 
 var errTooManyRows = errors.New("query: ORDER BY without LIMIT over more than 4194304 rows; add a LIMIT")
 

@@ -69,8 +69,24 @@ func (x *executor) explain(ps pruneStats) (array.RecordReader, error) {
 		}
 	} else if p.streamsInSeqOrder() {
 		add("output: streamed in seq order, %d rows per batch, %d workers", x.o.BatchRows, x.o.Parallelism)
+	} else if p.hasWindows() {
+		add("output: every matching row held in memory for the window functions")
 	} else {
 		add("output: sorted in memory")
+	}
+	for _, c := range p.out {
+		if c.win == nil {
+			continue
+		}
+		var parts []string
+		for _, pc := range c.win.part {
+			parts = append(parts, p.out[pc].name)
+		}
+		by := "time, seq"
+		if c.win.seq < 0 {
+			by = "time bucket"
+		}
+		add("window: %s over [%s] in order of %s", c.name, strings.Join(parts, ", "), by)
 	}
 	if len(p.order) > 0 {
 		var os []string

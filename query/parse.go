@@ -193,6 +193,15 @@ func (p *parser) selectList(st *Statement) {
 	for {
 		t := p.peek()
 		it := SelectItem{Pos: t.pos}
+		if t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(" && winFuncs[strings.ToLower(t.text)] {
+			it.Win = p.winCall()
+			p.alias(&it)
+			st.Items = append(st.Items, it)
+			if !p.acceptPunct(",") {
+				return
+			}
+			continue
+		}
 		switch a := p.arith(); {
 		case a.Col != nil:
 			it.Col = a.Col
@@ -201,19 +210,66 @@ func (p *parser) selectList(st *Statement) {
 		default:
 			it.Expr = a
 		}
-		if p.acceptKw("as") {
-			a := p.advance()
-			if a.kind != tIdent && a.kind != tQuoted {
-				p.fail(a.pos, "expected a name after AS, found %s", a.describe())
-			}
-			it.Alias = a.text
-		}
+		p.alias(&it)
 		st.Items = append(st.Items, it)
 		if !p.acceptPunct(",") {
 			return
 		}
 	}
 }
+
+// alias reads an optional AS name for it.
+func (p *parser) alias(it *SelectItem) {
+	if p.acceptKw("as") {
+		a := p.advance()
+		if a.kind != tIdent && a.kind != tQuoted {
+			p.fail(a.pos, "expected a name after AS, found %s", a.describe())
+		}
+		it.Alias = a.text
+	}
+}
+
+// winFuncs are the window functions: whole SELECT items.
+var winFuncs = map[string]bool{
+	"difference": true, "non_negative_difference": true, "derivative": true, "non_negative_derivative": true,
+	"cumulative_sum": true, "moving_average": true,
+}
+
+// winCall parses a window function call.
+func (p *parser) winCall() *WinCall {
+	name := p.advance()
+	w := &WinCall{Func: strings.ToLower(name.text), Pos: name.pos}
+	p.expectPunct("(")
+	w.Arg = p.arith()
+	switch w.Func {
+	case "moving_average":
+		if t := p.peek(); t.kind != tPunct || t.text != "," {
+			p.fail(t.pos, "moving_average wants the number of values to average after the argument: moving_average(%s, 5)", w.Arg.String())
+		}
+		p.advance()
+		n := p.advance()
+		v, err := strconv.ParseInt(n.text, 10, 64)
+		if n.kind != tInt || err != nil || v < 1 || v > maxMovingWindow {
+			p.fail(n.pos, "moving_average wants the number of values to average, 1 to %d, found %s", maxMovingWindow, n.describe())
+		}
+		w.N = v
+	case "derivative", "non_negative_derivative":
+		if p.acceptPunct(",") {
+			d := p.advance()
+			if d.kind != tDuration {
+				p.fail(d.pos, "%s wants a time unit such as 1s or 1m, found %s", w.Func, d.describe())
+			}
+			if w.Unit, w.unit = p.duration(d), d.text; w.Unit <= 0 {
+				p.fail(d.pos, "%s wants a positive time unit", w.Func)
+			}
+		}
+	}
+	p.expectPunct(")")
+	return w
+}
+
+// maxMovingWindow bounds moving_average's window (the values it holds).
+const maxMovingWindow = 1 << 20
 
 // count reads the non-negative integer after LIMIT or OFFSET (what).
 func (p *parser) count(what string) int64 {
@@ -240,6 +296,9 @@ func (p *parser) distinct(st *Statement, pos int) {
 		}
 		if it.Expr != nil {
 			p.fail(it.Pos, "SELECT DISTINCT of arithmetic is not supported: select the columns")
+		}
+		if it.Win != nil {
+			p.fail(it.Pos, "SELECT DISTINCT with a window function is not supported")
 		}
 		st.GroupBy = append(st.GroupBy, GroupItem{Col: it.Col, Pos: it.Pos})
 	}

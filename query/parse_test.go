@@ -191,6 +191,7 @@ func FuzzParse(f *testing.F) {
 		"SELECT * FROM m WHERE '2024-01-01' <= time",
 		"SELECT 1e",
 		"DELETE FROM m WHERE key = 'a' AND time < now() - 30d",
+		"SELECT time, derivative(value, 1m) AS d, moving_average(avg(v) * 2, 3) FROM m GROUP BY time(5m)",
 	} {
 		f.Add(s)
 	}

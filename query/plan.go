@@ -105,7 +105,7 @@ func isAggregate(st *Statement) bool {
 		return true
 	}
 	for _, it := range st.Items {
-		if it.Agg != nil || it.Expr != nil && it.Expr.hasAgg() {
+		if it.Agg != nil || it.Expr != nil && it.Expr.hasAgg() || it.Win != nil && it.Win.Arg.hasAgg() {
 			return true
 		}
 	}
@@ -134,6 +134,14 @@ func (p *plan) planRaw() error {
 		p.out = rawColumns(p.fields)
 	} else {
 		for _, it := range p.st.Items {
+			if it.Win != nil {
+				c, err := p.planRawWindow(&it)
+				if err != nil {
+					return err
+				}
+				p.out = append(p.out, c)
+				continue
+			}
 			if it.Expr != nil {
 				ap, err := p.rawArith(it.Expr)
 				if err != nil {
@@ -150,10 +158,11 @@ func (p *plan) planRaw() error {
 		}
 	}
 	for _, c := range p.out {
-		if c.expr == nil {
+		if c.expr == nil && c.win == nil {
 			p.nd.add(c.src)
 		}
 	}
+	p.rawWindowColumns()
 	return nil
 }
 
@@ -210,7 +219,7 @@ func (p *plan) planOrder() error {
 // streamsInSeqOrder reports whether a raw result can stream: no ORDER BY
 // other than seq ascending.
 func (p *plan) streamsInSeqOrder() bool {
-	if p.agg != nil {
+	if p.agg != nil || p.hasWindows() {
 		return false
 	}
 	return len(p.order) == 0 || len(p.order) == 1 && p.out[p.order[0].col].src == ColSeq && !p.order[0].desc

@@ -1,0 +1,222 @@
+package query
+
+import (
+	"math"
+	"slices"
+)
+
+// Window functions run over the result rows, after WHERE, grouping and
+// HAVING and before ORDER BY and LIMIT: the rows are taken in time order
+// (then seq) within each partition, the series in a raw query, the
+// other GROUP BY terms in an aggregate query, whose time is its bucket.
+// Null arguments are skipped (their row gets null) and do not reset the
+// window.
+
+// winPlan is a planned window column.
+type winPlan struct {
+	fn      string
+	n, unit int64
+	argPlan *arithPlan // the argument, before it becomes column arg
+	arg     int        // the argument's column (hidden)
+	argHid  int        // aggregate queries: its index among the hidden columns
+	time    int        // the time column: raw time, or the bucket
+	seq     int        // raw queries: the seq column; -1 for aggregates
+	part    []int      // the partition's columns
+}
+
+// winKind is the kind of a window function's result over kind k.
+func winKind(fn string, k colKind) colKind {
+	switch fn {
+	case "difference", "non_negative_difference", "cumulative_sum":
+		if k == kInt {
+			return kInt
+		}
+	}
+	return kFloat
+}
+
+// planRawWindow plans a window item of a raw query; its hidden columns
+// are added by rawWindowColumns once the visible ones are known.
+func (p *plan) planRawWindow(it *SelectItem) (outCol, error) {
+	ap, err := p.rawArith(it.Win.Arg)
+	if err != nil {
+		return outCol{}, err
+	}
+	w := &winPlan{fn: it.Win.Func, n: it.Win.N, unit: it.Win.Unit, argPlan: ap}
+	return outCol{name: it.Name(), kind: winKind(w.fn, ap.kind), nullable: true, win: w}, nil
+}
+
+// rawWindowColumns adds, for each window column of a raw query, hidden
+// columns for its argument, time, seq and series.
+func (p *plan) rawWindowColumns() {
+	for i := range p.out {
+		w := p.out[i].win
+		if w == nil {
+			continue
+		}
+		p.out = append(p.out, outCol{kind: w.argPlan.kind, nullable: true, expr: w.argPlan, hidden: true})
+		w.arg = len(p.out) - 1
+		w.time, w.seq = p.rawColumn(ColTime, kTime), p.rawColumn(ColSeq, kSeq)
+		w.part = []int{p.rawColumn(ColSeries, kSeries)}
+	}
+}
+
+// rawColumn returns the column reading stored column name, adding it
+// hidden if the result does not have it.
+func (p *plan) rawColumn(name string, k colKind) int {
+	if i := slices.IndexFunc(p.out, func(c outCol) bool { return c.src == name && c.expr == nil && c.win == nil }); i >= 0 {
+		return i
+	}
+	p.out = append(p.out, outCol{name: name, kind: k, src: name, hidden: true})
+	p.nd.add(name)
+	return len(p.out) - 1
+}
+
+// hasWindows reports whether the result has window columns.
+func (p *plan) hasWindows() bool {
+	return slices.ContainsFunc(p.out, func(c outCol) bool { return c.win != nil })
+}
+
+// applyWindows computes every window column of rows.
+func applyWindows(rows [][]value, out []outCol) {
+	for c := range out {
+		if w := out[c].win; w != nil {
+			w.apply(rows, c, out)
+		}
+	}
+}
+
+// apply fills column c of rows.
+func (w *winPlan) apply(rows [][]value, c int, out []outCol) {
+	idx := make([]int, len(rows))
+	for i := range idx {
+		idx[i] = i
+	}
+	samePart := func(a, b []value) int {
+		for _, pc := range w.part {
+			if d := compareValues(out[pc].kind, a[pc], b[pc]); d != 0 {
+				return d
+			}
+		}
+		return 0
+	}
+	slices.SortStableFunc(idx, func(i, j int) int {
+		a, b := rows[i], rows[j]
+		if d := samePart(a, b); d != 0 {
+			return d
+		}
+		if d := cmp3(a[w.time].i, b[w.time].i); d != 0 {
+			return d
+		}
+		if w.seq >= 0 {
+			return cmp3(a[w.seq].i, b[w.seq].i)
+		}
+		return 0
+	})
+	argKind := out[w.arg].kind
+	var st winState
+	for k, i := range idx {
+		row := rows[i]
+		if k == 0 || samePart(rows[idx[k-1]], row) != 0 {
+			st = winState{}
+		}
+		row[c] = w.step(&st, row[w.arg], argKind, row[w.time].i)
+	}
+}
+
+// winState is a window function's state within one partition.
+type winState struct {
+	has   bool  // a previous value
+	prev  value // difference, derivatives: the previous value
+	prevT int64 // and its time
+	sumI  int64 // cumulative_sum
+	sumF  float64
+	over  bool      // an int64 cumulative_sum overflowed: null from then on
+	ring  []float64 // moving_average: the last n values
+	next  int
+	total float64
+}
+
+// step takes value v (of kind k, at time t) and returns the function's
+// value for its row.
+func (w *winPlan) step(st *winState, v value, k colKind, t int64) value {
+	if v.null {
+		return nullValue
+	}
+	switch w.fn {
+	case "cumulative_sum":
+		if k == kInt {
+			if s := st.sumI + v.i; !st.over && (v.i > 0 && s < st.sumI || v.i < 0 && s > st.sumI) {
+				st.over = true
+			} else {
+				st.sumI = s
+			}
+			if st.over {
+				return nullValue
+			}
+			return value{i: st.sumI}
+		}
+		st.sumF += v.f
+		return value{f: st.sumF}
+	case "moving_average":
+		x := num(k, v)
+		if st.ring == nil {
+			st.ring = make([]float64, 0, min(w.n, 1024))
+		}
+		if int64(len(st.ring)) < w.n {
+			st.ring = append(st.ring, x)
+			st.total += x
+		} else {
+			st.total += x - st.ring[st.next]
+			st.ring[st.next] = x
+			if st.next = (st.next + 1) % len(st.ring); st.next == 0 {
+				// Summed afresh once a window: the running total
+				// would drift with rounding (and stay NaN or Inf).
+				st.total = 0
+				for _, y := range st.ring {
+					st.total += y
+				}
+			}
+		}
+		if int64(len(st.ring)) < w.n {
+			return nullValue
+		}
+		return value{f: st.total / float64(w.n)}
+	}
+	prev, prevT, had := st.prev, st.prevT, st.has
+	st.prev, st.prevT, st.has = v, t, true
+	if !had {
+		return nullValue
+	}
+	switch w.fn {
+	case "difference", "non_negative_difference":
+		if k == kInt {
+			d := v.i - prev.i
+			if (prev.i < 0) != (v.i < 0) && (d < 0) != (v.i < 0) { // overflow
+				return nullValue
+			}
+			if w.fn == "non_negative_difference" && d < 0 {
+				return nullValue
+			}
+			return value{i: d}
+		}
+		d := v.f - prev.f
+		if w.fn == "non_negative_difference" && d < 0 {
+			return nullValue
+		}
+		return value{f: d}
+	}
+	// derivative, non_negative_derivative
+	if t == prevT {
+		return nullValue
+	}
+	unit := w.unit
+	if unit == 0 {
+		unit = 1e9
+	}
+	d := (num(k, v) - num(k, prev)) / (float64(t-prevT) / float64(unit))
+	if w.fn == "non_negative_derivative" && d < 0 || math.IsNaN(d) && !math.IsNaN(num(k, v)) {
+		return nullValue
+	}
+	return value{f: d}
+}

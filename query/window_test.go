@@ -1,0 +1,286 @@
+package query
+
+import (
+	"cmp"
+	"errors"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// winOracle computes a window function the plain way over one
+// partition's values in time order (nil: null): each row looks back for
+// the previous non-null value, or sums its window afresh.
+func winOracle(fn string, vals []any, times []int64, n int, unit float64) []any {
+	out := make([]any, len(vals))
+	for i, v := range vals {
+		if v == nil {
+			continue
+		}
+		prev := -1
+		for j := i - 1; j >= 0; j-- {
+			if vals[j] != nil {
+				prev = j
+				break
+			}
+		}
+		switch fn {
+		case "difference", "non_negative_difference":
+			if prev < 0 {
+				continue
+			}
+			var d any
+			if a, ok := v.(int64); ok {
+				d = a - vals[prev].(int64)
+			} else {
+				d = v.(float64) - vals[prev].(float64)
+			}
+			if fn == "non_negative_difference" && anyFloat(d) < 0 {
+				continue
+			}
+			out[i] = d
+		case "derivative", "non_negative_derivative":
+			if prev < 0 || times[i] == times[prev] {
+				continue
+			}
+			d := (anyFloat(v) - anyFloat(vals[prev])) / (float64(times[i]-times[prev]) / unit)
+			if fn == "non_negative_derivative" && d < 0 {
+				continue
+			}
+			out[i] = d
+		case "cumulative_sum":
+			var si int64
+			var sf float64
+			for j := 0; j <= i; j++ {
+				switch x := vals[j].(type) {
+				case int64:
+					si += x
+				case float64:
+					sf += x
+				}
+			}
+			if _, ok := v.(int64); ok {
+				out[i] = si
+			} else {
+				out[i] = sf
+			}
+		case "moving_average":
+			var s float64
+			k := 0
+			for j := i; j >= 0 && k < n; j-- {
+				if vals[j] != nil {
+					s += anyFloat(vals[j])
+					k++
+				}
+			}
+			if k == n {
+				out[i] = s / float64(n)
+			}
+		}
+	}
+	return out
+}
+
+// TestWindowRaw: window functions of a raw query, with nulls, ties of
+// time and rows out of time order, against winOracle over each series
+// sorted by (time, seq); WHERE narrows the rows they see, and ORDER BY
+// and LIMIT apply to their results.
+func TestWindowRaw(t *testing.T) {
+	src, rows := testSource(t, 3000, 50)
+	bySeq := map[uint64]trow{}
+	for _, r := range rows {
+		bySeq[r.seq] = r
+	}
+	type fn struct {
+		name, arg string
+		n         int
+		unit      float64
+	}
+	fns := []fn{{"difference", "v", 0, 0}, {"non_negative_difference", "n", 0, 0}, {"derivative", "v", 0, 60e9},
+		{"non_negative_derivative", "x", 0, 1e9}, {"cumulative_sum", "n", 0, 0}, {"cumulative_sum", "x", 0, 0}, {"moving_average", "v", 4, 0}}
+	items := []string{"seq"}
+	for _, f := range fns {
+		switch {
+		case f.n > 0:
+			items = append(items, f.name+"("+f.arg+", 4)")
+		case f.unit == 60e9:
+			items = append(items, f.name+"("+f.arg+", 1m)")
+		default:
+			items = append(items, f.name+"("+f.arg+")")
+		}
+	}
+	for _, where := range []string{"", " WHERE x > 10 OR n < 30", " WHERE series = 'cpu{host=\"a\"}'"} {
+		q := "SELECT " + strings.Join(items, ", ") + " FROM m" + where
+		got, err := runCells(q, openOnly(src), &Options{BatchRows: 7})
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		if len(got) < 100 {
+			t.Fatalf("%s: %d rows", q, len(got))
+		}
+		// The oracle over the rows the query returned (seq order).
+		want := map[uint64][]any{}
+		parts := map[string][]trow{}
+		for _, g := range got {
+			r := bySeq[g[0].(uint64)]
+			parts[r.series] = append(parts[r.series], r)
+			want[r.seq] = make([]any, len(fns))
+		}
+		for _, pr := range parts {
+			slices.SortFunc(pr, func(a, b trow) int { return cmp.Or(cmp.Compare(a.time, b.time), cmp.Compare(a.seq, b.seq)) })
+			times := make([]int64, len(pr))
+			for i, r := range pr {
+				times[i] = r.time
+			}
+			for k, f := range fns {
+				vals := make([]any, len(pr))
+				for i, r := range pr {
+					vals[i] = r.f[f.arg]
+				}
+				for i, v := range winOracle(f.name, vals, times, f.n, f.unit) {
+					want[pr[i].seq][k] = v
+				}
+			}
+		}
+		nonNull := 0
+		for _, g := range got {
+			w := want[g[0].(uint64)]
+			for k := range fns {
+				if !sameCell(g[k+1], w[k]) {
+					t.Fatalf("%s\nseq %d: %s = %v, want %v", q, g[0], items[k+1], g[k+1], w[k])
+				}
+				if w[k] != nil {
+					nonNull++
+				}
+			}
+		}
+		if nonNull < len(got) {
+			t.Fatalf("%s: only %d values not null", q, nonNull)
+		}
+		// Ordered by a window's result, limited: the top of the whole.
+		q = "SELECT seq, difference(v) AS d FROM m" + where + " ORDER BY d DESC LIMIT 5 OFFSET 2"
+		top, err := runCells(q, openOnly(src), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := slices.Clone(got)
+		slices.SortStableFunc(all, func(a, b []any) int { // nulls first in DESC, then by value, ties by seq
+			switch {
+			case a[1] == nil || b[1] == nil:
+				return cmp.Compare(boolInt(b[1] == nil), boolInt(a[1] == nil))
+			}
+			return cmp.Compare(b[1].(float64), a[1].(float64))
+		})
+		for i, g := range top {
+			if w := all[i+2]; g[0] != w[0] || !sameCell(g[1], w[1]) {
+				t.Fatalf("%s: row %d %v, want %v", q, i, g, w[:2])
+			}
+		}
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TestWindowAggregate: window functions of an aggregate query run over
+// the buckets of each other group in time order, after HAVING, on the
+// aggregates' values.
+func TestWindowAggregate(t *testing.T) {
+	src, _ := testSource(t, 3000, 50)
+	q := "SELECT series, time, avg(v), count(*), difference(avg(v)), cumulative_sum(count(*)), moving_average(avg(v) * 2, 3), derivative(sum(n), 1m) " +
+		"FROM m GROUP BY time(5m), series HAVING count(*) > 2 ORDER BY series DESC, time"
+	got, err := runCells(q, openOnly(src), &Options{BatchRows: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := runCells("SELECT series, time, avg(v), count(*), sum(n) FROM m GROUP BY time(5m), series HAVING count(*) > 2 ORDER BY series DESC, time", openOnly(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(plain) || len(got) < 20 {
+		t.Fatalf("%d rows, the aggregate alone %d", len(got), len(plain))
+	}
+	for lo := 0; lo < len(plain); {
+		hi := lo
+		for hi < len(plain) && plain[hi][0] == plain[lo][0] {
+			hi++
+		}
+		var avgs, counts, doubled, sums []any
+		var times []int64
+		for _, r := range plain[lo:hi] {
+			times = append(times, r[1].(int64))
+			avgs, counts, sums = append(avgs, r[2]), append(counts, r[3]), append(sums, r[4])
+			if r[2] == nil {
+				doubled = append(doubled, nil)
+			} else {
+				doubled = append(doubled, r[2].(float64)*2)
+			}
+		}
+		want := [][]any{winOracle("difference", avgs, times, 0, 0), winOracle("cumulative_sum", counts, times, 0, 0),
+			winOracle("moving_average", doubled, times, 3, 0), winOracle("derivative", sums, times, 0, 60e9)}
+		for i := lo; i < hi; i++ {
+			for k, w := range want {
+				if !sameCell(got[i][4+k], w[i-lo]) {
+					t.Fatalf("row %d %v: column %d = %v, want %v", i, got[i][:4], 4+k, got[i][4+k], w[i-lo])
+				}
+			}
+		}
+		lo = hi
+	}
+}
+
+// TestWindowStep: the edges of the step function: int64 overflow gives
+// null, a running sum recomputed each window stays exact after an Inf.
+func TestWindowStep(t *testing.T) {
+	w := &winPlan{fn: "difference"}
+	var st winState
+	w.step(&st, value{i: math.MinInt64}, kInt, 0)
+	if v := w.step(&st, value{i: math.MaxInt64}, kInt, 1); !v.null {
+		t.Fatalf("MaxInt64 - MinInt64 = %v, want null", v)
+	}
+	w = &winPlan{fn: "cumulative_sum"}
+	st = winState{}
+	w.step(&st, value{i: math.MaxInt64}, kInt, 0)
+	if v := w.step(&st, value{i: 1}, kInt, 1); !v.null {
+		t.Fatalf("overflowed sum %v, want null", v)
+	}
+	if v := w.step(&st, value{i: -5}, kInt, 2); !v.null {
+		t.Fatalf("a sum after an overflow %v, want null", v)
+	}
+	w = &winPlan{fn: "moving_average", n: 2}
+	st = winState{}
+	for i, x := range []float64{math.Inf(1), 1, 2, 3, 4} {
+		v := w.step(&st, value{f: x}, kFloat, int64(i))
+		if i >= 3 && v.f != (x+x-1)/2 {
+			t.Fatalf("moving average at %d = %v, want %v", i, v.f, (x+x-1)/2)
+		}
+	}
+}
+
+// TestWindowErrors: where window functions are refused, with the place.
+func TestWindowErrors(t *testing.T) {
+	src, _ := testSource(t, 100, 50)
+	for _, c := range []struct{ q, msg string }{
+		{"SELECT value + difference(v) FROM m", "SELECT item of its own"},
+		{"SELECT difference(difference(v)) FROM m", "SELECT item of its own"},
+		{"SELECT moving_average(v) FROM m", "moving_average wants the number of values"},
+		{"SELECT moving_average(v, 0) FROM m", "1 to 1048576"},
+		{"SELECT derivative(v, 3) FROM m", "time unit"},
+		{"SELECT DISTINCT difference(v) FROM m", "DISTINCT with a window"},
+		{"SELECT difference(avg(v)) FROM m GROUP BY series", "needs GROUP BY time"},
+		{"SELECT difference(avg(v)) AS d FROM m GROUP BY time(1h) HAVING d > 0", "window functions are computed after HAVING"},
+		{"SELECT difference(s) FROM m", "want a number"},
+		{"SELECT difference(v) FROM m GROUP BY time(1h)", "must be grouped"},
+	} {
+		_, err := runCells(c.q, openOnly(src), nil)
+		var e *Error
+		if !errors.As(err, &e) || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: %v, want an *Error saying %q", c.q, err, c.msg)
+		}
+	}
+}
