@@ -2,7 +2,9 @@ package tsq
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
@@ -30,7 +32,26 @@ func (s *Store) Query(ctx context.Context, text string, o *query.Options) (array
 	return query.Exec(ctx, st, text, s.opener, o)
 }
 
-func (s *Store) opener(stream string) (query.Source, error) { return s.querySource(stream) }
+// opener opens a stream for a query; a stream not found is said with
+// the streams there are.
+func (s *Store) opener(stream string) (query.Source, error) {
+	src, err := s.querySource(stream)
+	if errors.Is(err, ErrStreamNotFound) {
+		names, _ := s.Streams()
+		switch {
+		case len(names) == 0:
+			err = fmt.Errorf("%w (the store has no stream yet)", err)
+		case len(names) <= 12:
+			err = fmt.Errorf("%w (streams: %s)", err, strings.Join(names, ", "))
+		default:
+			err = fmt.Errorf("%w (streams: %s and %d more)", err, strings.Join(names[:12], ", "), len(names)-12)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return src, nil
+}
 
 // Schema returns the Arrow schema of a stream's raw view: seq, time,
 // series, key, op, then its fields in order of first appearance.

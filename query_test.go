@@ -327,3 +327,32 @@ func TestQueryWhileAppending(t *testing.T) {
 		last = n
 	}
 }
+
+// TestQueryUnknownStream: a query of a stream that does not exist says
+// so at the name, with the streams there are.
+func TestQueryUnknownStream(t *testing.T) {
+	s := openT(t, vfs.NewMem(), Options{CompactInterval: 0})
+	defer closeT(t, s)
+	for n := 0; n <= 14; n++ {
+		want := []string{"(streams: s00"}
+		switch {
+		case n == 0:
+			want = []string{"(the store has no stream yet)"}
+		case n == 1:
+			want = []string{"(streams: s00)"}
+		case n == 14:
+			want = []string{"(streams: s00, s01,", "s11 and 2 more)"}
+		}
+		_, err := s.Query(ctx, "SELECT * FROM nosuch", nil)
+		var qe *query.Error
+		if !errors.As(err, &qe) || !errors.Is(err, ErrStreamNotFound) || qe.Col != 15 {
+			t.Fatalf("%v (%T), want a *query.Error at the name matching ErrStreamNotFound", err, err)
+		}
+		for _, w := range want {
+			if !strings.Contains(err.Error(), w) {
+				t.Fatalf("with %d streams: %v, want %q in it", n, err, w)
+			}
+		}
+		appendN(t, s, fmt.Sprintf("s%02d", n), 1)
+	}
+}
