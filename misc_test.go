@@ -355,7 +355,7 @@ func TestStreamErrorText(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 	_, err = s.Query(ctx, "SELECT * FROM nosuch", nil)
-	if !errors.Is(err, ErrStreamNotFound) || err.Error() != `query: line 1 col 15: stream "nosuch": stream not found` {
+	if !errors.Is(err, ErrStreamNotFound) || err.Error() != `query: line 1 col 15: stream "nosuch": stream not found (the store has no stream yet)` {
 		t.Fatalf("query: %v", err)
 	}
 	closeT(t, s)

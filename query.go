@@ -18,7 +18,9 @@ import (
 // record batches. EXPLAIN statements return one utf8 column "plan", one
 // row per line. A DELETE statement soft-deletes the put rows of the raw
 // view that match it, as Delete does (durably, before Query returns),
-// and returns one uint64 column "deleted": the rows it deleted. The
+// and returns one uint64 column "deleted": the rows it deleted. An
+// INSERT appends its rows as one Append and returns one row: inserted,
+// first_seq, last_seq. The
 // caller must Release the reader. Parse and planning errors are
 // *query.Error, with the position of the offending token.
 func (s *Store) Query(ctx context.Context, text string, o *query.Options) (array.RecordReader, error) {
@@ -28,6 +30,9 @@ func (s *Store) Query(ctx context.Context, text string, o *query.Options) (array
 	}
 	if st.Delete && !st.Explain {
 		return s.deleteMatching(ctx, st, text, o)
+	}
+	if st.Insert != nil {
+		return s.insert(ctx, st, text, o)
 	}
 	return query.Exec(ctx, st, text, s.opener, o)
 }

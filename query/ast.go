@@ -14,7 +14,10 @@ type Statement struct {
 	// view matching Where, which Store.Query soft-deletes; Items then
 	// select their seq.
 	Delete    bool
-	deletePos int
+	deletePos int // DELETE's or INSERT's position
+	// Insert: INSERT INTO stream (cols) VALUES ..., records Store.Query
+	// appends (see InsertRows); nil otherwise.
+	Insert    *Insert
 	Star      bool         // SELECT *
 	Items     []SelectItem // the projection unless Star
 	Stream    string

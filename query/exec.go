@@ -82,8 +82,8 @@ func Run(ctx context.Context, text string, open Opener, o *Options) (array.Recor
 // A DELETE statement changes a store: Exec refuses it (EXPLAIN DELETE
 // aside) and Store.Query runs it, through Matching.
 func Exec(ctx context.Context, st *Statement, text string, open Opener, o *Options) (array.RecordReader, error) {
-	if st.Delete && !st.Explain {
-		return nil, errAt(text, st.deletePos, "DELETE changes the store: run it with Store.Query")
+	if st.Delete && !st.Explain || st.Insert != nil {
+		return nil, errAt(text, st.deletePos, "%s changes the store: run it with Store.Query", map[bool]string{true: "DELETE", false: "INSERT"}[st.Delete])
 	}
 	return exec(ctx, st, text, open, o)
 }

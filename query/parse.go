@@ -112,6 +112,14 @@ func (p *parser) statement() (st *Statement, err error) {
 		p.deleteStmt(st, t.pos)
 		return st, nil
 	}
+	if t := p.peek(); isKw(t, "insert") {
+		if st.Explain {
+			p.fail(t.pos, "EXPLAIN INSERT is not supported: an INSERT reads nothing")
+		}
+		p.advance()
+		p.insertStmt(st, t.pos)
+		return st, nil
+	}
 	p.expectKw("select")
 	distinct := -1 // SELECT DISTINCT: its position
 	if t := p.peek(); isKw(t, "distinct") && !isKw(p.toks[p.i+1], "from") && !(p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == ",") {

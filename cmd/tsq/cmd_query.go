@@ -43,7 +43,7 @@ func runQueryCmd(ctx context.Context, e *env, args []string) error {
 	default:
 		src = e.stdin
 	}
-	st, err := e.openStore(true)
+	st, err := e.openSessionStore()
 	if err != nil {
 		return err
 	}

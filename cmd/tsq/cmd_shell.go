@@ -22,7 +22,7 @@ func runShell(ctx context.Context, e *env, args []string) error {
 	if err := e.parse(fs, args); err != nil {
 		return err
 	}
-	st, err := e.openStore(true)
+	st, err := e.openSessionStore()
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -14,23 +13,34 @@ import (
 
 // runQuery runs one statement; the caller releases the reader. With
 // --skip-corrupt, corrupt blocks are left out, each said on stderr. A
-// DELETE is refused: it changes the store and has no rows (see runDelete).
+// DELETE or INSERT is refused: it changes the store and has no rows (see
+// runWrite).
 func runQuery(ctx context.Context, e *env, s *tsq.Store, text string) (array.RecordReader, error) {
-	if isDelete(text) {
-		return nil, errors.New("DELETE changes the store and gives no rows to plot or export: run it as a statement, in the shell or with tsq query -c")
+	if w := writes(text); w != "" {
+		return nil, fmt.Errorf("%s changes the store and gives no rows to plot or export: run it as a statement, in the shell or with tsq query -c", w)
 	}
 	return s.Query(ctx, text, queryOptions(e))
 }
 
-// isDelete reports whether text is a DELETE statement (not EXPLAIN).
-func isDelete(text string) bool {
+// writes returns DELETE or INSERT when text is such a statement (not
+// EXPLAIN), else "".
+func writes(text string) string {
 	st, err := query.Parse(text)
-	return err == nil && st.Delete && !st.Explain
+	switch {
+	case err != nil:
+		return ""
+	case st.Delete && !st.Explain:
+		return "DELETE"
+	case st.Insert != nil:
+		return "INSERT"
+	}
+	return ""
 }
 
-// runDelete runs a DELETE statement on the store opened for writing (it
-// takes the writer lock for the statement's time) and returns its result.
-func runDelete(ctx context.Context, e *env, text string) (array.RecordReader, error) {
+// runWrite runs a DELETE or INSERT statement on the store opened for
+// writing (it takes the writer lock for the statement's time) and
+// returns its result.
+func runWrite(ctx context.Context, e *env, text string) (array.RecordReader, error) {
 	w, err := e.openStore(false)
 	if err != nil {
 		return nil, err

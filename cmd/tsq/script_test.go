@@ -223,3 +223,21 @@ func TestDeleteStatementShell(t *testing.T) {
 		t.Fatalf("after deleting every row: %+v", r)
 	}
 }
+
+// TestInsertStatementShell: an INSERT in a script appends its rows (the
+// read-only session then reads them) and prints their seqs; export
+// refuses one.
+func TestInsertStatementShell(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "store")
+	script := ".mode csv\nINSERT INTO notes (time, series, text) VALUES ('2024-01-02T03:04:05Z', 'deploy', 'v1'), ('2024-01-03T00:00:00Z', 'deploy', 'v2');\n" +
+		"SELECT time, text FROM notes;\n"
+	r := runTSQ(t, script, "--store", dir) // the store does not exist yet: the shell creates it
+	if r.code != 0 || r.stdout != "inserted,first_seq,last_seq\n2,1,2\ntime,text\n2024-01-02T03:04:05Z,v1\n2024-01-03T00:00:00Z,v2\n" ||
+		!strings.Contains(r.stderr, "created an empty store at "+dir) {
+		t.Fatalf("script: %+v", r)
+	}
+	r = runTSQ(t, "", "--store", dir, "export", "-c", "INSERT INTO notes (series) VALUES ('x')", filepath.Join(t.TempDir(), "x.csv"))
+	if r.code == 0 || !strings.Contains(r.stderr, "INSERT changes the store") {
+		t.Fatalf("export of an INSERT: %+v", r)
+	}
+}

@@ -80,8 +80,8 @@ func (s *session) statement(ctx context.Context, text string) error {
 	start := time.Now()
 	var rr array.RecordReader
 	var err error
-	if isDelete(text) { // never s.last: .plot and .export would run it again
-		rr, err = runDelete(ctx, s.e, text)
+	if writes(text) != "" { // never s.last: .plot and .export would run it again
+		rr, err = runWrite(ctx, s.e, text)
 	} else {
 		s.last = text
 		rr, err = runQuery(ctx, s.e, s.st, text)

@@ -3,8 +3,10 @@ package tsq
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
 	"github.com/tsqdb/tsq/internal/vfs"
@@ -186,5 +188,92 @@ func TestSoftDeleteGone(t *testing.T) {
 	}
 	if n, _ := s.Count("ev"); n != 3 {
 		t.Fatalf("Count %d, want 3", n)
+	}
+}
+
+// TestInsertStatement: INSERT INTO appends its rows as records (times
+// from text, nanoseconds or now() ± durations; integers and numbers of a
+// column as numbers; NULL fields left out; ops), returns how many and
+// their seqs, and they survive a crash; what it refuses, it says where.
+func TestInsertStatement(t *testing.T) {
+	mem := vfs.NewMem()
+	s := openT(t, mem, Options{CompactInterval: 0, Sync: SyncAlways})
+	now := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	o := query.Options{Now: now}
+	_, rows := queryOptsT(t, s, `INSERT INTO notes (time, series, key, text, level, ok) VALUES
+		('2024-05-01T10:00:00Z', 'deploy', 'v1', 'first', 1, true),
+		(now() - 90m, 'deploy', 'v2', 'it''s fixed', 2.5, NULL),
+		(1700000000000000000, 'alert', NULL, NULL, -3, false);`, o)
+	if len(rows) != 1 || rows[0] != "3|1|3" {
+		t.Fatalf("INSERT returned %v, want 3|1|3", rows)
+	}
+	_, rows = queryT(t, s, "SELECT seq, time, series, key, op, text, level, ok FROM notes")
+	want := []string{
+		"1|2024-05-01T10:00:00Z|deploy|v1|put|first|1|true",
+		"2|2026-12-03T10:30:00Z|deploy|v2|put|it's fixed|2.5|null",
+		"3|2023-11-14T22:13:20Z|alert||put|null|-3|false",
+	}
+	if !slices.Equal(rows, want) {
+		t.Fatalf("rows:\n%s\nwant\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
+	}
+	if _, rows := queryOptsT(t, s, "INSERT INTO notes (series, key, op) VALUES ('deploy', 'v1', 'DELETE')", o); rows[0] != "1|4|4" {
+		t.Fatalf("INSERT of a delete: %v", rows)
+	}
+	if _, rows := queryT(t, s, "SELECT key FROM fold(notes) WHERE series = 'deploy'"); !slices.Equal(rows, []string{"v2"}) {
+		t.Fatalf("fold after the delete: %v", rows)
+	}
+	crashed := mem.CrashClone()
+	closeT(t, s)
+	s = openT(t, crashed, Options{CompactInterval: 0})
+	if n, _ := s.Count("notes"); n != 4 {
+		t.Fatalf("after a crash %d records, want 4", n)
+	}
+	for _, c := range []struct{ text, msg string }{
+		{"INSERT INTO notes VALUES (1)", "columns named before VALUES"},
+		{"INSERT INTO notes (series, v) VALUES ('a')", "1 values for 2 columns"},
+		{"INSERT INTO notes (seq, series) VALUES (1, 'a')", "seq is assigned by the store"},
+		{"INSERT INTO notes (series, series) VALUES ('a', 'b')", "named twice"},
+		{"INSERT INTO notes (time, series) VALUES (NULL, 'a')", "time cannot be NULL"},
+		{"INSERT INTO notes (time, series) VALUES ('yesterday', 'a')", "bad time"},
+		{"INSERT INTO notes (series, op) VALUES ('a', 'upsert')", "op is 'put', 'delete' or 'drop'"},
+		{"INSERT INTO notes (v) VALUES (1)", "needs a series"},
+		{"INSERT INTO notes (series, v) VALUES ('a', now())", "field \"v\" takes a number"},
+		{"INSERT INTO notes (series, v) VALUES (1, 2)", "series takes a string"},
+		{"EXPLAIN INSERT INTO notes (series) VALUES ('a')", "EXPLAIN INSERT"},
+		{"INSERT INTO notes (series) VALUES ('a') LIMIT 1", "unexpected"},
+	} {
+		rr, err := s.Query(ctx, c.text, nil)
+		var qe *query.Error
+		if err == nil {
+			rr.Release()
+			t.Errorf("%s: no error", c.text)
+			continue
+		}
+		if !errors.As(err, &qe) || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: %v (%T), want a *query.Error saying %q", c.text, err, err, c.msg)
+		}
+	}
+	// A type the stream's batch cannot hold: the store's error, nothing appended.
+	if _, err := s.Query(ctx, "INSERT INTO notes (series, v) VALUES ('a', 1), ('a', 'x')", nil); !errors.Is(err, ErrInvalidRecord) {
+		t.Fatalf("mixed types: %v", err)
+	}
+	if n, _ := s.Count("notes"); n != 4 {
+		t.Fatalf("%d records after refused INSERTs, want 4", n)
+	}
+	src, err := s.querySource("notes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := query.Run(ctx, "INSERT INTO notes (series) VALUES ('a')", func(string) (query.Source, error) { return src, nil }, nil); err == nil || !strings.Contains(err.Error(), "Store.Query") {
+		t.Errorf("query.Run of an INSERT: %v", err)
+	}
+	closeT(t, s)
+	r := openT(t, crashed, Options{ReadOnly: true})
+	defer closeT(t, r)
+	if rr, err := r.Query(ctx, "INSERT INTO notes (series) VALUES ('a')", nil); !errors.Is(err, ErrReadOnly) {
+		if err == nil {
+			rr.Release()
+		}
+		t.Errorf("INSERT on a read-only store: %v, want ErrReadOnly", err)
 	}
 }
