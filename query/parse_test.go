@@ -191,6 +191,7 @@ func FuzzParse(f *testing.F) {
 		"SELECT * FROM m WHERE '2024-01-01' <= time",
 		"SELECT 1e",
 		"DELETE FROM m WHERE key = 'a' AND time < now() - 30d",
+		"INSERT INTO m (time, series, key, v, s) VALUES ('2024-01-01T00:00:00Z' + 1h, 'a', NULL, -1.5, 'x'), (now(), 'b', 'k', 2, true)",
 		"SELECT time, derivative(value, 1m) AS d, moving_average(avg(v) * 2, 3) FROM m GROUP BY time(5m)",
 	} {
 		f.Add(s)

@@ -13,13 +13,15 @@ import (
 type Mode uint8
 
 const (
-	Table Mode = iota // a boxed go-pretty table
-	CSV               // RFC 4180 with a header row
-	JSON              // a JSON array of objects, one per line
-	Line              // one "column = value" line per column, rows apart
+	Table  Mode = iota // a boxed go-pretty table
+	CSV                // RFC 4180 with a header row
+	JSON               // a JSON array of objects, one per line
+	Line               // one "column = value" line per column, rows apart
+	JSONL              // one JSON object per line, no array around them
+	Logfmt             // one line of column=value pairs per row, NULLs left out
 )
 
-var modeNames = [...]string{Table: "table", CSV: "csv", JSON: "json", Line: "line"}
+var modeNames = [...]string{Table: "table", CSV: "csv", JSON: "json", Line: "line", JSONL: "jsonl", Logfmt: "logfmt"}
 
 func (m Mode) String() string {
 	if int(m) < len(modeNames) {
@@ -28,14 +30,14 @@ func (m Mode) String() string {
 	return fmt.Sprintf("Mode(%d)", m)
 }
 
-// ParseMode reads a mode name: table, csv, json or line.
+// ParseMode reads a mode name: table, csv, json, line, jsonl or logfmt.
 func ParseMode(s string) (Mode, error) {
 	for m, n := range modeNames {
 		if strings.EqualFold(s, n) {
 			return Mode(m), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown mode %q (want table, csv, json or line)", s)
+	return 0, fmt.Errorf("unknown mode %q (want table, csv, json, line, jsonl or logfmt)", s)
 }
 
 // DefaultMaxRows is how many rows a table shows before it truncates.
@@ -64,6 +66,10 @@ func Write(w io.Writer, rr array.RecordReader, o Options) (int64, error) {
 		return writeJSON(w, rr)
 	case Line:
 		return writeLine(w, rr)
+	case JSONL:
+		return writeJSONL(w, rr)
+	case Logfmt:
+		return writeLogfmt(w, rr)
 	}
 	return 0, fmt.Errorf("render: unknown mode %v", o.Mode)
 }

@@ -100,7 +100,7 @@ func golden(t *testing.T, name string, got []byte) {
 }
 
 func TestModes(t *testing.T) {
-	for _, m := range []Mode{Table, CSV, JSON, Line} {
+	for _, m := range []Mode{Table, CSV, JSON, Line, JSONL, Logfmt} {
 		t.Run(m.String(), func(t *testing.T) {
 			rr := sample(t, 3, 2)
 			defer rr.Release()

@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -81,6 +83,76 @@ func writeJSON(w io.Writer, rr array.RecordReader) (int64, error) {
 		err = ferr
 	}
 	return n, err
+}
+
+func writeJSONL(w io.Writer, rr array.RecordReader) (int64, error) {
+	bw := bufio.NewWriter(w)
+	fields := rr.Schema().Fields()
+	keys := make([][]byte, len(fields))
+	for i, f := range fields {
+		keys[i], _ = json.Marshal(f.Name)
+	}
+	n, err := each(rr, func(cols []arrow.Array, i int) error {
+		bw.WriteString("{")
+		for j, c := range cols {
+			if j > 0 {
+				bw.WriteString(",")
+			}
+			bw.Write(keys[j])
+			bw.WriteString(":")
+			v, err := json.Marshal(format(c, i).raw)
+			if err != nil {
+				return err
+			}
+			bw.Write(v)
+		}
+		bw.WriteString("}\n")
+		return nil
+	})
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	return n, err
+}
+
+// writeLogfmt writes a line of name=value pairs per row: a value with a
+// space, a quote, an = or a control character, or empty, is quoted as a
+// Go string; NULLs are left out.
+func writeLogfmt(w io.Writer, rr array.RecordReader) (int64, error) {
+	bw := bufio.NewWriter(w)
+	fields := rr.Schema().Fields()
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		names[i] = logfmtValue(f.Name)
+	}
+	n, err := each(rr, func(cols []arrow.Array, i int) error {
+		first := true
+		for j, c := range cols {
+			if c.IsNull(i) {
+				continue
+			}
+			if !first {
+				bw.WriteByte(' ')
+			}
+			first = false
+			bw.WriteString(names[j])
+			bw.WriteByte('=')
+			bw.WriteString(logfmtValue(format(c, i).text))
+		}
+		bw.WriteByte('\n')
+		return nil
+	})
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	return n, err
+}
+
+func logfmtValue(s string) string {
+	if s == "" || strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r == '"' || r == '=' || r == 0x7f || !unicode.IsPrint(r) }) {
+		return strconv.Quote(s)
+	}
+	return s
 }
 
 func writeLine(w io.Writer, rr array.RecordReader) (int64, error) {
