@@ -39,6 +39,7 @@ func init() {
 		{".output", "[FILE]", "send results to FILE, or back to the screen", (*session).dotOutput},
 		{".export", "FILE [STATEMENT]", "export the last (or given) statement's result; format from the extension: .arrow .arrows .parquet .csv .jsonl", (*session).dotExport},
 		{".import", "FILE [STREAM]", "import a file or a directory's files (any format tsq import reads) into STREAM, by default the one named after it; quote a name with spaces", (*session).dotImport},
+		{".read", "FILE", "run the statements and dot commands of a file", (*session).dotRead},
 		{".drop", "STREAM...", "remove streams and everything they hold (it cannot be undone)", (*session).dotDrop},
 		{".plot", "[STATEMENT]", "draw the last (or given) statement's result as a line chart", (*session).dotPlot},
 		{".bail", "on|off", "stop a script at the first error (on by default)", (*session).dotBail},
@@ -337,4 +338,35 @@ func (s *session) dotDrop(ctx context.Context, w []string, _ string) error {
 	}
 	defer st.Close()
 	return dropStreams(ctx, st, w, s.e.stdout)
+}
+
+// maxReadDepth bounds .read inside .read (a file that reads itself).
+const maxReadDepth = 16
+
+// errReported: a failure already reported (by a .read script).
+var errReported = errors.New("reported")
+
+func (s *session) dotRead(ctx context.Context, w []string, rest string) error {
+	words, err := quotedWords(rest)
+	if err != nil || len(words) != 1 {
+		return errors.New(".read needs one file name")
+	}
+	if s.depth >= maxReadDepth {
+		return fmt.Errorf(".read: more than %d files read inside each other", maxReadDepth)
+	}
+	f, err := os.Open(s.e.expandHome(words[0]))
+	if err != nil {
+		return fmt.Errorf(".read: %w", err)
+	}
+	defer f.Close()
+	s.depth++
+	defer func() { s.depth-- }()
+	if err := s.script(ctx, f); err != nil {
+		var ee exitError
+		if errors.As(err, &ee) {
+			return errReported
+		}
+		return fmt.Errorf(".read %s: %w", words[0], err)
+	}
+	return nil
 }

@@ -241,3 +241,31 @@ func TestInsertStatementShell(t *testing.T) {
 		t.Fatalf("export of an INSERT: %+v", r)
 	}
 }
+
+// TestDotRead: .read runs a file's statements and dot commands in the
+// session (its settings stay), nested files too; an error in one stops
+// the script and is reported once, with its line; a file reading itself
+// is stopped.
+func TestDotRead(t *testing.T) {
+	dir := demoStore(t)
+	files := t.TempDir()
+	inner := writeFile(t, files, "inner.sql", "SELECT count(*) FROM osm;\n")
+	outer := writeFile(t, files, "outer.sql", ".mode csv\nSELECT count(*) FROM cpu;\n.read '"+inner+"'\n")
+	r := runTSQ(t, ".read "+outer+"\nSELECT 1 + 1 AS two FROM cpu LIMIT 1;\n", "--store", dir)
+	if r.code != 0 || r.stdout != "count(*)\n16128\ncount(*)\n985\ntwo\n2\n" {
+		t.Fatalf("%+v", r)
+	}
+	bad := writeFile(t, files, "bad.sql", "SELECT count(*) FROM cpu;\n\nSELECT nosuch FROM cpu;\nSELECT 1 FROM cpu;\n")
+	r = runTSQ(t, ".mode csv\n.read "+bad+"\nSELECT 2 FROM cpu LIMIT 1;\n", "--store", dir)
+	if r.code != 1 || r.stdout != "count(*)\n16128\n" || strings.Count(r.stderr, "Error:") != 1 || !strings.Contains(r.stderr, "Error: line 3 col 8: unknown column \"nosuch\"") {
+		t.Fatalf("an error in a read file: %+v", r)
+	}
+	self := filepath.Join(files, "self.sql")
+	writeFile(t, files, "self.sql", ".read "+self+"\n")
+	if r := runTSQ(t, ".read "+self+"\n", "--store", dir); r.code != 1 || !strings.Contains(r.stderr, "more than 16 files read inside each other") {
+		t.Fatalf("a file reading itself: %+v", r)
+	}
+	if r := runTSQ(t, ".read "+filepath.Join(files, "none.sql")+"\n", "--store", dir); r.code != 1 || !strings.Contains(r.stderr, "no such file") {
+		t.Fatalf("a missing file: %+v", r)
+	}
+}

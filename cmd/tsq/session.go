@@ -33,6 +33,7 @@ type session struct {
 	plotAll bool     // tsq query --plot: draw every result instead of printing it
 	last    string
 	errors  int // errors reported
+	depth   int // .read files being run
 }
 
 // isTerminal reports whether w is a terminal.
@@ -105,6 +106,9 @@ func (s *session) statement(ctx context.Context, text string) error {
 // line with a caret under the offending token.
 func (s *session) report(err error, src string, line int) {
 	w := s.e.stderr
+	if errors.Is(err, errReported) {
+		return // and counted
+	}
 	s.errors++
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintln(w, "Interrupted")
