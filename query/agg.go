@@ -31,8 +31,9 @@ const (
 
 type groupSpec struct {
 	kind   groupKind
-	name   string // column or label
-	bucket int64
+	name   string    // column or label
+	bucket int64     // time(d): d
+	bk     *bucketer // time(d[, offset][, zone])
 	out    colKind
 }
 
@@ -71,6 +72,7 @@ func (p *plan) planAggregate() error {
 		gs := groupSpec{bucket: g.Bucket}
 		if g.Bucket > 0 {
 			gs.kind, gs.name, gs.out = gBucket, ColTime, kTime
+			gs.bk = newBucketer(g.Bucket, g.Offset, g.Zone, g.text)
 			if slices.ContainsFunc(a.groups, func(o groupSpec) bool { return o.kind == gBucket }) {
 				return p.errAt(g.Pos, "only one time() bucket per query")
 			}

@@ -24,6 +24,8 @@ type groupCol struct {
 	have   []bool
 	// the current run: bucket [lo, hi), or code, or sig value
 	lo, hi int64
+	key    int64 // the bucket of the times in [lo, hi)
+	inRun  bool  // lo, hi and key hold a bucket
 	code   int32
 	cur    int64
 	mode   uint8
@@ -36,12 +38,22 @@ const (
 	modeNoRun               // no cheap identity: runs of one row
 )
 
+// bucketOf returns the start of t's bucket, from the run's bucket when
+// t is in it (a zone's bucket costs a time.Date).
+func (g *groupCol) bucketOf(t int64) int64 {
+	if g.inRun && g.lo <= t && t < g.hi {
+		return g.key
+	}
+	return g.spec.bk.key(t)
+}
+
 // begin starts a run at row r.
 func (g *groupCol) begin(r int32) {
 	switch {
 	case g.spec.kind == gBucket:
 		g.mode = modeBucket
-		g.lo, g.hi = bucketBounds(g.times[r], g.spec.bucket)
+		g.lo, g.hi = g.spec.bk.span(g.times[r])
+		g.key, g.inRun = g.spec.bk.key(g.times[r]), true
 	case g.col != nil && g.col.Codes != nil && g.col.Strs == nil && g.col.Valid == nil:
 		g.mode, g.code = modeCode, g.col.Codes[r]
 	default:
@@ -104,7 +116,7 @@ func (g *groupCol) same(r int32) bool {
 func (g *groupCol) sig(r int32) (v int64, ok bool) {
 	switch {
 	case g.spec.kind == gBucket:
-		return bucketOf(g.times[r], g.spec.bucket), true
+		return g.bucketOf(g.times[r]), true
 	case g.base != nil:
 		return g.base[r], true
 	case g.col == nil:
@@ -131,7 +143,7 @@ func (g *groupCol) sig(r int32) (v int64, ok bool) {
 func (g *groupCol) value(b *batch, r int32) value {
 	switch g.spec.kind {
 	case gBucket:
-		return value{i: bucketOf(g.times[r], g.spec.bucket)}
+		return value{i: g.bucketOf(g.times[r])}
 	case gLabel:
 		c := g.col
 		if c.Codes == nil || c.Strs != nil {
@@ -264,7 +276,7 @@ func (a *aggPlan) accumulate(gs *groups, b *batch) error {
 		}
 		for gi := range gcols {
 			if gcols[gi].spec.kind == gBucket {
-				bucket = gcols[gi].lo
+				bucket = gcols[gi].key
 			}
 		}
 		g := (*group)(nil)

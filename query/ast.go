@@ -136,7 +136,10 @@ func (c *Call) String() string {
 // GroupItem is a GROUP BY term: time(d), series, key, op, a field or a
 // series label.
 type GroupItem struct {
-	Bucket int64 // time(d): d in ns; 0 otherwise
+	Bucket int64          // time(d): d in ns; 0 otherwise
+	Offset int64          // time(d, offset): buckets start offset after multiples of d
+	Zone   *time.Location // time(d, 'zone'): buckets on the zone's wall clock; nil: UTC
+	text   string         // time(...) as written
 	Col    *ColRef
 	Pos    int
 }

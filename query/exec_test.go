@@ -257,6 +257,7 @@ func FuzzQuery(f *testing.F) {
 		"SELECT host, cumulative_sum(count(*)), non_negative_derivative(sum(n)) FROM m GROUP BY time(10m), host HAVING count(*) > 1",
 		"SELECT stddev(v), median(x), spread(n), var_pop(v) FROM m GROUP BY s",
 		"DELETE FROM m WHERE n > 3",
+		"SELECT count(*), avg(v) FROM m GROUP BY time(1h, 15m, 'Europe/Berlin'), s FILL(previous)",
 	} {
 		f.Add(s)
 	}

@@ -53,7 +53,7 @@ func (x *executor) explain(ps pruneStats) (array.RecordReader, error) {
 		for _, g := range a.groups {
 			switch g.kind {
 			case gBucket:
-				gs = append(gs, "time("+time.Duration(g.bucket).String()+")")
+				gs = append(gs, g.bk.String())
 			case gLabel:
 				gs = append(gs, "label "+g.name)
 			default:

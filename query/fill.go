@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Fill is GROUP BY time(d) FILL(...): what a bucket without rows holds
@@ -74,12 +75,17 @@ func (p *plan) planFill(f *Fill) error {
 // the number). It fails when that would pass maxGroups.
 func (a *aggPlan) fillGaps(gs *groups, lo, hi int64) error {
 	bi := slices.IndexFunc(a.groups, func(g groupSpec) bool { return g.kind == gBucket })
-	d := a.groups[bi].bucket
+	bucket := a.groups[bi].bk
 	if lo > hi {
 		return nil
 	}
 	if len(gs.m) == 0 && len(a.groups) == 1 {
 		gs.rest("")
+	}
+	// Buckets are d wide, but for an hour of daylight saving each way.
+	d := bucket.d
+	if bucket.loc != nil && d > int64(time.Hour) {
+		d -= int64(time.Hour)
 	}
 	buckets := (uint64(hi)-uint64(lo))/uint64(d) + 1
 	if buckets > uint64(maxGroups) || buckets*uint64(len(gs.m)) > uint64(maxGroups) {
@@ -96,7 +102,7 @@ func (a *aggPlan) fillGaps(gs *groups, lo, hi int64) error {
 			proto = make([]value, len(a.groups))
 		}
 		var prev *group
-		for b := lo; ; b += d {
+		for b := lo; ; {
 			g := bk.m[b]
 			if g == nil {
 				g = &group{vals: slices.Clone(proto), filled: true}
@@ -110,9 +116,11 @@ func (a *aggPlan) fillGaps(gs *groups, lo, hi int64) error {
 				gs.n++
 			}
 			prev = g
-			if b > hi-d {
+			next := bucket.next(b)
+			if next > hi || next <= b {
 				break
 			}
+			b = next
 		}
 	}
 	return nil
@@ -123,7 +131,7 @@ func (a *aggPlan) fillGaps(gs *groups, lo, hi int64) error {
 // found; with a lower bound only, up to now.
 func (a *aggPlan) fillBounds(gs *groups, tlo, thi, now int64) (lo, hi int64) {
 	bi := slices.IndexFunc(a.groups, func(g groupSpec) bool { return g.kind == gBucket })
-	d := a.groups[bi].bucket
+	bk := a.groups[bi].bk
 	lo, hi = math.MaxInt64, math.MinInt64
 	for _, bk := range gs.m {
 		for b := range bk.m {
@@ -131,13 +139,13 @@ func (a *aggPlan) fillBounds(gs *groups, tlo, thi, now int64) (lo, hi int64) {
 		}
 	}
 	if tlo != math.MinInt64 {
-		lo = bucketOf(tlo, d)
+		lo = bk.key(tlo)
 	}
 	switch {
 	case thi != math.MaxInt64:
-		hi = bucketOf(thi, d)
+		hi = bk.key(thi)
 	case tlo != math.MinInt64:
-		hi = max(hi, bucketOf(now, d))
+		hi = max(hi, bk.key(now))
 	}
 	return lo, hi
 }

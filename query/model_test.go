@@ -282,7 +282,8 @@ func (g *qgen) query() string {
 		fmt.Fprintf(&sb, "SELECT %s FROM %s%s", strings.Join(aggs, ", "), from, where)
 		var groups []string
 		if g.rng.IntN(3) > 0 {
-			groups = append(groups, "time("+g.pick("5m", "1h", "90s", "1d")+")")
+			groups = append(groups, "time("+g.pick("5m", "1h", "90s", "1d", "1h, 15m", "90s, -30s", "1d, 'Europe/Berlin'",
+				"1h, 'Asia/Kolkata'", "2h, 1h, 'America/New_York'", "2d, 'Pacific/Chatham'")+")")
 		}
 		for _, c := range []string{"series", "host", "key", "s"} {
 			if g.rng.IntN(4) == 0 {
@@ -630,6 +631,8 @@ func bruteAgg(st *Statement, sel []trow) [][]any {
 		var k []any
 		for _, g := range st.GroupBy {
 			switch {
+			case g.Bucket > 0 && (g.Zone != nil || g.Offset != 0):
+				k = append(k, bruteBucket(r.time, g))
 			case g.Bucket > 0:
 				k = append(k, int64(math.Floor(float64(r.time)/float64(g.Bucket)))*g.Bucket)
 			case g.Col.Name == "series" || g.Col.Name == "key" || g.Col.Name == "s":
@@ -820,4 +823,34 @@ func bruteCall(c *Call, rows []trow) any {
 		return vals[lo] + (h-float64(lo))*(vals[lo+1]-vals[lo])
 	}
 	panic(c.Func)
+}
+
+// floorDiv is a / b rounded down.
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
+
+// bruteBucket is the start of t's bucket of time(d[, offset][, zone]):
+// whole days by the zone's calendar date (midnights), shorter buckets
+// by its wall clock.
+func bruteBucket(t int64, g GroupItem) int64 {
+	const day = int64(24 * time.Hour)
+	off := ((g.Offset % g.Bucket) + g.Bucket) % g.Bucket
+	if g.Zone == nil {
+		return floorDiv(t-off, g.Bucket)*g.Bucket + off
+	}
+	lt := time.Unix(0, t).In(g.Zone)
+	if g.Bucket%day == 0 && off == 0 {
+		days := time.Date(lt.Year(), lt.Month(), lt.Day(), 0, 0, 0, 0, time.UTC).Unix() / 86400
+		n := g.Bucket / day
+		y, m, d := time.Unix(floorDiv(days, n)*n*86400, 0).UTC().Date()
+		return time.Date(y, m, d, 0, 0, 0, 0, g.Zone).UnixNano()
+	}
+	wall := time.Date(lt.Year(), lt.Month(), lt.Day(), lt.Hour(), lt.Minute(), lt.Second(), lt.Nanosecond(), time.UTC).UnixNano()
+	w := time.Unix(0, floorDiv(wall-off, g.Bucket)*g.Bucket+off).UTC()
+	return time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), g.Zone).UnixNano()
 }

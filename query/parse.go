@@ -475,11 +475,42 @@ func (p *parser) groupItem() GroupItem {
 		if ns <= 0 {
 			p.fail(d.pos, "time bucket of 0: want a positive duration such as 5m")
 		}
-		p.expectPunct(")")
-		return GroupItem{Bucket: ns, Pos: t.pos}
+		g := GroupItem{Bucket: ns, Pos: t.pos}
+		if p.acceptPunct(",") { // an offset, a zone, or both
+			zone := true
+			if o := p.peek(); o.kind == tDuration || o.kind == tPunct && o.text == "-" {
+				neg := p.acceptPunct("-")
+				if o = p.advance(); o.kind != tDuration {
+					p.fail(o.pos, "time() wants an offset such as 15m after the bucket, found %s", o.describe())
+				}
+				if g.Offset = p.duration(o); neg {
+					g.Offset = -g.Offset
+				}
+				zone = p.acceptPunct(",")
+			}
+			if zone {
+				g.Zone = p.zone()
+			}
+		}
+		close := p.expectPunct(")")
+		g.text = p.src[t.pos : close.pos+1]
+		return g
 	}
 	c := p.colRef()
 	return GroupItem{Col: c, Pos: c.Pos}
+}
+
+// zone reads a time zone name: an IANA name in quotes.
+func (p *parser) zone() *time.Location {
+	z := p.advance()
+	if z.kind != tString {
+		p.fail(z.pos, "time() wants an offset such as 15m or a time zone such as 'Europe/Berlin' after the bucket, found %s", z.describe())
+	}
+	loc, err := time.LoadLocation(z.text)
+	if err != nil || z.text == "" || strings.EqualFold(z.text, "local") {
+		p.fail(z.pos, "unknown time zone %q (want an IANA name such as 'Europe/Berlin', 'America/New_York' or 'UTC')", z.text)
+	}
+	return loc
 }
 
 func (p *parser) orderItem() OrderItem {

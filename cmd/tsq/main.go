@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	_ "time/tzdata" // GROUP BY time(1d, 'Europe/Berlin') on machines without a zone database
 
 	"github.com/tsqdb/tsq/chunk"
 )
