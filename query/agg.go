@@ -273,9 +273,7 @@ type aggState struct {
 	edge   value // first or last value
 	edgeT  int64
 	edgeS  int64
-	mean   float64             // stddev, variance: Welford's running mean
-	m2     float64             // and sum of squared deviations from it
-	lo, hi value               // spread
+	m2     float64             // stddev, variance: Welford's sum of squared deviations from the mean (in sumF)
 	pts    []ratePoint         // rate
 	vals   []float64           // quantile
 	set    map[string]struct{} // count(DISTINCT x): the values, as distinctKey
@@ -339,9 +337,9 @@ func (s *aggState) add(a *aggSpec, v value, t, seq int64) {
 		s.addExt(a, v)
 	case "stddev", "stddev_pop", "variance", "var_pop":
 		x := num(a.in, v)
-		d := x - s.mean
-		s.mean += d / float64(s.n)
-		s.m2 += d * (x - s.mean)
+		d := x - s.sumF
+		s.sumF += d / float64(s.n)
+		s.m2 += d * (x - s.sumF)
 	case "spread":
 		s.addSpread(a, v, v)
 	case "first", "last":
@@ -370,17 +368,18 @@ func (s *aggState) addExt(a *aggSpec, v value) {
 	}
 }
 
-// addSpread widens the spread's range to lo and hi.
+// addSpread widens the spread's range, min in ext and max in edge, to
+// lo and hi.
 func (s *aggState) addSpread(a *aggSpec, lo, hi value) {
 	if !s.hasExt {
-		s.lo, s.hi, s.hasExt = lo, hi, true
+		s.ext, s.edge, s.hasExt = lo, hi, true
 		return
 	}
-	if compareValues(a.in, lo, s.lo) < 0 {
-		s.lo = lo
+	if compareValues(a.in, lo, s.ext) < 0 {
+		s.ext = lo
 	}
-	if compareValues(a.in, hi, s.hi) > 0 {
-		s.hi = hi
+	if compareValues(a.in, hi, s.edge) > 0 {
+		s.edge = hi
 	}
 }
 
@@ -410,12 +409,14 @@ func (s *aggState) merge(a *aggSpec, o *aggState) {
 	case "stddev", "stddev_pop", "variance", "var_pop":
 		// Chan et al.'s combination of two partial (n, mean, m2).
 		n := float64(s.n + o.n)
-		d := o.mean - s.mean
-		s.mean += d * float64(o.n) / n
+		d := o.sumF - s.sumF
+		s.sumF += d * float64(o.n) / n
 		s.m2 += o.m2 + d*d*float64(s.n)*float64(o.n)/n
+		s.n += o.n
+		return
 	case "spread":
 		if o.hasExt {
-			s.addSpread(a, o.lo, o.hi)
+			s.addSpread(a, o.ext, o.edge)
 		}
 	}
 	s.n += o.n
@@ -480,13 +481,13 @@ func (s *aggState) result(a *aggSpec) value {
 		return value{f: v}
 	case "spread":
 		if a.out == kInt {
-			d := s.hi.i - s.lo.i
+			d := s.edge.i - s.ext.i
 			if d < 0 { // overflow
 				return nullValue
 			}
 			return value{i: d}
 		}
-		return value{f: s.hi.f - s.lo.f}
+		return value{f: s.edge.f - s.ext.f}
 	}
 	return nullValue
 }

@@ -53,7 +53,10 @@ func (g *groupCol) begin(r int32) {
 	case g.spec.kind == gBucket:
 		g.mode = modeBucket
 		g.lo, g.hi = g.spec.bk.span(g.times[r])
-		g.key, g.inRun = g.spec.bk.key(g.times[r]), true
+		g.key, g.inRun = g.lo, true
+		if g.spec.bk.loc != nil {
+			g.key = g.spec.bk.key(g.times[r])
+		}
 	case g.col != nil && g.col.Codes != nil && g.col.Strs == nil && g.col.Valid == nil:
 		g.mode, g.code = modeCode, g.col.Codes[r]
 	default:
