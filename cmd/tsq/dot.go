@@ -66,7 +66,10 @@ func (s *session) dotHelp(context.Context, []string, string) error {
 	for _, c := range dotCmds {
 		fmt.Fprintf(tw, "%s %s\t%s\n", c.name, c.args, c.help)
 	}
-	fmt.Fprintf(tw, "STATEMENT;\trun a query; it may span lines and ends with ;\n")
+	fmt.Fprintf(tw, "STATEMENT;\trun a statement; it may span lines and ends with ;\n")
+	fmt.Fprintf(tw, "  SELECT ... FROM s [WHERE ...] [GROUP BY ...] ...\ta query (docs/QUERY.md); EXPLAIN SELECT shows its plan\n")
+	fmt.Fprintf(tw, "  DELETE FROM s WHERE ...\tsoft-delete the matching rows\n")
+	fmt.Fprintf(tw, "  INSERT INTO s (series, time, f) VALUES (...)\tappend records\n")
 	return tw.Flush()
 }
 
