@@ -73,6 +73,7 @@ func (p *plan) planAggregate() error {
 		if g.Bucket > 0 {
 			gs.kind, gs.name, gs.out = gBucket, ColTime, kTime
 			gs.bk = newBucketer(g.Bucket, g.Offset, g.Zone, g.text)
+			gs.bk.months = g.Months
 			if slices.ContainsFunc(a.groups, func(o groupSpec) bool { return o.kind == gBucket }) {
 				return p.errAt(g.Pos, "only one time() bucket per query")
 			}

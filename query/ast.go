@@ -137,6 +137,7 @@ func (c *Call) String() string {
 // series label.
 type GroupItem struct {
 	Bucket int64          // time(d): d in ns; 0 otherwise
+	Months int            // time(3mo), time(1y): calendar months (Bucket then about as long)
 	Offset int64          // time(d, offset): buckets start offset after multiples of d
 	Zone   *time.Location // time(d, 'zone'): buckets on the zone's wall clock; nil: UTC
 	text   string         // time(...) as written

@@ -15,6 +15,7 @@ import (
 // a repeated hour is one bucket).
 type bucketer struct {
 	d, offset int64 // offset in [0, d)
+	months    int   // calendar buckets of this many months (d then approximates them)
 	loc       *time.Location
 	text      string // as written: time(1d, 6h, 'America/New_York')
 }
@@ -32,6 +33,22 @@ func newBucketer(d, offset int64, loc *time.Location, text string) *bucketer {
 // t's zone period (a repeated wall time puts two spans in one bucket).
 // At the ends of int64 the first and last buckets are cut there.
 func (b *bucketer) span(t int64) (lo, hi int64) {
+	if b.months > 0 && localRange(t) {
+		lo = b.key(t)
+		hi = b.next(lo)
+		if b.loc == nil {
+			return lo, hi
+		}
+		// Within t's zone period, where the wall clock runs on.
+		zs, ze := time.Unix(0, t).In(b.loc).ZoneBounds()
+		if !zs.IsZero() && localRange(zs.UnixNano()) {
+			lo = max(lo, zs.UnixNano())
+		}
+		if !ze.IsZero() && localRange(ze.UnixNano()) {
+			hi = min(hi, ze.UnixNano())
+		}
+		return lo, hi
+	}
 	if b.loc == nil || !localRange(t) {
 		return b.fixed(t)
 	}
@@ -54,6 +71,11 @@ func (b *bucketer) span(t int64) (lo, hi int64) {
 // key returns t's bucket: its start, on a zone's clock the instant its
 // first wall time names.
 func (b *bucketer) key(t int64) int64 {
+	if b.months > 0 && localRange(t) {
+		y, m, _ := time.Unix(0, t).In(b.location()).Date()
+		i := floorDiv(int64(y)*12+int64(m)-1, int64(b.months)) * int64(b.months)
+		return time.Date(int(floorDiv(i, 12)), time.Month(i-floorDiv(i, 12)*12+1), 1, 0, 0, 0, 0, b.location()).UnixNano()
+	}
 	if b.loc == nil || !localRange(t) {
 		lo, _ := b.fixed(t)
 		return lo
@@ -66,6 +88,10 @@ func (b *bucketer) key(t int64) int64 {
 // next returns the bucket after the one keyed k (k itself at the end of
 // int64).
 func (b *bucketer) next(k int64) int64 {
+	if b.months > 0 && localRange(k) {
+		y, m, _ := time.Unix(0, k).In(b.location()).Date()
+		return time.Date(y, m+time.Month(b.months), 1, 0, 0, 0, 0, b.location()).UnixNano()
+	}
 	if b.loc == nil || !localRange(k) {
 		_, hi := b.fixed(k)
 		return hi
@@ -73,6 +99,23 @@ func (b *bucketer) next(k int64) int64 {
 	_, off := time.Unix(0, k).In(b.loc).Zone()
 	_, whi := b.fixed(k + int64(off)*1e9)
 	return b.instant(whi)
+}
+
+// location is the zone of the wall clock: UTC without one.
+func (b *bucketer) location() *time.Location {
+	if b.loc == nil {
+		return time.UTC
+	}
+	return b.loc
+}
+
+// floorDiv is a / b rounded down (b > 0).
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && a < 0 {
+		q--
+	}
+	return q
 }
 
 // localRange reports whether t is far enough inside int64 (years 1679

@@ -123,3 +123,75 @@ func TestBucketerEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestBucketMonths: time(1mo), time(3mo) and time(1y) are calendar
+// months, quarters and years, on UTC or a zone's calendar; FILL makes
+// the empty ones.
+func TestBucketMonths(t *testing.T) {
+	var rows []trow
+	for d := time.Date(2024, 1, 1, 12, 0, 0, 0, time.UTC); d.Year() == 2024; d = d.AddDate(0, 0, 1) {
+		rows = append(rows, trow{seq: uint64(len(rows) + 1), time: d.UnixNano(), series: "cpu", op: 1, f: map[string]any{"v": float64(d.Day())}})
+	}
+	src, err := buildSource(rand.New(rand.NewPCG(2, 2)), rows, 30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := func(q string) ([]int64, []time.Time) {
+		t.Helper()
+		got, err := runCells(q, openOnly(src), &Options{BatchRows: 4})
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		var n []int64
+		var at []time.Time
+		for _, r := range got {
+			at = append(at, time.Unix(0, r[0].(int64)).UTC())
+			n = append(n, r[1].(int64))
+		}
+		return n, at
+	}
+	n, at := counts("SELECT time, count(*) FROM m GROUP BY time(1mo)")
+	if want := []int64{31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}; !slicesEqual(n, want) || at[1] != time.Date(2024, 2, 1, 0, 0, 0, 0, time.UTC) {
+		t.Fatalf("months: %v from %v", n, at)
+	}
+	if n, _ := counts("SELECT time, count(*) FROM m GROUP BY time(3mo)"); !slicesEqual(n, []int64{91, 91, 92, 92}) {
+		t.Fatalf("quarters: %v", n)
+	}
+	if n, at := counts("SELECT time, count(*) FROM m GROUP BY time(1y)"); !slicesEqual(n, []int64{366}) || at[0] != time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC) {
+		t.Fatalf("years: %v at %v", n, at)
+	}
+	// In Kiritimati (UTC+14) noon UTC is 02:00 the next day: its months
+	// start at 10:00 UTC the day before, and 2024-12-31 is in its 2025.
+	n, at = counts("SELECT time, count(*) FROM m GROUP BY time(1mo, 'Pacific/Kiritimati')")
+	if len(n) != 13 || n[0] != 30 || n[11] != 31 || n[12] != 1 || at[1] != time.Date(2024, 1, 31, 10, 0, 0, 0, time.UTC) {
+		t.Fatalf("Kiritimati months: %v from %v", n, at)
+	}
+	n, at = counts("SELECT time, count(*) FROM m WHERE time >= '2024-03-01' AND time < '2024-04-01' OR time >= '2024-06-01' AND time < '2024-07-01' " +
+		"GROUP BY time(1mo) FILL(0)")
+	if !slicesEqual(n, []int64{31, 0, 0, 30}) || at[1] != time.Date(2024, 4, 1, 0, 0, 0, 0, time.UTC) {
+		t.Fatalf("months filled: %v from %v", n, at)
+	}
+	for _, c := range []struct{ q, msg string }{
+		{"SELECT count(*) FROM m GROUP BY time(0mo)", "1 to 1200 months"},
+		{"SELECT count(*) FROM m GROUP BY time(1mo, 1d)", "not supported with calendar buckets"},
+		{"SELECT count(*) FROM m GROUP BY time(1.5mo)", "bad duration"},
+	} {
+		_, err := runCells(c.q, openOnly(src), nil)
+		var e *Error
+		if !errors.As(err, &e) || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: %v, want %q", c.q, err, c.msg)
+		}
+	}
+}
+
+func slicesEqual(a, b []int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -87,6 +87,9 @@ func (a *aggPlan) fillGaps(gs *groups, lo, hi int64) error {
 	if bucket.loc != nil && d > int64(time.Hour) {
 		d -= int64(time.Hour)
 	}
+	if bucket.months > 0 { // the shortest months
+		d = int64(bucket.months) * 28 * 24 * int64(time.Hour)
+	}
 	buckets := (uint64(hi)-uint64(lo))/uint64(d) + 1
 	if buckets > uint64(maxGroups) || buckets*uint64(len(gs.m)) > uint64(maxGroups) {
 		return fmt.Errorf("query: FILL would make %d buckets for each of %d groups (more than %d rows); use a wider time bucket or a narrower time range",

@@ -124,8 +124,10 @@ func (l *lexer) next() (token, error) {
 	return token{}, errAt(l.src, start, "unexpected character %q", r)
 }
 
-// durationUnits are the suffixes of a duration literal, longest first.
-var durationUnits = []string{"ns", "us", "µs", "ms", "s", "m", "h", "d", "w"}
+// durationUnits are the suffixes of a duration literal, longest first;
+// months and years lex too, for time() buckets (ParseDuration refuses
+// them).
+var durationUnits = []string{"ns", "us", "µs", "ms", "mo", "s", "m", "h", "d", "w", "y"}
 
 func (l *lexer) number() (token, error) {
 	start := l.off

@@ -825,15 +825,6 @@ func bruteCall(c *Call, rows []trow) any {
 	panic(c.Func)
 }
 
-// floorDiv is a / b rounded down.
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && (a < 0) != (b < 0) {
-		q--
-	}
-	return q
-}
-
 // bruteBucket is the start of t's bucket of time(d[, offset][, zone]):
 // whole days by the zone's calendar date (midnights), shorter buckets
 // by its wall clock.

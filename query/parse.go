@@ -471,17 +471,24 @@ func (p *parser) groupItem() GroupItem {
 			}
 			p.fail(d.pos, "time() wants a duration such as 5m or 1h, found %s", d.describe())
 		}
-		ns := p.duration(d)
-		if ns <= 0 {
+		g := GroupItem{Pos: t.pos}
+		if n, ok := calendarMonths(d.text); ok {
+			if n <= 0 || n > 1200 {
+				p.fail(d.pos, "time(%s): want 1 to 1200 months (100y)", d.text)
+			}
+			g.Months, g.Bucket = n, int64(n)*30*24*int64(time.Hour)
+		} else if g.Bucket = p.duration(d); g.Bucket <= 0 {
 			p.fail(d.pos, "time bucket of 0: want a positive duration such as 5m")
 		}
-		g := GroupItem{Bucket: ns, Pos: t.pos}
 		if p.acceptPunct(",") { // an offset, a zone, or both
 			zone := true
 			if o := p.peek(); o.kind == tDuration || o.kind == tPunct && o.text == "-" {
 				neg := p.acceptPunct("-")
 				if o = p.advance(); o.kind != tDuration {
 					p.fail(o.pos, "time() wants an offset such as 15m after the bucket, found %s", o.describe())
+				}
+				if g.Months > 0 {
+					p.fail(o.pos, "an offset is not supported with calendar buckets (%s)", d.text)
 				}
 				if g.Offset = p.duration(o); neg {
 					g.Offset = -g.Offset
@@ -498,6 +505,25 @@ func (p *parser) groupItem() GroupItem {
 	}
 	c := p.colRef()
 	return GroupItem{Col: c, Pos: c.Pos}
+}
+
+// calendarMonths reads a bucket of whole months or years: 1mo, 3mo, 1y.
+func calendarMonths(s string) (int, bool) {
+	num, unit := s, ""
+	for _, u := range []string{"mo", "y"} {
+		if n, ok := strings.CutSuffix(s, u); ok {
+			num, unit = n, u
+			break
+		}
+	}
+	if unit == "" || num == "" || strings.Trim(num, "0123456789") != "" || len(num) > 6 {
+		return 0, false
+	}
+	n, _ := strconv.Atoi(num)
+	if unit == "y" {
+		n *= 12
+	}
+	return n, true
 }
 
 // zone reads a time zone name: an IANA name in quotes.
@@ -811,6 +837,9 @@ func ParseDuration(s string) (int64, error) {
 			j++
 		}
 		u, ok := unitNs[rest[i:j]]
+		if unit := rest[i:j]; unit == "mo" || unit == "y" {
+			return 0, fmt.Errorf("bad duration %s: months and years are calendar units, taken only by time() buckets (GROUP BY time(1mo))", s)
+		}
 		if err != nil || !ok {
 			return 0, fmt.Errorf("bad duration %s", s)
 		}
