@@ -197,26 +197,19 @@ func forgetBlooms(dir string) {
 
 // gcDropped removes the directories of drops a crash interrupted.
 func (s *Store) gcDropped(gs *GCStats) error {
-	names, err := s.fs.ReadDir(s.streamsDir())
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
+	names, err := s.suffixed(dropSuffix)
 	if err != nil {
 		return err
 	}
 	var errs []error
-	for _, n := range names {
-		name, ok := strings.CutSuffix(n, dropSuffix)
-		if !ok || ValidateStreamName(name) != nil {
-			continue
-		}
+	for _, name := range names {
 		s.mu.Lock()
 		busy := s.dropping[name]
 		s.mu.Unlock()
 		if busy {
 			continue // a drop of this Store removes it
 		}
-		if err := s.fs.RemoveAll(filepath.Join(s.streamsDir(), n)); err != nil {
+		if err := s.fs.RemoveAll(filepath.Join(s.streamsDir(), name+dropSuffix)); err != nil {
 			errs = append(errs, err)
 			continue
 		}

@@ -185,22 +185,34 @@ func streamHasContent(fsys vfs.FS, dir string) (bool, error) {
 // journal record is removed (a killed import), the marker of any other
 // goes. Streams another process holds are left alone.
 func (s *Store) gcFresh(gs *GCStats) error {
-	names, err := s.fs.ReadDir(s.streamsDir())
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
+	names, err := s.suffixed(freshSuffix)
 	if err != nil {
 		return err
 	}
 	var errs []error
-	for _, n := range names {
-		name, ok := strings.CutSuffix(n, freshSuffix)
-		if !ok || ValidateStreamName(name) != nil {
-			continue
-		}
+	for _, name := range names {
 		errs = append(errs, s.gcFreshOne(name, gs))
 	}
 	return errors.Join(errs...)
+}
+
+// suffixed returns the stream names of the entries of streams/ named
+// <stream><suffix> (markers, dropped directories).
+func (s *Store) suffixed(suffix string) ([]string, error) {
+	names, err := s.fs.ReadDir(s.streamsDir())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, n := range names {
+		if name, ok := strings.CutSuffix(n, suffix); ok && ValidateStreamName(name) == nil {
+			out = append(out, name)
+		}
+	}
+	return out, nil
 }
 
 func (s *Store) gcFreshOne(name string, gs *GCStats) error {

@@ -132,16 +132,7 @@ func TestDeleteStatementErrors(t *testing.T) {
 		{"DELETE FROM ev WHERE nosuch > 3", "nosuch"},
 		{"DELETE FROM nosuch", "nosuch"},
 	} {
-		rr, err := s.Query(ctx, c.text, nil)
-		var qe *query.Error
-		if err == nil {
-			rr.Release()
-			t.Errorf("%s: no error", c.text)
-			continue
-		}
-		if !errors.As(err, &qe) || !strings.Contains(err.Error(), c.msg) {
-			t.Errorf("%s: %v (%T), want a *query.Error saying %q", c.text, err, err, c.msg)
-		}
+		wantQueryError(t, s, c.text, c.msg)
 	}
 	// The query package alone cannot delete.
 	src, err := s.querySource("ev")
@@ -242,16 +233,7 @@ func TestInsertStatement(t *testing.T) {
 		{"EXPLAIN INSERT INTO notes (series) VALUES ('a')", "EXPLAIN INSERT"},
 		{"INSERT INTO notes (series) VALUES ('a') LIMIT 1", "unexpected"},
 	} {
-		rr, err := s.Query(ctx, c.text, nil)
-		var qe *query.Error
-		if err == nil {
-			rr.Release()
-			t.Errorf("%s: no error", c.text)
-			continue
-		}
-		if !errors.As(err, &qe) || !strings.Contains(err.Error(), c.msg) {
-			t.Errorf("%s: %v (%T), want a *query.Error saying %q", c.text, err, err, c.msg)
-		}
+		wantQueryError(t, s, c.text, c.msg)
 	}
 	// A type the stream's batch cannot hold: the store's error, nothing appended.
 	if _, err := s.Query(ctx, "INSERT INTO notes (series, v) VALUES ('a', 1), ('a', 'x')", nil); !errors.Is(err, ErrInvalidRecord) {
@@ -275,5 +257,20 @@ func TestInsertStatement(t *testing.T) {
 			rr.Release()
 		}
 		t.Errorf("INSERT on a read-only store: %v, want ErrReadOnly", err)
+	}
+}
+
+// wantQueryError checks that text fails with a *query.Error saying msg.
+func wantQueryError(t *testing.T, s *Store, text, msg string) {
+	t.Helper()
+	rr, err := s.Query(ctx, text, nil)
+	if err == nil {
+		rr.Release()
+		t.Errorf("%s: no error", text)
+		return
+	}
+	var qe *query.Error
+	if !errors.As(err, &qe) || !strings.Contains(err.Error(), msg) {
+		t.Errorf("%s: %v (%T), want a *query.Error saying %q", text, err, err, msg)
 	}
 }

@@ -33,37 +33,28 @@ func newBucketer(d, offset int64, loc *time.Location, text string) *bucketer {
 // t's zone period (a repeated wall time puts two spans in one bucket).
 // At the ends of int64 the first and last buckets are cut there.
 func (b *bucketer) span(t int64) (lo, hi int64) {
-	if b.months > 0 && localRange(t) {
+	switch {
+	case b.months > 0 && localRange(t):
 		lo = b.key(t)
 		hi = b.next(lo)
 		if b.loc == nil {
 			return lo, hi
 		}
-		// Within t's zone period, where the wall clock runs on.
-		zs, ze := time.Unix(0, t).In(b.loc).ZoneBounds()
-		if !zs.IsZero() && localRange(zs.UnixNano()) {
-			lo = max(lo, zs.UnixNano())
-		}
-		if !ze.IsZero() && localRange(ze.UnixNano()) {
-			hi = min(hi, ze.UnixNano())
-		}
-		return lo, hi
-	}
-	if b.loc == nil || !localRange(t) {
+	case b.loc == nil || !localRange(t):
 		return b.fixed(t)
+	default:
+		_, off := time.Unix(0, t).In(b.loc).Zone()
+		o := int64(off) * 1e9
+		wlo, whi := b.fixed(t + o)
+		lo, hi = wlo-o, whi-o
 	}
-	tm := time.Unix(0, t).In(b.loc)
-	_, off := tm.Zone()
-	o := int64(off) * 1e9
-	wlo, whi := b.fixed(t + o)
-	lo, hi = wlo-o, whi-o
-	if zs, ze := tm.ZoneBounds(); !zs.IsZero() || !ze.IsZero() {
-		if !zs.IsZero() && localRange(zs.UnixNano()) {
-			lo = max(lo, zs.UnixNano())
-		}
-		if !ze.IsZero() && localRange(ze.UnixNano()) {
-			hi = min(hi, ze.UnixNano())
-		}
+	// Within t's zone period, where the wall clock runs on.
+	zs, ze := time.Unix(0, t).In(b.loc).ZoneBounds()
+	if !zs.IsZero() && localRange(zs.UnixNano()) {
+		lo = max(lo, zs.UnixNano())
+	}
+	if !ze.IsZero() && localRange(ze.UnixNano()) {
+		hi = min(hi, ze.UnixNano())
 	}
 	return lo, hi
 }

@@ -47,11 +47,7 @@ func writeCSV(w io.Writer, rr array.RecordReader) (int64, error) {
 
 func writeJSON(w io.Writer, rr array.RecordReader) (int64, error) {
 	bw := bufio.NewWriter(w)
-	fields := rr.Schema().Fields()
-	keys := make([][]byte, len(fields))
-	for i, f := range fields {
-		keys[i], _ = json.Marshal(f.Name)
-	}
+	keys := jsonKeys(rr.Schema())
 	bw.WriteString("[")
 	first := true
 	n, err := each(rr, func(cols []arrow.Array, i int) error {
@@ -59,21 +55,8 @@ func writeJSON(w io.Writer, rr array.RecordReader) (int64, error) {
 			bw.WriteString(",")
 		}
 		first = false
-		bw.WriteString("\n{")
-		for j, c := range cols {
-			if j > 0 {
-				bw.WriteString(",")
-			}
-			bw.Write(keys[j])
-			bw.WriteString(":")
-			v, err := json.Marshal(format(c, i).raw)
-			if err != nil {
-				return err
-			}
-			bw.Write(v)
-		}
-		bw.WriteString("}")
-		return nil
+		bw.WriteString("\n")
+		return writeJSONRow(bw, keys, cols, i)
 	})
 	if n > 0 {
 		bw.WriteString("\n")
@@ -85,28 +68,42 @@ func writeJSON(w io.Writer, rr array.RecordReader) (int64, error) {
 	return n, err
 }
 
-func writeJSONL(w io.Writer, rr array.RecordReader) (int64, error) {
-	bw := bufio.NewWriter(w)
-	fields := rr.Schema().Fields()
-	keys := make([][]byte, len(fields))
-	for i, f := range fields {
+// jsonKeys returns the schema's column names as JSON strings.
+func jsonKeys(s *arrow.Schema) [][]byte {
+	keys := make([][]byte, s.NumFields())
+	for i, f := range s.Fields() {
 		keys[i], _ = json.Marshal(f.Name)
 	}
-	n, err := each(rr, func(cols []arrow.Array, i int) error {
-		bw.WriteString("{")
-		for j, c := range cols {
-			if j > 0 {
-				bw.WriteString(",")
-			}
-			bw.Write(keys[j])
-			bw.WriteString(":")
-			v, err := json.Marshal(format(c, i).raw)
-			if err != nil {
-				return err
-			}
-			bw.Write(v)
+	return keys
+}
+
+// writeJSONRow writes row i as a JSON object.
+func writeJSONRow(bw *bufio.Writer, keys [][]byte, cols []arrow.Array, i int) error {
+	bw.WriteString("{")
+	for j, c := range cols {
+		if j > 0 {
+			bw.WriteString(",")
 		}
-		bw.WriteString("}\n")
+		bw.Write(keys[j])
+		bw.WriteString(":")
+		v, err := json.Marshal(format(c, i).raw)
+		if err != nil {
+			return err
+		}
+		bw.Write(v)
+	}
+	bw.WriteString("}")
+	return nil
+}
+
+func writeJSONL(w io.Writer, rr array.RecordReader) (int64, error) {
+	bw := bufio.NewWriter(w)
+	keys := jsonKeys(rr.Schema())
+	n, err := each(rr, func(cols []arrow.Array, i int) error {
+		if err := writeJSONRow(bw, keys, cols, i); err != nil {
+			return err
+		}
+		bw.WriteString("\n")
 		return nil
 	})
 	if ferr := bw.Flush(); err == nil {
