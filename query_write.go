@@ -2,13 +2,18 @@ package tsq
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"strings"
 	"time"
 
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/tsqdb/tsq/ingest"
 	"github.com/tsqdb/tsq/query"
 )
 
@@ -26,6 +31,9 @@ func (s *Store) insert(ctx context.Context, stmt *query.Statement, text string, 
 	now := time.Now()
 	if o != nil && !o.Now.IsZero() {
 		now = o.Now
+	}
+	if stmt.Insert.Select != nil {
+		return s.insertSelect(ctx, stmt, text, o)
 	}
 	rows, err := stmt.InsertRows(text, now)
 	if err != nil {
@@ -61,6 +69,69 @@ func (s *Store) insert(ctx context.Context, stmt *query.Statement, text string, 
 		return nil, err
 	}
 	return oneRow(InsertedSchema, uint64(len(seqs)), seqs[0], seqs[len(seqs)-1]), nil
+}
+
+// insertSelect runs INSERT INTO stream SELECT ...: the result streams
+// as Arrow IPC into an import of the stream, so it is staged on disk
+// with bounded memory and commits atomically, as one journal record.
+// The result's columns are taken by name: time (a timestamp) and series
+// (text) are needed; key and op are used when present, seq is dropped,
+// every other column becomes a field.
+func (s *Store) insertSelect(ctx context.Context, stmt *query.Statement, text string, o *query.Options) (array.RecordReader, error) {
+	sel := stmt.Insert.Select
+	rr, err := query.Exec(ctx, sel, text, s.opener, o)
+	if err != nil {
+		return nil, err
+	}
+	defer rr.Release()
+	sc := rr.Schema()
+	if query.IsExplain(sc) {
+		return nil, fmt.Errorf("tsq: stream %q: INSERT ... SELECT of an EXPLAIN", stmt.Stream)
+	}
+	for _, need := range []struct {
+		name string
+		ok   func(arrow.DataType) bool
+	}{
+		{"time", func(t arrow.DataType) bool { return t.ID() == arrow.TIMESTAMP }},
+		{"series", func(t arrow.DataType) bool {
+			if d, ok := t.(*arrow.DictionaryType); ok {
+				t = d.ValueType
+			}
+			return t.ID() == arrow.STRING
+		}},
+	} {
+		if i := sc.FieldIndices(need.name); len(i) != 1 || !need.ok(sc.Field(i[0]).Type) {
+			return nil, fmt.Errorf("tsq: stream %q: INSERT ... SELECT needs a %s column in the result (select it, or GROUP BY it); the result has: %s",
+				stmt.Stream, need.name, strings.Join(fieldNames(sc), ", "))
+		}
+	}
+	pr, pw := io.Pipe()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		w := ipc.NewWriter(pw, ipc.WithSchema(sc))
+		var err error
+		for err == nil && rr.Next() {
+			err = w.Write(rr.RecordBatch())
+		}
+		err = errors.Join(err, rr.Err(), w.Close())
+		pw.CloseWithError(err)
+	}()
+	st, err := s.Import(ctx, stmt.Stream, pr, &ImportOptions{Format: ingest.Arrow, Source: "INSERT ... SELECT"})
+	pr.CloseWithError(errors.New("import ended")) // stops the writer if the import failed early
+	<-done                                        // before rr is released
+	if err != nil {
+		return nil, err
+	}
+	return oneRow(InsertedSchema, uint64(st.Rows), st.FirstSeq, st.LastSeq), nil
+}
+
+func fieldNames(sc *arrow.Schema) []string {
+	names := make([]string, sc.NumFields())
+	for i, f := range sc.Fields() {
+		names[i] = f.Name
+	}
+	return names
 }
 
 // oneRow is a result of one row of uint64 columns.

@@ -274,3 +274,64 @@ func wantQueryError(t *testing.T, s *Store, text, msg string) {
 		t.Errorf("%s: %v (%T), want a *query.Error saying %q", text, err, err, msg)
 	}
 }
+
+// TestInsertSelect: INSERT INTO stream SELECT appends the result's rows
+// (time, series, key, op by name, seq dropped, other columns as fields)
+// as one import: a rollup reads back as the aggregate it came from, a
+// copy folds as its source, the journal records it, and a stream can
+// take rows of its own.
+func TestInsertSelect(t *testing.T) {
+	mem := vfs.NewMem()
+	s := openT(t, mem, Options{CompactInterval: 0})
+	fillDeleteWhere(t, s)
+	const agg = "SELECT time, series, avg(n) AS n, count(*) AS c FROM ev WHERE op = 'put' GROUP BY time(1m), series"
+	_, want := queryT(t, s, agg)
+	_, rows := queryT(t, s, "INSERT INTO rollup "+agg)
+	if len(rows) != 1 || rows[0] != fmt.Sprintf("%d|1|%d", len(want), len(want)) {
+		t.Fatalf("INSERT ... SELECT returned %v, want %d rows at seqs 1..%d", rows, len(want), len(want))
+	}
+	if _, got := queryT(t, s, "SELECT time, series, n, c FROM rollup"); !slices.Equal(got, want) {
+		t.Fatalf("rollup:\n%s\nwant\n%s", strings.Join(got[:min(5, len(got))], "\n"), strings.Join(want[:5], "\n"))
+	}
+	queryT(t, s, "INSERT INTO copy SELECT * FROM ev;")
+	for _, q := range []string{"SELECT series, key, op, n FROM %s", "SELECT series, key, n FROM fold(%s)", "SELECT count(*) FROM fold(%s) WHERE series = 'c'"} {
+		_, a := queryT(t, s, fmt.Sprintf(q, "ev"))
+		_, b := queryT(t, s, fmt.Sprintf(q, "copy"))
+		if !slices.Equal(a, b) || len(a) == 0 {
+			t.Fatalf("%s: the copy differs (%d rows, source %d)", q, len(b), len(a))
+		}
+	}
+	recs, err := s.Imports("copy")
+	if err != nil || len(recs) != 1 || recs[0].Source != "INSERT ... SELECT" {
+		t.Fatalf("journal of copy: %+v, %v", recs, err)
+	}
+	n, _ := s.Count("ev")
+	m := count1(t, s, "SELECT count(*) FROM ev WHERE series = 'm'")
+	queryT(t, s, "INSERT INTO ev SELECT time, series, value FROM ev WHERE series = 'm'")
+	if n2, _ := s.Count("ev"); fmt.Sprint(n2-n) != m {
+		t.Fatalf("a stream copying its own rows: %d more, want %s", n2-n, m)
+	}
+	for _, c := range []struct{ text, msg string }{
+		{"INSERT INTO x SELECT time, avg(n) FROM ev GROUP BY time(1m)", "needs a series column"},
+		{"INSERT INTO x SELECT series, count(*) FROM ev GROUP BY series", "needs a time column"},
+		{"INSERT INTO x (time, series) SELECT time, series FROM ev", "leave out the column list"},
+		{"INSERT INTO x SELECT nosuch FROM ev", "unknown column"},
+	} {
+		rr, err := s.Query(ctx, c.text, nil)
+		if err == nil {
+			rr.Release()
+		}
+		if err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: %v, want %q", c.text, err, c.msg)
+		}
+	}
+	if names, _ := s.Streams(); slices.Contains(names, "x") {
+		t.Fatalf("a refused INSERT ... SELECT made stream x: %v", names)
+	}
+	closeT(t, s)
+	r := openT(t, mem, Options{ReadOnly: true})
+	defer closeT(t, r)
+	if _, err := r.Query(ctx, "INSERT INTO y SELECT * FROM ev", nil); !errors.Is(err, ErrReadOnly) {
+		t.Fatalf("on a read-only store: %v", err)
+	}
+}

@@ -12,6 +12,9 @@ type Insert struct {
 	Cols   []*ColRef
 	Rows   [][]*Lit
 	rowPos []int
+	// Select: INSERT INTO stream SELECT ...: the result's rows, its
+	// columns taken by name (time and series needed); nil with VALUES.
+	Select *Statement
 }
 
 // InsertRow is a row of an INSERT with its values resolved.
@@ -38,6 +41,12 @@ func (p *parser) insertStmt(st *Statement, pos int) {
 	st.deletePos = pos
 	p.expectKw("into")
 	st.Stream, st.streamPos = p.streamName()
+	if t := p.peek(); isKw(t, "select") {
+		sel := &Statement{Limit: -1}
+		p.selectStmt(sel)
+		st.Insert.Select = sel
+		return
+	}
 	if t := p.peek(); isKw(t, "values") {
 		p.fail(t.pos, "INSERT needs its columns named before VALUES: INSERT INTO %s (time, series, value) VALUES (...)", st.Stream)
 	}
@@ -56,6 +65,9 @@ func (p *parser) insertStmt(st *Statement, pos int) {
 		}
 	}
 	p.expectPunct(")")
+	if t := p.peek(); isKw(t, "select") {
+		p.fail(t.pos, "INSERT ... SELECT takes the result's columns by name: leave out the column list (rename with AS)")
+	}
 	p.expectKw("values")
 	for {
 		t := p.expectPunct("(")
@@ -92,8 +104,8 @@ func (p *parser) insertStmt(st *Statement, pos int) {
 // the offending value.
 func (st *Statement) InsertRows(text string, now time.Time) ([]InsertRow, error) {
 	ins := st.Insert
-	if ins == nil {
-		return nil, errAt(text, 0, "not an INSERT statement")
+	if ins == nil || ins.Select != nil {
+		return nil, errAt(text, 0, "not an INSERT ... VALUES statement")
 	}
 	p := &plan{src: text, now: now.UnixNano()}
 	floats := make([]bool, len(ins.Cols)) // columns with a number: ints become numbers

@@ -120,6 +120,12 @@ func (p *parser) statement() (st *Statement, err error) {
 		p.insertStmt(st, t.pos)
 		return st, nil
 	}
+	p.selectStmt(st)
+	return st, nil
+}
+
+// selectStmt parses a SELECT statement to its end.
+func (p *parser) selectStmt(st *Statement) {
 	p.expectKw("select")
 	distinct := -1 // SELECT DISTINCT: its position
 	if t := p.peek(); isKw(t, "distinct") && !isKw(p.toks[p.i+1], "from") && !(p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == ",") {
@@ -169,7 +175,6 @@ func (p *parser) statement() (st *Statement, err error) {
 	if t := p.peek(); t.kind != tEOF {
 		p.fail(t.pos, "unexpected %s after the statement", t.describe())
 	}
-	return st, nil
 }
 
 // deleteStmt parses the rest of DELETE FROM stream [WHERE cond] (the
