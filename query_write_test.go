@@ -335,3 +335,35 @@ func TestInsertSelect(t *testing.T) {
 		t.Fatalf("on a read-only store: %v", err)
 	}
 }
+
+// FuzzStatement runs any statement, writes included, on a small store:
+// nothing panics, every failure is an error, and the store still opens
+// and counts after it.
+func FuzzStatement(f *testing.F) {
+	for _, s := range []string{
+		"DELETE FROM ev WHERE series = 'a' AND n > 100",
+		"INSERT INTO ev (time, series, key, n, s) VALUES ('2026-12-01T00:00:00Z' + 1h, 'a', 'k1', 3, 'x'), (now(), 'b', NULL, 2.5, true)",
+		"INSERT INTO rollup SELECT time, series, avg(n) AS n FROM ev GROUP BY time(1m, 'Europe/Berlin'), series",
+		"SELECT time, difference(n), moving_average(value, 2) FROM ev WHERE series = 'm'",
+		"EXPLAIN DELETE FROM ev",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		mem := vfs.NewMem()
+		s := openT(t, mem, Options{CompactInterval: 0, Sync: SyncNever})
+		fillDeleteWhere(t, s)
+		if rr, err := s.Query(ctx, text, nil); err == nil {
+			for rr.Next() {
+			}
+			_ = rr.Err()
+			rr.Release()
+		}
+		closeT(t, s)
+		s = openT(t, mem, Options{CompactInterval: 0})
+		defer closeT(t, s)
+		if _, err := s.Count("ev"); err != nil {
+			t.Fatalf("%q: the store does not count after it: %v", text, err)
+		}
+	})
+}
