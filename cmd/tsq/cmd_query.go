@@ -22,6 +22,7 @@ func runQueryCmd(ctx context.Context, e *env, args []string) error {
 	plot := fs.Bool("plot", false, "draw each result as a line chart instead of printing it")
 	maxRows := fs.Int("maxrows", -1, "table rows shown before truncating (-1: all)")
 	cont := fs.Bool("continue", false, "go on after an error (the exit status is still 1)")
+	tz := fs.String("tz", "", "show timestamps on this time `zone`'s clock (as .tz)")
 	if err := e.parse(fs, args); err != nil {
 		return err
 	}
@@ -54,6 +55,11 @@ func runQueryCmd(ctx context.Context, e *env, args []string) error {
 	defer s.close()
 	if err := s.dot(ctx, ".mode "+*mode); err != nil {
 		return err
+	}
+	if *tz != "" {
+		if err := s.dot(ctx, ".tz "+*tz); err != nil {
+			return err
+		}
 	}
 	s.rows, s.bail, s.plotAll = *maxRows, !*cont, *plot
 	return s.script(ctx, src)

@@ -19,6 +19,7 @@ func runShell(ctx context.Context, e *env, args []string) error {
 	fs := e.flags("shell")
 	cont := fs.Bool("continue", false, "script mode: go on after an error (the exit status is still 1)")
 	mode := fs.String("mode", "table", "output `mode`: table, csv, json, line, jsonl or logfmt")
+	tz := fs.String("tz", "", "show timestamps on this time `zone`'s clock (as .tz)")
 	if err := e.parse(fs, args); err != nil {
 		return err
 	}
@@ -31,6 +32,11 @@ func runShell(ctx context.Context, e *env, args []string) error {
 	defer s.close()
 	if err := s.dot(ctx, ".mode "+*mode); err != nil {
 		return err
+	}
+	if *tz != "" {
+		if err := s.dot(ctx, ".tz "+*tz); err != nil {
+			return err
+		}
 	}
 	s.bail = !*cont
 	if f, ok := e.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {

@@ -28,6 +28,7 @@ func runTail(ctx context.Context, e *env, args []string) error {
 	where := fs.String("where", "", "a WHERE `condition` the records must match, e.g. \"series = 'cpu'\"")
 	mode := fs.String("mode", "logfmt", "output `mode`: logfmt, jsonl, csv, json, line or table")
 	every := fs.Duration("interval", time.Second, "with -f, how often to look for new records")
+	tz := fs.String("tz", "", "show timestamps on this time `zone`'s clock")
 	if err := e.parse(fs, args); err != nil {
 		return err
 	}
@@ -37,6 +38,12 @@ func runTail(ctx context.Context, e *env, args []string) error {
 	m, err := render.ParseMode(*mode)
 	if err != nil {
 		return fmt.Errorf("tail: %w", err)
+	}
+	var zone *time.Location
+	if *tz != "" {
+		if zone, err = loadZone(*tz); err != nil {
+			return fmt.Errorf("tail: %w", err)
+		}
 	}
 	if *n < 0 || *every <= 0 {
 		return errors.New("tail: -n must be 0 or more and --interval positive")
@@ -48,7 +55,7 @@ func runTail(ctx context.Context, e *env, args []string) error {
 	defer st.Close()
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
-	t := &tailer{e: e, st: st, from: "`" + fs.Arg(0) + "`", o: render.Options{Mode: m, MaxRows: -1}}
+	t := &tailer{e: e, st: st, from: "`" + fs.Arg(0) + "`", o: render.Options{Mode: m, MaxRows: -1, Zone: zone}}
 	if *where != "" {
 		t.cond = " AND (" + *where + ")"
 	}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/tsqdb/tsq/internal/progress"
 	"github.com/tsqdb/tsq/internal/render"
@@ -36,6 +37,7 @@ func init() {
 		{".mode", "table|csv|json|line|jsonl|logfmt", "set the output format", (*session).dotMode},
 		{".maxrows", "N", "rows a table shows before truncating (-1: all)", (*session).dotMaxRows},
 		{".timer", "on|off", "print each statement's run time", (*session).dotTimer},
+		{".tz", "[ZONE]", "show timestamps on a time zone's clock (an IANA name such as Europe/Berlin; UTC by default); without ZONE, say which", (*session).dotTZ},
 		{".output", "[FILE]", "send results to FILE, or back to the screen", (*session).dotOutput},
 		{".export", "FILE [STATEMENT]", "export the last (or given) statement's result; format from the extension: .arrow .arrows .parquet .csv .jsonl", (*session).dotExport},
 		{".import", "FILE [STREAM]", "import a file or a directory's files (any format tsq import reads) into STREAM, by default the one named after it; quote a name with spaces", (*session).dotImport},
@@ -182,6 +184,35 @@ func onOff(c string, w []string) (bool, error) {
 func (s *session) dotTimer(_ context.Context, w []string, _ string) (err error) {
 	s.timer, err = onOff(".timer", w)
 	return err
+}
+
+func (s *session) dotTZ(_ context.Context, w []string, _ string) error {
+	if len(w) == 0 {
+		name := "UTC"
+		if s.zone != nil {
+			name = s.zone.String()
+		}
+		fmt.Fprintln(s.e.stdout, name)
+		return nil
+	}
+	loc, err := loadZone(w[0])
+	if err != nil {
+		return fmt.Errorf(".tz: %w", err)
+	}
+	s.zone = loc
+	return nil
+}
+
+// loadZone loads an IANA time zone; "local" takes the machine's.
+func loadZone(name string) (*time.Location, error) {
+	if strings.EqualFold(name, "local") {
+		return time.Local, nil
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil || name == "" {
+		return nil, fmt.Errorf("unknown time zone %q (want an IANA name such as Europe/Berlin, America/New_York, UTC or local)", name)
+	}
+	return loc, nil
 }
 
 func (s *session) dotBail(_ context.Context, w []string, _ string) (err error) {

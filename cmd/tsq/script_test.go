@@ -269,3 +269,29 @@ func TestDotRead(t *testing.T) {
 		t.Fatalf("a missing file: %+v", r)
 	}
 }
+
+// TestTimeZoneDisplay: .tz and --tz show timestamps on a zone's clock,
+// with its offset (the instants unchanged); a zone not known is refused.
+func TestTimeZoneDisplay(t *testing.T) {
+	dir := demoStore(t)
+	const q = "SELECT time FROM cpu LIMIT 1;\n"
+	r := runTSQ(t, ".mode csv\n.tz\n"+q+".tz Asia/Kolkata\n.tz\n"+q+".tz UTC\n"+q, "--store", dir)
+	want := "UTC\ntime\n2014-02-14T14:30:00Z\nAsia/Kolkata\ntime\n2014-02-14T20:00:00+05:30\ntime\n2014-02-14T14:30:00Z\n"
+	if r.code != 0 || r.stdout != want {
+		t.Fatalf(".tz: %+v", r)
+	}
+	if r := runTSQ(t, "", "--store", dir, "query", "--mode", "csv", "--tz", "America/New_York", "-c", q); r.code != 0 || r.stdout != "time\n2014-02-14T09:30:00-05:00\n" {
+		t.Fatalf("query --tz: %+v", r)
+	}
+	if r := runTSQ(t, "", "--store", dir, "tail", "osm", "-n", "1", "--tz", "Europe/Berlin"); r.code != 0 || !strings.Contains(r.stdout, "time=2013-04-09T02:41:09+02:00 ") {
+		t.Fatalf("tail --tz: %+v", r)
+	}
+	for _, args := range [][]string{{"query", "--tz", "Mars/Olympus", "-c", q}, {"tail", "osm", "--tz", "nowhere"}} {
+		if r := runTSQ(t, ".tz Mars/Olympus\n", append([]string{"--store", dir}, args...)...); r.code == 0 || !strings.Contains(r.stderr, "unknown time zone") {
+			t.Errorf("%v: %+v", args, r)
+		}
+	}
+	if r := runTSQ(t, ".tz Mars/Olympus\n", "--store", dir); r.code == 0 || !strings.Contains(r.stderr, `.tz: unknown time zone "Mars/Olympus"`) {
+		t.Errorf(".tz of an unknown zone: %+v", r)
+	}
+}

@@ -22,9 +22,10 @@ type session struct {
 	e     *env
 	st    *tsq.Store
 	mode  render.Mode
-	rows  int  // .maxrows: table rows shown before truncating
-	timer bool // .timer: print each statement's run time
-	bail  bool // stop a script at the first error
+	rows  int            // .maxrows: table rows shown before truncating
+	timer bool           // .timer: print each statement's run time
+	zone  *time.Location // .tz: the clock timestamps are shown on; nil: UTC
+	bail  bool           // stop a script at the first error
 	// out is where results go: stdout, or the file of .output.
 	out     io.Writer
 	outFile *os.File
@@ -91,7 +92,7 @@ func (s *session) statement(ctx context.Context, text string) error {
 		return err
 	}
 	defer rr.Release()
-	_, err = render.Write(s.out, withContext(ctx, rr), render.Options{Mode: s.mode, MaxRows: s.rows, Color: s.color && s.outFile == nil})
+	_, err = render.Write(s.out, withContext(ctx, rr), render.Options{Mode: s.mode, MaxRows: s.rows, Color: s.color && s.outFile == nil, Zone: s.zone})
 	if err != nil {
 		return err
 	}

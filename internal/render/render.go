@@ -2,11 +2,12 @@ package render
 
 import (
 	"fmt"
-	"github.com/tsqdb/tsq/query"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/tsqdb/tsq/query"
 )
 
 // Mode is an output format.
@@ -49,27 +50,35 @@ type Options struct {
 	Mode    Mode
 	MaxRows int  // table rows shown; 0: DefaultMaxRows; < 0: all
 	Color   bool // dim NULLs and the type row (only on a terminal)
+	// Zone shows timestamps on its clock, with their offset; nil: UTC.
+	// Only the text changes: exports stay in UTC.
+	Zone *time.Location
 }
 
 // Write renders every batch of rr to w and returns the rows read. It does
 // not release rr.
 func Write(w io.Writer, rr array.RecordReader, o Options) (int64, error) {
+	loc := o.Zone
+	if loc == nil {
+		loc = time.UTC
+	}
 	switch o.Mode {
 	case Table:
 		if query.IsExplain(rr.Schema()) {
 			return writePlan(w, rr)
 		}
+		o.Zone = loc
 		return writeTable(w, rr, o)
 	case CSV:
-		return writeCSV(w, rr)
+		return writeCSV(w, rr, loc)
 	case JSON:
-		return writeJSON(w, rr)
+		return writeJSON(w, rr, loc)
 	case Line:
-		return writeLine(w, rr)
+		return writeLine(w, rr, loc)
 	case JSONL:
-		return writeJSONL(w, rr)
+		return writeJSONL(w, rr, loc)
 	case Logfmt:
-		return writeLogfmt(w, rr)
+		return writeLogfmt(w, rr, loc)
 	}
 	return 0, fmt.Errorf("render: unknown mode %v", o.Mode)
 }

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -16,6 +17,7 @@ const maxCellWidth = 60
 // writeTable renders the first MaxRows rows as a table, then reads on to
 // count the rest and says how many were left out.
 func writeTable(w io.Writer, rr array.RecordReader, o Options) (int64, error) {
+	loc := o.Zone
 	limit := o.MaxRows
 	if limit == 0 {
 		limit = DefaultMaxRows
@@ -51,7 +53,7 @@ func writeTable(w io.Writer, rr array.RecordReader, o Options) (int64, error) {
 		}
 		row := make(table.Row, len(cols))
 		for j, c := range cols {
-			v := format(c, i)
+			v := format(c, i, loc)
 			if v.null {
 				row[j] = dim("NULL")
 			} else {
@@ -93,8 +95,9 @@ func trim(s string, maxLen int) string {
 
 // writePlan prints an EXPLAIN plan as plain lines, never cut to a cell.
 func writePlan(w io.Writer, rr array.RecordReader) (int64, error) {
+	loc := time.UTC
 	return each(rr, func(cols []arrow.Array, i int) error {
-		_, err := fmt.Fprintln(w, format(cols[0], i).text)
+		_, err := fmt.Fprintln(w, format(cols[0], i, loc).text)
 		return err
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -16,7 +17,7 @@ import (
 
 type arrowArray = arrow.Array
 
-func writeCSV(w io.Writer, rr array.RecordReader) (int64, error) {
+func writeCSV(w io.Writer, rr array.RecordReader, loc *time.Location) (int64, error) {
 	cw := csv.NewWriter(w)
 	fields := rr.Schema().Fields()
 	head := make([]string, len(fields))
@@ -29,7 +30,7 @@ func writeCSV(w io.Writer, rr array.RecordReader) (int64, error) {
 	row := make([]string, len(fields))
 	n, err := each(rr, func(cols []arrow.Array, i int) error {
 		for j, c := range cols {
-			v := format(c, i)
+			v := format(c, i, loc)
 			if v.null {
 				row[j] = "" // CSV's NULL is the empty field
 			} else {
@@ -45,7 +46,7 @@ func writeCSV(w io.Writer, rr array.RecordReader) (int64, error) {
 	return n, err
 }
 
-func writeJSON(w io.Writer, rr array.RecordReader) (int64, error) {
+func writeJSON(w io.Writer, rr array.RecordReader, loc *time.Location) (int64, error) {
 	bw := bufio.NewWriter(w)
 	keys := jsonKeys(rr.Schema())
 	bw.WriteString("[")
@@ -56,7 +57,7 @@ func writeJSON(w io.Writer, rr array.RecordReader) (int64, error) {
 		}
 		first = false
 		bw.WriteString("\n")
-		return writeJSONRow(bw, keys, cols, i)
+		return writeJSONRow(bw, keys, cols, i, loc)
 	})
 	if n > 0 {
 		bw.WriteString("\n")
@@ -78,7 +79,7 @@ func jsonKeys(s *arrow.Schema) [][]byte {
 }
 
 // writeJSONRow writes row i as a JSON object.
-func writeJSONRow(bw *bufio.Writer, keys [][]byte, cols []arrow.Array, i int) error {
+func writeJSONRow(bw *bufio.Writer, keys [][]byte, cols []arrow.Array, i int, loc *time.Location) error {
 	bw.WriteString("{")
 	for j, c := range cols {
 		if j > 0 {
@@ -86,7 +87,7 @@ func writeJSONRow(bw *bufio.Writer, keys [][]byte, cols []arrow.Array, i int) er
 		}
 		bw.Write(keys[j])
 		bw.WriteString(":")
-		v, err := json.Marshal(format(c, i).raw)
+		v, err := json.Marshal(format(c, i, loc).raw)
 		if err != nil {
 			return err
 		}
@@ -96,11 +97,11 @@ func writeJSONRow(bw *bufio.Writer, keys [][]byte, cols []arrow.Array, i int) er
 	return nil
 }
 
-func writeJSONL(w io.Writer, rr array.RecordReader) (int64, error) {
+func writeJSONL(w io.Writer, rr array.RecordReader, loc *time.Location) (int64, error) {
 	bw := bufio.NewWriter(w)
 	keys := jsonKeys(rr.Schema())
 	n, err := each(rr, func(cols []arrow.Array, i int) error {
-		if err := writeJSONRow(bw, keys, cols, i); err != nil {
+		if err := writeJSONRow(bw, keys, cols, i, loc); err != nil {
 			return err
 		}
 		bw.WriteString("\n")
@@ -115,7 +116,7 @@ func writeJSONL(w io.Writer, rr array.RecordReader) (int64, error) {
 // writeLogfmt writes a line of name=value pairs per row: a value with a
 // space, a quote, an = or a control character, or empty, is quoted as a
 // Go string; NULLs are left out.
-func writeLogfmt(w io.Writer, rr array.RecordReader) (int64, error) {
+func writeLogfmt(w io.Writer, rr array.RecordReader, loc *time.Location) (int64, error) {
 	bw := bufio.NewWriter(w)
 	fields := rr.Schema().Fields()
 	names := make([]string, len(fields))
@@ -134,7 +135,7 @@ func writeLogfmt(w io.Writer, rr array.RecordReader) (int64, error) {
 			first = false
 			bw.WriteString(names[j])
 			bw.WriteByte('=')
-			bw.WriteString(logfmtValue(format(c, i).text))
+			bw.WriteString(logfmtValue(format(c, i, loc).text))
 		}
 		bw.WriteByte('\n')
 		return nil
@@ -152,7 +153,7 @@ func logfmtValue(s string) string {
 	return s
 }
 
-func writeLine(w io.Writer, rr array.RecordReader) (int64, error) {
+func writeLine(w io.Writer, rr array.RecordReader, loc *time.Location) (int64, error) {
 	bw := bufio.NewWriter(w)
 	fields := rr.Schema().Fields()
 	width := 0
@@ -166,7 +167,7 @@ func writeLine(w io.Writer, rr array.RecordReader) (int64, error) {
 		}
 		first = false
 		for j, c := range cols {
-			fmt.Fprintf(bw, "%*s = %s\n", width, fields[j].Name, strings.ReplaceAll(format(c, i).text, "\n", "\\n"))
+			fmt.Fprintf(bw, "%*s = %s\n", width, fields[j].Name, strings.ReplaceAll(format(c, i, loc).text, "\n", "\\n"))
 		}
 		return nil
 	})

@@ -71,13 +71,13 @@ type cell struct {
 // format returns row i of a. Times are RFC 3339 UTC with the fraction
 // needed, floats the shortest text that reads back to the same value,
 // binary is base64.
-func format(a arrow.Array, i int) cell {
+func format(a arrow.Array, i int, loc *time.Location) cell {
 	if a.IsNull(i) {
 		return cell{text: "NULL", null: true}
 	}
 	switch c := a.(type) {
 	case *array.Dictionary:
-		return format(c.Dictionary(), c.GetValueIndex(i))
+		return format(c.Dictionary(), c.GetValueIndex(i), loc)
 	case *array.String:
 		return str(c.Value(i))
 	case *array.LargeString:
@@ -105,7 +105,7 @@ func format(a arrow.Array, i int) cell {
 		return float(float64(c.Value(i)))
 	case *array.Timestamp:
 		unit := c.DataType().(*arrow.TimestampType).Unit
-		t := c.Value(i).ToTime(unit).UTC()
+		t := c.Value(i).ToTime(unit).In(loc)
 		s := t.Format(time.RFC3339Nano)
 		return cell{text: s, raw: s}
 	}
