@@ -23,17 +23,16 @@ func (s *session) plot(ctx context.Context, stmt string) error {
 		return err
 	}
 	defer rr.Release()
-	return drawPlot(s.out, withContext(ctx, rr), s.width(), s.color && s.outFile == nil)
+	return drawPlot(s.out, withContext(ctx, rr), termplot.Options{Color: s.color && s.outFile == nil, Zone: s.zone}, s.width())
 }
 
 // drawPlot draws rr as a line chart sized to a terminal of width columns
 // (0: a default).
-func drawPlot(w io.Writer, rr array.RecordReader, width int, color bool) error {
+func drawPlot(w io.Writer, rr array.RecordReader, o termplot.Options, width int) error {
 	series, err := plotSeries(rr)
 	if err != nil {
 		return err
 	}
-	o := termplot.Options{Color: color}
 	if width > 30 {
 		o.Width = min(width-14, 120)
 	}

@@ -283,6 +283,13 @@ func TestTimeZoneDisplay(t *testing.T) {
 	if r := runTSQ(t, "", "--store", dir, "query", "--mode", "csv", "--tz", "America/New_York", "-c", q); r.code != 0 || r.stdout != "time\n2014-02-14T09:30:00-05:00\n" {
 		t.Fatalf("query --tz: %+v", r)
 	}
+	// A plot's time axis is on the same clock.
+	const plot = ".plot SELECT time, avg(value) FROM cpu GROUP BY time(6h);\n"
+	if r := runTSQ(t, plot+".tz Asia/Tokyo\n"+plot, "--store", dir); r.code != 0 ||
+		!strings.Contains(r.stdout, "2014-02-14 12h") || !strings.Contains(r.stdout, "(UTC)") ||
+		!strings.Contains(r.stdout, "2014-02-14 21h") || !strings.Contains(r.stdout, "(Asia/Tokyo)") {
+		t.Fatalf(".plot after .tz: %+v", r)
+	}
 	if r := runTSQ(t, "", "--store", dir, "tail", "osm", "-n", "1", "--tz", "Europe/Berlin"); r.code != 0 || !strings.Contains(r.stdout, "time=2013-04-09T02:41:09+02:00 ") {
 		t.Fatalf("tail --tz: %+v", r)
 	}

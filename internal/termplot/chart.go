@@ -23,6 +23,7 @@ type Options struct {
 	Height int  // plot area in rows; default 14
 	Color  bool // ANSI colours for the series and legend
 	Title  string
+	Zone   *time.Location // the clock of the time axis; nil: UTC
 }
 
 // palette holds the ANSI foreground colours of series, in order.
@@ -104,7 +105,7 @@ func Line(w io.Writer, series []Series, o Options) error {
 		b.WriteString("\n")
 	}
 	b.WriteString(strings.Repeat(" ", lw+1) + "└" + strings.Repeat("─", o.Width) + "\n")
-	b.WriteString(strings.Repeat(" ", lw+2) + timeAxis(tmin, tmax, o.Width) + "\n")
+	b.WriteString(strings.Repeat(" ", lw+2) + timeAxis(tmin, tmax, o.Width, o.Zone) + "\n")
 	for si, s := range series {
 		mark := "━━"
 		if o.Color {
@@ -183,8 +184,11 @@ func short(v float64) string {
 }
 
 // timeAxis places a start, middle and end time label under width cells,
-// formatted to suit the span.
-func timeAxis(tmin, tmax int64, width int) string {
+// formatted to suit the span, on the clock of zone (nil: UTC).
+func timeAxis(tmin, tmax int64, width int, zone *time.Location) string {
+	if zone == nil {
+		zone = time.UTC
+	}
 	span := time.Duration(tmax - tmin)
 	layout := "2006-01-02"
 	switch {
@@ -195,7 +199,7 @@ func timeAxis(tmin, tmax int64, width int) string {
 	case span < 60*24*time.Hour:
 		layout = "2006-01-02 15h"
 	}
-	f := func(t int64) string { return time.Unix(0, t).UTC().Format(layout) }
+	f := func(t int64) string { return time.Unix(0, t).In(zone).Format(layout) }
 	left, mid, right := f(tmin), f(tmin+(tmax-tmin)/2), f(tmax)
 	line := []rune(strings.Repeat(" ", width))
 	put := func(at int, s string) {
@@ -210,5 +214,5 @@ func timeAxis(tmin, tmax int64, width int) string {
 	if width >= len(left)+len(right)+2 {
 		put(width-len(right), right)
 	}
-	return strings.TrimRight(string(line), " ") + "  (UTC)"
+	return strings.TrimRight(string(line), " ") + "  (" + zone.String() + ")"
 }
