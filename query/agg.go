@@ -195,18 +195,7 @@ func (p *plan) planAggregate() error {
 	// A window runs over the buckets of each combination of the other
 	// group values.
 	for _, w := range wins {
-		seen := make([]bool, len(a.groups))
-		for c, o := range a.outOf {
-			if o.g < 0 || seen[o.g] {
-				continue
-			}
-			seen[o.g] = true
-			if a.groups[o.g].kind == gBucket {
-				w.time = c
-			} else {
-				w.part = append(w.part, c)
-			}
-		}
+		w.time, w.part = a.timeAndParts()
 	}
 	return nil
 }
@@ -723,7 +712,14 @@ func (a *aggPlan) rows(gs *groups, out []outCol) [][]value {
 	}
 	list := a.sorted(gs)
 	rows := make([][]value, len(list))
+	var filled []bool // FILL(linear): the rows to interpolate
+	if a.fill != nil && a.fill.Kind == "linear" {
+		filled = make([]bool, len(list))
+	}
 	for i, g := range list {
+		if filled != nil {
+			filled[i] = g.filled
+		}
 		row := make([]value, len(a.outOf))
 		for c, o := range a.outOf {
 			switch {
@@ -741,12 +737,17 @@ func (a *aggPlan) rows(gs *groups, out []outCol) [][]value {
 				}
 			}
 		}
+		rows[i] = row
+	}
+	if filled != nil {
+		a.linearFill(rows, filled, out)
+	}
+	for _, row := range rows {
 		for c := range row {
 			if ap := out[c].expr; ap != nil {
 				row[c] = ap.eval(func(l *arithPlan) value { return row[l.idx] })
 			}
 		}
-		rows[i] = row
 	}
 	return rows
 }

@@ -259,6 +259,7 @@ func FuzzQuery(f *testing.F) {
 		"DELETE FROM m WHERE n > 3",
 		"SELECT count(*), avg(v) FROM m GROUP BY time(1h, 15m, 'Europe/Berlin'), s FILL(previous)",
 		"SELECT time, sum(n) FROM m WHERE time > now() - 1d GROUP BY time(1mo, 'Asia/Tokyo') FILL(0)",
+		"SELECT time, host, avg(v) * 2, count(*), difference(avg(v)) FROM m GROUP BY time(7m), host FILL(linear) HAVING count(*) >= 0",
 	} {
 		f.Add(s)
 	}

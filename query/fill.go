@@ -11,13 +11,13 @@ import (
 // Fill is GROUP BY time(d) FILL(...): what a bucket without rows holds
 // (InfluxQL's fill). Without it such a bucket has no row.
 type Fill struct {
-	Kind  string  // "null", "previous" or "value"
+	Kind  string  // "null", "previous", "linear" or "value"
 	Value float64 // FILL(n)
 	Pos   int
 }
 
-// fill parses FILL(null | previous | none | n) after GROUP BY; none is
-// no fill (nil).
+// fill parses FILL(null | previous | linear | none | n) after GROUP BY;
+// none is no fill (nil).
 func (p *parser) fill(st *Statement) {
 	t := p.peek()
 	if !isKw(t, "fill") || p.toks[p.i+1].kind != tPunct || p.toks[p.i+1].text != "(" {
@@ -27,7 +27,7 @@ func (p *parser) fill(st *Statement) {
 	p.advance()
 	f := &Fill{Pos: t.pos}
 	switch a := p.peek(); {
-	case isKw(a, "null"), isKw(a, "previous"), isKw(a, "none"):
+	case isKw(a, "null"), isKw(a, "previous"), isKw(a, "linear"), isKw(a, "none"):
 		f.Kind = strings.ToLower(p.advance().text)
 	case a.kind == tInt || a.kind == tFloat || a.kind == tPunct && a.text == "-":
 		neg := p.acceptPunct("-")
@@ -40,7 +40,7 @@ func (p *parser) fill(st *Statement) {
 			f.Value = -f.Value
 		}
 	default:
-		p.fail(a.pos, "FILL wants null, previous, none or a number, found %s", a.describe())
+		p.fail(a.pos, "FILL wants null, previous, linear, none or a number, found %s", a.describe())
 	}
 	p.expectPunct(")")
 	if f.Kind != "none" {
@@ -151,4 +151,93 @@ func (a *aggPlan) fillBounds(gs *groups, tlo, thi, now int64) (lo, hi int64) {
 		hi = max(hi, bk.key(now))
 	}
 	return lo, hi
+}
+
+// linearFill sets each numeric aggregate of the filled rows to the
+// straight line, in time, between the nearest rows with a value before
+// and after it in its partition (the other group values); a filled row
+// without both stays as FILL(null) leaves it. An int64 aggregate is
+// rounded.
+func (a *aggPlan) linearFill(rows [][]value, filled []bool, out []outCol) {
+	tcol, parts := a.timeAndParts()
+	idx := make([]int, len(rows))
+	for i := range idx {
+		idx[i] = i
+	}
+	samePart := func(x, y []value) int {
+		for _, pc := range parts {
+			if d := compareValues(out[pc].kind, x[pc], y[pc]); d != 0 {
+				return d
+			}
+		}
+		return 0
+	}
+	slices.SortStableFunc(idx, func(i, j int) int {
+		if d := samePart(rows[i], rows[j]); d != 0 {
+			return d
+		}
+		return cmp3(rows[i][tcol].i, rows[j][tcol].i)
+	})
+	for c, o := range a.outOf {
+		if o.a < 0 || (a.aggs[o.a].out != kInt && a.aggs[o.a].out != kFloat) {
+			continue
+		}
+		k := a.aggs[o.a].out
+		has := func(i int) bool { return !filled[i] && !rows[i][c].null }
+		for lo := 0; lo < len(idx); {
+			hi := lo + 1
+			for hi < len(idx) && samePart(rows[idx[lo]], rows[idx[hi]]) == 0 {
+				hi++
+			}
+			prev := -1
+			for p := lo; p < hi; p++ {
+				i := idx[p]
+				if has(i) {
+					prev = i
+					continue
+				}
+				if !filled[i] || prev < 0 {
+					continue
+				}
+				next := -1
+				for q := p + 1; q < hi; q++ {
+					if has(idx[q]) {
+						next = idx[q]
+						break
+					}
+				}
+				if next < 0 {
+					break // no value after: the rest stay unfilled
+				}
+				t0, t1, t := rows[prev][tcol].i, rows[next][tcol].i, rows[i][tcol].i
+				y0, y1 := num(k, rows[prev][c]), num(k, rows[next][c])
+				y := y0 + (y1-y0)*(float64(t-t0)/float64(t1-t0))
+				if k == kInt {
+					rows[i][c] = value{i: int64(math.Round(y))}
+				} else {
+					rows[i][c] = value{f: y}
+				}
+			}
+			lo = hi
+		}
+	}
+}
+
+// timeAndParts returns the result columns of the time bucket and of the
+// other group terms, the partitions of FILL(linear) and of window
+// functions.
+func (a *aggPlan) timeAndParts() (tcol int, parts []int) {
+	seen := make([]bool, len(a.groups))
+	for c, o := range a.outOf {
+		if o.g < 0 || seen[o.g] {
+			continue
+		}
+		seen[o.g] = true
+		if a.groups[o.g].kind == gBucket {
+			tcol = c
+		} else {
+			parts = append(parts, c)
+		}
+	}
+	return tcol, parts
 }

@@ -78,11 +78,53 @@ func TestFill(t *testing.T) {
 	for _, c := range []struct{ q, err string }{
 		{"SELECT series, count(*) FROM m GROUP BY series FILL(0)", "FILL needs GROUP BY time(...)"},
 		{"SELECT time, count(*) FROM m GROUP BY time(10m) FILL(0.5)", "FILL(0.5) on count(*), an int64"},
-		{"SELECT time, count(*) FROM m GROUP BY time(10m) FILL(linear)", `FILL wants null, previous, none or a number, found "linear"`},
+		{"SELECT time, count(*) FROM m GROUP BY time(10m) FILL(nearest)", `FILL wants null, previous, linear, none or a number, found "nearest"`},
 		{"SELECT time, count(*) FROM m WHERE time >= '2020-01-01' GROUP BY time(1s) FILL(0)", "FILL would make"},
 	} {
 		if _, err := runCells(c.q, open, &Options{Now: time.Unix(0, t0+45*minute)}); err == nil || !strings.Contains(err.Error(), c.err) {
 			t.Errorf("%s: %v, want %q", c.q, err, c.err)
 		}
+	}
+}
+
+// TestFillLinear: FILL(linear) puts each filled bucket's numeric
+// aggregates on the straight line between the nearest buckets with
+// values of its partition, in time; the edges stay unfilled (count 0,
+// else NULL), int64 aggregates are rounded, arithmetic sees the
+// interpolated values, and partitions do not mix.
+func TestFillLinear(t *testing.T) {
+	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).UnixNano()
+	minute := int64(time.Minute)
+	var rows []trow
+	add := func(m int64, series string, v float64, n int64) {
+		rows = append(rows, trow{seq: uint64(len(rows) + 1), time: t0 + m*minute, series: series, op: 1, f: map[string]any{"v": v, "n": n}})
+	}
+	add(0, "a", 1, 10)
+	add(30, "a", 4, 40) // a: gaps at 10 and 20
+	add(10, "b", 100, 1)
+	add(40, "b", 70, 2) // b: gaps at 20 and 30; nothing at 0 (before its first)
+	src, err := buildSource(rand.New(rand.NewPCG(5, 6)), rows, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := runCells("SELECT series, time, avg(v), sum(n), avg(v) * 2 AS twice, count(*) FROM m GROUP BY time(10m), series FILL(linear) ORDER BY series, time", openOnly(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := func(m int64) int64 { return t0 + m*minute }
+	want := [][]any{
+		{"a", ts(0), 1.0, int64(10), 2.0, int64(1)},
+		{"a", ts(10), 2.0, int64(20), 4.0, int64(1)},
+		{"a", ts(20), 3.0, int64(30), 6.0, int64(1)},
+		{"a", ts(30), 4.0, int64(40), 8.0, int64(1)},
+		{"a", ts(40), nil, nil, nil, int64(0)},
+		{"b", ts(0), nil, nil, nil, int64(0)},
+		{"b", ts(10), 100.0, int64(1), 200.0, int64(1)},
+		{"b", ts(20), 90.0, int64(1), 180.0, int64(1)},
+		{"b", ts(30), 80.0, int64(2), 160.0, int64(1)},
+		{"b", ts(40), 70.0, int64(2), 140.0, int64(1)},
+	}
+	if d := diffCells(got, want); d != "" {
+		t.Fatalf("FILL(linear): %s\ngot  %v", d, got)
 	}
 }
