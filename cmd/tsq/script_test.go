@@ -207,6 +207,25 @@ func TestDeleteStatementShell(t *testing.T) {
 	if r.code != 0 || r.stdout != "deleted\n2\nsum(v)\n14\n" {
 		t.Fatalf("tsq query: %+v", r)
 	}
+	// tsq stats counts the deleted rows still on disk until a pass frees them.
+	statsLine := func() []string {
+		t.Helper()
+		r := runTSQ(t, "", "--store", dir, "stats", "d")
+		lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+		if r.code != 0 || len(lines) != 2 || !strings.Contains(lines[0], "rows  deleted") {
+			t.Fatalf("stats: %+v", r)
+		}
+		return strings.Fields(lines[1])
+	}
+	if f := statsLine(); f[1] != "4" || f[2] != "6" {
+		t.Fatalf("stats after deletes: %v, want 4 rows and 6 deleted", f)
+	}
+	if r := runTSQ(t, "", "--store", dir, "compact", "d"); r.code != 0 {
+		t.Fatalf("compact: %+v", r)
+	}
+	if f := statsLine(); f[1] != "4" || f[2] != "0" {
+		t.Fatalf("stats after a pass: %v, want 4 rows and 0 deleted", f)
+	}
 	for _, args := range [][]string{
 		{"export", "-c", "DELETE FROM d", out},
 		{"query", "--plot", "-c", "DELETE FROM d"},

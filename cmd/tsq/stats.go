@@ -129,7 +129,8 @@ func writeStats(ctx context.Context, w io.Writer, st *tsq.Store, only ...string)
 	// rows/block, the stored rows a block holds on average, shows the
 	// frames' health: small ones (wide imported rows, fields whose type
 	// changes between appends) make reads and compaction slower.
-	fmt.Fprintln(tw, "stream\trows\tsegments\tblocks\trows/block\tbytes\tfrom\tto\trows over time")
+	// deleted: soft-deleted rows still on disk, which compaction frees.
+	fmt.Fprintln(tw, "stream\trows\tdeleted\tsegments\tblocks\trows/block\tbytes\tfrom\tto\trows over time")
 	for _, s := range stats {
 		from, to, per := "-", "-", "-"
 		if s.minTime <= s.maxTime {
@@ -139,7 +140,7 @@ func writeStats(ctx context.Context, w io.Writer, st *tsq.Store, only ...string)
 		if s.blocks > 0 {
 			per = fmt.Sprint(s.stored / s.blocks)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", s.name, s.rows, s.segments, s.blocks, per, humanBytes(s.bytes), from, to, s.spark)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", s.name, s.rows, max(s.stored-s.rows, 0), s.segments, s.blocks, per, humanBytes(s.bytes), from, to, s.spark)
 	}
 	return tw.Flush()
 }
