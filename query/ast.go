@@ -13,8 +13,8 @@ type Statement struct {
 	// Delete: DELETE FROM stream [WHERE cond], the put rows of the raw
 	// view matching Where, which Store.Query soft-deletes; Items then
 	// select their seq.
-	Delete    bool
-	deletePos int // DELETE's or INSERT's position
+	Delete   bool
+	writePos int // the position of DELETE or INSERT
 	// Insert: INSERT INTO stream (cols) VALUES ..., records Store.Query
 	// appends (see InsertRows); nil otherwise.
 	Insert    *Insert
@@ -41,7 +41,7 @@ func (st *Statement) condition() Expr {
 	if !st.Delete {
 		return st.Where
 	}
-	put := &Compare{Col: &ColRef{Name: "op", Pos: st.deletePos}, Op: "=", Lit: &Lit{Kind: LitString, Str: "put", Pos: st.deletePos}}
+	put := &Compare{Col: &ColRef{Name: "op", Pos: st.writePos}, Op: "=", Lit: &Lit{Kind: LitString, Str: "put", Pos: st.writePos}}
 	if st.Where == nil {
 		return put
 	}

@@ -83,7 +83,11 @@ func Run(ctx context.Context, text string, open Opener, o *Options) (array.Recor
 // aside) and Store.Query runs it, through Matching.
 func Exec(ctx context.Context, st *Statement, text string, open Opener, o *Options) (array.RecordReader, error) {
 	if st.Delete && !st.Explain || st.Insert != nil {
-		return nil, errAt(text, st.deletePos, "%s changes the store: run it with Store.Query", map[bool]string{true: "DELETE", false: "INSERT"}[st.Delete])
+		what := "INSERT"
+		if st.Delete {
+			what = "DELETE"
+		}
+		return nil, errAt(text, st.writePos, "%s changes the store: run it with Store.Query", what)
 	}
 	return exec(ctx, st, text, open, o)
 }

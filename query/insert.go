@@ -38,7 +38,7 @@ const maxInsertRows = 100_000
 // insertStmt parses the rest of INSERT INTO stream (cols) VALUES ...
 func (p *parser) insertStmt(st *Statement, pos int) {
 	st.Insert = &Insert{}
-	st.deletePos = pos
+	st.writePos = pos
 	p.expectKw("into")
 	st.Stream, st.streamPos = p.streamName()
 	if t := p.peek(); isKw(t, "select") {

@@ -181,7 +181,7 @@ func (p *parser) selectStmt(st *Statement) {
 // DELETE at pos): the put rows of the raw view that match, which
 // Store.Query soft-deletes. It is planned as the selection of their seqs.
 func (p *parser) deleteStmt(st *Statement, pos int) {
-	st.Delete, st.deletePos = true, pos
+	st.Delete, st.writePos = true, pos
 	p.expectKw("from")
 	if t := p.peek(); isKw(t, "fold") && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(" {
 		p.fail(t.pos, "DELETE removes stored rows of the raw view: DELETE FROM stream WHERE ...; "+

@@ -101,6 +101,9 @@ func TestTail(t *testing.T) {
 		{[]string{"tail", "nosuch"}, `stream "nosuch": stream not found`},
 		{[]string{"tail", "ev", "--where", "nosuch > 1"}, `--where col 1: unknown column "nosuch"`},
 		{[]string{"tail", "ev", "--mode", "xml"}, "unknown mode"},
+		{[]string{"tail", "ev", "-n", "-1"}, "-n must be 0 or more"},
+		{[]string{"tail", "ev", "-f", "--interval", "0s"}, "--interval positive"},
+		{[]string{"tail", "ev", "evx"}, "name one stream"},
 	} {
 		if r := runTSQ(t, "", append([]string{"--store", dir}, c.args...)...); r.code == 0 || !strings.Contains(r.stderr, c.err) {
 			t.Errorf("%v: %+v", c.args, r)
