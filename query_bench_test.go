@@ -222,3 +222,11 @@ func BenchmarkQueryTopK(b *testing.B) {
 func BenchmarkQueryFold(b *testing.B) {
 	benchQuery(b, "SELECT count(*) FROM fold(nab) GROUP BY series")
 }
+
+// BenchmarkQueryFilter counts the rows over a threshold, the condition
+// written on the column (column: bounds the scan, a vector compare) and
+// as arithmetic (arithmetic: the same rows, evaluated row by row).
+func BenchmarkQueryFilter(b *testing.B) {
+	b.Run("column", func(b *testing.B) { benchQuery(b, "SELECT count(*) FROM nab WHERE value > 50") })
+	b.Run("arithmetic", func(b *testing.B) { benchQuery(b, "SELECT count(*) FROM nab WHERE value * 2 > 100") })
+}

@@ -294,24 +294,32 @@ func (a *arithPlan) eval(get func(*arithPlan) value) value {
 		}
 		return value{f: x / y}
 	}
-	x, y := l.i, r.i
-	switch a.op {
+	v, ok := intOp(a.op, l.i, r.i)
+	if !ok {
+		return nullValue
+	}
+	return value{i: v}
+}
+
+// intOp computes x op y (+, - or *) in int64; ok is false on overflow.
+func intOp(op byte, x, y int64) (int64, bool) {
+	switch op {
 	case '+':
 		if y > 0 && x > math.MaxInt64-y || y < 0 && x < math.MinInt64-y {
-			return nullValue
+			return 0, false
 		}
-		return value{i: x + y}
+		return x + y, true
 	case '-':
 		if y < 0 && x > math.MaxInt64+y || y > 0 && x < math.MinInt64+y {
-			return nullValue
+			return 0, false
 		}
-		return value{i: x - y}
+		return x - y, true
 	}
 	// '*'
 	if x != 0 && ((x*y)/x != y || x == -1 && y == math.MinInt64 || y == -1 && x == math.MinInt64) {
-		return nullValue
+		return 0, false
 	}
-	return value{i: x * y}
+	return x * y, true
 }
 
 // compileArith checks a against the query's columns: leaf returns a

@@ -22,6 +22,7 @@ type batch struct {
 	fields map[string]*chunk.Column // used fields present in the block
 	sel    []int32
 	pool   map[string]*chunk.Column // reused columns of a scratch batch
+	vecs   vecArena                 // arithmetic conditions' scratch (arithPred)
 }
 
 // need is the set of columns a query decodes.

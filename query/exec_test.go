@@ -260,6 +260,8 @@ func FuzzQuery(f *testing.F) {
 		"SELECT count(*), avg(v) FROM m GROUP BY time(1h, 15m, 'Europe/Berlin'), s FILL(previous)",
 		"SELECT time, sum(n) FROM m WHERE time > now() - 1d GROUP BY time(1mo, 'Asia/Tokyo') FILL(0)",
 		"SELECT time, host, avg(v) * 2, count(*), difference(avg(v)) FROM m GROUP BY time(7m), host FILL(linear) HAVING count(*) >= 0",
+		"SELECT seq FROM m WHERE (v + 1) * 2 > n AND NOT abs(x - v) <= 3 OR series = key OR 1 = 1",
+		"SELECT s, max(v), avg(v) FROM m GROUP BY s HAVING max(v) - avg(v) > 2 * avg(v) OR s > s",
 	} {
 		f.Add(s)
 	}

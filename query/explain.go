@@ -173,6 +173,8 @@ func exprString(e Expr) string {
 		return "NOT " + exprString(e.X)
 	case *Compare:
 		return e.Col.Name + " " + e.Op + " " + e.Lit.String()
+	case *ArithCompare:
+		return e.String()
 	case *IsNull:
 		if e.Neg {
 			return e.Col.Name + " IS NOT NULL"

@@ -33,6 +33,8 @@ func (p *plan) planHaving(e Expr) (rowPred, error) {
 		return func(row []value) bool { return row[i].null != e.Neg }, nil
 	case *Compare:
 		return p.havingCompare(e)
+	case *ArithCompare:
+		return p.havingArithCompare(e)
 	case *Like:
 		return p.havingMatch(e.Col, "LIKE", likeRegexp(e.Pattern), e.Neg)
 	case *Regex:

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"regexp"
 	"slices"
@@ -179,7 +180,7 @@ func (g *qgen) timeLit() string {
 }
 
 func (g *qgen) atom() string {
-	switch g.rng.IntN(17) {
+	switch g.rng.IntN(19) {
 	case 0:
 		return "time " + g.pick(">=", "<", ">", "<=") + " " + g.timeLit()
 	case 1:
@@ -212,6 +213,11 @@ func (g *qgen) atom() string {
 		return fmt.Sprintf("x %s %d", g.pick(">", "<", "="), g.rng.IntN(50))
 	case 15:
 		return "key IN ('k1', 'k2', '')"
+	case 17:
+		return g.pick("v * 2 > n", "n + 3 <= x", "abs(v) < n", "v - x != 0", "n * n > 2000", "(n + 1) / 2 >= 10",
+			"2 * v > 40", "-v < 10", "x > v", "seq * 2 < 500", "n - seq > -300", "floor(v / 10) = n", "s = series",
+			"series != key", "key < s", "round(v) - n <= 1", "(v) > 20", "1 > n - x", "sqrt(v) > 3", "n / 0 > 1", "b != b",
+			"-n >= -50", "abs(n - 50) < 10", "-(n * 3) + time > time - 100")
 	}
 	return fmt.Sprintf("n NOT IN (%d, %d)", g.rng.IntN(100), g.rng.IntN(100))
 }
@@ -499,6 +505,8 @@ func evalExpr(e Expr, r *trow) tri {
 		return tUnknown
 	case *IsNull:
 		return triOf((cellAt(r, e.Col.Name) == nil) != e.Neg)
+	case *ArithCompare:
+		return bruteArithCompare(e, r)
 	}
 	var col string
 	switch e := e.(type) {
@@ -844,4 +852,134 @@ func bruteBucket(t int64, g GroupItem) int64 {
 	wall := time.Date(lt.Year(), lt.Month(), lt.Day(), lt.Hour(), lt.Minute(), lt.Second(), lt.Nanosecond(), time.UTC).UnixNano()
 	w := time.Unix(0, floorDiv(wall-off, g.Bucket)*g.Bucket+off).UTC()
 	return time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), g.Zone).UnixNano()
+}
+
+// bruteArithCompare evaluates a comparison of expressions on r: numbers
+// through big integers (an int64 overflow is null) and float64, or two
+// text or bool columns compared as they are.
+func bruteArithCompare(e *ArithCompare, r *trow) tri {
+	if e.L.Col != nil && e.R.Col != nil {
+		if _, pair := sameKindPair(kindOfName(e.L.Col.Name), kindOfName(e.R.Col.Name)); pair {
+			x, y := cellAt(r, e.L.Col.Name), cellAt(r, e.R.Col.Name)
+			if x == nil || y == nil {
+				return tUnknown
+			}
+			switch x := x.(type) {
+			case string:
+				return triOf(cmpHolds(e.Op, strings.Compare(x, y.(string))))
+			case bool:
+				return triOf((x == y.(bool)) == (e.Op == "="))
+			}
+			return tUnknown
+		}
+	}
+	x, y := bruteArith(e.L, r), bruteArith(e.R, r)
+	if x == nil || y == nil {
+		return tUnknown
+	}
+	xi, ok1 := x.(int64)
+	yi, ok2 := y.(int64)
+	if ok1 && ok2 {
+		return triOf(cmpHolds(e.Op, cmp3(xi, yi)))
+	}
+	return triOf(floatHolds(e.Op, asF(x), asF(y)))
+}
+
+func asF(v any) float64 {
+	if i, ok := v.(int64); ok {
+		return float64(i)
+	}
+	return v.(float64)
+}
+
+// bruteArith computes a on r: int64, float64, or nil for null.
+func bruteArith(a *Arith, r *trow) any {
+	switch {
+	case a.Lit != nil:
+		if a.Lit.Kind == LitInt {
+			return a.Lit.Int
+		}
+		return a.Lit.Float
+	case a.Col != nil:
+		switch v := cellAt(r, a.Col.Name).(type) {
+		case uint64:
+			return int64(v)
+		case int64, float64:
+			return v
+		}
+		return nil
+	}
+	x := bruteArith(a.L, r)
+	if x == nil {
+		return nil
+	}
+	switch a.Op {
+	case 'n':
+		if i, ok := x.(int64); ok {
+			if i == math.MinInt64 {
+				return nil
+			}
+			return -i
+		}
+		return -x.(float64)
+	case 'f':
+		if i, ok := x.(int64); ok && a.Func != "sqrt" {
+			if a.Func == "abs" && i < 0 {
+				if i == math.MinInt64 {
+					return nil
+				}
+				return -i
+			}
+			return i
+		}
+		f := asF(x)
+		switch a.Func {
+		case "abs":
+			return math.Abs(f)
+		case "floor":
+			return math.Floor(f)
+		case "round":
+			return math.Round(f)
+		case "sqrt":
+			if f < 0 {
+				return nil
+			}
+			return math.Sqrt(f)
+		}
+		panic("brute: function " + a.Func)
+	}
+	y := bruteArith(a.R, r)
+	if y == nil {
+		return nil
+	}
+	xi, ok1 := x.(int64)
+	yi, ok2 := y.(int64)
+	if ok1 && ok2 && a.Op != '/' {
+		z := new(big.Int)
+		switch a.Op {
+		case '+':
+			z.Add(big.NewInt(xi), big.NewInt(yi))
+		case '-':
+			z.Sub(big.NewInt(xi), big.NewInt(yi))
+		case '*':
+			z.Mul(big.NewInt(xi), big.NewInt(yi))
+		}
+		if !z.IsInt64() {
+			return nil
+		}
+		return z.Int64()
+	}
+	xf, yf := asF(x), asF(y)
+	switch a.Op {
+	case '+':
+		return xf + yf
+	case '-':
+		return xf - yf
+	case '*':
+		return xf * yf
+	}
+	if yf == 0 {
+		return nil
+	}
+	return xf / yf
 }

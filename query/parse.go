@@ -610,6 +610,10 @@ func (p *parser) operand() *ColRef {
 var flipped = map[string]string{"=": "=", "!=": "!=", "<>": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 func (p *parser) predicate() Expr {
+	if p.arithAt(p.i, false) {
+		return p.arithCompare()
+	}
+	start := p.i
 	if p.acceptPunct("(") {
 		x := p.orExpr()
 		p.expectPunct(")")
@@ -625,6 +629,10 @@ func (p *parser) predicate() Expr {
 			p.fail(op.pos, "expected a comparison after %s, found %s", l.String(), op.describe())
 		}
 		p.advance()
+		if n := p.peek(); p.arithAt(p.i, true) || n.kind == tInt || n.kind == tFloat || isPunct(n, "-") { // 1 = 1
+			p.i = start
+			return p.arithCompare()
+		}
 		return &Compare{Col: p.operand(), Op: f, Lit: l}
 	}
 	c := p.operand()
@@ -633,6 +641,10 @@ func (p *parser) predicate() Expr {
 		switch op.text {
 		case "=", "!=", "<>", "<", "<=", ">", ">=":
 			p.advance()
+			if p.arithAt(p.i, true) {
+				p.i = start
+				return p.arithCompare()
+			}
 			o := op.text
 			if o == "<>" {
 				o = "!="

@@ -282,6 +282,8 @@ func (p *plan) compileExpr(e Expr, neg bool) (pred, error) {
 		return p.compileExpr(e.X, !neg)
 	case *Compare:
 		return p.compileCompare(e, neg)
+	case *ArithCompare:
+		return p.compileArithCompare(e, neg)
 	case *IsNull:
 		if _, err := p.column(e.Col); err != nil {
 			return nil, err

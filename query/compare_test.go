@@ -1,0 +1,274 @@
+package query
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestArithCompareParse: which comparisons are expressions, which stay
+// a column against a literal (those bound and prune the scan), and that
+// a parenthesis still groups conditions.
+func TestArithCompareParse(t *testing.T) {
+	for _, c := range []struct{ where, want string }{
+		{"value > 5", "value > 5"},
+		{"(value) > 5", "value > 5"},
+		{"5 < value", "value > 5"},
+		{"-5 < value", "value > -5"},
+		{"value > -5", "value > -5"},
+		{"(value) <= -(2.5)", "value <= -2.5"},
+		{"time > now() - 1h", "time > now() - 1h0m0s"},
+		{"2 * value > 10", "2 * value > 10"},
+		{"value > n", "value > n"},
+		{"value <> n + 1", "value != n + 1"},
+		{"(value + 1) * 2 >= n", "(value + 1) * 2 >= n"},
+		{"(v > 1) AND n < 2", "(v > 1 AND n < 2)"},
+		{"((v + 1) > 2 OR n < 1)", "(v + 1 > 2 OR n < 1)"},
+		{"NOT (abs(v - 3) < 1)", "NOT abs(v - 3) < 1"},
+		{"-v < 10", "-v < 10"},
+		{"series = key", "series = key"},
+		{"3 > n - x", "3 > n - x"},
+		{"value > 2 * 3", "value > 2 * 3"},
+	} {
+		st, err := Parse("SELECT * FROM m WHERE " + c.where)
+		if err != nil {
+			t.Errorf("%s: %v", c.where, err)
+			continue
+		}
+		if got := exprString(st.Where); got != c.want {
+			t.Errorf("%s: parsed as %s, want %s", c.where, got, c.want)
+		}
+	}
+	st, err := Parse("SELECT series, max(v), avg(v) FROM m GROUP BY series HAVING max(v) - avg(v) > 2 * avg(v)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := exprString(st.Having); got != "max(v) - avg(v) > 2 * avg(v)" {
+		t.Errorf("HAVING parsed as %s", got)
+	}
+}
+
+// TestArithCompareErrors: each refusal names the problem at its place.
+func TestArithCompareErrors(t *testing.T) {
+	src, _ := testSource(t, 100, 50)
+	for _, c := range []struct{ q, msg, at string }{
+		{"SELECT * FROM m WHERE v * 2 > 'x'", "arithmetic takes numbers", "'x'"},
+		{"SELECT count(*) FROM m WHERE avg(v) * 2 > 1", "aggregate avg in WHERE", "avg"},
+		{"SELECT count(*) FROM m WHERE 1 < 2 * max(v)", "aggregate max in WHERE", "max"},
+		{"SELECT * FROM m WHERE s * 2 > 1", `arithmetic on column "s" of type string`, "s *"},
+		{"SELECT * FROM m WHERE series > n", `arithmetic on column "series"`, "series >"},
+		{"SELECT * FROM m WHERE b < b", "bools compare only with = and !=", "< b"},
+		{"SELECT * FROM m WHERE v * 2 >", "expected", ""},
+		{"SELECT * FROM m WHERE v * 2", "expected a comparison after v * 2", ""},
+		{"SELECT * FROM m WHERE nope + 1 > 2", `unknown column "nope"`, "nope"},
+		{"SELECT series FROM m GROUP BY series HAVING max(v) > 2 * avg(v)", "HAVING max(v): not a column of the result", "max(v) >"},
+		{"SELECT series, max(v) FROM m GROUP BY series HAVING max(v) > series", `arithmetic on column "series"`, "series"},
+	} {
+		_, err := runCells(c.q, openOnly(src), nil)
+		var e *Error
+		if !errors.As(err, &e) || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: %v, want an *Error saying %q", c.q, err, c.msg)
+			continue
+		}
+		if c.at != "" && !strings.HasPrefix(c.q[e.Pos:], c.at) {
+			t.Errorf("%s: error at %q, want at %q", c.q, c.q[e.Pos:], c.at)
+		}
+	}
+}
+
+// TestArithCompareVectors: a condition evaluates its arithmetic a block
+// at a time (vec), the projection a row at a time (eval). For random
+// expressions E — ints and floats, nulls, NaN-free overflow, division
+// by zero, functions, literals on either side — the rows WHERE E op c
+// selects are those whose projected E compares so, as are those of
+// c op' E (the literal on the left) and NOT (E op c).
+func TestArithCompareVectors(t *testing.T) {
+	src, _ := testSource(t, 2000, 64)
+	rng := rand.New(rand.NewPCG(7, 7))
+	var gen func(depth int) string
+	gen = func(depth int) string {
+		if depth == 0 || rng.IntN(3) == 0 {
+			return []string{"v", "n", "x", "seq", "time", "3", "-2", "0", "0.5", "9223372036854775807", "1e300"}[rng.IntN(11)]
+		}
+		switch rng.IntN(6) {
+		case 0:
+			return "-(" + gen(depth-1) + ")"
+		case 1:
+			return []string{"abs", "floor", "ceil", "sqrt", "round", "ln", "exp"}[rng.IntN(7)] + "(" + gen(depth-1) + ")"
+		}
+		return "(" + gen(depth-1) + " " + string("+-*/"[rng.IntN(4)]) + " " + gen(depth-1) + ")"
+	}
+	ops := []string{"=", "!=", "<", "<=", ">", ">="}
+	for range 300 {
+		e := gen(3)
+		if e == "seq" || e == "time" { // a column compared with a literal: Compare's own rules
+			continue
+		}
+		rows, err := runCells("SELECT seq, "+e+" AS e FROM m", openOnly(src), nil)
+		if err != nil {
+			t.Fatalf("SELECT %s: %v", e, err)
+		}
+		var vals []float64
+		for _, r := range rows {
+			if u, ok := r[1].(uint64); ok { // E is seq
+				r[1] = int64(u)
+			}
+			if f, ok := r[1].(float64); ok && !math.IsNaN(f) && !math.IsInf(f, 0) {
+				vals = append(vals, f)
+			} else if i, ok := r[1].(int64); ok {
+				vals = append(vals, float64(i))
+			}
+		}
+		c := "7"
+		if len(vals) > 0 {
+			c = fmt.Sprint(vals[rng.IntN(len(vals))]) // a threshold some rows meet
+			if !strings.ContainsAny(c, ".e") && rng.IntN(2) == 0 {
+				c += ".5"
+			}
+		}
+		op := ops[rng.IntN(len(ops))]
+		var want, wantNot []any
+		for _, r := range rows {
+			if r[1] == nil {
+				continue
+			}
+			var ok bool
+			if i, isInt := r[1].(int64); isInt && !strings.ContainsAny(c, ".eInN") {
+				var ci int64
+				fmt.Sscan(c, &ci)
+				ok = cmpHolds(op, cmp3(i, ci))
+			} else {
+				var cf float64
+				fmt.Sscan(c, &cf)
+				x, isF := r[1].(float64)
+				if !isF {
+					x = float64(r[1].(int64))
+				}
+				ok = floatHolds(op, x, cf)
+				if math.IsNaN(x) {
+					if op == "!=" {
+						wantNot = append(wantNot, r[0]) // NOT (NaN != c) is NaN = c: false
+					}
+					if ok {
+						want = append(want, r[0])
+					}
+					continue
+				}
+			}
+			if ok {
+				want = append(want, r[0])
+			} else {
+				wantNot = append(wantNot, r[0])
+			}
+		}
+		for _, q := range []struct {
+			where string
+			want  []any
+		}{
+			{e + " " + op + " " + c, want},
+			{c + " " + flipped[op] + " " + e, want},
+			{"NOT (" + e + " " + op + " " + c + ")", wantNot},
+		} {
+			got, err := runCells("SELECT seq FROM m WHERE "+q.where, openOnly(src), nil)
+			if err != nil {
+				t.Fatalf("WHERE %s: %v", q.where, err)
+			}
+			var seqs []any
+			for _, r := range got {
+				seqs = append(seqs, r[0])
+			}
+			if !slices.Equal(seqs, q.want) {
+				t.Fatalf("WHERE %s: %d rows, want %d (first %v, want %v)", q.where, len(seqs), len(q.want), head1(seqs), head1(q.want))
+			}
+		}
+	}
+}
+
+func head1(s []any) any {
+	if len(s) == 0 {
+		return nil
+	}
+	return s[0]
+}
+
+// TestArithCompareRows: column against column (numbers across int and
+// float, text, bools) and HAVING on arithmetic of aggregates, checked
+// against the rows.
+func TestArithCompareRows(t *testing.T) {
+	src, rows := testSource(t, 3000, 50)
+	open := openOnly(src)
+	count := func(q string) int64 {
+		t.Helper()
+		got, err := runCells(q, open, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return got[0][0].(int64)
+	}
+	var vGtN, sEqS, keyLtS, bEq int64
+	for _, r := range rows {
+		v, okV := r.f["v"].(float64)
+		n, okN := r.f["n"].(int64)
+		if okV && okN && v > float64(n) {
+			vGtN++
+		}
+		if s, ok := r.f["s"].(string); ok {
+			if s == r.series {
+				sEqS++
+			}
+			if r.key < s {
+				keyLtS++
+			}
+		}
+		if _, ok := r.f["b"].(bool); ok {
+			bEq++
+		}
+	}
+	for _, c := range []struct {
+		q    string
+		want int64
+	}{
+		{"SELECT count(*) FROM m WHERE v > n", vGtN},
+		{"SELECT count(*) FROM m WHERE n < v", vGtN},
+		{"SELECT count(*) FROM m WHERE s = series", sEqS},
+		{"SELECT count(*) FROM m WHERE key < s", keyLtS},
+		{"SELECT count(*) FROM m WHERE b = b", bEq},
+		{"SELECT count(*) FROM m WHERE b != b", 0},
+	} {
+		if got := count(c.q); got != c.want {
+			t.Errorf("%s: %d, want %d", c.q, got, c.want)
+		}
+	}
+
+	// HAVING on arithmetic of selected aggregates, against the groups.
+	all, err := runCells("SELECT series, max(v), avg(v), count(*) FROM m GROUP BY series", open, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ratios []float64 // (max - avg) / avg: the median splits the groups
+	for _, r := range all {
+		ratios = append(ratios, (r[1].(float64)-r[2].(float64))/r[2].(float64))
+	}
+	slices.Sort(ratios)
+	k := ratios[len(ratios)/2]
+	var want [][]any
+	for _, r := range all {
+		if r[1].(float64)-r[2].(float64) > k*r[2].(float64) && r[3].(int64)-100 >= 0 {
+			want = append(want, r)
+		}
+	}
+	got, err := runCells(fmt.Sprintf("SELECT series, max(v), avg(v), count(*) FROM m GROUP BY series HAVING max(v) - avg(v) > %v * avg(v) AND count(*) - 100 >= 0", k), open, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) == 0 || len(want) == len(all) {
+		t.Fatalf("the HAVING case keeps %d of %d groups: choose one that splits them", len(want), len(all))
+	}
+	if d := diffCells(got, want); d != "" {
+		t.Errorf("HAVING arithmetic: %s", d)
+	}
+}

@@ -1,0 +1,408 @@
+package query
+
+import (
+	"math"
+
+	"github.com/tsqdb/tsq/chunk"
+)
+
+// vec holds arithmetic results for the rows of a selection, computed a
+// node at a time (arithPlan.vec) rather than a row at a time (eval):
+// the same values, without a call and a column lookup per row and leaf.
+// A literal is a scalar, not repeated per row.
+type vec struct {
+	ints   []int64   // the node's kind is kInt
+	floats []float64 // kFloat
+	null   []bool    // nil: no null
+	scalar bool      // a literal: ints[0] or floats[0] for every row
+}
+
+func (v *vec) isNull(i int) bool { return v.null != nil && v.null[i] }
+
+// vecArena hands out the slices of vecs, reused from block to block by
+// a worker's scratch batch; reset makes them all free again.
+type vecArena struct {
+	floats [][]float64
+	ints   [][]int64
+	bools  [][]bool
+	nf     int
+	ni     int
+	nb     int
+}
+
+func (a *vecArena) reset() { a.nf, a.ni, a.nb = 0, 0, 0 }
+
+func grab[T any](pool *[][]T, used *int, n int) []T {
+	if *used == len(*pool) {
+		*pool = append(*pool, nil)
+	}
+	s := (*pool)[*used]
+	if cap(s) < n {
+		s = make([]T, n)
+	}
+	s = s[:n]
+	(*pool)[*used] = s
+	*used++
+	return s
+}
+
+func (a *vecArena) floatsN(n int) []float64 { return grab(&a.floats, &a.nf, n) }
+func (a *vecArena) intsN(n int) []int64     { return grab(&a.ints, &a.ni, n) }
+
+// nulls returns n bools, all false.
+func (a *vecArena) nulls(n int) []bool {
+	s := grab(&a.bools, &a.nb, n)
+	clear(s)
+	return s
+}
+
+// orNulls returns the rows null in x or in y, in a new slice.
+func (a *vecArena) orNulls(x, y []bool, n int) []bool {
+	if x == nil && y == nil {
+		return nil
+	}
+	out := a.nulls(n)
+	for _, s := range [][]bool{x, y} {
+		for i, v := range s {
+			out[i] = out[i] || v
+		}
+	}
+	return out
+}
+
+// floatsOf returns v's values as float64 (v of kind k).
+func (a *vecArena) floatsOf(v vec, k colKind) []float64 {
+	if k == kFloat {
+		return v.floats
+	}
+	out := a.floatsN(len(v.ints))
+	for i, x := range v.ints {
+		out[i] = float64(x)
+	}
+	return out
+}
+
+// vec computes a for the rows sel of b, as eval does for each.
+func (a *arithPlan) vec(b *batch, sel []int32) vec {
+	n, m := len(sel), &b.vecs
+	switch {
+	case a.lit != nil:
+		if a.kind == kFloat {
+			return vec{floats: []float64{a.lit.f}, scalar: true}
+		}
+		return vec{ints: []int64{a.lit.i}, scalar: true}
+	case a.op == 0:
+		return a.leafVec(b, sel)
+	}
+	l := a.l.vec(b, sel)
+	if l.scalar && (a.op == 'f' || a.op == 'n') { // of a literal: no column below
+		return a.scalarVec()
+	}
+	switch a.op {
+	case 'f':
+		var d int64
+		if a.r != nil {
+			d = a.r.lit.i
+		}
+		var out vec
+		if a.kind == kFloat {
+			out.floats = m.floatsN(n)
+		} else {
+			out.ints = m.intsN(n)
+		}
+		out.null = m.orNulls(l.null, nil, n)
+		for i := range n {
+			if out.isNull(i) {
+				continue
+			}
+			var x value
+			if a.l.kind == kFloat {
+				x.f = l.floats[i]
+			} else {
+				x.i = l.ints[i]
+			}
+			y := apply(a.fn, a.l.kind, x, d, a.r != nil)
+			switch {
+			case y.null:
+				if out.null == nil {
+					out.null = m.nulls(n)
+				}
+				out.null[i] = true
+			case a.kind == kFloat:
+				out.floats[i] = y.f
+			default:
+				out.ints[i] = y.i
+			}
+		}
+		return out
+	case 'n':
+		if a.kind == kFloat {
+			x := m.floatsOf(l, a.l.kind)
+			out := m.floatsN(n)
+			for i := range x {
+				out[i] = -x[i]
+			}
+			return vec{floats: out, null: l.null}
+		}
+		out := vec{ints: m.intsN(n), null: m.orNulls(l.null, nil, n)}
+		for i, x := range l.ints {
+			if x == math.MinInt64 {
+				if out.null == nil {
+					out.null = m.nulls(n)
+				}
+				out.null[i] = true
+				continue
+			}
+			out.ints[i] = -x
+		}
+		return out
+	}
+	r := a.r.vec(b, sel)
+	switch {
+	case l.scalar && r.scalar:
+		return a.scalarVec()
+	case l.scalar:
+		l = m.broadcast(l, n)
+	case r.scalar && r.null != nil:
+		r = m.broadcast(r, n)
+	}
+	out := vec{null: m.orNulls(l.null, r.null, n)}
+	if a.kind == kFloat {
+		out.floats = m.floatsN(n)
+		x, y := m.floatsOf(l, a.l.kind), m.floatsOf(r, a.r.kind)
+		if r.scalar {
+			floatOpScalar(a.op, x, y[0], out.floats)
+		} else {
+			floatOp(a.op, x, y, out.floats)
+		}
+		if a.op == '/' { // division by zero is null
+			for i := range n {
+				if y[min(i, len(y)-1)] == 0 {
+					if out.null == nil {
+						out.null = m.nulls(n)
+					}
+					out.null[i] = true
+				}
+			}
+		}
+		return out
+	}
+	out.ints = m.intsN(n)
+	for i := range out.ints {
+		y := r.ints[0]
+		if !r.scalar {
+			y = r.ints[i]
+		}
+		v, ok := intOp(a.op, l.ints[i], y)
+		if !ok {
+			if out.null == nil {
+				out.null = m.nulls(n)
+			}
+			out.null[i] = true
+		}
+		out.ints[i] = v
+	}
+	return out
+}
+
+// scalarVec is a (all of whose leaves are literals) as a scalar.
+func (a *arithPlan) scalarVec() vec {
+	v := a.eval(func(*arithPlan) value { return nullValue })
+	switch {
+	case v.null:
+		return vec{ints: []int64{0}, floats: []float64{0}, null: []bool{true}, scalar: true}
+	case a.kind == kFloat:
+		return vec{floats: []float64{v.f}, scalar: true}
+	}
+	return vec{ints: []int64{v.i}, scalar: true}
+}
+
+// broadcast repeats the scalar v for n rows.
+func (a *vecArena) broadcast(v vec, n int) vec {
+	out := vec{}
+	if v.floats != nil {
+		out.floats = a.floatsN(n)
+		for i := range out.floats {
+			out.floats[i] = v.floats[0]
+		}
+	}
+	if v.ints != nil {
+		out.ints = a.intsN(n)
+		for i := range out.ints {
+			out.ints[i] = v.ints[0]
+		}
+	}
+	if v.null != nil && v.null[0] {
+		out.null = a.nulls(n)
+		for i := range out.null {
+			out.null[i] = true
+		}
+	}
+	return out
+}
+
+// floatOp sets out[i] = x[i] op y[i] (a division by zero is handled by
+// the caller).
+func floatOp(op byte, x, y, out []float64) {
+	switch op {
+	case '+':
+		for i := range out {
+			out[i] = x[i] + y[i]
+		}
+	case '-':
+		for i := range out {
+			out[i] = x[i] - y[i]
+		}
+	case '*':
+		for i := range out {
+			out[i] = x[i] * y[i]
+		}
+	default:
+		for i := range out {
+			out[i] = x[i] / y[i]
+		}
+	}
+}
+
+// floatOpScalar sets out[i] = x[i] op y.
+func floatOpScalar(op byte, x []float64, y float64, out []float64) {
+	switch op {
+	case '+':
+		for i := range out {
+			out[i] = x[i] + y
+		}
+	case '-':
+		for i := range out {
+			out[i] = x[i] - y
+		}
+	case '*':
+		for i := range out {
+			out[i] = x[i] * y
+		}
+	default:
+		for i := range out {
+			out[i] = x[i] / y
+		}
+	}
+}
+
+// leafVec gathers a leaf column's values for the rows sel of b.
+func (a *arithPlan) leafVec(b *batch, sel []int32) vec {
+	n, m := len(sel), &b.vecs
+	var src []int64
+	switch a.src {
+	case ColSeq:
+		src = b.seq
+	case ColTime:
+		src = b.time
+	case ColOp:
+		src = b.op
+	}
+	var out vec
+	if a.kind == kFloat {
+		out.floats = m.floatsN(n)
+	} else {
+		out.ints = m.intsN(n)
+	}
+	if src != nil {
+		for i, r := range sel {
+			if a.kind == kFloat {
+				out.floats[i] = float64(src[r])
+			} else {
+				out.ints[i] = src[r]
+			}
+		}
+		return out
+	}
+	c := b.fields[a.src]
+	// (a block of a float field read as int64 is possible only if it
+	// came after planning; its rows are null then, not misread)
+	if c == nil || c.Type != chunk.Int64 && c.Type != chunk.Float64 || c.Type == chunk.Float64 && a.kind != kFloat {
+		out.null = m.nulls(n)
+		for i := range out.null {
+			out.null[i] = true
+		}
+		return out
+	}
+	switch {
+	case c.Type == chunk.Float64:
+		for i, r := range sel {
+			out.floats[i] = c.Floats[r]
+		}
+	case a.kind == kFloat:
+		for i, r := range sel {
+			out.floats[i] = float64(c.Ints[r])
+		}
+	default:
+		for i, r := range sel {
+			out.ints[i] = c.Ints[r]
+		}
+	}
+	if c.Valid != nil {
+		out.null = m.nulls(n)
+		for i, r := range sel {
+			out.null[i] = !c.Valid[r]
+		}
+	}
+	return out
+}
+
+// keepWhere sets keep[i] to x[i] op y[i] (y scalar: y[0]).
+func keepWhere[T int64 | float64](op string, x, y []T, scalar bool, keep []bool) {
+	if scalar {
+		v := y[0]
+		switch op {
+		case "=":
+			for i := range keep {
+				keep[i] = x[i] == v
+			}
+		case "!=":
+			for i := range keep {
+				keep[i] = x[i] != v
+			}
+		case "<":
+			for i := range keep {
+				keep[i] = x[i] < v
+			}
+		case "<=":
+			for i := range keep {
+				keep[i] = x[i] <= v
+			}
+		case ">":
+			for i := range keep {
+				keep[i] = x[i] > v
+			}
+		default:
+			for i := range keep {
+				keep[i] = x[i] >= v
+			}
+		}
+		return
+	}
+	switch op {
+	case "=":
+		for i := range keep {
+			keep[i] = x[i] == y[i]
+		}
+	case "!=":
+		for i := range keep {
+			keep[i] = x[i] != y[i]
+		}
+	case "<":
+		for i := range keep {
+			keep[i] = x[i] < y[i]
+		}
+	case "<=":
+		for i := range keep {
+			keep[i] = x[i] <= y[i]
+		}
+	case ">":
+		for i := range keep {
+			keep[i] = x[i] > y[i]
+		}
+	default:
+		for i := range keep {
+			keep[i] = x[i] >= y[i]
+		}
+	}
+}
