@@ -272,3 +272,35 @@ func TestArithCompareRows(t *testing.T) {
 		t.Errorf("HAVING arithmetic: %s", d)
 	}
 }
+
+// TestHavingNotNull: NOT in HAVING leaves a group whose tested value is
+// null out, as WHERE leaves a row (the delete and drop rows' groups have
+// no v).
+func TestHavingNotNull(t *testing.T) {
+	src, _ := testSource(t, 3000, 50)
+	for _, c := range []struct {
+		having string
+		want   []any
+	}{
+		{"NOT avg(v) > 1000", []any{"put"}},
+		{"NOT (avg(v) > 1000 OR count(*) < 0)", []any{"put"}},
+		{"NOT NOT avg(v) < 1000", []any{"put"}},
+		{"NOT avg(v) * 2 > 1000", []any{"put"}},
+		{"NOT avg(v) IN (1, 2)", []any{"put"}},
+		{"NOT avg(v) IS NULL", []any{"put"}},
+		{"avg(v) IS NULL", []any{"delete", "drop"}},
+		{"NOT (avg(v) IS NOT NULL AND count(*) > 0)", []any{"delete", "drop"}},
+	} {
+		got, err := runCells("SELECT op, avg(v), count(*) FROM m GROUP BY op HAVING "+c.having+" ORDER BY op", openOnly(src), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.having, err)
+		}
+		var ops []any
+		for _, r := range got {
+			ops = append(ops, r[0])
+		}
+		if !slices.Equal(ops, c.want) {
+			t.Errorf("HAVING %s: groups %v, want %v", c.having, ops, c.want)
+		}
+	}
+}

@@ -10,35 +10,42 @@ type rowPred func(row []value) bool
 
 // planHaving compiles HAVING against the result's columns p.out: a
 // column is named by its output name (an alias, a group column, or an
-// aggregate's text such as count(*)). Comparisons with literals, IS
-// NULL, LIKE and IN, combined with AND, OR and NOT, as in WHERE; a null
-// fails every comparison.
-func (p *plan) planHaving(e Expr) (rowPred, error) {
+// aggregate's text such as count(*)). Comparisons with literals and of
+// expressions, IS NULL, LIKE and IN, combined with AND, OR and NOT, as
+// in WHERE: a null fails every comparison and its negation (NOT is
+// pushed down to the leaves).
+func (p *plan) planHaving(e Expr) (rowPred, error) { return p.havingExpr(e, false) }
+
+func (p *plan) havingExpr(e Expr, neg bool) (rowPred, error) {
 	switch e := e.(type) {
 	case *And:
-		return p.havingBoth(e.L, e.R, false)
+		return p.havingBoth(e.L, e.R, neg, !neg)
 	case *Or:
-		return p.havingBoth(e.L, e.R, true)
+		return p.havingBoth(e.L, e.R, neg, neg)
 	case *Not:
-		x, err := p.planHaving(e.X)
-		if err != nil {
-			return nil, err
-		}
-		return func(row []value) bool { return !x(row) }, nil
+		return p.havingExpr(e.X, !neg)
 	case *IsNull:
 		i, _, err := p.resultCol(e.Col)
 		if err != nil {
 			return nil, err
 		}
-		return func(row []value) bool { return row[i].null != e.Neg }, nil
+		return func(row []value) bool { return row[i].null != (e.Neg != neg) }, nil
 	case *Compare:
-		return p.havingCompare(e)
+		op := e.Op
+		if neg {
+			op = negOp[op]
+		}
+		return p.havingCompare(&Compare{Col: e.Col, Op: op, Lit: e.Lit})
 	case *ArithCompare:
-		return p.havingArithCompare(e)
+		op := e.Op
+		if neg {
+			op = negOp[op]
+		}
+		return p.havingArithCompare(&ArithCompare{L: e.L, R: e.R, Op: op, Pos: e.Pos})
 	case *Like:
-		return p.havingMatch(e.Col, "LIKE", likeRegexp(e.Pattern), e.Neg)
+		return p.havingMatch(e.Col, "LIKE", likeRegexp(e.Pattern), e.Neg != neg)
 	case *Regex:
-		return p.havingMatch(e.Col, "regular expression match", e.Re, e.Neg)
+		return p.havingMatch(e.Col, "regular expression match", e.Re, e.Neg != neg)
 	case *In:
 		i, _, err := p.resultCol(e.Col)
 		if err != nil {
@@ -52,16 +59,17 @@ func (p *plan) planHaving(e Expr) (rowPred, error) {
 			}
 			preds = append(preds, c)
 		}
+		out := e.Neg != neg
 		return func(row []value) bool {
 			if row[i].null {
 				return false
 			}
 			for _, c := range preds {
 				if c(row) {
-					return !e.Neg
+					return !out
 				}
 			}
-			return e.Neg
+			return out
 		}, nil
 	case *SeriesMatch:
 		return nil, p.errAt(e.Col.Pos, "HAVING does not take series selectors; filter series in WHERE")
@@ -82,20 +90,21 @@ func (p *plan) havingMatch(c *ColRef, what string, re *regexp.Regexp, neg bool) 
 	return func(row []value) bool { return !row[i].null && re.MatchString(row[i].s) != neg }, nil
 }
 
-// havingBoth compiles l AND r, or l OR r.
-func (p *plan) havingBoth(le, re Expr, or bool) (rowPred, error) {
-	l, err := p.planHaving(le)
+// havingBoth compiles l AND r (and: true) or l OR r, each side negated
+// when neg is.
+func (p *plan) havingBoth(le, re Expr, neg, and bool) (rowPred, error) {
+	l, err := p.havingExpr(le, neg)
 	if err != nil {
 		return nil, err
 	}
-	r, err := p.planHaving(re)
+	r, err := p.havingExpr(re, neg)
 	if err != nil {
 		return nil, err
 	}
-	if or {
-		return func(row []value) bool { return l(row) || r(row) }, nil
+	if and {
+		return func(row []value) bool { return l(row) && r(row) }, nil
 	}
-	return func(row []value) bool { return l(row) && r(row) }, nil
+	return func(row []value) bool { return l(row) || r(row) }, nil
 }
 
 // resultCol finds the result column c names: its index and kind. An
