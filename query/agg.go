@@ -27,14 +27,22 @@ const (
 	gBucket groupKind = iota // time(d)
 	gColumn                  // series, key, op or a field
 	gLabel                   // a label of the series name
+	gExpr                    // arithmetic on the row's columns
 )
 
 type groupSpec struct {
 	kind   groupKind
-	name   string    // column or label
-	bucket int64     // time(d): d
-	bk     *bucketer // time(d[, offset][, zone])
+	name   string     // column or label
+	bucket int64      // time(d): d
+	bk     *bucketer  // time(d[, offset][, zone])
+	expr   *arithPlan // gExpr
 	out    colKind
+}
+
+// nullable reports whether the group's values may be null: a field's,
+// or a computed one's.
+func (g *groupSpec) nullable() bool {
+	return g.kind == gExpr || g.kind == gColumn && !isBase(g.name)
 }
 
 type aggSpec struct {
@@ -70,7 +78,19 @@ func (p *plan) planAggregate() error {
 	p.nd.add(ColTime) // buckets, first, last and rate order by time
 	for _, g := range st.GroupBy {
 		gs := groupSpec{bucket: g.Bucket}
-		if g.Bucket > 0 {
+		if g.Expr == nil && g.Col != nil {
+			g.Expr = groupAlias(st, g.Col.Name, p.fields)
+		}
+		if g.Expr != nil {
+			if c := g.Expr.firstAgg(); c != nil {
+				return p.errAt(c.Pos, "GROUP BY takes values of the rows, not aggregates such as %s", c.String())
+			}
+			ap, err := p.rawArith(g.Expr)
+			if err != nil {
+				return err
+			}
+			gs.kind, gs.name, gs.expr, gs.out = gExpr, g.Expr.String(), ap, ap.kind
+		} else if g.Bucket > 0 {
 			gs.kind, gs.name, gs.out = gBucket, ColTime, kTime
 			gs.bk = newBucketer(g.Bucket, g.Offset, g.Zone, g.text)
 			gs.bk.months = g.Months
@@ -143,6 +163,12 @@ func (p *plan) planAggregate() error {
 			p.out = append(p.out, outCol{name: it.Name(), kind: winKind(w.fn, ap.kind), nullable: true, win: w})
 			continue
 		}
+		if gi := slices.IndexFunc(a.groups, func(g groupSpec) bool { return g.kind == gExpr && it.Expr != nil && g.name == it.Expr.String() }); gi >= 0 {
+			used[gi] = true // SELECT hour(time) ... GROUP BY hour(time)
+			items = append(items, item{gi, -1})
+			p.out = append(p.out, outCol{name: it.Name(), kind: a.groups[gi].out, nullable: true})
+			continue
+		}
 		if it.Expr != nil {
 			ap, err := p.compileArith(it.Expr, leaf)
 			if err != nil {
@@ -160,7 +186,7 @@ func (p *plan) planAggregate() error {
 			}
 			used[gi] = true
 			items = append(items, item{gi, -1})
-			p.out = append(p.out, outCol{name: it.Name(), kind: a.groups[gi].out, nullable: a.groups[gi].kind == gColumn && !isBase(a.groups[gi].name)})
+			p.out = append(p.out, outCol{name: it.Name(), kind: a.groups[gi].out, nullable: a.groups[gi].nullable()})
 			continue
 		}
 		spec, err := p.aggSpec(it.Agg)
@@ -177,7 +203,7 @@ func (p *plan) planAggregate() error {
 	var leadItems []item
 	for gi, g := range a.groups {
 		if !used[gi] {
-			lead = append(lead, outCol{name: g.name, kind: g.out, nullable: g.kind == gColumn && !isBase(g.name)})
+			lead = append(lead, outCol{name: g.name, kind: g.out, nullable: g.nullable()})
 			leadItems = append(leadItems, item{gi, -1})
 		}
 	}
@@ -750,4 +776,19 @@ func (a *aggPlan) rows(gs *groups, out []outCol) [][]value {
 		}
 	}
 	return rows
+}
+
+// groupAlias returns the expression a GROUP BY name stands for when it
+// is not a column but the alias of a computed SELECT item (SELECT
+// hour(time) AS h ... GROUP BY h); nil otherwise.
+func groupAlias(st *Statement, name string, fields *fieldSet) *Arith {
+	if _, ok := kindOfCol(name, fields); ok {
+		return nil
+	}
+	for _, it := range st.Items {
+		if it.Alias == name && it.Expr != nil && !it.Expr.hasAgg() {
+			return it.Expr
+		}
+	}
+	return nil
 }

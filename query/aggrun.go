@@ -18,7 +18,8 @@ type groupCol struct {
 	spec  *groupSpec
 	times []int64       // gBucket
 	col   *chunk.Column // series, key or field; nil: all null
-	base  []int64       // op
+	base  []int64       // op; gExpr: by row, a float64's bits
+	null  []bool        // gExpr: by row; nil: none null
 	// label values by series dictionary code, filled lazily
 	labels []string
 	have   []bool
@@ -120,6 +121,8 @@ func (g *groupCol) sig(r int32) (v int64, ok bool) {
 	switch {
 	case g.spec.kind == gBucket:
 		return g.bucketOf(g.times[r]), true
+	case g.null != nil && g.null[r]:
+		return math.MinInt64, true
 	case g.base != nil:
 		return g.base[r], true
 	case g.col == nil:
@@ -147,6 +150,14 @@ func (g *groupCol) value(b *batch, r int32) value {
 	switch g.spec.kind {
 	case gBucket:
 		return value{i: g.bucketOf(g.times[r])}
+	case gExpr:
+		switch {
+		case g.null != nil && g.null[r]:
+			return nullValue
+		case g.spec.out == kFloat:
+			return value{f: math.Float64frombits(uint64(g.base[r]))}
+		}
+		return value{i: g.base[r]}
 	case gLabel:
 		c := g.col
 		if c.Codes == nil || c.Strs != nil {
@@ -230,6 +241,8 @@ func (a *aggPlan) accumulate(gs *groups, b *batch) error {
 			gcols[i].times = b.time
 		case g.kind == gLabel:
 			gcols[i].col = b.series
+		case g.kind == gExpr:
+			gcols[i].base, gcols[i].null = g.exprByRow(b, sel)
 		case g.name == ColOp:
 			gcols[i].base = b.op
 		default:
@@ -414,4 +427,34 @@ func (s *aggState) addRun(a *aggSpec, arg *argCol, b *batch, run []int32, gs *gr
 		s.add(a, v, b.time[r], b.seq[r])
 	}
 	return nil
+}
+
+// exprByRow computes a gExpr group's values for the rows sel of b,
+// indexed by row: int64s, or float64 bits (-0 as 0, every NaN as one);
+// null (nil: none) marks rows without a value.
+func (g *groupSpec) exprByRow(b *batch, sel []int32) ([]int64, []bool) {
+	b.vecs.reset()
+	v := g.expr.vec(b, sel)
+	out := make([]int64, b.rows)
+	var null []bool
+	for i, r := range sel {
+		switch {
+		case v.isNull(i):
+			if null == nil {
+				null = make([]bool, b.rows)
+			}
+			null[r] = true
+		case g.out == kFloat:
+			f := v.floats[i]
+			if f == 0 {
+				f = 0
+			} else if f != f {
+				f = math.NaN()
+			}
+			out[r] = int64(math.Float64bits(f))
+		default:
+			out[r] = v.ints[i]
+		}
+	}
+	return out, null
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Arith is an arithmetic SELECT item: numbers, columns (raw queries) or
@@ -18,6 +19,9 @@ type Arith struct {
 	Agg  *Call   // leaf: an aggregate
 	Lit  *Lit    // leaf: an integer or a number
 	Pos  int
+	// Zone: a time part's clock (hour(time, 'Europe/Berlin')); nil: UTC.
+	Zone *time.Location
+	zone string
 }
 
 // String is the item's text, the name of its column without AS: one
@@ -58,6 +62,9 @@ func (a *Arith) write(sb *strings.Builder, min int) {
 		if a.R != nil {
 			sb.WriteString(", ")
 			a.R.write(sb, 0)
+		}
+		if a.Zone != nil {
+			sb.WriteString(", '" + a.zone + "'")
 		}
 		sb.WriteByte(')')
 		return
@@ -130,6 +137,9 @@ func (p *parser) arithFactor() *Arith {
 		p.fail(t.pos, "arithmetic takes numbers, columns and aggregates, found %s", t.describe())
 	case t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(" && winFuncs[strings.ToLower(t.text)]:
 		p.fail(t.pos, "%s() is a SELECT item of its own: it cannot be part of arithmetic or of another function", strings.ToLower(t.text))
+	case t.kind == tIdent && isPunct(p.tok(p.i+1), "(") && timeFuncs[strings.ToLower(t.text)] != "":
+		p.advance()
+		return p.timeCall(t)
 	case t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(" && numFuncs[strings.ToLower(t.text)]:
 		p.advance()
 		p.advance()
@@ -159,7 +169,10 @@ var numFuncs = map[string]bool{"abs": true, "round": true, "floor": true, "ceil"
 // apply computes function fn of x (of kind k) with round's digits d: an
 // integer stays one under abs, round (without digits), floor and ceil;
 // a result that is not a finite number (sqrt(-1), ln(0)) is NULL.
-func apply(fn string, k colKind, x value, d int64, hasD bool) value {
+func apply(fn string, k colKind, x value, d int64, hasD bool, loc *time.Location) value {
+	if timeFuncs[fn] != "" {
+		return value{i: timePart(fn, x.i, loc)}
+	}
 	if k != kFloat {
 		switch fn {
 		case "abs":
@@ -221,6 +234,9 @@ func funcKind(fn string, k colKind, hasD bool) colKind {
 			return k
 		}
 	}
+	if timeFuncs[fn] != "" {
+		return kInt
+	}
 	return kFloat
 }
 
@@ -228,7 +244,8 @@ func funcKind(fn string, k colKind, hasD bool) colKind {
 // leaf, where its value comes from.
 type arithPlan struct {
 	op   byte
-	fn   string // op 'f'
+	fn   string         // op 'f'
+	loc  *time.Location // a time part's zone
 	l, r *arithPlan
 	kind colKind
 	lit  *value // a number
@@ -264,7 +281,7 @@ func (a *arithPlan) eval(get func(*arithPlan) value) value {
 		if a.r != nil {
 			d = a.r.lit.i
 		}
-		return apply(a.fn, a.l.kind, l, d, a.r != nil)
+		return apply(a.fn, a.l.kind, l, d, a.r != nil, a.loc)
 	}
 	if a.op == 'n' {
 		if a.kind == kFloat {
@@ -363,7 +380,10 @@ func (p *plan) compileArith(a *Arith, leaf func(a *Arith, ap *arithPlan) error) 
 		return ap, nil
 	}
 	if a.Op == 'f' {
-		ap.fn = a.Func
+		ap.fn, ap.loc = a.Func, a.Zone
+		if timeFuncs[a.Func] != "" && ap.l.kind != kInt {
+			return nil, p.errAt(a.Pos, "%s() wants a time (time, or int64 nanoseconds since the epoch), not a float64", a.Func)
+		}
 		if a.R != nil {
 			ap.r = &arithPlan{kind: kInt, lit: &value{i: a.R.Lit.Int}, hid: -1}
 		}

@@ -142,6 +142,7 @@ type GroupItem struct {
 	Zone   *time.Location // time(d, 'zone'): buckets on the zone's wall clock; nil: UTC
 	text   string         // time(...) as written
 	Col    *ColRef
+	Expr   *Arith // GROUP BY hour(time), floor(value / 10): a computed value of each row
 	Pos    int
 }
 

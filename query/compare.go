@@ -91,7 +91,7 @@ func (p *parser) arithAt(i int, right bool) bool {
 		return false
 	case t.kind == tIdent && (isKw(t, "now") || isKw(t, "true") || isKw(t, "false") || isKw(t, "null")):
 		return false
-	case t.kind == tIdent && isPunct(p.tok(i+1), "(") && numFuncs[strings.ToLower(t.text)]:
+	case t.kind == tIdent && isPunct(p.tok(i+1), "(") && (numFuncs[strings.ToLower(t.text)] || timeFuncs[strings.ToLower(t.text)] != ""):
 		return true
 	case isPunct(t, "-") && p.tok(i+1).kind != tInt && p.tok(i+1).kind != tFloat:
 		return true
@@ -311,6 +311,7 @@ func (p *plan) havingArithCompare(e *ArithCompare) (rowPred, error) {
 		return err
 	}
 	op := e.Op
+	e = &ArithCompare{L: p.resultRefs(e.L), R: p.resultRefs(e.R), Op: e.Op, Pos: e.Pos}
 	if e.L.Col != nil && e.R.Col != nil || e.L.Agg != nil && e.R.Agg != nil {
 		var l, r arithPlan
 		if err := leaf(e.L, &l); err != nil {
@@ -341,4 +342,25 @@ func (p *plan) havingArithCompare(e *ArithCompare) (rowPred, error) {
 		get := func(a *arithPlan) value { return row[a.idx] }
 		return holds(op, l, r, l.eval(get), r.eval(get))
 	}, nil
+}
+
+// resultRefs returns a with each computed part that names a column of
+// the result (HAVING hour(time) > 20 after GROUP BY hour(time)) read
+// from that column.
+func (p *plan) resultRefs(a *Arith) *Arith {
+	if a.Col != nil || a.Agg != nil || a.Lit != nil {
+		return a
+	}
+	name := a.String()
+	for _, o := range p.out {
+		if o.name == name && !o.hidden {
+			return &Arith{Col: &ColRef{Name: name, Pos: a.Pos}, Pos: a.Pos}
+		}
+	}
+	b := *a
+	b.L = p.resultRefs(a.L)
+	if a.R != nil {
+		b.R = p.resultRefs(a.R)
+	}
+	return &b
 }

@@ -217,7 +217,9 @@ func (g *qgen) atom() string {
 		return g.pick("v * 2 > n", "n + 3 <= x", "abs(v) < n", "v - x != 0", "n * n > 2000", "(n + 1) / 2 >= 10",
 			"2 * v > 40", "-v < 10", "x > v", "seq * 2 < 500", "n - seq > -300", "floor(v / 10) = n", "s = series",
 			"series != key", "key < s", "round(v) - n <= 1", "(v) > 20", "1 > n - x", "sqrt(v) > 3", "n / 0 > 1", "b != b",
-			"-n >= -50", "abs(n - 50) < 10", "-(n * 3) + time > time - 100")
+			"-n >= -50", "abs(n - 50) < 10", "-(n * 3) + time > time - 100",
+			"hour(time) >= 12", "minute(time) < 30", "dayofweek(time) = 3", "day(time, 'Pacific/Chatham') > 1",
+			"isodow(time) + hour(time) > 8", "hour(time, 'America/New_York') <= 20", "second(time) != 0")
 	}
 	return fmt.Sprintf("n NOT IN (%d, %d)", g.rng.IntN(100), g.rng.IntN(100))
 }
@@ -295,6 +297,9 @@ func (g *qgen) query() string {
 			if g.rng.IntN(4) == 0 {
 				groups = append(groups, c)
 			}
+		}
+		if g.rng.IntN(4) == 0 {
+			groups = append(groups, g.pick("hour(time)", "floor(v / 25)", "dayofweek(time, 'Asia/Kolkata')", "n / 10", "minute(time) * 2 + isodow(time)"))
 		}
 		if len(groups) > 0 {
 			sb.WriteString(" GROUP BY " + strings.Join(groups, ", "))
@@ -639,6 +644,8 @@ func bruteAgg(st *Statement, sel []trow) [][]any {
 		var k []any
 		for _, g := range st.GroupBy {
 			switch {
+			case g.Expr != nil:
+				k = append(k, bruteArith(g.Expr, r))
 			case g.Bucket > 0 && (g.Zone != nil || g.Offset != 0):
 				k = append(k, bruteBucket(r.time, g))
 			case g.Bucket > 0:
@@ -923,6 +930,18 @@ func bruteArith(a *Arith, r *trow) any {
 		}
 		return -x.(float64)
 	case 'f':
+		if timeFuncs[a.Func] != "" {
+			loc := a.Zone
+			if loc == nil {
+				loc = time.UTC
+			}
+			tm := time.Unix(0, x.(int64)).In(loc)
+			_, week := tm.ISOWeek()
+			return map[string]int64{"year": int64(tm.Year()), "month": int64(tm.Month()), "day": int64(tm.Day()),
+				"hour": int64(tm.Hour()), "minute": int64(tm.Minute()), "second": int64(tm.Second()),
+				"dayofweek": int64(tm.Weekday()), "isodow": (int64(tm.Weekday())+6)%7 + 1,
+				"dayofyear": int64(tm.YearDay()), "week": int64(week)}[a.Func]
+		}
 		if i, ok := x.(int64); ok && a.Func != "sqrt" {
 			if a.Func == "abs" && i < 0 {
 				if i == math.MinInt64 {

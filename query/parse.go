@@ -328,7 +328,7 @@ func (p *parser) call() *Call {
 	name := p.advance()
 	fn := strings.ToLower(name.text)
 	if !aggregates[fn] {
-		p.fail(name.pos, "unknown function %q (want count, sum, min, max, avg, first, last, rate, quantile, median, stddev, stddev_pop, variance, var_pop or spread)", name.text)
+		p.fail(name.pos, "unknown function %q (aggregates: count, sum, min, max, avg, first, last, rate, quantile, median, stddev, stddev_pop, variance, var_pop, spread; numeric: abs, round, floor, ceil, sqrt, ln, log10, exp; time parts: year, month, day, hour, minute, second, dayofweek, isodow, dayofyear, week; windows: difference, derivative, cumulative_sum, moving_average, ...)", name.text)
 	}
 	c := &Call{Func: fn, Pos: name.pos}
 	if fn == "median" {
@@ -508,6 +508,10 @@ func (p *parser) groupItem() GroupItem {
 		g.text = p.src[t.pos : close.pos+1]
 		return g
 	}
+	if p.arithAt(p.i, false) {
+		a := p.arith()
+		return GroupItem{Expr: a, Pos: t.pos}
+	}
 	c := p.colRef()
 	return GroupItem{Col: c, Pos: c.Pos}
 }
@@ -555,6 +559,8 @@ func (p *parser) orderItem() OrderItem {
 			p.fail(t.pos, "ORDER BY %s: a column's position counts from 1", t.text)
 		}
 		it.Index = n
+	case p.arithAt(p.i, false): // ORDER BY hour(time), max(v) - min(v): a column named so
+		it.Name = p.arith().String()
 	case t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(":
 		it.Name = p.call().String()
 	default:

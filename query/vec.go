@@ -121,7 +121,7 @@ func (a *arithPlan) vec(b *batch, sel []int32) vec {
 			} else {
 				x.i = l.ints[i]
 			}
-			y := apply(a.fn, a.l.kind, x, d, a.r != nil)
+			y := apply(a.fn, a.l.kind, x, d, a.r != nil, a.loc)
 			switch {
 			case y.null:
 				if out.null == nil {

@@ -9,15 +9,14 @@ import (
 	prompt "github.com/elk-language/go-prompt"
 	istrings "github.com/elk-language/go-prompt/strings"
 	tsq "github.com/tsqdb/tsq"
+	"github.com/tsqdb/tsq/query"
 )
 
 // keywords and functions of the query language, offered by completion.
 var (
 	keywords = []string{"SELECT", "DISTINCT", "FROM", "WHERE", "GROUP", "BY", "HAVING", "ORDER", "LIMIT", "OFFSET", "AND", "OR", "NOT",
 		"AS", "OF", "SEQ", "TIME", "ASC", "DESC", "EXPLAIN", "IN", "LIKE", "NULL", "IS", "TRUE", "FALSE", "FILL", "PREVIOUS", "DELETE", "INSERT", "INTO", "VALUES"}
-	functions = []string{"count", "sum", "min", "max", "avg", "first", "last", "rate", "quantile", "median", "stddev", "stddev_pop", "variance", "var_pop", "spread", "difference", "non_negative_difference", "derivative", "non_negative_derivative",
-		"cumulative_sum", "moving_average", "fold", "time", "now",
-		"abs", "round", "floor", "ceil", "sqrt", "ln", "log10", "exp"}
+	functions = append(query.Functions(), "fold", "time", "now")
 )
 
 // completer offers completions from the store: stream names, and per

@@ -38,6 +38,9 @@ func TestCompletion(t *testing.T) {
 		{"SELECT * FROM fold(o", "SELECT * FROM fold(o", "o", "osm"},
 		{"SELECT av", "SELECT av FROM cpu", "av", "avg"},
 		{"SELECT va", "SELECT va FROM cpu", "va", "value"},
+		{"SELECT isod", "SELECT isod FROM cpu", "isod", "isodow"},
+		{"SELECT movi", "SELECT movi FROM cpu", "movi", "moving_average"},
+		{"SELECT sq", "SELECT sq FROM cpu", "sq", "sqrt"},
 		{"SELECT va", "SELECT va FROM CPU", "va", "value"}, // the stream name folded
 		{"SELECT us", "SELECT us FROM fold(osm)", "us", "user"},
 		{"SELECT * FROM cpu WHERE series = 'nab/realAWSCloudwatch/ec2_cpu_utilization_2", "SELECT * FROM cpu WHERE series = 'nab/realAWSCloudwatch/ec2_cpu_utilization_2",

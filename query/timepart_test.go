@@ -1,0 +1,134 @@
+package query
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestTimeParts: every time part of instants from 1678 to 2262 (before
+// the epoch too, on the second and off it), in UTC (computed without a
+// time.Time for the clock parts) and on zone clocks, against the time
+// package's calendar.
+func TestTimeParts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Skip("no zone database:", err)
+	}
+	chatham, _ := time.LoadLocation("Pacific/Chatham")
+	instants := []int64{0, -1, 1, math.MinInt64, math.MaxInt64, -86400e9, -86400e9 + 1, 951782400e9 /* 2000-02-29 */}
+	for range 20000 {
+		instants = append(instants, rng.Int64()-rng.Int64()/2)
+	}
+	for _, ns := range instants {
+		for _, loc := range []*time.Location{nil, berlin, chatham} {
+			tl := loc
+			if tl == nil {
+				tl = time.UTC
+			}
+			tm := time.Unix(0, ns).In(tl)
+			_, week := tm.ISOWeek()
+			want := map[string]int64{"year": int64(tm.Year()), "month": int64(tm.Month()), "day": int64(tm.Day()),
+				"hour": int64(tm.Hour()), "minute": int64(tm.Minute()), "second": int64(tm.Second()),
+				"dayofweek": int64(tm.Weekday()), "isodow": map[time.Weekday]int64{time.Monday: 1, time.Tuesday: 2,
+					time.Wednesday: 3, time.Thursday: 4, time.Friday: 5, time.Saturday: 6, time.Sunday: 7}[tm.Weekday()],
+				"dayofyear": int64(tm.YearDay()), "week": int64(week)}
+			for fn := range timeFuncs {
+				if got := timePart(fn, ns, loc); got != want[fn] {
+					t.Fatalf("%s(%d) on %v: %d, want %d (%v)", fn, ns, tl, got, want[fn], tm)
+				}
+			}
+		}
+	}
+}
+
+// TestGroupByExpr: GROUP BY a computed value (a time part, arithmetic
+// on a field, an alias of a SELECT item) against the rows; its SELECT
+// item, ORDER BY and HAVING name it by its text; errors say what.
+func TestGroupByExpr(t *testing.T) {
+	src, rows := testSource(t, 3000, 50)
+	open := openOnly(src)
+	run := func(q string) [][]any {
+		t.Helper()
+		got, err := runCells(q, open, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return got
+	}
+	// minute(time) of the rows: counts per minute, in minute order.
+	perMinute := map[int64]int64{}
+	for _, r := range rows {
+		perMinute[int64(time.Unix(0, r.time).UTC().Minute())]++
+	}
+	var want [][]any
+	for m := range int64(60) {
+		if n := perMinute[m]; n > 0 {
+			want = append(want, []any{m, n})
+		}
+	}
+	for _, q := range []string{
+		"SELECT minute(time), count(*) FROM m GROUP BY minute(time)",
+		"SELECT count(*) FROM m GROUP BY minute(time)",
+		"SELECT minute(time) AS mi, count(*) FROM m GROUP BY mi",
+		"SELECT minute(time) AS mi, count(*) FROM m GROUP BY minute(time) ORDER BY mi",
+		"SELECT minute(time), count(*) FROM m GROUP BY minute(time) ORDER BY minute(time)",
+	} {
+		if d := diffCells(run(q), want); d != "" {
+			t.Errorf("%s: %s", q, d)
+		}
+	}
+	got := run("SELECT minute(time), count(*) FROM m GROUP BY minute(time) HAVING minute(time) >= 30 ORDER BY minute(time) DESC")
+	var late [][]any
+	for i := len(want) - 1; i >= 0; i-- {
+		if want[i][0].(int64) >= 30 {
+			late = append(late, want[i])
+		}
+	}
+	if d := diffCells(got, late); d != "" {
+		t.Errorf("HAVING and ORDER BY on minute(time): %s", d)
+	}
+
+	// A float group: -0 and 0 one group, a missing v the null group (last).
+	perBand := map[float64]int64{}
+	var nulls int64
+	for _, r := range rows {
+		if v, ok := r.f["v"].(float64); ok {
+			perBand[math.Floor(v/50)*-0.0]++ // v in [0, 50) gives -0
+		} else {
+			nulls++
+		}
+	}
+	var bands []float64
+	for b := range perBand {
+		bands = append(bands, b)
+	}
+	slices.Sort(bands)
+	want = nil
+	for _, b := range bands {
+		want = append(want, []any{b, perBand[b]})
+	}
+	want = append(want, []any{nil, nulls})
+	got = run("SELECT floor(v / 50) * -0.0 AS band, count(*) FROM m GROUP BY band")
+	if d := diffCells(got, want); d != "" {
+		t.Errorf("GROUP BY a float expression: %s", d)
+	}
+	for _, c := range []struct{ q, msg string }{
+		{"SELECT count(*) FROM m GROUP BY avg(v) * 2", "GROUP BY takes values of the rows, not aggregates"},
+		{"SELECT count(*) FROM m GROUP BY hour(v)", "hour() wants a time"},
+		{"SELECT hour(time), count(*) FROM m GROUP BY minute(time)", `column "time" must be grouped`},
+		{"SELECT count(*) FROM m GROUP BY s * 2", `arithmetic on column "s"`},
+		{"SELECT hour(time, 'Mars/Olympus') FROM m", "Mars/Olympus"},
+	} {
+		_, err := runCells(c.q, open, nil)
+		var e *Error
+		if !errors.As(err, &e) || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: %v, want an *Error saying %q", c.q, err, c.msg)
+		}
+	}
+}
