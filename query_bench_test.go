@@ -230,3 +230,9 @@ func BenchmarkQueryFilter(b *testing.B) {
 	b.Run("column", func(b *testing.B) { benchQuery(b, "SELECT count(*) FROM nab WHERE value > 50") })
 	b.Run("arithmetic", func(b *testing.B) { benchQuery(b, "SELECT count(*) FROM nab WHERE value * 2 > 100") })
 }
+
+// BenchmarkQueryProfile: the daily profile of every series, grouped by
+// a computed value (hour(time)) rather than a time bucket.
+func BenchmarkQueryProfile(b *testing.B) {
+	benchQuery(b, "SELECT series, hour(time), avg(value) FROM nab GROUP BY series, hour(time)")
+}

@@ -169,10 +169,7 @@ var numFuncs = map[string]bool{"abs": true, "round": true, "floor": true, "ceil"
 // apply computes function fn of x (of kind k) with round's digits d: an
 // integer stays one under abs, round (without digits), floor and ceil;
 // a result that is not a finite number (sqrt(-1), ln(0)) is NULL.
-func apply(fn string, k colKind, x value, d int64, hasD bool, loc *time.Location) value {
-	if timeFuncs[fn] != "" {
-		return value{i: timePart(fn, x.i, loc)}
-	}
+func apply(fn string, k colKind, x value, d int64, hasD bool) value {
 	if k != kFloat {
 		switch fn {
 		case "abs":
@@ -245,6 +242,7 @@ func funcKind(fn string, k colKind, hasD bool) colKind {
 type arithPlan struct {
 	op   byte
 	fn   string         // op 'f'
+	part bool           // fn is a time part
 	loc  *time.Location // a time part's zone
 	l, r *arithPlan
 	kind colKind
@@ -281,7 +279,10 @@ func (a *arithPlan) eval(get func(*arithPlan) value) value {
 		if a.r != nil {
 			d = a.r.lit.i
 		}
-		return apply(a.fn, a.l.kind, l, d, a.r != nil, a.loc)
+		if a.part {
+			return value{i: timePart(a.fn, l.i, a.loc)}
+		}
+		return apply(a.fn, a.l.kind, l, d, a.r != nil)
 	}
 	if a.op == 'n' {
 		if a.kind == kFloat {
@@ -380,8 +381,8 @@ func (p *plan) compileArith(a *Arith, leaf func(a *Arith, ap *arithPlan) error) 
 		return ap, nil
 	}
 	if a.Op == 'f' {
-		ap.fn, ap.loc = a.Func, a.Zone
-		if timeFuncs[a.Func] != "" && ap.l.kind != kInt {
+		ap.fn, ap.loc, ap.part = a.Func, a.Zone, timeFuncs[a.Func] != ""
+		if ap.part && ap.l.kind != kInt {
 			return nil, p.errAt(a.Pos, "%s() wants a time (time, or int64 nanoseconds since the epoch), not a float64", a.Func)
 		}
 		if a.R != nil {

@@ -111,6 +111,12 @@ func (a *arithPlan) vec(b *batch, sel []int32) vec {
 			out.ints = m.intsN(n)
 		}
 		out.null = m.orNulls(l.null, nil, n)
+		if a.part {
+			for i, t := range l.ints {
+				out.ints[i] = timePart(a.fn, t, a.loc)
+			}
+			return out
+		}
 		for i := range n {
 			if out.isNull(i) {
 				continue
@@ -121,7 +127,7 @@ func (a *arithPlan) vec(b *batch, sel []int32) vec {
 			} else {
 				x.i = l.ints[i]
 			}
-			y := apply(a.fn, a.l.kind, x, d, a.r != nil, a.loc)
+			y := apply(a.fn, a.l.kind, x, d, a.r != nil)
 			switch {
 			case y.null:
 				if out.null == nil {
