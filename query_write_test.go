@@ -293,6 +293,14 @@ func TestInsertSelect(t *testing.T) {
 	if _, got := queryT(t, s, "SELECT time, series, n, c FROM rollup"); !slices.Equal(got, want) {
 		t.Fatalf("rollup:\n%s\nwant\n%s", strings.Join(got[:min(5, len(got))], "\n"), strings.Join(want[:5], "\n"))
 	}
+	// A rollup of a rollup, in one statement: the minute with most rows
+	// of each series and hour, from a subquery over the stream.
+	const agg2 = "SELECT time, series, max(c) AS busiest FROM (" + agg + ") GROUP BY time(1h), series"
+	_, want2 := queryT(t, s, agg2)
+	queryT(t, s, "INSERT INTO hourly "+agg2)
+	if _, got := queryT(t, s, "SELECT time, series, busiest FROM hourly"); !slices.Equal(got, want2) || len(got) == 0 || len(got) >= len(want) {
+		t.Fatalf("rollup of a rollup: %d rows %v, want %d %v", len(got), got[:min(3, len(got))], len(want2), want2[:min(3, len(want2))])
+	}
 	queryT(t, s, "INSERT INTO copy SELECT * FROM ev;")
 	for _, q := range []string{"SELECT series, key, op, n FROM %s", "SELECT series, key, n FROM fold(%s)", "SELECT count(*) FROM fold(%s) WHERE series = 'c'"} {
 		_, a := queryT(t, s, fmt.Sprintf(q, "ev"))
@@ -341,6 +349,7 @@ func TestInsertSelect(t *testing.T) {
 // and counts after it.
 func FuzzStatement(f *testing.F) {
 	for _, s := range []string{
+		"INSERT INTO r SELECT time, series, max(c) AS m FROM (SELECT time, series, count(*) AS c FROM ev GROUP BY time(1m), series) GROUP BY time(1h), series",
 		"DELETE FROM ev WHERE series = 'a' AND n > 100",
 		"INSERT INTO ev (time, series, key, n, s) VALUES ('2026-12-01T00:00:00Z' + 1h, 'a', 'k1', 3, 'x'), (now(), 'b', NULL, 2.5, true)",
 		"INSERT INTO rollup SELECT time, series, avg(n) AS n FROM ev GROUP BY time(1m, 'Europe/Berlin'), series",

@@ -21,7 +21,8 @@ type Statement struct {
 	Star      bool         // SELECT *
 	Items     []SelectItem // the projection unless Star
 	Stream    string
-	Fold      bool // FROM fold(stream)
+	Sub       *Statement // FROM (SELECT ...): its result is the rows read; Stream is "(subquery)"
+	Fold      bool       // FROM fold(stream)
 	AsOf      *AsOf
 	Where     Expr // nil: every row
 	GroupBy   []GroupItem

@@ -104,11 +104,20 @@ func Matching(ctx context.Context, st *Statement, text string, open Opener, o *O
 
 func exec(ctx context.Context, st *Statement, text string, open Opener, o *Options) (array.RecordReader, error) {
 	opts := o.withDefaults()
-	src, err := open(st.Stream)
-	if err != nil {
-		e := errAt(text, st.streamPos, "%s", strings.TrimPrefix(err.Error(), "tsq: ")) // said once, by the caller
-		e.err = err
-		return nil, e
+	var src Source
+	if st.Sub != nil {
+		sub, err := subquerySource(ctx, st, text, open, o)
+		if err != nil {
+			return nil, err
+		}
+		src = sub
+	} else {
+		var err error
+		if src, err = open(st.Stream); err != nil {
+			e := errAt(text, st.streamPos, "%s", strings.TrimPrefix(err.Error(), "tsq: ")) // said once, by the caller
+			e.err = err
+			return nil, e
+		}
 	}
 	x := &executor{src: src, o: opts, deleted: src.Deleted()}
 	fs, err := fieldsOf(ctx, src, x.skipCorrupt)

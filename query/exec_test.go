@@ -262,6 +262,8 @@ func FuzzQuery(f *testing.F) {
 		"SELECT time, host, avg(v) * 2, count(*), difference(avg(v)) FROM m GROUP BY time(7m), host FILL(linear) HAVING count(*) >= 0",
 		"SELECT seq FROM m WHERE (v + 1) * 2 > n AND NOT abs(x - v) <= 3 OR series = key OR 1 = 1",
 		"SELECT s, max(v), avg(v) FROM m GROUP BY s HAVING max(v) - avg(v) > 2 * avg(v) OR s > s",
+		"SELECT series, hour(time) AS h, max(n) FROM (SELECT time, series, count(*) AS n, max(time) AS t FROM m GROUP BY time(1h), series) x GROUP BY series, h",
+		"SELECT * FROM (SELECT * FROM (SELECT seq AS s, op, key, v FROM m ORDER BY v LIMIT 20) WHERE dayofweek(time, 'Asia/Tokyo') >= 0)",
 	} {
 		f.Add(s)
 	}

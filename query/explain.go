@@ -25,7 +25,11 @@ func (x *executor) explain(ps pruneStats) (array.RecordReader, error) {
 			view += " as of time " + fmtTime(p.asTime)
 		}
 	}
-	add("stream %s (%s view)", p.st.Stream, view)
+	if sub, ok := x.src.(*subSource); ok {
+		add("source: a subquery, run first: %d rows held in %d blocks (%d bytes)", sub.rows, len(sub.data()), sub.bytes)
+	} else {
+		add("stream %s (%s view)", p.st.Stream, view)
+	}
 	r := x.scanRange()
 	add("range: seq %s, time %s, series %s", seqRange(r.slo, r.shi), timeRange(r.tlo, r.thi), seriesSet(r.series))
 	add("segments: %d total, %d scanned, %d pruned by seq, %d pruned by time, %d pruned by series bloom",

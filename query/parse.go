@@ -126,6 +126,15 @@ func (p *parser) statement() (st *Statement, err error) {
 
 // selectStmt parses a SELECT statement to its end.
 func (p *parser) selectStmt(st *Statement) {
+	p.selectBody(st)
+	p.acceptPunct(";")
+	if t := p.peek(); t.kind != tEOF {
+		p.fail(t.pos, "unexpected %s after the statement", t.describe())
+	}
+}
+
+// selectBody parses a SELECT from SELECT to its last clause.
+func (p *parser) selectBody(st *Statement) {
 	p.expectKw("select")
 	distinct := -1 // SELECT DISTINCT: its position
 	if t := p.peek(); isKw(t, "distinct") && !isKw(p.toks[p.i+1], "from") && !(p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == ",") {
@@ -170,10 +179,6 @@ func (p *parser) selectStmt(st *Statement) {
 	}
 	if p.acceptKw("offset") {
 		st.Offset = p.count("OFFSET")
-	}
-	p.acceptPunct(";")
-	if t := p.peek(); t.kind != tEOF {
-		p.fail(t.pos, "unexpected %s after the statement", t.describe())
 	}
 }
 
@@ -394,6 +399,10 @@ func (p *parser) colRef() *ColRef {
 
 func (p *parser) source(st *Statement) {
 	t := p.peek()
+	if p.acceptPunct("(") {
+		p.subquery(st, t)
+		return
+	}
 	if isKw(t, "fold") && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(" {
 		p.advance()
 		p.advance()

@@ -572,7 +572,13 @@ func sortStable(rows [][]value, keys []orderKey, cols []outCol) {
 // appendDict appends rows of a dictionary-coded column (codes[r] in
 // [0, n)) to a dictionary builder: the builder's memo table is consulted
 // once per code, and rows whose code was seen go in as indexes.
-func appendDict(db *array.BinaryDictionaryBuilder, rows []int32, codes []int32, n int, val func(r int32) []byte) {
+func appendDict(db *array.BinaryDictionaryBuilder, rows []int32, codes []int32, n int, value func(r int32) []byte) {
+	val := func(r int32) []byte {
+		if v := value(r); v != nil {
+			return v
+		}
+		return []byte{} // nil would go in as a null entry of the dictionary, not as ""
+	}
 	if codes == nil || len(codes) == 0 {
 		for _, r := range rows {
 			_ = db.Append(val(r))

@@ -137,6 +137,9 @@ func segFields(ctx context.Context, sg Segment, dec *chunk.Decoder, skip func(Se
 	start := 0
 	fs := &fieldSet{}
 	skipped := false
+	if key == "" { // not to be cached
+		c = nil
+	}
 	if c != nil && c.n <= len(blocks) && c.n > 0 && blocks[c.n-1].CRC == c.lastCRC {
 		if c.n == len(blocks) {
 			return &c.fields, nil
@@ -174,7 +177,7 @@ func segFields(ctx context.Context, sg Segment, dec *chunk.Decoder, skip func(Se
 			}
 		}
 	}
-	if len(blocks) > 0 && !skipped {
+	if len(blocks) > 0 && !skipped && key != "" {
 		schemaCache.Lock()
 		if schemaCache.m == nil || len(schemaCache.m) >= maxSchemaCache {
 			schemaCache.m = map[string]*segSchema{}

@@ -40,7 +40,7 @@ func Series(src Source, limit int) ([]string, error) {
 		seriesCache.Unlock()
 		start := 0
 		names := map[string]struct{}{}
-		if cached != nil && cached.n > 0 && cached.n <= len(blocks) && blocks[cached.n-1].CRC == cached.lastCRC {
+		if cached != nil && key != "" && cached.n > 0 && cached.n <= len(blocks) && blocks[cached.n-1].CRC == cached.lastCRC {
 			start = cached.n
 			for s := range cached.names {
 				names[s] = struct{}{}
@@ -76,7 +76,7 @@ func Series(src Source, limit int) ([]string, error) {
 				}
 			}
 		}
-		if len(blocks) > 0 && len(names) <= maxCachedSeries && start < len(blocks) {
+		if len(blocks) > 0 && len(names) <= maxCachedSeries && start < len(blocks) && key != "" {
 			seriesCache.Lock()
 			if seriesCache.m == nil || len(seriesCache.m) >= maxSchemaCache {
 				seriesCache.m = map[string]*segSeries{}

@@ -22,7 +22,8 @@ type Segment interface {
 	Name() string
 	// Key identifies the segment file's content (its path and
 	// generation) for caches: a longer Blocks() of the same Key extends
-	// the shorter one.
+	// the shorter one. An empty Key is not cached (a segment a query
+	// holds in memory).
 	Key() string
 	// Blocks returns the block index in seq order; it must not be
 	// modified.
