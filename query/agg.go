@@ -46,12 +46,13 @@ func (g *groupSpec) nullable() bool {
 }
 
 type aggSpec struct {
-	fn   string
-	arg  string // column; "" for count(*)
-	in   colKind
-	out  colKind
-	q    float64
-	name string
+	fn     string
+	filter pred   // FILTER (WHERE ...): the rows it takes; nil: all
+	arg    string // column; "" for count(*)
+	in     colKind
+	out    colKind
+	q      float64
+	name   string
 }
 
 // maxGroups caps the groups of an aggregate query (per worker and in
@@ -228,6 +229,13 @@ func (p *plan) planAggregate() error {
 
 func (p *plan) aggSpec(c *Call) (aggSpec, error) {
 	s := aggSpec{fn: c.Func, q: c.Q}
+	if c.Filter != nil {
+		f, err := p.compileExpr(c.Filter, false)
+		if err != nil {
+			return s, err
+		}
+		s.filter = f
+	}
 	if c.Star {
 		s.out = kInt
 		return s, nil

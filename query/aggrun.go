@@ -255,6 +255,20 @@ func (a *aggPlan) accumulate(gs *groups, b *batch) error {
 			args[i] = b.argCol(a.aggs[i].arg, a.aggs[i].in)
 		}
 	}
+	// takes[ai]: the rows a filtered aggregate takes, by row; nil: all.
+	var takes [][]bool
+	var taken []int32
+	for ai := range a.aggs {
+		if f := a.aggs[ai].filter; f != nil {
+			if takes == nil {
+				takes = make([][]bool, len(a.aggs))
+			}
+			takes[ai] = make([]bool, b.rows)
+			for _, r := range f.eval(b, sel) {
+				takes[ai][r] = true
+			}
+		}
+	}
 	vals := make([]value, len(a.groups))
 	var sb strings.Builder
 	// With one non-bucket term read by dictionary code, the buckets of a
@@ -324,7 +338,19 @@ func (a *aggPlan) accumulate(gs *groups, b *batch) error {
 		}
 		run := sel[i:j]
 		for ai := range a.aggs {
-			if err := g.states[ai].addRun(&a.aggs[ai], &args[ai], b, run, gs); err != nil {
+			rows := run
+			if takes != nil && takes[ai] != nil {
+				taken = taken[:0]
+				for _, r := range run {
+					if takes[ai][r] {
+						taken = append(taken, r)
+					}
+				}
+				if rows = taken; len(rows) == 0 {
+					continue
+				}
+			}
+			if err := g.states[ai].addRun(&a.aggs[ai], &args[ai], b, rows, gs); err != nil {
 				return err
 			}
 		}
@@ -435,6 +461,9 @@ func (s *aggState) addRun(a *aggSpec, arg *argCol, b *batch, run []int32, gs *gr
 func (g *groupSpec) exprByRow(b *batch, sel []int32) ([]int64, []bool) {
 	b.vecs.reset()
 	v := g.expr.vec(b, sel)
+	if v.scalar { // GROUP BY 1 + 1: no column below
+		v = b.vecs.broadcast(v, len(sel))
+	}
 	out := make([]int64, b.rows)
 	var null []bool
 	for i, r := range sel {

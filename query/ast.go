@@ -120,9 +120,17 @@ type Call struct {
 	Distinct bool    // count(DISTINCT x)
 	Q        float64 // quantile's q
 	Pos      int
+	// Filter: count(*) FILTER (WHERE cond): the rows the aggregate takes
+	// (nil: all of the group's).
+	Filter Expr
 }
 
 func (c *Call) String() string {
+	if c.Filter != nil {
+		f := *c
+		f.Filter = nil
+		return f.String() + " FILTER (WHERE " + condText(c.Filter) + ")"
+	}
 	switch {
 	case c.Star:
 		return c.Func + "(*)"
@@ -167,9 +175,10 @@ type (
 
 // Compare is col op literal; Op is one of = != < <= > >=.
 type Compare struct {
-	Col *ColRef
-	Op  string
-	Lit *Lit
+	Col  *ColRef
+	Op   string
+	Lit  *Lit
+	bare bool // a bool column alone (WHERE ok): ok = true
 }
 
 // IsNull is col IS [NOT] NULL.

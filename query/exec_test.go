@@ -264,6 +264,7 @@ func FuzzQuery(f *testing.F) {
 		"SELECT s, max(v), avg(v) FROM m GROUP BY s HAVING max(v) - avg(v) > 2 * avg(v) OR s > s",
 		"SELECT series, hour(time) AS h, max(n) FROM (SELECT time, series, count(*) AS n, max(time) AS t FROM m GROUP BY time(1h), series) x GROUP BY series, h",
 		"SELECT * FROM (SELECT * FROM (SELECT seq AS s, op, key, v FROM m ORDER BY v LIMIT 20) WHERE dayofweek(time, 'Asia/Tokyo') >= 0)",
+		"SELECT series, count(*) FILTER (WHERE b AND v > 3), avg(n) FILTER (WHERE NOT b) AS a FROM m WHERE b OR n > 1 GROUP BY series HAVING a > 1 ORDER BY count(*) FILTER (WHERE b AND v > 3)",
 	} {
 		f.Add(s)
 	}

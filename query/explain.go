@@ -166,6 +166,17 @@ func seriesSet(s []string) string {
 	return "{" + strings.Join(s, ", ") + "}"
 }
 
+// condText renders a condition without the parentheses exprString
+// puts around a top-level AND or OR.
+func condText(e Expr) string {
+	s := exprString(e)
+	switch e.(type) {
+	case *And, *Or:
+		return s[1 : len(s)-1]
+	}
+	return s
+}
+
 // exprString renders a condition.
 func exprString(e Expr) string {
 	switch e := e.(type) {

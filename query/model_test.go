@@ -273,18 +273,22 @@ func (g *qgen) query() string {
 			fn := g.pick("count", "sum", "min", "max", "avg", "first", "last", "rate", "quantile", "count(*)",
 				"median", "stddev", "stddev_pop", "variance", "var_pop", "spread")
 			arg := g.pick("v", "n", "x")
+			var text string
 			switch fn {
 			case "count(*)":
-				aggs = append(aggs, fn)
-				continue
+				text = fn
 			case "quantile":
-				fn = fmt.Sprintf("quantile(%s, %s)", g.pick("0", "0.5", "0.9", "1", "0.25"), arg)
-				aggs = append(aggs, fn)
-				continue
+				text = fmt.Sprintf("quantile(%s, %s)", g.pick("0", "0.5", "0.9", "1", "0.25"), arg)
 			case "min", "max", "first", "last", "count":
 				arg = g.pick("v", "n", "x", "s", "time", "series")
+				fallthrough
+			default:
+				text = fn + "(" + arg + ")"
 			}
-			aggs = append(aggs, fn+"("+arg+")")
+			if g.rng.IntN(5) == 0 {
+				text += " FILTER (WHERE " + g.cond(1) + ")"
+			}
+			aggs = append(aggs, text)
 		}
 		aggs = slices.Compact(aggs)
 		fmt.Fprintf(&sb, "SELECT %s FROM %s%s", strings.Join(aggs, ", "), from, where)
@@ -684,7 +688,16 @@ func bruteAgg(st *Statement, sel []trow) [][]any {
 	for _, g := range gs {
 		row := slices.Clone(g.key)
 		for _, it := range st.Items {
-			row = append(row, bruteCall(it.Agg, g.rows))
+			rows := g.rows
+			if f := it.Agg.Filter; f != nil {
+				rows = nil
+				for _, r := range g.rows {
+					if evalExpr(f, &r) == tTrue {
+						rows = append(rows, r)
+					}
+				}
+			}
+			row = append(row, bruteCall(it.Agg, rows))
 		}
 		out = append(out, row)
 	}

@@ -375,6 +375,16 @@ func (p *parser) call() *Call {
 		c.Arg = p.colRef()
 	}
 	p.expectPunct(")")
+	if t := p.peek(); isKw(t, "filter") && isPunct(p.tok(p.i+1), "(") {
+		p.advance()
+		p.advance()
+		p.expectKw("where")
+		having := p.having
+		p.having = false // the filter tests rows
+		c.Filter = p.orExpr()
+		p.having = having
+		p.expectPunct(")")
+	}
 	return c
 }
 
@@ -714,6 +724,10 @@ func (p *parser) predicate() Expr {
 		return &And{&Compare{Col: c, Op: ">=", Lit: lo}, &Compare{Col: c, Op: "<=", Lit: hi}}
 	}
 	k := p.peek()
+	if k.kind == tEOF || isPunct(k, ")", ";") || k.kind == tIdent && (reserved[strings.ToLower(k.text)] || isKw(k, "fill")) && !isKw(k, "not") {
+		// A column alone is a condition when it is a bool: WHERE ok.
+		return &Compare{Col: c, Op: "=", Lit: &Lit{Kind: LitBool, Bool: true, Pos: c.Pos}, bare: true}
+	}
 	p.fail(k.pos, "expected a comparison after %s, found %s", c.Name, k.describe())
 	return nil
 }

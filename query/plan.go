@@ -340,6 +340,9 @@ func (p *plan) compileCompare(e *Compare, neg bool) (pred, error) {
 		return nil, p.errAt(l.Pos, "comparison with NULL is never true: use %s IS NULL", e.Col.Name)
 	}
 	mismatch := func() error {
+		if e.bare {
+			return p.errAt(e.Col.Pos, "%q is of type %s, not a bool: a condition on it needs a comparison (%s > 0, %s IS NOT NULL)", e.Col.Name, k, e.Col.Name, e.Col.Name)
+		}
 		return p.errAt(l.Pos, "type mismatch: %s column %q compared with %s", k, e.Col.Name, litKindName(l.Kind))
 	}
 	switch k {

@@ -119,6 +119,13 @@ func (b *subBuilder) fail(format string, args ...any) error {
 
 func (b *subBuilder) add(rec arrow.RecordBatch) error {
 	sc := rec.Schema()
+	seen := map[string]bool{}
+	for _, f := range sc.Fields() {
+		if seen[f.Name] {
+			return b.fail("its column %s appears twice: rename one (AS ...)", f.Name)
+		}
+		seen[f.Name] = true
+	}
 	for off := 0; off < int(rec.NumRows()); {
 		if b.blk == nil {
 			b.blk = &chunk.Block{Columns: []chunk.Column{

@@ -116,6 +116,7 @@ func TestSubqueryErrors(t *testing.T) {
 		{"SELECT count(*) FROM (m)", "expected SELECT after FROM (", "m)"},
 		{"SELECT count(*) FROM (SELECT * FROM m) AS", "expected a name for the subquery", ""},
 		{"SELECT x FROM (SELECT v FROM m LIMIT 3)", `unknown column "x" in stream "(subquery)"`, "x"},
+		{"SELECT * FROM (SELECT b, b FROM m)", "its column b appears twice", "(SELECT"},
 	} {
 		maxSubqueryRows = 100
 		if !strings.Contains(c.q, "101") {

@@ -1,0 +1,114 @@
+package query
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestAggregateFilter: agg(x) FILTER (WHERE cond) takes the group's rows
+// that meet cond, as WHERE cond would, while the group stays (count 0,
+// other aggregates null, when none does); it is named by its text, in
+// arithmetic, HAVING and ORDER BY too. TestModel draws filters as well.
+func TestAggregateFilter(t *testing.T) {
+	src, _ := testSource(t, 3000, 50)
+	open := openOnly(src)
+	run := func(q string) [][]any {
+		t.Helper()
+		got, err := runCells(q, open, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return got
+	}
+	all := run("SELECT series, count(*), max(n) FROM m GROUP BY series")
+	where := map[string][]any{}
+	for _, r := range run("SELECT series, count(*), max(n) FROM m WHERE v > 195 AND s = 'beta' AND n > 50 GROUP BY series") {
+		where[r[0].(string)] = r[1:]
+	}
+	got := run("SELECT series, count(*) FILTER (WHERE v > 195 AND s = 'beta' AND n > 50) AS c, max(n) FILTER (WHERE v > 195 AND s = 'beta' AND n > 50), count(*) FROM m GROUP BY series")
+	if len(got) != len(all) {
+		t.Fatalf("%d groups, want every one of the %d", len(got), len(all))
+	}
+	empty := 0
+	for i, r := range got {
+		want := []any{int64(0), nil}
+		if w, ok := where[r[0].(string)]; ok {
+			want = w
+		} else {
+			empty++
+		}
+		if d := diffCells([][]any{r[1:3]}, [][]any{want}); d != "" || r[3] != all[i][1] {
+			t.Fatalf("series %s: %v, want %v and count %v", r[0], r[1:], want, all[i][1])
+		}
+	}
+	if empty == 0 || empty == len(all) {
+		t.Fatalf("%d of %d groups have no filtered row: choose a condition that splits them", empty, len(all))
+	}
+	// Named by its text: arithmetic, HAVING and ORDER BY.
+	rows := run("SELECT series, count(*) FILTER (WHERE b), count(*) FILTER (WHERE b) * 100 / count(*) AS pct FROM m GROUP BY series " +
+		"HAVING count(*) FILTER (WHERE b) > 0 ORDER BY count(*) FILTER (WHERE b = true) DESC LIMIT 3")
+	if len(rows) != 3 {
+		t.Fatalf("%d rows", len(rows))
+	}
+	if c := run("SELECT count(*) FILTER (WHERE b) FROM m")[0][0]; c != run("SELECT count(*) FROM m WHERE b = true")[0][0] {
+		t.Fatalf("count(*) FILTER (WHERE b): %v", c)
+	}
+	st, err := Parse("SELECT count(*) FILTER (WHERE v > 1 AND (s = 'a' OR n < 2)) FROM m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if name := st.Items[0].Name(); name != "count(*) FILTER (WHERE v > 1 AND (s = 'a' OR n < 2))" {
+		t.Errorf("name %q", name)
+	}
+	for _, c := range []struct{ q, msg string }{
+		{"SELECT count(*) FILTER (WHERE avg(v) > 1) FROM m", "aggregate avg in WHERE"},
+		{"SELECT count(*) FILTER (WHERE nope > 1) FROM m", `unknown column "nope"`},
+		{"SELECT count(*) FILTER (v > 1) FROM m", "expected where"},
+		{"SELECT count(*) FROM m WHERE count(*) FILTER (WHERE v > 1) > 2", "aggregate count in WHERE"},
+	} {
+		_, err := runCells(c.q, open, nil)
+		var e *Error
+		if !errors.As(err, &e) || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: %v, want an *Error saying %q", c.q, err, c.msg)
+		}
+	}
+}
+
+// TestBareBool: a bool column alone is a condition, WHERE ok meaning
+// ok = true (NOT ok: false, a null is neither); any other column alone
+// is refused with what to write.
+func TestBareBool(t *testing.T) {
+	src, _ := testSource(t, 3000, 50)
+	open := openOnly(src)
+	count := func(q string) any {
+		t.Helper()
+		got, err := runCells(q, open, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return got[0][0]
+	}
+	for _, c := range [][2]string{
+		{"WHERE b", "WHERE b = true"},
+		{"WHERE NOT b", "WHERE b = false"},
+		{"WHERE b AND n > 10", "WHERE b = true AND n > 10"},
+		{"WHERE (b) OR n > 90", "WHERE b = true OR n > 90"},
+		{"WHERE n > 90 OR b GROUP BY series", "WHERE n > 90 OR b = true GROUP BY series"},
+	} {
+		if a, b := count("SELECT count(*) FROM m "+c[0]), count("SELECT count(*) FROM m "+c[1]); a != b || a == int64(0) {
+			t.Errorf("%s: %v rows, %s: %v", c[0], a, c[1], b)
+		}
+	}
+	for _, c := range []struct{ q, msg string }{
+		{"SELECT * FROM m WHERE n", `"n" is of type int64, not a bool`},
+		{"SELECT * FROM m WHERE s AND b", `"s" is of type string, not a bool`},
+		{"SELECT * FROM m WHERE b n", "expected a comparison after b"},
+	} {
+		_, err := runCells(c.q, open, nil)
+		var e *Error
+		if !errors.As(err, &e) || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: %v, want an *Error saying %q", c.q, err, c.msg)
+		}
+	}
+}
