@@ -56,6 +56,18 @@ func (a *Arith) write(sb *strings.Builder, min int) {
 	case a.Lit != nil:
 		sb.WriteString(a.Lit.String())
 		return
+	case a.Op == 'f' && a.Func == "coalesce":
+		sb.WriteString("coalesce(")
+		for x := a; ; x = x.R {
+			x.L.write(sb, 0)
+			sb.WriteString(", ")
+			if x.R.Op != 'f' || x.R.Func != "coalesce" {
+				x.R.write(sb, 0)
+				break
+			}
+		}
+		sb.WriteByte(')')
+		return
 	case a.Op == 'f':
 		sb.WriteString(a.Func + "(")
 		a.L.write(sb, 0)
@@ -144,6 +156,11 @@ func (p *parser) arithFactor() *Arith {
 		p.advance()
 		p.advance()
 		a := &Arith{Op: 'f', Func: strings.ToLower(t.text), L: p.arith(), Pos: t.pos}
+		if a.Func == "coalesce" {
+			p.expectPunct(",")
+			a.R = p.coalesceRest(t.pos)
+			return a
+		}
 		if a.Func == "round" && p.acceptPunct(",") {
 			d := p.peek()
 			neg := p.acceptPunct("-")
@@ -164,7 +181,18 @@ func (p *parser) arithFactor() *Arith {
 }
 
 // numFuncs are the numeric functions of arithmetic.
-var numFuncs = map[string]bool{"abs": true, "round": true, "floor": true, "ceil": true, "sqrt": true, "ln": true, "log10": true, "exp": true}
+var numFuncs = map[string]bool{"abs": true, "round": true, "floor": true, "ceil": true, "sqrt": true, "ln": true, "log10": true, "exp": true, "coalesce": true}
+
+// coalesceRest parses the arguments of coalesce after its first and the
+// comma: coalesce(a, b, c) is coalesce(a, coalesce(b, c)).
+func (p *parser) coalesceRest(pos int) *Arith {
+	a := p.arith()
+	if p.acceptPunct(",") {
+		return &Arith{Op: 'f', Func: "coalesce", L: a, R: p.coalesceRest(pos), Pos: pos}
+	}
+	p.expectPunct(")")
+	return a
+}
 
 // apply computes function fn of x (of kind k) with round's digits d: an
 // integer stays one under abs, round (without digits), floor and ceil;
@@ -266,6 +294,16 @@ func (a *arithPlan) eval(get func(*arithPlan) value) value {
 	case a.op == 0:
 		v := get(a)
 		if !v.null && a.kind == kFloat && isIntKind(a.in) {
+			v = value{f: float64(v.i)}
+		}
+		return v
+	}
+	if a.fn == "coalesce" { // the first of its arguments that is not null
+		v, k := a.l.eval(get), a.l.kind
+		if v.null {
+			v, k = a.r.eval(get), a.r.kind
+		}
+		if !v.null && a.kind == kFloat && k != kFloat {
 			v = value{f: float64(v.i)}
 		}
 		return v
@@ -378,6 +416,16 @@ func (p *plan) compileArith(a *Arith, leaf func(a *Arith, ap *arithPlan) error) 
 	}
 	ap.kind = ap.l.kind
 	if a.Op == 'n' {
+		return ap, nil
+	}
+	if a.Op == 'f' && a.Func == "coalesce" {
+		ap.fn = a.Func
+		if ap.r, err = p.compileArith(a.R, leaf); err != nil {
+			return nil, err
+		}
+		if ap.r.kind == kFloat {
+			ap.kind = kFloat
+		}
 		return ap, nil
 	}
 	if a.Op == 'f' {

@@ -32,6 +32,8 @@ func TestArithCompareParse(t *testing.T) {
 		{"-v < 10", "-v < 10"},
 		{"series = key", "series = key"},
 		{"3 > n - x", "3 > n - x"},
+		{"coalesce(v, n, 0) > 1", "coalesce(v, n, 0) > 1"},
+		{"coalesce(v, coalesce(n, 0)) > 1", "coalesce(v, n, 0) > 1"},
 		{"value > 2 * 3", "value > 2 * 3"},
 	} {
 		st, err := Parse("SELECT * FROM m WHERE " + c.where)
@@ -94,9 +96,11 @@ func TestArithCompareVectors(t *testing.T) {
 		if depth == 0 || rng.IntN(3) == 0 {
 			return []string{"v", "n", "x", "seq", "time", "3", "-2", "0", "0.5", "9223372036854775807", "1e300"}[rng.IntN(11)]
 		}
-		switch rng.IntN(6) {
+		switch rng.IntN(7) {
 		case 0:
 			return "-(" + gen(depth-1) + ")"
+		case 2:
+			return "coalesce(" + gen(depth-1) + ", " + gen(depth-1) + ")"
 		case 1:
 			return []string{"abs", "floor", "ceil", "sqrt", "round", "ln", "exp"}[rng.IntN(7)] + "(" + gen(depth-1) + ")"
 		}

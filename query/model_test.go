@@ -219,7 +219,8 @@ func (g *qgen) atom() string {
 			"series != key", "key < s", "round(v) - n <= 1", "(v) > 20", "1 > n - x", "sqrt(v) > 3", "n / 0 > 1", "b != b",
 			"-n >= -50", "abs(n - 50) < 10", "-(n * 3) + time > time - 100",
 			"hour(time) >= 12", "minute(time) < 30", "dayofweek(time) = 3", "day(time, 'Pacific/Chatham') > 1",
-			"isodow(time) + hour(time) > 8", "hour(time, 'America/New_York') <= 20", "second(time) != 0")
+			"isodow(time) + hour(time) > 8", "hour(time, 'America/New_York') <= 20", "second(time) != 0",
+			"coalesce(v, n, -1) > 20", "coalesce(n, 5) = 5", "coalesce(x, v) < coalesce(n, 0)")
 	}
 	return fmt.Sprintf("n NOT IN (%d, %d)", g.rng.IntN(100), g.rng.IntN(100))
 }
@@ -928,6 +929,12 @@ func bruteArith(a *Arith, r *trow) any {
 			return v
 		}
 		return nil
+	}
+	if a.Func == "coalesce" {
+		if x := bruteArith(a.L, r); x != nil {
+			return x
+		}
+		return bruteArith(a.R, r)
 	}
 	x := bruteArith(a.L, r)
 	if x == nil {

@@ -94,6 +94,9 @@ func (a *arithPlan) vec(b *batch, sel []int32) vec {
 	case a.op == 0:
 		return a.leafVec(b, sel)
 	}
+	if a.fn == "coalesce" {
+		return a.coalesceVec(b, sel)
+	}
 	l := a.l.vec(b, sel)
 	if l.scalar && (a.op == 'f' || a.op == 'n') { // of a literal: no column below
 		return a.scalarVec()
@@ -411,4 +414,46 @@ func keepWhere[T int64 | float64](op string, x, y []T, scalar bool, keep []bool)
 			keep[i] = x[i] >= y[i]
 		}
 	}
+}
+
+// coalesceVec computes coalesce(l, r): l's value where it has one, else
+// r's.
+func (a *arithPlan) coalesceVec(b *batch, sel []int32) vec {
+	n, m := len(sel), &b.vecs
+	l, r := a.l.vec(b, sel), a.r.vec(b, sel)
+	if l.scalar && r.scalar {
+		return a.scalarVec()
+	}
+	if l.scalar {
+		l = m.broadcast(l, n)
+	}
+	if r.scalar {
+		r = m.broadcast(r, n)
+	}
+	out := vec{}
+	if a.kind == kFloat {
+		out.floats = m.floatsN(n)
+		copy(out.floats, m.floatsOf(l, a.l.kind))
+		rf := m.floatsOf(r, a.r.kind)
+		for i := range n {
+			if l.isNull(i) {
+				out.floats[i] = rf[i]
+			}
+		}
+	} else {
+		out.ints = m.intsN(n)
+		copy(out.ints, l.ints)
+		for i := range n {
+			if l.isNull(i) {
+				out.ints[i] = r.ints[i]
+			}
+		}
+	}
+	if l.null != nil && r.null != nil {
+		out.null = m.nulls(n)
+		for i := range n {
+			out.null[i] = l.null[i] && r.null[i]
+		}
+	}
+	return out
 }
