@@ -236,3 +236,9 @@ func BenchmarkQueryFilter(b *testing.B) {
 func BenchmarkQueryProfile(b *testing.B) {
 	benchQuery(b, "SELECT series, hour(time), avg(value) FROM nab GROUP BY series, hour(time)")
 }
+
+// BenchmarkQueryRawArith is BenchmarkQueryRaw with the value computed:
+// arithmetic in the projection.
+func BenchmarkQueryRawArith(b *testing.B) {
+	benchQuery(b, "SELECT time, value * 2 - 1 FROM nab WHERE series = 'nab/realKnownCause/nyc_taxi'")
+}

@@ -83,7 +83,7 @@ func TestArithCompareErrors(t *testing.T) {
 }
 
 // TestArithCompareVectors: a condition evaluates its arithmetic a block
-// at a time (vec), the projection a row at a time (eval). For random
+// at a time (vec), a sorted projection a row at a time (eval). For random
 // expressions E — ints and floats, nulls, NaN-free overflow, division
 // by zero, functions, literals on either side — the rows WHERE E op c
 // selects are those whose projected E compares so, as are those of
@@ -112,10 +112,12 @@ func TestArithCompareVectors(t *testing.T) {
 		if e == "seq" || e == "time" { // a column compared with a literal: Compare's own rules
 			continue
 		}
-		rows, err := runCells("SELECT seq, "+e+" AS e FROM m", openOnly(src), nil)
+		// (sorted in memory, so projected a row at a time)
+		rows, err := runCells("SELECT seq, "+e+" AS e FROM m ORDER BY seq DESC", openOnly(src), nil)
 		if err != nil {
 			t.Fatalf("SELECT %s: %v", e, err)
 		}
+		slices.Reverse(rows)
 		var vals []float64
 		for _, r := range rows {
 			if u, ok := r[1].(uint64); ok { // E is seq

@@ -352,17 +352,23 @@ func (r *streamReader) Next() bool {
 // appendColumn appends rows of b's column for c to bld.
 func appendColumn(bld array.Builder, c *outCol, b *batch, rows []int32) {
 	bld.Reserve(len(rows))
-	if c.expr != nil {
-		for _, r := range rows {
-			v := b.outValue(c, r)
-			switch {
-			case v.null:
-				bld.AppendNull()
-			case c.kind == kFloat:
-				bld.(*array.Float64Builder).Append(v.f)
-			default:
-				bld.(*array.Int64Builder).Append(v.i)
+	if c.expr != nil { // a block of rows at a time (vec)
+		b.vecs.reset()
+		v := c.expr.vec(b, rows)
+		if v.scalar {
+			v = b.vecs.broadcast(v, len(rows))
+		}
+		var valid []bool
+		if v.null != nil {
+			valid = b.vecs.nulls(len(rows))
+			for i, null := range v.null {
+				valid[i] = !null
 			}
+		}
+		if c.kind == kFloat {
+			bld.(*array.Float64Builder).AppendValues(b.vecs.floatsOf(v, c.expr.kind), valid)
+		} else {
+			bld.(*array.Int64Builder).AppendValues(v.ints, valid)
 		}
 		return
 	}

@@ -31,6 +31,8 @@ var tour = []tourStep{
 		`SELECT time, series, value FROM cpu WHERE series = 'nab/realAWSCloudwatch/ec2_cpu_utilization_24ae8d' LIMIT 5;`},
 	{"A time-bucket aggregate: mean and peak CPU per series per day",
 		`SELECT time, series, avg(value), max(value) FROM cpu WHERE time >= '2014-02-20T00:00:00Z' AND time < '2014-02-23T00:00:00Z' GROUP BY time(1d), series;`},
+	{"Grouped by a time part: mean CPU per weekday, and the samples above 50% (FILTER)",
+		`SELECT isodow(time) AS weekday, round(avg(value), 2) AS mean, count(*) FILTER (WHERE value > 50) AS busy FROM cpu GROUP BY weekday;`},
 	{"Raw versus folded: every put and delete, then the current state of each element",
 		`SELECT count(*) FROM osm;`},
 	{"", `SELECT count(*) FROM fold(osm);`},
