@@ -34,7 +34,27 @@ func (s *Store) Query(ctx context.Context, text string, o *query.Options) (array
 	if st.Insert != nil {
 		return s.insert(ctx, st, text, o)
 	}
+	if st.Show == query.ShowStreams {
+		return s.showStreams(o)
+	}
 	return query.Exec(ctx, st, text, s.opener, o)
+}
+
+// showStreams answers SHOW STREAMS: each stream and its rows.
+func (s *Store) showStreams(o *query.Options) (array.RecordReader, error) {
+	names, err := s.Streams()
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]int64, len(names))
+	for i, n := range names {
+		c, err := s.Count(n)
+		if err != nil && !errors.Is(err, ErrStreamNotFound) { // dropped meanwhile: 0
+			return nil, err
+		}
+		rows[i] = int64(c)
+	}
+	return query.StreamList(names, rows, o), nil
 }
 
 // opener opens a stream for a query; a stream not found is said with

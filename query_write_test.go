@@ -349,6 +349,8 @@ func TestInsertSelect(t *testing.T) {
 // and counts after it.
 func FuzzStatement(f *testing.F) {
 	for _, s := range []string{
+		"SHOW STREAMS",
+		"DESCRIBE ev",
 		"INSERT INTO r SELECT time, series, max(c) AS m FROM (SELECT time, series, count(*) AS c FROM ev GROUP BY time(1m), series) GROUP BY time(1h), series",
 		"DELETE FROM ev WHERE series = 'a' AND n > 100",
 		"INSERT INTO ev (time, series, key, n, s) VALUES ('2026-12-01T00:00:00Z' + 1h, 'a', 'k1', 3, 'x'), (now(), 'b', NULL, 2.5, true)",
@@ -375,4 +377,31 @@ func FuzzStatement(f *testing.F) {
 			t.Fatalf("%q: the store does not count after it: %v", text, err)
 		}
 	})
+}
+
+// TestShowStreams: SHOW STREAMS lists every stream with its rows (soft
+// deletes not counted), through Store.Query; a dropped stream is gone.
+func TestShowStreams(t *testing.T) {
+	s := openT(t, vfs.NewMem(), Options{CompactInterval: 0})
+	defer closeT(t, s)
+	if _, rows := queryT(t, s, "SHOW STREAMS"); len(rows) != 0 {
+		t.Fatalf("an empty store shows %v", rows)
+	}
+	fillDeleteWhere(t, s)
+	queryT(t, s, "INSERT INTO notes (series, text) VALUES ('a', 'x'), ('b', 'y')")
+	queryT(t, s, "DELETE FROM notes WHERE series = 'b'")
+	n, _ := s.Count("ev")
+	_, rows := queryT(t, s, "SHOW STREAMS;")
+	if want := []string{fmt.Sprintf("ev|%d", n), "notes|1"}; !slices.Equal(rows, want) {
+		t.Fatalf("SHOW STREAMS: %v, want %v", rows, want)
+	}
+	if _, err := s.DropStream(ctx, "notes"); err != nil {
+		t.Fatal(err)
+	}
+	if _, rows := queryT(t, s, "show tables"); len(rows) != 1 || !strings.HasPrefix(rows[0], "ev|") {
+		t.Fatalf("after the drop: %v", rows)
+	}
+	if _, rows := queryT(t, s, "DESCRIBE ev"); len(rows) < 6 || rows[0] != "seq|uint64|false" {
+		t.Fatalf("DESCRIBE ev: %v", rows)
+	}
 }

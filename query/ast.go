@@ -18,6 +18,9 @@ type Statement struct {
 	// Insert: INSERT INTO stream (cols) VALUES ..., records Store.Query
 	// appends (see InsertRows); nil otherwise.
 	Insert    *Insert
+	// Show: SHOW STREAMS, DESCRIBE stream, SHOW SERIES FROM stream (see
+	// show.go); "" otherwise.
+	Show      string
 	Star      bool         // SELECT *
 	Items     []SelectItem // the projection unless Star
 	Stream    string

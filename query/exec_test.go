@@ -257,6 +257,8 @@ func FuzzQuery(f *testing.F) {
 		"SELECT host, cumulative_sum(count(*)), non_negative_derivative(sum(n)) FROM m GROUP BY time(10m), host HAVING count(*) > 1",
 		"SELECT stddev(v), median(x), spread(n), var_pop(v) FROM m GROUP BY s",
 		"DELETE FROM m WHERE n > 3",
+		"DESCRIBE m",
+		"SHOW SERIES FROM m LIMIT 2",
 		"SELECT count(*), avg(v) FROM m GROUP BY time(1h, 15m, 'Europe/Berlin'), s FILL(previous)",
 		"SELECT time, sum(n) FROM m WHERE time > now() - 1d GROUP BY time(1mo, 'Asia/Tokyo') FILL(0)",
 		"SELECT time, host, avg(v) * 2, count(*), difference(avg(v)) FROM m GROUP BY time(7m), host FILL(linear) HAVING count(*) >= 0",

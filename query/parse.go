@@ -112,6 +112,15 @@ func (p *parser) statement() (st *Statement, err error) {
 		p.deleteStmt(st, t.pos)
 		return st, nil
 	}
+	if t := p.peek(); (isKw(t, "show") || isKw(t, "describe")) && !st.Explain {
+		p.advance()
+		if isKw(t, "show") {
+			p.showStmt(st, t.pos)
+		} else {
+			p.describeStmt(st, t.pos)
+		}
+		return st, nil
+	}
 	if t := p.peek(); isKw(t, "insert") {
 		if st.Explain {
 			p.fail(t.pos, "EXPLAIN INSERT is not supported: an INSERT reads nothing")

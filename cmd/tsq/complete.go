@@ -15,7 +15,8 @@ import (
 // keywords and functions of the query language, offered by completion.
 var (
 	keywords = []string{"SELECT", "DISTINCT", "FROM", "WHERE", "GROUP", "BY", "HAVING", "ORDER", "LIMIT", "OFFSET", "AND", "OR", "NOT",
-		"AS", "OF", "SEQ", "TIME", "ASC", "DESC", "EXPLAIN", "IN", "LIKE", "NULL", "IS", "TRUE", "FALSE", "FILL", "PREVIOUS", "DELETE", "INSERT", "INTO", "VALUES"}
+		"AS", "OF", "SEQ", "TIME", "ASC", "DESC", "EXPLAIN", "IN", "LIKE", "NULL", "IS", "TRUE", "FALSE", "FILL", "PREVIOUS", "DELETE", "INSERT", "INTO", "VALUES",
+		"SHOW", "STREAMS", "COLUMNS", "SERIES", "DESCRIBE", "FILTER"}
 	functions = append(query.Functions(), "fold", "time", "now")
 )
 

@@ -72,6 +72,7 @@ func (s *session) dotHelp(context.Context, []string, string) error {
 	fmt.Fprintf(tw, "  SELECT ... FROM s [WHERE ...] [GROUP BY ...] ...\ta query (docs/QUERY.md); EXPLAIN SELECT shows its plan\n")
 	fmt.Fprintf(tw, "  DELETE FROM s WHERE ...\tsoft-delete the matching rows\n")
 	fmt.Fprintf(tw, "  INSERT INTO s (series, time, f) VALUES (...)\tappend records\n")
+	fmt.Fprintf(tw, "  SHOW STREAMS, DESCRIBE s, SHOW SERIES FROM s\tthe streams, a stream's columns, its series\n")
 	return tw.Flush()
 }
 

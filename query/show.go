@@ -1,0 +1,119 @@
+package query
+
+import (
+	"context"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// Statements that describe a store rather than read a stream's rows:
+//
+//	SHOW STREAMS                    stream, rows (Store.Query answers it)
+//	DESCRIBE s, SHOW COLUMNS FROM s column, type, nullable
+//	SHOW SERIES FROM s [LIMIT n]    series, sorted
+
+// What a SHOW statement shows (Statement.Show).
+const (
+	ShowStreams = "streams"
+	ShowColumns = "columns"
+	ShowSeries  = "series"
+)
+
+// showStmt parses the rest of SHOW (at pos).
+func (p *parser) showStmt(st *Statement, pos int) {
+	st.writePos = pos
+	switch t := p.advance(); {
+	case isKw(t, "streams"), isKw(t, "tables"):
+		st.Show = ShowStreams
+	case isKw(t, "columns"), isKw(t, "fields"):
+		st.Show = ShowColumns
+		p.expectKw("from")
+		st.Stream, st.streamPos = p.streamName()
+	case isKw(t, "series"):
+		st.Show = ShowSeries
+		p.expectKw("from")
+		st.Stream, st.streamPos = p.streamName()
+		if p.acceptKw("limit") {
+			st.Limit = p.count("LIMIT")
+		}
+	default:
+		p.fail(t.pos, "SHOW what? SHOW STREAMS, SHOW COLUMNS FROM stream or SHOW SERIES FROM stream, not %s", t.describe())
+	}
+	p.end()
+}
+
+// describeStmt parses the rest of DESCRIBE stream (at pos).
+func (p *parser) describeStmt(st *Statement, pos int) {
+	st.writePos, st.Show = pos, ShowColumns
+	st.Stream, st.streamPos = p.streamName()
+	p.end()
+}
+
+// end expects the end of the statement: an optional ";" and nothing.
+func (p *parser) end() {
+	p.acceptPunct(";")
+	if t := p.peek(); t.kind != tEOF {
+		p.fail(t.pos, "unexpected %s after the statement", t.describe())
+	}
+}
+
+// execShow answers SHOW COLUMNS and SHOW SERIES from the stream's
+// Source; SHOW STREAMS needs the store.
+func execShow(st *Statement, text string, open Opener, o Options) (array.RecordReader, error) {
+	if st.Show == ShowStreams {
+		return nil, errAt(text, st.writePos, "SHOW STREAMS lists a store's streams: run it with Store.Query")
+	}
+	src, err := open(st.Stream)
+	if err != nil {
+		e := errAt(text, st.streamPos, "%s", strings.TrimPrefix(err.Error(), "tsq: "))
+		e.err = err
+		return nil, e
+	}
+	var rows [][]value
+	var cols []outCol
+	if st.Show == ShowSeries {
+		names, err := Series(src, int(max(st.Limit, 0)))
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range names {
+			rows = append(rows, []value{{s: n}})
+		}
+		cols = []outCol{{name: "series", kind: kString}}
+	} else {
+		fs, err := fieldsOf(context.Background(), src, nil)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range rawColumns(fs) {
+			rows = append(rows, []value{{s: c.name}, {s: typeName(c.kind)}, {b: c.nullable}})
+		}
+		cols = []outCol{{name: "column", kind: kString}, {name: "type", kind: kString}, {name: "nullable", kind: kBool}}
+	}
+	return newRowsReader(o, cols, rows), nil
+}
+
+// typeName names a column's kind as its Arrow type, simply.
+func typeName(k colKind) string {
+	switch k {
+	case kSeq:
+		return "uint64"
+	case kTime:
+		return "timestamp"
+	case kSeries, kKey, kString, kOp:
+		return "string"
+	case kBytes:
+		return "binary"
+	}
+	return k.String()
+}
+
+// StreamList is the result of SHOW STREAMS: each stream with its rows.
+func StreamList(names []string, rows []int64, o *Options) array.RecordReader {
+	out := make([][]value, len(names))
+	for i, n := range names {
+		out[i] = []value{{s: n}, {i: rows[i]}}
+	}
+	return newRowsReader(o.withDefaults(), []outCol{{name: "stream", kind: kString}, {name: "rows", kind: kInt}}, out)
+}
