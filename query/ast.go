@@ -17,7 +17,7 @@ type Statement struct {
 	writePos int // the position of DELETE or INSERT
 	// Insert: INSERT INTO stream (cols) VALUES ..., records Store.Query
 	// appends (see InsertRows); nil otherwise.
-	Insert    *Insert
+	Insert *Insert
 	// Show: SHOW STREAMS, DESCRIBE stream, SHOW SERIES FROM stream (see
 	// show.go); "" otherwise.
 	Show      string
