@@ -242,3 +242,9 @@ func BenchmarkQueryProfile(b *testing.B) {
 func BenchmarkQueryRawArith(b *testing.B) {
 	benchQuery(b, "SELECT time, value * 2 - 1 FROM nab WHERE series = 'nab/realKnownCause/nyc_taxi'")
 }
+
+// BenchmarkQueryAggregateExpr is BenchmarkQueryAggregate over a computed
+// argument: avg(value * 2).
+func BenchmarkQueryAggregateExpr(b *testing.B) {
+	benchQuery(b, "SELECT avg(value * 2), max(value) FROM nab GROUP BY time(5m), series")
+}

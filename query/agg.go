@@ -47,8 +47,9 @@ func (g *groupSpec) nullable() bool {
 
 type aggSpec struct {
 	fn     string
-	filter pred   // FILTER (WHERE ...): the rows it takes; nil: all
-	arg    string // column; "" for count(*)
+	filter pred       // FILTER (WHERE ...): the rows it takes; nil: all
+	expr   *arithPlan // avg(value * 2): the argument computed; nil: the column arg
+	arg    string     // column, or expr's text; "" for count(*)
 	in     colKind
 	out    colKind
 	q      float64
@@ -240,12 +241,24 @@ func (p *plan) aggSpec(c *Call) (aggSpec, error) {
 		s.out = kInt
 		return s, nil
 	}
-	k, err := p.column(c.Arg)
-	if err != nil {
-		return s, err
+	var k colKind
+	if c.Expr != nil {
+		if in := c.Expr.firstAgg(); in != nil {
+			return s, p.errAt(in.Pos, "aggregates do not nest: %s inside %s()", in.String(), c.Func)
+		}
+		ap, err := p.rawArith(c.Expr)
+		if err != nil {
+			return s, err
+		}
+		k, s.expr = ap.kind, ap
+	} else {
+		var err error
+		if k, err = p.column(c.Arg); err != nil {
+			return s, err
+		}
+		p.nd.add(c.Arg.Name)
 	}
 	s.arg, s.in = c.Arg.Name, k
-	p.nd.add(c.Arg.Name)
 	switch c.Func {
 	case "count":
 		s.out = kInt

@@ -112,3 +112,49 @@ func TestBareBool(t *testing.T) {
 		}
 	}
 }
+
+// TestAggregateOfExpression: an aggregate of arithmetic on the row's
+// columns (avg(v * 2), count(DISTINCT hour(time))) equals the aggregate
+// of a subquery's computed column; it is named by its text; nested
+// aggregates and non-numbers are refused.
+func TestAggregateOfExpression(t *testing.T) {
+	src, _ := testSource(t, 3000, 50)
+	open := openOnly(src)
+	run := func(q string) [][]any {
+		t.Helper()
+		got, err := runCells(q, open, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return got
+	}
+	direct := run("SELECT series, avg(v * 2), max(abs(v - 50)), count(DISTINCT hour(time)), sum(n - 3), quantile(0.9, n + x) FILTER (WHERE b), count(v / 4) FROM m GROUP BY series")
+	via := run("SELECT series, avg(a), max(m), count(DISTINCT h), sum(d), quantile(0.9, q) FILTER (WHERE b), count(c) FROM " +
+		"(SELECT series, v * 2 AS a, abs(v - 50) AS m, hour(time) AS h, n - 3 AS d, n + x AS q, b, v / 4 AS c FROM m) GROUP BY series")
+	if d := diffCells(direct, via); d != "" || len(direct) == 0 {
+		t.Fatalf("aggregates of expressions against a subquery's columns: %s", d)
+	}
+	st, err := Parse("SELECT avg(v * 2), count(DISTINCT hour(time)), quantile(0.5, (n)) FROM m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"avg(v * 2)", "count(DISTINCT hour(time))", "quantile(0.5, n)"} {
+		if got := st.Items[i].Name(); got != want {
+			t.Errorf("item %d named %q, want %q", i, got, want)
+		}
+	}
+	if got := run("SELECT series, avg(v * 2) FROM m GROUP BY series HAVING avg(v * 2) > 0 ORDER BY avg(v * 2) DESC LIMIT 1"); len(got) != 1 {
+		t.Fatalf("HAVING and ORDER BY by the text: %v", got)
+	}
+	for _, c := range []struct{ q, msg string }{
+		{"SELECT avg(max(v)) FROM m", "aggregates do not nest: max(v) inside avg()"},
+		{"SELECT avg(s * 2) FROM m", `arithmetic on column "s"`},
+		{"SELECT sum(difference(v)) FROM m", "SELECT item of its own"},
+	} {
+		_, err := runCells(c.q, open, nil)
+		var e *Error
+		if !errors.As(err, &e) || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: %v, want an *Error saying %q", c.q, err, c.msg)
+		}
+	}
+}

@@ -251,7 +251,9 @@ func (a *aggPlan) accumulate(gs *groups, b *batch) error {
 	}
 	args := make([]argCol, len(a.aggs))
 	for i := range a.aggs {
-		if a.aggs[i].arg != "" {
+		if x := a.aggs[i].expr; x != nil {
+			args[i] = argCol{col: exprColumn(b, x, sel), kind: a.aggs[i].in}
+		} else if a.aggs[i].arg != "" {
 			args[i] = b.argCol(a.aggs[i].arg, a.aggs[i].in)
 		}
 	}
@@ -486,4 +488,32 @@ func (g *groupSpec) exprByRow(b *batch, sel []int32) ([]int64, []bool) {
 		}
 	}
 	return out, null
+}
+
+// exprColumn computes an aggregate's argument x for the rows sel of b as
+// a column indexed by row (the rows outside sel are zero and null).
+func exprColumn(b *batch, x *arithPlan, sel []int32) *chunk.Column {
+	b.vecs.reset()
+	v := x.vec(b, sel)
+	if v.scalar { // avg(2): no column below
+		v = b.vecs.broadcast(v, len(sel))
+	}
+	c := &chunk.Column{Type: chunk.Int64, Valid: make([]bool, b.rows)}
+	if x.kind == kFloat {
+		c.Type, c.Floats = chunk.Float64, make([]float64, b.rows)
+	} else {
+		c.Ints = make([]int64, b.rows)
+	}
+	for i, r := range sel {
+		if v.isNull(i) {
+			continue
+		}
+		c.Valid[r] = true
+		if x.kind == kFloat {
+			c.Floats[r] = v.floats[i]
+		} else {
+			c.Ints[r] = v.ints[i]
+		}
+	}
+	return c
 }

@@ -274,6 +274,9 @@ func (g *qgen) query() string {
 			fn := g.pick("count", "sum", "min", "max", "avg", "first", "last", "rate", "quantile", "count(*)",
 				"median", "stddev", "stddev_pop", "variance", "var_pop", "spread")
 			arg := g.pick("v", "n", "x")
+			if g.rng.IntN(6) == 0 {
+				arg = g.pick("v * 2", "n + x", "abs(v - 50)", "hour(time)", "n - 3", "v / 4", "-n")
+			}
 			var text string
 			switch fn {
 			case "count(*)":
@@ -735,7 +738,11 @@ func bruteCall(c *Call, rows []trow) any {
 	}
 	var pts []pt
 	for _, r := range rows {
-		if v := cellAt(&r, c.Arg.Name); v != nil {
+		v := cellAt(&r, c.Arg.Name)
+		if c.Expr != nil {
+			v = bruteArith(c.Expr, &r)
+		}
+		if v != nil {
 			pts = append(pts, pt{r, v})
 		}
 	}

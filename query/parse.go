@@ -87,6 +87,24 @@ func (p *parser) expectPunct(s string) token {
 	return p.advance()
 }
 
+// aggArg parses an aggregate's argument: a column, or arithmetic on
+// the row's columns (avg(value * 2), max(abs(v)), count(DISTINCT
+// hour(time))), then named by its text.
+func (p *parser) aggArg(c *Call) {
+	t := p.peek()
+	call := t.kind == tIdent && isPunct(p.tok(p.i+1), "(")
+	if !call && !isPunct(t, "(") && !isPunct(t, "-") && t.kind != tInt && t.kind != tFloat && !p.arithAt(p.i, false) {
+		c.Arg = p.colRef()
+		return
+	}
+	a := p.arith()
+	if a.Col != nil { // (value)
+		c.Arg = a.Col
+		return
+	}
+	c.Expr, c.Arg = a, &ColRef{Name: a.String(), Pos: a.Pos}
+}
+
 // reserved words cannot name a column without `quotes`.
 var reserved = map[string]bool{
 	"select": true, "from": true, "where": true, "group": true, "by": true, "order": true,
@@ -379,9 +397,9 @@ func (p *parser) call() *Call {
 			p.fail(q.Pos, "quantile q = %v is outside [0, 1]", c.Q)
 		}
 		p.expectPunct(",")
-		c.Arg = p.colRef()
+		p.aggArg(c)
 	default:
-		c.Arg = p.colRef()
+		p.aggArg(c)
 	}
 	p.expectPunct(")")
 	if t := p.peek(); isKw(t, "filter") && isPunct(p.tok(p.i+1), "(") {
