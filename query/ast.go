@@ -117,7 +117,7 @@ type ColRef struct {
 
 // Call is an aggregate call: count(*), avg(value), quantile(0.9, value).
 type Call struct {
-	Func     string // lower case
+	Func     string  // lower case
 	Arg      *ColRef // the column, or Expr's text
 	Expr     *Arith  // avg(value * 2): arithmetic on the row's columns; nil: Arg
 	Star     bool    // count(*)
