@@ -1,8 +1,6 @@
 package query
 
 import (
-	"errors"
-	"strings"
 	"testing"
 )
 
@@ -13,14 +11,7 @@ import (
 func TestAggregateFilter(t *testing.T) {
 	src, _ := testSource(t, 3000, 50)
 	open := openOnly(src)
-	run := func(q string) [][]any {
-		t.Helper()
-		got, err := runCells(q, open, nil)
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		return got
-	}
+	run := func(q string) [][]any { return mustRun(t, open, q) }
 	all := run("SELECT series, count(*), max(n) FROM m GROUP BY series")
 	where := map[string][]any{}
 	for _, r := range run("SELECT series, count(*), max(n) FROM m WHERE v > 195 AND s = 'beta' AND n > 50 GROUP BY series") {
@@ -61,18 +52,12 @@ func TestAggregateFilter(t *testing.T) {
 	if name := st.Items[0].Name(); name != "count(*) FILTER (WHERE v > 1 AND (s = 'a' OR n < 2))" {
 		t.Errorf("name %q", name)
 	}
-	for _, c := range []struct{ q, msg string }{
-		{"SELECT count(*) FILTER (WHERE avg(v) > 1) FROM m", "aggregate avg in WHERE"},
-		{"SELECT count(*) FILTER (WHERE nope > 1) FROM m", `unknown column "nope"`},
-		{"SELECT count(*) FILTER (v > 1) FROM m", "expected where"},
-		{"SELECT count(*) FROM m WHERE count(*) FILTER (WHERE v > 1) > 2", "aggregate count in WHERE"},
-	} {
-		_, err := runCells(c.q, open, nil)
-		var e *Error
-		if !errors.As(err, &e) || !strings.Contains(err.Error(), c.msg) {
-			t.Errorf("%s: %v, want an *Error saying %q", c.q, err, c.msg)
-		}
-	}
+	wantErrors(t, open, []errCase{
+		{"SELECT count(*) FILTER (WHERE avg(v) > 1) FROM m", "aggregate avg in WHERE", ""},
+		{"SELECT count(*) FILTER (WHERE nope > 1) FROM m", `unknown column "nope"`, ""},
+		{"SELECT count(*) FILTER (v > 1) FROM m", "expected where", ""},
+		{"SELECT count(*) FROM m WHERE count(*) FILTER (WHERE v > 1) > 2", "aggregate count in WHERE", ""},
+	})
 }
 
 // TestBareBool: a bool column alone is a condition, WHERE ok meaning
@@ -100,17 +85,11 @@ func TestBareBool(t *testing.T) {
 			t.Errorf("%s: %v rows, %s: %v", c[0], a, c[1], b)
 		}
 	}
-	for _, c := range []struct{ q, msg string }{
-		{"SELECT * FROM m WHERE n", `"n" is of type int64, not a bool`},
-		{"SELECT * FROM m WHERE s AND b", `"s" is of type string, not a bool`},
-		{"SELECT * FROM m WHERE b n", "expected a comparison after b"},
-	} {
-		_, err := runCells(c.q, open, nil)
-		var e *Error
-		if !errors.As(err, &e) || !strings.Contains(err.Error(), c.msg) {
-			t.Errorf("%s: %v, want an *Error saying %q", c.q, err, c.msg)
-		}
-	}
+	wantErrors(t, open, []errCase{
+		{"SELECT * FROM m WHERE n", `"n" is of type int64, not a bool`, ""},
+		{"SELECT * FROM m WHERE s AND b", `"s" is of type string, not a bool`, ""},
+		{"SELECT * FROM m WHERE b n", "expected a comparison after b", ""},
+	})
 }
 
 // TestAggregateOfExpression: an aggregate of arithmetic on the row's
@@ -120,14 +99,7 @@ func TestBareBool(t *testing.T) {
 func TestAggregateOfExpression(t *testing.T) {
 	src, _ := testSource(t, 3000, 50)
 	open := openOnly(src)
-	run := func(q string) [][]any {
-		t.Helper()
-		got, err := runCells(q, open, nil)
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		return got
-	}
+	run := func(q string) [][]any { return mustRun(t, open, q) }
 	direct := run("SELECT series, avg(v * 2), max(abs(v - 50)), count(DISTINCT hour(time)), sum(n - 3), quantile(0.9, n + x) FILTER (WHERE b), count(v / 4) FROM m GROUP BY series")
 	via := run("SELECT series, avg(a), max(m), count(DISTINCT h), sum(d), quantile(0.9, q) FILTER (WHERE b), count(c) FROM " +
 		"(SELECT series, v * 2 AS a, abs(v - 50) AS m, hour(time) AS h, n - 3 AS d, n + x AS q, b, v / 4 AS c FROM m) GROUP BY series")
@@ -146,15 +118,9 @@ func TestAggregateOfExpression(t *testing.T) {
 	if got := run("SELECT series, avg(v * 2) FROM m GROUP BY series HAVING avg(v * 2) > 0 ORDER BY avg(v * 2) DESC LIMIT 1"); len(got) != 1 {
 		t.Fatalf("HAVING and ORDER BY by the text: %v", got)
 	}
-	for _, c := range []struct{ q, msg string }{
-		{"SELECT avg(max(v)) FROM m", "aggregates do not nest: max(v) inside avg()"},
-		{"SELECT avg(s * 2) FROM m", `arithmetic on column "s"`},
-		{"SELECT sum(difference(v)) FROM m", "SELECT item of its own"},
-	} {
-		_, err := runCells(c.q, open, nil)
-		var e *Error
-		if !errors.As(err, &e) || !strings.Contains(err.Error(), c.msg) {
-			t.Errorf("%s: %v, want an *Error saying %q", c.q, err, c.msg)
-		}
-	}
+	wantErrors(t, open, []errCase{
+		{"SELECT avg(max(v)) FROM m", "aggregates do not nest: max(v) inside avg()", ""},
+		{"SELECT avg(s * 2) FROM m", `arithmetic on column "s"`, ""},
+		{"SELECT sum(difference(v)) FROM m", "SELECT item of its own", ""},
+	})
 }

@@ -1,7 +1,6 @@
 package query
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -57,7 +56,7 @@ func TestArithCompareParse(t *testing.T) {
 // TestArithCompareErrors: each refusal names the problem at its place.
 func TestArithCompareErrors(t *testing.T) {
 	src, _ := testSource(t, 100, 50)
-	for _, c := range []struct{ q, msg, at string }{
+	wantErrors(t, openOnly(src), []errCase{
 		{"SELECT * FROM m WHERE v * 2 > 'x'", "arithmetic takes numbers", "'x'"},
 		{"SELECT count(*) FROM m WHERE avg(v) * 2 > 1", "aggregate avg in WHERE", "avg"},
 		{"SELECT count(*) FROM m WHERE 1 < 2 * max(v)", "aggregate max in WHERE", "max"},
@@ -69,17 +68,7 @@ func TestArithCompareErrors(t *testing.T) {
 		{"SELECT * FROM m WHERE nope + 1 > 2", `unknown column "nope"`, "nope"},
 		{"SELECT series FROM m GROUP BY series HAVING max(v) > 2 * avg(v)", "HAVING max(v): not a column of the result", "max(v) >"},
 		{"SELECT series, max(v) FROM m GROUP BY series HAVING max(v) > series", `arithmetic on column "series"`, "series"},
-	} {
-		_, err := runCells(c.q, openOnly(src), nil)
-		var e *Error
-		if !errors.As(err, &e) || !strings.Contains(err.Error(), c.msg) {
-			t.Errorf("%s: %v, want an *Error saying %q", c.q, err, c.msg)
-			continue
-		}
-		if c.at != "" && !strings.HasPrefix(c.q[e.Pos:], c.at) {
-			t.Errorf("%s: error at %q, want at %q", c.q, c.q[e.Pos:], c.at)
-		}
-	}
+	})
 }
 
 // TestArithCompareVectors: a condition evaluates its arithmetic a block

@@ -1,11 +1,9 @@
 package query
 
 import (
-	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 )
@@ -53,14 +51,7 @@ func TestTimeParts(t *testing.T) {
 func TestGroupByExpr(t *testing.T) {
 	src, rows := testSource(t, 3000, 50)
 	open := openOnly(src)
-	run := func(q string) [][]any {
-		t.Helper()
-		got, err := runCells(q, open, nil)
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		return got
-	}
+	run := func(q string) [][]any { return mustRun(t, open, q) }
 	// minute(time) of the rows: counts per minute, in minute order.
 	perMinute := map[int64]int64{}
 	for _, r := range rows {
@@ -118,17 +109,11 @@ func TestGroupByExpr(t *testing.T) {
 	if d := diffCells(got, want); d != "" {
 		t.Errorf("GROUP BY a float expression: %s", d)
 	}
-	for _, c := range []struct{ q, msg string }{
-		{"SELECT count(*) FROM m GROUP BY avg(v) * 2", "GROUP BY takes values of the rows, not aggregates"},
-		{"SELECT count(*) FROM m GROUP BY hour(v)", "hour() wants a time"},
-		{"SELECT hour(time), count(*) FROM m GROUP BY minute(time)", `column "time" must be grouped`},
-		{"SELECT count(*) FROM m GROUP BY s * 2", `arithmetic on column "s"`},
-		{"SELECT hour(time, 'Mars/Olympus') FROM m", "Mars/Olympus"},
-	} {
-		_, err := runCells(c.q, open, nil)
-		var e *Error
-		if !errors.As(err, &e) || !strings.Contains(err.Error(), c.msg) {
-			t.Errorf("%s: %v, want an *Error saying %q", c.q, err, c.msg)
-		}
-	}
+	wantErrors(t, open, []errCase{
+		{"SELECT count(*) FROM m GROUP BY avg(v) * 2", "GROUP BY takes values of the rows, not aggregates", ""},
+		{"SELECT count(*) FROM m GROUP BY hour(v)", "hour() wants a time", ""},
+		{"SELECT hour(time), count(*) FROM m GROUP BY minute(time)", `column "time" must be grouped`, ""},
+		{"SELECT count(*) FROM m GROUP BY s * 2", `arithmetic on column "s"`, ""},
+		{"SELECT hour(time, 'Mars/Olympus') FROM m", "Mars/Olympus", ""},
+	})
 }
