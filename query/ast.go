@@ -162,7 +162,8 @@ type GroupItem struct {
 // OrderItem is an ORDER BY term naming an output column (or alias).
 type OrderItem struct {
 	Name  string
-	Index int // ORDER BY 2: the result's 2nd column (1-based); 0 when by name
+	Index int    // ORDER BY 2: the result's 2nd column (1-based); 0 when by name
+	Expr  *Arith // ORDER BY abs(value): computed; Name is its text
 	Desc  bool
 	Pos   int
 }

@@ -299,3 +299,26 @@ func TestHavingNotNull(t *testing.T) {
 		}
 	}
 }
+
+// TestOrderByExpr: a raw query ordered by arithmetic it does not
+// project (ORDER BY abs(v - 50) DESC) returns the rows a sort of the
+// projected value gives.
+func TestOrderByExpr(t *testing.T) {
+	src, _ := testSource(t, 3000, 50)
+	open := openOnly(src)
+	all := mustRun(t, open, "SELECT seq, abs(v - 50) FROM m WHERE v IS NOT NULL")
+	slices.SortStableFunc(all, func(a, b []any) int { return -cmpFloat(a[1].(float64), b[1].(float64)) })
+	got := mustRun(t, open, "SELECT seq FROM m WHERE v IS NOT NULL ORDER BY abs(v - 50) DESC, seq LIMIT 25")
+	for i, r := range got {
+		if r[0] != all[i][0] {
+			t.Fatalf("row %d: seq %v, want %v", i, r[0], all[i][0])
+		}
+	}
+	if len(got) != 25 {
+		t.Fatalf("%d rows", len(got))
+	}
+	wantErrors(t, open, []errCase{
+		{"SELECT seq FROM m ORDER BY s * 2", `arithmetic on column "s"`, "s *"},
+		{"SELECT series, count(*) FROM m GROUP BY series ORDER BY max(v) * 2", `ORDER BY "max(v) * 2": not a result column`, "max"},
+	})
+}

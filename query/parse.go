@@ -605,8 +605,9 @@ func (p *parser) orderItem() OrderItem {
 			p.fail(t.pos, "ORDER BY %s: a column's position counts from 1", t.text)
 		}
 		it.Index = n
-	case p.arithAt(p.i, false): // ORDER BY hour(time), max(v) - min(v): a column named so
-		it.Name = p.arith().String()
+	case p.arithAt(p.i, false): // ORDER BY hour(time), max(v) - min(v): a column named so, or computed
+		it.Expr = p.arith()
+		it.Name = it.Expr.String()
 	case t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(":
 		it.Name = p.call().String()
 	default:

@@ -195,8 +195,16 @@ func (p *plan) planOrder() error {
 		}
 		i := slices.IndexFunc(p.out, func(c outCol) bool { return c.name == o.Name })
 		if i < 0 {
-			// A raw query may order by a column it does not project.
-			if p.agg == nil {
+			// A raw query may order by a column it does not project, or
+			// by arithmetic on the row's columns.
+			if p.agg == nil && o.Expr != nil && !o.Expr.hasAgg() {
+				ap, err := p.rawArith(o.Expr)
+				if err != nil {
+					return err
+				}
+				p.out = append(p.out, outCol{name: o.Name, kind: ap.kind, nullable: true, expr: ap, hidden: true})
+				i = len(p.out) - 1
+			} else if p.agg == nil {
 				if k, ok := kindOfCol(o.Name, p.fields); ok {
 					p.out = append(p.out, outCol{name: o.Name, kind: k, nullable: !isBase(o.Name), src: o.Name, hidden: true})
 					p.nd.add(o.Name)
