@@ -248,3 +248,9 @@ func BenchmarkQueryRawArith(b *testing.B) {
 func BenchmarkQueryAggregateExpr(b *testing.B) {
 	benchQuery(b, "SELECT avg(value * 2), max(value) FROM nab GROUP BY time(5m), series")
 }
+
+// BenchmarkQueryLatest: the ten latest samples of the stream, ORDER BY
+// time DESC LIMIT 10: blocks read latest first, the rest left unread.
+func BenchmarkQueryLatest(b *testing.B) {
+	benchQuery(b, "SELECT time, series, value FROM nab ORDER BY time DESC LIMIT 10")
+}

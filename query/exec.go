@@ -143,6 +143,10 @@ type executor struct {
 	deleted *roaring64.Bitmap
 	fold    *foldState
 
+	// skip, when set, tells each which tasks cannot change the result
+	// any more (a sorted query's LIMIT reached: see topK).
+	skip func(*task) bool
+
 	corruptMu sync.Mutex
 	corrupt   map[string]bool // blocks reported to OnCorrupt: segment key and index
 }
@@ -292,6 +296,9 @@ func (x *executor) each(ctx context.Context, tasks []task, r scanRange, fn func(
 				if err := ctx.Err(); err != nil {
 					errs[w] = err
 					cancel()
+					continue
+				}
+				if x.skip != nil && x.skip(&tasks[i]) {
 					continue
 				}
 				b, err := x.process(&dec, &tasks[i], &r, &scratch)

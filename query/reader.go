@@ -495,6 +495,12 @@ func (x *executor) collectSorted(ctx context.Context, tasks []task) ([][]value, 
 	var cutoff []value
 	var cutoffSeq int64
 	var tooMany bool
+	tasks, bounded := x.topK(tasks, func() []value {
+		mu.Lock()
+		defer mu.Unlock()
+		return cutoff
+	})
+	defer func() { x.skip = nil }()
 	err := x.each(ctx, tasks, x.scanRange(), func(w int, b *batch) error {
 		mu.Lock()
 		cut, cutSeq := cutoff, cutoffSeq
@@ -535,7 +541,7 @@ func (x *executor) collectSorted(ctx context.Context, tasks []task) ([][]value, 
 		defer mu.Unlock()
 		rows = append(rows, local...)
 		order = append(order, seqs...)
-		if p.limit >= 0 && int64(len(rows)) > 2*p.limit+4096 {
+		if p.limit >= 0 && (int64(len(rows)) > 2*p.limit+4096 || bounded && cutoff == nil && p.limit > 0 && int64(len(rows)) >= p.limit) {
 			trim()
 			if p.limit > 0 && int64(len(rows)) >= p.limit {
 				cutoff, cutoffSeq = rows[p.limit-1], order[p.limit-1]
@@ -614,4 +620,61 @@ func appendDict(db *array.BinaryDictionaryBuilder, rows []int32, codes []int32, 
 		memo[c] = db.GetValueIndex(db.Len() - 1)
 	}
 	db.AppendIndices(pending, nil)
+}
+
+// topK orders a sorted query's tasks so that a LIMIT cuts the scan
+// short, when its first ORDER BY key is time or seq: blocks by their
+// bound on that key, best first (ORDER BY time DESC: the latest MaxTime
+// first). Once LIMIT rows are held, the k-th row (cutoff()) bounds the
+// rest: x.skip leaves out a block whose every row sorts after it, without
+// reading it. It reports whether it did so.
+func (x *executor) topK(tasks []task, cutoff func() []value) ([]task, bool) {
+	p := x.p
+	if p.limit < 0 || len(p.order) == 0 {
+		return tasks, false
+	}
+	key := p.order[0]
+	c := p.out[key.col]
+	if c.expr != nil || c.win != nil || c.src != ColTime && c.src != ColSeq {
+		return tasks, false
+	}
+	bound := func(t *task) int64 { // the block's best value of the key
+		switch {
+		case c.src == ColTime && key.desc:
+			return t.meta.MaxTime
+		case c.src == ColTime:
+			return t.meta.MinTime
+		case key.desc:
+			return int64(t.meta.MaxSeq)
+		}
+		return int64(t.meta.MinSeq)
+	}
+	worse := func(a, b int64) bool { // a sorts after b
+		if c.src == ColSeq {
+			if key.desc {
+				return uint64(a) < uint64(b)
+			}
+			return uint64(a) > uint64(b)
+		}
+		if key.desc {
+			return a < b
+		}
+		return a > b
+	}
+	tasks = slices.Clone(tasks)
+	slices.SortStableFunc(tasks, func(a, b task) int {
+		x, y := bound(&a), bound(&b)
+		switch {
+		case worse(x, y):
+			return 1
+		case worse(y, x):
+			return -1
+		}
+		return 0
+	})
+	x.skip = func(t *task) bool {
+		cut := cutoff()
+		return cut != nil && worse(bound(t), cut[key.col].i)
+	}
+	return tasks, true
 }
