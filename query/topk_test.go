@@ -2,6 +2,7 @@ package query
 
 import (
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"testing"
 )
@@ -31,6 +32,12 @@ func TestTopK(t *testing.T) {
 				}
 			}
 		}
+	}
+	if out := explainLines(t, src, "EXPLAIN SELECT * FROM m ORDER BY time DESC LIMIT 3"); !strings.Contains(out, "top 3: blocks read best first by their time bounds") {
+		t.Errorf("EXPLAIN: %s", out)
+	}
+	if out := explainLines(t, src, "EXPLAIN SELECT * FROM m ORDER BY v DESC LIMIT 3"); strings.Contains(out, "top 3") {
+		t.Errorf("EXPLAIN of an order by a field: %s", out)
 	}
 	mustRun(t, open, "SELECT count(*) FROM m") // the schema cached
 	reads.Store(0)
