@@ -208,11 +208,14 @@ type Regex struct {
 	Neg bool
 }
 
-// In is col [NOT] IN (lit, ...).
+// In is col [NOT] IN (lit, ...), or IN (SELECT ...): the subquery's
+// values, run first and set as Lits.
 type In struct {
-	Col  *ColRef
-	Lits []*Lit
-	Neg  bool
+	Col    *ColRef
+	Lits   []*Lit
+	Neg    bool
+	Sub    *Statement
+	subPos int
 }
 
 // SeriesMatch is series ~ name{label op "value", ...}.

@@ -107,6 +107,9 @@ func Matching(ctx context.Context, st *Statement, text string, open Opener, o *O
 
 func exec(ctx context.Context, st *Statement, text string, open Opener, o *Options) (array.RecordReader, error) {
 	opts := o.withDefaults()
+	if err := resolveIn(ctx, st, text, open, o); err != nil {
+		return nil, err
+	}
 	var src Source
 	if st.Sub != nil {
 		sub, err := subquerySource(ctx, st, text, open, o)

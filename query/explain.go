@@ -215,7 +215,11 @@ func exprString(e Expr) string {
 		return e.Col.Name + " " + op + " /" + e.Re.String() + "/"
 	case *In:
 		var ls []string
-		for _, l := range e.Lits {
+		for i, l := range e.Lits {
+			if i == 10 {
+				ls = append(ls, fmt.Sprintf("... %d values", len(e.Lits)))
+				break
+			}
 			ls = append(ls, l.String())
 		}
 		n := ""

@@ -734,8 +734,14 @@ func (p *parser) predicate() Expr {
 		return &Like{Col: c, Pattern: s.text, Neg: neg, Pos: s.pos}
 	case isKw(k, "in"):
 		p.advance()
-		p.expectPunct("(")
+		open := p.expectPunct("(")
 		in := &In{Col: c, Neg: neg}
+		if isKw(p.peek(), "select") { // x IN (SELECT ...): its values, see insub.go
+			in.Sub, in.subPos = &Statement{Limit: -1}, open.pos
+			p.selectBody(in.Sub)
+			p.expectPunct(")")
+			return in
+		}
 		for {
 			in.Lits = append(in.Lits, p.literal())
 			if !p.acceptPunct(",") {

@@ -1,0 +1,141 @@
+package query
+
+import (
+	"context"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// x IN (SELECT ...): the subquery runs first, and its one column's
+// distinct values become the condition's list, as if written out; so
+// series IN (SELECT ...) also narrows the scan to those series (bloom
+// filters and all). Nulls among the values are left out.
+
+// maxInValues bounds the distinct values of an IN subquery.
+var maxInValues = 1 << 20 // a variable for tests
+
+// resolveIn runs the IN subqueries of st's conditions (WHERE, HAVING and
+// aggregate filters) and sets their values.
+func resolveIn(ctx context.Context, st *Statement, text string, open Opener, o *Options) error {
+	var err error
+	var walk func(e Expr)
+	var walkArith func(a *Arith)
+	walk = func(e Expr) {
+		if err != nil || e == nil {
+			return
+		}
+		switch e := e.(type) {
+		case *And:
+			walk(e.L)
+			walk(e.R)
+		case *Or:
+			walk(e.L)
+			walk(e.R)
+		case *Not:
+			walk(e.X)
+		case *In:
+			if e.Sub != nil {
+				if e.Lits, err = inValues(ctx, e, text, open, o); err == nil {
+					e.Sub = nil
+				}
+			}
+		}
+	}
+	walkArith = func(a *Arith) {
+		if a == nil {
+			return
+		}
+		if a.Agg != nil {
+			walk(a.Agg.Filter)
+		}
+		walkArith(a.L)
+		walkArith(a.R)
+	}
+	walk(st.Where)
+	walk(st.Having)
+	for _, it := range st.Items {
+		if it.Agg != nil {
+			walk(it.Agg.Filter)
+		}
+		walkArith(it.Expr)
+	}
+	return err
+}
+
+// inValues runs e's subquery and returns its values as literals.
+func inValues(ctx context.Context, e *In, text string, open Opener, o *Options) ([]*Lit, error) {
+	if err := resolveIn(ctx, e.Sub, text, open, o); err != nil {
+		return nil, err
+	}
+	rr, err := exec(ctx, e.Sub, text, open, o)
+	if err != nil {
+		return nil, err
+	}
+	defer rr.Release()
+	// One column: the only one, or the one item selected (GROUP BY puts
+	// the group columns not selected before it).
+	ci := 0
+	if n := rr.Schema().NumFields(); n != 1 {
+		ci = -1
+		if len(e.Sub.Items) == 1 && !e.Sub.Star {
+			if idx := rr.Schema().FieldIndices(e.Sub.Items[0].Name()); len(idx) == 1 {
+				ci = idx[0]
+			}
+		}
+		if ci < 0 {
+			return nil, errAt(text, e.subPos, "IN (SELECT ...) wants one column; the subquery gives %d", n)
+		}
+	}
+	seen := map[any]bool{}
+	lits := []*Lit{}
+	add := func(l *Lit, key any) error {
+		if seen[key] {
+			return nil
+		}
+		if len(seen) == maxInValues {
+			return errAt(text, e.subPos, "IN (SELECT ...) gives more than %d values; narrow it", maxInValues)
+		}
+		seen[key] = true
+		l.Pos = e.subPos
+		lits = append(lits, l)
+		return nil
+	}
+	for rr.Next() {
+		col := rr.RecordBatch().Column(ci)
+		for i := range col.Len() {
+			if col.IsNull(i) {
+				continue
+			}
+			var err error
+			switch a := col.(type) {
+			case *array.Int64:
+				err = add(&Lit{Kind: LitInt, Int: a.Value(i)}, a.Value(i))
+			case *array.Timestamp:
+				err = add(&Lit{Kind: LitInt, Int: int64(a.Value(i))}, int64(a.Value(i)))
+			case *array.Uint64:
+				if a.Value(i) > math.MaxInt64 {
+					return nil, errAt(text, e.subPos, "IN (SELECT ...): value %d beyond int64", a.Value(i))
+				}
+				err = add(&Lit{Kind: LitInt, Int: int64(a.Value(i))}, int64(a.Value(i)))
+			case *array.Float64:
+				err = add(&Lit{Kind: LitFloat, Float: a.Value(i)}, a.Value(i))
+			case *array.Boolean:
+				err = add(&Lit{Kind: LitBool, Bool: a.Value(i)}, a.Value(i))
+			default:
+				s, _, terr := textAt(col, i)
+				if terr != nil {
+					return nil, errAt(text, e.subPos, "IN (SELECT ...): a column of %s cannot be compared", col.DataType())
+				}
+				err = add(&Lit{Kind: LitString, Str: s}, s)
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := rr.Err(); err != nil {
+		return nil, err
+	}
+	return lits, nil
+}

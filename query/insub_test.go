@@ -1,0 +1,70 @@
+package query
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestInSubquery: x [NOT] IN (SELECT ...) is x [NOT] IN (its values):
+// in WHERE (narrowing the series scanned), HAVING and FILTER, nested,
+// empty, and with the one selected item of a grouped subquery.
+func TestInSubquery(t *testing.T) {
+	src, _ := testSource(t, 3000, 50)
+	open := openOnly(src)
+	count := func(q string) int64 { return mustRun(t, open, q)[0][0].(int64) }
+	top := mustRun(t, open, "SELECT series, count(*) AS c FROM m GROUP BY series ORDER BY c DESC LIMIT 2")
+	list := fmt.Sprintf("('%s', '%s')", top[0][0], top[1][0])
+	for _, c := range [][2]string{
+		{"SELECT count(*) FROM m WHERE series IN (SELECT series FROM (SELECT series, count(*) AS c FROM m GROUP BY series ORDER BY c DESC LIMIT 2))",
+			"SELECT count(*) FROM m WHERE series IN " + list},
+		{"SELECT count(*) FROM m WHERE series NOT IN (SELECT series FROM m WHERE series IN " + list + ")",
+			"SELECT count(*) FROM m WHERE series NOT IN " + list},
+		{"SELECT count(*) FROM m WHERE n IN (SELECT n FROM m WHERE v > 190)", ""},
+		{"SELECT count(*) FROM m WHERE series IN (SELECT series FROM m WHERE v > 1000)", "SELECT 0"},
+		{"SELECT count(*) FROM m WHERE series NOT IN (SELECT series FROM m WHERE v > 1000)", "SELECT count(*) FROM m"},
+		{"SELECT count(*) FROM m WHERE time IN (SELECT max(time) FROM m GROUP BY series)", ""},
+		{"SELECT count(*) FILTER (WHERE series IN (SELECT DISTINCT series FROM m WHERE series IN " + list + ")) FROM m",
+			"SELECT count(*) FROM m WHERE series IN " + list},
+	} {
+		got := count(c[0])
+		var want int64
+		switch {
+		case c[1] == "SELECT 0":
+		case c[1] != "":
+			want = count(c[1])
+		case strings.Contains(c[0], "v > 190"):
+			ns := map[int64]bool{}
+			for _, r := range mustRun(t, open, "SELECT n FROM m WHERE v > 190 AND n IS NOT NULL") {
+				ns[r[0].(int64)] = true
+			}
+			for _, r := range mustRun(t, open, "SELECT n FROM m WHERE n IS NOT NULL") {
+				if ns[r[0].(int64)] {
+					want++
+				}
+			}
+		default: // the latest time of each series
+			for _, r := range mustRun(t, open, "SELECT series, max(time) FROM m GROUP BY series") {
+				want += count(fmt.Sprintf("SELECT count(*) FROM m WHERE time = %d", r[1].(int64)))
+			}
+		}
+		if got != want || want == 0 && !strings.Contains(c[0], "1000") {
+			t.Errorf("%s: %d rows, want %d", c[0], got, want)
+		}
+	}
+	having := mustRun(t, open, "SELECT series, count(*) FROM m GROUP BY series HAVING series IN (SELECT series FROM m WHERE series IN "+list+")")
+	if len(having) != 2 {
+		t.Errorf("HAVING series IN (SELECT ...): %v", having)
+	}
+	if out := explainLines(t, src, "EXPLAIN SELECT * FROM m WHERE series IN (SELECT series FROM m WHERE series IN "+list+")"); !strings.Contains(out, "series {") {
+		t.Errorf("EXPLAIN: the series are not narrowed: %s", out)
+	}
+	defer func(n int) { maxInValues = n }(maxInValues)
+	maxInValues = 3
+	wantErrors(t, open, []errCase{
+		{"SELECT * FROM m WHERE series IN (SELECT series, n FROM m)", "wants one column; the subquery gives 2", "(SELECT"},
+		{"SELECT * FROM m WHERE seq IN (SELECT seq FROM m)", "more than 3 values", "(SELECT"},
+		{"SELECT * FROM m WHERE series IN (SELECT series FROM nope)", "stream not found", "nope"},
+		{"SELECT * FROM m WHERE n IN (SELECT s FROM m LIMIT 2)", "type mismatch", ""},
+	})
+}
