@@ -156,6 +156,9 @@ func (p *plan) planAggregate() error {
 			if err != nil {
 				return err
 			}
+			if err := p.number(it.Win.Arg, ap); err != nil {
+				return err
+			}
 			exprs = append(exprs, ap)
 			hidden = append(hidden, item{-1, -1})
 			hiddenCols = append(hiddenCols, outCol{kind: ap.kind, nullable: true, hidden: true, expr: ap})

@@ -20,6 +20,7 @@ type groupCol struct {
 	col   *chunk.Column // series, key or field; nil: all null
 	base  []int64       // op; gExpr: by row, a float64's bits
 	null  []bool        // gExpr: by row; nil: none null
+	texts []string      // gExpr of text: the values, by the codes in base
 	// label values by series dictionary code, filled lazily
 	labels []string
 	have   []bool
@@ -156,6 +157,8 @@ func (g *groupCol) value(b *batch, r int32) value {
 			return nullValue
 		case g.spec.out == kFloat:
 			return value{f: math.Float64frombits(uint64(g.base[r]))}
+		case g.spec.out == kString:
+			return value{s: g.texts[g.base[r]]}
 		}
 		return value{i: g.base[r]}
 	case gLabel:
@@ -242,7 +245,7 @@ func (a *aggPlan) accumulate(gs *groups, b *batch) error {
 		case g.kind == gLabel:
 			gcols[i].col = b.series
 		case g.kind == gExpr:
-			gcols[i].base, gcols[i].null = g.exprByRow(b, sel)
+			gcols[i].base, gcols[i].null, gcols[i].texts = g.exprByRow(b, sel)
 		case g.name == ColOp:
 			gcols[i].base = b.op
 		default:
@@ -460,14 +463,16 @@ func (s *aggState) addRun(a *aggSpec, arg *argCol, b *batch, run []int32, gs *gr
 // exprByRow computes a gExpr group's values for the rows sel of b,
 // indexed by row: int64s, or float64 bits (-0 as 0, every NaN as one);
 // null (nil: none) marks rows without a value.
-func (g *groupSpec) exprByRow(b *batch, sel []int32) ([]int64, []bool) {
-	b.vecs.reset()
+func (g *groupSpec) exprByRow(b *batch, sel []int32) ([]int64, []bool, []string) {
+	defer b.vecs.release(b.vecs.mark())
 	v := g.expr.vec(b, sel)
 	if v.scalar { // GROUP BY 1 + 1: no column below
 		v = b.vecs.broadcast(v, len(sel))
 	}
 	out := make([]int64, b.rows)
 	var null []bool
+	var texts []string
+	var codes map[string]int64
 	for i, r := range sel {
 		switch {
 		case v.isNull(i):
@@ -475,6 +480,17 @@ func (g *groupSpec) exprByRow(b *batch, sel []int32) ([]int64, []bool) {
 				null = make([]bool, b.rows)
 			}
 			null[r] = true
+		case g.out == kString: // coded within the block
+			if codes == nil {
+				codes = map[string]int64{}
+			}
+			c, ok := codes[v.strs[i]]
+			if !ok {
+				c = int64(len(texts))
+				codes[v.strs[i]] = c
+				texts = append(texts, v.strs[i])
+			}
+			out[r] = c
 		case g.out == kFloat:
 			f := v.floats[i]
 			if f == 0 {
@@ -487,21 +503,24 @@ func (g *groupSpec) exprByRow(b *batch, sel []int32) ([]int64, []bool) {
 			out[r] = v.ints[i]
 		}
 	}
-	return out, null
+	return out, null, texts
 }
 
 // exprColumn computes an aggregate's argument x for the rows sel of b as
 // a column indexed by row (the rows outside sel are zero and null).
 func exprColumn(b *batch, x *arithPlan, sel []int32) *chunk.Column {
-	b.vecs.reset()
+	defer b.vecs.release(b.vecs.mark())
 	v := x.vec(b, sel)
 	if v.scalar { // avg(2): no column below
 		v = b.vecs.broadcast(v, len(sel))
 	}
 	c := &chunk.Column{Type: chunk.Int64, Valid: make([]bool, b.rows)}
-	if x.kind == kFloat {
+	switch x.kind {
+	case kFloat:
 		c.Type, c.Floats = chunk.Float64, make([]float64, b.rows)
-	} else {
+	case kString:
+		c.Type, c.Strs = chunk.String, make([]string, b.rows)
+	default:
 		c.Ints = make([]int64, b.rows)
 	}
 	for i, r := range sel {
@@ -509,9 +528,12 @@ func exprColumn(b *batch, x *arithPlan, sel []int32) *chunk.Column {
 			continue
 		}
 		c.Valid[r] = true
-		if x.kind == kFloat {
+		switch x.kind {
+		case kFloat:
 			c.Floats[r] = v.floats[i]
-		} else {
+		case kString:
+			c.Strs[r] = v.strs[i]
+		default:
 			c.Ints[r] = v.ints[i]
 		}
 	}

@@ -22,6 +22,10 @@ type Arith struct {
 	// Zone: a time part's clock (hour(time, 'Europe/Berlin')); nil: UTC.
 	Zone *time.Location
 	zone string
+	Args []*Arith // 'f' of a text function (text.go): its arguments
+	// Op 'c': CASE WHEN Whens[i].Cond THEN Whens[i].Then ... ELSE Else END
+	Whens []CaseWhen
+	Else  *Arith
 }
 
 // String is the item's text, the name of its column without AS: one
@@ -55,6 +59,9 @@ func (a *Arith) write(sb *strings.Builder, min int) {
 		return
 	case a.Lit != nil:
 		sb.WriteString(a.Lit.String())
+		return
+	case a.Op == 'c' || a.Op == 'f' && a.Args != nil:
+		a.writeText(sb)
 		return
 	case a.Op == 'f' && a.Func == "coalesce":
 		sb.WriteString("coalesce(")
@@ -145,7 +152,15 @@ func (p *parser) arithFactor() *Arith {
 		return &Arith{Op: 'n', L: p.arithFactor(), Pos: t.pos}
 	case t.kind == tInt || t.kind == tFloat:
 		return &Arith{Lit: p.literal(), Pos: t.pos}
-	case t.kind == tDuration || t.kind == tString:
+	case t.kind == tString:
+		return &Arith{Lit: &Lit{Kind: LitString, Str: p.advance().text, Pos: t.pos}, Pos: t.pos}
+	case isKw(t, "case") && !isPunct(p.tok(p.i+1), "("):
+		p.advance()
+		return p.caseExpr(t)
+	case t.kind == tIdent && isPunct(p.tok(p.i+1), "(") && textFuncs[strings.ToLower(t.text)].out != 0:
+		p.advance()
+		return p.textCall(t)
+	case t.kind == tDuration:
 		p.fail(t.pos, "arithmetic takes numbers, columns and aggregates, found %s", t.describe())
 	case t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(" && winFuncs[strings.ToLower(t.text)]:
 		p.fail(t.pos, "%s() is a SELECT item of its own: it cannot be part of arithmetic or of another function", strings.ToLower(t.text))
@@ -268,17 +283,22 @@ func funcKind(fn string, k colKind, hasD bool) colKind {
 // arithPlan is a checked Arith: its kind (kInt or kFloat) and, at each
 // leaf, where its value comes from.
 type arithPlan struct {
-	op   byte
-	fn   string         // op 'f'
-	part bool           // fn is a time part
-	loc  *time.Location // a time part's zone
-	l, r *arithPlan
-	kind colKind
-	lit  *value // a number
-	src  string // raw queries: the column
-	in   colKind
-	hid  int // aggregate queries: the hidden leaf's index among them (-1: none)
-	idx  int // aggregate queries: the leaf's column in the row
+	op    byte
+	fn    string       // op 'f'
+	args  []*arithPlan // a text function's arguments; CASE's values (THENs, then ELSE)
+	conds []pred       // CASE's conditions
+	part  bool         // fn is a time part
+	// hasCase: a CASE is in it, so it is computed on rows of a batch
+	// (vec), never a row at a time (eval)
+	hasCase bool
+	loc     *time.Location // a time part's zone
+	l, r    *arithPlan
+	kind    colKind
+	lit     *value // a number
+	src     string // raw queries: the column
+	in      colKind
+	hid     int // aggregate queries: the hidden leaf's index among them (-1: none)
+	idx     int // aggregate queries: the leaf's column in the row
 }
 
 // isIntKind: the kinds arithmetic takes as int64 (time as nanoseconds
@@ -291,6 +311,20 @@ func (a *arithPlan) eval(get func(*arithPlan) value) value {
 	switch {
 	case a.lit != nil:
 		return *a.lit
+	case a.op == 'c':
+		panic("query: CASE evaluated a row at a time") // outValue takes vec for it
+	case a.args != nil:
+		vals := make([]value, len(a.args))
+		for i, x := range a.args {
+			if vals[i] = x.eval(get); vals[i].null {
+				return nullValue
+			}
+		}
+		v, ok := textValue(a.fn, a.args, vals)
+		if !ok {
+			return nullValue
+		}
+		return v
 	case a.op == 0:
 		v := get(a)
 		if !v.null && a.kind == kFloat && isIntKind(a.in) {
@@ -389,6 +423,8 @@ func (p *plan) compileArith(a *Arith, leaf func(a *Arith, ap *arithPlan) error) 
 			ap.kind, ap.lit = kInt, &value{i: a.Lit.Int}
 		case LitFloat:
 			ap.kind, ap.lit = kFloat, &value{f: a.Lit.Float}
+		case LitString:
+			ap.kind, ap.lit = kString, &value{s: a.Lit.Str}
 		default:
 			return nil, p.errAt(a.Pos, "arithmetic takes numbers, found %s", litKindName(a.Lit.Kind))
 		}
@@ -396,6 +432,10 @@ func (p *plan) compileArith(a *Arith, leaf func(a *Arith, ap *arithPlan) error) 
 	case a.Col != nil || a.Agg != nil:
 		if err := leaf(a, ap); err != nil {
 			return nil, err
+		}
+		if ap.in == kSeries || ap.in == kKey || ap.in == kString {
+			ap.kind = kString
+			return ap, nil
 		}
 		if !isIntKind(ap.in) && ap.in != kFloat {
 			what := "column " + strconv.Quote(a.String())
@@ -410,22 +450,40 @@ func (p *plan) compileArith(a *Arith, leaf func(a *Arith, ap *arithPlan) error) 
 		}
 		return ap, nil
 	}
+	if a.Op == 'c' {
+		ap.hasCase = true
+		return ap, p.compileCase(a, ap, leaf)
+	}
+	if a.Args != nil {
+		err := p.compileText(a, ap, leaf)
+		for _, x := range ap.args {
+			ap.hasCase = ap.hasCase || x.hasCase
+		}
+		return ap, err
+	}
 	var err error
 	if ap.l, err = p.compileArith(a.L, leaf); err != nil {
 		return nil, err
 	}
-	ap.kind = ap.l.kind
-	if a.Op == 'n' {
-		return ap, nil
-	}
+	ap.kind, ap.hasCase = ap.l.kind, ap.l.hasCase
 	if a.Op == 'f' && a.Func == "coalesce" {
 		ap.fn = a.Func
 		if ap.r, err = p.compileArith(a.R, leaf); err != nil {
 			return nil, err
 		}
-		if ap.r.kind == kFloat {
+		ap.hasCase = ap.hasCase || ap.r.hasCase
+		switch {
+		case (ap.l.kind == kString) != (ap.r.kind == kString):
+			return nil, p.errAt(a.Pos, "type mismatch: coalesce() takes all text or all numbers")
+		case ap.r.kind == kFloat:
 			ap.kind = kFloat
 		}
+		return ap, nil
+	}
+	if err := p.number(a.L, ap.l); err != nil {
+		return nil, err
+	}
+	if a.Op == 'n' {
 		return ap, nil
 	}
 	if a.Op == 'f' {
@@ -442,10 +500,29 @@ func (p *plan) compileArith(a *Arith, leaf func(a *Arith, ap *arithPlan) error) 
 	if ap.r, err = p.compileArith(a.R, leaf); err != nil {
 		return nil, err
 	}
+	if err := p.number(a.R, ap.r); err != nil {
+		return nil, err
+	}
+	ap.hasCase = ap.hasCase || ap.r.hasCase
 	if a.Op == '/' || ap.r.kind == kFloat {
 		ap.kind = kFloat // division is exact: 7 / 2 is 3.5
 	}
 	return ap, nil
+}
+
+// number refuses x (planned as xp) where a number is wanted.
+func (p *plan) number(x *Arith, xp *arithPlan) error {
+	if xp.kind != kString {
+		return nil
+	}
+	what := strconv.Quote(x.String())
+	switch {
+	case x.Col != nil:
+		what = "column " + what
+	case x.Agg != nil:
+		what = x.String()
+	}
+	return p.errAt(x.Pos, "type mismatch: arithmetic on %s of type string (want a number)", what)
 }
 
 // leaves calls f on each leaf of a column or aggregate.
@@ -454,6 +531,10 @@ func (a *arithPlan) leaves(f func(*arithPlan)) {
 	case a.lit != nil:
 	case a.op == 0:
 		f(a)
+	case a.op == 'c' || a.args != nil:
+		for _, x := range a.args {
+			x.leaves(f)
+		}
 	default:
 		a.l.leaves(f)
 		if a.r != nil {
@@ -463,18 +544,29 @@ func (a *arithPlan) leaves(f func(*arithPlan)) {
 }
 
 // hasAgg reports whether a has an aggregate.
-func (a *Arith) hasAgg() bool {
-	switch {
-	case a.Agg != nil:
-		return true
-	case a.L == nil:
-		return false
+func (a *Arith) hasAgg() bool { return a.firstAgg() != nil }
+
+// parts returns a's operands: L and R, a text function's arguments, a
+// CASE's values.
+func (a *Arith) parts() []*Arith {
+	var out []*Arith
+	for _, x := range []*Arith{a.L, a.R, a.Else} {
+		if x != nil {
+			out = append(out, x)
+		}
 	}
-	return a.L.hasAgg() || a.R != nil && a.R.hasAgg()
+	out = append(out, a.Args...)
+	for _, w := range a.Whens {
+		out = append(out, w.Then)
+	}
+	return out
 }
 
 // rawArith plans arithmetic on the columns of a raw query.
 func (p *plan) rawArith(a *Arith) (*arithPlan, error) {
+	prev := p.rowArith
+	p.rowArith = true
+	defer func() { p.rowArith = prev }()
 	return p.compileArith(a, func(a *Arith, ap *arithPlan) error {
 		if a.Agg != nil { // (isAggregate makes this an aggregate query)
 			return p.errAt(a.Pos, "an aggregate needs an aggregate query")
@@ -496,6 +588,14 @@ func (b *batch) outValue(c *outCol, r int32) value {
 	}
 	if c.expr == nil {
 		return b.valueAt(c.src, c.kind, r)
+	}
+	if c.expr.hasCase { // its conditions run on rows of a batch
+		defer b.vecs.release(b.vecs.mark())
+		v := c.expr.vec(b, []int32{r})
+		if v.isNull(0) {
+			return nullValue
+		}
+		return v.at(0, c.expr.kind)
 	}
 	return c.expr.eval(func(l *arithPlan) value { return b.valueAt(l.src, l.in, r) })
 }

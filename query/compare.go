@@ -91,7 +91,9 @@ func (p *parser) arithAt(i int, right bool) bool {
 		return false
 	case t.kind == tIdent && (isKw(t, "now") || isKw(t, "true") || isKw(t, "false") || isKw(t, "null")):
 		return false
-	case t.kind == tIdent && isPunct(p.tok(i+1), "(") && (numFuncs[strings.ToLower(t.text)] || timeFuncs[strings.ToLower(t.text)] != ""):
+	case t.kind == tIdent && isPunct(p.tok(i+1), "(") && (numFuncs[strings.ToLower(t.text)] || timeFuncs[strings.ToLower(t.text)] != "" || textFuncs[strings.ToLower(t.text)].out != 0):
+		return true
+	case isKw(t, "case") && !isPunct(p.tok(i+1), "("):
 		return true
 	case isPunct(t, "-") && p.tok(i+1).kind != tInt && p.tok(i+1).kind != tFloat:
 		return true
@@ -111,6 +113,9 @@ func (p *parser) arithAt(i int, right bool) bool {
 // number is a Compare, as written the other way round.
 func (p *parser) arithCompare() Expr {
 	l := p.arith()
+	if m := p.exprMatch(l); m != nil {
+		return m
+	}
 	op := p.peek()
 	if op.kind != tPunct || !cmpOps[op.text] {
 		p.fail(op.pos, "expected a comparison after %s, found %s", l.String(), op.describe())
@@ -124,7 +129,7 @@ func (p *parser) arithCompare() Expr {
 	if !p.having {
 		for _, side := range []*Arith{l, r} {
 			if c := side.firstAgg(); c != nil {
-				p.fail(c.Pos, "aggregate %s in WHERE: WHERE tests rows; test aggregates in HAVING, after GROUP BY", c.Func)
+				p.failAggregate(c.Pos, c.Func)
 			}
 		}
 	}
@@ -160,15 +165,13 @@ func (a *Arith) literal() *Lit {
 
 // firstAgg returns the first aggregate call in a, or nil.
 func (a *Arith) firstAgg() *Call {
-	switch {
-	case a.Agg != nil:
+	if a.Agg != nil {
 		return a.Agg
-	case a.L == nil:
-		return nil
-	case a.L.firstAgg() != nil:
-		return a.L.firstAgg()
-	case a.R != nil:
-		return a.R.firstAgg()
+	}
+	for _, x := range a.parts() {
+		if c := x.firstAgg(); c != nil {
+			return c
+		}
 	}
 	return nil
 }
@@ -218,7 +221,25 @@ func (p *plan) compileArithCompare(e *ArithCompare, neg bool) (pred, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := p.sameSide(e, l, r); err != nil {
+		return nil, err
+	}
 	return &arithPred{l: l, r: r, op: op}, nil
+}
+
+// sameSide refuses a comparison of text with a number.
+func (p *plan) sameSide(e *ArithCompare, l, r *arithPlan) error {
+	if (l.kind == kString) != (r.kind == kString) {
+		return p.errAt(e.Pos, "type mismatch: %s compares %s with %s", e.String(), kindWord(l.kind), kindWord(r.kind))
+	}
+	return nil
+}
+
+func kindWord(k colKind) string {
+	if k == kString {
+		return "text"
+	}
+	return "a number"
 }
 
 // arithPred compares two arithmetic expressions on each row: as int64
@@ -230,7 +251,7 @@ type arithPred struct {
 
 func (p *arithPred) eval(b *batch, sel []int32) []int32 {
 	m, n := &b.vecs, len(sel)
-	m.reset()
+	defer m.release(m.mark())
 	lp, rp, op := p.l, p.r, p.op
 	x, y := lp.vec(b, sel), rp.vec(b, sel)
 	if x.scalar && y.scalar { // no column: the same for every row
@@ -246,7 +267,9 @@ func (p *arithPred) eval(b *batch, sel []int32) []int32 {
 		return nil
 	}
 	keep := m.nulls(n) // as the verdicts
-	if lp.kind == kFloat || rp.kind == kFloat {
+	if lp.kind == kString {
+		keepWhere(op, x.strs, y.strs, y.scalar, keep)
+	} else if lp.kind == kFloat || rp.kind == kFloat {
 		keepWhere(op, m.floatsOf(x, lp.kind), m.floatsOf(y, rp.kind), y.scalar, keep)
 	} else {
 		keepWhere(op, x.ints, y.ints, y.scalar, keep)
@@ -276,6 +299,8 @@ func holds(op string, l, r *arithPlan, x, y value) bool {
 	switch {
 	case x.null || y.null:
 		return false
+	case l.kind == kString:
+		return cmpHolds(op, strings.Compare(x.s, y.s))
 	case l.kind == kFloat || r.kind == kFloat:
 		return floatHolds(op, num(l.kind, x), num(r.kind, y))
 	}
@@ -338,6 +363,9 @@ func (p *plan) havingArithCompare(e *ArithCompare) (rowPred, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := p.sameSide(e, l, r); err != nil {
+		return nil, err
+	}
 	return func(row []value) bool {
 		get := func(a *arithPlan) value { return row[a.idx] }
 		return holds(op, l, r, l.eval(get), r.eval(get))
@@ -348,7 +376,7 @@ func (p *plan) havingArithCompare(e *ArithCompare) (rowPred, error) {
 // the result (HAVING hour(time) > 20 after GROUP BY hour(time)) read
 // from that column.
 func (p *plan) resultRefs(a *Arith) *Arith {
-	if a.Col != nil || a.Agg != nil || a.Lit != nil {
+	if a == nil || a.Col != nil || a.Agg != nil || a.Lit != nil {
 		return a
 	}
 	name := a.String()
@@ -358,9 +386,10 @@ func (p *plan) resultRefs(a *Arith) *Arith {
 		}
 	}
 	b := *a
-	b.L = p.resultRefs(a.L)
-	if a.R != nil {
-		b.R = p.resultRefs(a.R)
+	b.L, b.R, b.Else = p.resultRefs(a.L), p.resultRefs(a.R), p.resultRefs(a.Else)
+	b.Args = nil
+	for _, x := range a.Args {
+		b.Args = append(b.Args, p.resultRefs(x))
 	}
 	return &b
 }

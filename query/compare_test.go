@@ -57,17 +57,19 @@ func TestArithCompareParse(t *testing.T) {
 func TestArithCompareErrors(t *testing.T) {
 	src, _ := testSource(t, 100, 50)
 	wantErrors(t, openOnly(src), []errCase{
-		{"SELECT * FROM m WHERE v * 2 > 'x'", "arithmetic takes numbers", "'x'"},
+		{"SELECT * FROM m WHERE v * 2 > 'x'", "v * 2 > 'x' compares a number with text", "> 'x'"},
+		{"SELECT v * 'x' FROM m", `arithmetic on "'x'" of type string (want a number)`, "'x'"},
 		{"SELECT count(*) FROM m WHERE avg(v) * 2 > 1", "aggregate avg in WHERE", "avg"},
 		{"SELECT count(*) FROM m WHERE 1 < 2 * max(v)", "aggregate max in WHERE", "max"},
 		{"SELECT * FROM m WHERE s * 2 > 1", `arithmetic on column "s" of type string`, "s *"},
-		{"SELECT * FROM m WHERE series > n", `arithmetic on column "series"`, "series >"},
+		{"SELECT * FROM m WHERE series > n", "series > n compares text with a number", "> n"},
+		{"SELECT * FROM m WHERE series * 2 > n", `arithmetic on column "series" of type string`, "series *"},
 		{"SELECT * FROM m WHERE b < b", "bools compare only with = and !=", "< b"},
 		{"SELECT * FROM m WHERE v * 2 >", "expected", ""},
 		{"SELECT * FROM m WHERE v * 2", "expected a comparison after v * 2", ""},
 		{"SELECT * FROM m WHERE nope + 1 > 2", `unknown column "nope"`, "nope"},
 		{"SELECT series FROM m GROUP BY series HAVING max(v) > 2 * avg(v)", "HAVING max(v): not a column of the result", "max(v) >"},
-		{"SELECT series, max(v) FROM m GROUP BY series HAVING max(v) > series", `arithmetic on column "series"`, "series"},
+		{"SELECT series, max(v) FROM m GROUP BY series HAVING max(v) > series", "max(v) > series compares a number with text", "> series"},
 	})
 }
 

@@ -196,6 +196,8 @@ func exprString(e Expr) string {
 		return e.Col.Name + " " + e.Op + " " + e.Lit.String()
 	case *ArithCompare:
 		return e.String()
+	case *ExprMatch:
+		return e.String()
 	case *IsNull:
 		if e.Neg {
 			return e.Col.Name + " IS NOT NULL"

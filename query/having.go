@@ -42,6 +42,8 @@ func (p *plan) havingExpr(e Expr, neg bool) (rowPred, error) {
 			op = negOp[op]
 		}
 		return p.havingArithCompare(&ArithCompare{L: e.L, R: e.R, Op: op, Pos: e.Pos})
+	case *ExprMatch:
+		return p.havingExprMatch(e, neg)
 	case *Like:
 		return p.havingMatch(e.Col, "LIKE", likeRegexp(e.Pattern), e.Neg != neg)
 	case *Regex:

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -220,7 +221,12 @@ func (g *qgen) atom() string {
 			"-n >= -50", "abs(n - 50) < 10", "-(n * 3) + time > time - 100",
 			"hour(time) >= 12", "minute(time) < 30", "dayofweek(time) = 3", "day(time, 'Pacific/Chatham') > 1",
 			"isodow(time) + hour(time) > 8", "hour(time, 'America/New_York') <= 20", "second(time) != 0",
-			"coalesce(v, n, -1) > 20", "coalesce(n, 5) = 5", "coalesce(x, v) < coalesce(n, 0)")
+			"coalesce(v, n, -1) > 20", "coalesce(n, 5) = 5", "coalesce(x, v) < coalesce(n, 0)",
+			"lower(s) = 'delta'", "length(series) > 8", "substr(series, 1, 3) = 'cpu'", "split_part(series, '{', 1) = 'cpu'",
+			"strpos(series, 'host') > 0", "concat(s, key) = 'alphak1'", "upper(key) < 'K3'", "label(series, 'host') = 'a'",
+			"CASE WHEN v > 50 THEN 1 WHEN n > 10 THEN 2 ELSE 3 END = 2", "CASE WHEN b THEN s ELSE key END = 'beta'",
+			"replace(s, 'a', '') = 'lph'", "trim(concat(' ', s)) = 'beta'", "CASE WHEN n > 50 THEN 'x' END IS NULL",
+			"substr(s, 2) >= 'eta'", "concat(n, '-', s) = '7-beta'")
 	}
 	return fmt.Sprintf("n NOT IN (%d, %d)", g.rng.IntN(100), g.rng.IntN(100))
 }
@@ -275,7 +281,7 @@ func (g *qgen) query() string {
 				"median", "stddev", "stddev_pop", "variance", "var_pop", "spread")
 			arg := g.pick("v", "n", "x")
 			if g.rng.IntN(6) == 0 {
-				arg = g.pick("v * 2", "n + x", "abs(v - 50)", "hour(time)", "n - 3", "v / 4", "-n")
+				arg = g.pick("v * 2", "n + x", "abs(v - 50)", "hour(time)", "n - 3", "v / 4", "-n", "CASE WHEN b THEN v ELSE 0.5 END")
 			}
 			var text string
 			switch fn {
@@ -307,7 +313,8 @@ func (g *qgen) query() string {
 			}
 		}
 		if g.rng.IntN(4) == 0 {
-			groups = append(groups, g.pick("hour(time)", "floor(v / 25)", "dayofweek(time, 'Asia/Kolkata')", "n / 10", "minute(time) * 2 + isodow(time)"))
+			groups = append(groups, g.pick("hour(time)", "floor(v / 25)", "dayofweek(time, 'Asia/Kolkata')", "n / 10", "minute(time) * 2 + isodow(time)",
+				"lower(s)", "CASE WHEN v > 50 THEN 'hi' WHEN v > 0 THEN 'mid' END", "split_part(series, '{', 1)"))
 		}
 		if len(groups) > 0 {
 			sb.WriteString(" GROUP BY " + strings.Join(groups, ", "))
@@ -520,6 +527,19 @@ func evalExpr(e Expr, r *trow) tri {
 		return triOf((cellAt(r, e.Col.Name) == nil) != e.Neg)
 	case *ArithCompare:
 		return bruteArithCompare(e, r)
+	case *ExprMatch:
+		v := bruteArith(e.X, r)
+		if e.Null {
+			return triOf((v == nil) != e.Neg)
+		}
+		if v == nil {
+			return tUnknown
+		}
+		if e.Re != nil {
+			return triOf(e.Re.MatchString(v.(string)) != e.Neg)
+		}
+		re := regexp.MustCompile("^(?s:" + strings.NewReplacer("%", ".*", "_", ".").Replace(regexp.QuoteMeta(e.Pattern)) + ")$")
+		return triOf(re.MatchString(v.(string)) != e.Neg)
 	}
 	var col string
 	switch e := e.(type) {
@@ -905,6 +925,9 @@ func bruteArithCompare(e *ArithCompare, r *trow) tri {
 	if x == nil || y == nil {
 		return tUnknown
 	}
+	if xs, ok := x.(string); ok {
+		return triOf(cmpHolds(e.Op, strings.Compare(xs, y.(string))))
+	}
 	xi, ok1 := x.(int64)
 	yi, ok2 := y.(int64)
 	if ok1 && ok2 {
@@ -924,15 +947,18 @@ func asF(v any) float64 {
 func bruteArith(a *Arith, r *trow) any {
 	switch {
 	case a.Lit != nil:
-		if a.Lit.Kind == LitInt {
+		switch a.Lit.Kind {
+		case LitInt:
 			return a.Lit.Int
+		case LitString:
+			return a.Lit.Str
 		}
 		return a.Lit.Float
 	case a.Col != nil:
 		switch v := cellAt(r, a.Col.Name).(type) {
 		case uint64:
 			return int64(v)
-		case int64, float64:
+		case int64, float64, string:
 			return v
 		}
 		return nil
@@ -942,6 +968,20 @@ func bruteArith(a *Arith, r *trow) any {
 			return x
 		}
 		return bruteArith(a.R, r)
+	}
+	if a.Op == 'c' {
+		for _, w := range a.Whens {
+			if evalExpr(w.Cond, r) == tTrue {
+				return bruteArith(w.Then, r)
+			}
+		}
+		if a.Else != nil {
+			return bruteArith(a.Else, r)
+		}
+		return nil
+	}
+	if a.Args != nil {
+		return bruteText(a, r)
 	}
 	x := bruteArith(a.L, r)
 	if x == nil {
@@ -1028,4 +1068,70 @@ func bruteArith(a *Arith, r *trow) any {
 		return nil
 	}
 	return xf / yf
+}
+
+// bruteText computes a text function on r; nil for null.
+func bruteText(a *Arith, r *trow) any {
+	var args []any
+	for _, x := range a.Args {
+		v := bruteArith(x, r)
+		if v == nil {
+			return nil
+		}
+		args = append(args, v)
+	}
+	str := func(i int) string { return args[i].(string) }
+	switch a.Func {
+	case "lower":
+		return strings.ToLower(str(0))
+	case "upper":
+		return strings.ToUpper(str(0))
+	case "trim":
+		return strings.Trim(str(0), " \t\n\r\v\f")
+	case "length":
+		return int64(len([]rune(str(0))))
+	case "substr":
+		rs := []rune(str(0))
+		var out []rune
+		for i, c := range rs {
+			pos := int64(i + 1)
+			if pos >= args[1].(int64) && (len(args) < 3 || pos < args[1].(int64)+args[2].(int64)) {
+				out = append(out, c)
+			}
+		}
+		return string(out)
+	case "replace":
+		if str(1) == "" {
+			return str(0)
+		}
+		return strings.Replace(str(0), str(1), str(2), -1)
+	case "split_part":
+		parts := strings.Split(str(0), str(1))
+		n := args[2].(int64)
+		if n < 1 || int(n) > len(parts) {
+			return ""
+		}
+		return parts[n-1]
+	case "strpos":
+		i := strings.Index(str(0), str(1))
+		if i < 0 {
+			return int64(0)
+		}
+		return int64(len([]rune(str(0)[:i]))) + 1
+	case "label":
+		_, labels := bruteLabels(str(0))
+		return labels[str(1)]
+	case "concat":
+		var sb strings.Builder
+		for _, v := range args {
+			switch v := v.(type) {
+			case float64:
+				sb.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
+			default:
+				fmt.Fprint(&sb, v)
+			}
+		}
+		return sb.String()
+	}
+	panic("brute: text function " + a.Func)
 }

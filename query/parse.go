@@ -33,6 +33,7 @@ type parser struct {
 	toks   []token
 	i      int
 	having bool // in HAVING: an operand may be an aggregate call
+	inCase int  // in a CASE's conditions (nested: > 1)
 }
 
 // errParse carries an *Error through panics inside the parser.
@@ -649,7 +650,7 @@ func (p *parser) notExpr() Expr {
 func (p *parser) operand() *ColRef {
 	if t := p.peek(); t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(" {
 		if !p.having && aggregates[strings.ToLower(t.text)] {
-			p.fail(t.pos, "aggregate %s in WHERE: WHERE tests rows; test aggregates in HAVING, after GROUP BY", strings.ToLower(t.text))
+			p.failAggregate(t.pos, strings.ToLower(t.text))
 		}
 		if p.having {
 			c := p.call()
@@ -758,7 +759,7 @@ func (p *parser) predicate() Expr {
 		return &And{&Compare{Col: c, Op: ">=", Lit: lo}, &Compare{Col: c, Op: "<=", Lit: hi}}
 	}
 	k := p.peek()
-	if k.kind == tEOF || isPunct(k, ")", ";") || k.kind == tIdent && (reserved[strings.ToLower(k.text)] || isKw(k, "fill")) && !isKw(k, "not") {
+	if k.kind == tEOF || isPunct(k, ")", ";") || k.kind == tIdent && (reserved[strings.ToLower(k.text)] || isKw(k, "fill") || isKw(k, "then") || isKw(k, "when") || isKw(k, "else") || isKw(k, "end")) && !isKw(k, "not") {
 		// A column alone is a condition when it is a bool: WHERE ok.
 		return &Compare{Col: c, Op: "=", Lit: &Lit{Kind: LitBool, Bool: true, Pos: c.Pos}, bare: true}
 	}
@@ -954,3 +955,11 @@ func parseTime(s string) (int64, bool) {
 
 // minTime and maxTime bound the times int64 nanoseconds hold.
 var minTime, maxTime = time.Unix(0, math.MinInt64), time.Unix(0, math.MaxInt64)
+
+// failAggregate refuses aggregate fn where a condition tests rows.
+func (p *parser) failAggregate(pos int, fn string) {
+	if p.inCase > 0 {
+		p.fail(pos, "aggregate %s in a CASE condition: CASE tests the row's columns", fn)
+	}
+	p.fail(pos, "aggregate %s in WHERE: WHERE tests rows; test aggregates in HAVING, after GROUP BY", fn)
+}

@@ -118,7 +118,7 @@ func TestParseBad(t *testing.T) {
 		{"", 1, 1, "expected select"},
 		{"SELECT", 1, 7, "expected a column name"},
 		{"SELECT * FORM m", 1, 10, "expected from"},
-		{"SELECT value * 'x' FROM m", 1, 16, "arithmetic takes numbers, columns and aggregates, found string 'x'"},
+		{"SELECT value * 5m FROM m", 1, 16, "arithmetic takes numbers, columns and aggregates, found \"5m\""},
 		{"SELECT value * 5m FROM m", 1, 16, `arithmetic takes numbers, columns and aggregates, found "5m"`},
 		{"SELECT (value + 1 FROM m", 1, 19, `expected ")", found "FROM"`},
 		{"SELECT DISTINCT value + 1 FROM m", 1, 17, "SELECT DISTINCT of arithmetic is not supported"},

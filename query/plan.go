@@ -9,10 +9,11 @@ import (
 
 // plan is a checked statement ready to run.
 type plan struct {
-	st     *Statement
-	src    string
-	fields *fieldSet
-	now    int64
+	rowArith bool // compiling arithmetic on the row's columns (rawArith)
+	st       *Statement
+	src      string
+	fields   *fieldSet
+	now      int64
 
 	where pred // nil: every row
 	// Bounds implied by the WHERE clause's top-level conjuncts
@@ -292,6 +293,8 @@ func (p *plan) compileExpr(e Expr, neg bool) (pred, error) {
 		return p.compileCompare(e, neg)
 	case *ArithCompare:
 		return p.compileArithCompare(e, neg)
+	case *ExprMatch:
+		return p.compileExprMatch(e, neg)
 	case *IsNull:
 		if _, err := p.column(e.Col); err != nil {
 			return nil, err

@@ -353,7 +353,7 @@ func (r *streamReader) Next() bool {
 func appendColumn(bld array.Builder, c *outCol, b *batch, rows []int32) {
 	bld.Reserve(len(rows))
 	if c.expr != nil { // a block of rows at a time (vec)
-		b.vecs.reset()
+		defer b.vecs.release(b.vecs.mark())
 		v := c.expr.vec(b, rows)
 		if v.scalar {
 			v = b.vecs.broadcast(v, len(rows))
@@ -365,9 +365,12 @@ func appendColumn(bld array.Builder, c *outCol, b *batch, rows []int32) {
 				valid[i] = !null
 			}
 		}
-		if c.kind == kFloat {
+		switch c.kind {
+		case kString:
+			bld.(*array.StringBuilder).AppendValues(v.strs, valid)
+		case kFloat:
 			bld.(*array.Float64Builder).AppendValues(b.vecs.floatsOf(v, c.expr.kind), valid)
-		} else {
+		default:
 			bld.(*array.Int64Builder).AppendValues(v.ints, valid)
 		}
 		return

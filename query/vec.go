@@ -13,24 +13,44 @@ import (
 type vec struct {
 	ints   []int64   // the node's kind is kInt
 	floats []float64 // kFloat
+	strs   []string  // kString
 	null   []bool    // nil: no null
 	scalar bool      // a literal: ints[0] or floats[0] for every row
 }
 
 func (v *vec) isNull(i int) bool { return v.null != nil && v.null[i] }
 
+// at returns row i's value (v of kind k), null or not.
+func (v *vec) at(i int, k colKind) value {
+	switch k {
+	case kString:
+		return value{s: v.strs[i]}
+	case kFloat:
+		return value{f: v.floats[i]}
+	}
+	return value{i: v.ints[i]}
+}
+
 // vecArena hands out the slices of vecs, reused from block to block by
-// a worker's scratch batch; reset makes them all free again.
+// a worker's scratch batch. An evaluation takes a mark and releases it
+// when its vecs are no longer needed, freeing what it took and no more:
+// a CASE's condition evaluates arithmetic inside another evaluation.
 type vecArena struct {
 	floats [][]float64
 	ints   [][]int64
 	bools  [][]bool
+	strs   [][]string
 	nf     int
 	ni     int
 	nb     int
+	ns     int
 }
 
-func (a *vecArena) reset() { a.nf, a.ni, a.nb = 0, 0, 0 }
+type arenaMark struct{ nf, ni, nb, ns int }
+
+func (a *vecArena) mark() arenaMark      { return arenaMark{a.nf, a.ni, a.nb, a.ns} }
+func (a *vecArena) release(m arenaMark)  { a.nf, a.ni, a.nb, a.ns = m.nf, m.ni, m.nb, m.ns }
+func (a *vecArena) strsN(n int) []string { return grab(&a.strs, &a.ns, n) }
 
 func grab[T any](pool *[][]T, used *int, n int) []T {
 	if *used == len(*pool) {
@@ -87,12 +107,19 @@ func (a *arithPlan) vec(b *batch, sel []int32) vec {
 	n, m := len(sel), &b.vecs
 	switch {
 	case a.lit != nil:
-		if a.kind == kFloat {
+		switch a.kind {
+		case kFloat:
 			return vec{floats: []float64{a.lit.f}, scalar: true}
+		case kString:
+			return vec{strs: []string{a.lit.s}, scalar: true}
 		}
 		return vec{ints: []int64{a.lit.i}, scalar: true}
 	case a.op == 0:
 		return a.leafVec(b, sel)
+	case a.op == 'c':
+		return a.caseVec(b, sel)
+	case a.args != nil:
+		return a.textVec(b, sel)
 	}
 	if a.fn == "coalesce" {
 		return a.coalesceVec(b, sel)
@@ -219,7 +246,9 @@ func (a *arithPlan) scalarVec() vec {
 	v := a.eval(func(*arithPlan) value { return nullValue })
 	switch {
 	case v.null:
-		return vec{ints: []int64{0}, floats: []float64{0}, null: []bool{true}, scalar: true}
+		return vec{ints: []int64{0}, floats: []float64{0}, strs: []string{""}, null: []bool{true}, scalar: true}
+	case a.kind == kString:
+		return vec{strs: []string{v.s}, scalar: true}
 	case a.kind == kFloat:
 		return vec{floats: []float64{v.f}, scalar: true}
 	}
@@ -239,6 +268,12 @@ func (a *vecArena) broadcast(v vec, n int) vec {
 		out.ints = a.intsN(n)
 		for i := range out.ints {
 			out.ints[i] = v.ints[0]
+		}
+	}
+	if v.strs != nil {
+		out.strs = a.strsN(n)
+		for i := range out.strs {
+			out.strs[i] = v.strs[0]
 		}
 	}
 	if v.null != nil && v.null[0] {
@@ -308,6 +343,28 @@ func (a *arithPlan) leafVec(b *batch, sel []int32) vec {
 		src = b.op
 	}
 	var out vec
+	if a.kind == kString { // series, key or a text field
+		out.strs = m.strsN(n)
+		var c = b.strColOrField(a.src)
+		if c == nil || c.Type != chunk.String && c.Type != chunk.Bytes {
+			out.null = m.nulls(n)
+			for i := range out.null {
+				out.null[i] = true
+			}
+			return out
+		}
+		for i, r := range sel {
+			if c.IsNull(int(r)) {
+				if out.null == nil {
+					out.null = m.nulls(n)
+				}
+				out.null[i] = true
+				continue
+			}
+			out.strs[i] = c.StringAt(int(r))
+		}
+		return out
+	}
 	if a.kind == kFloat {
 		out.floats = m.floatsN(n)
 	} else {
@@ -357,7 +414,7 @@ func (a *arithPlan) leafVec(b *batch, sel []int32) vec {
 }
 
 // keepWhere sets keep[i] to x[i] op y[i] (y scalar: y[0]).
-func keepWhere[T int64 | float64](op string, x, y []T, scalar bool, keep []bool) {
+func keepWhere[T int64 | float64 | string](op string, x, y []T, scalar bool, keep []bool) {
 	if scalar {
 		v := y[0]
 		switch op {
@@ -431,7 +488,15 @@ func (a *arithPlan) coalesceVec(b *batch, sel []int32) vec {
 		r = m.broadcast(r, n)
 	}
 	out := vec{}
-	if a.kind == kFloat {
+	if a.kind == kString {
+		out.strs = m.strsN(n)
+		copy(out.strs, l.strs)
+		for i := range n {
+			if l.isNull(i) {
+				out.strs[i] = r.strs[i]
+			}
+		}
+	} else if a.kind == kFloat {
 		out.floats = m.floatsN(n)
 		copy(out.floats, m.floatsOf(l, a.l.kind))
 		rf := m.floatsOf(r, a.r.kind)

@@ -42,6 +42,9 @@ func (p *plan) planRawWindow(it *SelectItem) (outCol, error) {
 	if err != nil {
 		return outCol{}, err
 	}
+	if err := p.number(it.Win.Arg, ap); err != nil {
+		return outCol{}, err
+	}
 	w := &winPlan{fn: it.Win.Func, n: it.Win.N, unit: it.Win.Unit, argPlan: ap}
 	return outCol{name: it.Name(), kind: winKind(w.fn, ap.kind), nullable: true, win: w}, nil
 }

@@ -1,0 +1,175 @@
+package query
+
+import (
+	"regexp"
+	"strings"
+)
+
+// ExprMatch tests a computed value as conditions test columns:
+// lower(s) LIKE 'a%', CASE ... END IS NULL, split_part(key, '/', 1) =~
+// 'way|node'. (x IN (...) of an expression becomes comparisons.)
+type ExprMatch struct {
+	X       *Arith
+	Null    bool           // IS NULL (Neg: IS NOT NULL)
+	Pattern string         // LIKE
+	Re      *regexp.Regexp // =~ (Neg: !~)
+	Neg     bool
+	Pos     int
+}
+
+func (*ExprMatch) exprNode() {}
+
+func (e *ExprMatch) String() string {
+	not := ""
+	if e.Neg {
+		not = "NOT "
+	}
+	switch {
+	case e.Null:
+		return e.X.String() + " IS " + not + "NULL"
+	case e.Re != nil:
+		op := "=~"
+		if e.Neg {
+			op = "!~"
+		}
+		return e.X.String() + " " + op + " /" + e.Re.String() + "/"
+	}
+	return e.X.String() + " " + not + "LIKE '" + e.Pattern + "'"
+}
+
+// exprMatch parses a test of the arithmetic x after it, if one follows:
+// IS [NOT] NULL, [NOT] LIKE, =~, !~, [NOT] IN (...); nil otherwise.
+func (p *parser) exprMatch(x *Arith) Expr {
+	t := p.peek()
+	m := &ExprMatch{X: x, Pos: t.pos}
+	switch {
+	case isKw(t, "is"):
+		p.advance()
+		m.Neg = p.acceptKw("not")
+		p.expectKw("null")
+		m.Null = true
+		return m
+	case isPunct(t, "=~", "!~"):
+		p.advance()
+		s := p.advance()
+		if s.kind != tString {
+			p.fail(s.pos, "%s wants a regular expression string, found %s", t.text, s.describe())
+		}
+		m.Re, m.Neg = p.regex(s), t.text == "!~"
+		return m
+	case isKw(t, "not") && (isKw(p.tok(p.i+1), "like") || isKw(p.tok(p.i+1), "in")):
+		p.advance()
+		m.Neg = true
+	case !isKw(t, "like") && !isKw(t, "in"):
+		return nil
+	}
+	if p.acceptKw("like") {
+		s := p.advance()
+		if s.kind != tString {
+			p.fail(s.pos, "LIKE wants a pattern string, found %s", s.describe())
+		}
+		m.Pattern = s.text
+		return m
+	}
+	p.expectKw("in") // x IN (a, b): x = a OR x = b; NOT IN: x != a AND x != b
+	p.expectPunct("(")
+	var out Expr
+	for {
+		v := p.arith()
+		var e Expr = &ArithCompare{L: x, R: v, Op: "=", Pos: v.Pos}
+		if m.Neg {
+			e = &ArithCompare{L: x, R: v, Op: "!=", Pos: v.Pos}
+		}
+		switch {
+		case out == nil:
+			out = e
+		case m.Neg:
+			out = &And{out, e}
+		default:
+			out = &Or{out, e}
+		}
+		if !p.acceptPunct(",") {
+			break
+		}
+	}
+	p.expectPunct(")")
+	return out
+}
+
+// matcher returns the test of a non-null text value, or nil for IS NULL.
+func (e *ExprMatch) matcher() func(string) bool {
+	switch {
+	case e.Null:
+		return nil
+	case e.Re != nil:
+		return e.Re.MatchString
+	}
+	if pre, ok := likePrefix(e.Pattern); ok {
+		return func(s string) bool { return strings.HasPrefix(s, pre) }
+	}
+	return likeRegexp(e.Pattern).MatchString
+}
+
+// compileExprMatch plans e on the rows; neg pushes a NOT down.
+func (p *plan) compileExprMatch(e *ExprMatch, neg bool) (pred, error) {
+	x, err := p.rawArith(e.X)
+	if err != nil {
+		return nil, err
+	}
+	if !e.Null && x.kind != kString {
+		return nil, p.errAt(e.Pos, "type mismatch: a pattern match on %s, a number", e.X.String())
+	}
+	return &matchPred{x: x, match: e.matcher(), out: e.Neg != neg}, nil
+}
+
+// matchPred: IS NULL (match nil) holds for a null value (!= out); a
+// pattern for a value that matches (!= out), never for a null.
+type matchPred struct {
+	x     *arithPlan
+	match func(string) bool
+	out   bool
+}
+
+func (p *matchPred) eval(b *batch, sel []int32) []int32 {
+	defer b.vecs.release(b.vecs.mark())
+	v := p.x.vec(b, sel)
+	out := make([]int32, 0, len(sel))
+	for i, r := range sel {
+		j := i
+		if v.scalar {
+			j = 0
+		}
+		null := v.isNull(j)
+		if p.match == nil && null != p.out || p.match != nil && !null && p.match(v.strs[j]) != p.out {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// havingExprMatch plans e on a result row.
+func (p *plan) havingExprMatch(e *ExprMatch, neg bool) (rowPred, error) {
+	x, err := p.compileArith(p.resultRefs(e.X), func(a *Arith, ap *arithPlan) error {
+		c := a.Col
+		if a.Agg != nil {
+			c = &ColRef{Name: a.Agg.String(), Pos: a.Pos}
+		}
+		i, k, err := p.resultCol(c)
+		ap.idx, ap.in = i, k
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !e.Null && x.kind != kString {
+		return nil, p.errAt(e.Pos, "type mismatch: a pattern match on %s, a number", e.X.String())
+	}
+	match, out := e.matcher(), e.Neg != neg
+	return func(row []value) bool {
+		v := x.eval(func(a *arithPlan) value { return row[a.idx] })
+		if match == nil {
+			return v.null != out
+		}
+		return !v.null && match(v.s) != out
+	}, nil
+}

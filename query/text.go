@@ -1,0 +1,354 @@
+package query
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Text in expressions: string literals, text columns (series, key,
+// string fields), the text functions below and CASE. They project,
+// compare (lower(s) = 'ok'), group (GROUP BY split_part(key, '/', 1))
+// and feed aggregates (count(DISTINCT lower(user))).
+
+// textFunc describes a text function: its arguments' kinds (kString:
+// text, kInt: an integer, 0: text or a number) and its result's kind.
+type textFunc struct {
+	args     []colKind
+	optional int // trailing arguments that may be left out
+	variadic bool
+	out      colKind
+}
+
+var textFuncs = map[string]textFunc{
+	"lower":      {args: []colKind{kString}, out: kString},
+	"upper":      {args: []colKind{kString}, out: kString},
+	"trim":       {args: []colKind{kString}, out: kString},
+	"length":     {args: []colKind{kString}, out: kInt},
+	"substr":     {args: []colKind{kString, kInt, kInt}, optional: 1, out: kString},
+	"replace":    {args: []colKind{kString, kString, kString}, out: kString},
+	"split_part": {args: []colKind{kString, kString, kInt}, out: kString},
+	"strpos":     {args: []colKind{kString, kString}, out: kInt},
+	"concat":     {args: []colKind{0, 0}, variadic: true, out: kString},
+	"label":      {args: []colKind{kString, kString}, out: kString},
+}
+
+// CaseWhen is one WHEN cond THEN value of a CASE.
+type CaseWhen struct {
+	Cond Expr
+	Then *Arith
+}
+
+// textCall parses the rest of a text function's call after its name.
+func (p *parser) textCall(name token) *Arith {
+	p.expectPunct("(")
+	a := &Arith{Op: 'f', Func: strings.ToLower(name.text), Pos: name.pos}
+	for {
+		a.Args = append(a.Args, p.arith())
+		if !p.acceptPunct(",") {
+			break
+		}
+	}
+	p.expectPunct(")")
+	return a
+}
+
+// caseExpr parses the rest of CASE WHEN cond THEN x ... [ELSE y] END.
+func (p *parser) caseExpr(t token) *Arith {
+	a := &Arith{Op: 'c', Pos: t.pos}
+	having := p.having
+	p.having = false // conditions on the row's columns
+	p.inCase++
+	defer func() { p.having = having; p.inCase-- }()
+	for p.acceptKw("when") {
+		cond := p.orExpr()
+		p.expectKw("then")
+		a.Whens = append(a.Whens, CaseWhen{Cond: cond, Then: p.arith()})
+	}
+	if len(a.Whens) == 0 {
+		k := p.peek()
+		p.fail(k.pos, "CASE wants WHEN cond THEN value, found %s", k.describe())
+	}
+	if p.acceptKw("else") {
+		a.Else = p.arith()
+	}
+	p.expectKw("end")
+	return a
+}
+
+// writeText writes a text function's call or a CASE.
+func (a *Arith) writeText(sb *strings.Builder) {
+	if a.Op == 'c' {
+		sb.WriteString("CASE")
+		for _, w := range a.Whens {
+			sb.WriteString(" WHEN " + condText(w.Cond) + " THEN ")
+			w.Then.write(sb, 0)
+		}
+		if a.Else != nil {
+			sb.WriteString(" ELSE ")
+			a.Else.write(sb, 0)
+		}
+		sb.WriteString(" END")
+		return
+	}
+	sb.WriteString(a.Func + "(")
+	for i, x := range a.Args {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		x.write(sb, 0)
+	}
+	sb.WriteByte(')')
+}
+
+// compileText plans a text function's call.
+func (p *plan) compileText(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arithPlan) error) error {
+	f := textFuncs[a.Func]
+	n := len(a.Args)
+	if n < len(f.args)-f.optional || n > len(f.args) && !f.variadic {
+		want := strconv.Itoa(len(f.args))
+		if f.optional > 0 {
+			want = strconv.Itoa(len(f.args)-f.optional) + " or " + want
+		}
+		if f.variadic {
+			want += " or more"
+		}
+		return p.errAt(a.Pos, "%s() takes %s arguments, not %d", a.Func, want, n)
+	}
+	ap.fn, ap.kind = a.Func, f.out
+	for i, x := range a.Args {
+		xp, err := p.compileArith(x, leaf)
+		if err != nil {
+			return err
+		}
+		want := f.args[min(i, len(f.args)-1)]
+		switch {
+		case want == kString && xp.kind != kString:
+			return p.errAt(x.Pos, "type mismatch: %s() wants text, %s is a %s", a.Func, x.String(), xp.kind)
+		case want == kInt && xp.kind != kInt:
+			return p.errAt(x.Pos, "type mismatch: %s() wants an integer, %s is a %s", a.Func, x.String(), xp.kind)
+		}
+		ap.args = append(ap.args, xp)
+	}
+	return nil
+}
+
+// compileCase plans a CASE: its conditions on the row (it is refused
+// where the operands are aggregates), its values all numbers (float64
+// when any is) or all text.
+func (p *plan) compileCase(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arithPlan) error) error {
+	if !p.rowArith {
+		return p.errAt(a.Pos, "CASE works on the row's columns (in WHERE, a raw SELECT, GROUP BY or an aggregate's argument), not on aggregates")
+	}
+	var vals []*Arith
+	for _, w := range a.Whens {
+		c, err := p.compileExpr(w.Cond, false)
+		if err != nil {
+			return err
+		}
+		ap.conds = append(ap.conds, c)
+		vals = append(vals, w.Then)
+	}
+	if a.Else != nil {
+		vals = append(vals, a.Else)
+	}
+	for i, x := range vals {
+		xp, err := p.compileArith(x, leaf)
+		if err != nil {
+			return err
+		}
+		switch {
+		case i == 0:
+			ap.kind = xp.kind
+		case (xp.kind == kString) != (ap.kind == kString):
+			return p.errAt(x.Pos, "type mismatch: CASE values are all text or all numbers; %s is a %s", x.String(), xp.kind)
+		case xp.kind == kFloat:
+			ap.kind = kFloat
+		}
+		ap.args = append(ap.args, xp)
+	}
+	return nil
+}
+
+// textValue computes a text function of its arguments' values (none
+// null); ok is false for a null result.
+func textValue(fn string, args []*arithPlan, v []value) (value, bool) {
+	switch fn {
+	case "lower":
+		return value{s: strings.ToLower(v[0].s)}, true
+	case "upper":
+		return value{s: strings.ToUpper(v[0].s)}, true
+	case "trim":
+		return value{s: strings.TrimSpace(v[0].s)}, true
+	case "length":
+		return value{i: int64(utf8.RuneCountInString(v[0].s))}, true
+	case "substr": // from the start-th character (1-based), n of them
+		s := []rune(v[0].s)
+		start, end := v[1].i-1, int64(len(s))
+		if len(v) > 2 {
+			if v[2].i < 0 {
+				return nullValue, false
+			}
+			end = start + min(v[2].i, int64(len(s))+1)
+		}
+		start, end = max(start, 0), min(end, int64(len(s)))
+		if start >= end {
+			return value{s: ""}, true
+		}
+		return value{s: string(s[start:end])}, true
+	case "replace":
+		if v[1].s == "" {
+			return v[0], true
+		}
+		return value{s: strings.ReplaceAll(v[0].s, v[1].s, v[2].s)}, true
+	case "split_part": // the n-th (1-based) part of s split at sep
+		parts := strings.Split(v[0].s, v[1].s)
+		if v[2].i < 1 || v[2].i > int64(len(parts)) || v[1].s == "" {
+			return value{s: ""}, true
+		}
+		return value{s: parts[v[2].i-1]}, true
+	case "strpos": // 1-based, in characters; 0 if absent
+		i := strings.Index(v[0].s, v[1].s)
+		if i < 0 {
+			return value{i: 0}, true
+		}
+		return value{i: int64(utf8.RuneCountInString(v[0].s[:i])) + 1}, true
+	case "label":
+		return value{s: labelOf(v[0].s, v[1].s)}, true
+	}
+	// concat: numbers as they print
+	var sb strings.Builder
+	for i, x := range v {
+		switch args[i].kind {
+		case kString:
+			sb.WriteString(x.s)
+		case kFloat:
+			sb.WriteString(strconv.FormatFloat(x.f, 'g', -1, 64))
+		default:
+			sb.WriteString(strconv.FormatInt(x.i, 10))
+		}
+	}
+	return value{s: sb.String()}, true
+}
+
+// textVec computes a text function for the rows sel of b.
+func (a *arithPlan) textVec(b *batch, sel []int32) vec {
+	n, m := len(sel), &b.vecs
+	args := make([]vec, len(a.args))
+	scalar := true
+	for i, x := range a.args {
+		args[i] = x.vec(b, sel)
+		scalar = scalar && args[i].scalar
+	}
+	if scalar {
+		return a.scalarVec()
+	}
+	out := vec{null: m.nulls(n)}
+	if a.kind == kString {
+		out.strs = m.strsN(n)
+	} else {
+		out.ints = m.intsN(n)
+	}
+	vals := make([]value, len(args))
+	for i := range n {
+		null := false
+		for j := range args {
+			k := i
+			if args[j].scalar {
+				k = 0
+			}
+			if args[j].isNull(k) {
+				null = true
+				break
+			}
+			vals[j] = args[j].at(k, a.args[j].kind)
+		}
+		var v value
+		ok := !null
+		if ok {
+			v, ok = textValue(a.fn, a.args, vals)
+		}
+		switch {
+		case !ok:
+			out.null[i] = true
+		case a.kind == kString:
+			out.strs[i] = v.s
+		default:
+			out.ints[i] = v.i
+		}
+	}
+	return out
+}
+
+// caseVec computes a CASE for the rows sel of b: each row takes the
+// value of the first WHEN whose condition it meets, else ELSE's, else
+// null.
+func (a *arithPlan) caseVec(b *batch, sel []int32) vec {
+	n, m := len(sel), &b.vecs
+	out := vec{null: m.nulls(n)}
+	switch a.kind {
+	case kString:
+		out.strs = m.strsN(n)
+	case kFloat:
+		out.floats = m.floatsN(n)
+	default:
+		out.ints = m.intsN(n)
+	}
+	pos := make(map[int32]int, n) // row -> its index in sel
+	for i, r := range sel {
+		pos[r] = i
+		out.null[i] = true
+	}
+	rest := sel
+	for k := range a.args {
+		var hit []int32
+		if k < len(a.conds) {
+			hit = a.conds[k].eval(b, rest)
+		} else {
+			hit = rest // ELSE
+		}
+		if len(hit) > 0 {
+			v := a.args[k].vec(b, hit)
+			for j, r := range hit {
+				i, jj := pos[r], j
+				if v.scalar {
+					jj = 0
+				}
+				if v.isNull(jj) {
+					continue
+				}
+				out.null[i] = false
+				x := v.at(jj, a.args[k].kind)
+				switch a.kind {
+				case kString:
+					out.strs[i] = x.s
+				case kFloat:
+					out.floats[i] = num(a.args[k].kind, x)
+				default:
+					out.ints[i] = x.i
+				}
+			}
+		}
+		rest = minus(rest, hit)
+		if len(rest) == 0 {
+			break
+		}
+	}
+	return out
+}
+
+// minus returns the rows of a not in b (both ascending).
+func minus(a, b []int32) []int32 {
+	out := make([]int32, 0, len(a)-len(b))
+	j := 0
+	for _, r := range a {
+		for j < len(b) && b[j] < r {
+			j++
+		}
+		if j < len(b) && b[j] == r {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}

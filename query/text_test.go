@@ -1,0 +1,161 @@
+package query
+
+import (
+	"testing"
+)
+
+// TestTextFunctions: each text function's edges (characters, not
+// bytes; out-of-range positions; empty separators; missing labels),
+// constant and on columns, against written-out answers.
+func TestTextFunctions(t *testing.T) {
+	src, _ := testSource(t, 100, 50)
+	open := openOnly(src)
+	for _, c := range []struct {
+		expr string
+		want any
+	}{
+		{"lower('ÄbC')", "äbc"},
+		{"upper('äbc')", "ÄBC"},
+		{"trim('  a b  ')", "a b"},
+		{"length('héllo')", int64(5)},
+		{"substr('héllo', 2, 3)", "éll"},
+		{"substr('héllo', 2)", "éllo"},
+		{"substr('héllo', 0, 2)", "h"},
+		{"substr('héllo', -3, 5)", "h"},
+		{"substr('héllo', 9)", ""},
+		{"substr('héllo', 2, 0)", ""},
+		{"substr('héllo', 2, -1)", nil},
+		{"replace('a-b-c', '-', '+')", "a+b+c"},
+		{"replace('abc', '', 'x')", "abc"},
+		{"split_part('way/42/v1', '/', 2)", "42"},
+		{"split_part('way/42', '/', 3)", ""},
+		{"split_part('way/42', '/', 0)", ""},
+		{"split_part('way/42', '', 1)", ""},
+		{"strpos('héllo', 'llo')", int64(3)},
+		{"strpos('hello', 'z')", int64(0)},
+		{"concat('n=', 7, ' v=', 2.5, '!')", "n=7 v=2.5!"},
+		{"label('cpu{host=\"a\",dc=\"x\"}', 'dc')", "x"},
+		{"label('cpu{host=\"a\"}', 'dc')", ""},
+		{"label('cpu{host=\"a\"}', '__name__')", "cpu"},
+		{"CASE WHEN 1 > 2 THEN 'a' END", nil},
+		{"CASE WHEN 1 > 2 THEN 'a' WHEN 2 > 1 THEN 'b' ELSE 'c' END", "b"},
+		{"CASE WHEN 1 < 2 THEN 1 ELSE 2.5 END", 1.0},
+		{"coalesce(CASE WHEN 1 > 2 THEN 'a' END, 'z')", "z"},
+		{"length(concat(lower('AB'), upper('cd')))", int64(4)},
+	} {
+		got := mustRun(t, open, "SELECT "+c.expr+" AS x FROM m LIMIT 1")
+		if len(got) != 1 || got[0][0] != c.want {
+			t.Errorf("%s: %v, want %v", c.expr, got, c.want)
+		}
+	}
+	// On columns, row by row, against the same computed in Go.
+	rows := mustRun(t, open, "SELECT series, s, n, upper(s), concat(series, '|', n), CASE WHEN n > 50 THEN s ELSE series END, label(series, 'host') FROM m")
+	for _, r := range rows {
+		series, s, n := r[0].(string), r[1], r[2]
+		var up, cat, cs any
+		if s != nil {
+			up = upperASCII(s.(string))
+		}
+		if n != nil {
+			cat = series + "|" + itoa(n.(int64))
+			if n.(int64) > 50 {
+				cs = s
+			} else {
+				cs = series
+			}
+		} else {
+			cs = series
+		}
+		_, labels := bruteLabels(series)
+		if r[3] != up || r[4] != cat || r[5] != cs || r[6] != labels["host"] {
+			t.Fatalf("row %v: got %v %v %v %v", r[:3], r[3], r[4], r[5], r[6])
+		}
+	}
+}
+
+func upperASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'a' && c <= 'z' {
+			b[i] = c - 32
+		}
+	}
+	return string(b)
+}
+
+func itoa(n int64) string {
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	for n > 0 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+		n /= 10
+	}
+	if neg {
+		b = append([]byte{'-'}, b...)
+	}
+	return string(b)
+}
+
+// TestTextAndCase: text and CASE where conditions, groups and
+// aggregates take them, HAVING included, and what is refused.
+func TestTextAndCase(t *testing.T) {
+	src, _ := testSource(t, 3000, 50)
+	open := openOnly(src)
+	count := func(q string) int64 { return mustRun(t, open, q)[0][0].(int64) }
+	for _, c := range [][2]string{
+		{"SELECT count(*) FROM m WHERE lower(s) = 'delta'", "SELECT count(*) FROM m WHERE s = 'Delta'"},
+		{"SELECT count(*) FROM m WHERE upper(s) LIKE 'AL%'", "SELECT count(*) FROM m WHERE s = 'alpha'"},
+		{"SELECT count(*) FROM m WHERE upper(s) NOT LIKE 'AL%'", "SELECT count(*) FROM m WHERE s != 'alpha'"},
+		{"SELECT count(*) FROM m WHERE concat(s, '') =~ 'b.*|g.*'", "SELECT count(*) FROM m WHERE s IN ('beta', 'gamma')"},
+		{"SELECT count(*) FROM m WHERE lower(s) IN ('beta', 'gamma')", "SELECT count(*) FROM m WHERE s IN ('beta', 'gamma')"},
+		{"SELECT count(*) FROM m WHERE lower(s) NOT IN ('beta', 'gamma')", "SELECT count(*) FROM m WHERE s NOT IN ('beta', 'gamma')"},
+		{"SELECT count(*) FROM m WHERE CASE WHEN n > 50 THEN s END IS NULL", "SELECT count(*) FROM m WHERE n <= 50 OR n IS NULL OR s IS NULL"},
+		{"SELECT count(*) FROM m WHERE CASE WHEN n > 50 THEN s END IS NOT NULL", "SELECT count(*) FROM m WHERE n > 50 AND s IS NOT NULL"},
+		{"SELECT count(DISTINCT lower(s)) FROM m", "SELECT 4"},
+		{"SELECT sum(CASE WHEN b THEN 1 ELSE 0 END) FROM m", "SELECT count(*) FROM m WHERE b"},
+	} {
+		got := count(c[0])
+		want := int64(4)
+		if c[1] != "SELECT 4" {
+			want = count(c[1])
+		}
+		if got != want || want == 0 {
+			t.Errorf("%s: %d, want %d", c[0], got, want)
+		}
+	}
+	groups := mustRun(t, open, "SELECT CASE WHEN n > 50 THEN 'hi' WHEN n >= 0 THEN 'lo' END AS band, count(*) FROM m GROUP BY band")
+	want := [][]any{{"hi", count("SELECT count(*) FROM m WHERE n > 50")}, {"lo", count("SELECT count(*) FROM m WHERE n <= 50")},
+		{nil, count("SELECT count(*) FROM m WHERE n IS NULL")}}
+	if d := diffCells(groups, want); d != "" {
+		t.Errorf("GROUP BY CASE: %s", d)
+	}
+	having := mustRun(t, open, "SELECT series, count(*) FROM m GROUP BY series HAVING lower(series) LIKE 'cpu%' AND NOT series LIKE 'cpu{host=\"a\"}'")
+	for _, r := range having {
+		if s := r[0].(string); len(s) < 3 || s[:3] != "cpu" || s == `cpu{host="a"}` {
+			t.Errorf("HAVING lower(series) LIKE: %v", r)
+		}
+	}
+	if len(having) == 0 {
+		t.Error("HAVING lower(series) LIKE kept no group")
+	}
+	mustRun(t, open, "SELECT series, max(CASE WHEN b THEN v END) * 2, concat(series, '!') FROM m GROUP BY series ORDER BY 1")
+	wantErrors(t, open, []errCase{
+		{"SELECT lower(n) FROM m", "lower() wants text, n is a int64", "n)"},
+		{"SELECT substr(s, 'a') FROM m", "substr() wants an integer", "'a'"},
+		{"SELECT substr(s) FROM m", "substr() takes 2 or 3 arguments, not 1", "substr"},
+		{"SELECT lower(s, s) FROM m", "lower() takes 1 arguments, not 2", "lower"},
+		{"SELECT CASE WHEN b THEN 1 ELSE 'a' END FROM m", "CASE values are all text or all numbers", "'a'"},
+		{"SELECT series, CASE WHEN count(*) > 5 THEN 1 END FROM m GROUP BY series", "aggregate count in a CASE condition", "count"},
+		{"SELECT series, CASE WHEN series = 'a' THEN 1 END FROM m GROUP BY series", "CASE works on the row's columns", "CASE"},
+		{"SELECT * FROM m WHERE n LIKE 'a%'", `LIKE on int64 column "n"`, "n LIKE"},
+		{"SELECT * FROM m WHERE n + 1 LIKE 'a%'", "a pattern match on n + 1, a number", "LIKE"},
+		{"SELECT * FROM m WHERE CASE WHEN b THEN 1 END", "expected a comparison after CASE", ""},
+		{"SELECT CASE b THEN 1 END FROM m", "CASE wants WHEN cond THEN value", "b"},
+	})
+}
