@@ -175,7 +175,7 @@ func (p *plan) planAggregate() error {
 			continue
 		}
 		if it.Expr != nil {
-			ap, err := p.compileArith(it.Expr, leaf)
+			ap, err := p.compileArith(p.groupRefs(it.Expr), leaf)
 			if err != nil {
 				return err
 			}
@@ -815,4 +815,38 @@ func groupAlias(st *Statement, name string, fields *fieldSet) *Arith {
 		}
 	}
 	return nil
+}
+
+// groupRefs returns x with each part that is a computed group (GROUP BY
+// lower(s): lower(s), or the alias it was grouped by) read from the
+// group's column: concat(lower(s), '!') after GROUP BY lower(s).
+func (p *plan) groupRefs(x *Arith) *Arith {
+	if x == nil || x.Agg != nil || x.Lit != nil {
+		return x
+	}
+	name := x.String()
+	if x.Col != nil { // an alias of a computed group
+		if e := groupAlias(p.st, x.Col.Name, p.fields); e != nil {
+			name = e.String()
+		}
+	}
+	for _, g := range p.agg.groups {
+		if g.kind == gExpr && g.name == name {
+			return &Arith{Col: &ColRef{Name: name, Pos: x.Pos}, Pos: x.Pos}
+		}
+	}
+	if x.Col != nil {
+		return x
+	}
+	y := *x
+	y.L, y.R, y.Else = p.groupRefs(x.L), p.groupRefs(x.R), p.groupRefs(x.Else)
+	y.Args = nil
+	for _, z := range x.Args {
+		y.Args = append(y.Args, p.groupRefs(z))
+	}
+	y.Whens = nil
+	for _, w := range x.Whens {
+		y.Whens = append(y.Whens, CaseWhen{Cond: w.Cond, Then: p.groupRefs(w.Then)})
+	}
+	return &y
 }

@@ -135,6 +135,12 @@ func TestTextAndCase(t *testing.T) {
 	if d := diffCells(groups, want); d != "" {
 		t.Errorf("GROUP BY CASE: %s", d)
 	}
+	for _, r := range mustRun(t, open, "SELECT lower(s) AS l, count(*), concat(l, '#', count(*)), concat(lower(s), '!') FROM m GROUP BY l") {
+		l, _ := r[0].(string)
+		if r[0] == nil && (r[2] != nil || r[3] != nil) || r[0] != nil && (r[2] != l+"#"+itoa(r[1].(int64)) || r[3] != l+"!") {
+			t.Errorf("a computed group inside arithmetic: %v", r)
+		}
+	}
 	having := mustRun(t, open, "SELECT series, count(*) FROM m GROUP BY series HAVING lower(series) LIKE 'cpu%' AND NOT series LIKE 'cpu{host=\"a\"}'")
 	for _, r := range having {
 		if s := r[0].(string); len(s) < 3 || s[:3] != "cpu" || s == `cpu{host="a"}` {
