@@ -102,6 +102,9 @@ func Functions() []string {
 	for f := range timeFuncs {
 		out = append(out, f)
 	}
+	for f := range textFuncs {
+		out = append(out, f)
+	}
 	slices.Sort(out)
 	return out
 }

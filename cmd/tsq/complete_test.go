@@ -41,6 +41,8 @@ func TestCompletion(t *testing.T) {
 		{"SELECT isod", "SELECT isod FROM cpu", "isod", "isodow"},
 		{"SELECT movi", "SELECT movi FROM cpu", "movi", "moving_average"},
 		{"SELECT sq", "SELECT sq FROM cpu", "sq", "sqrt"},
+		{"SELECT split", "SELECT split FROM cpu", "split", "split_part"},
+		{"SELECT CA", "SELECT CA FROM cpu", "CA", "CASE"},
 		{"SELECT va", "SELECT va FROM CPU", "va", "value"}, // the stream name folded
 		{"SELECT us", "SELECT us FROM fold(osm)", "us", "user"},
 		{"SELECT * FROM cpu WHERE series = 'nab/realAWSCloudwatch/ec2_cpu_utilization_2", "SELECT * FROM cpu WHERE series = 'nab/realAWSCloudwatch/ec2_cpu_utilization_2",
