@@ -340,13 +340,13 @@ func (p *parser) distinct(st *Statement, pos int) {
 		if it.Agg != nil {
 			p.fail(it.Pos, "SELECT DISTINCT with an aggregate is not supported: GROUP BY the other columns")
 		}
-		if it.Expr != nil {
-			p.fail(it.Pos, "SELECT DISTINCT of arithmetic is not supported: select the columns")
+		if it.Expr != nil && it.Expr.hasAgg() {
+			p.fail(it.Pos, "SELECT DISTINCT with an aggregate is not supported: GROUP BY the other columns")
 		}
 		if it.Win != nil {
 			p.fail(it.Pos, "SELECT DISTINCT with a window function is not supported")
 		}
-		st.GroupBy = append(st.GroupBy, GroupItem{Col: it.Col, Pos: it.Pos})
+		st.GroupBy = append(st.GroupBy, GroupItem{Col: it.Col, Expr: it.Expr, Pos: it.Pos})
 	}
 }
 

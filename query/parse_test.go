@@ -121,7 +121,7 @@ func TestParseBad(t *testing.T) {
 		{"SELECT value * 5m FROM m", 1, 16, "arithmetic takes numbers, columns and aggregates, found \"5m\""},
 		{"SELECT value * 5m FROM m", 1, 16, `arithmetic takes numbers, columns and aggregates, found "5m"`},
 		{"SELECT (value + 1 FROM m", 1, 19, `expected ")", found "FROM"`},
-		{"SELECT DISTINCT value + 1 FROM m", 1, 17, "SELECT DISTINCT of arithmetic is not supported"},
+		{"SELECT DISTINCT max(value) + 1 FROM m", 1, 17, "SELECT DISTINCT with an aggregate is not supported"},
 		{"SELECT * FROM a-1e+5", 1, 15, "expected a stream name, found \"a-1e\""},
 		{"SELECT DISTINCT * FROM m", 1, 8, "SELECT DISTINCT * is not supported"},
 		{"SELECT * FROM m LIMIT 1 OFFSET -2", 1, 32, "OFFSET wants a non-negative integer"},

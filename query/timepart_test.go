@@ -74,6 +74,13 @@ func TestGroupByExpr(t *testing.T) {
 			t.Errorf("%s: %s", q, d)
 		}
 	}
+	var minutes [][]any
+	for _, r := range want {
+		minutes = append(minutes, r[:1])
+	}
+	if d := diffCells(run("SELECT DISTINCT minute(time) FROM m"), minutes); d != "" {
+		t.Errorf("SELECT DISTINCT minute(time): %s", d)
+	}
 	got := run("SELECT minute(time), count(*) FROM m GROUP BY minute(time) HAVING minute(time) >= 30 ORDER BY minute(time) DESC")
 	var late [][]any
 	for i := len(want) - 1; i >= 0; i-- {
