@@ -203,6 +203,32 @@ func (p *plan) planAggregate() error {
 		items = append(items, item{-1, len(a.aggs) - 1})
 		p.out = append(p.out, outCol{name: spec.name, kind: spec.out, nullable: spec.fn != "count"})
 	}
+	// ORDER BY an aggregate, or arithmetic on aggregates, the SELECT does
+	// not return: a hidden column (ORDER BY max(value) DESC LIMIT 3).
+	for _, o := range st.OrderBy {
+		if o.Expr == nil || !o.Expr.hasAgg() || slices.ContainsFunc(p.out, func(c outCol) bool { return c.name == o.Name }) ||
+			slices.ContainsFunc(st.Items, func(it SelectItem) bool { return it.Agg != nil && it.Agg.String() == o.Name }) {
+			continue
+		}
+		if o.Expr.Agg != nil {
+			spec, err := p.aggSpec(o.Expr.Agg)
+			if err != nil {
+				return err
+			}
+			spec.name = o.Name
+			a.aggs = append(a.aggs, spec)
+			items = append(items, item{-1, len(a.aggs) - 1})
+			p.out = append(p.out, outCol{name: o.Name, kind: spec.out, nullable: true, hidden: true})
+			continue
+		}
+		ap, err := p.compileArith(p.groupRefs(o.Expr), leaf)
+		if err != nil {
+			return err
+		}
+		exprs = append(exprs, ap)
+		items = append(items, item{-1, -1})
+		p.out = append(p.out, outCol{name: o.Name, kind: ap.kind, nullable: true, expr: ap, hidden: true})
+	}
 	// Group columns not selected come first, in GROUP BY order.
 	var lead []outCol
 	var leadItems []item

@@ -321,6 +321,27 @@ func TestOrderByExpr(t *testing.T) {
 	}
 	wantErrors(t, open, []errCase{
 		{"SELECT seq FROM m ORDER BY s * 2", `arithmetic on column "s"`, "s *"},
-		{"SELECT series, count(*) FROM m GROUP BY series ORDER BY max(v) * 2", `ORDER BY "max(v) * 2": not a result column`, "max"},
 	})
+	// An aggregate query ordered by aggregates it does not return.
+	groups := mustRun(t, open, "SELECT series, max(v), count(*) FROM m GROUP BY series")
+	slices.SortStableFunc(groups, func(a, b []any) int {
+		if c := -cmpFloat(a[1].(float64), b[1].(float64)); c != 0 {
+			return c
+		}
+		return cmp3(a[2].(int64), b[2].(int64))
+	})
+	for _, q := range []string{
+		"SELECT series FROM m GROUP BY series ORDER BY max(v) * 2 DESC, count(*)",
+		"SELECT series FROM m GROUP BY series ORDER BY max(v) DESC, count(*)",
+	} {
+		got := mustRun(t, open, q)
+		if len(got) != len(groups) || len(got[0]) != 1 {
+			t.Fatalf("%s: %v", q, got)
+		}
+		for i := range got {
+			if got[i][0] != groups[i][0] {
+				t.Fatalf("%s: row %d is %v, want %v", q, i, got[i][0], groups[i][0])
+			}
+		}
+	}
 }

@@ -610,7 +610,8 @@ func (p *parser) orderItem() OrderItem {
 		it.Expr = p.arith()
 		it.Name = it.Expr.String()
 	case t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(":
-		it.Name = p.call().String()
+		c := p.call()
+		it.Name, it.Expr = c.String(), &Arith{Agg: c, Pos: c.Pos}
 	default:
 		it.Name = p.colRef().Name
 	}
