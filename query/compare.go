@@ -326,15 +326,7 @@ func (p *pairPred) eval(b *batch, sel []int32) []int32 {
 // aggregates name the result's columns (an aggregate by its text, when
 // selected).
 func (p *plan) havingArithCompare(e *ArithCompare) (rowPred, error) {
-	leaf := func(a *Arith, ap *arithPlan) error {
-		c := a.Col
-		if a.Agg != nil {
-			c = &ColRef{Name: a.Agg.String(), Pos: a.Pos}
-		}
-		i, k, err := p.resultCol(c)
-		ap.idx, ap.in = i, k
-		return err
-	}
+	leaf := p.resultLeaf
 	op := e.Op
 	e = &ArithCompare{L: p.resultRefs(e.L), R: p.resultRefs(e.R), Op: e.Op, Pos: e.Pos}
 	if e.L.Col != nil && e.R.Col != nil || e.L.Agg != nil && e.R.Agg != nil {
@@ -370,6 +362,18 @@ func (p *plan) havingArithCompare(e *ArithCompare) (rowPred, error) {
 		get := func(a *arithPlan) value { return row[a.idx] }
 		return holds(op, l, r, l.eval(get), r.eval(get))
 	}, nil
+}
+
+// resultLeaf plans a leaf of arithmetic on a result row: a column, or
+// an aggregate by its text.
+func (p *plan) resultLeaf(a *Arith, ap *arithPlan) error {
+	c := a.Col
+	if a.Agg != nil {
+		c = &ColRef{Name: a.Agg.String(), Pos: a.Pos}
+	}
+	i, k, err := p.resultCol(c)
+	ap.idx, ap.in = i, k
+	return err
 }
 
 // resultRefs returns a with each computed part that names a column of

@@ -149,15 +149,7 @@ func (p *matchPred) eval(b *batch, sel []int32) []int32 {
 
 // havingExprMatch plans e on a result row.
 func (p *plan) havingExprMatch(e *ExprMatch, neg bool) (rowPred, error) {
-	x, err := p.compileArith(p.resultRefs(e.X), func(a *Arith, ap *arithPlan) error {
-		c := a.Col
-		if a.Agg != nil {
-			c = &ColRef{Name: a.Agg.String(), Pos: a.Pos}
-		}
-		i, k, err := p.resultCol(c)
-		ap.idx, ap.in = i, k
-		return err
-	})
+	x, err := p.compileArith(p.resultRefs(e.X), p.resultLeaf)
 	if err != nil {
 		return nil, err
 	}
