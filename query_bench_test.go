@@ -254,3 +254,15 @@ func BenchmarkQueryAggregateExpr(b *testing.B) {
 func BenchmarkQueryLatest(b *testing.B) {
 	benchQuery(b, "SELECT time, series, value FROM nab ORDER BY time DESC LIMIT 10")
 }
+
+// BenchmarkQueryTextGroup groups by a text function of the series:
+// split_part(series, '/', 2), the NAB source.
+func BenchmarkQueryTextGroup(b *testing.B) {
+	benchQuery(b, "SELECT split_part(series, '/', 2) AS source, avg(value) FROM nab GROUP BY source")
+}
+
+// BenchmarkQuerySeriesGroup is BenchmarkQueryTextGroup's peer: the
+// same scan grouped by the series itself.
+func BenchmarkQuerySeriesGroup(b *testing.B) {
+	benchQuery(b, "SELECT series, avg(value) FROM nab GROUP BY series")
+}

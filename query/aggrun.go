@@ -473,6 +473,7 @@ func (g *groupSpec) exprByRow(b *batch, sel []int32) ([]int64, []bool, []string)
 	var null []bool
 	var texts []string
 	var codes map[string]int64
+	var last int64 // the code of the last text
 	for i, r := range sel {
 		switch {
 		case v.isNull(i):
@@ -484,13 +485,17 @@ func (g *groupSpec) exprByRow(b *batch, sel []int32) ([]int64, []bool, []string)
 			if codes == nil {
 				codes = map[string]int64{}
 			}
+			if len(texts) > 0 && texts[last] == v.strs[i] { // runs of one value
+				out[r] = last
+				continue
+			}
 			c, ok := codes[v.strs[i]]
 			if !ok {
 				c = int64(len(texts))
 				codes[v.strs[i]] = c
 				texts = append(texts, v.strs[i])
 			}
-			out[r] = c
+			out[r], last = c, c
 		case g.out == kFloat:
 			f := v.floats[i]
 			if f == 0 {

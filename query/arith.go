@@ -291,6 +291,9 @@ type arithPlan struct {
 	// hasCase: a CASE is in it, so it is computed on rows of a batch
 	// (vec), never a row at a time (eval)
 	hasCase bool
+	// dictCol: the one text column a computed (non-leaf, CASE-free)
+	// expression reads, whose dictionary it may be computed over (dictVec)
+	dictCol string
 	loc     *time.Location // a time part's zone
 	l, r    *arithPlan
 	kind    colKind
@@ -415,6 +418,14 @@ func intOp(op byte, x, y int64) (int64, bool) {
 // compileArith checks a against the query's columns: leaf returns a
 // leaf's kind and fills in where its value comes from.
 func (p *plan) compileArith(a *Arith, leaf func(a *Arith, ap *arithPlan) error) (*arithPlan, error) {
+	ap, err := p.compileArithNode(a, leaf)
+	if err == nil && p.rowArith {
+		ap.dictCol = ap.textSource()
+	}
+	return ap, err
+}
+
+func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) error) (*arithPlan, error) {
 	ap := &arithPlan{op: a.Op, hid: -1}
 	switch {
 	case a.Lit != nil:

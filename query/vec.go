@@ -116,6 +116,12 @@ func (a *arithPlan) vec(b *batch, sel []int32) vec {
 		return vec{ints: []int64{a.lit.i}, scalar: true}
 	case a.op == 0:
 		return a.leafVec(b, sel)
+	case a.dictCol != "":
+		if c := b.strColOrField(a.dictCol); c != nil && c.Codes != nil && c.Strs == nil && c.Dict.Len() < len(sel) {
+			return a.dictVec(c, sel, m)
+		}
+	}
+	switch {
 	case a.op == 'c':
 		return a.caseVec(b, sel)
 	case a.args != nil:
@@ -518,6 +524,75 @@ func (a *arithPlan) coalesceVec(b *batch, sel []int32) vec {
 		out.null = m.nulls(n)
 		for i := range n {
 			out.null[i] = l.null[i] && r.null[i]
+		}
+	}
+	return out
+}
+
+// textSource returns the one text column a's leaves read, when a is
+// computed (not a leaf), has no CASE and reads no other column; "".
+func (a *arithPlan) textSource() string {
+	if a.op == 0 || a.lit != nil || a.hasCase {
+		return ""
+	}
+	col, ok := "", true
+	a.leaves(func(l *arithPlan) {
+		switch {
+		case l.in != kSeries && l.in != kKey && l.in != kString || l.src == "":
+			ok = false
+		case col == "":
+			col = l.src
+		case col != l.src:
+			ok = false
+		}
+	})
+	if !ok {
+		return ""
+	}
+	return col
+}
+
+// dictVec computes a, a function of the dictionary-coded text column c
+// alone, once per dictionary entry, and gives each row of sel its
+// entry's value: split_part(series, '/', 2) costs a split per series,
+// not per row.
+func (a *arithPlan) dictVec(c *chunk.Column, sel []int32, m *vecArena) vec {
+	n, d := len(sel), c.Dict.Len()
+	vals := make([]value, d+1) // the last: a null row's
+	for i := range d {
+		s := string(c.Dict.At(i))
+		vals[i] = a.eval(func(*arithPlan) value { return value{s: s} })
+	}
+	vals[d] = a.eval(func(*arithPlan) value { return nullValue })
+	out := vec{}
+	switch a.kind {
+	case kString:
+		out.strs = m.strsN(n)
+	case kFloat:
+		out.floats = m.floatsN(n)
+	default:
+		out.ints = m.intsN(n)
+	}
+	for i, r := range sel {
+		k := int(c.Codes[r])
+		if c.IsNull(int(r)) || k < 0 || k >= d {
+			k = d
+		}
+		v := vals[k]
+		if v.null {
+			if out.null == nil {
+				out.null = m.nulls(n)
+			}
+			out.null[i] = true
+			continue
+		}
+		switch a.kind {
+		case kString:
+			out.strs[i] = v.s
+		case kFloat:
+			out.floats[i] = v.f
+		default:
+			out.ints[i] = v.i
 		}
 	}
 	return out
