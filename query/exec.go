@@ -116,6 +116,11 @@ func exec(ctx context.Context, st *Statement, text string, open Opener, o *Optio
 		if err != nil {
 			return nil, err
 		}
+		if st.Explain {
+			if sub.plan, err = explainLinesOf(ctx, st.Sub, text, open, o); err != nil {
+				return nil, err
+			}
+		}
 		src = sub
 	} else {
 		var err error

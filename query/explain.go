@@ -27,6 +27,9 @@ func (x *executor) explain(ps pruneStats) (array.RecordReader, error) {
 	}
 	if sub, ok := x.src.(*subSource); ok {
 		add("source: a subquery, run first: %d rows held in %d blocks (%d bytes)", sub.rows, len(sub.data()), sub.bytes)
+		for _, l := range sub.plan {
+			add("  | %s", l)
+		}
 	} else {
 		add("stream %s (%s view)", p.st.Stream, view)
 	}

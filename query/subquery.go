@@ -48,6 +48,26 @@ type subSource struct {
 	seg   *subSegment
 	rows  int
 	bytes int
+	plan  []string // the subquery's EXPLAIN, for the outer one's
+}
+
+// explainLinesOf returns the lines of EXPLAIN st.
+func explainLinesOf(ctx context.Context, st *Statement, text string, open Opener, o *Options) ([]string, error) {
+	e := *st
+	e.Explain = true
+	rr, err := exec(ctx, &e, text, open, o)
+	if err != nil {
+		return nil, err
+	}
+	defer rr.Release()
+	var lines []string
+	for rr.Next() {
+		col := rr.RecordBatch().Column(0).(*array.String)
+		for i := range col.Len() {
+			lines = append(lines, col.Value(i))
+		}
+	}
+	return lines, rr.Err()
 }
 
 func (s *subSource) Segments() []Segment {

@@ -89,7 +89,8 @@ func TestSubquery(t *testing.T) {
 		}
 	}
 	subBlockRows = 8192
-	if out := explainLines(t, src, "EXPLAIN SELECT count(*) FROM (SELECT * FROM m)"); !strings.Contains(out, "source: a subquery, run first: 2996 rows held in 1 blocks") {
+	if out := explainLines(t, src, "EXPLAIN SELECT count(*) FROM (SELECT * FROM m)"); !strings.Contains(out, "source: a subquery, run first: 2996 rows held in 1 blocks") ||
+		!strings.Contains(out, "  | stream m (raw view)") {
 		t.Errorf("EXPLAIN: %s", out)
 	}
 }
