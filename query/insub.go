@@ -34,6 +34,11 @@ func resolveIn(ctx context.Context, st *Statement, text string, open Opener, o *
 			walk(e.R)
 		case *Not:
 			walk(e.X)
+		case *ArithCompare:
+			walkArith(e.L)
+			walkArith(e.R)
+		case *ExprMatch:
+			walkArith(e.X)
 		case *In:
 			if e.Sub != nil {
 				if e.Lits, err = inValues(ctx, e, text, open, o); err == nil {
@@ -49,8 +54,12 @@ func resolveIn(ctx context.Context, st *Statement, text string, open Opener, o *
 		if a.Agg != nil {
 			walk(a.Agg.Filter)
 		}
-		walkArith(a.L)
-		walkArith(a.R)
+		for _, w := range a.Whens {
+			walk(w.Cond)
+		}
+		for _, x := range a.parts() {
+			walkArith(x)
+		}
 	}
 	walk(st.Where)
 	walk(st.Having)
@@ -59,6 +68,9 @@ func resolveIn(ctx context.Context, st *Statement, text string, open Opener, o *
 			walk(it.Agg.Filter)
 		}
 		walkArith(it.Expr)
+	}
+	for _, g := range st.GroupBy {
+		walkArith(g.Expr)
 	}
 	return err
 }

@@ -52,6 +52,12 @@ func TestInSubquery(t *testing.T) {
 			t.Errorf("%s: %d rows, want %d", c[0], got, want)
 		}
 	}
+	// Inside CASE, in GROUP BY and in a WHERE comparison of expressions.
+	inCase := mustRun(t, open, "SELECT CASE WHEN series IN (SELECT series FROM m WHERE series IN "+list+") THEN 'top' ELSE 'rest' END AS k, count(*) FROM m "+
+		"WHERE CASE WHEN series IN (SELECT series FROM m WHERE series IN "+list+") THEN 1 ELSE 1 END = 1 GROUP BY k")
+	if len(inCase) != 2 || inCase[1][0] != "top" || inCase[1][1] != count("SELECT count(*) FROM m WHERE series IN "+list) {
+		t.Errorf("IN (SELECT ...) inside CASE: %v", inCase)
+	}
 	having := mustRun(t, open, "SELECT series, count(*) FROM m GROUP BY series HAVING series IN (SELECT series FROM m WHERE series IN "+list+")")
 	if len(having) != 2 {
 		t.Errorf("HAVING series IN (SELECT ...): %v", having)
