@@ -258,6 +258,7 @@ func FuzzQuery(f *testing.F) {
 		"SELECT stddev(v), median(x), spread(n), var_pop(v) FROM m GROUP BY s",
 		"DELETE FROM m WHERE n > 3",
 		"DESCRIBE m",
+		"EXPLAIN SELECT CASE WHEN series IN (SELECT series FROM m LIMIT 2) THEN lower(s) END AS k, max(v) FROM (SELECT * FROM m WHERE split_part(series, '{', 1) = 'cpu') GROUP BY k ORDER BY max(v) DESC LIMIT 3",
 		"SELECT CASE WHEN b THEN upper(s) WHEN n > 3 THEN substr(key, 2) END AS c, count(DISTINCT concat(series, n)) FROM m WHERE lower(s) NOT LIKE 'a%' AND split_part(series, '{', 1) IN ('cpu', 'mem') GROUP BY c ORDER BY c",
 		"SELECT count(*) FILTER (WHERE n IN (SELECT n FROM m WHERE v > 3)) FROM m WHERE series NOT IN (SELECT series FROM m WHERE b) GROUP BY s HAVING s IN (SELECT s FROM m)",
 		"SELECT series, avg(v * 2), count(DISTINCT hour(time)) FILTER (WHERE b), quantile(0.5, -n) FROM m GROUP BY series HAVING avg(v * 2) > 1",
