@@ -405,3 +405,25 @@ func TestShowStreams(t *testing.T) {
 		t.Fatalf("DESCRIBE ev: %v", rows)
 	}
 }
+
+// TestDeleteWithExpressions: DELETE's condition takes what WHERE takes:
+// an IN subquery over the same stream (run before any row goes), text
+// functions and CASE; the rows deleted are those a SELECT of the same
+// condition counted.
+func TestDeleteWithExpressions(t *testing.T) {
+	s := openT(t, vfs.NewMem(), Options{CompactInterval: 0})
+	defer closeT(t, s)
+	fillDeleteWhere(t, s)
+	const cond2 = "series IN (SELECT series FROM ev WHERE n > 250 AND upper(series) != 'C') AND CASE WHEN n / 2 = floor(n / 2) THEN 1 ELSE 0 END = 1"
+	want := count1(t, s, "SELECT count(*) FROM ev WHERE op = 'put' AND "+cond2)
+	if want == "0" {
+		t.Fatal("the condition selects no row")
+	}
+	_, rows := queryT(t, s, "DELETE FROM ev WHERE "+cond2)
+	if len(rows) != 1 || rows[0] != want {
+		t.Fatalf("DELETE deleted %v, want %s", rows, want)
+	}
+	if got := count1(t, s, "SELECT count(*) FROM ev WHERE op = 'put' AND (series = 'a' OR series = 'b') AND n / 2 = floor(n / 2)"); got != "0" {
+		t.Fatalf("%s even rows of a and b left", got)
+	}
+}
