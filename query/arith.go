@@ -40,7 +40,7 @@ func precedence(op byte) int {
 	switch op {
 	case '+', '-':
 		return 1
-	case '*', '/':
+	case '*', '/', '%':
 		return 2
 	case 'n':
 		return 3
@@ -104,7 +104,7 @@ func (a *Arith) write(sb *strings.Builder, min int) {
 	}
 	a.L.write(sb, prec)
 	sb.WriteString(" " + string(a.Op) + " ")
-	// a - (b - c) and a / (b * c) keep their parentheses
+	// a - (b - c), a / (b * c) and a % (b % c) keep their parentheses
 	a.R.write(sb, prec+1)
 	if prec < min {
 		sb.WriteByte(')')
@@ -124,12 +124,12 @@ func (p *parser) arith() *Arith {
 	}
 }
 
-// arithTerm parses factors joined by * and /.
+// arithTerm parses factors joined by *, / and %.
 func (p *parser) arithTerm() *Arith {
 	l := p.arithFactor()
 	for {
 		t := p.peek()
-		if t.kind != tPunct || t.text != "*" && t.text != "/" {
+		if t.kind != tPunct || t.text != "*" && t.text != "/" && t.text != "%" {
 			return l
 		}
 		p.advance()
@@ -381,6 +381,11 @@ func (a *arithPlan) eval(get func(*arithPlan) value) value {
 			return value{f: x - y}
 		case '*':
 			return value{f: x * y}
+		case '%':
+			if y == 0 {
+				return nullValue
+			}
+			return value{f: math.Mod(x, y)}
 		}
 		if y == 0 {
 			return nullValue
@@ -394,9 +399,18 @@ func (a *arithPlan) eval(get func(*arithPlan) value) value {
 	return value{i: v}
 }
 
-// intOp computes x op y (+, - or *) in int64; ok is false on overflow.
+// intOp computes x op y (+, -, * or %: the remainder, with x's sign)
+// in int64; ok is false on overflow and for % 0.
 func intOp(op byte, x, y int64) (int64, bool) {
 	switch op {
+	case '%':
+		if y == 0 {
+			return 0, false
+		}
+		if y == -1 { // MinInt64 % -1 traps
+			return 0, true
+		}
+		return x % y, true
 	case '+':
 		if y > 0 && x > math.MaxInt64-y || y < 0 && x < math.MinInt64-y {
 			return 0, false

@@ -95,7 +95,7 @@ func TestArithCompareVectors(t *testing.T) {
 		case 1:
 			return []string{"abs", "floor", "ceil", "sqrt", "round", "ln", "exp"}[rng.IntN(7)] + "(" + gen(depth-1) + ")"
 		}
-		return "(" + gen(depth-1) + " " + string("+-*/"[rng.IntN(4)]) + " " + gen(depth-1) + ")"
+		return "(" + gen(depth-1) + " " + string("+-*/%"[rng.IntN(5)]) + " " + gen(depth-1) + ")"
 	}
 	ops := []string{"=", "!=", "<", "<=", ">", ">="}
 	for range 300 {

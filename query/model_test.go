@@ -226,7 +226,7 @@ func (g *qgen) atom() string {
 			"strpos(series, 'host') > 0", "concat(s, key) = 'alphak1'", "upper(key) < 'K3'", "label(series, 'host') = 'a'",
 			"CASE WHEN v > 50 THEN 1 WHEN n > 10 THEN 2 ELSE 3 END = 2", "CASE WHEN b THEN s ELSE key END = 'beta'",
 			"replace(s, 'a', '') = 'lph'", "trim(concat(' ', s)) = 'beta'", "CASE WHEN n > 50 THEN 'x' END IS NULL",
-			"substr(s, 2) >= 'eta'", "concat(n, '-', s) = '7-beta'")
+			"substr(s, 2) >= 'eta'", "concat(n, '-', s) = '7-beta'", "n % 7 = 3", "v % 10 < 5", "n % 0 > 1", "-n % 4 = -1", "x % 2.5 > 1")
 	}
 	return fmt.Sprintf("n NOT IN (%d, %d)", g.rng.IntN(100), g.rng.IntN(100))
 }
@@ -1040,6 +1040,21 @@ func bruteArith(a *Arith, r *trow) any {
 	}
 	xi, ok1 := x.(int64)
 	yi, ok2 := y.(int64)
+	if ok1 && ok2 && a.Op == '%' {
+		switch yi {
+		case 0:
+			return nil
+		case -1:
+			return int64(0)
+		}
+		return new(big.Int).Rem(big.NewInt(xi), big.NewInt(yi)).Int64()
+	}
+	if a.Op == '%' {
+		if asF(y) == 0 {
+			return nil
+		}
+		return math.Mod(asF(x), asF(y))
+	}
 	if ok1 && ok2 && a.Op != '/' {
 		z := new(big.Int)
 		switch a.Op {

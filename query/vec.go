@@ -217,7 +217,7 @@ func (a *arithPlan) vec(b *batch, sel []int32) vec {
 		} else {
 			floatOp(a.op, x, y, out.floats)
 		}
-		if a.op == '/' { // division by zero is null
+		if a.op == '/' || a.op == '%' { // division by zero is null
 			for i := range n {
 				if y[min(i, len(y)-1)] == 0 {
 					if out.null == nil {
@@ -307,6 +307,10 @@ func floatOp(op byte, x, y, out []float64) {
 		for i := range out {
 			out[i] = x[i] * y[i]
 		}
+	case '%':
+		for i := range out {
+			out[i] = math.Mod(x[i], y[i])
+		}
 	default:
 		for i := range out {
 			out[i] = x[i] / y[i]
@@ -328,6 +332,10 @@ func floatOpScalar(op byte, x []float64, y float64, out []float64) {
 	case '*':
 		for i := range out {
 			out[i] = x[i] * y
+		}
+	case '%':
+		for i := range out {
+			out[i] = math.Mod(x[i], y)
 		}
 	default:
 		for i := range out {
