@@ -184,7 +184,8 @@ func textValue(fn string, args []*arithPlan, v []value) (value, bool) {
 		return value{i: int64(utf8.RuneCountInString(v[0].s))}, true
 	case "substr": // from the start-th character (1-based), n of them
 		s := []rune(v[0].s)
-		start, end := v[1].i-1, int64(len(s))
+		start := min(max(v[1].i, -1<<62)-1, int64(len(s))) // no overflow below
+		end := int64(len(s))
 		if len(v) > 2 {
 			if v[2].i < 0 {
 				return nullValue, false

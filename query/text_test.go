@@ -23,6 +23,8 @@ func TestTextFunctions(t *testing.T) {
 		{"substr('héllo', 0, 2)", "h"},
 		{"substr('héllo', -3, 5)", "h"},
 		{"substr('héllo', 9)", ""},
+		{"substr('héllo', -9223372036854775807 - 1)", "héllo"},
+		{"substr('héllo', 9223372036854775807, 9223372036854775807)", ""},
 		{"substr('héllo', 2, 0)", ""},
 		{"substr('héllo', 2, -1)", nil},
 		{"replace('a-b-c', '-', '+')", "a+b+c"},
