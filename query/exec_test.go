@@ -258,6 +258,7 @@ func FuzzQuery(f *testing.F) {
 		"SELECT stddev(v), median(x), spread(n), var_pop(v) FROM m GROUP BY s",
 		"DELETE FROM m WHERE n > 3",
 		"DESCRIBE m",
+		"SELECT n % 3 AS r, -n % 4, v % 2.5, substr(s, n % 5, n) FROM m WHERE n % 2 = 0 ORDER BY r",
 		"EXPLAIN SELECT CASE WHEN series IN (SELECT series FROM m LIMIT 2) THEN lower(s) END AS k, max(v) FROM (SELECT * FROM m WHERE split_part(series, '{', 1) = 'cpu') GROUP BY k ORDER BY max(v) DESC LIMIT 3",
 		"SELECT CASE WHEN b THEN upper(s) WHEN n > 3 THEN substr(key, 2) END AS c, count(DISTINCT concat(series, n)) FROM m WHERE lower(s) NOT LIKE 'a%' AND split_part(series, '{', 1) IN ('cpu', 'mem') GROUP BY c ORDER BY c",
 		"SELECT count(*) FILTER (WHERE n IN (SELECT n FROM m WHERE v > 3)) FROM m WHERE series NOT IN (SELECT series FROM m WHERE b) GROUP BY s HAVING s IN (SELECT s FROM m)",
