@@ -244,12 +244,7 @@ func (a *arithPlan) textVec(b *batch, sel []int32) vec {
 	if scalar {
 		return a.scalarVec()
 	}
-	out := vec{null: m.nulls(n)}
-	if a.kind == kString {
-		out.strs = m.strsN(n)
-	} else {
-		out.ints = m.intsN(n)
-	}
+	out := m.newVec(a.kind, n)
 	vals := make([]value, len(args))
 	for i := range n {
 		null := false
@@ -264,19 +259,13 @@ func (a *arithPlan) textVec(b *batch, sel []int32) vec {
 			}
 			vals[j] = args[j].at(k, a.args[j].kind)
 		}
-		var v value
-		ok := !null
-		if ok {
-			v, ok = textValue(a.fn, a.args, vals)
+		v := nullValue
+		if !null {
+			if x, ok := textValue(a.fn, a.args, vals); ok {
+				v = x
+			}
 		}
-		switch {
-		case !ok:
-			out.null[i] = true
-		case a.kind == kString:
-			out.strs[i] = v.s
-		default:
-			out.ints[i] = v.i
-		}
+		out.set(i, a.kind, v, m, n)
 	}
 	return out
 }
@@ -286,15 +275,8 @@ func (a *arithPlan) textVec(b *batch, sel []int32) vec {
 // null.
 func (a *arithPlan) caseVec(b *batch, sel []int32) vec {
 	n, m := len(sel), &b.vecs
-	out := vec{null: m.nulls(n)}
-	switch a.kind {
-	case kString:
-		out.strs = m.strsN(n)
-	case kFloat:
-		out.floats = m.floatsN(n)
-	default:
-		out.ints = m.intsN(n)
-	}
+	out := m.newVec(a.kind, n)
+	out.null = m.nulls(n)
 	pos := make(map[int32]int, n) // row -> its index in sel
 	for i, r := range sel {
 		pos[r] = i

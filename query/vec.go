@@ -20,6 +20,34 @@ type vec struct {
 
 func (v *vec) isNull(i int) bool { return v.null != nil && v.null[i] }
 
+// newVec returns a vec of n rows of kind k, no row null yet.
+func (m *vecArena) newVec(k colKind, n int) vec {
+	switch k {
+	case kString:
+		return vec{strs: m.strsN(n)}
+	case kFloat:
+		return vec{floats: m.floatsN(n)}
+	}
+	return vec{ints: m.intsN(n)}
+}
+
+// set stores x (of kind k; a null marks the row) as row i of n.
+func (v *vec) set(i int, k colKind, x value, m *vecArena, n int) {
+	switch {
+	case x.null:
+		if v.null == nil {
+			v.null = m.nulls(n)
+		}
+		v.null[i] = true
+	case k == kString:
+		v.strs[i] = x.s
+	case k == kFloat:
+		v.floats[i] = x.f
+	default:
+		v.ints[i] = x.i
+	}
+}
+
 // at returns row i's value (v of kind k), null or not.
 func (v *vec) at(i int, k colKind) value {
 	switch k {
@@ -140,12 +168,7 @@ func (a *arithPlan) vec(b *batch, sel []int32) vec {
 		if a.r != nil {
 			d = a.r.lit.i
 		}
-		var out vec
-		if a.kind == kFloat {
-			out.floats = m.floatsN(n)
-		} else {
-			out.ints = m.intsN(n)
-		}
+		out := m.newVec(a.kind, n)
 		out.null = m.orNulls(l.null, nil, n)
 		if a.part {
 			for i, t := range l.ints {
@@ -163,18 +186,7 @@ func (a *arithPlan) vec(b *batch, sel []int32) vec {
 			} else {
 				x.i = l.ints[i]
 			}
-			y := apply(a.fn, a.l.kind, x, d, a.r != nil)
-			switch {
-			case y.null:
-				if out.null == nil {
-					out.null = m.nulls(n)
-				}
-				out.null[i] = true
-			case a.kind == kFloat:
-				out.floats[i] = y.f
-			default:
-				out.ints[i] = y.i
-			}
+			out.set(i, a.kind, apply(a.fn, a.l.kind, x, d, a.r != nil), m, n)
 		}
 		return out
 	case 'n':
@@ -572,36 +584,13 @@ func (a *arithPlan) dictVec(c *chunk.Column, sel []int32, m *vecArena) vec {
 		vals[i] = a.eval(func(*arithPlan) value { return value{s: s} })
 	}
 	vals[d] = a.eval(func(*arithPlan) value { return nullValue })
-	out := vec{}
-	switch a.kind {
-	case kString:
-		out.strs = m.strsN(n)
-	case kFloat:
-		out.floats = m.floatsN(n)
-	default:
-		out.ints = m.intsN(n)
-	}
+	out := m.newVec(a.kind, n)
 	for i, r := range sel {
 		k := int(c.Codes[r])
 		if c.IsNull(int(r)) || k < 0 || k >= d {
 			k = d
 		}
-		v := vals[k]
-		if v.null {
-			if out.null == nil {
-				out.null = m.nulls(n)
-			}
-			out.null[i] = true
-			continue
-		}
-		switch a.kind {
-		case kString:
-			out.strs[i] = v.s
-		case kFloat:
-			out.floats[i] = v.f
-		default:
-			out.ints[i] = v.i
-		}
+		out.set(i, a.kind, vals[k], m, n)
 	}
 	return out
 }
