@@ -291,8 +291,11 @@ type arithPlan struct {
 	// hasCase: a CASE is in it, so it is computed on rows of a batch
 	// (vec), never a row at a time (eval)
 	hasCase bool
-	// dictCol: the one text column a computed (non-leaf, CASE-free)
-	// expression reads, whose dictionary it may be computed over (dictVec)
+	// reads: the one text column the expression reads ("": none,
+	// mixedRead: other columns too, or a CASE); dictCol: reads, for a
+	// computed expression, whose dictionary it may be computed over
+	// (dictVec)
+	reads   string
 	dictCol string
 	loc     *time.Location // a time part's zone
 	l, r    *arithPlan
@@ -433,10 +436,14 @@ func intOp(op byte, x, y int64) (int64, bool) {
 // leaf's kind and fills in where its value comes from.
 func (p *plan) compileArith(a *Arith, leaf func(a *Arith, ap *arithPlan) error) (*arithPlan, error) {
 	ap, err := p.compileArithNode(a, leaf)
-	if err == nil && p.rowArith {
-		ap.dictCol = ap.textSource()
+	if err != nil {
+		return nil, err
 	}
-	return ap, err
+	ap.reads = ap.columnRead()
+	if ap.op != 0 && ap.lit == nil && ap.reads != mixedRead && ap.reads != "" {
+		ap.dictCol = ap.reads
+	}
+	return ap, nil
 }
 
 func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) error) (*arithPlan, error) {

@@ -106,8 +106,7 @@ func (x *executor) explain(ps pruneStats) (array.RecordReader, error) {
 		}
 		add("order by: %s", strings.Join(os, ", "))
 		if p.agg == nil && !p.hasWindows() && !p.streamsInSeqOrder() {
-			if _, ok := x.topK(nil, func() []value { return nil }); ok {
-				x.skip = nil
+			if p.topK() {
 				add("top %d: blocks read best first by their %s bounds; once %d rows are held, the blocks that cannot enter are not read", p.limit, p.out[p.order[0].col].name, p.limit)
 			}
 		}

@@ -366,8 +366,12 @@ func appendColumn(bld array.Builder, c *outCol, b *batch, rows []int32) {
 			}
 		}
 		switch c.kind {
-		case kString:
-			bld.(*array.StringBuilder).AppendValues(v.strs, valid)
+		case kString: // computed text may cut or join invalid UTF-8
+			strs := b.vecs.strsN(len(rows))
+			for i, s := range v.strs {
+				strs[i] = validUTF8String(s)
+			}
+			bld.(*array.StringBuilder).AppendValues(strs, valid)
 		case kFloat:
 			bld.(*array.Float64Builder).AppendValues(b.vecs.floatsOf(v, c.expr.kind), valid)
 		default:
@@ -632,15 +636,12 @@ func appendDict(db *array.BinaryDictionaryBuilder, rows []int32, codes []int32, 
 // rest: x.skip leaves out a block whose every row sorts after it, without
 // reading it. It reports whether it did so.
 func (x *executor) topK(tasks []task, cutoff func() []value) ([]task, bool) {
-	p := x.p
-	if p.limit < 0 || len(p.order) == 0 {
+	if !x.p.topK() {
 		return tasks, false
 	}
+	p := x.p
 	key := p.order[0]
 	c := p.out[key.col]
-	if c.expr != nil || c.win != nil || c.src != ColTime && c.src != ColSeq {
-		return tasks, false
-	}
 	bound := func(t *task) int64 { // the block's best value of the key
 		switch {
 		case c.src == ColTime && key.desc:
@@ -680,4 +681,15 @@ func (x *executor) topK(tasks []task, cutoff func() []value) ([]task, bool) {
 		return cut != nil && worse(bound(t), cut[key.col].i)
 	}
 	return tasks, true
+}
+
+// topK reports whether a sorted query's scan reads blocks best first
+// and stops early (executor.topK): a LIMIT, and time or seq first in
+// ORDER BY.
+func (p *plan) topK() bool {
+	if p.limit < 0 || len(p.order) == 0 {
+		return false
+	}
+	c := p.out[p.order[0].col]
+	return c.expr == nil && c.win == nil && (c.src == ColTime || c.src == ColSeq)
 }

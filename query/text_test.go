@@ -50,6 +50,11 @@ func TestTextFunctions(t *testing.T) {
 			t.Errorf("%s: %v, want %v", c.expr, got, c.want)
 		}
 	}
+	// Text going out is valid UTF-8, invalid bytes replaced (Arrow's
+	// utf8 arrays must be valid).
+	if got := mustRun(t, open, "SELECT concat('a', '\xff', 'b') AS x FROM m LIMIT 1"); got[0][0] != "a\uFFFDb" {
+		t.Errorf("computed text with an invalid byte: %q", got[0][0])
+	}
 	// On columns, row by row, against the same computed in Go.
 	rows := mustRun(t, open, "SELECT series, s, n, upper(s), concat(series, '|', n), CASE WHEN n > 50 THEN s ELSE series END, label(series, 'host') FROM m")
 	for _, r := range rows {

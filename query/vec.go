@@ -549,25 +549,33 @@ func (a *arithPlan) coalesceVec(b *batch, sel []int32) vec {
 	return out
 }
 
-// textSource returns the one text column a's leaves read, when a is
-// computed (not a leaf), has no CASE and reads no other column; "".
-func (a *arithPlan) textSource() string {
-	if a.op == 0 || a.lit != nil || a.hasCase {
+// mixedRead is arithPlan.reads of an expression that reads more than
+// one text column (or a number, or has a CASE).
+const mixedRead = "\x00"
+
+// columnRead computes a.reads from its operands' (set already: plans
+// are built bottom up), so a deep expression costs no more than its size.
+func (a *arithPlan) columnRead() string {
+	switch {
+	case a.lit != nil:
 		return ""
-	}
-	col, ok := "", true
-	a.leaves(func(l *arithPlan) {
-		switch {
-		case l.in != kSeries && l.in != kKey && l.in != kString || l.src == "":
-			ok = false
-		case col == "":
-			col = l.src
-		case col != l.src:
-			ok = false
+	case a.hasCase:
+		return mixedRead
+	case a.op == 0:
+		if (a.in == kSeries || a.in == kKey || a.in == kString) && a.src != "" {
+			return a.src
 		}
-	})
-	if !ok {
-		return ""
+		return mixedRead
+	}
+	col := ""
+	for _, x := range append([]*arithPlan{a.l, a.r}, a.args...) {
+		switch {
+		case x == nil || x.reads == "":
+		case x.reads == mixedRead || col != "" && col != x.reads:
+			return mixedRead
+		default:
+			col = x.reads
+		}
 	}
 	return col
 }
