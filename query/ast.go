@@ -209,13 +209,15 @@ type Regex struct {
 }
 
 // In is col [NOT] IN (lit, ...), or IN (SELECT ...): the subquery's
-// values, run first and set as Lits.
+// values, which each run of the statement takes first (insub.go; the
+// statement is not changed).
 type In struct {
-	Col    *ColRef
-	Lits   []*Lit
-	Neg    bool
-	Sub    *Statement
-	subPos int
+	Col     *ColRef
+	Lits    []*Lit
+	Neg     bool
+	Sub     *Statement
+	subPos  int
+	subText string // (SELECT ...) as written
 }
 
 // SeriesMatch is series ~ name{label op "value", ...}.

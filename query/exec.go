@@ -107,7 +107,8 @@ func Matching(ctx context.Context, st *Statement, text string, open Opener, o *O
 
 func exec(ctx context.Context, st *Statement, text string, open Opener, o *Options) (array.RecordReader, error) {
 	opts := o.withDefaults()
-	if err := resolveIn(ctx, st, text, open, o); err != nil {
+	in, err := resolveIn(ctx, st, text, open, o)
+	if err != nil {
 		return nil, err
 	}
 	var src Source
@@ -135,7 +136,7 @@ func exec(ctx context.Context, st *Statement, text string, open Opener, o *Optio
 	if err != nil {
 		return nil, err
 	}
-	p, err := compile(st, text, fs, opts.Now)
+	p, err := compile(st, text, fs, opts.Now, in)
 	if err != nil {
 		return nil, err
 	}

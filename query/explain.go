@@ -218,6 +218,13 @@ func exprString(e Expr) string {
 		}
 		return e.Col.Name + " " + op + " /" + e.Re.String() + "/"
 	case *In:
+		n := ""
+		if e.Neg {
+			n = "NOT "
+		}
+		if e.Sub != nil {
+			return e.Col.Name + " " + n + "IN " + e.subText
+		}
 		var ls []string
 		for i, l := range e.Lits {
 			if i == 10 {
@@ -225,10 +232,6 @@ func exprString(e Expr) string {
 				break
 			}
 			ls = append(ls, l.String())
-		}
-		n := ""
-		if e.Neg {
-			n = "NOT "
 		}
 		return e.Col.Name + " " + n + "IN (" + strings.Join(ls, ", ") + ")"
 	case *SeriesMatch:

@@ -54,7 +54,7 @@ func (p *plan) havingExpr(e Expr, neg bool) (rowPred, error) {
 			return nil, err
 		}
 		var preds []rowPred
-		for _, l := range e.Lits {
+		for _, l := range p.in.lits(e) {
 			c, err := p.havingCompare(&Compare{Col: e.Col, Op: "=", Lit: l})
 			if err != nil {
 				return nil, err

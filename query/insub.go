@@ -15,10 +15,14 @@ import (
 // maxInValues bounds the distinct values of an IN subquery.
 var maxInValues = 1 << 20 // a variable for tests
 
-// resolveIn runs the IN subqueries of st's conditions (WHERE, HAVING and
-// aggregate filters) and sets their values.
-func resolveIn(ctx context.Context, st *Statement, text string, open Opener, o *Options) error {
+// inValues holds the values of a statement's IN subqueries for one run.
+type inValues map[*In][]*Lit
+
+// resolveIn runs the IN subqueries of st's conditions (WHERE, HAVING,
+// aggregate filters, CASE and GROUP BY terms) and returns their values.
+func resolveIn(ctx context.Context, st *Statement, text string, open Opener, o *Options) (inValues, error) {
 	var err error
+	vals := inValues{}
 	var walk func(e Expr)
 	var walkArith func(a *Arith)
 	walk = func(e Expr) {
@@ -41,9 +45,7 @@ func resolveIn(ctx context.Context, st *Statement, text string, open Opener, o *
 			walkArith(e.X)
 		case *In:
 			if e.Sub != nil {
-				if e.Lits, err = inValues(ctx, e, text, open, o); err == nil {
-					e.Sub = nil
-				}
+				vals[e], err = runIn(ctx, e, text, open, o)
 			}
 		}
 	}
@@ -72,14 +74,20 @@ func resolveIn(ctx context.Context, st *Statement, text string, open Opener, o *
 	for _, g := range st.GroupBy {
 		walkArith(g.Expr)
 	}
-	return err
+	return vals, err
 }
 
-// inValues runs e's subquery and returns its values as literals.
-func inValues(ctx context.Context, e *In, text string, open Opener, o *Options) ([]*Lit, error) {
-	if err := resolveIn(ctx, e.Sub, text, open, o); err != nil {
-		return nil, err
+// lits returns the list e tests against: its own, or its subquery's
+// values for this run.
+func (v inValues) lits(e *In) []*Lit {
+	if e.Sub != nil {
+		return v[e]
 	}
+	return e.Lits
+}
+
+// runIn runs e's subquery and returns its values as literals.
+func runIn(ctx context.Context, e *In, text string, open Opener, o *Options) ([]*Lit, error) {
 	rr, err := exec(ctx, e.Sub, text, open, o)
 	if err != nil {
 		return nil, err

@@ -1,9 +1,12 @@
 package query
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
 // TestInSubquery: x [NOT] IN (SELECT ...) is x [NOT] IN (its values):
@@ -64,6 +67,33 @@ func TestInSubquery(t *testing.T) {
 	}
 	if out := explainLines(t, src, "EXPLAIN SELECT * FROM m WHERE series IN (SELECT series FROM m WHERE series IN "+list+")"); !strings.Contains(out, "series {") {
 		t.Errorf("EXPLAIN: the series are not narrowed: %s", out)
+	}
+	// A statement is not changed by its run: run twice, it gives the
+	// same rows, and its subquery is still there, named as written.
+	st, err := Parse("SELECT count(*) FILTER (WHERE series IN (SELECT series FROM m WHERE series IN " + list + ")) AS c FROM m " +
+		"ORDER BY count(*) FILTER (WHERE series IN (SELECT series FROM m WHERE series IN " + list + "))")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var firsts []any
+	for range 2 {
+		rr, err := Exec(context.Background(), st, "", open, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rr.Next() {
+			firsts = append(firsts, rr.RecordBatch().Column(0).(*array.Int64).Value(0))
+		}
+		rr.Release()
+	}
+	if len(firsts) != 2 || firsts[0] != firsts[1] || firsts[0] != count("SELECT count(*) FROM m WHERE series IN "+list) {
+		t.Errorf("two runs of one statement: %v", firsts)
+	}
+	if in := st.Items[0].Agg.Filter.(*In); in.Sub == nil || in.Lits != nil || !strings.Contains(st.Items[0].Agg.String(), "IN (SELECT series FROM m") {
+		t.Errorf("the statement changed by its run: %+v, named %s", in, st.Items[0].Agg.String())
+	}
+	if out := explainLines(t, src, "EXPLAIN SELECT * FROM m WHERE series IN (SELECT series FROM m WHERE b)"); !strings.Contains(out, "filter: series IN (SELECT series FROM m WHERE b)") {
+		t.Errorf("EXPLAIN: %s", out)
 	}
 	defer func(n int) { maxInValues = n }(maxInValues)
 	maxInValues = 3

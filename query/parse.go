@@ -741,7 +741,8 @@ func (p *parser) predicate() Expr {
 		if isKw(p.peek(), "select") { // x IN (SELECT ...): its values, see insub.go
 			in.Sub, in.subPos = &Statement{Limit: -1}, open.pos
 			p.selectBody(in.Sub)
-			p.expectPunct(")")
+			close := p.expectPunct(")")
+			in.subText = p.src[open.pos : close.pos+1]
 			return in
 		}
 		for {

@@ -9,7 +9,8 @@ import (
 
 // plan is a checked statement ready to run.
 type plan struct {
-	rowArith bool // compiling arithmetic on the row's columns (rawArith)
+	rowArith bool     // compiling arithmetic on the row's columns (rawArith)
+	in       inValues // the IN subqueries' values
 	st       *Statement
 	src      string
 	fields   *fieldSet
@@ -46,8 +47,8 @@ func (p *plan) errAt(pos int, format string, args ...any) *Error {
 }
 
 // compile checks st against the stream's fields and builds its plan.
-func compile(st *Statement, src string, fs *fieldSet, now time.Time) (*plan, error) {
-	p := &plan{st: st, src: src, fields: fs, now: now.UnixNano(),
+func compile(st *Statement, src string, fs *fieldSet, now time.Time, in inValues) (*plan, error) {
+	p := &plan{st: st, src: src, fields: fs, now: now.UnixNano(), in: in,
 		shi: math.MaxUint64, tlo: math.MinInt64, thi: math.MaxInt64,
 		asSeq: math.MaxUint64, asTime: math.MaxInt64, limit: st.Limit}
 	p.nd.types = fs
@@ -420,7 +421,7 @@ func (p *plan) compileIn(e *In, neg bool) (pred, error) {
 	switch k {
 	case kSeq, kTime, kOp:
 		set := map[int64]bool{}
-		for _, l := range e.Lits {
+		for _, l := range p.in.lits(e) {
 			var v int64
 			switch {
 			case k == kOp:
@@ -440,7 +441,7 @@ func (p *plan) compileIn(e *In, neg bool) (pred, error) {
 		return &intPred{col: e.Col.Name, set: set, neg: out}, nil
 	case kInt, kFloat:
 		set := map[float64]bool{}
-		for _, l := range e.Lits {
+		for _, l := range p.in.lits(e) {
 			switch l.Kind {
 			case LitInt:
 				set[float64(l.Int)] = true
@@ -453,7 +454,7 @@ func (p *plan) compileIn(e *In, neg bool) (pred, error) {
 		return &numPred{field: e.Col.Name, fset: set, neg: out}, nil
 	case kSeries, kKey, kString, kBytes:
 		set := map[string]bool{}
-		for _, l := range e.Lits {
+		for _, l := range p.in.lits(e) {
 			if l.Kind != LitString {
 				return nil, p.errAt(l.Pos, "type mismatch: %s column %q compared with %s", k, e.Col.Name, litKindName(l.Kind))
 			}
@@ -522,7 +523,7 @@ func (p *plan) bounds(e Expr) {
 			}
 		}
 	case *In, *Or:
-		if names, ok := seriesSetOf(e); ok {
+		if names, ok := p.seriesSetOf(e); ok {
 			p.restrictSeries(names)
 		}
 	}
@@ -530,7 +531,7 @@ func (p *plan) bounds(e Expr) {
 
 // seriesSetOf returns the series a condition can only hold for: series =
 // 'x', series IN (...), and ORs of them.
-func seriesSetOf(e Expr) ([]string, bool) {
+func (p *plan) seriesSetOf(e Expr) ([]string, bool) {
 	switch e := e.(type) {
 	case *Compare:
 		if e.Col.Name == ColSeries && e.Op == "=" && e.Lit.Kind == LitString {
@@ -539,23 +540,23 @@ func seriesSetOf(e Expr) ([]string, bool) {
 	case *In:
 		if e.Col.Name == ColSeries && !e.Neg {
 			var names []string
-			for _, l := range e.Lits {
+			for _, l := range p.in.lits(e) {
 				names = append(names, l.Str)
 			}
 			return names, true
 		}
 	case *Or:
-		l, ok1 := seriesSetOf(e.L)
-		r, ok2 := seriesSetOf(e.R)
+		l, ok1 := p.seriesSetOf(e.L)
+		r, ok2 := p.seriesSetOf(e.R)
 		if ok1 && ok2 {
 			return append(l, r...), true
 		}
 	case *And:
 		// Either side's set bounds the conjunction.
-		if l, ok := seriesSetOf(e.L); ok {
+		if l, ok := p.seriesSetOf(e.L); ok {
 			return l, true
 		}
-		return seriesSetOf(e.R)
+		return p.seriesSetOf(e.R)
 	}
 	return nil, false
 }
