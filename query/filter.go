@@ -4,6 +4,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tsqdb/tsq/chunk"
 )
@@ -240,8 +241,11 @@ func (p constPred) eval(b *batch, sel []int32) []int32 {
 }
 
 // likeRegexp translates a LIKE pattern: % any run, _ one character,
-// \ escapes the next character.
+// \ escapes the next character. An invalid UTF-8 byte of the pattern
+// stands for U+FFFD, which is also what an invalid byte of the text
+// matches as (the regexp package decodes it so).
 func likeRegexp(pat string) *regexp.Regexp {
+	pat = strings.ToValidUTF8(pat, string(utf8.RuneError))
 	var sb strings.Builder
 	sb.WriteString("^(?s:")
 	for i := 0; i < len(pat); i++ {
@@ -252,11 +256,14 @@ func likeRegexp(pat string) *regexp.Regexp {
 			sb.WriteString(".")
 		case '\\':
 			if i+1 < len(pat) {
-				i++
-				sb.WriteString(regexp.QuoteMeta(pat[i : i+1]))
+				_, w := utf8.DecodeRuneInString(pat[i+1:])
+				sb.WriteString(regexp.QuoteMeta(pat[i+1 : i+1+w]))
+				i += w
 			}
 		default:
-			sb.WriteString(regexp.QuoteMeta(pat[i : i+1]))
+			_, w := utf8.DecodeRuneInString(pat[i:])
+			sb.WriteString(regexp.QuoteMeta(pat[i : i+w]))
+			i += w - 1
 		}
 	}
 	sb.WriteString(")$")
@@ -266,7 +273,7 @@ func likeRegexp(pat string) *regexp.Regexp {
 // likePrefix returns the literal prefix of a pattern that is a prefix
 // match ('abc%'), and whether it is one.
 func likePrefix(pat string) (string, bool) {
-	if !strings.HasSuffix(pat, "%") {
+	if !strings.HasSuffix(pat, "%") || !utf8.ValidString(pat) { // (invalid bytes: see likeRegexp)
 		return "", false
 	}
 	p := pat[:len(pat)-1]
