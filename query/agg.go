@@ -91,7 +91,7 @@ func (p *plan) planAggregate() error {
 			if err != nil {
 				return err
 			}
-			gs.kind, gs.name, gs.expr, gs.out = gExpr, g.Expr.String(), ap, ap.kind
+			gs.kind, gs.name, gs.expr, gs.out = gExpr, g.Expr.String(), ap, ap.outKind()
 		} else if g.Bucket > 0 {
 			gs.kind, gs.name, gs.out = gBucket, ColTime, kTime
 			gs.bk = newBucketer(g.Bucket, g.Offset, g.Zone, g.text)
@@ -161,7 +161,7 @@ func (p *plan) planAggregate() error {
 			}
 			exprs = append(exprs, ap)
 			hidden = append(hidden, item{-1, -1})
-			hiddenCols = append(hiddenCols, outCol{kind: ap.kind, nullable: true, hidden: true, expr: ap})
+			hiddenCols = append(hiddenCols, outCol{kind: ap.outKind(), nullable: true, hidden: true, expr: ap})
 			w := &winPlan{fn: it.Win.Func, n: it.Win.N, unit: it.Win.Unit, argHid: len(hidden) - 1, seq: -1}
 			wins = append(wins, w)
 			items = append(items, item{-1, -1})
@@ -181,7 +181,7 @@ func (p *plan) planAggregate() error {
 			}
 			exprs = append(exprs, ap)
 			items = append(items, item{-1, -1})
-			p.out = append(p.out, outCol{name: it.Name(), kind: ap.kind, nullable: true, expr: ap})
+			p.out = append(p.out, outCol{name: it.Name(), kind: ap.outKind(), nullable: true, expr: ap})
 			continue
 		}
 		if it.Agg == nil {
@@ -227,7 +227,7 @@ func (p *plan) planAggregate() error {
 		}
 		exprs = append(exprs, ap)
 		items = append(items, item{-1, -1})
-		p.out = append(p.out, outCol{name: o.Name, kind: ap.kind, nullable: true, expr: ap, hidden: true})
+		p.out = append(p.out, outCol{name: o.Name, kind: ap.outKind(), nullable: true, expr: ap, hidden: true})
 	}
 	// Group columns not selected come first, in GROUP BY order.
 	var lead []outCol
@@ -319,6 +319,9 @@ func (p *plan) aggSpec(c *Call) (aggSpec, error) {
 		s.out = k
 	case "first", "last":
 		s.out = k
+	}
+	if s.expr != nil && s.expr.ts && s.out == kInt && c.Func != "count" && c.Func != "sum" && c.Func != "spread" {
+		s.out = kTime // min(date_trunc('day', time)) is an instant
 	}
 	return s, nil
 }

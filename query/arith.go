@@ -26,6 +26,7 @@ type Arith struct {
 	// Op 'c': CASE WHEN Whens[i].Cond THEN Whens[i].Then ... ELSE Else END
 	Whens []CaseWhen
 	Else  *Arith
+	Trunc *Trunc // 'f' of date_trunc or time_bucket (trunc.go)
 }
 
 // String is the item's text, the name of its column without AS: one
@@ -62,6 +63,9 @@ func (a *Arith) write(sb *strings.Builder, min int) {
 		return
 	case a.Op == 'c' || a.Op == 'f' && a.Args != nil:
 		a.writeText(sb)
+		return
+	case a.Op == 'f' && a.Trunc != nil:
+		a.writeTrunc(sb)
 		return
 	case a.Op == 'f' && a.Func == "coalesce":
 		sb.WriteString("coalesce(")
@@ -161,7 +165,19 @@ func (p *parser) arithFactor() *Arith {
 		p.advance()
 		return p.textCall(t)
 	case t.kind == tDuration:
-		p.fail(t.pos, "arithmetic takes numbers, columns and aggregates, found %s", t.describe())
+		p.advance()
+		if _, ok := calendarMonths(t.text); ok {
+			p.fail(t.pos, "%s is a calendar span, not a duration: months and years are taken by time() and time_bucket() buckets and date_trunc", t.text)
+		}
+		return &Arith{Lit: &Lit{Kind: LitDuration, Int: p.duration(t), Str: t.text, Pos: t.pos}, Pos: t.pos}
+	case isKw(t, "now") && isPunct(p.tok(p.i+1), "("):
+		p.advance()
+		p.expectPunct("(")
+		p.expectPunct(")")
+		return &Arith{Lit: &Lit{Kind: LitTime, Now: true, Pos: t.pos}, Pos: t.pos}
+	case t.kind == tIdent && isPunct(p.tok(p.i+1), "(") && truncFuncs[strings.ToLower(t.text)]:
+		p.advance()
+		return p.truncCall(t)
 	case t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(" && winFuncs[strings.ToLower(t.text)]:
 		p.fail(t.pos, "%s() is a SELECT item of its own: it cannot be part of arithmetic or of another function", strings.ToLower(t.text))
 	case t.kind == tIdent && isPunct(p.tok(p.i+1), "(") && timeFuncs[strings.ToLower(t.text)] != "":
@@ -298,13 +314,17 @@ type arithPlan struct {
 	reads   string
 	dictCol string
 	loc     *time.Location // a time part's zone
-	l, r    *arithPlan
-	kind    colKind
-	lit     *value // a number
-	src     string // raw queries: the column
-	in      colKind
-	hid     int // aggregate queries: the hidden leaf's index among them (-1: none)
-	idx     int // aggregate queries: the leaf's column in the row
+	bk      *bucketer      // date_trunc, time_bucket: the bucket's start
+	// ts: the int64 is an instant (time, min(time), time + 1h,
+	// date_trunc(...)), output as a timestamp and compared with times
+	ts   bool
+	l, r *arithPlan
+	kind colKind
+	lit  *value // a number
+	src  string // raw queries: the column
+	in   colKind
+	hid  int // aggregate queries: the hidden leaf's index among them (-1: none)
+	idx  int // aggregate queries: the leaf's column in the row
 }
 
 // isIntKind: the kinds arithmetic takes as int64 (time as nanoseconds
@@ -359,6 +379,9 @@ func (a *arithPlan) eval(get func(*arithPlan) value) value {
 		}
 		if a.part {
 			return value{i: timePart(a.fn, l.i, a.loc)}
+		}
+		if a.bk != nil {
+			return value{i: a.bk.key(l.i)}
 		}
 		return apply(a.fn, a.l.kind, l, d, a.r != nil)
 	}
@@ -457,6 +480,14 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 			ap.kind, ap.lit = kFloat, &value{f: a.Lit.Float}
 		case LitString:
 			ap.kind, ap.lit = kString, &value{s: a.Lit.Str}
+		case LitDuration:
+			ap.kind, ap.lit = kInt, &value{i: a.Lit.Int}
+		case LitTime:
+			t, err := p.timeOf(a.Lit)
+			if err != nil {
+				return nil, err
+			}
+			ap.kind, ap.lit, ap.ts = kInt, &value{i: t}, true
 		default:
 			return nil, p.errAt(a.Pos, "arithmetic takes numbers, found %s", litKindName(a.Lit.Kind))
 		}
@@ -476,7 +507,7 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 			}
 			return nil, p.errAt(a.Pos, "type mismatch: arithmetic on %s of type %s (want a number)", what, ap.in)
 		}
-		ap.kind = kInt
+		ap.kind, ap.ts = kInt, ap.in == kTime
 		if ap.in == kFloat {
 			ap.kind = kFloat
 		}
@@ -510,7 +541,26 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 		case ap.r.kind == kFloat:
 			ap.kind = kFloat
 		}
+		ap.ts = ap.kind == kInt && ap.l.ts && ap.r.ts
 		return ap, nil
+	}
+	if a.Op != 'n' && a.Op != 'f' {
+		if ap.r, err = p.compileArith(a.R, leaf); err != nil {
+			return nil, err
+		}
+		if a.Op == '+' || a.Op == '-' { // '2024-01-02' + 1d, time - '2024-01-02'
+			if ap.r.ts || a.R.isDuration() {
+				p.textAsTime(a.L, ap.l)
+			}
+			if ap.l.ts || a.L.isDuration() {
+				p.textAsTime(a.R, ap.r)
+			}
+			ap.kind = ap.l.kind
+		}
+	}
+	if a.Op == 'f' && (timeFuncs[a.Func] != "" || a.Trunc != nil) {
+		p.textAsTime(a.L, ap.l) // hour('2024-01-02T03:04:05Z')
+		ap.kind = ap.l.kind
 	}
 	if err := p.number(a.L, ap.l); err != nil {
 		return nil, err
@@ -520,17 +570,18 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 	}
 	if a.Op == 'f' {
 		ap.fn, ap.loc, ap.part = a.Func, a.Zone, timeFuncs[a.Func] != ""
-		if ap.part && ap.l.kind != kInt {
-			return nil, p.errAt(a.Pos, "%s() wants a time (time, or int64 nanoseconds since the epoch), not a float64", a.Func)
+		if (ap.part || a.Trunc != nil) && ap.l.kind != kInt {
+			return nil, p.errAt(a.Pos, "%s() wants a time (time, or int64 nanoseconds since the epoch), not a %s", a.Func, ap.l.kind)
+		}
+		if a.Trunc != nil {
+			ap.bk, ap.kind, ap.ts = a.Trunc.bucketer(a.Zone), kInt, true
+			return ap, nil
 		}
 		if a.R != nil {
 			ap.r = &arithPlan{kind: kInt, lit: &value{i: a.R.Lit.Int}, hid: -1}
 		}
 		ap.kind = funcKind(a.Func, ap.l.kind, a.R != nil)
 		return ap, nil
-	}
-	if ap.r, err = p.compileArith(a.R, leaf); err != nil {
-		return nil, err
 	}
 	if err := p.number(a.R, ap.r); err != nil {
 		return nil, err
@@ -539,7 +590,38 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 	if a.Op == '/' || ap.r.kind == kFloat {
 		ap.kind = kFloat // division is exact: 7 / 2 is 3.5
 	}
+	switch {
+	case ap.kind != kInt:
+	case a.Op == '+': // time + 1h; time + time is no instant
+		ap.ts = ap.l.ts != ap.r.ts
+	case a.Op == '-': // time - 1h; time - time is a span
+		ap.ts = ap.l.ts && !ap.r.ts
+	}
 	return ap, nil
+}
+
+// isDuration reports whether a is a duration literal.
+func (a *Arith) isDuration() bool { return a.Lit != nil && a.Lit.Kind == LitDuration }
+
+// textAsTime plans x, planned as xp, as an instant when it is a text
+// literal: a time in quotes next to a time or a duration. A literal
+// that is no time stays text (and is refused as such).
+func (p *plan) textAsTime(x *Arith, xp *arithPlan) {
+	if x.Lit == nil || x.Lit.Kind != LitString {
+		return
+	}
+	if t, ok := parseTime(x.Lit.Str); ok {
+		xp.kind, xp.lit, xp.ts = kInt, &value{i: t}, true
+	}
+}
+
+// outKind is the kind of the column that holds a's values: a timestamp
+// for an instant.
+func (a *arithPlan) outKind() colKind {
+	if a.ts && a.kind == kInt {
+		return kTime
+	}
+	return a.kind
 }
 
 // number refuses x (planned as xp) where a number is wanted.

@@ -252,7 +252,8 @@ const (
 	LitString
 	LitBool
 	LitNull
-	LitTime // now() ± durations, or a string ± durations; resolved to ns
+	LitTime     // now() ± durations, or a string ± durations; resolved to ns
+	LitDuration // 1h30m in arithmetic: Int nanoseconds, Str as written
 )
 
 // Lit is a literal. A time literal holds its base (a string, or now())
@@ -280,6 +281,8 @@ func (l *Lit) String() string {
 		return strconv.FormatBool(l.Bool)
 	case LitNull:
 		return "NULL"
+	case LitDuration:
+		return l.Str
 	}
 	base := "now()"
 	if !l.Now {

@@ -89,9 +89,12 @@ func (p *parser) arithAt(i int, right bool) bool {
 	switch {
 	case t.kind == tString || t.kind == tDuration || t.kind == tEOF:
 		return false
+	case isKw(t, "now") && isPunct(p.tok(i+1), "(") && isPunct(p.tok(i+2), ")"):
+		// now() - 1h is a time literal; now() - time is arithmetic
+		return isArithOp(p.tok(i+3)) && p.tok(i+4).kind != tDuration
 	case t.kind == tIdent && (isKw(t, "now") || isKw(t, "true") || isKw(t, "false") || isKw(t, "null")):
 		return false
-	case t.kind == tIdent && isPunct(p.tok(i+1), "(") && (numFuncs[strings.ToLower(t.text)] || timeFuncs[strings.ToLower(t.text)] != "" || textFuncs[strings.ToLower(t.text)].out != 0):
+	case t.kind == tIdent && isPunct(p.tok(i+1), "(") && (numFuncs[strings.ToLower(t.text)] || timeFuncs[strings.ToLower(t.text)] != "" || textFuncs[strings.ToLower(t.text)].out != 0 || truncFuncs[strings.ToLower(t.text)]):
 		return true
 	case isKw(t, "case") && !isPunct(p.tok(i+1), "("):
 		return true
@@ -221,10 +224,22 @@ func (p *plan) compileArithCompare(e *ArithCompare, neg bool) (pred, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.timeSides(e, l, r)
 	if err := p.sameSide(e, l, r); err != nil {
 		return nil, err
 	}
 	return &arithPred{l: l, r: r, op: op}, nil
+}
+
+// timeSides reads a time in quotes compared with an instant as one:
+// date_trunc('day', time) = '2024-01-02'.
+func (p *plan) timeSides(e *ArithCompare, l, r *arithPlan) {
+	if l.ts {
+		p.textAsTime(e.R, r)
+	}
+	if r.ts {
+		p.textAsTime(e.L, l)
+	}
 }
 
 // sameSide refuses a comparison of text with a number.
@@ -355,6 +370,7 @@ func (p *plan) havingArithCompare(e *ArithCompare) (rowPred, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.timeSides(e, l, r)
 	if err := p.sameSide(e, l, r); err != nil {
 		return nil, err
 	}

@@ -149,7 +149,7 @@ func (p *plan) planRaw() error {
 				if err != nil {
 					return err
 				}
-				p.out = append(p.out, outCol{name: it.Name(), kind: ap.kind, nullable: true, expr: ap})
+				p.out = append(p.out, outCol{name: it.Name(), kind: ap.outKind(), nullable: true, expr: ap})
 				continue
 			}
 			k, err := p.column(it.Col)
@@ -204,7 +204,7 @@ func (p *plan) planOrder() error {
 				if err != nil {
 					return err
 				}
-				p.out = append(p.out, outCol{name: o.Name, kind: ap.kind, nullable: true, expr: ap, hidden: true})
+				p.out = append(p.out, outCol{name: o.Name, kind: ap.outKind(), nullable: true, expr: ap, hidden: true})
 				i = len(p.out) - 1
 			} else if p.agg == nil {
 				if k, ok := kindOfCol(o.Name, p.fields); ok {
@@ -261,7 +261,7 @@ func (p *plan) timeOf(l *Lit) (int64, error) {
 }
 
 func litKindName(k LitKind) string {
-	return [...]string{"an integer", "a number", "a string", "a boolean", "NULL", "a time"}[k]
+	return [...]string{"an integer", "a number", "a string", "a boolean", "NULL", "a time", "a duration"}[k]
 }
 
 // compileBinary compiles l AND r (or, with or, l OR r); under neg De

@@ -374,6 +374,15 @@ func appendColumn(bld array.Builder, c *outCol, b *batch, rows []int32) {
 			bld.(*array.StringBuilder).AppendValues(strs, valid)
 		case kFloat:
 			bld.(*array.Float64Builder).AppendValues(b.vecs.floatsOf(v, c.expr.kind), valid)
+		case kTime:
+			tb := bld.(*array.TimestampBuilder)
+			for i, t := range v.ints {
+				if valid != nil && !valid[i] {
+					tb.AppendNull()
+				} else {
+					tb.Append(arrow.Timestamp(t))
+				}
+			}
 		default:
 			bld.(*array.Int64Builder).AppendValues(v.ints, valid)
 		}

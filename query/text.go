@@ -1,6 +1,7 @@
 package query
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -167,6 +168,7 @@ func (p *plan) compileCase(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arit
 		}
 		ap.args = append(ap.args, xp)
 	}
+	ap.ts = ap.kind == kInt && !slices.ContainsFunc(ap.args, func(x *arithPlan) bool { return !x.ts })
 	return nil
 }
 

@@ -91,7 +91,8 @@ func (p *parser) timeCall(name token) *Arith {
 }
 
 // Functions returns the names of the language's functions: aggregates,
-// window functions, numeric functions and time parts, sorted.
+// window functions, numeric functions, time parts, truncations of
+// time and text functions, sorted.
 func Functions() []string {
 	var out []string
 	for _, m := range []map[string]bool{aggregates, winFuncs, numFuncs} {
@@ -103,6 +104,9 @@ func Functions() []string {
 		out = append(out, f)
 	}
 	for f := range textFuncs {
+		out = append(out, f)
+	}
+	for f := range truncFuncs {
 		out = append(out, f)
 	}
 	slices.Sort(out)

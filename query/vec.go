@@ -176,6 +176,12 @@ func (a *arithPlan) vec(b *batch, sel []int32) vec {
 			}
 			return out
 		}
+		if a.bk != nil {
+			for i, t := range l.ints {
+				out.ints[i] = a.bk.key(t)
+			}
+			return out
+		}
 		for i := range n {
 			if out.isNull(i) {
 				continue

@@ -1,0 +1,264 @@
+package query
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// truncOracle is date_trunc by the time package's calendar: the wall
+// clock of t on loc cut to unit, as an instant.
+func truncOracle(unit string, t int64, loc *time.Location) int64 {
+	tm := time.Unix(0, t).In(loc)
+	y, m, d := tm.Date()
+	h, mi, s := tm.Clock()
+	ns := tm.Nanosecond()
+	var out time.Time
+	switch unit {
+	case "microsecond":
+		out = time.Date(y, m, d, h, mi, s, ns/1e3*1e3, loc)
+	case "millisecond":
+		out = time.Date(y, m, d, h, mi, s, ns/1e6*1e6, loc)
+	case "second":
+		out = time.Date(y, m, d, h, mi, s, 0, loc)
+	case "minute":
+		out = time.Date(y, m, d, h, mi, 0, 0, loc)
+	case "hour":
+		out = time.Date(y, m, d, h, 0, 0, 0, loc)
+	case "day":
+		out = time.Date(y, m, d, 0, 0, 0, 0, loc)
+	case "week": // back to Monday
+		out = time.Date(y, m, d-(int(tm.Weekday())+6)%7, 0, 0, 0, 0, loc)
+	case "month":
+		out = time.Date(y, m, 1, 0, 0, 0, 0, loc)
+	case "quarter":
+		out = time.Date(y, (m-1)/3*3+1, 1, 0, 0, 0, 0, loc)
+	case "year":
+		out = time.Date(y, 1, 1, 0, 0, 0, 0, loc)
+	}
+	return out.UnixNano()
+}
+
+// TestDateTrunc: every unit of date_trunc on 20,000 instants from 1680
+// to 2260 (before the epoch too, off the second), in UTC and on zone
+// clocks (half-hour offsets, daylight saving), against the time
+// package's calendar. On a zone clock an instant whose bucket starts in
+// another zone period (a daylight-saving change between the two) is left
+// to TestBucketZone, which pins what such buckets are.
+func TestDateTrunc(t *testing.T) {
+	var locs []*time.Location
+	for _, name := range []string{"UTC", "Europe/Berlin", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe"} {
+		loc, err := time.LoadLocation(name)
+		if err != nil {
+			t.Skip("no zone database:", err)
+		}
+		locs = append(locs, loc)
+	}
+	lo := time.Date(1680, 1, 1, 0, 0, 0, 0, time.UTC).UnixNano()
+	hi := time.Date(2260, 1, 1, 0, 0, 0, 0, time.UTC).UnixNano()
+	rng := rand.New(rand.NewPCG(3, 7))
+	instants := []int64{0, -1, 1, -86400e9, 951782400e9 /* 2000-02-29 */, 1711846800e9 /* 2024-03-31 01:00 UTC, a Berlin change */}
+	for range 20000 {
+		instants = append(instants, lo+2*rng.Int64N(hi/2-lo/2)+rng.Int64N(2)) // hi-lo overflows
+	}
+	checked := 0
+	for unit := range truncUnits {
+		tr := truncOf(t, "date_trunc('"+unit+"', time)")
+		for i, loc := range locs {
+			var bk *bucketer
+			if i == 0 {
+				bk = tr.bucketer(nil) // UTC without a zone
+			} else {
+				bk = tr.bucketer(loc)
+			}
+			for _, ns := range instants {
+				want := truncOracle(unit, ns, loc)
+				_, offT := time.Unix(0, ns).In(loc).Zone()
+				_, offW := time.Unix(0, want).In(loc).Zone()
+				if offT != offW {
+					continue
+				}
+				checked++
+				if got := bk.key(ns); got != want {
+					t.Fatalf("date_trunc('%s', %v) on %v: %v, want %v", unit, time.Unix(0, ns).In(loc), loc,
+						time.Unix(0, got).In(loc), time.Unix(0, want).In(loc))
+				}
+			}
+		}
+	}
+	if checked < len(truncUnits)*len(locs)*len(instants)*9/10 {
+		t.Fatalf("only %d instants checked", checked)
+	}
+}
+
+// truncOf parses the SELECT item expr, a date_trunc or time_bucket call,
+// and returns its bucket.
+func truncOf(t *testing.T, expr string) *Trunc {
+	t.Helper()
+	st, err := Parse("SELECT " + expr + " FROM m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := st.Items[0].Expr
+	if a == nil || a.Trunc == nil {
+		t.Fatalf("%s: no truncation parsed: %+v", expr, st.Items[0])
+	}
+	return a.Trunc
+}
+
+// TestTimeArith: instants computed by expressions on a stream's rows:
+// time ± durations, date_trunc and time_bucket as timestamps in raw and
+// aggregate queries, GROUP BY date_trunc as GROUP BY time(), comparisons
+// with times in quotes in WHERE and HAVING, and the statement's now().
+func TestTimeArith(t *testing.T) {
+	src, rows := testSource(t, 3000, 50)
+	open := openOnly(src)
+	o := &Options{Now: modelNow}
+	run := func(q string) [][]any {
+		t.Helper()
+		got, err := runCells(q, open, o)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return got
+	}
+	const hour, day = int64(time.Hour), 24 * int64(time.Hour)
+	floor := func(t, d int64) int64 { return t - ((t%d)+d)%d }
+	// Raw rows, in seq order.
+	var want [][]any
+	for _, r := range rows {
+		want = append(want, []any{r.time + hour, r.time - 90*int64(time.Minute), floor(r.time, 15*int64(time.Minute)),
+			truncOracle("day", r.time, time.UTC), r.time - modelNow.UnixNano(), modelNow.UnixNano() - day})
+	}
+	got := run("SELECT time + 1h, time - 1h30m, time_bucket(15m, time), date_trunc('day', time), time - now(), now() - 1d FROM m")
+	if d := diffCells(got, want); d != "" {
+		t.Fatal(d)
+	}
+	// Their types: timestamps, but for a span between two instants.
+	for q, want := range map[string]string{
+		"SELECT time + 1h, 1d + time, time - now(), time + time, date_trunc('hour', time) - 1m, -(time - 1h), time * 1 FROM m":        "ts ts int64 int64 ts int64 int64",
+		"SELECT min(date_trunc('hour', time)), max(time) + 1h, count(DISTINCT date_trunc('day', time)), max(time) - min(time) FROM m": "ts ts int64 int64",
+		"SELECT date_trunc('day', time) AS d, first(time_bucket(1m, time)), sum(hour(time)) FROM m GROUP BY d":                        "ts ts int64",
+	} {
+		rr, err := Run(t.Context(), q, open, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var types []string
+		for _, f := range rr.Schema().Fields() {
+			types = append(types, strings.ReplaceAll(f.Type.String(), "timestamp[ns, tz=UTC]", "ts"))
+		}
+		rr.Release()
+		if strings.Join(types, " ") != want {
+			t.Errorf("%s: types %v, want %s", q, types, want)
+		}
+	}
+
+	// GROUP BY date_trunc('hour') is GROUP BY time(1h); of week, time(1w)
+	// from Monday.
+	for _, c := range []struct{ expr, bucket string }{
+		{"date_trunc('hour', time)", "time(1h)"},
+		{"date_trunc('week', time)", "time(1w, 4d)"},
+		{"time_bucket(20m, time, 5m)", "time(20m, 5m)"},
+		{"date_trunc('month', time, 'Asia/Kolkata')", "time(1mo, 'Asia/Kolkata')"},
+	} {
+		a := run("SELECT " + c.expr + " AS bk, count(*), max(n) FROM m GROUP BY bk ORDER BY bk")
+		b := run("SELECT time, count(*), max(n) FROM m GROUP BY " + c.bucket + " FILL(none)")
+		if d := diffCells(a, b); d != "" || len(a) == 0 {
+			t.Errorf("GROUP BY %s against %s (%d groups): %s", c.expr, c.bucket, len(a), d)
+		}
+	}
+
+	// Comparisons with a time in quotes, in WHERE and HAVING, and IN.
+	mid := rows[1500].time
+	midDay := truncOracle("day", mid, time.UTC)
+	dayText := time.Unix(0, midDay).UTC().Format("2006-01-02")
+	var inDay, after int64
+	for _, r := range rows {
+		if truncOracle("day", r.time, time.UTC) == midDay {
+			inDay++
+		}
+		if r.time+hour > mid {
+			after++
+		}
+	}
+	midText := time.Unix(0, mid).UTC().Format(time.RFC3339Nano)
+	for q, n := range map[string]int64{
+		"SELECT count(*) FROM m WHERE date_trunc('day', time) = '" + dayText + "'":                    inDay,
+		"SELECT count(*) FROM m WHERE '" + dayText + "' = date_trunc('day', time)":                    inDay,
+		"SELECT count(*) FROM m WHERE date_trunc('day', time) IN ('" + dayText + "', '1999-01-01')":   inDay,
+		"SELECT count(*) FROM m WHERE time + 1h > '" + midText + "'":                                  after,
+		"SELECT count(*) FROM m WHERE time > '" + midText + "' - 1h":                                  after,
+		"SELECT count(*) FROM m WHERE time - '" + midText + "' > -1h":                                 after,
+		"SELECT count(*) FROM m WHERE now() - time < now() - '" + midText + "' + 1h":                  after,
+		"SELECT count(*) FROM m WHERE date_trunc('day', time) = date_trunc('day', '" + midText + "')": inDay,
+	} {
+		if got := run(q); len(got) != 1 || got[0][0] != n {
+			t.Errorf("%s: %v, want %d", q, got, n)
+		}
+	}
+	midHour := truncOracle("hour", mid, time.UTC)
+	hourText := time.Unix(0, midHour).UTC().Format(time.RFC3339)
+	groups := run("SELECT date_trunc('hour', time) AS h, count(*) FROM m GROUP BY h HAVING h >= '" + hourText + "' ORDER BY h")
+	all := run("SELECT date_trunc('hour', time) AS h, count(*) FROM m GROUP BY h ORDER BY h")
+	var wantGroups [][]any
+	for _, g := range all {
+		if g[0].(int64) >= midHour {
+			wantGroups = append(wantGroups, g)
+		}
+	}
+	if d := diffCells(groups, wantGroups); d != "" || len(groups) == 0 || len(groups) == len(all) {
+		t.Errorf("HAVING h >= '%s' (%d of %d groups): %s", hourText, len(groups), len(all), d)
+	}
+
+	// Aggregates of instants are instants; min(time) + 1h too.
+	var first, last int64 = rows[0].time, rows[0].time
+	days := map[int64]bool{}
+	for _, r := range rows {
+		first, last = min(first, r.time), max(last, r.time)
+		days[truncOracle("day", r.time, time.UTC)] = true
+	}
+	got = run("SELECT min(date_trunc('hour', time)), max(time) + 1h, count(DISTINCT date_trunc('day', time)), max(time) - min(time) FROM m")
+	if d := diffCells(got, [][]any{{floor(first, hour), last + hour, int64(len(days)), last - first}}); d != "" {
+		t.Error(d)
+	}
+}
+
+// TestTimeArithErrors: what time arithmetic refuses, and where.
+func TestTimeArithErrors(t *testing.T) {
+	src, _ := testSource(t, 200, 50)
+	wantErrors(t, openOnly(src), []errCase{
+		{"SELECT date_trunc('day', v) FROM m", "date_trunc() wants a time", "date_trunc"},
+		{"SELECT time_bucket(1h, s) FROM m", "type mismatch: arithmetic on column \"s\"", "s)"},
+		{"SELECT time + 'soon' FROM m", "arithmetic on", "'soon'"},
+		{"SELECT time + 1mo FROM m", "calendar span", "1mo"},
+		{"SELECT count(*) FROM m WHERE date_trunc('day', time) = 'yesterday'", "compares a number with text", "="},
+		{"SELECT count(*) FROM m WHERE time > 1h", "a duration (1h) must be added to a time", "1h"},
+	})
+}
+
+// TestTimeArithNames: the text of the expressions, the name of their
+// columns without AS, is the statement's own.
+func TestTimeArithNames(t *testing.T) {
+	for _, expr := range []string{
+		"time + 1h30m", "date_trunc('day', time)", "date_trunc('Week', time, 'Europe/Berlin')",
+		"time_bucket(15m, time)", "time_bucket(1d, time, -6h, 'America/New_York')", "time_bucket(3mo, time)",
+		"now() - max(time)", "max(time) - 1d",
+	} {
+		st, err := Parse("SELECT " + expr + " FROM m")
+		if err != nil {
+			t.Fatalf("%s: %v", expr, err)
+		}
+		if got := st.Items[0].Name(); got != expr {
+			t.Errorf("%s is named %q", expr, got)
+		}
+	}
+	fns := Functions()
+	for _, f := range []string{"date_trunc", "time_bucket"} {
+		if !slices.Contains(fns, f) {
+			t.Errorf("Functions() lacks %s", f)
+		}
+	}
+}
