@@ -272,6 +272,8 @@ func FuzzQuery(f *testing.F) {
 		"SELECT series, hour(time) AS h, max(n) FROM (SELECT time, series, count(*) AS n, max(time) AS t FROM m GROUP BY time(1h), series) x GROUP BY series, h",
 		"SELECT * FROM (SELECT * FROM (SELECT seq AS s, op, key, v FROM m ORDER BY v LIMIT 20) WHERE dayofweek(time, 'Asia/Tokyo') >= 0)",
 		"SELECT series, count(*) FILTER (WHERE b AND v > 3), avg(n) FILTER (WHERE NOT b) AS a FROM m WHERE b OR n > 1 GROUP BY series HAVING a > 1 ORDER BY count(*) FILTER (WHERE b AND v > 3)",
+		"SELECT date_trunc('week', time, 'Europe/Berlin') AS w, time_bucket(1mo, time), min(time) + 1h, now() - max(time) FROM m WHERE date_trunc('day', time) >= '2026-11-30' AND time - 1h30m < now() GROUP BY w, time_bucket(1mo, time) HAVING w > '2000-01-01' ORDER BY w",
+		"SELECT time + 90s, '2026-12-01' + 1d - time, time_bucket(15m, time, -5m, 'Asia/Kolkata') FROM m WHERE now() - time < 3h ORDER BY time_bucket(15m, time) DESC LIMIT 5",
 	} {
 		f.Add(s)
 	}

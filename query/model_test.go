@@ -226,7 +226,10 @@ func (g *qgen) atom() string {
 			"strpos(series, 'host') > 0", "concat(s, key) = 'alphak1'", "upper(key) < 'K3'", "label(series, 'host') = 'a'",
 			"CASE WHEN v > 50 THEN 1 WHEN n > 10 THEN 2 ELSE 3 END = 2", "CASE WHEN b THEN s ELSE key END = 'beta'",
 			"replace(s, 'a', '') = 'lph'", "trim(concat(' ', s)) = 'beta'", "CASE WHEN n > 50 THEN 'x' END IS NULL",
-			"substr(s, 2) >= 'eta'", "concat(n, '-', s) = '7-beta'", "n % 7 = 3", "v % 10 < 5", "n % 0 > 1", "-n % 4 = -1", "x % 2.5 > 1")
+			"substr(s, 2) >= 'eta'", "concat(n, '-', s) = '7-beta'", "n % 7 = 3", "v % 10 < 5", "n % 0 > 1", "-n % 4 = -1", "x % 2.5 > 1",
+			"time + 1h > now()", "now() - time < 90m", "date_trunc('hour', time) = date_trunc('hour', now() - 2h)",
+			"time_bucket(20m, time, 5m) + 20m > now() - 1h", "date_trunc('day', time, 'Asia/Kolkata') < now() - 12h",
+			"time - date_trunc('minute', time) < 30s", "now() - 3h <= time_bucket(1h, time)")
 	}
 	return fmt.Sprintf("n NOT IN (%d, %d)", g.rng.IntN(100), g.rng.IntN(100))
 }
@@ -281,7 +284,8 @@ func (g *qgen) query() string {
 				"median", "stddev", "stddev_pop", "variance", "var_pop", "spread")
 			arg := g.pick("v", "n", "x")
 			if g.rng.IntN(6) == 0 {
-				arg = g.pick("v * 2", "n + x", "abs(v - 50)", "hour(time)", "n - 3", "v / 4", "-n", "CASE WHEN b THEN v ELSE 0.5 END")
+				arg = g.pick("v * 2", "n + x", "abs(v - 50)", "hour(time)", "n - 3", "v / 4", "-n", "CASE WHEN b THEN v ELSE 0.5 END",
+					"date_trunc('minute', time) - now()")
 			}
 			var text string
 			switch fn {
@@ -290,7 +294,7 @@ func (g *qgen) query() string {
 			case "quantile":
 				text = fmt.Sprintf("quantile(%s, %s)", g.pick("0", "0.5", "0.9", "1", "0.25"), arg)
 			case "min", "max", "first", "last", "count":
-				arg = g.pick("v", "n", "x", "s", "time", "series")
+				arg = g.pick("v", "n", "x", "s", "time", "series", "date_trunc('minute', time)", "time_bucket(7m, time) + 1h")
 				fallthrough
 			default:
 				text = fn + "(" + arg + ")"
@@ -314,7 +318,8 @@ func (g *qgen) query() string {
 		}
 		if g.rng.IntN(4) == 0 {
 			groups = append(groups, g.pick("hour(time)", "floor(v / 25)", "dayofweek(time, 'Asia/Kolkata')", "n / 10", "minute(time) * 2 + isodow(time)",
-				"lower(s)", "CASE WHEN v > 50 THEN 'hi' WHEN v > 0 THEN 'mid' END", "split_part(series, '{', 1)"))
+				"lower(s)", "CASE WHEN v > 50 THEN 'hi' WHEN v > 0 THEN 'mid' END", "split_part(series, '{', 1)",
+				"date_trunc('hour', time)", "time_bucket(25m, time, -5m)", "date_trunc('day', time, 'America/New_York')"))
 		}
 		if len(groups) > 0 {
 			sb.WriteString(" GROUP BY " + strings.Join(groups, ", "))
@@ -948,10 +953,12 @@ func bruteArith(a *Arith, r *trow) any {
 	switch {
 	case a.Lit != nil:
 		switch a.Lit.Kind {
-		case LitInt:
+		case LitInt, LitDuration:
 			return a.Lit.Int
 		case LitString:
 			return a.Lit.Str
+		case LitTime:
+			return litTime(a.Lit)
 		}
 		return a.Lit.Float
 	case a.Col != nil:
@@ -997,6 +1004,17 @@ func bruteArith(a *Arith, r *trow) any {
 		}
 		return -x.(float64)
 	case 'f':
+		if tr := a.Trunc; tr != nil { // UTC, or a zone without a change in the model's hours
+			loc := a.Zone
+			if loc == nil {
+				loc = time.UTC
+			}
+			if a.Func == "date_trunc" {
+				return truncOracle(strings.TrimSuffix(strings.ToLower(tr.Unit), "s"), x.(int64), loc)
+			}
+			t := x.(int64) - tr.Offset
+			return t - ((t%tr.Width)+tr.Width)%tr.Width + tr.Offset
+		}
 		if timeFuncs[a.Func] != "" {
 			loc := a.Zone
 			if loc == nil {
