@@ -65,7 +65,7 @@ func (b *bucketer) key(t int64) int64 {
 	if b.months > 0 && localRange(t) {
 		y, m, _ := time.Unix(0, t).In(b.location()).Date()
 		i := floorDiv(int64(y)*12+int64(m)-1, int64(b.months)) * int64(b.months)
-		return time.Date(int(floorDiv(i, 12)), time.Month(i-floorDiv(i, 12)*12+1), 1, 0, 0, 0, 0, b.location()).UnixNano()
+		return wallStart(int(floorDiv(i, 12)), time.Month(i-floorDiv(i, 12)*12+1), 1, 0, 0, 0, 0, b.location())
 	}
 	if b.loc == nil || !localRange(t) {
 		lo, _ := b.fixed(t)
@@ -81,7 +81,7 @@ func (b *bucketer) key(t int64) int64 {
 func (b *bucketer) next(k int64) int64 {
 	if b.months > 0 && localRange(k) {
 		y, m, _ := time.Unix(0, k).In(b.location()).Date()
-		return time.Date(y, m+time.Month(b.months), 1, 0, 0, 0, 0, b.location()).UnixNano()
+		return wallStart(y, m+time.Month(b.months), 1, 0, 0, 0, 0, b.location())
 	}
 	if b.loc == nil || !localRange(k) {
 		_, hi := b.fixed(k)
@@ -90,6 +90,17 @@ func (b *bucketer) next(k int64) int64 {
 	_, off := time.Unix(0, k).In(b.loc).Zone()
 	_, whi := b.fixed(k + int64(off)*1e9)
 	return b.instant(whi)
+}
+
+// maxSpan bounds t - key(t): a bucket's width (31 days a month) and
+// the most a zone's wall clock goes back or forward at once (a day and
+// two hours: zones have left a day out and repeated one).
+func (b *bucketer) maxSpan() int64 {
+	w := b.d
+	if b.months > 0 {
+		w = int64(b.months) * 31 * 24 * int64(time.Hour)
+	}
+	return w + 26*int64(time.Hour)
 }
 
 // location is the zone of the wall clock: UTC without one.
@@ -141,7 +152,35 @@ func (b *bucketer) fixed(t int64) (lo, hi int64) {
 // as a UTC clock) names in the zone.
 func (b *bucketer) instant(w int64) int64 {
 	u := time.Unix(0, w).UTC()
-	return time.Date(u.Year(), u.Month(), u.Day(), u.Hour(), u.Minute(), u.Second(), u.Nanosecond(), b.loc).UnixNano()
+	return wallStart(u.Year(), u.Month(), u.Day(), u.Hour(), u.Minute(), u.Second(), u.Nanosecond(), b.location())
+}
+
+// wallStart is the first instant whose wall clock on loc reads the wall
+// time given or later: time.Date's instant, but for a wall time a change
+// skips, the instant of the change (time.Date answers one before or after
+// the gap, by the gap), and for a wall time a change repeats,
+// its first occurrence (time.Date may answer the second). So a bucket's
+// key is never after its rows.
+func wallStart(y int, mo time.Month, d, h, mi, s, ns int, loc *time.Location) int64 {
+	t := time.Date(y, mo, d, h, mi, s, ns, loc)
+	want := time.Date(y, mo, d, h, mi, s, ns, time.UTC).UnixNano()
+	_, off := t.Zone()
+	start, end := t.ZoneBounds()
+	wall := t.UnixNano() + int64(off)*1e9
+	switch {
+	case wall < want && !end.IsZero(): // skipped, answered before the gap
+		return end.UnixNano()
+	case wall > want && !start.IsZero(): // skipped, answered after it
+		return start.UnixNano()
+	case !start.IsZero():
+		// Repeated: the same wall time on the period before, at its
+		// (larger) offset, is earlier.
+		_, prev := start.Add(-time.Nanosecond).Zone()
+		if e := want - int64(prev)*1e9; prev > off && e < start.UnixNano() && e < t.UnixNano() {
+			return e
+		}
+	}
+	return t.UnixNano()
 }
 
 func (b *bucketer) String() string {

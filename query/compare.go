@@ -87,7 +87,9 @@ func (p *parser) operandEnd(i int) int {
 func (p *parser) arithAt(i int, right bool) bool {
 	t := p.toks[i]
 	switch {
-	case t.kind == tString || t.kind == tDuration || t.kind == tEOF:
+	case t.kind == tDuration: // 1h + time is arithmetic
+		return isArithOp(p.tok(i + 1))
+	case t.kind == tString || t.kind == tEOF:
 		return false
 	case isKw(t, "now") && isPunct(p.tok(i+1), "(") && isPunct(p.tok(i+2), ")"):
 		// now() - 1h is a time literal; now() - time is arithmetic

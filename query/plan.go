@@ -522,6 +522,8 @@ func (p *plan) bounds(e Expr) {
 				p.restrictSeries([]string{e.Lit.Str})
 			}
 		}
+	case *ArithCompare:
+		p.arithBounds(e)
 	case *In, *Or:
 		if names, ok := p.seriesSetOf(e); ok {
 			p.restrictSeries(names)
