@@ -212,7 +212,8 @@ func (p *parser) arithFactor() *Arith {
 }
 
 // numFuncs are the numeric functions of arithmetic.
-var numFuncs = map[string]bool{"abs": true, "round": true, "floor": true, "ceil": true, "sqrt": true, "ln": true, "log10": true, "exp": true, "coalesce": true}
+var numFuncs = map[string]bool{"abs": true, "round": true, "floor": true, "ceil": true, "sqrt": true, "ln": true, "log10": true, "exp": true, "coalesce": true,
+	"epoch": true, "epoch_ms": true, "to_timestamp": true}
 
 // coalesceRest parses the arguments of coalesce after its first and the
 // comma: coalesce(a, b, c) is coalesce(a, coalesce(b, c)).
@@ -229,6 +230,9 @@ func (p *parser) coalesceRest(pos int) *Arith {
 // integer stays one under abs, round (without digits), floor and ceil;
 // a result that is not a finite number (sqrt(-1), ln(0)) is NULL.
 func apply(fn string, k colKind, x value, d int64, hasD bool) value {
+	if epochFuncs[fn] {
+		return applyEpoch(fn, k, x)
+	}
 	if k != kFloat {
 		switch fn {
 		case "abs":
@@ -289,6 +293,8 @@ func funcKind(fn string, k colKind, hasD bool) colKind {
 		if !hasD {
 			return k
 		}
+	case "epoch_ms", "to_timestamp":
+		return kInt
 	}
 	if timeFuncs[fn] != "" {
 		return kInt
@@ -558,7 +564,7 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 			ap.kind = ap.l.kind
 		}
 	}
-	if a.Op == 'f' && (timeFuncs[a.Func] != "" || a.Trunc != nil) {
+	if a.Op == 'f' && (timeFuncs[a.Func] != "" || a.Trunc != nil || a.Func == "epoch" || a.Func == "epoch_ms") {
 		p.textAsTime(a.L, ap.l) // hour('2024-01-02T03:04:05Z')
 		ap.kind = ap.l.kind
 	}
@@ -570,7 +576,7 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 	}
 	if a.Op == 'f' {
 		ap.fn, ap.loc, ap.part = a.Func, a.Zone, timeFuncs[a.Func] != ""
-		if (ap.part || a.Trunc != nil) && ap.l.kind != kInt {
+		if (ap.part || a.Trunc != nil || a.Func == "epoch" || a.Func == "epoch_ms") && ap.l.kind != kInt {
 			return nil, p.errAt(a.Pos, "%s() wants a time (time, or int64 nanoseconds since the epoch), not a %s", a.Func, ap.l.kind)
 		}
 		if a.Trunc != nil {
@@ -580,7 +586,7 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 		if a.R != nil {
 			ap.r = &arithPlan{kind: kInt, lit: &value{i: a.R.Lit.Int}, hid: -1}
 		}
-		ap.kind = funcKind(a.Func, ap.l.kind, a.R != nil)
+		ap.kind, ap.ts = funcKind(a.Func, ap.l.kind, a.R != nil), a.Func == "to_timestamp"
 		return ap, nil
 	}
 	if err := p.number(a.R, ap.r); err != nil {

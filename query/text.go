@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -32,6 +33,7 @@ var textFuncs = map[string]textFunc{
 	"strpos":     {args: []colKind{kString, kString}, out: kInt},
 	"concat":     {args: []colKind{0, 0}, variadic: true, out: kString},
 	"label":      {args: []colKind{kString, kString}, out: kString},
+	"strftime":   {args: []colKind{kInt, kString, kString}, optional: 1, out: kString},
 }
 
 // CaseWhen is one WHEN cond THEN value of a CASE.
@@ -122,12 +124,23 @@ func (p *plan) compileText(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arit
 		if err != nil {
 			return err
 		}
+		if i == 0 && a.Func == "strftime" {
+			p.textAsTime(x, xp) // strftime('2024-01-02', '%A')
+			if xp.kind != kInt {
+				return p.errAt(x.Pos, "type mismatch: strftime() wants a time, %s is a %s", x.String(), xp.kind)
+			}
+		}
 		want := f.args[min(i, len(f.args)-1)]
 		switch {
 		case want == kString && xp.kind != kString:
 			return p.errAt(x.Pos, "type mismatch: %s() wants text, %s is a %s", a.Func, x.String(), xp.kind)
 		case want == kInt && xp.kind != kInt:
 			return p.errAt(x.Pos, "type mismatch: %s() wants an integer, %s is a %s", a.Func, x.String(), xp.kind)
+		}
+		if i == 2 && a.Func == "strftime" && xp.lit != nil {
+			if _, ok := zoneNamed(xp.lit.s); !ok {
+				return p.errAt(x.Pos, "unknown time zone %s (want an IANA name such as 'Europe/Berlin', 'America/New_York' or 'UTC')", x.String())
+			}
 		}
 		ap.args = append(ap.args, xp)
 	}
@@ -218,6 +231,15 @@ func textValue(fn string, args []*arithPlan, v []value) (value, bool) {
 		return value{i: int64(utf8.RuneCountInString(v[0].s[:i])) + 1}, true
 	case "label":
 		return value{s: labelOf(v[0].s, v[1].s)}, true
+	case "strftime":
+		loc := time.UTC
+		if len(v) > 2 {
+			var ok bool
+			if loc, ok = zoneNamed(v[2].s); !ok {
+				return nullValue, false
+			}
+		}
+		return value{s: strftime(time.Unix(0, v[0].i).In(loc), v[1].s)}, true
 	}
 	// concat: numbers as they print
 	var sb strings.Builder
@@ -227,6 +249,12 @@ func textValue(fn string, args []*arithPlan, v []value) (value, bool) {
 			sb.WriteString(x.s)
 		case kFloat:
 			sb.WriteString(strconv.FormatFloat(x.f, 'g', -1, 64))
+		case kInt:
+			if args[i].ts { // an instant as it prints
+				sb.WriteString(time.Unix(0, x.i).UTC().Format(time.RFC3339Nano))
+				break
+			}
+			fallthrough
 		default:
 			sb.WriteString(strconv.FormatInt(x.i, 10))
 		}

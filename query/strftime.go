@@ -1,0 +1,159 @@
+package query
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Instants to and from numbers and text: epoch(t) (seconds, float64),
+// epoch_ms(t) (int64), to_timestamp(seconds) and strftime(t, format[,
+// 'zone']).
+
+// epochFuncs are the numeric functions between instants and numbers.
+var epochFuncs = map[string]bool{"epoch": true, "epoch_ms": true, "to_timestamp": true}
+
+// applyEpoch computes epoch, epoch_ms or to_timestamp of x (of kind k);
+// an instant outside int64 nanoseconds is NULL.
+func applyEpoch(fn string, k colKind, x value) value {
+	switch fn {
+	case "epoch":
+		return value{f: float64(x.i/1e9) + float64(x.i%1e9)/1e9}
+	case "epoch_ms":
+		return value{i: floorDiv(x.i, 1e6)}
+	}
+	if k != kFloat {
+		if x.i > math.MaxInt64/int64(time.Second) || x.i < math.MinInt64/int64(time.Second) {
+			return nullValue
+		}
+		return value{i: x.i * 1e9}
+	}
+	f := math.Round(x.f * 1e9)
+	if !(f >= math.MinInt64 && f < math.MaxInt64) { // NaN too
+		return nullValue
+	}
+	return value{i: int64(f)}
+}
+
+// zones caches the zones strftime names by row.
+var zones sync.Map // name -> *time.Location, or nil for no such zone
+
+// zoneNamed returns the zone called name ("" is UTC).
+func zoneNamed(name string) (*time.Location, bool) {
+	if name == "" {
+		return time.UTC, true
+	}
+	if z, ok := zones.Load(name); ok {
+		loc, _ := z.(*time.Location)
+		return loc, loc != nil
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		loc = nil
+	}
+	zones.Store(name, loc)
+	return loc, loc != nil
+}
+
+// strftime formats t with C's strftime directives: %Y %y %m %d %e %H %I
+// %M %S %f (microseconds) %p %j %a %A %b %B %u %w %V %G %Z %z %F %T %s
+// %n %t %%; any other % sequence is written as it is.
+func strftime(t time.Time, format string) string {
+	var sb strings.Builder
+	pad := func(n, width int) {
+		s := strconv.Itoa(n)
+		for i := len(s); i < width; i++ {
+			sb.WriteByte('0')
+		}
+		sb.WriteString(s)
+	}
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' || i+1 == len(format) {
+			sb.WriteByte(c)
+			continue
+		}
+		i++
+		switch format[i] {
+		case 'Y':
+			pad(t.Year(), 4)
+		case 'y':
+			pad((t.Year()%100+100)%100, 2)
+		case 'm':
+			pad(int(t.Month()), 2)
+		case 'd':
+			pad(t.Day(), 2)
+		case 'e':
+			if t.Day() < 10 {
+				sb.WriteByte(' ')
+			}
+			pad(t.Day(), 1)
+		case 'H':
+			pad(t.Hour(), 2)
+		case 'I':
+			pad((t.Hour()+11)%12+1, 2)
+		case 'M':
+			pad(t.Minute(), 2)
+		case 'S':
+			pad(t.Second(), 2)
+		case 'f':
+			pad(t.Nanosecond()/1000, 6)
+		case 'p':
+			if t.Hour() < 12 {
+				sb.WriteString("AM")
+			} else {
+				sb.WriteString("PM")
+			}
+		case 'j':
+			pad(t.YearDay(), 3)
+		case 'a':
+			sb.WriteString(t.Weekday().String()[:3])
+		case 'A':
+			sb.WriteString(t.Weekday().String())
+		case 'b':
+			sb.WriteString(t.Month().String()[:3])
+		case 'B':
+			sb.WriteString(t.Month().String())
+		case 'u':
+			pad((int(t.Weekday())+6)%7+1, 1)
+		case 'w':
+			pad(int(t.Weekday()), 1)
+		case 'V':
+			_, w := t.ISOWeek()
+			pad(w, 2)
+		case 'G':
+			y, _ := t.ISOWeek()
+			pad(y, 4)
+		case 'Z':
+			name, _ := t.Zone()
+			sb.WriteString(name)
+		case 'z':
+			_, off := t.Zone()
+			sign := byte('+')
+			if off < 0 {
+				sign, off = '-', -off
+			}
+			sb.WriteByte(sign)
+			pad(off/3600, 2)
+			pad(off/60%60, 2)
+		case 'F':
+			sb.WriteString(strftime(t, "%Y-%m-%d"))
+		case 'T':
+			sb.WriteString(strftime(t, "%H:%M:%S"))
+		case 's':
+			sb.WriteString(strconv.FormatInt(floorDiv(t.UnixNano(), 1e9), 10))
+		case 'n':
+			sb.WriteByte('\n')
+		case 't':
+			sb.WriteByte('\t')
+		case '%':
+			sb.WriteByte('%')
+		default:
+			sb.WriteByte('%')
+			sb.WriteByte(format[i])
+		}
+	}
+	return sb.String()
+}

@@ -1,0 +1,118 @@
+package query
+
+import (
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// TestStrftime: every directive on instants from 1680 to 2260 (before
+// the epoch too), in UTC and on a zone's clock, against the time
+// package's own formatting of the same fields.
+func TestStrftime(t *testing.T) {
+	tokyo, err := time.LoadLocation("Asia/Tokyo")
+	if err != nil {
+		t.Skip("no zone database:", err)
+	}
+	kolkata, _ := time.LoadLocation("Asia/Kolkata")
+	rng := rand.New(rand.NewPCG(8, 1))
+	lo := time.Date(1680, 1, 1, 0, 0, 0, 0, time.UTC).UnixNano()
+	hi := time.Date(2260, 1, 1, 0, 0, 0, 0, time.UTC).UnixNano()
+	for range 5000 {
+		ns := lo + 2*rng.Int64N(hi/2-lo/2)
+		for _, loc := range []*time.Location{time.UTC, tokyo, kolkata} {
+			tm := time.Unix(0, ns).In(loc)
+			isoY, isoW := tm.ISOWeek()
+			name, _ := tm.Zone()
+			want := tm.Format("2006|06|01|02|_2|15|03|04|05|.000000|PM|002|Mon|Monday|Jan|January|") +
+				strconv.Itoa((int(tm.Weekday())+6)%7+1) + "|" + strconv.Itoa(int(tm.Weekday())) + "|" +
+				twoDigits(isoW) + "|" + strconv.Itoa(isoY) + "|" + name + "|" + tm.Format("-0700|2006-01-02|15:04:05|") +
+				strconv.FormatInt(int64(math.Floor(float64(ns)/1e9)), 10) + "|%|%q|\n\t"
+			want = replaceOnce(want, "|.", "|") // %f has no dot
+			got := strftime(tm, "%Y|%y|%m|%d|%e|%H|%I|%M|%S|%f|%p|%j|%a|%A|%b|%B|%u|%w|%V|%G|%Z|%z|%F|%T|%s|%%|%q|%n%t")
+			if got != want {
+				t.Fatalf("%v: %q, want %q", tm, got, want)
+			}
+		}
+	}
+}
+
+func twoDigits(n int) string {
+	if n < 10 {
+		return "0" + strconv.Itoa(n)
+	}
+	return strconv.Itoa(n)
+}
+
+func replaceOnce(s, old, new string) string {
+	for i := 0; i+len(old) <= len(s); i++ {
+		if s[i:i+len(old)] == old {
+			return s[:i] + new + s[i+len(old):]
+		}
+	}
+	return s
+}
+
+// TestEpochFunctions: epoch, epoch_ms and to_timestamp on a stream's rows
+// and at the ends of int64, strftime and concat of instants in queries,
+// and what they refuse.
+func TestEpochFunctions(t *testing.T) {
+	src, rows := testSource(t, 500, 50)
+	open := openOnly(src)
+	got := mustRun(t, open, "SELECT epoch(time), epoch_ms(time), to_timestamp(epoch_ms(time) / 1000), to_timestamp(n), strftime(time, '%H:%M', 'Asia/Kolkata'), concat(date_trunc('minute', time), '/', n) FROM m")
+	kolkata, err := time.LoadLocation("Asia/Kolkata")
+	if err != nil {
+		t.Skip("no zone database:", err)
+	}
+	var want [][]any
+	for _, r := range rows {
+		var ts, cat any
+		if n, ok := r.f["n"].(int64); ok {
+			ts = n * 1e9
+			cat = time.Unix(0, r.time-r.time%6e10).UTC().Format(time.RFC3339Nano) + "/" + strconv.FormatInt(n, 10)
+		}
+		want = append(want, []any{float64(r.time) / 1e9, r.time / 1e6, (r.time / 1e6) * 1e6, ts,
+			time.Unix(0, r.time).In(kolkata).Format("15:04"), cat})
+	}
+	// epoch(t) is float64: compare it within its precision.
+	for i := range got {
+		if g, w := got[i][0].(float64), want[i][0].(float64); math.Abs(g-w) > 1e-6 {
+			t.Fatalf("row %d: epoch %v, want %v", i, g, w)
+		}
+		got[i][0], want[i][0] = nil, nil
+	}
+	if d := diffCells(got, want); d != "" {
+		t.Fatal(d)
+	}
+	for _, c := range []struct {
+		x    value
+		k    colKind
+		fn   string
+		want value
+	}{
+		{value{i: math.MaxInt64}, kInt, "epoch_ms", value{i: 9223372036854}},
+		{value{i: -1}, kInt, "epoch_ms", value{i: -1}},
+		{value{i: math.MinInt64}, kInt, "epoch_ms", value{i: -9223372036855}},
+		{value{i: 9223372036}, kInt, "to_timestamp", value{i: 9223372036e9}},
+		{value{i: 9223372037}, kInt, "to_timestamp", nullValue},
+		{value{i: -9223372037}, kInt, "to_timestamp", nullValue},
+		{value{f: 1.5}, kFloat, "to_timestamp", value{i: 1.5e9}},
+		{value{f: -0.25}, kFloat, "to_timestamp", value{i: -0.25e9}},
+		{value{f: 9.3e9}, kFloat, "to_timestamp", nullValue},
+		{value{f: math.NaN()}, kFloat, "to_timestamp", nullValue},
+		{value{f: math.Inf(-1)}, kFloat, "to_timestamp", nullValue},
+		{value{i: -1}, kInt, "epoch", value{f: -1e-9}},
+	} {
+		if got := applyEpoch(c.fn, c.k, c.x); got != c.want {
+			t.Errorf("%s(%+v) = %+v, want %+v", c.fn, c.x, got, c.want)
+		}
+	}
+	wantErrors(t, open, []errCase{
+		{"SELECT epoch(v) FROM m", "epoch() wants a time", "epoch"},
+		{"SELECT strftime(v, '%H') FROM m", "strftime() wants a time, v is a float64", "v,"},
+		{"SELECT strftime(time, '%H', 'Mars/X') FROM m", "unknown time zone 'Mars/X'", "'Mars/X'"},
+		{"SELECT strftime(time) FROM m", "strftime() takes 2 or 3 arguments, not 1", "strftime"},
+	})
+}
