@@ -104,6 +104,9 @@ func (p *plan) planAggregate() error {
 				return p.errAt(g.Pos, "cannot group by bytes field %q", g.Col.Name)
 			}
 			gs.kind, gs.name, gs.out = gColumn, g.Col.Name, k
+			if p.fields.instant(g.Col.Name) {
+				gs.out = kTime
+			}
 			p.nd.add(g.Col.Name)
 		} else if g.Col.Name == ColSeq || g.Col.Name == ColTime {
 			return p.errAt(g.Pos, "cannot group by %s: use time(<bucket>) for time", g.Col.Name)
@@ -320,7 +323,8 @@ func (p *plan) aggSpec(c *Call) (aggSpec, error) {
 	case "first", "last":
 		s.out = k
 	}
-	if s.expr != nil && s.expr.ts && s.out == kInt && c.Func != "count" && c.Func != "sum" && c.Func != "spread" {
+	instant := s.expr != nil && s.expr.ts || s.expr == nil && p.fields.instant(c.Arg.Name)
+	if instant && s.out == kInt && c.Func != "count" && c.Func != "sum" && c.Func != "spread" {
 		s.out = kTime // min(date_trunc('day', time)) is an instant
 	}
 	return s, nil

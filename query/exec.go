@@ -136,6 +136,9 @@ func exec(ctx context.Context, st *Statement, text string, open Opener, o *Optio
 	if err != nil {
 		return nil, err
 	}
+	if sub, ok := src.(*subSource); ok {
+		fs.instants = sub.instants
+	}
 	p, err := compile(st, text, fs, opts.Now, in)
 	if err != nil {
 		return nil, err

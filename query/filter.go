@@ -117,7 +117,8 @@ type numPred struct {
 	isInt bool // compare as int64 (field and literal are ints)
 	iv    int64
 	fv    float64
-	fset  map[float64]bool // IN, as floats
+	fset  map[float64]bool // IN: the values, for float64 blocks
+	iset  map[int64]bool   // IN: the integral values, for int64 blocks (exact past 2^53)
 	neg   bool
 }
 
@@ -132,11 +133,10 @@ func (p *numPred) eval(b *batch, sel []int32) []int32 {
 			if null(r) {
 				return false
 			}
-			x := c.Floats
 			if c.Type == chunk.Int64 {
-				return p.fset[float64(c.Ints[r])] != p.neg
+				return p.iset[c.Ints[r]] != p.neg
 			}
-			return p.fset[x[r]] != p.neg
+			return p.fset[c.Floats[r]] != p.neg
 		})
 	}
 	if c.Type == chunk.Int64 && p.isInt {

@@ -159,6 +159,15 @@ func (p *plan) planRaw() error {
 			p.out = append(p.out, outCol{name: it.Name(), kind: k, nullable: !isBase(it.Col.Name), src: it.Col.Name})
 		}
 	}
+	for i, c := range p.out {
+		if c.expr == nil && c.win == nil && p.fields.instant(c.src) { // out as a timestamp
+			ap, err := p.rawArith(&Arith{Col: &ColRef{Name: c.src}})
+			if err != nil {
+				return err
+			}
+			p.out[i].kind, p.out[i].expr, p.out[i].src = kTime, ap, ""
+		}
+	}
 	for _, c := range p.out {
 		if c.expr == nil && c.win == nil {
 			p.nd.add(c.src)
@@ -385,6 +394,13 @@ func (p *plan) compileCompare(e *Compare, neg bool) (pred, error) {
 		v := l.Str
 		return &strPred{col: e.Col.Name, match: func(s string) bool { return cmpHolds(op, strings.Compare(s, v)) }}, nil
 	case kInt, kFloat:
+		if (l.Kind == LitString || l.Kind == LitTime) && p.fields.instant(e.Col.Name) { // a subquery's day > '2024-01-02'
+			v, err := p.timeOf(l)
+			if err != nil {
+				return nil, err
+			}
+			return &numPred{field: e.Col.Name, op: op, isInt: true, iv: v, fv: float64(v)}, nil
+		}
 		switch l.Kind {
 		case LitInt:
 			return &numPred{field: e.Col.Name, op: op, isInt: k == kInt, iv: l.Int, fv: float64(l.Int)}, nil
@@ -440,18 +456,27 @@ func (p *plan) compileIn(e *In, neg bool) (pred, error) {
 		}
 		return &intPred{col: e.Col.Name, set: set, neg: out}, nil
 	case kInt, kFloat:
-		set := map[float64]bool{}
+		set, iset := map[float64]bool{}, map[int64]bool{}
 		for _, l := range p.in.lits(e) {
-			switch l.Kind {
-			case LitInt:
-				set[float64(l.Int)] = true
-			case LitFloat:
+			switch {
+			case l.Kind == LitInt:
+				set[float64(l.Int)], iset[l.Int] = true, true
+			case l.Kind == LitFloat:
 				set[l.Float] = true
+				if l.Float == math.Trunc(l.Float) && l.Float >= math.MinInt64 && l.Float < math.MaxInt64 {
+					iset[int64(l.Float)] = true
+				}
+			case (l.Kind == LitString || l.Kind == LitTime) && p.fields.instant(e.Col.Name):
+				v, err := p.timeOf(l)
+				if err != nil {
+					return nil, err
+				}
+				set[float64(v)], iset[v] = true, true
 			default:
 				return nil, p.errAt(l.Pos, "type mismatch: %s column %q compared with %s", k, e.Col.Name, litKindName(l.Kind))
 			}
 		}
-		return &numPred{field: e.Col.Name, fset: set, neg: out}, nil
+		return &numPred{field: e.Col.Name, fset: set, iset: iset, neg: out}, nil
 	case kSeries, kKey, kString, kBytes:
 		set := map[string]bool{}
 		for _, l := range p.in.lits(e) {

@@ -41,6 +41,15 @@ type FieldDef struct {
 type fieldSet struct {
 	list   []FieldDef
 	byName map[string]int
+	// instants: int64 fields that hold instants (a subquery's
+	// timestamps), output as timestamps and compared with times
+	instants map[string]bool
+}
+
+// instant reports whether field name holds instants.
+func (f *fieldSet) instant(name string) bool {
+	t, ok := f.lookup(name)
+	return ok && t == chunk.Int64 && f.instants[name]
 }
 
 func (f *fieldSet) lookup(name string) (chunk.Type, bool) {

@@ -49,6 +49,9 @@ type subSource struct {
 	rows  int
 	bytes int
 	plan  []string // the subquery's EXPLAIN, for the outer one's
+	// instants are the int64 fields that were timestamps (day in SELECT
+	// date_trunc('day', time) AS day ...): instants again outside
+	instants map[string]bool
 }
 
 // explainLinesOf returns the lines of EXPLAIN st.
@@ -145,6 +148,12 @@ func (b *subBuilder) add(rec arrow.RecordBatch) error {
 			return b.fail("its column %s appears twice: rename one (AS ...)", f.Name)
 		}
 		seen[f.Name] = true
+		if f.Type.ID() == arrow.TIMESTAMP && !isBase(f.Name) {
+			if b.src.instants == nil {
+				b.src.instants = map[string]bool{}
+			}
+			b.src.instants[f.Name] = true
+		}
 	}
 	for off := 0; off < int(rec.NumRows()); {
 		if b.blk == nil {

@@ -3,6 +3,7 @@ package query
 import (
 	"math/rand/v2"
 	"regexp"
+	"strconv"
 	"slices"
 	"strings"
 	"testing"
@@ -381,5 +382,86 @@ func TestTimeArithRanges(t *testing.T) {
 		if !regexp.MustCompile(`blocks: \d+ total, \d+ scanned, \d+ pruned by seq, [1-9]\d* pruned by time`).MatchString(plan) {
 			t.Errorf("%s: no time range pruned:\n%s", q, plan)
 		}
+	}
+}
+
+// TestSubqueryInstants: a subquery's timestamps (not its time) stay
+// instants outside it: output as timestamps, compared and listed with
+// times in quotes, grouped, aggregated and moved as instants.
+func TestSubqueryInstants(t *testing.T) {
+	src, rows := testSource(t, 3000, 50)
+	open := openOnly(src)
+	o := &Options{Now: modelNow}
+	perHour := map[int64]int64{}
+	for _, r := range rows {
+		perHour[truncOracle("hour", r.time, time.UTC)]++
+	}
+	var hours []int64
+	for h := range perHour {
+		hours = append(hours, h)
+	}
+	slices.Sort(hours)
+	if len(hours) < 4 {
+		t.Fatalf("%d hours", len(hours))
+	}
+	inner := "(SELECT date_trunc('hour', time) AS h, count(*) AS c FROM m GROUP BY h)"
+	text := func(ns int64) string { return "'" + time.Unix(0, ns).UTC().Format(time.RFC3339) + "'" }
+	cases := []struct {
+		q     string
+		want  [][]any
+		types string
+	}{
+		{"SELECT h, c FROM " + inner, nil, "ts int64"},
+		{"SELECT h, c FROM " + inner + " WHERE h >= " + text(hours[2]), nil, "ts int64"},
+		{"SELECT h, c FROM " + inner + " WHERE h IN (" + text(hours[1]) + ", " + text(hours[3]) + ", '1999-01-01')", nil, "ts int64"},
+		{"SELECT min(h), max(h) + 1h, sum(c) FROM " + inner, nil, "ts ts int64"},
+		{"SELECT h, sum(c) FROM " + inner + " GROUP BY h ORDER BY h DESC LIMIT 1", nil, "ts int64"},
+		{"SELECT date_trunc('day', h) AS d, sum(c) FROM " + inner + " WHERE h - 1h < " + text(hours[1]) + " GROUP BY d", nil, "ts int64"},
+	}
+	for _, h := range hours {
+		cases[0].want = append(cases[0].want, []any{h, perHour[h]})
+		if h >= hours[2] {
+			cases[1].want = append(cases[1].want, []any{h, perHour[h]})
+		}
+		if h == hours[1] || h == hours[3] {
+			cases[2].want = append(cases[2].want, []any{h, perHour[h]})
+		}
+	}
+	cases[3].want = [][]any{{hours[0], hours[len(hours)-1] + int64(time.Hour), int64(len(rows))}}
+	cases[4].want = [][]any{{hours[len(hours)-1], perHour[hours[len(hours)-1]]}}
+	cases[5].want = [][]any{{truncOracle("day", hours[0], time.UTC), perHour[hours[0]] + perHour[hours[1]]}}
+	for _, c := range cases {
+		rr, err := Run(t.Context(), c.q, open, o)
+		if err != nil {
+			t.Fatalf("%s: %v", c.q, err)
+		}
+		var types []string
+		for _, f := range rr.Schema().Fields() {
+			types = append(types, strings.ReplaceAll(f.Type.String(), "timestamp[ns, tz=UTC]", "ts"))
+		}
+		rr.Release()
+		got, err := runCells(c.q, open, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := diffCells(got, c.want); d != "" || strings.Join(types, " ") != c.types {
+			t.Errorf("%s: types %v (want %s): %s", c.q, types, c.types, d)
+		}
+	}
+	if truncOracle("day", hours[0], time.UTC) != truncOracle("day", hours[1], time.UTC) {
+		t.Fatalf("the first two hours are on two days: case 5 wants one")
+	}
+}
+
+// TestInLargeInts: x IN (...) on int64 values past 2^53 matches exactly,
+// not every value that rounds to the same float64.
+func TestInLargeInts(t *testing.T) {
+	src, rows := testSource(t, 600, 50)
+	open := openOnly(src)
+	const base = 1 << 60
+	q := "SELECT big FROM (SELECT seq + " + strconv.Itoa(base) + " AS big FROM m) WHERE big IN (" + strconv.Itoa(base+300) + ", " + strconv.Itoa(base+301) + ", 2.5)"
+	got := mustRun(t, open, q)
+	if d := diffCells(got, [][]any{{int64(base + 300)}, {int64(base + 301)}}); d != "" || len(rows) < 400 {
+		t.Errorf("%s: %s", q, d)
 	}
 }
