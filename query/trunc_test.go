@@ -3,8 +3,8 @@ package query
 import (
 	"math/rand/v2"
 	"regexp"
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
