@@ -524,32 +524,9 @@ func (p *parser) groupItem() GroupItem {
 			p.fail(d.pos, "time() wants a duration such as 5m or 1h, found %s", d.describe())
 		}
 		g := GroupItem{Pos: t.pos}
-		if n, ok := calendarMonths(d.text); ok {
-			if n <= 0 || n > 1200 {
-				p.fail(d.pos, "time(%s): want 1 to 1200 months (100y)", d.text)
-			}
-			g.Months, g.Bucket = n, int64(n)*30*24*int64(time.Hour)
-		} else if g.Bucket = p.duration(d); g.Bucket <= 0 {
-			p.fail(d.pos, "time bucket of 0: want a positive duration such as 5m")
-		}
+		g.Bucket, g.Months = p.bucketWidth(d, "time bucket")
 		if p.acceptPunct(",") { // an offset, a zone, or both
-			zone := true
-			if o := p.peek(); o.kind == tDuration || o.kind == tPunct && o.text == "-" {
-				neg := p.acceptPunct("-")
-				if o = p.advance(); o.kind != tDuration {
-					p.fail(o.pos, "time() wants an offset such as 15m after the bucket, found %s", o.describe())
-				}
-				if g.Months > 0 {
-					p.fail(o.pos, "an offset is not supported with calendar buckets (%s)", d.text)
-				}
-				if g.Offset = p.duration(o); neg {
-					g.Offset = -g.Offset
-				}
-				zone = p.acceptPunct(",")
-			}
-			if zone {
-				g.Zone = p.zone()
-			}
+			g.Offset, _, g.Zone, _ = p.offsetZone("time()", "the bucket", d.text, g.Months)
 		}
 		close := p.expectPunct(")")
 		g.text = p.src[t.pos : close.pos+1]

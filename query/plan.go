@@ -522,26 +522,8 @@ func (p *plan) bounds(e Expr) {
 			}
 		case ColTime:
 			v, _ := p.timeOf(e.Lit)
-			switch e.Op {
-			case "=":
-				p.tlo, p.thi = max(p.tlo, v), min(p.thi, v)
-			case ">":
-				if v == math.MaxInt64 {
-					p.tlo, p.thi = 1, 0
-				} else {
-					p.tlo = max(p.tlo, v+1)
-				}
-			case ">=":
-				p.tlo = max(p.tlo, v)
-			case "<":
-				if v == math.MinInt64 {
-					p.tlo, p.thi = 1, 0
-				} else {
-					p.thi = min(p.thi, v-1)
-				}
-			case "<=":
-				p.thi = min(p.thi, v)
-			}
+			lo, hi := timeBounds(e.Op, v)
+			p.tlo, p.thi = max(p.tlo, lo), min(p.thi, hi)
 		case ColSeries:
 			if e.Op == "=" {
 				p.restrictSeries([]string{e.Lit.Str})

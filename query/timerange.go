@@ -84,28 +84,34 @@ func (p *plan) arithBounds(e *ArithCompare) {
 		if shift > 0 && w > v || shift < 0 && w < v {
 			return
 		}
-		switch op {
-		case "=":
-			lo, hi = w, w
-		case ">=":
-			lo = w
-		case ">":
-			if w == math.MaxInt64 {
-				lo, hi = 1, 0
-			} else {
-				lo = w + 1
-			}
-		case "<=":
-			hi = w
-		case "<":
-			if w == math.MinInt64 {
-				lo, hi = 1, 0
-			} else {
-				hi = w - 1
-			}
-		}
+		lo, hi = timeBounds(op, w)
 	}
 	p.tlo, p.thi = max(p.tlo, lo), min(p.thi, hi)
+}
+
+// timeBounds returns the inclusive range of times t for which t op v
+// holds (lo > hi: none); != and unknown ops bound nothing.
+func timeBounds(op string, v int64) (lo, hi int64) {
+	lo, hi = math.MinInt64, math.MaxInt64
+	switch op {
+	case "=":
+		lo, hi = v, v
+	case ">=":
+		lo = v
+	case ">":
+		if v == math.MaxInt64 {
+			return 1, 0
+		}
+		lo = v + 1
+	case "<=":
+		hi = v
+	case "<":
+		if v == math.MinInt64 {
+			return 1, 0
+		}
+		hi = v - 1
+	}
+	return lo, hi
 }
 
 // constTime returns a, when it is a constant instant: a time in quotes,

@@ -68,43 +68,56 @@ func (p *parser) truncCall(name token) *Arith {
 			p.fail(d.pos, "time_bucket wants a width such as 15m first, found %s", d.describe())
 		}
 		tr.width = d.text
-		if n, ok := calendarMonths(d.text); ok {
-			if n <= 0 || n > 1200 {
-				p.fail(d.pos, "time_bucket(%s): want 1 to 1200 months (100y)", d.text)
-			}
-			tr.Months, tr.Width = n, int64(n)*30*24*int64(time.Hour)
-		} else if tr.Width = p.duration(d); tr.Width <= 0 {
-			p.fail(d.pos, "time_bucket of 0: want a positive width such as 5m")
-		}
+		tr.Width, tr.Months = p.bucketWidth(d, "time_bucket")
 	}
 	p.expectPunct(",")
 	a := &Arith{Op: 'f', Func: fn, L: p.arith(), Trunc: tr, Pos: name.pos}
 	if fn == "time_bucket" && p.acceptPunct(",") {
-		zone := true
-		if o := p.peek(); o.kind == tDuration || isPunct(o, "-") {
-			neg := p.acceptPunct("-")
-			if o = p.advance(); o.kind != tDuration {
-				p.fail(o.pos, "time_bucket wants an offset such as 15m after the time, found %s", o.describe())
-			}
-			if tr.Months > 0 {
-				p.fail(o.pos, "an offset is not supported with calendar buckets (%s)", tr.width)
-			}
-			tr.offset = o.text
-			if tr.Offset = p.duration(o); neg {
-				tr.Offset, tr.offset = -tr.Offset, "-"+o.text
-			}
-			zone = p.acceptPunct(",")
-		}
-		if zone {
-			z := p.peek()
-			a.Zone, a.zone = p.zone(), z.text
-		}
+		tr.Offset, tr.offset, a.Zone, a.zone = p.offsetZone("time_bucket", "the time", tr.width, tr.Months)
 	} else if p.acceptPunct(",") {
 		z := p.peek()
 		a.Zone, a.zone = p.zone(), z.text
 	}
 	p.expectPunct(")")
 	return a
+}
+
+// bucketWidth parses the width d of a bucket of fn (time() or
+// time_bucket): a duration, or months or years (then months, the width
+// approximating them at 30 days a month).
+func (p *parser) bucketWidth(d token, fn string) (width int64, months int) {
+	if n, ok := calendarMonths(d.text); ok {
+		if n <= 0 || n > 1200 {
+			p.fail(d.pos, "%s(%s): want 1 to 1200 months (100y)", strings.TrimSuffix(fn, " bucket"), d.text)
+		}
+		return int64(n) * 30 * 24 * int64(time.Hour), n
+	}
+	if width = p.duration(d); width <= 0 {
+		p.fail(d.pos, "%s of 0: want a positive duration such as 5m", fn)
+	}
+	return width, 0
+}
+
+// offsetZone parses what may follow a bucket's width of text widthText
+// and the comma after it in fn (after what): an offset, a zone, or both.
+func (p *parser) offsetZone(fn, after, widthText string, months int) (offset int64, offsetText string, zone *time.Location, zoneText string) {
+	if o := p.peek(); o.kind == tDuration || isPunct(o, "-") {
+		neg := p.acceptPunct("-")
+		if o = p.advance(); o.kind != tDuration {
+			p.fail(o.pos, "%s wants an offset such as 15m after %s, found %s", fn, after, o.describe())
+		}
+		if months > 0 {
+			p.fail(o.pos, "an offset is not supported with calendar buckets (%s)", widthText)
+		}
+		if offset, offsetText = p.duration(o), o.text; neg {
+			offset, offsetText = -offset, "-"+o.text
+		}
+		if !p.acceptPunct(",") {
+			return offset, offsetText, nil, ""
+		}
+	}
+	z := p.peek()
+	return offset, offsetText, p.zone(), z.text
 }
 
 // writeTrunc writes a, a date_trunc or time_bucket call.
