@@ -109,7 +109,7 @@ func (p *plan) planAggregate() error {
 			}
 			p.nd.add(g.Col.Name)
 		} else if g.Col.Name == ColSeq || g.Col.Name == ColTime {
-			return p.errAt(g.Pos, "cannot group by %s: use time(<bucket>) for time", g.Col.Name)
+			return p.errAt(g.Pos, "cannot group by %s: use time(<bucket>), or date_trunc('day', time) and the like, for time", g.Col.Name)
 		} else {
 			// Not a column: a label of the series name.
 			gs.kind, gs.name, gs.out = gLabel, g.Col.Name, kString
