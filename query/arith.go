@@ -27,6 +27,9 @@ type Arith struct {
 	Whens []CaseWhen
 	Else  *Arith
 	Trunc *Trunc // 'f' of date_trunc or time_bucket (trunc.go)
+	// Part: a time part's unit as date_part or extract (partSyntax)
+	// name it (timepart.go)
+	Part, partSyntax string
 }
 
 // String is the item's text, the name of its column without AS: one
@@ -66,6 +69,9 @@ func (a *Arith) write(sb *strings.Builder, min int) {
 		return
 	case a.Op == 'f' && a.Trunc != nil:
 		a.writeTrunc(sb)
+		return
+	case a.Op == 'f' && a.partSyntax != "":
+		a.writePart(sb)
 		return
 	case a.Op == 'f' && a.Func == "coalesce":
 		sb.WriteString("coalesce(")
@@ -178,6 +184,9 @@ func (p *parser) arithFactor() *Arith {
 	case t.kind == tIdent && isPunct(p.tok(p.i+1), "(") && truncFuncs[strings.ToLower(t.text)]:
 		p.advance()
 		return p.truncCall(t)
+	case t.kind == tIdent && isPunct(p.tok(p.i+1), "(") && (isKw(t, "date_part") || isKw(t, "extract")):
+		p.advance()
+		return p.partCall(t)
 	case t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(" && winFuncs[strings.ToLower(t.text)]:
 		p.fail(t.pos, "%s() is a SELECT item of its own: it cannot be part of arithmetic or of another function", strings.ToLower(t.text))
 	case t.kind == tIdent && isPunct(p.tok(p.i+1), "(") && timeFuncs[strings.ToLower(t.text)] != "":

@@ -1022,7 +1022,7 @@ func bruteArith(a *Arith, r *trow) any {
 			}
 			tm := time.Unix(0, x.(int64)).In(loc)
 			_, week := tm.ISOWeek()
-			return map[string]int64{"year": int64(tm.Year()), "month": int64(tm.Month()), "day": int64(tm.Day()),
+			return map[string]int64{"year": int64(tm.Year()), "quarter": int64(tm.Month()+2) / 3, "month": int64(tm.Month()), "day": int64(tm.Day()),
 				"hour": int64(tm.Hour()), "minute": int64(tm.Minute()), "second": int64(tm.Second()),
 				"dayofweek": int64(tm.Weekday()), "isodow": (int64(tm.Weekday())+6)%7 + 1,
 				"dayofyear": int64(tm.YearDay()), "week": int64(week)}[a.Func]

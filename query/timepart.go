@@ -14,6 +14,7 @@ import (
 // timeFuncs are the time-part functions and what each returns.
 var timeFuncs = map[string]string{
 	"year":      "the year",
+	"quarter":   "the quarter, 1 to 4",
 	"month":     "the month, 1 to 12",
 	"day":       "the day of the month, 1 to 31",
 	"hour":      "the hour, 0 to 23",
@@ -55,6 +56,8 @@ func timePart(fn string, t int64, loc *time.Location) int64 {
 	switch fn {
 	case "year":
 		return int64(tm.Year())
+	case "quarter":
+		return (int64(tm.Month())-1)/3 + 1
 	case "month":
 		return int64(tm.Month())
 	case "day":
@@ -90,6 +93,58 @@ func (p *parser) timeCall(name token) *Arith {
 	return a
 }
 
+// partUnits maps the units of date_part and extract to time parts (and
+// epoch, seconds since the epoch).
+var partUnits = map[string]string{
+	"year": "year", "quarter": "quarter", "month": "month", "week": "week", "day": "day",
+	"hour": "hour", "minute": "minute", "second": "second", "dow": "dayofweek", "dayofweek": "dayofweek",
+	"isodow": "isodow", "doy": "dayofyear", "dayofyear": "dayofyear", "epoch": "epoch",
+}
+
+// partCall parses the rest of date_part('unit', t[, 'zone']) or
+// extract(unit FROM t) after its name: a time part (or epoch) named as
+// written.
+func (p *parser) partCall(name token) *Arith {
+	syntax := strings.ToLower(name.text)
+	p.expectPunct("(")
+	u := p.advance()
+	if syntax == "extract" && u.kind != tIdent || syntax == "date_part" && u.kind != tString {
+		p.fail(u.pos, "%s wants a unit first, such as %s, found %s", syntax, map[string]string{"extract": "hour FROM time", "date_part": "'hour' in quotes"}[syntax], u.describe())
+	}
+	fn, ok := partUnits[strings.ToLower(u.text)]
+	if !ok {
+		p.fail(u.pos, "%s: unknown unit %q (want year, quarter, month, week, day, hour, minute, second, dow, isodow, doy or epoch)", syntax, u.text)
+	}
+	if syntax == "extract" {
+		p.expectKw("from")
+	} else {
+		p.expectPunct(",")
+	}
+	a := &Arith{Op: 'f', Func: fn, L: p.arith(), Pos: name.pos, Part: u.text, partSyntax: syntax}
+	if syntax == "date_part" && fn != "epoch" && p.acceptPunct(",") {
+		z := p.peek()
+		a.Zone, a.zone = p.zone(), z.text
+	}
+	p.expectPunct(")")
+	return a
+}
+
+// writePart writes a, a time part called as date_part or extract.
+func (a *Arith) writePart(sb *strings.Builder) {
+	if a.partSyntax == "extract" {
+		sb.WriteString("extract(" + a.Part + " FROM ")
+		a.L.write(sb, 0)
+		sb.WriteByte(')')
+		return
+	}
+	sb.WriteString("date_part('" + a.Part + "', ")
+	a.L.write(sb, 0)
+	if a.Zone != nil {
+		sb.WriteString(", '" + a.zone + "'")
+	}
+	sb.WriteByte(')')
+}
+
 // Functions returns the names of the language's functions: aggregates,
 // window functions, numeric functions, time parts, truncations of
 // time and text functions, sorted.
@@ -109,6 +164,7 @@ func Functions() []string {
 	for f := range truncFuncs {
 		out = append(out, f)
 	}
+	out = append(out, "date_part", "extract")
 	slices.Sort(out)
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -31,7 +32,7 @@ func TestTimeParts(t *testing.T) {
 			}
 			tm := time.Unix(0, ns).In(tl)
 			_, week := tm.ISOWeek()
-			want := map[string]int64{"year": int64(tm.Year()), "month": int64(tm.Month()), "day": int64(tm.Day()),
+			want := map[string]int64{"year": int64(tm.Year()), "quarter": int64(tm.Month()+2) / 3, "month": int64(tm.Month()), "day": int64(tm.Day()),
 				"hour": int64(tm.Hour()), "minute": int64(tm.Minute()), "second": int64(tm.Second()),
 				"dayofweek": int64(tm.Weekday()), "isodow": map[time.Weekday]int64{time.Monday: 1, time.Tuesday: 2,
 					time.Wednesday: 3, time.Thursday: 4, time.Friday: 5, time.Saturday: 6, time.Sunday: 7}[tm.Weekday()],
@@ -122,5 +123,46 @@ func TestGroupByExpr(t *testing.T) {
 		{"SELECT hour(time), count(*) FROM m GROUP BY minute(time)", `column "time" must be grouped`, ""},
 		{"SELECT count(*) FROM m GROUP BY s * 2", `arithmetic on column "s"`, ""},
 		{"SELECT hour(time, 'Mars/Olympus') FROM m", "Mars/Olympus", ""},
+	})
+}
+
+// TestDatePart: date_part('unit', t[, 'zone']) and extract(unit FROM t)
+// are the time parts (and epoch) by their SQL names, named as written,
+// in SELECT, WHERE and GROUP BY.
+func TestDatePart(t *testing.T) {
+	src, _ := testSource(t, 800, 50)
+	open := openOnly(src)
+	for unit, fn := range partUnits {
+		same := fn + "(time)"
+		if fn == "epoch" {
+			same = "epoch(time)"
+		}
+		got := mustRun(t, open, "SELECT date_part('"+unit+"', time), extract("+strings.ToUpper(unit)+" FROM time), "+same+" FROM m")
+		for i, r := range got {
+			if r[0] != r[2] || r[1] != r[2] {
+				t.Fatalf("%s, row %d: date_part %v, extract %v, %s %v", unit, i, r[0], r[1], same, r[2])
+			}
+		}
+	}
+	a := mustRun(t, open, "SELECT date_part('hour', time, 'Asia/Kolkata') AS h, count(*) FROM m WHERE extract(minute FROM time) < 30 GROUP BY h ORDER BY h")
+	b := mustRun(t, open, "SELECT hour(time, 'Asia/Kolkata') AS h, count(*) FROM m WHERE minute(time) < 30 GROUP BY h ORDER BY h")
+	if d := diffCells(a, b); d != "" || len(a) == 0 {
+		t.Error(d)
+	}
+	for _, expr := range []string{"date_part('dow', time)", "extract(doy FROM time)", "date_part('Hour', time, 'Europe/Berlin')", "extract(epoch FROM time)"} {
+		st, err := Parse("SELECT " + expr + " FROM m")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := st.Items[0].Name(); got != expr {
+			t.Errorf("%s is named %q", expr, got)
+		}
+	}
+	wantErrors(t, open, []errCase{
+		{"SELECT date_part(hour, time) FROM m", "date_part wants a unit first, such as 'hour' in quotes", "hour"},
+		{"SELECT extract('hour' FROM time) FROM m", "extract wants a unit first", "'hour'"},
+		{"SELECT date_part('fortnight', time) FROM m", `unknown unit "fortnight"`, "'fortnight'"},
+		{"SELECT extract(hour time) FROM m", "expected from", "time"},
+		{"SELECT extract(hour FROM v) FROM m", "hour() wants a time", "extract"},
 	})
 }
