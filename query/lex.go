@@ -61,7 +61,7 @@ func lex(src string) ([]token, error) {
 		}
 		out = append(out, t)
 		if t.kind == tEOF {
-			return out, nil
+			return foldIntervals(src, out)
 		}
 	}
 }

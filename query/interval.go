@@ -1,0 +1,74 @@
+package query
+
+import (
+	"strings"
+)
+
+// SQL's interval literals: INTERVAL '1 day', INTERVAL '90 minutes',
+// INTERVAL '1 hour 30 minutes', INTERVAL '1h30m'. The lexer folds the
+// keyword and the string into one duration token written the short way
+// (1d, 90m, 1h30m), so an interval goes wherever a duration does.
+
+// intervalUnits maps the unit words of an interval to duration units.
+var intervalUnits = map[string]string{
+	"ns": "ns", "nanosecond": "ns", "us": "us", "µs": "us", "microsecond": "us", "ms": "ms", "millisecond": "ms",
+	"s": "s", "sec": "s", "second": "s", "m": "m", "min": "m", "minute": "m", "h": "h", "hr": "h", "hour": "h",
+	"d": "d", "day": "d", "w": "w", "week": "w", "mo": "mo", "mon": "mo", "month": "mo", "y": "y", "yr": "y", "year": "y",
+}
+
+// intervalText returns the interval s ("1 hour 30 minutes") as a
+// duration's text ("1h30m"); ok is false if it is not one.
+func intervalText(s string) (string, bool) {
+	var sb strings.Builder
+	rest := strings.TrimSpace(s)
+	if rest == "" {
+		return "", false
+	}
+	for rest != "" {
+		i := 0
+		for i < len(rest) && (isDigit(rest[i]) || rest[i] == '.') {
+			i++
+		}
+		if i == 0 || strings.Count(rest[:i], ".") > 1 || rest[i-1] == '.' || rest[0] == '.' {
+			return "", false
+		}
+		num := rest[:i]
+		rest = strings.TrimLeft(rest[i:], " ")
+		j := 0
+		for j < len(rest) && !isDigit(rest[j]) && rest[j] != ' ' && rest[j] != ',' {
+			j++
+		}
+		word := strings.ToLower(rest[:j])
+		u, ok := intervalUnits[word]
+		if !ok && len(word) > 1 && word[len(word)-1] == 's' {
+			u, ok = intervalUnits[word[:len(word)-1]] // plurals
+		}
+		if !ok {
+			return "", false
+		}
+		sb.WriteString(num + u)
+		rest = strings.TrimLeft(rest[j:], " ,")
+	}
+	return sb.String(), true
+}
+
+// foldIntervals replaces each INTERVAL 'text' pair of toks by one
+// duration token at the keyword.
+func foldIntervals(src string, toks []token) ([]token, error) {
+	out := toks[:0]
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if isKw(t, "interval") && i+1 < len(toks) && toks[i+1].kind == tString {
+			s := toks[i+1]
+			text, ok := intervalText(s.text)
+			if !ok {
+				return nil, errAt(src, s.pos, "bad interval %q (want e.g. '1 day', '90 minutes', '1 hour 30 minutes' or '1h30m')", s.text)
+			}
+			out = append(out, token{kind: tDuration, text: text, pos: t.pos})
+			i++
+			continue
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
