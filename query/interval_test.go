@@ -24,7 +24,7 @@ func TestIntervals(t *testing.T) {
 	open := openOnly(src)
 	o := &Options{Now: modelNow}
 	for with, without := range map[string]string{
-		"SELECT time + INTERVAL '90 minutes', time_bucket(INTERVAL '15 minutes', time) FROM m":  "SELECT time + 90m, time_bucket(15m, time) FROM m",
+		"SELECT time + INTERVAL '90 minutes', time_bucket(INTERVAL '15 minutes', time) FROM m":    "SELECT time + 90m, time_bucket(15m, time) FROM m",
 		"SELECT count(*) FROM m WHERE time > now() - interval '2 hours'":                          "SELECT count(*) FROM m WHERE time > now() - 2h",
 		"SELECT time, count(*) FROM m GROUP BY time(INTERVAL '20 minutes', INTERVAL '5 minutes')": "SELECT time, count(*) FROM m GROUP BY time(20m, 5m)",
 	} {
