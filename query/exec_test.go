@@ -274,6 +274,7 @@ func FuzzQuery(f *testing.F) {
 		"SELECT series, count(*) FILTER (WHERE b AND v > 3), avg(n) FILTER (WHERE NOT b) AS a FROM m WHERE b OR n > 1 GROUP BY series HAVING a > 1 ORDER BY count(*) FILTER (WHERE b AND v > 3)",
 		"SELECT date_trunc('week', time, 'Europe/Berlin') AS w, time_bucket(1mo, time), min(time) + 1h, now() - max(time) FROM m WHERE date_trunc('day', time) >= '2026-11-30' AND time - 1h30m < now() GROUP BY w, time_bucket(1mo, time) HAVING w > '2000-01-01' ORDER BY w",
 		"SELECT time + 90s, '2026-12-01' + 1d - time, time_bucket(15m, time, -5m, 'Asia/Kolkata') FROM m WHERE now() - time < 3h ORDER BY time_bucket(15m, time) DESC LIMIT 5",
+		"SELECT time + INTERVAL '1 hour 30 minutes', count(*) FROM m WHERE time > now() - interval '2 days' GROUP BY time(INTERVAL '1 month', 'Europe/Berlin')",
 		"SELECT extract(dow FROM time) AS d, date_part('quarter', time, 'Asia/Tokyo'), count(*) FROM m WHERE date_part('epoch', time) > 0 GROUP BY d",
 		"SELECT strftime(time, '%Y-%m-%dT%H %a %V %z', 'Asia/Kolkata') AS h, max(epoch(time)), min(to_timestamp(n)), concat(min(time), s) FROM m WHERE epoch_ms(time) % 3 = 1 GROUP BY h, s",
 	} {
