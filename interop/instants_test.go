@@ -1,0 +1,87 @@
+package interop_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/tsqdb/tsq/export"
+)
+
+// TestInteropInstants holds tsq's computed instants against DuckDB's own
+// functions on tsq's Parquet export of the NAB samples: date_trunc by
+// week, month and quarter, time_bucket, strftime, extract and epoch_ms,
+// each grouped with its row count, so that every one of the 162,575
+// rows counts.
+func TestInteropInstants(t *testing.T) {
+	node := requireNode(t)
+	_, s := nabShared(t)
+	path := filepath.Join(t.TempDir(), "nab.parquet")
+	rr := storeQuery(t, s, "SELECT * FROM nab")
+	_, err := export.WriteFile(context.Background(), path, 0, rr, nil)
+	rr.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ tsq, duck string }{
+		{"SELECT epoch_ms(date_trunc('week', time)) AS k, count(*) FROM nab GROUP BY k",
+			"SELECT epoch_ms(date_trunc('week', time)) AS k, count(*) FROM nab GROUP BY k"},
+		{"SELECT epoch_ms(date_trunc('month', time)) AS k, epoch_ms(date_trunc('quarter', time)) AS q, count(*) FROM nab GROUP BY k, q",
+			"SELECT epoch_ms(date_trunc('month', time)) AS k, epoch_ms(date_trunc('quarter', time)) AS q, count(*) FROM nab GROUP BY k, q"},
+		{"SELECT epoch_ms(time_bucket(90m, time)) AS k, count(*) FROM nab GROUP BY k",
+			"SELECT epoch_ms(time_bucket(INTERVAL 90 MINUTE, time::TIMESTAMP, TIMESTAMP '1970-01-01')) AS k, count(*) FROM nab GROUP BY k"},
+		{"SELECT strftime(time, '%Y-%m-%d %H:%M:%S %a %A %b %B %j %u %w %V %G %p %I %y') AS k, count(*) FROM nab GROUP BY k",
+			"SELECT strftime(time::TIMESTAMP, '%Y-%m-%d %H:%M:%S %a %A %b %B %j %u %w %V %G %p %I %y') AS k, count(*) FROM nab GROUP BY k"},
+		{"SELECT extract(quarter FROM time) AS a, extract(isodow FROM time) AS b, extract(doy FROM time) AS c, extract(week FROM time) AS d, date_part('dow', time) AS e, count(*) FROM nab GROUP BY a, b, c, d, e",
+			"SELECT extract(quarter FROM time) AS a, extract(isodow FROM time) AS b, extract(doy FROM time) AS c, extract(week FROM time) AS d, date_part('dow', time) AS e, count(*) FROM nab GROUP BY ALL"},
+		{"SELECT series, epoch_ms(max(time) - 1d) AS k, count(*) FROM nab WHERE time >= '2014-01-01' + INTERVAL '12 hours' GROUP BY series",
+			"SELECT series, epoch_ms(max(time) - INTERVAL 1 DAY) AS k, count(*) FROM nab WHERE time >= TIMESTAMPTZ '2014-01-01 12:00:00+00' GROUP BY series"},
+	} {
+		got := tsqRows(t, storeQuery(t, s, c.tsq))
+		var want [][]string
+		runNode(t, node, &want, "query_parquet.mjs", path, c.duck)
+		var duck []string
+		for _, r := range want {
+			duck = append(duck, strings.Join(r, "|"))
+		}
+		slices.Sort(duck)
+		if len(got) < 2 || !slices.Equal(got, duck) {
+			t.Errorf("%s\n tsq %d rows %.300v\n DuckDB %d rows %.300v", c.tsq, len(got), got, len(duck), duck)
+		}
+	}
+}
+
+// tsqRows returns the rows of rr as sorted lines of |-joined cells.
+func tsqRows(t *testing.T, rr array.RecordReader) []string {
+	t.Helper()
+	defer rr.Release()
+	var out []string
+	for rr.Next() {
+		rec := rr.RecordBatch()
+		for i := range int(rec.NumRows()) {
+			var cells []string
+			for c := range int(rec.NumCols()) {
+				switch a := rec.Column(c).(type) {
+				case *array.Int64:
+					cells = append(cells, fmt.Sprint(a.Value(i)))
+				case *array.String:
+					cells = append(cells, a.Value(i))
+				case *array.Dictionary:
+					cells = append(cells, a.Dictionary().(*array.String).Value(a.GetValueIndex(i)))
+				default:
+					t.Fatalf("column %d is %s", c, a.DataType())
+				}
+			}
+			out = append(out, strings.Join(cells, "|"))
+		}
+	}
+	if err := rr.Err(); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(out)
+	return out
+}
