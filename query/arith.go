@@ -522,7 +522,7 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 			}
 			return nil, p.errAt(a.Pos, "type mismatch: arithmetic on %s of type %s (want a number)", what, ap.in)
 		}
-		ap.kind, ap.ts = kInt, ap.in == kTime || ap.in == kInt && a.Col != nil && p.fields != nil && p.fields.instant(a.Col.Name)
+		ap.kind, ap.ts = kInt, ap.in == kTime || ap.in == kInt && a.Col != nil && p.fields.instant(a.Col.Name)
 		if ap.in == kFloat {
 			ap.kind = kFloat
 		}

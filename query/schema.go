@@ -48,6 +48,9 @@ type fieldSet struct {
 
 // instant reports whether field name holds instants.
 func (f *fieldSet) instant(name string) bool {
+	if f == nil || f.instants == nil {
+		return false
+	}
 	t, ok := f.lookup(name)
 	return ok && t == chunk.Int64 && f.instants[name]
 }
