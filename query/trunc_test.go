@@ -465,3 +465,51 @@ func TestInLargeInts(t *testing.T) {
 		t.Errorf("%s: %s", q, d)
 	}
 }
+
+// TestTruncAcrossChanges: date_trunc and time_bucket on zone clocks over
+// rows across daylight-saving changes (some out of time order), computed
+// a block at a time by bucket spans, equal the bucketer's key of each
+// row.
+func TestTruncAcrossChanges(t *testing.T) {
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Skip("no zone database:", err)
+	}
+	howe, _ := time.LoadLocation("Australia/Lord_Howe")
+	rng := rand.New(rand.NewPCG(4, 4))
+	var rows []trow
+	for _, start := range []time.Time{
+		time.Date(2024, 3, 30, 0, 0, 0, 0, time.UTC), time.Date(2024, 10, 26, 0, 0, 0, 0, time.UTC), // Berlin
+		time.Date(2024, 4, 6, 0, 0, 0, 0, time.UTC), time.Date(2024, 10, 5, 0, 0, 0, 0, time.UTC), // Lord Howe
+	} {
+		for k := range 3 * 24 * 60 / 7 {
+			ts := start.UnixNano() + int64(k)*int64(7*time.Minute) + rng.Int64N(int64(time.Minute))
+			if rng.IntN(10) == 0 {
+				ts -= rng.Int64N(int64(3 * time.Hour))
+			}
+			rows = append(rows, trow{seq: uint64(len(rows) + 1), time: ts, series: "cpu", op: 1, f: map[string]any{}})
+		}
+	}
+	src, err := buildSource(rng, rows, 200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exprs := []string{"date_trunc('hour', time, 'Europe/Berlin')", "date_trunc('day', time, 'Europe/Berlin')",
+		"time_bucket(90m, time, 'Australia/Lord_Howe')", "date_trunc('minute', time, 'Australia/Lord_Howe')", "time_bucket(1mo, time, 'Europe/Berlin')"}
+	got := mustRun(t, openOnly(src), "SELECT time, "+strings.Join(exprs, ", ")+" FROM m")
+	if len(got) != len(rows) {
+		t.Fatalf("%d rows, want %d", len(got), len(rows))
+	}
+	for _, r := range got {
+		ts := r[0].(int64)
+		for i, e := range exprs {
+			loc := berlin
+			if strings.Contains(e, "Howe") {
+				loc = howe
+			}
+			if want := truncOf(t, e).bucketer(loc).key(ts); r[i+1] != want {
+				t.Fatalf("%s of %v: %v, want %v", e, time.Unix(0, ts).In(loc), time.Unix(0, r[i+1].(int64)).In(loc), time.Unix(0, want).In(loc))
+			}
+		}
+	}
+}

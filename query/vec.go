@@ -176,9 +176,14 @@ func (a *arithPlan) vec(b *batch, sel []int32) vec {
 			}
 			return out
 		}
-		if a.bk != nil {
+		if a.bk != nil { // rows come mostly in time order: a bucket's span at a time
+			lo, hi, k := int64(1), int64(0), int64(0)
 			for i, t := range l.ints {
-				out.ints[i] = a.bk.key(t)
+				if t < lo || t >= hi {
+					k = a.bk.key(t)
+					lo, hi = a.bk.span(t)
+				}
+				out.ints[i] = k
 			}
 			return out
 		}
