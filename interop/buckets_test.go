@@ -8,14 +8,14 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/tsqdb/tsq"
 	"github.com/tsqdb/tsq/export"
 )
 
-// TestInteropBuckets runs the aggregate of BenchmarkQueryAggregate (avg and
-// max of value per series per 5-minute bucket) in tsq and, on tsq's Parquet
-// export of the same rows, in DuckDB, and compares every group.
-func TestInteropBuckets(t *testing.T) {
-	node := requireNode(t)
+// nabParquet returns the shared NAB store and its Parquet export (SELECT *
+// FROM nab) in a file of the test's.
+func nabParquet(t *testing.T) (*tsq.Store, string) {
+	t.Helper()
 	_, s := nabShared(t)
 	path := filepath.Join(t.TempDir(), "nab.parquet")
 	rr := storeQuery(t, s, "SELECT * FROM nab")
@@ -24,6 +24,15 @@ func TestInteropBuckets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s, path
+}
+
+// TestInteropBuckets runs the aggregate of BenchmarkQueryAggregate (avg and
+// max of value per series per 5-minute bucket) in tsq and, on tsq's Parquet
+// export of the same rows, in DuckDB, and compares every group.
+func TestInteropBuckets(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
 	type group struct {
 		n    int64
 		avg  float64
@@ -31,7 +40,7 @@ func TestInteropBuckets(t *testing.T) {
 		seen bool
 	}
 	tsqGroups := map[[2]string]*group{}
-	rr = storeQuery(t, s, "SELECT count(value), avg(value), max(value) FROM nab GROUP BY time(5m), series")
+	rr := storeQuery(t, s, "SELECT count(value), avg(value), max(value) FROM nab GROUP BY time(5m), series")
 	defer rr.Release()
 	sc := rr.Schema()
 	col := func(name string) int {

@@ -1,15 +1,12 @@
 package interop_test
 
 import (
-	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/tsqdb/tsq/export"
 )
 
 // TestInteropInstants holds tsq's computed instants against DuckDB's own
@@ -19,14 +16,7 @@ import (
 // rows counts.
 func TestInteropInstants(t *testing.T) {
 	node := requireNode(t)
-	_, s := nabShared(t)
-	path := filepath.Join(t.TempDir(), "nab.parquet")
-	rr := storeQuery(t, s, "SELECT * FROM nab")
-	_, err := export.WriteFile(context.Background(), path, 0, rr, nil)
-	rr.Release()
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, path := nabParquet(t)
 	for _, c := range []struct{ tsq, duck string }{
 		{"SELECT epoch_ms(date_trunc('week', time)) AS k, count(*) FROM nab GROUP BY k",
 			"SELECT epoch_ms(date_trunc('week', time)) AS k, count(*) FROM nab GROUP BY k"},

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -37,24 +38,32 @@ func applyEpoch(fn string, k colKind, x value) value {
 	return value{i: int64(f)}
 }
 
-// zones caches the zones strftime names by row.
-var zones sync.Map // name -> *time.Location, or nil for no such zone
+// zones caches the zones strftime names by row: the zones found (a
+// bounded set), and up to maxZoneMisses names that are none, so that a
+// column of arbitrary text cannot grow it without bound.
+var (
+	zones      sync.Map // name -> *time.Location, or nil for no such zone
+	zoneMisses atomic.Int64
+)
 
-// zoneNamed returns the zone called name ("" is UTC).
+const maxZoneMisses = 4096
+
+// zoneNamed returns the zone called name: an IANA name such as
+// Europe/Berlin, or UTC; never "" or Local, which depend on the machine.
 func zoneNamed(name string) (*time.Location, bool) {
-	if name == "" {
-		return time.UTC, true
-	}
 	if z, ok := zones.Load(name); ok {
 		loc, _ := z.(*time.Location)
 		return loc, loc != nil
 	}
 	loc, err := time.LoadLocation(name)
-	if err != nil {
-		loc = nil
+	if err != nil || name == "" || strings.EqualFold(name, "local") {
+		if zoneMisses.Add(1) <= maxZoneMisses {
+			zones.Store(name, (*time.Location)(nil))
+		}
+		return nil, false
 	}
 	zones.Store(name, loc)
-	return loc, loc != nil
+	return loc, true
 }
 
 // strftime formats t with C's strftime directives: %Y %y %m %d %e %H %I

@@ -116,3 +116,37 @@ func TestEpochFunctions(t *testing.T) {
 		{"SELECT strftime(time) FROM m", "strftime() takes 2 or 3 arguments, not 1", "strftime"},
 	})
 }
+
+// TestZoneNamed: strftime's zones by name are IANA names and UTC, never
+// "" or Local (the machine's), and names that are no zone are refused
+// without growing the cache past its bound.
+func TestZoneNamed(t *testing.T) {
+	if _, ok := zoneNamed("Asia/Tokyo"); !ok {
+		t.Skip("no zone database")
+	}
+	for name, want := range map[string]bool{"UTC": true, "Europe/Berlin": true, "": false, "Local": false, "local": false, "Mars/X": false} {
+		if _, ok := zoneNamed(name); ok != want {
+			t.Errorf("zoneNamed(%q): %v, want %v", name, ok, want)
+		}
+	}
+	for i := range maxZoneMisses + 100 {
+		if _, ok := zoneNamed("No/Such/Zone" + strconv.Itoa(i)); ok {
+			t.Fatal("a zone named No/Such/Zone")
+		}
+	}
+	n := 0
+	zones.Range(func(any, any) bool { n++; return true })
+	if n > maxZoneMisses+10 {
+		t.Errorf("%d names cached, bound %d", n, maxZoneMisses)
+	}
+	src, _ := testSource(t, 50, 50)
+	wantErrors(t, openOnly(src), []errCase{
+		{"SELECT strftime(time, '%H', 'Local') FROM m", "unknown time zone 'Local'", "'Local'"},
+		{"SELECT strftime(time, '%H', '') FROM m", "unknown time zone ''", "''"},
+	})
+	// A zone column's rows: a bad name is NULL for its row.
+	got := mustRun(t, openOnly(src), "SELECT strftime(time, '%H', concat('Mars/', s)) FROM m WHERE s IS NOT NULL LIMIT 1")
+	if len(got) != 1 || got[0][0] != nil {
+		t.Errorf("strftime with a zone that is none: %v, want NULL", got)
+	}
+}
