@@ -25,6 +25,7 @@ type Statement struct {
 	Items     []SelectItem // the projection unless Star
 	Stream    string
 	Sub       *Statement // FROM (SELECT ...): its result is the rows read; Stream is "(subquery)"
+	Join      *Join      // FROM a JOIN b ...: the joined relation is the rows read; Stream is "(join)"
 	Fold      bool       // FROM fold(stream)
 	AsOf      *AsOf
 	Where     Expr // nil: every row
@@ -37,6 +38,9 @@ type Statement struct {
 	Offset    int64 // rows skipped before LIMIT counts
 
 	streamPos int
+	// subAlias names FROM (SELECT ...) [AS] name, for a JOIN.
+	subAlias    string
+	subAliasPos int
 }
 
 // condition is the rows' condition: WHERE, and for DELETE only put rows

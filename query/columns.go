@@ -76,6 +76,14 @@ type outCol struct {
 }
 
 func rawColumns(fs *fieldSet) []outCol {
+	if fs.star != nil {
+		var cols []outCol
+		for _, n := range fs.star {
+			t, _ := fs.lookup(n)
+			cols = append(cols, outCol{name: n, kind: kindOfField(t), nullable: true, src: n})
+		}
+		return cols
+	}
 	cols := []outCol{{name: ColSeq, kind: kSeq, src: ColSeq}, {name: ColTime, kind: kTime, src: ColTime},
 		{name: ColSeries, kind: kSeries, src: ColSeries}, {name: ColKey, kind: kKey, src: ColKey}, {name: ColOp, kind: kOp, src: ColOp}}
 	for _, f := range fs.list {

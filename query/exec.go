@@ -112,7 +112,25 @@ func exec(ctx context.Context, st *Statement, text string, open Opener, o *Optio
 		return nil, err
 	}
 	var src Source
-	if st.Sub != nil {
+	if st.Join != nil {
+		j, err := joinSource(ctx, st, text, open, o)
+		if err != nil {
+			return nil, err
+		}
+		if st.Explain {
+			for _, side := range []*JoinSide{&st.Join.Left, &st.Join.Right} {
+				lines, err := explainLinesOf(ctx, side.St, text, open, o)
+				if err != nil {
+					return nil, err
+				}
+				j.plan = append(j.plan, side.Alias+":")
+				for _, l := range lines {
+					j.plan = append(j.plan, "  "+l)
+				}
+			}
+		}
+		src = j
+	} else if st.Sub != nil {
 		sub, err := subquerySource(ctx, st, text, open, o)
 		if err != nil {
 			return nil, err
@@ -137,7 +155,7 @@ func exec(ctx context.Context, st *Statement, text string, open Opener, o *Optio
 		return nil, err
 	}
 	if sub, ok := src.(*subSource); ok {
-		fs.instants = sub.instants
+		fs.instants, fs.star = sub.instants, sub.star
 	}
 	p, err := compile(st, text, fs, opts.Now, in)
 	if err != nil {

@@ -69,6 +69,13 @@ func lex(src string) ([]token, error) {
 func isLetter(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
 
+// nameRun moves past a run of letters, digits and '_'.
+func (l *lexer) nameRun() {
+	for l.off < len(l.src) && (isLetter(l.src[l.off]) || isDigit(l.src[l.off])) {
+		l.off++
+	}
+}
+
 func (l *lexer) next() (token, error) {
 	// Skip blanks and -- comments.
 	for l.off < len(l.src) {
@@ -95,8 +102,21 @@ func (l *lexer) next() (token, error) {
 	c := l.src[l.off]
 	switch {
 	case isLetter(c):
-		for l.off < len(l.src) && (isLetter(l.src[l.off]) || isDigit(l.src[l.off])) {
+		l.nameRun()
+		// A qualified name is one token: a.value, tags.amenity (a
+		// field named with dots), b.`my field`.
+		for l.off+1 < len(l.src) && l.src[l.off] == '.' && (isLetter(l.src[l.off+1]) || l.src[l.off+1] == '`') {
 			l.off++
+			if l.src[l.off] == '`' {
+				end := strings.IndexByte(l.src[l.off+1:], '`')
+				if end <= 0 {
+					return token{}, errAt(l.src, l.off, "unterminated or empty `name`")
+				}
+				quoted := l.src[start:l.off] + l.src[l.off+1:l.off+1+end]
+				l.off += end + 2
+				return token{kind: tIdent, text: quoted, pos: start}, nil
+			}
+			l.nameRun()
 		}
 		return token{kind: tIdent, text: l.src[start:l.off], pos: start}, nil
 	case isDigit(c) || c == '.' && l.off+1 < len(l.src) && isDigit(l.src[l.off+1]):

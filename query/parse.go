@@ -171,6 +171,7 @@ func (p *parser) selectBody(st *Statement) {
 	p.selectList(st)
 	p.expectKw("from")
 	p.source(st)
+	p.join(st, st.subAlias, st.subAliasPos)
 	if p.acceptKw("where") {
 		st.Where = p.orExpr()
 	}

@@ -116,6 +116,18 @@ func isAggregate(st *Statement) bool {
 
 func (p *plan) column(c *ColRef) (colKind, error) {
 	k, ok := kindOfCol(c.Name, p.fields)
+	if !ok && p.st.Join != nil {
+		var sides []string
+		for _, n := range p.fields.star {
+			if strings.HasSuffix(n, "."+c.Name) {
+				sides = append(sides, n)
+			}
+		}
+		if len(sides) > 1 {
+			return 0, p.errAt(c.Pos, "both sides of the join have a column %s: write %s", c.Name, strings.Join(sides, " or "))
+		}
+		return 0, p.errAt(c.Pos, "unknown column %q in the join (columns: %s)", c.Name, strings.Join(p.columnNames(), ", "))
+	}
 	if !ok {
 		return 0, p.errAt(c.Pos, "unknown column %q in stream %q (columns: %s)", c.Name, p.st.Stream, strings.Join(p.columnNames(), ", "))
 	}

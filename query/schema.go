@@ -44,6 +44,9 @@ type fieldSet struct {
 	// instants: int64 fields that hold instants (a subquery's
 	// timestamps), output as timestamps and compared with times
 	instants map[string]bool
+	// star, when set, lists the columns of SELECT * (a join's: a.time,
+	// b.value, ...) instead of the base columns and every field
+	star []string
 }
 
 // instant reports whether field name holds instants.

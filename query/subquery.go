@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
 	"github.com/apache/arrow-go/v18/arrow"
@@ -34,13 +33,7 @@ func (p *parser) subquery(st *Statement, t token) {
 	p.selectBody(sub)
 	p.expectPunct(")")
 	st.Sub, st.Stream, st.streamPos = sub, "(subquery)", t.pos
-	if p.acceptKw("as") || p.peek().kind == tIdent && !reserved[strings.ToLower(p.peek().text)] {
-		if a := p.peek(); a.kind == tIdent && !reserved[strings.ToLower(a.text)] || a.kind == tQuoted {
-			p.advance() // the subquery's name: one source, nothing refers to it
-		} else {
-			p.fail(a.pos, "expected a name for the subquery after AS, found %s", a.describe())
-		}
-	}
+	st.subAlias, st.subAliasPos = p.aliasAfterSource() // a name: for a JOIN; else nothing refers to it
 }
 
 // subSource is a subquery's result as a Source: one segment of blocks.
@@ -52,6 +45,11 @@ type subSource struct {
 	// instants are the int64 fields that were timestamps (day in SELECT
 	// date_trunc('day', time) AS day ...): instants again outside
 	instants map[string]bool
+	// join is the JOIN this relation is the result of ("" for a
+	// subquery); star lists its columns for SELECT *: each side's, named
+	// by the side (a.time, b.value).
+	join string
+	star []string
 }
 
 // explainLinesOf returns the lines of EXPLAIN st.
@@ -137,7 +135,19 @@ type subBuilder struct {
 var subBlockRows = 8192 // a variable for tests
 
 func (b *subBuilder) fail(format string, args ...any) error {
-	return errAt(b.text, b.pos, "subquery: "+format, args...)
+	what := "subquery"
+	if b.src.join != "" {
+		what = "join"
+	}
+	return errAt(b.text, b.pos, what+": "+format, args...)
+}
+
+// start begins a block: the base columns, no field yet.
+func (b *subBuilder) start() {
+	b.blk = &chunk.Block{Columns: []chunk.Column{
+		{Name: ColSeq, Type: chunk.Int64}, {Name: ColTime, Type: chunk.Int64},
+		{Name: ColSeries, Type: chunk.String}, {Name: ColKey, Type: chunk.String}, {Name: ColOp, Type: chunk.Int64}}}
+	b.cols = map[string]int{}
 }
 
 func (b *subBuilder) add(rec arrow.RecordBatch) error {
@@ -157,10 +167,7 @@ func (b *subBuilder) add(rec arrow.RecordBatch) error {
 	}
 	for off := 0; off < int(rec.NumRows()); {
 		if b.blk == nil {
-			b.blk = &chunk.Block{Columns: []chunk.Column{
-				{Name: ColSeq, Type: chunk.Int64}, {Name: ColTime, Type: chunk.Int64},
-				{Name: ColSeries, Type: chunk.String}, {Name: ColKey, Type: chunk.String}, {Name: ColOp, Type: chunk.Int64}}}
-			b.cols = map[string]int{}
+			b.start()
 		}
 		n := min(int(rec.NumRows())-off, subBlockRows-b.blk.Rows)
 		if b.src.rows+n > maxSubqueryRows {

@@ -1,0 +1,230 @@
+package query
+
+import (
+	"strings"
+)
+
+// FROM a [AS x] [INNER | LEFT [OUTER] | ASOF [LEFT]] JOIN b [AS y]
+// ON x.c = y.d [AND ...] | USING (c, ...): two sources, each a stream,
+// fold(stream) [AS OF ...] or a subquery, joined into one relation that
+// the statement reads as it reads a subquery's result (joinexec.go).
+
+// Join is a statement's FROM ... JOIN ....
+type Join struct {
+	Kind        string // "inner", "left", "asof" or "asof left"
+	Left, Right JoinSide
+	// On holds the conditions of ON, or those USING stands for. An ASOF
+	// join has exactly one inequality among them: the last of USING, or
+	// the one of ON.
+	On    []JoinCond
+	Using []string // USING (c, ...); nil for ON
+	Pos   int      // the JOIN keyword (or the kind before it)
+}
+
+// JoinSide is one source of a join: a stream's raw or folded view (a
+// SELECT * of it) or a subquery, and the name its columns go by.
+type JoinSide struct {
+	St    *Statement
+	Alias string
+	Pos   int
+}
+
+// JoinCond is one condition of ON: a column of each side compared.
+type JoinCond struct {
+	L, R *ColRef
+	Op   string // =, or for ASOF one of >=, >, <=, <
+}
+
+// joinWords may not name a source: they go on with a join.
+var joinWords = map[string]bool{"join": true, "inner": true, "left": true, "asof": true, "outer": true, "on": true, "using": true}
+
+// aliasAfterSource parses the [AS] name after a source, "" when none.
+func (p *parser) aliasAfterSource() (string, int) {
+	t := p.peek()
+	if p.acceptKw("as") {
+		a := p.advance()
+		if a.kind != tIdent && a.kind != tQuoted || a.kind == tIdent && (reserved[strings.ToLower(a.text)] || joinWords[strings.ToLower(a.text)]) {
+			p.fail(a.pos, "expected a name after AS, found %s", a.describe())
+		}
+		return a.text, a.pos
+	}
+	if t.kind == tIdent && !reserved[strings.ToLower(t.text)] && !joinWords[strings.ToLower(t.text)] && !isKw(t, "fill") {
+		p.advance()
+		return t.text, t.pos
+	}
+	return "", 0
+}
+
+// joinKind parses [INNER | LEFT [OUTER] | ASOF [LEFT]] JOIN; ok is
+// false, with nothing consumed, when no join follows.
+func (p *parser) joinKind() (kind string, pos int, ok bool) {
+	t := p.peek()
+	switch {
+	case isKw(t, "join"):
+		p.advance()
+		return "inner", t.pos, true
+	case isKw(t, "inner") && isKw(p.tok(p.i+1), "join"):
+		p.advance()
+		p.advance()
+		return "inner", t.pos, true
+	case isKw(t, "left"):
+		p.advance()
+		p.acceptKw("outer")
+		p.expectKw("join")
+		return "left", t.pos, true
+	case isKw(t, "asof"):
+		p.advance()
+		kind = "asof"
+		if p.acceptKw("left") {
+			kind = "asof left"
+		}
+		p.expectKw("join")
+		return kind, t.pos, true
+	case isKw(t, "right") && (isKw(p.tok(p.i+1), "join") || isKw(p.tok(p.i+1), "outer")),
+		isKw(t, "full") && (isKw(p.tok(p.i+1), "join") || isKw(p.tok(p.i+1), "outer")),
+		isKw(t, "cross") && isKw(p.tok(p.i+1), "join"):
+		p.fail(t.pos, "%s JOIN is not supported: tsq joins INNER, LEFT and ASOF (swap the sides for a RIGHT join)", strings.ToUpper(t.text))
+	}
+	return "", 0, false
+}
+
+// join parses what follows FROM's first source: its alias and a JOIN, if
+// any. alias is the subquery's name that p.subquery already read.
+func (p *parser) join(st *Statement, alias string, aliasPos int) {
+	if st.Sub == nil {
+		alias, aliasPos = p.aliasAfterSource()
+	}
+	kind, pos, ok := p.joinKind()
+	if !ok {
+		if alias != "" && st.Sub == nil {
+			p.fail(aliasPos, "%s names a stream only in a JOIN (FROM %s AS a JOIN other AS b ON ...): leave it out", alias, st.Stream)
+		}
+		return
+	}
+	j := &Join{Kind: kind, Pos: pos}
+	j.Left = p.sideOf(st, alias, aliasPos)
+	right := &Statement{Limit: -1}
+	p.source(right)
+	ralias, rpos := "", 0
+	if right.Sub != nil {
+		ralias, rpos = right.subAlias, right.subAliasPos
+	} else {
+		ralias, rpos = p.aliasAfterSource()
+	}
+	j.Right = p.sideOf(right, ralias, rpos)
+	if j.Left.Alias == j.Right.Alias {
+		p.fail(j.Right.Pos, "both sides of the JOIN are named %s: name them (FROM %s AS a JOIN %s AS b ...)", j.Left.Alias, j.Left.Alias, j.Right.Alias)
+	}
+	switch t := p.peek(); {
+	case p.acceptKw("on"):
+		p.joinOn(j)
+	case p.acceptKw("using"):
+		p.joinUsing(j)
+	default:
+		p.fail(t.pos, "expected ON or USING after JOIN %s, found %s", j.Right.Alias, t.describe())
+	}
+	if k := p.peek(); isKw(k, "join") || isKw(k, "inner") || isKw(k, "left") || isKw(k, "asof") {
+		p.fail(k.pos, "one JOIN a statement: join the first two in a subquery, FROM (SELECT ... JOIN ...) AS ab JOIN c ...")
+	}
+	st.Sub, st.Fold, st.AsOf, st.Stream, st.Join = nil, false, nil, "(join)", j
+}
+
+// sideOf makes a join side of the source parsed into st.
+func (p *parser) sideOf(st *Statement, alias string, aliasPos int) JoinSide {
+	if st.Sub != nil {
+		if alias == "" {
+			p.fail(st.streamPos, "a joined subquery needs a name: (SELECT ...) AS a")
+		}
+		return JoinSide{St: st.Sub, Alias: alias, Pos: aliasPos}
+	}
+	s := &Statement{Star: true, Stream: st.Stream, Fold: st.Fold, AsOf: st.AsOf, Limit: -1, streamPos: st.streamPos}
+	if alias == "" {
+		alias, aliasPos = st.Stream, st.streamPos
+	}
+	return JoinSide{St: s, Alias: alias, Pos: aliasPos}
+}
+
+// joinOn parses c op c [AND c op c ...].
+func (p *parser) joinOn(j *Join) {
+	for {
+		l := p.colRef()
+		op := p.advance()
+		if op.kind != tPunct || !cmpOps[op.text] || op.text == "~" || op.text == "=~" || op.text == "!~" || op.text == "!=" || op.text == "<>" {
+			p.fail(op.pos, "expected = (or, for ASOF, one of >= > <= <) after %s in ON, found %s", l.Name, op.describe())
+		}
+		r := p.colRef()
+		if op.text != "=" && !strings.HasPrefix(j.Kind, "asof") {
+			p.fail(op.pos, "an %s JOIN matches by equality (=); an inequality in ON makes an ASOF JOIN", strings.ToUpper(j.Kind))
+		}
+		j.On = append(j.On, JoinCond{L: l, R: r, Op: op.text})
+		if !p.acceptKw("and") {
+			break
+		}
+	}
+	if t := p.peek(); isKw(t, "or") {
+		p.fail(t.pos, "ON takes conditions joined by AND; put others in WHERE")
+	}
+	if strings.HasPrefix(j.Kind, "asof") {
+		n := 0
+		for _, c := range j.On {
+			if c.Op != "=" {
+				n++
+			}
+		}
+		if n != 1 {
+			p.fail(j.Pos, "an ASOF JOIN wants exactly one inequality in ON (a.time >= b.time), found %d", n)
+		}
+	}
+}
+
+// joinUsing parses (c, ...): equal columns of the same name, the last
+// one a.c >= b.c in an ASOF join.
+func (p *parser) joinUsing(j *Join) {
+	p.expectPunct("(")
+	for {
+		c := p.colRef()
+		for _, u := range j.Using {
+			if u == c.Name {
+				p.fail(c.Pos, "%s appears twice in USING", c.Name)
+			}
+		}
+		if j.hasColumnPrefix(c.Name) {
+			p.fail(c.Pos, "USING names columns of both sides, without a side's name: USING (%s)", c.Name[strings.IndexByte(c.Name, '.')+1:])
+		}
+		j.Using = append(j.Using, c.Name)
+		j.On = append(j.On, JoinCond{L: &ColRef{Name: j.Left.Alias + "." + c.Name, Pos: c.Pos}, R: &ColRef{Name: j.Right.Alias + "." + c.Name, Pos: c.Pos}, Op: "="})
+		if !p.acceptPunct(",") {
+			break
+		}
+	}
+	p.expectPunct(")")
+	if strings.HasPrefix(j.Kind, "asof") {
+		if len(j.On) < 1 {
+			p.fail(j.Pos, "an ASOF JOIN's USING ends with the column matched by the latest value at or before (USING (series, time))")
+		}
+		j.On[len(j.On)-1].Op = ">="
+	}
+}
+
+// hasColumnPrefix reports whether name starts with a side's name and a dot.
+func (j *Join) hasColumnPrefix(name string) bool {
+	return strings.HasPrefix(name, j.Left.Alias+".") || strings.HasPrefix(name, j.Right.Alias+".")
+}
+
+// String is the join as written, for EXPLAIN.
+func (j *Join) String() string {
+	var b strings.Builder
+	b.WriteString(strings.ToUpper(j.Kind) + " JOIN ")
+	if j.Using != nil {
+		b.WriteString("USING (" + strings.Join(j.Using, ", ") + ")")
+		return b.String()
+	}
+	b.WriteString("ON ")
+	for i, c := range j.On {
+		if i > 0 {
+			b.WriteString(" AND ")
+		}
+		b.WriteString(c.L.Name + " " + c.Op + " " + c.R.Name)
+	}
+	return b.String()
+}
