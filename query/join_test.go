@@ -1,0 +1,336 @@
+package query
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/RoaringBitmap/roaring/v2/roaring64"
+)
+
+// joinStreams are two generated streams, m and w, with soft deletes in
+// m, and an opener of both.
+func joinStreams(t *testing.T, n int, maxBlock int) (Opener, []trow, []trow) {
+	t.Helper()
+	var sides [2][]trow
+	srcs := map[string]*memSource{}
+	for i, name := range []string{"m", "w"} {
+		rng := rand.New(rand.NewPCG(uint64(7+i), 9))
+		rows := genRows(rng, n, modelNow.Add(-5*time.Hour).UnixNano())
+		src, err := buildSource(rng, rows, maxBlock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == "m" {
+			src.deleted = roaring64.BitmapOf(3, 4, 50, 51, 52)
+			rows = slices.DeleteFunc(rows, func(r trow) bool { return src.deleted.Contains(r.seq) })
+		}
+		sides[i], srcs[name] = rows, src
+	}
+	open := func(name string) (Source, error) {
+		if s, ok := srcs[name]; ok {
+			return s, nil
+		}
+		return nil, errors.New("stream not found")
+	}
+	return open, sides[0], sides[1]
+}
+
+// joinCell is a column of a generated row as the relation holds it: a
+// field's value, nil when absent.
+func joinCell(r trow, col string) any {
+	switch col {
+	case "time":
+		return r.time
+	case "series":
+		return r.series
+	case "key":
+		return r.key
+	}
+	return r.f[col]
+}
+
+// joinEqual is SQL equality of two cells: NULL equals nothing; an int
+// and a float compare as numbers.
+func joinEqual(a, b any) bool {
+	if a == nil || b == nil {
+		return false
+	}
+	_, ai := a.(int64)
+	_, af := a.(float64)
+	_, bi := b.(int64)
+	_, bf := b.(float64)
+	if (ai || af) && (bi || bf) {
+		return anyFloat(a) == anyFloat(b)
+	}
+	return a == b
+}
+
+// joinOracle pairs the rows of l and r by nested loops: each left row
+// with every right row whose eq columns are equal (in the right's
+// order), or for asof with the one nearest by the ord column as op
+// allows (the last of equal values); -1 for an outer join's unmatched
+// left row.
+func joinOracle(l, r []trow, eq [][2]string, ord [2]string, op string, outer bool) [][2]int {
+	var out [][2]int
+	for i, lr := range l {
+		n := len(out)
+		best := -1
+		for k, rr := range r {
+			match := true
+			for _, e := range eq {
+				match = match && joinEqual(joinCell(lr, e[0]), joinCell(rr, e[1]))
+			}
+			if !match {
+				continue
+			}
+			if op == "" {
+				out = append(out, [2]int{i, k})
+				continue
+			}
+			lv, rv := joinCell(lr, ord[0]), joinCell(rr, ord[1])
+			if lv == nil || rv == nil {
+				continue
+			}
+			x, y := anyFloat(lv), anyFloat(rv)
+			if li, ok := lv.(int64); ok {
+				if ri, ok := rv.(int64); ok { // exact for times
+					x, y = float64(compareInts(li, ri)), 0
+				}
+			}
+			ok := map[string]bool{">=": x >= y, ">": x > y, "<=": x <= y, "<": x < y}[op]
+			if !ok {
+				continue
+			}
+			if best < 0 {
+				best = k
+				continue
+			}
+			c := compareCells(rv, joinCell(r[best], ord[1]))
+			if c == 0 || (op == ">=" || op == ">") == (c > 0) {
+				best = k // nearer, or as near and later
+			}
+		}
+		if best >= 0 {
+			out = append(out, [2]int{i, best})
+		}
+		if outer && len(out) == n {
+			out = append(out, [2]int{i, -1})
+		}
+	}
+	return out
+}
+
+func compareCells(a, b any) int {
+	if x, ok := a.(int64); ok {
+		if y, ok := b.(int64); ok {
+			return compareInts(x, y)
+		}
+	}
+	x, y := anyFloat(a), anyFloat(b)
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return 0
+}
+
+// TestJoin holds every kind of join against the nested-loop oracle on two
+// generated streams (soft deletes in one, nulls, ints against floats,
+// text, bools, times), in blocks of 8192 rows and of 7: the pairs of
+// seqs in order, and the left's time, series, key and op as the
+// relation's own.
+func TestJoin(t *testing.T) {
+	open, l, r := joinStreams(t, 1500, 40)
+	defer func(n int) { subBlockRows = n }(subBlockRows)
+	cases := []struct {
+		on    string
+		eq    [][2]string
+		ord   [2]string
+		op    string
+		outer bool
+	}{
+		{on: "JOIN w b ON a.series = b.series AND a.n = b.n", eq: [][2]string{{"series", "series"}, {"n", "n"}}},
+		{on: "LEFT JOIN w b ON a.series = b.series AND a.n = b.n", eq: [][2]string{{"series", "series"}, {"n", "n"}}, outer: true},
+		{on: "LEFT OUTER JOIN w b ON b.s = a.s AND a.key = b.key", eq: [][2]string{{"s", "s"}, {"key", "key"}}, outer: true},
+		{on: "JOIN w b ON a.v = b.x", eq: [][2]string{{"v", "x"}}},
+		{on: "INNER JOIN w b ON a.n = b.v AND a.b = b.b", eq: [][2]string{{"n", "v"}, {"b", "b"}}},
+		{on: "JOIN w b USING (series, key)", eq: [][2]string{{"series", "series"}, {"key", "key"}}},
+		{on: "ASOF JOIN w b ON a.series = b.series AND a.time >= b.time", eq: [][2]string{{"series", "series"}}, ord: [2]string{"time", "time"}, op: ">="},
+		{on: "ASOF LEFT JOIN w b ON a.series = b.series AND b.time < a.time", eq: [][2]string{{"series", "series"}}, ord: [2]string{"time", "time"}, op: ">", outer: true},
+		{on: "ASOF JOIN w b ON a.s = b.s AND a.time <= b.time", eq: [][2]string{{"s", "s"}}, ord: [2]string{"time", "time"}, op: "<="},
+		{on: "ASOF LEFT JOIN w b ON a.v < b.x", ord: [2]string{"v", "x"}, op: "<", outer: true},
+		{on: "ASOF JOIN w b ON a.n >= b.v AND a.key = b.key", eq: [][2]string{{"key", "key"}}, ord: [2]string{"n", "v"}, op: ">="},
+		{on: "ASOF JOIN w b USING (series, time)", eq: [][2]string{{"series", "series"}}, ord: [2]string{"time", "time"}, op: ">="},
+	}
+	for _, rows := range []int{8192, 7} {
+		subBlockRows = rows
+		for _, c := range cases {
+			q := "SELECT a.seq, b.seq, time, series, key, op FROM m a " + c.on
+			got := mustRun(t, open, q)
+			want := joinOracle(l, r, c.eq, c.ord, c.op, c.outer)
+			if len(want) < 20 {
+				t.Fatalf("%s: the oracle pairs %d rows: too few to test", q, len(want))
+			}
+			if len(got) != len(want) {
+				t.Fatalf("%s: %d rows, want %d", q, len(got), len(want))
+			}
+			for i, w := range want {
+				lr := l[w[0]]
+				var rs any
+				if w[1] >= 0 {
+					rs = int64(r[w[1]].seq)
+				}
+				exp := []any{int64(lr.seq), rs, lr.time, lr.series, lr.key, opNames[lr.op]}
+				if d := diffCells([][]any{got[i]}, [][]any{exp}); d != "" {
+					t.Fatalf("%s (blocks of %d), row %d: %s", q, rows, i, d)
+				}
+			}
+		}
+	}
+}
+
+// TestJoinColumns: a join's relation has each side's columns by the
+// side's name (the stream's when not named), the fields of one side and
+// USING's columns also bare, SELECT * the named ones in order, times as
+// timestamps; it groups, buckets and filters as a stream does, and a
+// join of subqueries reads their results.
+func TestJoinColumns(t *testing.T) {
+	open, l, r := joinStreams(t, 800, 50)
+	star := mustRun(t, open, "SELECT * FROM m JOIN w USING (series) LIMIT 1")
+	if len(star) != 1 || len(star[0]) != 2*(5+5) {
+		t.Fatalf("SELECT * of a join: %v, want the 10 columns of each side", star)
+	}
+	names, err := columnNamesOf("SELECT * FROM m JOIN w USING (series) LIMIT 1", open)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"m.seq", "m.time", "m.series", "m.key", "m.op", "m.v", "m.n", "m.s", "m.b", "m.x", "w.seq", "w.time", "w.series", "w.key", "w.op", "w.v", "w.n", "w.s", "w.b", "w.x"}
+	if !sameSet(names, want) || names[0] != "m.seq" || names[10] != "w.seq" {
+		t.Fatalf("SELECT * names %v, want %v (left's first)", names, want)
+	}
+	// Counts per series: the oracle's pairs.
+	pairs := joinOracle(l, r, [][2]string{{"series", "series"}}, [2]string{}, "", false)
+	per := map[string]int64{}
+	for _, p := range pairs {
+		per[l[p[0]].series]++
+	}
+	got := mustRun(t, open, "SELECT series, count(*) FROM m JOIN w USING (series) GROUP BY series")
+	if len(got) != len(per) {
+		t.Fatalf("groups %v, want %v", got, per)
+	}
+	for _, g := range got {
+		if per[g[0].(string)] != g[1].(int64) {
+			t.Fatalf("series %v: %v rows, want %d", g[0], g[1], per[g[0].(string)])
+		}
+	}
+	// A time bucket and a WHERE on the relation's own time (the left's).
+	cut := l[len(l)/2].time
+	var inHour int64
+	for _, p := range pairs {
+		if l[p[0]].time >= cut {
+			inHour++
+		}
+	}
+	ts := time.Unix(0, cut).UTC().Format(time.RFC3339Nano)
+	n := mustRun(t, open, fmt.Sprintf("SELECT count(*) FROM m a JOIN w b USING (series) WHERE time >= '%s'", ts))
+	if n[0][0] != inHour {
+		t.Fatalf("WHERE time on the join: %v, want %d", n[0][0], inHour)
+	}
+	// b.time is a timestamp: compared with a time, it counts the pairs.
+	var later int64
+	for _, p := range pairs {
+		if r[p[1]].time > l[p[0]].time {
+			later++
+		}
+	}
+	n = mustRun(t, open, "SELECT count(*) FROM m a JOIN w b USING (series) WHERE b.time > a.time")
+	if n[0][0] != later {
+		t.Fatalf("b.time > a.time: %v, want %d", n[0][0], later)
+	}
+	// Subqueries on both sides, joined on an aggregate's bucket.
+	hours := mustRun(t, open, "SELECT a.time, a.series, a.n, b.n FROM (SELECT time, series, count(*) AS n FROM m GROUP BY time(1h), series) AS a "+
+		"JOIN (SELECT time, series, count(*) AS n FROM w GROUP BY time(1h), series) b USING (time, series) ORDER BY a.time, a.series")
+	count := func(rows []trow, series string, hour int64) int64 {
+		var n int64
+		for _, r := range rows {
+			if r.series == series && r.time-r.time%int64(time.Hour) == hour {
+				n++
+			}
+		}
+		return n
+	}
+	if len(hours) < 10 {
+		t.Fatalf("hourly join: %d rows", len(hours))
+	}
+	for _, h := range hours {
+		hour, series := h[0].(int64), h[1].(string)
+		if h[2] != count(l, series, hour) || h[3] != count(r, series, hour) {
+			t.Fatalf("hourly join row %v: want %d and %d", h, count(l, series, hour), count(r, series, hour))
+		}
+	}
+}
+
+// TestJoinErrors: what a join refuses says so, at the place.
+func TestJoinErrors(t *testing.T) {
+	open, _, _ := joinStreams(t, 200, 50)
+	wantErrors(t, open, []errCase{
+		{"SELECT * FROM m JOIN m USING (series)", "both sides of the JOIN are named m", "m USING"},
+		{"SELECT * FROM m a JOIN w b", "expected ON or USING", ""},
+		{"SELECT * FROM m a RIGHT JOIN w b USING (series)", "RIGHT JOIN is not supported", "RIGHT"},
+		{"SELECT * FROM m a FULL OUTER JOIN w b USING (series)", "FULL JOIN is not supported", "FULL"},
+		{"SELECT * FROM m a JOIN w b ON a.n > b.n", "an INNER JOIN matches by equality", ">"},
+		{"SELECT * FROM m a ASOF JOIN w b ON a.n = b.n", "exactly one inequality in ON", "ASOF"},
+		{"SELECT * FROM m a ASOF JOIN w b ON a.n >= b.n AND a.v <= b.v", "exactly one inequality in ON", "ASOF"},
+		{"SELECT * FROM m a JOIN w b ON a.n = b.n OR a.v = b.v", "ON takes conditions joined by AND", "OR"},
+		{"SELECT * FROM m a JOIN w b ON a.n = a.v", "compares two columns of a", "a.n"},
+		{"SELECT * FROM m a JOIN w b ON a.nope = b.n", "a has no column nope", "a.nope"},
+		{"SELECT * FROM m a JOIN w b ON n = b.n", "both sides have a column n", "n ="},
+		{"SELECT * FROM m a JOIN w b ON a.s = b.n", "a.s is text and b.n is a number", "a.s"},
+		{"SELECT * FROM m a JOIN w b ON a.time = b.n", "a.time is a timestamp and b.n is a number", "a.time"},
+		{"SELECT * FROM m a ASOF JOIN w b ON a.s >= b.s", "ASOF orders by numbers or times", "a.s"},
+		{"SELECT * FROM m a JOIN w b USING (a.series)", "without a side's name", "a.series"},
+		{"SELECT * FROM m a JOIN w b USING (series, series)", "series appears twice in USING", "series)"},
+		{"SELECT * FROM m a JOIN nope b USING (series)", "stream not found", "nope"},
+		{"SELECT * FROM m a JOIN (SELECT * FROM w) USING (series)", "a joined subquery needs a name", "(SELECT"},
+		{"SELECT * FROM m a WHERE n > 1", "names a stream only in a JOIN", "a WHERE"},
+		{"SELECT v FROM m a JOIN w b USING (series)", "both sides of the join have a column v: write a.v or b.v", "v FROM"},
+		{"SELECT zz FROM m a JOIN w b USING (series)", `unknown column "zz" in the join`, "zz"},
+		{"SELECT * FROM m a JOIN w b USING (series) JOIN w c USING (series)", "one JOIN a statement", "JOIN w c"},
+		{"DELETE FROM m a JOIN w b USING (series)", "unexpected", ""},
+	})
+	defer func(n int) { maxJoinRightRows = n }(maxJoinRightRows)
+	maxJoinRightRows = 100
+	wantErrors(t, open, []errCase{{"SELECT count(*) FROM m a JOIN w b USING (series)", "its right side b passes 100 rows", "b USING"}})
+	maxJoinRightRows = 1 << 22
+	defer func(n int) { maxSubqueryRows = n }(maxSubqueryRows)
+	maxSubqueryRows = 1000
+	wantErrors(t, open, []errCase{{"SELECT count(*) FROM m a JOIN w b USING (series)", "join: its result passes 1000 rows", "JOIN"}})
+}
+
+func sameSet(a, b []string) bool {
+	x, y := slices.Clone(a), slices.Clone(b)
+	slices.Sort(x)
+	slices.Sort(y)
+	return slices.Equal(x, y)
+}
+
+// columnNamesOf returns the names of q's result columns.
+func columnNamesOf(q string, open Opener) ([]string, error) {
+	rr, err := Run(context.Background(), q, open, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer rr.Release()
+	var names []string
+	for _, f := range rr.Schema().Fields() {
+		names = append(names, f.Name)
+	}
+	return names, nil
+}
