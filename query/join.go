@@ -39,12 +39,12 @@ type JoinCond struct {
 var joinWords = map[string]bool{"join": true, "inner": true, "left": true, "asof": true, "outer": true, "on": true, "using": true}
 
 // aliasAfterSource parses the [AS] name after a source, "" when none.
-func (p *parser) aliasAfterSource() (string, int) {
+func (p *parser) aliasAfterSource(what string) (string, int) {
 	t := p.peek()
 	if p.acceptKw("as") {
 		a := p.advance()
 		if a.kind != tIdent && a.kind != tQuoted || a.kind == tIdent && (reserved[strings.ToLower(a.text)] || joinWords[strings.ToLower(a.text)]) {
-			p.fail(a.pos, "expected a name after AS, found %s", a.describe())
+			p.fail(a.pos, "expected a name for the %s after AS, found %s", what, a.describe())
 		}
 		return a.text, a.pos
 	}
@@ -92,12 +92,12 @@ func (p *parser) joinKind() (kind string, pos int, ok bool) {
 // any. alias is the subquery's name that p.subquery already read.
 func (p *parser) join(st *Statement, alias string, aliasPos int) {
 	if st.Sub == nil {
-		alias, aliasPos = p.aliasAfterSource()
+		alias, aliasPos = p.aliasAfterSource("stream")
 	}
 	kind, pos, ok := p.joinKind()
 	if !ok {
 		if alias != "" && st.Sub == nil {
-			p.fail(aliasPos, "%s names a stream only in a JOIN (FROM %s AS a JOIN other AS b ON ...): leave it out", alias, st.Stream)
+			p.fail(aliasPos, "unexpected %s after FROM %s: a name there names the stream in a JOIN (FROM %s AS a JOIN other AS b ON ...)", alias, st.Stream, st.Stream)
 		}
 		return
 	}
@@ -109,7 +109,7 @@ func (p *parser) join(st *Statement, alias string, aliasPos int) {
 	if right.Sub != nil {
 		ralias, rpos = right.subAlias, right.subAliasPos
 	} else {
-		ralias, rpos = p.aliasAfterSource()
+		ralias, rpos = p.aliasAfterSource("stream")
 	}
 	j.Right = p.sideOf(right, ralias, rpos)
 	if j.Left.Alias == j.Right.Alias {

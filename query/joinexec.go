@@ -73,17 +73,34 @@ func (c *jcol) appendArrow(a arrow.Array) error {
 			c.bools = append(c.bools, a.Value(r))
 		}
 	case *array.Binary:
+		data, offs := string(a.ValueBytes()), a.ValueOffsets() // one copy: the batch's buffers may be reused
 		for r := range n {
-			c.strs = append(c.strs, string(a.Value(r)))
+			c.strs = append(c.strs, data[offs[r]-offs[0]:offs[r+1]-offs[0]])
 		}
-	default:
+	case *array.String:
+		data, offs := string(a.ValueBytes()), a.ValueOffsets()
 		for r := range n {
-			s, _, err := textAt(a, r)
-			if err != nil {
-				return fmt.Errorf("is %s, which a stream cannot hold", a.DataType())
+			c.strs = append(c.strs, data[offs[r]-offs[0]:offs[r+1]-offs[0]])
+		}
+	case *array.Dictionary:
+		d, ok := a.Dictionary().(*array.String)
+		if !ok {
+			return fmt.Errorf("is %s, which a stream cannot hold", a.DataType())
+		}
+		words := make([]string, d.Len()) // each copied once
+		for r := range n {
+			s := ""
+			if a.IsValid(r) {
+				i := a.GetValueIndex(r)
+				if words[i] == "" {
+					words[i] = strings.Clone(d.Value(i))
+				}
+				s = words[i]
 			}
 			c.strs = append(c.strs, s)
 		}
+	default:
+		return fmt.Errorf("is %s, which a stream cannot hold", a.DataType())
 	}
 	return nil
 }
@@ -303,6 +320,22 @@ func (jp *joinPlan) outputs() {
 	}
 }
 
+// keepNamed leaves out of the relation the columns text never names:
+// a statement reads no column it does not name (SELECT * names all).
+func (jp *joinPlan) keepNamed(text string) {
+	toks, err := lex(text)
+	if err != nil {
+		return
+	}
+	named := map[string]bool{}
+	for _, t := range toks {
+		if t.kind == tIdent || t.kind == tQuoted {
+			named[t.text] = true
+		}
+	}
+	jp.outs = slices.DeleteFunc(jp.outs, func(o joinOut) bool { return !named[o.name] })
+}
+
 // keyOf appends the equality key of row r of side s to buf; ok is false
 // when a column is null (no match).
 func (jp *joinPlan) keyOf(buf []byte, s, r int) ([]byte, bool) {
@@ -513,6 +546,9 @@ func joinSource(ctx context.Context, st *Statement, text string, open Opener, o 
 	jp, err := planJoin(j, left, right, text)
 	if err != nil {
 		return nil, err
+	}
+	if !st.Star {
+		jp.keepNamed(text)
 	}
 	groups := jp.buildRight()
 	src := &subSource{join: j.String(), star: jp.star}

@@ -126,7 +126,7 @@ func (p *plan) column(c *ColRef) (colKind, error) {
 		if len(sides) > 1 {
 			return 0, p.errAt(c.Pos, "both sides of the join have a column %s: write %s", c.Name, strings.Join(sides, " or "))
 		}
-		return 0, p.errAt(c.Pos, "unknown column %q in the join (columns: %s)", c.Name, strings.Join(p.columnNames(), ", "))
+		return 0, p.errAt(c.Pos, "unknown column %q in the join (columns: time, series, key, op, %s)", c.Name, strings.Join(p.fields.star, ", "))
 	}
 	if !ok {
 		return 0, p.errAt(c.Pos, "unknown column %q in stream %q (columns: %s)", c.Name, p.st.Stream, strings.Join(p.columnNames(), ", "))

@@ -33,7 +33,7 @@ func (p *parser) subquery(st *Statement, t token) {
 	p.selectBody(sub)
 	p.expectPunct(")")
 	st.Sub, st.Stream, st.streamPos = sub, "(subquery)", t.pos
-	st.subAlias, st.subAliasPos = p.aliasAfterSource() // a name: for a JOIN; else nothing refers to it
+	st.subAlias, st.subAliasPos = p.aliasAfterSource("subquery") // a name: for a JOIN; else nothing refers to it
 }
 
 // subSource is a subquery's result as a Source: one segment of blocks.
