@@ -17,7 +17,7 @@ var (
 	keywords = []string{"SELECT", "DISTINCT", "FROM", "WHERE", "GROUP", "BY", "HAVING", "ORDER", "LIMIT", "OFFSET", "AND", "OR", "NOT",
 		"AS", "OF", "SEQ", "TIME", "ASC", "DESC", "EXPLAIN", "IN", "LIKE", "NULL", "IS", "TRUE", "FALSE", "FILL", "PREVIOUS", "DELETE", "INSERT", "INTO", "VALUES",
 		"SHOW", "STREAMS", "COLUMNS", "SERIES", "DESCRIBE", "FILTER",
-		"CASE", "WHEN", "THEN", "ELSE", "END"}
+		"CASE", "WHEN", "THEN", "ELSE", "END", "JOIN", "INNER", "LEFT", "OUTER", "ASOF", "ON", "USING"}
 	functions = append(query.Functions(), "fold", "time", "now")
 )
 
@@ -74,7 +74,7 @@ func (c *completer) seriesOf(stream string) []string {
 }
 
 // fromRE finds the streams a statement reads.
-var fromRE = regexp.MustCompile(`(?i)\bfrom\s+(?:fold\s*\(\s*)?([a-z0-9][a-z0-9_.-]*)`)
+var fromRE = regexp.MustCompile(`(?i)\b(?:from|join)\s+(?:fold\s*\(\s*)?([a-z0-9][a-z0-9_.-]*)`)
 
 // wordSep ends the word being completed.
 const wordSep = " \t\n(),;=<>!+*/"
@@ -106,7 +106,7 @@ func (c *completer) suggest(before, full, word string) []prompt.Suggest {
 		return nil
 	}
 	prev := previousWord(before, word)
-	if strings.EqualFold(prev, "from") || strings.HasSuffix(strings.TrimRight(before[:len(before)-len(word)], " "), "fold(") {
+	if strings.EqualFold(prev, "from") || strings.EqualFold(prev, "join") || strings.HasSuffix(strings.TrimRight(before[:len(before)-len(word)], " "), "fold(") {
 		return prompt.FilterHasPrefix(names(c.streams(), "stream"), word, true)
 	}
 	streams := mentioned(full)
@@ -118,6 +118,14 @@ func (c *completer) suggest(before, full, word string) []prompt.Suggest {
 			}
 		}
 		return prompt.FilterHasPrefix(out, word, true)
+	}
+	if dot := strings.LastIndexByte(word, '.'); dot > 0 { // a.va: a column of a side of a join
+		for _, st := range streams {
+			for _, f := range append([]string{"seq", "time", "series", "key", "op"}, c.fieldsOf(st)...) {
+				out = append(out, prompt.Suggest{Text: word[:dot+1] + f, Description: "column of " + st})
+			}
+		}
+		return dedupe(prompt.FilterHasPrefix(out, word, true))
 	}
 	for _, st := range streams {
 		out = append(out, names(c.fieldsOf(st), "column of "+st)...)

@@ -45,6 +45,12 @@ func TestCompletion(t *testing.T) {
 		{"SELECT CA", "SELECT CA FROM cpu", "CA", "CASE"},
 		{"SELECT va", "SELECT va FROM CPU", "va", "value"}, // the stream name folded
 		{"SELECT us", "SELECT us FROM fold(osm)", "us", "user"},
+		{"SELECT * FROM cpu a JOIN o", "SELECT * FROM cpu a JOIN o", "o", "osm"},
+		{"SELECT us", "SELECT us FROM cpu a ASOF JOIN osm b ON a.time >= b.time", "us", "user"},
+		{"SELECT b.us", "SELECT b.us FROM cpu a ASOF JOIN osm b ON a.time >= b.time", "b.us", "b.user"},
+		{"SELECT a.ti", "SELECT a.ti FROM cpu a ASOF JOIN osm b ON a.time >= b.time", "a.ti", "a.time"},
+		{"SELECT * FROM cpu a AS", "SELECT * FROM cpu a AS", "AS", "ASOF"},
+		{"SELECT * FROM cpu a JOIN osm b US", "SELECT * FROM cpu a JOIN osm b US", "US", "USING"},
 		{"SELECT * FROM cpu WHERE series = 'nab/realAWSCloudwatch/ec2_cpu_utilization_2", "SELECT * FROM cpu WHERE series = 'nab/realAWSCloudwatch/ec2_cpu_utilization_2",
 			"'nab/realAWSCloudwatch/ec2_cpu_utilization_2", "'nab/realAWSCloudwatch/ec2_cpu_utilization_24ae8d'"},
 	} {
