@@ -277,6 +277,10 @@ func FuzzQuery(f *testing.F) {
 		"SELECT time + INTERVAL '1 hour 30 minutes', count(*) FROM m WHERE time > now() - interval '2 days' GROUP BY time(INTERVAL '1 month', 'Europe/Berlin')",
 		"SELECT extract(dow FROM time) AS d, date_part('quarter', time, 'Asia/Tokyo'), count(*) FROM m WHERE date_part('epoch', time) > 0 GROUP BY d",
 		"SELECT strftime(time, '%Y-%m-%dT%H %a %V %z', 'Asia/Kolkata') AS h, max(epoch(time)), min(to_timestamp(n)), concat(min(time), s) FROM m WHERE epoch_ms(time) % 3 = 1 GROUP BY h, s",
+		"SELECT a.seq, b.v, time FROM m a ASOF LEFT JOIN m b ON a.series = b.series AND a.time > b.time WHERE b.v IS NOT NULL ORDER BY a.seq DESC LIMIT 5",
+		"SELECT series, count(*), avg(a.v - b.x) FROM fold(m) a JOIN (SELECT * FROM m WHERE b) AS b ON a.key = b.key AND a.n = b.v GROUP BY series, time(1h)",
+		"EXPLAIN SELECT * FROM m AS a INNER JOIN m AS b USING (series, s)",
+		"SELECT b.`n`, n, x FROM m a LEFT OUTER JOIN (SELECT s, max(n) AS n FROM m GROUP BY s) b USING (s) ORDER BY b.n",
 	} {
 		f.Add(s)
 	}

@@ -334,3 +334,27 @@ func columnNamesOf(q string, open Opener) ([]string, error) {
 	}
 	return names, nil
 }
+
+// TestJoinFolded: a folded view joins by its name after AS (not AS OF),
+// also after AS OF; the folded side has only the current rows.
+func TestJoinFolded(t *testing.T) {
+	open, _, _ := joinStreams(t, 600, 50)
+	folded := mustRun(t, open, "SELECT count(*) FROM fold(w)")
+	for _, q := range []string{
+		"SELECT count(*) FROM m AS a JOIN fold(w) AS f USING (series)",
+		"SELECT count(*) FROM fold(w) AS f JOIN m USING (series)",
+		"SELECT count(*) FROM fold(w) AS OF SEQ 100000 f JOIN m USING (series)",
+	} {
+		n := mustRun(t, open, q)
+		if n[0][0].(int64) == 0 {
+			t.Fatalf("%s: no rows", q)
+		}
+	}
+	// Each folded row of w with itself: as many pairs as folded rows
+	// with a key (samples have key "" and pair with each other).
+	keyed := mustRun(t, open, "SELECT count(*) FROM fold(w) WHERE key != ''")
+	pairs := mustRun(t, open, "SELECT count(*) FROM fold(w) AS f JOIN fold(w) AS g ON f.series = g.series AND f.key = g.key WHERE f.key != ''")
+	if pairs[0][0] != keyed[0][0] || folded[0][0].(int64) <= keyed[0][0].(int64) {
+		t.Fatalf("folded self-join on (series, key): %v pairs, want %v (folded rows %v)", pairs[0][0], keyed[0][0], folded[0][0])
+	}
+}

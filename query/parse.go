@@ -448,7 +448,8 @@ func (p *parser) source(st *Statement) {
 		st.Fold = true
 		st.Stream, st.streamPos = p.streamName()
 		p.expectPunct(")")
-		if p.acceptKw("as") {
+		if isKw(p.peek(), "as") && isKw(p.tok(p.i+1), "of") { // AS name is a join side's name
+			p.advance()
 			at := p.expectKw("of")
 			st.AsOf = &AsOf{Pos: at.pos}
 			switch k := p.peek(); {
