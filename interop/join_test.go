@@ -52,6 +52,13 @@ func TestInteropJoin(t *testing.T) {
 			"SELECT s.series, count(*) AS n, min(epoch_ms(s.time)) AS first, max(epoch_ms(s.time)) AS last, max(m.mx) AS mx " +
 				"FROM nab AS s JOIN (SELECT series, max(value) AS mx FROM nab GROUP BY series) AS m ON s.series = m.series " +
 				"WHERE s.value = m.mx GROUP BY s.series"},
+		{"inner of fold(nab) and a per-series first time, USING (series), the first day's samples",
+			"SELECT series, count(*) AS n, max(epoch_ms(f.time) - epoch_ms(m.t0)) AS span, sum(epoch_ms(m.t0)) AS t0s " +
+				"FROM fold(nab) AS f JOIN (SELECT series, min(time) AS t0 FROM nab GROUP BY series) AS m USING (series) " +
+				"WHERE f.time < m.t0 + 1d GROUP BY series",
+			"SELECT series, count(*) AS n, max(epoch_ms(f.time) - epoch_ms(m.t0)) AS span, sum(epoch_ms(m.t0)) AS t0s " +
+				"FROM nab AS f JOIN (SELECT series, min(time) AS t0 FROM nab GROUP BY series) AS m USING (series) " +
+				"WHERE f.time < m.t0 + INTERVAL 1 DAY GROUP BY series"},
 		{"left with unmatched rows, per series",
 			"SELECT series, count(*) AS n, count(b.value) AS matched, count(*) FILTER (WHERE b.value IS NULL) AS unmatched, sum(b.value) AS sb " +
 				"FROM (SELECT time, series, value FROM nab) AS a " +
@@ -67,14 +74,14 @@ func TestInteropJoin(t *testing.T) {
 				"ASOF JOIN (SELECT time + 20m AS t, value FROM nab WHERE series = '" + asofRight + "') AS b ON a.time >= b.t",
 			"SELECT epoch_ms(a.time) AS lt, epoch_ms(b.t) AS rt, a.value AS lv, b.value AS rv " +
 				"FROM (SELECT time, value FROM nab WHERE series = '" + asofLeft + "') AS a " +
-				"ASOF JOIN (SELECT time + INTERVAL 20 MINUTE AS t, value FROM nab WHERE series = '" + asofRight + "') AS b ON a.time > b.t"},
+				"ASOF JOIN (SELECT time + INTERVAL 20 MINUTE AS t, value FROM nab WHERE series = '" + asofRight + "') AS b ON a.time >= b.t"},
 		{"asof left, strictly after (b.t > a.time), row by row",
 			"SELECT epoch_ms(time) AS lt, epoch_ms(b.t) AS rt, b.value AS rv " +
 				"FROM (SELECT time, value FROM nab WHERE series = '" + asofLeft + "' AND time < '2014-08-01') AS a " +
 				"ASOF LEFT JOIN (SELECT time + 20m AS t, value FROM nab WHERE series = '" + asofRight + "') AS b ON b.t > a.time",
 			"SELECT epoch_ms(a.time) AS lt, epoch_ms(b.t) AS rt, b.value AS rv " +
 				"FROM (SELECT time, value FROM nab WHERE series = '" + asofLeft + "' AND time < TIMESTAMPTZ '2014-08-01 00:00:00+00') AS a " +
-				"ASOF LEFT JOIN (SELECT time + INTERVAL 20 MINUTE AS t, value FROM nab WHERE series = '" + asofRight + "') AS b ON a.time <= b.t"},
+				"ASOF LEFT JOIN (SELECT time + INTERVAL 20 MINUTE AS t, value FROM nab WHERE series = '" + asofRight + "') AS b ON a.time < b.t"},
 		// The right side is one row per series and hour (tie-free by
 		// construction), of the hours whose every third is kept: a left
 		// sample matches its own hour or one up to two hours before, or
@@ -88,11 +95,23 @@ func TestInteropJoin(t *testing.T) {
 				"FROM (SELECT time, series, value FROM nab) AS a " +
 				"ASOF LEFT JOIN (SELECT date_trunc('hour', time) AS time, series, count(*) AS n FROM nab WHERE hour(time) % 3 = 0 AND value > 0 GROUP BY ALL) AS b USING (series, time) " +
 				"GROUP BY a.series"},
+		{"asof <= of two series (the earliest at or after), bucketed by the left's day",
+			"SELECT time, count(*) AS n, count(b.t) AS matched, sum(epoch_ms(b.t) - epoch_ms(a.time)) AS wait " +
+				"FROM (SELECT time, value FROM nab WHERE series = '" + asofLeft + "') AS a " +
+				"ASOF LEFT JOIN (SELECT time + 20m AS t, value FROM nab WHERE series = '" + asofRight + "') AS b ON a.time <= b.t GROUP BY time(1d)",
+			"SELECT epoch_ms(date_trunc('day', a.time)) AS day, count(*) AS n, count(b.t) AS matched, sum(epoch_ms(b.t) - epoch_ms(a.time)) AS wait " +
+				"FROM (SELECT time, value FROM nab WHERE series = '" + asofLeft + "') AS a " +
+				"ASOF LEFT JOIN (SELECT time + INTERVAL 20 MINUTE AS t, value FROM nab WHERE series = '" + asofRight + "') AS b ON a.time <= b.t GROUP BY ALL"},
+		{"inner of a float key with an int key",
+			"SELECT a.series, a.fv, a.n, b.hn FROM (SELECT series, floor(value) AS fv, count(*) AS n FROM nab WHERE value < 24 GROUP BY series, fv) AS a " +
+				"JOIN (SELECT hour(time) AS h, count(*) AS hn FROM nab GROUP BY h) AS b ON a.fv = b.h",
+			"SELECT a.series, a.fv, a.n, b.hn FROM (SELECT series, floor(value) AS fv, count(*) AS n FROM nab WHERE value < 24 GROUP BY ALL) AS a " +
+				"JOIN (SELECT hour(time) AS h, count(*) AS hn FROM nab GROUP BY ALL) AS b ON a.fv = b.h"},
 		{"two hourly aggregates on (hour, series), row by row",
 			"SELECT epoch_ms(time) AS h, series, a.av, a.n, b.mx " +
 				"FROM (SELECT time, series, avg(value) AS av, count(*) AS n FROM nab GROUP BY time(1h), series) AS a " +
 				"JOIN (SELECT time, series, max(value) AS mx FROM nab WHERE value > 10 GROUP BY time(1h), series) AS b USING (time, series)",
-			"SELECT epoch_ms(a.time) AS h, a.series, a.av * (1 + 1e-8), a.n, b.mx " +
+			"SELECT epoch_ms(a.time) AS h, a.series, a.av, a.n, b.mx " +
 				"FROM (SELECT date_trunc('hour', time) AS time, series, avg(value) AS av, count(*) AS n FROM nab GROUP BY ALL) AS a " +
 				"JOIN (SELECT date_trunc('hour', time) AS time, series, max(value) AS mx FROM nab WHERE value > 10 GROUP BY ALL) AS b USING (time, series)"},
 	} {
@@ -108,7 +127,8 @@ func TestInteropJoin(t *testing.T) {
 }
 
 // joinRows returns the rows of rr as cells (NULL is "null", float64 in
-// Go's shortest form) and which columns are float64.
+// Go's shortest form, a timestamp in milliseconds since the epoch) and
+// which columns are float64.
 func joinRows(t *testing.T, rr array.RecordReader) ([][]string, []bool) {
 	t.Helper()
 	defer rr.Release()
@@ -130,6 +150,9 @@ func joinRows(t *testing.T, rr array.RecordReader) ([][]string, []bool) {
 				switch a := col.(type) {
 				case *array.Int64:
 					cells = append(cells, strconv.FormatInt(a.Value(i), 10))
+				case *array.Timestamp: // as DuckDB's epoch_ms
+					unit := a.DataType().(*arrow.TimestampType).Unit
+					cells = append(cells, strconv.FormatInt(a.Value(i).ToTime(unit).UnixMilli(), 10))
 				case *array.Float64:
 					cells = append(cells, strconv.FormatFloat(a.Value(i), 'g', -1, 64))
 				case *array.String:

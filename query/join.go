@@ -24,9 +24,10 @@ type Join struct {
 // JoinSide is one source of a join: a stream's raw or folded view (a
 // SELECT * of it) or a subquery, and the name its columns go by.
 type JoinSide struct {
-	St    *Statement
-	Alias string
-	Pos   int
+	St     *Statement
+	Alias  string
+	Pos    int
+	stream bool // a stream's view, not a subquery: WHERE's terms on it go to its scan (joinpush.go)
 }
 
 // JoinCond is one condition of ON: a column of each side compared.
@@ -141,7 +142,7 @@ func (p *parser) sideOf(st *Statement, alias string, aliasPos int) JoinSide {
 	if alias == "" {
 		alias, aliasPos = st.Stream, st.streamPos
 	}
-	return JoinSide{St: s, Alias: alias, Pos: aliasPos}
+	return JoinSide{St: s, Alias: alias, Pos: aliasPos, stream: true}
 }
 
 // joinOn parses c op c [AND c op c ...].

@@ -174,6 +174,9 @@ func (p *parser) selectBody(st *Statement) {
 	p.join(st, st.subAlias, st.subAliasPos)
 	if p.acceptKw("where") {
 		st.Where = p.orExpr()
+		if st.Join != nil {
+			st.Join.pushDown(st.Where)
+		}
 	}
 	if p.acceptKw("group") {
 		p.expectKw("by")

@@ -1,0 +1,222 @@
+package query
+
+import "strings"
+
+// A condition of the joined statement's WHERE that names columns of one
+// stream side only (a.time > now() - 1d, or time: the left row's) is
+// also given to that side's scan, which then prunes segments and blocks
+// by it; the statement still tests it on the joined rows. A condition
+// goes to the left side of every join, to the right side of an INNER
+// join only (a LEFT join keeps the left rows it would remove, and an
+// ASOF join would pick another row), and never into a subquery side,
+// whose columns are its result's. Only AND's top-level terms go, and not
+// those with an IN (SELECT ...).
+
+// pushDown adds to each stream side's WHERE the conditions of where that
+// only it decides.
+func (j *Join) pushDown(where Expr) {
+	for _, c := range conjuncts(where, nil) {
+		side, ok := j.sideNamed(c)
+		if !ok {
+			continue
+		}
+		s := &j.Left
+		if side == 1 {
+			if j.Kind != "inner" {
+				continue
+			}
+			s = &j.Right
+		}
+		if !s.stream {
+			continue
+		}
+		moved := cloneExpr(c, func(name string) string { return strings.TrimPrefix(name, s.Alias+".") })
+		if s.St.Where == nil {
+			s.St.Where = moved
+		} else {
+			s.St.Where = &And{L: s.St.Where, R: moved}
+		}
+	}
+}
+
+// conjuncts appends the top-level terms of AND in e.
+func conjuncts(e Expr, out []Expr) []Expr {
+	switch x := e.(type) {
+	case nil:
+		return out
+	case *And:
+		return conjuncts(x.R, conjuncts(x.L, out))
+	}
+	return append(out, e)
+}
+
+// sideNamed tells which side's columns all of e's names are (0 left, 1
+// right); ok is false for a mix, none, a name of neither side's form
+// (a bare field), seq (the joined row's), an aggregate or a subquery.
+func (j *Join) sideNamed(e Expr) (side int, ok bool) {
+	side, ok = -1, true
+	note := func(name string) {
+		s := -1
+		switch {
+		case strings.HasPrefix(name, j.Left.Alias+"."):
+			s = 0
+		case strings.HasPrefix(name, j.Right.Alias+"."):
+			s = 1
+		case name == ColTime || name == ColSeries || name == ColKey || name == ColOp:
+			s = 0 // the joined row's own: the left row's
+		}
+		if s < 0 || side >= 0 && side != s {
+			ok = false
+		}
+		side = s
+	}
+	walkExpr(e, note, func() { ok = false })
+	return side, ok && side >= 0
+}
+
+// walkExpr calls name for each column e names and stop for what cannot
+// move (an aggregate, an IN (SELECT ...)).
+func walkExpr(e Expr, name func(string), stop func()) {
+	switch x := e.(type) {
+	case *And:
+		walkExpr(x.L, name, stop)
+		walkExpr(x.R, name, stop)
+	case *Or:
+		walkExpr(x.L, name, stop)
+		walkExpr(x.R, name, stop)
+	case *Not:
+		walkExpr(x.X, name, stop)
+	case *Compare:
+		name(x.Col.Name)
+	case *IsNull:
+		name(x.Col.Name)
+	case *Like:
+		name(x.Col.Name)
+	case *Regex:
+		name(x.Col.Name)
+	case *SeriesMatch:
+		name(x.Col.Name)
+	case *In:
+		if x.Sub != nil {
+			stop()
+		}
+		name(x.Col.Name)
+	case *ArithCompare:
+		walkArith(x.L, name, stop)
+		walkArith(x.R, name, stop)
+	case *ExprMatch:
+		walkArith(x.X, name, stop)
+	default:
+		stop()
+	}
+}
+
+func walkArith(a *Arith, name func(string), stop func()) {
+	if a == nil {
+		return
+	}
+	if a.Agg != nil {
+		stop()
+	}
+	if a.Col != nil {
+		name(a.Col.Name)
+	}
+	walkArith(a.L, name, stop)
+	walkArith(a.R, name, stop)
+	walkArith(a.Else, name, stop)
+	for _, x := range a.Args {
+		walkArith(x, name, stop)
+	}
+	for _, w := range a.Whens {
+		walkExpr(w.Cond, name, stop)
+		walkArith(w.Then, name, stop)
+	}
+}
+
+// cloneExpr copies e, each column renamed by rename.
+func cloneExpr(e Expr, rename func(string) string) Expr {
+	col := func(c *ColRef) *ColRef {
+		if c == nil {
+			return nil
+		}
+		return &ColRef{Name: rename(c.Name), Pos: c.Pos}
+	}
+	switch x := e.(type) {
+	case *And:
+		return &And{L: cloneExpr(x.L, rename), R: cloneExpr(x.R, rename)}
+	case *Or:
+		return &Or{L: cloneExpr(x.L, rename), R: cloneExpr(x.R, rename)}
+	case *Not:
+		return &Not{X: cloneExpr(x.X, rename)}
+	case *Compare:
+		c := *x
+		c.Col, c.Lit = col(x.Col), cloneLit(x.Lit)
+		return &c
+	case *IsNull:
+		c := *x
+		c.Col = col(x.Col)
+		return &c
+	case *Like:
+		c := *x
+		c.Col = col(x.Col)
+		return &c
+	case *Regex:
+		c := *x
+		c.Col = col(x.Col)
+		return &c
+	case *SeriesMatch:
+		c := *x
+		c.Col = col(x.Col)
+		return &c
+	case *In:
+		c := *x
+		c.Col = col(x.Col)
+		c.Lits = make([]*Lit, len(x.Lits))
+		for i, l := range x.Lits {
+			c.Lits[i] = cloneLit(l)
+		}
+		return &c
+	case *ArithCompare:
+		c := *x
+		c.L, c.R = cloneArith(x.L, rename), cloneArith(x.R, rename)
+		return &c
+	case *ExprMatch:
+		c := *x
+		c.X = cloneArith(x.X, rename)
+		return &c
+	}
+	return e
+}
+
+func cloneArith(a *Arith, rename func(string) string) *Arith {
+	if a == nil {
+		return nil
+	}
+	c := *a
+	if a.Col != nil {
+		c.Col = &ColRef{Name: rename(a.Col.Name), Pos: a.Col.Pos}
+	}
+	c.Lit = cloneLit(a.Lit)
+	c.L, c.R, c.Else = cloneArith(a.L, rename), cloneArith(a.R, rename), cloneArith(a.Else, rename)
+	if a.Args != nil {
+		c.Args = make([]*Arith, len(a.Args))
+		for i, x := range a.Args {
+			c.Args[i] = cloneArith(x, rename)
+		}
+	}
+	if a.Whens != nil {
+		c.Whens = make([]CaseWhen, len(a.Whens))
+		for i, w := range a.Whens {
+			c.Whens[i] = CaseWhen{Cond: cloneExpr(w.Cond, rename), Then: cloneArith(w.Then, rename)}
+		}
+	}
+	return &c
+}
+
+func cloneLit(l *Lit) *Lit {
+	if l == nil {
+		return nil
+	}
+	c := *l
+	return &c
+}
