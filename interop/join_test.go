@@ -14,34 +14,41 @@ import (
 )
 
 // The two NAB series the ASOF cases pair: the left samples every 30
-// minutes for seven months, the right (shifted by 2 minutes) at its own
-// irregular 5-minute steps for three weeks within them. Neither has two
-// samples at one time (the right side's ASOF order is free of ties).
+// minutes for seven months; the right samples at its own irregular
+// 5-minute steps for three weeks within them, and shifted by 20 minutes
+// (t) many of its times equal left times, so >= and > differ. Neither
+// has two samples at one time: the right side's ASOF order has no ties,
+// and the match is unique.
 const (
 	asofLeft  = "nab/realKnownCause/nyc_taxi"
 	asofRight = "nab/realKnownCause/rogue_agent_key_updown"
 )
 
 // TestInteropJoin holds tsq's JOINs against DuckDB's on tsq's Parquet
-// export of the NAB samples, both sides of each join derived from it by
-// subqueries written alike in both engines: INNER joins on time and
-// series (of a stream and of subqueries), a LEFT join with many left
-// rows unmatched, ASOF joins of two series row by row (>=, and a
-// flipped strict < as ASOF LEFT), ASOF LEFT with USING (series, time)
-// across all 37 series, and a join of two hourly aggregates. Results are
-// compared as sorted rows: integers and text exactly, float64 cells
-// within a relative 1e-9 (the engines sum in different orders), NULL as
-// "null".
+// export of the NAB samples, both sides of each join derived from it
+// (view nab in DuckDB) by subqueries written alike in both engines:
+// INNER joins on time and series (duplicate samples pairing across),
+// of a stream with an aggregate, of fold(nab) with USING, and of a
+// float key with an int key; LEFT joins with many left rows unmatched
+// (counts of NULLs, an anti-join); ASOF joins of two series by time
+// (>=, a flipped strict >, <= bucketed by the left's day), by numbers
+// (a float, a float against an int), and ASOF LEFT with USING (series,
+// time) across all 37 series; and a join of two hourly aggregates.
+// Every ASOF right side is free of ties in its ordering column (per
+// key), by its data or by construction (grouped by it), so that the
+// match is unique. Results are compared as sorted rows: integers, text
+// and times (epoch milliseconds) exactly, float64 cells within a
+// relative 1e-9 (the engines sum in different orders), NULL as "null".
 func TestInteropJoin(t *testing.T) {
 	node := requireNode(t)
 	s, path := nabParquet(t)
 	for _, c := range []struct{ name, tsq, duck string }{
 		{"inner on time and series, per series",
-			"SELECT series, count(*) AS n, sum(a.value) AS sa, sum(b.value) AS sb, sum(epoch_ms(b.time) - epoch_ms(a.time)) AS d " +
+			"SELECT series, count(*) AS n, sum(a.value) AS sa, sum(b.value) AS sb, count(*) FILTER (WHERE a.value != b.value) AS other " +
 				"FROM (SELECT time, series, value FROM nab WHERE value > 1) AS a " +
 				"JOIN (SELECT time, series, value FROM nab WHERE value < 50) AS b ON a.time = b.time AND a.series = b.series " +
 				"GROUP BY series",
-			"SELECT a.series, count(*) AS n, sum(a.value) AS sa, sum(b.value) AS sb, sum(epoch_ms(b.time) - epoch_ms(a.time)) AS d " +
+			"SELECT a.series, count(*) AS n, sum(a.value) AS sa, sum(b.value) AS sb, count(*) FILTER (WHERE a.value <> b.value) AS other " +
 				"FROM (SELECT time, series, value FROM nab WHERE value > 1) AS a " +
 				"JOIN (SELECT time, series, value FROM nab WHERE value < 50) AS b ON a.time = b.time AND a.series = b.series " +
 				"GROUP BY a.series"},
@@ -68,6 +75,13 @@ func TestInteropJoin(t *testing.T) {
 				"FROM (SELECT time, series, value FROM nab) AS a " +
 				"LEFT JOIN (SELECT time, series, value FROM nab WHERE value > 50 AND minute(time) < 20) AS b USING (time, series) " +
 				"GROUP BY a.series"},
+		{"left anti-join (WHERE b.series IS NULL), the 50 largest left values",
+			"SELECT epoch_ms(time) AS t, series, a.value FROM (SELECT time, series, value FROM nab WHERE value > 100) AS a " +
+				"LEFT JOIN (SELECT time, series, value FROM nab WHERE minute(time) = 0) AS b ON a.series = b.series AND a.time = b.time " +
+				"WHERE b.series IS NULL ORDER BY a.value DESC, t, series LIMIT 50",
+			"SELECT epoch_ms(a.time) AS t, a.series, a.value FROM (SELECT time, series, value FROM nab WHERE value > 100) AS a " +
+				"LEFT JOIN (SELECT time, series, value FROM nab WHERE minute(time) = 0) AS b ON a.series = b.series AND a.time = b.time " +
+				"WHERE b.series IS NULL ORDER BY a.value DESC, t, a.series LIMIT 50"},
 		{"asof >= of two series, row by row",
 			"SELECT epoch_ms(time) AS lt, epoch_ms(b.t) AS rt, a.value AS lv, b.value AS rv " +
 				"FROM (SELECT time, value FROM nab WHERE series = '" + asofLeft + "') AS a " +
@@ -102,6 +116,18 @@ func TestInteropJoin(t *testing.T) {
 			"SELECT epoch_ms(date_trunc('day', a.time)) AS day, count(*) AS n, count(b.t) AS matched, sum(epoch_ms(b.t) - epoch_ms(a.time)) AS wait " +
 				"FROM (SELECT time, value FROM nab WHERE series = '" + asofLeft + "') AS a " +
 				"ASOF LEFT JOIN (SELECT time + INTERVAL 20 MINUTE AS t, value FROM nab WHERE series = '" + asofRight + "') AS b ON a.time <= b.t GROUP BY ALL"},
+		// ASOF by numbers: right sides grouped by their ordering column,
+		// so it has no ties.
+		{"asof >= by a float column, row by row",
+			"SELECT epoch_ms(time) AS t, a.value, b.v, b.n FROM (SELECT time, value FROM nab WHERE series = 'nab/realTraffic/speed_7578') AS a " +
+				"ASOF JOIN (SELECT value AS v, count(*) AS n FROM nab WHERE series = 'nab/realTraffic/speed_6005' AND value % 7 != 3 GROUP BY value) AS b ON a.value >= b.v",
+			"SELECT epoch_ms(a.time) AS t, a.value, b.v, b.n FROM (SELECT time, value FROM nab WHERE series = 'nab/realTraffic/speed_7578') AS a " +
+				"ASOF JOIN (SELECT value AS v, count(*) AS n FROM nab WHERE series = 'nab/realTraffic/speed_6005' AND value % 7 != 3 GROUP BY ALL) AS b ON a.value >= b.v"},
+		{"asof left, a float strictly above an int, row by row",
+			"SELECT epoch_ms(time) AS t, a.value, b.k, b.n FROM (SELECT time, value FROM nab WHERE series = 'nab/realTraffic/speed_t4013') AS a " +
+				"ASOF LEFT JOIN (SELECT hour(time) * 3 + 2 AS k, count(*) AS n FROM nab GROUP BY k) AS b ON a.value > b.k",
+			"SELECT epoch_ms(a.time) AS t, a.value, b.k, b.n FROM (SELECT time, value FROM nab WHERE series = 'nab/realTraffic/speed_t4013') AS a " +
+				"ASOF LEFT JOIN (SELECT hour(time) * 3 + 2 AS k, count(*) AS n FROM nab GROUP BY ALL) AS b ON a.value > b.k"},
 		{"inner of a float key with an int key",
 			"SELECT a.series, a.fv, a.n, b.hn FROM (SELECT series, floor(value) AS fv, count(*) AS n FROM nab WHERE value < 24 GROUP BY series, fv) AS a " +
 				"JOIN (SELECT hour(time) AS h, count(*) AS hn FROM nab GROUP BY h) AS b ON a.fv = b.h",

@@ -38,6 +38,9 @@ type Statement struct {
 	Offset    int64 // rows skipped before LIMIT counts
 
 	streamPos int
+	// keep, when set, narrows SELECT * to the base columns and these
+	// fields: a join side's, to the columns its statement names.
+	keep map[string]bool
 	// subAlias names FROM (SELECT ...) [AS] name, for a JOIN.
 	subAlias    string
 	subAliasPos int

@@ -156,6 +156,11 @@ func exec(ctx context.Context, st *Statement, text string, open Opener, o *Optio
 	}
 	if sub, ok := src.(*subSource); ok {
 		fs.instants, fs.star = sub.instants, sub.star
+		for _, f := range sub.fields { // also when no row came
+			if err := fs.add(f.Name, f.Type); err != nil {
+				return nil, err
+			}
+		}
 	}
 	p, err := compile(st, text, fs, opts.Now, in)
 	if err != nil {

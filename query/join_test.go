@@ -444,3 +444,32 @@ func flatten(rows [][]any) []string {
 	}
 	return out
 }
+
+// TestEmptyRelationColumns: a subquery or a join that gives no row still
+// has its columns, their types and instants: the statement over it
+// plans and gives its empty or zero result.
+func TestEmptyRelationColumns(t *testing.T) {
+	open, _, _ := joinStreams(t, 300, 50)
+	for q, want := range map[string][]any{
+		"SELECT count(s), max(n), min(v), max(last) FROM (SELECT s, n, v, max(time) AS last FROM m WHERE n > 1000 GROUP BY s, n, v)": {int64(0), nil, nil, nil},
+		"SELECT count(*), max(b.n), min(a.time) FROM m a JOIN w b USING (series) WHERE a.n > 1000":                                  {int64(0), nil, nil},
+		"SELECT count(*), max(b.x) FROM m a ASOF JOIN w b USING (series, time) WHERE b.s = 'none'":                                 {int64(0), nil},
+	} {
+		got := mustRun(t, open, q)
+		if d := diffCells(got, [][]any{want}); d != "" {
+			t.Errorf("%s: %s", q, d)
+		}
+	}
+	names, err := columnNamesOf("SELECT b.time, b.s FROM m a JOIN w b USING (series) WHERE a.n > 1000", open)
+	if err != nil || !slices.Equal(names, []string{"b.time", "b.s"}) {
+		t.Fatalf("columns of an empty join: %v, %v", names, err)
+	}
+	rr, err := Run(context.Background(), "SELECT b.time FROM m a JOIN w b USING (series) WHERE a.n > 1000", open, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rr.Release()
+	if typ := rr.Schema().Field(0).Type; typ.ID() != TimeType.ID() {
+		t.Fatalf("b.time of an empty join is %s, want a timestamp", typ)
+	}
+}

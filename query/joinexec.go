@@ -320,20 +320,17 @@ func (jp *joinPlan) outputs() {
 	}
 }
 
-// keepNamed leaves out of the relation the columns text never names:
-// a statement reads no column it does not name (SELECT * names all).
-func (jp *joinPlan) keepNamed(text string) {
-	toks, err := lex(text)
-	if err != nil {
-		return
-	}
+// namesIn returns the names text has: a statement reads no column it
+// does not name (but SELECT * names all).
+func namesIn(text string) map[string]bool {
+	toks, _ := lex(text) // text was parsed
 	named := map[string]bool{}
 	for _, t := range toks {
 		if t.kind == tIdent || t.kind == tQuoted {
 			named[t.text] = true
 		}
 	}
-	jp.outs = slices.DeleteFunc(jp.outs, func(o joinOut) bool { return !named[o.name] })
+	return named
 }
 
 // keyOf appends the equality key of row r of side s to buf; ok is false
@@ -513,6 +510,18 @@ func (g *joinGroup) ints0(k int) int64 {
 // joinSource runs st's join and holds its result.
 func joinSource(ctx context.Context, st *Statement, text string, open Opener, o *Options) (*subSource, error) {
 	j := st.Join
+	var named map[string]bool
+	if !st.Star {
+		named = namesIn(text)
+		for _, s := range []*JoinSide{&j.Left, &j.Right} {
+			if s.stream { // read only the fields the statement names
+				s.St.keep = map[string]bool{}
+				for n := range named {
+					s.St.keep[strings.TrimPrefix(n, s.Alias+".")] = true
+				}
+			}
+		}
+	}
 	rr, err := exec(ctx, j.Right.St, text, open, o)
 	if err != nil {
 		return nil, err
@@ -547,12 +556,13 @@ func joinSource(ctx context.Context, st *Statement, text string, open Opener, o 
 	if err != nil {
 		return nil, err
 	}
-	if !st.Star {
-		jp.keepNamed(text)
+	if named != nil {
+		jp.outs = slices.DeleteFunc(jp.outs, func(o joinOut) bool { return !named[o.name] })
 	}
 	groups := jp.buildRight()
 	src := &subSource{join: j.String(), star: jp.star}
 	for _, out := range jp.outs {
+		src.fields = append(src.fields, FieldDef{Name: out.name, Type: jp.sides[out.side].cols[out.col].typ})
 		if jp.sides[out.side].cols[out.col].instant {
 			if src.instants == nil {
 				src.instants = map[string]bool{}

@@ -50,6 +50,9 @@ type subSource struct {
 	// by the side (a.time, b.value).
 	join string
 	star []string
+	// fields are the result's fields as its schema says, so that an
+	// empty result still has its columns
+	fields []FieldDef
 }
 
 // explainLinesOf returns the lines of EXPLAIN st.
@@ -107,6 +110,17 @@ func subquerySource(ctx context.Context, st *Statement, text string, open Opener
 	}
 	defer rr.Release()
 	src := &subSource{}
+	for _, f := range rr.Schema().Fields() {
+		if t, ok := jcolType(f.Type); ok && !isBase(f.Name) {
+			src.fields = append(src.fields, FieldDef{Name: f.Name, Type: t})
+			if f.Type.ID() == arrow.TIMESTAMP {
+				if src.instants == nil {
+					src.instants = map[string]bool{}
+				}
+				src.instants[f.Name] = true
+			}
+		}
+	}
 	b := &subBuilder{src: src, pos: st.streamPos, text: text}
 	for rr.Next() {
 		if err := b.add(rr.RecordBatch()); err != nil {
