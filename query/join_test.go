@@ -452,8 +452,8 @@ func TestEmptyRelationColumns(t *testing.T) {
 	open, _, _ := joinStreams(t, 300, 50)
 	for q, want := range map[string][]any{
 		"SELECT count(s), max(n), min(v), max(last) FROM (SELECT s, n, v, max(time) AS last FROM m WHERE n > 1000 GROUP BY s, n, v)": {int64(0), nil, nil, nil},
-		"SELECT count(*), max(b.n), min(a.time) FROM m a JOIN w b USING (series) WHERE a.n > 1000":                                  {int64(0), nil, nil},
-		"SELECT count(*), max(b.x) FROM m a ASOF JOIN w b USING (series, time) WHERE b.s = 'none'":                                 {int64(0), nil},
+		"SELECT count(*), max(b.n), min(a.time) FROM m a JOIN w b USING (series) WHERE a.n > 1000":                                   {int64(0), nil, nil},
+		"SELECT count(*), max(b.x) FROM m a ASOF JOIN w b USING (series, time) WHERE b.s = 'none'":                                   {int64(0), nil},
 	} {
 		got := mustRun(t, open, q)
 		if d := diffCells(got, [][]any{want}); d != "" {
