@@ -70,6 +70,7 @@ func (s *session) dotHelp(context.Context, []string, string) error {
 	}
 	fmt.Fprintf(tw, "STATEMENT;\trun a statement; it may span lines and ends with ;\n")
 	fmt.Fprintf(tw, "  SELECT ... FROM s [WHERE ...] [GROUP BY ...] ...\ta query (docs/QUERY.md); EXPLAIN SELECT shows its plan\n")
+	fmt.Fprintf(tw, "  ... FROM s AS a [LEFT | ASOF] JOIN t AS b USING (series, time)\tjoin two streams or subqueries (ON a.x = b.y also)\n")
 	fmt.Fprintf(tw, "  DELETE FROM s WHERE ...\tsoft-delete the matching rows\n")
 	fmt.Fprintf(tw, "  INSERT INTO s (series, time, f) VALUES (...)\tappend records\n")
 	fmt.Fprintf(tw, "  SHOW STREAMS, DESCRIBE s, SHOW SERIES FROM s\tthe streams, a stream's columns, its series\n")
