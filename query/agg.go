@@ -81,7 +81,11 @@ func (p *plan) planAggregate() error {
 	for _, g := range st.GroupBy {
 		gs := groupSpec{bucket: g.Bucket}
 		if g.Expr == nil && g.Col != nil {
-			g.Expr = groupAlias(st, g.Col.Name, p.fields)
+			if c := groupColumnAlias(st, g.Col.Name, p.fields); c != nil {
+				g.Col = &ColRef{Name: c.Name, Pos: g.Col.Pos}
+			} else {
+				g.Expr = groupAlias(st, g.Col.Name, p.fields)
+			}
 		}
 		if g.Expr != nil {
 			if c := g.Expr.firstAgg(); c != nil {
@@ -845,6 +849,22 @@ func groupAlias(st *Statement, name string, fields *fieldSet) *Arith {
 	for _, it := range st.Items {
 		if it.Alias == name && it.Expr != nil && !it.Expr.hasAgg() {
 			return it.Expr
+		}
+	}
+	return nil
+}
+
+// groupColumnAlias returns the column a GROUP BY name stands for when
+// it is not a column but the alias of a column SELECT item (SELECT
+// value AS v ... GROUP BY v); nil otherwise. A column's name comes
+// first, then an alias, then a series label.
+func groupColumnAlias(st *Statement, name string, fields *fieldSet) *ColRef {
+	if _, ok := kindOfCol(name, fields); ok {
+		return nil
+	}
+	for _, it := range st.Items {
+		if it.Alias == name && it.Col != nil {
+			return it.Col
 		}
 	}
 	return nil
