@@ -162,6 +162,9 @@ func exec(ctx context.Context, st *Statement, text string, open Opener, o *Optio
 			}
 		}
 	}
+	if st, err = joinStar(st, text, fs); err != nil {
+		return nil, err
+	}
 	p, err := compile(st, text, fs, opts.Now, in)
 	if err != nil {
 		return nil, err

@@ -229,3 +229,20 @@ func (j *Join) String() string {
 	}
 	return b.String()
 }
+
+// sideStars checks each SELECT item a.*: a must name a side of the
+// statement's JOIN.
+func (p *parser) sideStars(st *Statement) {
+	for _, it := range st.Items {
+		if it.Col == nil || !strings.HasSuffix(it.Col.Name, ".*") {
+			continue
+		}
+		side := strings.TrimSuffix(it.Col.Name, ".*")
+		switch {
+		case st.Join == nil:
+			p.fail(it.Pos, "%s selects the columns of a side of a JOIN (FROM s AS a JOIN t AS b ...), and this statement has none", it.Col.Name)
+		case side != st.Join.Left.Alias && side != st.Join.Right.Alias:
+			p.fail(it.Pos, "%s: the join's sides are %s and %s", it.Col.Name, st.Join.Left.Alias, st.Join.Right.Alias)
+		}
+	}
+}

@@ -473,3 +473,28 @@ func TestEmptyRelationColumns(t *testing.T) {
 		t.Fatalf("b.time of an empty join is %s, want a timestamp", typ)
 	}
 }
+
+// TestJoinSideStarAndLimit: SELECT a.* lists side a's columns in order;
+// a LIMIT with nothing else to wait for stops the join at the rows it
+// takes (the first rows of the whole join, past a bound the whole join
+// would break); a.* names a side.
+func TestJoinSideStarAndLimit(t *testing.T) {
+	open, _, _ := joinStreams(t, 600, 50)
+	names, err := columnNamesOf("SELECT b.*, a.n FROM m a JOIN w b USING (series) LIMIT 1", open)
+	want := []string{"b.seq", "b.time", "b.series", "b.key", "b.op", "b.v", "b.n", "b.s", "b.b", "b.x", "a.n"}
+	if err != nil || !sameSet(names, want) || names[0] != "b.seq" || names[len(names)-1] != "a.n" {
+		t.Fatalf("SELECT b.*, a.n: %v, %v; want %v", names, err, want)
+	}
+	all := mustRun(t, open, "SELECT a.seq, b.seq FROM m a JOIN w b USING (series)")
+	defer func(n int) { maxSubqueryRows = n }(maxSubqueryRows)
+	maxSubqueryRows = len(all) / 2
+	first := mustRun(t, open, "SELECT a.seq, b.seq FROM m a JOIN w b USING (series) LIMIT 25 OFFSET 1000")
+	if d := diffCells(first, all[1000:1025]); d != "" {
+		t.Fatalf("LIMIT 25 OFFSET 1000: %s", d)
+	}
+	wantErrors(t, open, []errCase{
+		{"SELECT a.seq FROM m a JOIN w b USING (series) WHERE a.n > -1 LIMIT 5", "its result passes", ""},
+		{"SELECT c.* FROM m a JOIN w b USING (series)", "c.*: the join's sides are a and b", "c.*"},
+		{"SELECT m.* FROM m", "m.* selects the columns of a side of a JOIN", "m.*"},
+	})
+}

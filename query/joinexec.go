@@ -514,6 +514,10 @@ func joinSource(ctx context.Context, st *Statement, text string, open Opener, o 
 	if !st.Star {
 		named = namesIn(text)
 		for _, s := range []*JoinSide{&j.Left, &j.Right} {
+			if slices.ContainsFunc(st.Items, func(it SelectItem) bool { return it.Col != nil && it.Col.Name == s.Alias+".*" }) {
+				named[s.Alias+".*"] = true // SELECT a.*: all of a
+				continue
+			}
 			if s.stream { // read only the fields the statement names
 				s.St.keep = map[string]bool{}
 				for n := range named {
@@ -557,7 +561,9 @@ func joinSource(ctx context.Context, st *Statement, text string, open Opener, o 
 		return nil, err
 	}
 	if named != nil {
-		jp.outs = slices.DeleteFunc(jp.outs, func(o joinOut) bool { return !named[o.name] })
+		jp.outs = slices.DeleteFunc(jp.outs, func(o joinOut) bool {
+			return !named[o.name] && !named[jp.sides[o.side].side.Alias+".*"]
+		})
 	}
 	groups := jp.buildRight()
 	src := &subSource{join: j.String(), star: jp.star}
@@ -572,6 +578,13 @@ func joinSource(ctx context.Context, st *Statement, text string, open Opener, o 
 	}
 	w := &joinWriter{jp: jp, b: &subBuilder{src: src, pos: j.Pos, text: text}}
 	outer := strings.HasSuffix(j.Kind, "left")
+	// A statement that takes the first rows as they come (LIMIT, no
+	// WHERE, order, grouping or window) needs no more of the join.
+	enough := -1
+	if st.Limit >= 0 && st.Where == nil && len(st.OrderBy) == 0 && !isAggregate(st) &&
+		!slices.ContainsFunc(st.Items, func(it SelectItem) bool { return it.Win != nil }) {
+		enough = int(min(st.Limit+st.Offset, int64(maxSubqueryRows)))
+	}
 	var buf []byte
 	var li, ri []int32
 	for lr.Next() {
@@ -604,6 +617,10 @@ func joinSource(ctx context.Context, st *Statement, text string, open Opener, o 
 			if outer && len(li) == n {
 				li, ri = append(li, int32(r)), append(ri, -1)
 			}
+			if enough >= 0 && src.rows+len(li) >= enough {
+				li, ri = li[:enough-src.rows], ri[:enough-src.rows]
+				break
+			}
 			if len(li) >= subBlockRows {
 				if err := w.write(li, ri); err != nil {
 					return nil, err
@@ -613,6 +630,9 @@ func joinSource(ctx context.Context, st *Statement, text string, open Opener, o 
 		}
 		if err := w.write(li, ri); err != nil {
 			return nil, err
+		}
+		if enough >= 0 && src.rows >= enough {
+			break
 		}
 	}
 	if err := lr.Err(); err != nil {

@@ -172,6 +172,7 @@ func (p *parser) selectBody(st *Statement) {
 	p.expectKw("from")
 	p.source(st)
 	p.join(st, st.subAlias, st.subAliasPos)
+	p.sideStars(st)
 	if p.acceptKw("where") {
 		st.Where = p.orExpr()
 		if st.Join != nil {
@@ -243,6 +244,17 @@ func (p *parser) selectList(st *Statement) {
 	for {
 		t := p.peek()
 		it := SelectItem{Pos: t.pos}
+		if dot, star := p.tok(p.i+1), p.tok(p.i+2); t.kind == tIdent && isPunct(dot, ".") && isPunct(star, "*") &&
+			dot.pos == t.pos+len(t.text) && star.pos == dot.pos+1 { // a.*: a join side's columns (joinStar)
+			p.advance()
+			p.advance()
+			p.advance()
+			st.Items = append(st.Items, SelectItem{Col: &ColRef{Name: t.text + ".*", Pos: t.pos}, Pos: t.pos})
+			if !p.acceptPunct(",") {
+				return
+			}
+			continue
+		}
 		if t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(" && winFuncs[strings.ToLower(t.text)] {
 			it.Win = p.winCall()
 			p.alias(&it)
