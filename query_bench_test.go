@@ -266,3 +266,19 @@ func BenchmarkQueryTextGroup(b *testing.B) {
 func BenchmarkQuerySeriesGroup(b *testing.B) {
 	benchQuery(b, "SELECT series, avg(value) FROM nab GROUP BY series")
 }
+
+// BenchmarkQueryJoin: asof pairs every nyc_taxi sample (1.28M) with the
+// latest ambient_temperature_system_failure sample at or before it (the
+// right side, 0.9M rows, held); mean joins every sample of 2014 (the
+// left side's time term pruning its scan) with its series' mean over
+// the whole stream and counts those above it, per series.
+func BenchmarkQueryJoin(b *testing.B) {
+	b.Run("asof", func(b *testing.B) {
+		benchQuery(b, "SELECT count(*), avg(b.value) FROM (SELECT time, value FROM nab WHERE series = 'nab/realKnownCause/nyc_taxi') AS a "+
+			"ASOF JOIN (SELECT time, value FROM nab WHERE series = 'nab/realKnownCause/ambient_temperature_system_failure') AS b ON a.time >= b.time")
+	})
+	b.Run("mean", func(b *testing.B) {
+		benchQuery(b, "SELECT series, count(*) FROM nab AS a JOIN (SELECT series, avg(value) AS m FROM nab GROUP BY series) AS b USING (series) "+
+			"WHERE a.value > b.m AND a.time >= '2014-01-01' AND a.time < '2015-01-01' GROUP BY series")
+	})
+}

@@ -49,8 +49,14 @@ func (c *jcol) isValid(r int) bool { return c.valid[r] }
 // stream holds.
 func (c *jcol) appendArrow(a arrow.Array) error {
 	n := a.Len()
-	for r := range n {
-		c.valid = append(c.valid, a.IsValid(r))
+	if a.NullN() == 0 {
+		for range n {
+			c.valid = append(c.valid, true)
+		}
+	} else {
+		for r := range n {
+			c.valid = append(c.valid, a.IsValid(r))
+		}
 	}
 	switch a := a.(type) {
 	case *array.Int64:
@@ -576,7 +582,8 @@ func joinSource(ctx context.Context, st *Statement, text string, open Opener, o 
 			src.instants[out.name] = true
 		}
 	}
-	w := &joinWriter{jp: jp, b: &subBuilder{src: src, pos: j.Pos, text: text}}
+	w := newJoinWriter(jp, &subBuilder{src: src, pos: j.Pos, text: text})
+	defer w.stop()
 	outer := strings.HasSuffix(j.Kind, "left")
 	// A statement that takes the first rows as they come (LIMIT, no
 	// WHERE, order, grouping or window) needs no more of the join.
@@ -585,7 +592,8 @@ func joinSource(ctx context.Context, st *Statement, text string, open Opener, o 
 		!slices.ContainsFunc(st.Items, func(it SelectItem) bool { return it.Win != nil }) {
 		enough = int(min(st.Limit+st.Offset, int64(maxSubqueryRows)))
 	}
-	var buf []byte
+	var buf, prevKey []byte
+	var prev *joinGroup // the group of prevKey: a series' rows come in runs
 	var li, ri []int32
 	for lr.Next() {
 		if err := ctx.Err(); err != nil {
@@ -599,8 +607,12 @@ func joinSource(ctx context.Context, st *Statement, text string, open Opener, o 
 			var g *joinGroup
 			key, ok := jp.keyOf(buf[:0], 0, r)
 			buf = key
-			if ok {
+			switch {
+			case ok && prevKey != nil && string(key) == string(prevKey):
+				g = prev
+			case ok:
 				g = groups[string(key)]
+				prev, prevKey = g, append(prevKey[:0], key...)
 			}
 			n := len(li)
 			if g != nil {
@@ -638,16 +650,63 @@ func joinSource(ctx context.Context, st *Statement, text string, open Opener, o 
 	if err := lr.Err(); err != nil {
 		return nil, err
 	}
-	if err := w.b.flush(); err != nil {
+	if err := w.finish(); err != nil {
 		return nil, err
 	}
 	return src, nil
 }
 
-// joinWriter writes joined rows into the relation's blocks.
+// joinWriter writes joined rows into the relation's blocks, which a
+// goroutine of its own encodes in order while the next fills.
 type joinWriter struct {
-	jp *joinPlan
-	b  *subBuilder
+	jp      *joinPlan
+	b       *subBuilder
+	work    chan *chunk.Block // blocks to encode
+	free    chan *chunk.Block // blocks encoded, their columns' room to reuse (at most 3 blocks live)
+	done    chan error        // the encoder's first error, when work closes
+	stopped bool
+}
+
+func newJoinWriter(jp *joinPlan, b *subBuilder) *joinWriter {
+	w := &joinWriter{jp: jp, b: b, work: make(chan *chunk.Block, 1), free: make(chan *chunk.Block, 3), done: make(chan error, 1)}
+	go func() {
+		var err error
+		for blk := range w.work {
+			if err == nil {
+				err = b.encode(blk)
+			}
+			w.free <- blk
+		}
+		w.done <- err
+	}()
+	return w
+}
+
+// send hands the full block to the encoder (an error of encoding comes
+// from finish).
+func (w *joinWriter) send() error {
+	w.work <- w.b.blk
+	w.b.blk = nil
+	return nil
+}
+
+// finish encodes the last block and waits for the encoder.
+func (w *joinWriter) finish() error {
+	if blk := w.b.blk; blk != nil && blk.Rows > 0 {
+		w.b.blk = nil
+		w.work <- blk
+	}
+	return w.stop()
+}
+
+// stop ends the encoder, once; it returns its error.
+func (w *joinWriter) stop() error {
+	if w.stopped {
+		return nil
+	}
+	w.stopped = true
+	close(w.work)
+	return <-w.done
 }
 
 // write appends the rows pairing left row li[k] with right row ri[k]
@@ -658,10 +717,7 @@ func (w *joinWriter) write(li, ri []int32) error {
 	base := [4]int{left.index(ColTime), left.index(ColSeries), left.index(ColKey), left.index(ColOp)}
 	for off := 0; off < len(li); {
 		if b.blk == nil {
-			b.start()
-			for _, out := range jp.outs {
-				b.blk.Columns = append(b.blk.Columns, chunk.Column{Name: out.name, Type: jp.sides[out.side].cols[out.col].typ})
-			}
+			w.begin()
 		}
 		n := min(len(li)-off, subBlockRows-b.blk.Rows)
 		if b.src.rows+n > maxSubqueryRows {
@@ -722,12 +778,52 @@ func (w *joinWriter) write(li, ri []int32) error {
 		b.src.rows += n
 		off += n
 		if b.blk.Rows == subBlockRows {
-			if err := b.flush(); err != nil {
+			if err := w.send(); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// begin starts a block of the relation: the last one flushed, emptied,
+// or new columns with room for a block's rows.
+func (w *joinWriter) begin() {
+	b := w.b
+	var blk *chunk.Block
+	select {
+	case blk = <-w.free:
+	default:
+	}
+	if blk != nil {
+		for i := range blk.Columns {
+			c := &blk.Columns[i]
+			c.Ints, c.Floats, c.Strs, c.Bools, c.Valid = c.Ints[:0], c.Floats[:0], c.Strs[:0], c.Bools[:0], c.Valid[:0]
+		}
+		blk.Rows = 0
+		b.blk = blk
+		return
+	}
+	b.start()
+	for _, out := range w.jp.outs {
+		b.blk.Columns = append(b.blk.Columns, chunk.Column{Name: out.name, Type: w.jp.sides[out.side].cols[out.col].typ})
+	}
+	for i := range b.blk.Columns {
+		c := &b.blk.Columns[i]
+		switch c.Type {
+		case chunk.Int64:
+			c.Ints = make([]int64, 0, subBlockRows)
+		case chunk.Float64:
+			c.Floats = make([]float64, 0, subBlockRows)
+		case chunk.Bool:
+			c.Bools = make([]bool, 0, subBlockRows)
+		default:
+			c.Strs = make([]string, 0, subBlockRows)
+		}
+		if i >= 5 {
+			c.Valid = make([]bool, 0, subBlockRows)
+		}
+	}
 }
 
 // valueOr is v[r], or the zero value for r < 0.

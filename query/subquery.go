@@ -348,10 +348,15 @@ func textAt(a arrow.Array, i int) (string, bool, error) {
 // flush encodes the block being built.
 func (b *subBuilder) flush() error {
 	blk := b.blk
+	b.blk = nil
+	return b.encode(blk)
+}
+
+// encode adds blk to the source, encoded.
+func (b *subBuilder) encode(blk *chunk.Block) error {
 	if blk == nil || blk.Rows == 0 {
 		return nil
 	}
-	b.blk = nil
 	for i := range blk.Columns {
 		c := &blk.Columns[i]
 		if c.Valid != nil && !slicesContainsFalse(c.Valid) {
