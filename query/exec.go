@@ -113,7 +113,7 @@ func exec(ctx context.Context, st *Statement, text string, open Opener, o *Optio
 	}
 	var src Source
 	if st.Join != nil {
-		j, err := joinSource(ctx, st, text, open, o)
+		j, err := joinSource(ctx, st, text, open, o, in)
 		if err != nil {
 			return nil, err
 		}

@@ -514,7 +514,7 @@ func (g *joinGroup) ints0(k int) int64 {
 }
 
 // joinSource runs st's join and holds its result.
-func joinSource(ctx context.Context, st *Statement, text string, open Opener, o *Options) (*subSource, error) {
+func joinSource(ctx context.Context, st *Statement, text string, open Opener, o *Options, in inValues) (*subSource, error) {
 	j := st.Join
 	var named map[string]bool
 	if !st.Star {
@@ -584,11 +584,14 @@ func joinSource(ctx context.Context, st *Statement, text string, open Opener, o 
 	}
 	w := newJoinWriter(jp, &subBuilder{src: src, pos: j.Pos, text: text})
 	defer w.stop()
+	if w.where, err = joinWhere(st, text, src, o, in); err != nil {
+		return nil, err
+	}
 	outer := strings.HasSuffix(j.Kind, "left")
 	// A statement that takes the first rows as they come (LIMIT, no
 	// WHERE, order, grouping or window) needs no more of the join.
 	enough := -1
-	if st.Limit >= 0 && st.Where == nil && len(st.OrderBy) == 0 && !isAggregate(st) &&
+	if st.Limit >= 0 && (st.Where == nil || w.where != nil) && len(st.OrderBy) == 0 && !isAggregate(st) &&
 		!slices.ContainsFunc(st.Items, func(it SelectItem) bool { return it.Win != nil }) {
 		enough = int(min(st.Limit+st.Offset, int64(maxSubqueryRows)))
 	}
@@ -629,7 +632,7 @@ func joinSource(ctx context.Context, st *Statement, text string, open Opener, o 
 			if outer && len(li) == n {
 				li, ri = append(li, int32(r)), append(ri, -1)
 			}
-			if enough >= 0 && src.rows+len(li) >= enough {
+			if enough >= 0 && w.where == nil && src.rows+len(li) >= enough {
 				li, ri = li[:enough-src.rows], ri[:enough-src.rows]
 				break
 			}
@@ -638,12 +641,15 @@ func joinSource(ctx context.Context, st *Statement, text string, open Opener, o 
 					return nil, err
 				}
 				li, ri = li[:0], ri[:0]
+				if enough >= 0 && w.base >= enough {
+					break
+				}
 			}
 		}
 		if err := w.write(li, ri); err != nil {
 			return nil, err
 		}
-		if enough >= 0 && src.rows >= enough {
+		if enough >= 0 && (w.where == nil && src.rows >= enough || w.base >= enough) { // w.base: rows WHERE took
 			break
 		}
 	}
@@ -661,6 +667,8 @@ func joinSource(ctx context.Context, st *Statement, text string, open Opener, o 
 type joinWriter struct {
 	jp      *joinPlan
 	b       *subBuilder
+	where   pred // the statement's WHERE, applied to each block before it is held; nil: none
+	base    int  // the relation's rows before the block being filled
 	work    chan *chunk.Block // blocks to encode
 	free    chan *chunk.Block // blocks encoded, their columns' room to reuse (at most 3 blocks live)
 	done    chan error        // the encoder's first error, when work closes
@@ -683,18 +691,98 @@ func newJoinWriter(jp *joinPlan, b *subBuilder) *joinWriter {
 }
 
 // send hands the full block to the encoder (an error of encoding comes
-// from finish).
+// from finish), its rows that WHERE refuses left out.
 func (w *joinWriter) send() error {
-	w.work <- w.b.blk
+	blk := w.b.blk
 	w.b.blk = nil
+	if w.where != nil {
+		w.filter(blk)
+	}
+	w.base = w.b.src.rows
+	w.work <- blk
 	return nil
+}
+
+// filter leaves out of blk the rows WHERE refuses, and numbers the rest
+// on from the rows before.
+func (w *joinWriter) filter(blk *chunk.Block) {
+	cs := blk.Columns
+	bt := &batch{rows: blk.Rows, seq: cs[0].Ints, time: cs[1].Ints, series: &cs[2], key: &cs[3], op: cs[4].Ints,
+		fields: make(map[string]*chunk.Column, len(cs)-5)}
+	for i := 5; i < len(cs); i++ {
+		bt.fields[cs[i].Name] = &cs[i]
+	}
+	sel := make([]int32, blk.Rows)
+	for i := range sel {
+		sel[i] = int32(i)
+	}
+	sel = w.where.eval(bt, sel)
+	if len(sel) < blk.Rows {
+		keepRows(blk, sel)
+		w.b.src.rows -= bt.rows - len(sel)
+	}
+	for i := range blk.Rows {
+		cs[0].Ints[i] = int64(w.base + i + 1)
+	}
+}
+
+// keepRows keeps rows sel (ascending) of blk.
+func keepRows(blk *chunk.Block, sel []int32) {
+	for i := range blk.Columns {
+		c := &blk.Columns[i]
+		if c.Valid != nil {
+			c.Valid = keepOf(c.Valid, sel)
+		}
+		switch c.Type {
+		case chunk.Int64:
+			c.Ints = keepOf(c.Ints, sel)
+		case chunk.Float64:
+			c.Floats = keepOf(c.Floats, sel)
+		case chunk.Bool:
+			c.Bools = keepOf(c.Bools, sel)
+		default:
+			c.Strs = keepOf(c.Strs, sel)
+		}
+	}
+	blk.Rows = len(sel)
+}
+
+func keepOf[T any](v []T, sel []int32) []T {
+	for i, r := range sel {
+		v[i] = v[r]
+	}
+	return v[:len(sel)]
+}
+
+// joinWhere compiles st's WHERE against the relation's columns, to apply
+// while the join writes it (the statement applies it again: the same
+// rows). It is nil when there is none, or when it names seq (the
+// relation's row numbers, which it changes).
+func joinWhere(st *Statement, text string, src *subSource, o *Options, in inValues) (pred, error) {
+	if st.Where == nil {
+		return nil, nil
+	}
+	seq := false
+	walkExpr(st.Where, func(n string) { seq = seq || n == ColSeq }, func() {})
+	if seq {
+		return nil, nil
+	}
+	fs := &fieldSet{instants: src.instants, star: src.star}
+	for _, f := range src.fields {
+		if err := fs.add(f.Name, f.Type); err != nil {
+			return nil, err
+		}
+	}
+	p := &plan{st: st, src: text, fields: fs, now: o.withDefaults().Now.UnixNano(), in: in}
+	return p.compileExpr(st.Where, false)
 }
 
 // finish encodes the last block and waits for the encoder.
 func (w *joinWriter) finish() error {
 	if blk := w.b.blk; blk != nil && blk.Rows > 0 {
-		w.b.blk = nil
-		w.work <- blk
+		if err := w.send(); err != nil {
+			return err
+		}
 	}
 	return w.stop()
 }
