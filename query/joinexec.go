@@ -667,8 +667,8 @@ func joinSource(ctx context.Context, st *Statement, text string, open Opener, o 
 type joinWriter struct {
 	jp      *joinPlan
 	b       *subBuilder
-	where   pred // the statement's WHERE, applied to each block before it is held; nil: none
-	base    int  // the relation's rows before the block being filled
+	where   pred              // the statement's WHERE, applied to each block before it is held; nil: none
+	base    int               // the relation's rows before the block being filled
 	work    chan *chunk.Block // blocks to encode
 	free    chan *chunk.Block // blocks encoded, their columns' room to reuse (at most 3 blocks live)
 	done    chan error        // the encoder's first error, when work closes
