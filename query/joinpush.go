@@ -220,36 +220,3 @@ func cloneLit(l *Lit) *Lit {
 	c := *l
 	return &c
 }
-
-// joinStar returns st with each SELECT item a.* replaced by the columns
-// of join side a (the relation's fs), in order; st itself when it has
-// none.
-func joinStar(st *Statement, text string, fs *fieldSet) (*Statement, error) {
-	var items []SelectItem
-	for i, it := range st.Items {
-		if it.Col == nil || !strings.HasSuffix(it.Col.Name, ".*") {
-			if items != nil {
-				items = append(items, it)
-			}
-			continue
-		}
-		if items == nil {
-			items = append([]SelectItem{}, st.Items[:i]...)
-		}
-		if st.Join == nil { // the parser refuses it (sideStars)
-			return nil, errAt(text, it.Pos, "%s selects the columns of a side of a JOIN", it.Col.Name)
-		}
-		prefix := strings.TrimSuffix(it.Col.Name, "*")
-		for _, n := range fs.star {
-			if strings.HasPrefix(n, prefix) {
-				items = append(items, SelectItem{Col: &ColRef{Name: n, Pos: it.Pos}, Pos: it.Pos})
-			}
-		}
-	}
-	if items == nil {
-		return st, nil
-	}
-	c := *st
-	c.Items = items
-	return &c, nil
-}

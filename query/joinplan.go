@@ -1,0 +1,209 @@
+package query
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/tsqdb/tsq/chunk"
+)
+
+// joinCol is a resolved column of ON: its side (0 left, 1 right) and index.
+type joinCol struct {
+	side, col int
+	name      string
+}
+
+// keyMode is how an equality compares its two columns.
+type keyMode uint8
+
+const (
+	keyInt keyMode = iota
+	keyFloat
+	keyText
+	keyBool
+	keyBytes
+)
+
+// joinPlan is a join resolved against its sides' columns.
+type joinPlan struct {
+	j          *Join
+	sides      [2]*joinSide
+	eq         [][2]joinCol // left, right
+	modes      []keyMode
+	ineq       *[2]joinCol // ASOF: left, right
+	ineqOp     string      // as left op right
+	floatOrder bool
+	outs       []joinOut
+	star       []string
+}
+
+// joinOut is a field of the joined relation.
+type joinOut struct {
+	name      string
+	side, col int
+}
+
+func jcolKind(c *jcol) string {
+	switch {
+	case c.instant:
+		return "a timestamp"
+	case c.typ == chunk.Int64 || c.typ == chunk.Float64:
+		return "a number"
+	case c.typ == chunk.Bool:
+		return "a bool"
+	case c.typ == chunk.Bytes:
+		return "bytes"
+	}
+	return "text"
+}
+
+// resolve finds the side and column of ref.
+func (jp *joinPlan) resolve(ref *ColRef, text string) (joinCol, error) {
+	for s, js := range jp.sides {
+		if rest, ok := strings.CutPrefix(ref.Name, js.side.Alias+"."); ok {
+			if i := js.index(rest); i >= 0 {
+				return joinCol{s, i, ref.Name}, nil
+			}
+			return joinCol{}, errAt(text, ref.Pos, "join: %s has no column %s (columns: %s)", js.side.Alias, rest, strings.Join(js.names, ", "))
+		}
+	}
+	l, r := jp.sides[0].index(ref.Name), jp.sides[1].index(ref.Name)
+	switch {
+	case l >= 0 && r >= 0:
+		return joinCol{}, errAt(text, ref.Pos, "join: both sides have a column %s: write %s.%s or %s.%s", ref.Name, jp.sides[0].side.Alias, ref.Name, jp.sides[1].side.Alias, ref.Name)
+	case l >= 0:
+		return joinCol{0, l, ref.Name}, nil
+	case r >= 0:
+		return joinCol{1, r, ref.Name}, nil
+	}
+	return joinCol{}, errAt(text, ref.Pos, "join: no side has a column %s (%s: %s; %s: %s)", ref.Name,
+		jp.sides[0].side.Alias, strings.Join(jp.sides[0].names, ", "), jp.sides[1].side.Alias, strings.Join(jp.sides[1].names, ", "))
+}
+
+// flipOp is op with its sides swapped.
+func flipOp(op string) string {
+	return map[string]string{">=": "<=", "<=": ">=", ">": "<", "<": ">", "=": "="}[op]
+}
+
+func planJoin(j *Join, left, right *joinSide, text string) (*joinPlan, error) {
+	jp := &joinPlan{j: j, sides: [2]*joinSide{left, right}}
+	for _, c := range j.On {
+		l, err := jp.resolve(c.L, text)
+		if err != nil {
+			return nil, err
+		}
+		r, err := jp.resolve(c.R, text)
+		if err != nil {
+			return nil, err
+		}
+		op := c.Op
+		if l.side == r.side {
+			return nil, errAt(text, c.L.Pos, "join: %s %s %s compares two columns of %s: ON compares a column of each side (put others in WHERE)", c.L.Name, c.Op, c.R.Name, jp.sides[l.side].side.Alias)
+		}
+		if l.side == 1 {
+			l, r, op = r, l, flipOp(op)
+		}
+		lc, rc := left.cols[l.col], right.cols[r.col]
+		if op != "=" {
+			num := func(c *jcol) bool { return c.typ == chunk.Int64 || c.typ == chunk.Float64 }
+			if !num(lc) || !num(rc) || lc.instant != rc.instant {
+				return nil, errAt(text, c.L.Pos, "join: ASOF orders by numbers or times, and %s is %s, %s %s", l.name, jcolKind(lc), r.name, jcolKind(rc))
+			}
+			jp.ineq, jp.ineqOp = &[2]joinCol{l, r}, op
+			jp.floatOrder = lc.typ == chunk.Float64 || rc.typ == chunk.Float64
+			continue
+		}
+		var m keyMode
+		switch {
+		case lc.instant != rc.instant:
+			return nil, errAt(text, c.L.Pos, "join: %s is %s and %s is %s: they never match", l.name, jcolKind(lc), r.name, jcolKind(rc))
+		case lc.typ == chunk.Int64 && rc.typ == chunk.Int64:
+			m = keyInt
+		case (lc.typ == chunk.Int64 || lc.typ == chunk.Float64) && (rc.typ == chunk.Int64 || rc.typ == chunk.Float64):
+			m = keyFloat
+		case lc.typ == chunk.String && rc.typ == chunk.String:
+			m = keyText
+		case lc.typ == chunk.Bool && rc.typ == chunk.Bool:
+			m = keyBool
+		case lc.typ == chunk.Bytes && rc.typ == chunk.Bytes:
+			m = keyBytes
+		default:
+			return nil, errAt(text, c.L.Pos, "join: %s is %s and %s is %s: they never match", l.name, jcolKind(lc), r.name, jcolKind(rc))
+		}
+		jp.eq = append(jp.eq, [2]joinCol{l, r})
+		jp.modes = append(jp.modes, m)
+	}
+	jp.outputs()
+	return jp, nil
+}
+
+// outputs lists the relation's fields: every column of each side by its
+// side's name, then the bare names of USING's columns and of the fields
+// of one side only.
+func (jp *joinPlan) outputs() {
+	for s, js := range jp.sides {
+		for i, n := range js.names {
+			q := js.side.Alias + "." + n
+			jp.outs = append(jp.outs, joinOut{q, s, i})
+			jp.star = append(jp.star, q)
+		}
+	}
+	for s, js := range jp.sides {
+		other := jp.sides[1-s]
+		for i, n := range js.names {
+			if isBase(n) {
+				continue
+			}
+			using := slices.Contains(jp.j.Using, n)
+			if using && s == 0 || !using && other.index(n) < 0 {
+				jp.outs = append(jp.outs, joinOut{n, s, i})
+			}
+		}
+	}
+}
+
+// namesIn returns the names text has: a statement reads no column it
+// does not name (but SELECT * names all).
+func namesIn(text string) map[string]bool {
+	toks, _ := lex(text) // text was parsed
+	named := map[string]bool{}
+	for _, t := range toks {
+		if t.kind == tIdent || t.kind == tQuoted {
+			named[t.text] = true
+		}
+	}
+	return named
+}
+
+// joinStar returns st with each SELECT item a.* replaced by the columns
+// of join side a (the relation's fs), in order; st itself when it has
+// none.
+func joinStar(st *Statement, text string, fs *fieldSet) (*Statement, error) {
+	var items []SelectItem
+	for i, it := range st.Items {
+		if it.Col == nil || !strings.HasSuffix(it.Col.Name, ".*") {
+			if items != nil {
+				items = append(items, it)
+			}
+			continue
+		}
+		if items == nil {
+			items = append([]SelectItem{}, st.Items[:i]...)
+		}
+		if st.Join == nil { // the parser refuses it (sideStars)
+			return nil, errAt(text, it.Pos, "%s selects the columns of a side of a JOIN", it.Col.Name)
+		}
+		prefix := strings.TrimSuffix(it.Col.Name, "*")
+		for _, n := range fs.star {
+			if strings.HasPrefix(n, prefix) {
+				items = append(items, SelectItem{Col: &ColRef{Name: n, Pos: it.Pos}, Pos: it.Pos})
+			}
+		}
+	}
+	if items == nil {
+		return st, nil
+	}
+	c := *st
+	c.Items = items
+	return &c, nil
+}

@@ -1,0 +1,152 @@
+package query
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/tsqdb/tsq/chunk"
+)
+
+// maxJoinRightRows bounds the right side of a join, held in memory.
+var maxJoinRightRows = 1 << 22 // a variable for tests
+
+// jcol is a column of a join side, decoded from Arrow.
+type jcol struct {
+	typ     chunk.Type
+	instant bool // a timestamp
+	ints    []int64
+	floats  []float64
+	strs    []string
+	bools   []bool
+	valid   []bool
+}
+
+// appendArrow appends the rows of a to c; ok is false for a type no
+// stream holds.
+func (c *jcol) appendArrow(a arrow.Array) error {
+	n := a.Len()
+	if a.NullN() == 0 {
+		for range n {
+			c.valid = append(c.valid, true)
+		}
+	} else {
+		for r := range n {
+			c.valid = append(c.valid, a.IsValid(r))
+		}
+	}
+	switch a := a.(type) {
+	case *array.Int64:
+		c.ints = append(c.ints, a.Int64Values()...)
+	case *array.Uint64:
+		for _, v := range a.Uint64Values() {
+			if v > math.MaxInt64 {
+				return fmt.Errorf("holds %d, beyond int64", v)
+			}
+			c.ints = append(c.ints, int64(v))
+		}
+	case *array.Timestamp:
+		for r := range n {
+			c.ints = append(c.ints, int64(a.Value(r)))
+		}
+	case *array.Float64:
+		c.floats = append(c.floats, a.Float64Values()...)
+	case *array.Boolean:
+		for r := range n {
+			c.bools = append(c.bools, a.Value(r))
+		}
+	case *array.Binary:
+		data, offs := string(a.ValueBytes()), a.ValueOffsets() // one copy: the batch's buffers may be reused
+		for r := range n {
+			c.strs = append(c.strs, data[offs[r]-offs[0]:offs[r+1]-offs[0]])
+		}
+	case *array.String:
+		data, offs := string(a.ValueBytes()), a.ValueOffsets()
+		for r := range n {
+			c.strs = append(c.strs, data[offs[r]-offs[0]:offs[r+1]-offs[0]])
+		}
+	case *array.Dictionary:
+		d, ok := a.Dictionary().(*array.String)
+		if !ok {
+			return fmt.Errorf("is %s, which a stream cannot hold", a.DataType())
+		}
+		words := make([]string, d.Len()) // each copied once
+		for r := range n {
+			s := ""
+			if a.IsValid(r) {
+				i := a.GetValueIndex(r)
+				if words[i] == "" {
+					words[i] = strings.Clone(d.Value(i))
+				}
+				s = words[i]
+			}
+			c.strs = append(c.strs, s)
+		}
+	default:
+		return fmt.Errorf("is %s, which a stream cannot hold", a.DataType())
+	}
+	return nil
+}
+
+// jcolType is the column type a stream holds for an Arrow type.
+func jcolType(t arrow.DataType) (chunk.Type, bool) {
+	switch t.ID() {
+	case arrow.INT64, arrow.UINT64, arrow.TIMESTAMP:
+		return chunk.Int64, true
+	case arrow.FLOAT64:
+		return chunk.Float64, true
+	case arrow.BOOL:
+		return chunk.Bool, true
+	case arrow.STRING, arrow.DICTIONARY:
+		return chunk.String, true
+	case arrow.BINARY:
+		return chunk.Bytes, true
+	}
+	return 0, false
+}
+
+// joinSide is a side's columns, by name.
+type joinSide struct {
+	side  *JoinSide
+	names []string
+	cols  []*jcol
+	rows  int
+}
+
+func newJoinSide(s *JoinSide, sc *arrow.Schema, text string) (*joinSide, error) {
+	js := &joinSide{side: s}
+	for _, f := range sc.Fields() {
+		t, ok := jcolType(f.Type)
+		if !ok {
+			return nil, errAt(text, s.Pos, "join: column %s of %s is %s, which a stream cannot hold", f.Name, s.Alias, f.Type)
+		}
+		if slices.Contains(js.names, f.Name) {
+			return nil, errAt(text, s.Pos, "join: %s has two columns named %s: rename one (AS ...)", s.Alias, f.Name)
+		}
+		js.names = append(js.names, f.Name)
+		js.cols = append(js.cols, &jcol{typ: t, instant: f.Type.ID() == arrow.TIMESTAMP})
+	}
+	return js, nil
+}
+
+// load replaces (reset) or extends the side's rows with rec's.
+func (js *joinSide) load(rec arrow.RecordBatch, reset bool, text string) error {
+	for i, c := range js.cols {
+		if reset {
+			*c = jcol{typ: c.typ, instant: c.instant, ints: c.ints[:0], floats: c.floats[:0], strs: c.strs[:0], bools: c.bools[:0], valid: c.valid[:0]}
+		}
+		if err := c.appendArrow(rec.Column(i)); err != nil {
+			return errAt(text, js.side.Pos, "join: column %s of %s %v", js.names[i], js.side.Alias, err)
+		}
+	}
+	if reset {
+		js.rows = 0
+	}
+	js.rows += int(rec.NumRows())
+	return nil
+}
+
+func (js *joinSide) index(name string) int { return slices.Index(js.names, name) }
