@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -535,5 +536,40 @@ func TestJoinWhereInJoin(t *testing.T) {
 				t.Fatalf("blocks of %d, LIMIT 7 OFFSET 100 after WHERE: %s", rows, d)
 			}
 		}()
+	}
+}
+
+// TestJoinFloatKeys: -0 equals 0, NaN equals NaN (as DuckDB joins them),
+// an int equals the float of its value, and NULL equals nothing.
+func TestJoinFloatKeys(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	mk := func(vals ...any) *memSource {
+		var rows []trow
+		for i, v := range vals {
+			r := trow{seq: uint64(i + 1), time: int64(i) * 1e9, series: "s", op: 1, f: map[string]any{}}
+			if v != nil {
+				r.f["v"] = v
+			}
+			rows = append(rows, r)
+		}
+		src, err := buildSource(rng, rows, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return src
+	}
+	srcs := map[string]*memSource{
+		"l": mk(math.Copysign(0, -1), math.NaN(), 2.0, nil, 7.5),
+		"r": mk(0.0, math.NaN(), int64(2), nil, 7.25),
+		"i": mk(int64(0), int64(2), int64(7)),
+	}
+	open := func(name string) (Source, error) { return srcs[name], nil }
+	got := mustRun(t, open, "SELECT a.seq, b.seq FROM l a JOIN r b ON a.v = b.v")
+	if d := diffCells(got, [][]any{{int64(1), int64(1)}, {int64(2), int64(2)}, {int64(3), int64(3)}}); d != "" {
+		t.Fatalf("float keys: %s", d)
+	}
+	got = mustRun(t, open, "SELECT a.seq, b.seq FROM l a JOIN i b ON a.v = b.v")
+	if d := diffCells(got, [][]any{{int64(1), int64(1)}, {int64(3), int64(2)}}); d != "" {
+		t.Fatalf("floats against ints: %s", d)
 	}
 }
