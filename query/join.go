@@ -30,10 +30,12 @@ type JoinSide struct {
 	stream bool // a stream's view, not a subquery: WHERE's terms on it go to its scan (joinpush.go)
 }
 
-// JoinCond is one condition of ON: a column of each side compared.
+// JoinCond is one condition of ON: a column of each side compared, or
+// arithmetic on the columns of each side (a.time = b.time + 7d).
 type JoinCond struct {
-	L, R *ColRef
-	Op   string // =, or for ASOF one of >=, >, <=, <
+	L, R   *ColRef // the columns, or the terms' text and place
+	LX, RX *Arith  // a computed term; nil for a column
+	Op     string  // =, or for ASOF one of >=, >, <=, <
 }
 
 // joinWords may not name a source: they go on with a join.
@@ -148,16 +150,16 @@ func (p *parser) sideOf(st *Statement, alias string, aliasPos int) JoinSide {
 // joinOn parses c op c [AND c op c ...].
 func (p *parser) joinOn(j *Join) {
 	for {
-		l := p.colRef()
+		l, lx := p.joinTerm()
 		op := p.advance()
 		if op.kind != tPunct || !cmpOps[op.text] || op.text == "~" || op.text == "=~" || op.text == "!~" || op.text == "!=" || op.text == "<>" {
 			p.fail(op.pos, "expected = (or, for ASOF, one of >= > <= <) after %s in ON, found %s", l.Name, op.describe())
 		}
-		r := p.colRef()
+		r, rx := p.joinTerm()
 		if op.text != "=" && !strings.HasPrefix(j.Kind, "asof") {
 			p.fail(op.pos, "an %s JOIN matches by equality (=); an inequality in ON makes an ASOF JOIN", strings.ToUpper(j.Kind))
 		}
-		j.On = append(j.On, JoinCond{L: l, R: r, Op: op.text})
+		j.On = append(j.On, JoinCond{L: l, R: r, LX: lx, RX: rx, Op: op.text})
 		if !p.acceptKw("and") {
 			break
 		}
@@ -176,6 +178,20 @@ func (p *parser) joinOn(j *Join) {
 			p.fail(j.Pos, "an ASOF JOIN wants exactly one inequality in ON (a.time >= b.time), found %d", n)
 		}
 	}
+}
+
+// joinTerm parses a side of an ON condition: a column, or arithmetic
+// (returned too, with its text as the column's name).
+func (p *parser) joinTerm() (*ColRef, *Arith) {
+	t := p.peek()
+	a := p.arith()
+	if a.Col != nil && a.Op == 0 {
+		return a.Col, nil
+	}
+	if c := a.firstAgg(); c != nil {
+		p.fail(c.Pos, "ON compares the rows' values, not aggregates such as %s: aggregate in a subquery", c.String())
+	}
+	return &ColRef{Name: a.String(), Pos: t.pos}, a
 }
 
 // joinUsing parses (c, ...): equal columns of the same name, the last

@@ -573,3 +573,142 @@ func TestJoinFloatKeys(t *testing.T) {
 		t.Fatalf("floats against ints: %s", d)
 	}
 }
+
+// TestJoinComputedTerms: ON compares arithmetic on each side's columns
+// (shifted times, truncated times, text functions, int arithmetic,
+// a subquery side's aggregate), for equality and as ASOF's inequality,
+// against nested loops over the same values.
+func TestJoinComputedTerms(t *testing.T) {
+	open, l, r := joinStreams(t, 1200, 40)
+	const minute, hour = int64(60e9), int64(3600e9)
+	trunc := func(t int64) int64 { return t - t%hour }
+	intOf := func(row trow, f string) (int64, bool) { v, ok := row.f[f].(int64); return v, ok }
+	strOf := func(row trow, f string) (string, bool) { v, ok := row.f[f].(string); return v, ok }
+	for _, c := range []struct {
+		q     string
+		match func(a, b trow) bool
+	}{
+		{"SELECT a.seq, b.seq FROM m a JOIN w b ON a.series = b.series AND a.time = b.time + 1m",
+			func(a, b trow) bool { return a.series == b.series && a.time == b.time+minute }},
+		{"SELECT a.seq, b.seq FROM m a JOIN w b ON b.time + 60s = a.time AND b.series = a.series",
+			func(a, b trow) bool { return a.series == b.series && a.time == b.time+minute }},
+		{"SELECT a.seq, b.seq FROM m a JOIN w b ON date_trunc('hour', a.time) = date_trunc('hour', b.time) AND a.key = b.key AND a.series = b.series",
+			func(a, b trow) bool { return trunc(a.time) == trunc(b.time) && a.key == b.key && a.series == b.series }},
+		{"SELECT a.seq, b.seq FROM m a JOIN w b ON lower(a.s) = lower(b.s) AND a.n * 2 = b.n",
+			func(a, b trow) bool {
+				as, ok1 := strOf(a, "s")
+				bs, ok2 := strOf(b, "s")
+				an, ok3 := intOf(a, "n")
+				bn, ok4 := intOf(b, "n")
+				return ok1 && ok2 && ok3 && ok4 && strings.ToLower(as) == strings.ToLower(bs) && an*2 == bn
+			}},
+	} {
+		var want [][]any
+		for _, a := range l {
+			for _, b := range r {
+				if c.match(a, b) {
+					want = append(want, []any{int64(a.seq), int64(b.seq)})
+				}
+			}
+		}
+		if len(want) < 20 {
+			t.Fatalf("%s: the oracle pairs %d rows: too few to test", c.q, len(want))
+		}
+		if d := diffCells(mustRun(t, open, c.q), want); d != "" {
+			t.Fatalf("%s: %s", c.q, d)
+		}
+	}
+	// ASOF by a shifted time: the latest of w's series at or before 5
+	// minutes before each of m's rows.
+	var want [][]any
+	for _, a := range l {
+		best := -1
+		for k, b := range r {
+			if a.series == b.series && a.time-5*minute >= b.time && (best < 0 || b.time >= r[best].time) {
+				best = k
+			}
+		}
+		if best >= 0 {
+			want = append(want, []any{int64(a.seq), int64(r[best].seq)})
+		}
+	}
+	if d := diffCells(mustRun(t, open, "SELECT a.seq, b.seq FROM m a ASOF JOIN w b ON a.series = b.series AND a.time - 5m >= b.time"), want); d != "" {
+		t.Fatalf("ASOF a.time - 5m >= b.time: %s", d)
+	}
+	// A subquery side's aggregate against arithmetic of the other.
+	mx := map[string]int64{}
+	for _, b := range r {
+		if s, ok := strOf(b, "s"); ok {
+			if n, ok := intOf(b, "n"); ok {
+				mx[s] = max(mx[s], n)
+			}
+		}
+	}
+	var agg int64
+	for _, a := range l {
+		s, ok1 := strOf(a, "s")
+		n, ok2 := intOf(a, "n")
+		if m, ok := mx[s]; ok && ok1 && ok2 && n+1 == m {
+			agg++
+		}
+	}
+	got := mustRun(t, open, "SELECT count(*) FROM m a JOIN (SELECT s, max(n) AS mx FROM w GROUP BY s) b ON a.n + 1 = b.mx AND a.s = b.s")
+	if got[0][0] != agg || agg == 0 {
+		t.Fatalf("a.n + 1 = b.mx: %v rows, want %d", got[0][0], agg)
+	}
+	wantErrors(t, open, []errCase{
+		{"SELECT * FROM m a JOIN w b ON a.n + b.n = b.x", "takes columns of both sides", "a.n + b.n"},
+		{"SELECT * FROM m a JOIN w b ON 1 = b.n", "names no column", "1 ="},
+		{"SELECT * FROM m a JOIN w b ON max(a.n) = b.n", "not aggregates", "max"},
+		{"SELECT * FROM m a JOIN w b ON a.time + 1m = b.n", "a.time + 1m is a timestamp and b.n is a number", "a.time"},
+	})
+}
+
+// TestJoinPushdownEqual: a term holding a column equal to values gives
+// the same term on the column ON makes it equal to, to the other side,
+// in every kind of join (EXPLAIN shows it under b); the rows are the
+// oracle's.
+func TestJoinPushdownEqual(t *testing.T) {
+	open, l, r := joinStreams(t, 1500, 40)
+	const series = `cpu{host="a"}`
+	for _, c := range []struct {
+		on    string
+		where string
+		eq    [][2]string
+		ord   [2]string
+		op    string
+		outer bool
+	}{
+		{on: "JOIN w b USING (series)", where: "series = 'cpu{host=\"a\"}'", eq: [][2]string{{"series", "series"}}},
+		{on: "LEFT JOIN w b ON a.series = b.series AND a.key = b.key", where: "a.series IN ('cpu{host=\"a\"}')", eq: [][2]string{{"series", "series"}, {"key", "key"}}, outer: true},
+		{on: "ASOF JOIN w b USING (series, time)", where: "a.series = 'cpu{host=\"a\"}'", eq: [][2]string{{"series", "series"}}, ord: [2]string{"time", "time"}, op: ">="},
+		{on: "ASOF LEFT JOIN w b ON b.series = a.series AND a.time < b.time", where: "b.series = 'cpu{host=\"a\"}'", eq: [][2]string{{"series", "series"}}, ord: [2]string{"time", "time"}, op: "<", outer: true},
+	} {
+		q := "SELECT a.seq, b.seq FROM m a " + c.on + " WHERE " + c.where
+		var want [][]any
+		for _, p := range joinOracle(l, r, c.eq, c.ord, c.op, c.outer) {
+			if l[p[0]].series != series || p[1] < 0 && strings.HasPrefix(c.where, "b.") {
+				continue
+			}
+			var rs any
+			if p[1] >= 0 {
+				rs = int64(r[p[1]].seq)
+			}
+			want = append(want, []any{int64(l[p[0]].seq), rs})
+		}
+		if len(want) < 10 {
+			t.Fatalf("%s: the oracle keeps %d rows: too few to test", q, len(want))
+		}
+		if d := diffCells(mustRun(t, open, q), want); d != "" {
+			t.Fatalf("%s: %s", q, d)
+		}
+		plan := strings.Join(flatten(mustRun(t, open, "EXPLAIN "+q)), "\n")
+		left, right, _ := strings.Cut(plan, "  | b:")
+		right, _, _ = strings.Cut(right, "\nrange:")
+		for side, text := range map[string]string{"a": left, "b": right} {
+			if !strings.Contains(text, "series =") && !strings.Contains(text, "series IN") {
+				t.Fatalf("%s: side %s has no series filter:\n%s", q, side, plan)
+			}
+		}
+	}
+}

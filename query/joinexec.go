@@ -70,10 +70,11 @@ func joinSource(ctx context.Context, st *Statement, text string, open Opener, o 
 	if err != nil {
 		return nil, err
 	}
-	jp, err := planJoin(j, left, right, text)
+	jp, err := planJoin(j, left, right, text, o.withDefaults().Now.UnixNano())
 	if err != nil {
 		return nil, err
 	}
+	right.recompute() // its rows came before ON's terms were planned
 	if named != nil {
 		jp.outs = slices.DeleteFunc(jp.outs, func(o joinOut) bool {
 			return !named[o.name] && !named[jp.sides[o.side].side.Alias+".*"]

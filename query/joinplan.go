@@ -64,7 +64,7 @@ func (jp *joinPlan) resolve(ref *ColRef, text string) (joinCol, error) {
 			if i := js.index(rest); i >= 0 {
 				return joinCol{s, i, ref.Name}, nil
 			}
-			return joinCol{}, errAt(text, ref.Pos, "join: %s has no column %s (columns: %s)", js.side.Alias, rest, strings.Join(js.names, ", "))
+			return joinCol{}, errAt(text, ref.Pos, "join: %s has no column %s (columns: %s)", js.side.Alias, rest, strings.Join(js.names[:js.arrowCols], ", "))
 		}
 	}
 	l, r := jp.sides[0].index(ref.Name), jp.sides[1].index(ref.Name)
@@ -77,7 +77,7 @@ func (jp *joinPlan) resolve(ref *ColRef, text string) (joinCol, error) {
 		return joinCol{1, r, ref.Name}, nil
 	}
 	return joinCol{}, errAt(text, ref.Pos, "join: no side has a column %s (%s: %s; %s: %s)", ref.Name,
-		jp.sides[0].side.Alias, strings.Join(jp.sides[0].names, ", "), jp.sides[1].side.Alias, strings.Join(jp.sides[1].names, ", "))
+		jp.sides[0].side.Alias, strings.Join(jp.sides[0].names[:jp.sides[0].arrowCols], ", "), jp.sides[1].side.Alias, strings.Join(jp.sides[1].names[:jp.sides[1].arrowCols], ", "))
 }
 
 // flipOp is op with its sides swapped.
@@ -85,14 +85,14 @@ func flipOp(op string) string {
 	return map[string]string{">=": "<=", "<=": ">=", ">": "<", "<": ">", "=": "="}[op]
 }
 
-func planJoin(j *Join, left, right *joinSide, text string) (*joinPlan, error) {
+func planJoin(j *Join, left, right *joinSide, text string, now int64) (*joinPlan, error) {
 	jp := &joinPlan{j: j, sides: [2]*joinSide{left, right}}
 	for _, c := range j.On {
-		l, err := jp.resolve(c.L, text)
+		l, err := jp.term(c.L, c.LX, text, now)
 		if err != nil {
 			return nil, err
 		}
-		r, err := jp.resolve(c.R, text)
+		r, err := jp.term(c.R, c.RX, text, now)
 		if err != nil {
 			return nil, err
 		}
@@ -142,7 +142,7 @@ func planJoin(j *Join, left, right *joinSide, text string) (*joinPlan, error) {
 // of one side only.
 func (jp *joinPlan) outputs() {
 	for s, js := range jp.sides {
-		for i, n := range js.names {
+		for i, n := range js.names[:js.arrowCols] {
 			q := js.side.Alias + "." + n
 			jp.outs = append(jp.outs, joinOut{q, s, i})
 			jp.star = append(jp.star, q)
@@ -150,7 +150,7 @@ func (jp *joinPlan) outputs() {
 	}
 	for s, js := range jp.sides {
 		other := jp.sides[1-s]
-		for i, n := range js.names {
+		for i, n := range js.names[:js.arrowCols] {
 			if isBase(n) {
 				continue
 			}

@@ -12,31 +12,80 @@ import "strings"
 // whose columns are its result's. Only AND's top-level terms go, and not
 // those with an IN (SELECT ...).
 
+// Besides, a term that holds a column equal to values (a.series = 'x',
+// a.series IN ('x', 'y')) where ON makes that column equal to one of the
+// other side (b.series, by ON a.series = b.series or USING (series)) goes
+// to both sides, as is and on the other column, in every kind of join:
+// a row it removes from either side could only pair with rows it
+// removes from the other.
+
 // pushDown adds to each stream side's WHERE the conditions of where that
 // only it decides.
 func (j *Join) pushDown(where Expr) {
-	for _, c := range conjuncts(where, nil) {
-		side, ok := j.sideNamed(c)
-		if !ok {
-			continue
-		}
-		s := &j.Left
-		if side == 1 {
-			if j.Kind != "inner" {
-				continue
-			}
-			s = &j.Right
-		}
+	sides := [2]*JoinSide{&j.Left, &j.Right}
+	give := func(s *JoinSide, c Expr, rename func(string) string) {
 		if !s.stream {
-			continue
+			return
 		}
-		moved := cloneExpr(c, func(name string) string { return strings.TrimPrefix(name, s.Alias+".") })
+		moved := cloneExpr(c, rename)
 		if s.St.Where == nil {
 			s.St.Where = moved
 		} else {
 			s.St.Where = &And{L: s.St.Where, R: moved}
 		}
 	}
+	for _, c := range conjuncts(where, nil) {
+		side, ok := j.sideNamed(c)
+		if !ok {
+			continue
+		}
+		s := sides[side]
+		own := func(name string) string { return strings.TrimPrefix(name, s.Alias+".") }
+		col, other := equalsValues(c), ""
+		if col != "" {
+			other = j.equalColumn(side, own(col))
+		}
+		if side == 0 || j.Kind == "inner" || other != "" {
+			give(s, c, own)
+		}
+		if other != "" {
+			give(sides[1-side], c, func(string) string { return other })
+		}
+	}
+}
+
+// equalsValues returns the column c holds equal to literal values
+// (col = lit, col IN (lits)), "" for any other condition.
+func equalsValues(c Expr) string {
+	switch x := c.(type) {
+	case *Compare:
+		if x.Op == "=" && !x.bare && x.Lit != nil && x.Lit.Kind != LitNull {
+			return x.Col.Name
+		}
+	case *In:
+		if !x.Neg && x.Sub == nil {
+			return x.Col.Name
+		}
+	}
+	return ""
+}
+
+// equalColumn returns the column of the other side that ON makes equal
+// to column col of side s (a plain column on both ends), "" if none.
+func (j *Join) equalColumn(s int, col string) string {
+	alias := [2]string{j.Left.Alias, j.Right.Alias}
+	own := alias[s] + "." + col
+	for _, c := range j.On {
+		if c.Op != "=" || c.LX != nil || c.RX != nil {
+			continue
+		}
+		for _, pair := range [][2]string{{c.L.Name, c.R.Name}, {c.R.Name, c.L.Name}} {
+			if other, ok := strings.CutPrefix(pair[1], alias[1-s]+"."); ok && pair[0] == own {
+				return other
+			}
+		}
+	}
+	return ""
 }
 
 // conjuncts appends the top-level terms of AND in e.

@@ -114,6 +114,10 @@ type joinSide struct {
 	names []string
 	cols  []*jcol
 	rows  int
+	// arrowCols: the columns of the side's result, first; computed ON
+	// terms (joincompute.go) follow
+	arrowCols int
+	computed  []computed
 }
 
 func newJoinSide(s *JoinSide, sc *arrow.Schema, text string) (*joinSide, error) {
@@ -129,12 +133,13 @@ func newJoinSide(s *JoinSide, sc *arrow.Schema, text string) (*joinSide, error) 
 		js.names = append(js.names, f.Name)
 		js.cols = append(js.cols, &jcol{typ: t, instant: f.Type.ID() == arrow.TIMESTAMP})
 	}
+	js.arrowCols = len(js.cols)
 	return js, nil
 }
 
 // load replaces (reset) or extends the side's rows with rec's.
 func (js *joinSide) load(rec arrow.RecordBatch, reset bool, text string) error {
-	for i, c := range js.cols {
+	for i, c := range js.cols[:js.arrowCols] {
 		if reset {
 			*c = jcol{typ: c.typ, instant: c.instant, ints: c.ints[:0], floats: c.floats[:0], strs: c.strs[:0], bools: c.bools[:0], valid: c.valid[:0]}
 		}
@@ -146,6 +151,7 @@ func (js *joinSide) load(rec arrow.RecordBatch, reset bool, text string) error {
 		js.rows = 0
 	}
 	js.rows += int(rec.NumRows())
+	js.recompute()
 	return nil
 }
 
