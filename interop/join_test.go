@@ -33,7 +33,9 @@ const (
 // (counts of NULLs, an anti-join); ASOF joins of two series by time
 // (>=, a flipped strict >, <= bucketed by the left's day), by numbers
 // (a float, a float against an int), and ASOF LEFT with USING (series,
-// time) across all 37 series; and a join of two hourly aggregates.
+// time) across all 37 series; a join of two hourly aggregates; and ON
+// terms computed on each side (a.time = b.time + 7d, a truncated time
+// against a subquery's day).
 // Every ASOF right side is free of ties in its ordering column (per
 // key), by its data or by construction (grouped by it), so that the
 // match is unique. Results are compared as sorted rows: integers, text
@@ -140,6 +142,18 @@ func TestInteropJoin(t *testing.T) {
 			"SELECT epoch_ms(a.time) AS h, a.series, a.av, a.n, b.mx " +
 				"FROM (SELECT date_trunc('hour', time) AS time, series, avg(value) AS av, count(*) AS n FROM nab GROUP BY ALL) AS a " +
 				"JOIN (SELECT date_trunc('hour', time) AS time, series, max(value) AS mx FROM nab WHERE value > 10 GROUP BY ALL) AS b USING (time, series)"},
+		{"computed ON terms: week over week of every series, per series",
+			"SELECT series, count(*) AS n, sum(b.value) AS prev " +
+				"FROM nab AS a JOIN nab AS b ON a.series = b.series AND a.time = b.time + 7d GROUP BY series",
+			"SELECT a.series, count(*) AS n, sum(b.value) AS prev " +
+				"FROM nab AS a JOIN nab AS b ON a.series = b.series AND a.time = b.time + INTERVAL 7 DAY GROUP BY a.series"},
+		{"computed ON terms: each sample beside its day's mean, by a truncated time",
+			"SELECT series, count(*) AS n, count(*) FILTER (WHERE a.value > d.m) AS above " +
+				"FROM nab AS a JOIN (SELECT series, date_trunc('day', time) AS day, avg(value) AS m FROM nab GROUP BY series, day) AS d " +
+				"ON a.series = d.series AND date_trunc('day', a.time) = d.day GROUP BY series",
+			"SELECT a.series, count(*) AS n, count(*) FILTER (WHERE a.value > d.m) AS above " +
+				"FROM nab AS a JOIN (SELECT series, date_trunc('day', time) AS day, avg(value) AS m FROM nab GROUP BY series, day) AS d " +
+				"ON a.series = d.series AND date_trunc('day', a.time) = d.day GROUP BY a.series"},
 	} {
 		got, floats := joinRows(t, storeQuery(t, s, c.tsq))
 		var want [][]string
