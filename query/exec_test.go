@@ -281,6 +281,7 @@ func FuzzQuery(f *testing.F) {
 		"SELECT series, count(*), avg(a.v - b.x) FROM fold(m) a JOIN (SELECT * FROM m WHERE b) AS b ON a.key = b.key AND a.n = b.v GROUP BY series, time(1h)",
 		"EXPLAIN SELECT * FROM m AS a INNER JOIN m AS b USING (series, s)",
 		"SELECT b.`n`, n, x FROM m a LEFT OUTER JOIN (SELECT s, max(n) AS n FROM m GROUP BY s) b USING (s) ORDER BY b.n",
+		"SELECT a.*, b.v FROM m a ASOF LEFT JOIN m b ON date_trunc('hour', a.time) = b.time + 1h AND lower(a.s) = b.s AND a.n * 2 <= b.n WHERE a.series = 'disk' LIMIT 9",
 	} {
 		f.Add(s)
 	}
