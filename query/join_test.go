@@ -309,8 +309,12 @@ func TestJoinErrors(t *testing.T) {
 	})
 	defer func(n int) { maxJoinRightRows = n }(maxJoinRightRows)
 	maxJoinRightRows = 100
-	wantErrors(t, open, []errCase{{"SELECT count(*) FROM m a JOIN w b USING (series)", "its right side b passes 100 rows", "b USING"}})
+	wantErrors(t, open, []errCase{{"SELECT count(*) FROM m a JOIN w b USING (series)", "its right side b passes 100 rows or 1024 MiB", "b USING"}})
 	maxJoinRightRows = 1 << 22
+	defer func(n int) { maxJoinRightBytes = n }(maxJoinRightBytes)
+	maxJoinRightBytes = 1000
+	wantErrors(t, open, []errCase{{"SELECT count(*) FROM m a JOIN w b USING (series)", "its right side b passes 4194304 rows or 0 MiB", "b USING"}})
+	maxJoinRightBytes = 1 << 30
 	defer func(n int) { maxSubqueryRows = n }(maxSubqueryRows)
 	maxSubqueryRows = 1000
 	wantErrors(t, open, []errCase{{"SELECT count(*) FROM m a JOIN w b USING (series)", "join: its result passes 1000 rows", "JOIN"}})

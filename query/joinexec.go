@@ -49,10 +49,12 @@ func joinSource(ctx context.Context, st *Statement, text string, open Opener, o 
 	if err != nil {
 		return nil, err
 	}
+	held := 0 // bytes of the right side's batches
 	for rr.Next() {
 		rec := rr.RecordBatch()
-		if right.rows+int(rec.NumRows()) > maxJoinRightRows {
-			return nil, errAt(text, j.Right.Pos, "join: its right side %s passes %d rows, which a join holds in memory: narrow it (a subquery with WHERE time ...), aggregate it, or swap the sides (the left side streams)", j.Right.Alias, maxJoinRightRows)
+		held += recordBytes(rec)
+		if right.rows+int(rec.NumRows()) > maxJoinRightRows || held > maxJoinRightBytes {
+			return nil, errAt(text, j.Right.Pos, "join: its right side %s passes %d rows or %d MiB, which a join holds in memory: narrow it (a subquery with WHERE time ..., fewer columns), aggregate it, or swap the sides (the left side streams)", j.Right.Alias, maxJoinRightRows, maxJoinRightBytes>>20)
 		}
 		if err := right.load(rec, false, text); err != nil {
 			return nil, err

@@ -11,8 +11,37 @@ import (
 	"github.com/tsqdb/tsq/chunk"
 )
 
-// maxJoinRightRows bounds the right side of a join, held in memory.
-var maxJoinRightRows = 1 << 22 // a variable for tests
+// maxJoinRightRows and maxJoinRightBytes (of its Arrow batches) bound
+// the right side of a join, held in memory.
+var (
+	maxJoinRightRows  = 1 << 22 // variables for tests
+	maxJoinRightBytes = 1 << 30
+)
+
+// recordBytes is the size of rec's buffers.
+func recordBytes(rec arrow.RecordBatch) int {
+	n := 0
+	for _, c := range rec.Columns() {
+		n += dataBytes(c.Data())
+	}
+	return n
+}
+
+func dataBytes(d arrow.ArrayData) int {
+	n := 0
+	for _, b := range d.Buffers() {
+		if b != nil {
+			n += b.Len()
+		}
+	}
+	for _, c := range d.Children() {
+		n += dataBytes(c)
+	}
+	if dict, ok := d.Dictionary().(*array.Data); ok && dict != nil {
+		n += dataBytes(dict)
+	}
+	return n
+}
 
 // jcol is a column of a join side, decoded from Arrow.
 type jcol struct {
