@@ -716,3 +716,44 @@ func TestJoinPushdownEqual(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinPushdownShifted: a time range on a column ON equates with the
+// other side's moved by a duration reaches the other side moved back
+// (ON a.time = b.time + 20s: a.time >= t gives b.time >= t - 20s), in
+// INNER and LEFT joins; the rows are the nested loops'.
+func TestJoinPushdownShifted(t *testing.T) {
+	open, l, r := joinStreams(t, 1500, 40)
+	lo, hi := l[200].time, l[1300].time
+	for _, kind := range []string{"JOIN", "LEFT JOIN"} {
+		q := fmt.Sprintf("SELECT a.seq, b.seq FROM m a %s w b ON a.time = b.time + 20s WHERE a.time >= '%s' AND time < '%s'",
+			kind, time.Unix(0, lo).UTC().Format(time.RFC3339Nano), time.Unix(0, hi).UTC().Format(time.RFC3339Nano))
+		var want [][]any
+		for _, a := range l {
+			if a.time < lo || a.time >= hi {
+				continue
+			}
+			n := len(want)
+			for _, b := range r {
+				if a.time == b.time+20e9 {
+					want = append(want, []any{int64(a.seq), int64(b.seq)})
+				}
+			}
+			if kind == "LEFT JOIN" && len(want) == n {
+				want = append(want, []any{int64(a.seq), nil})
+			}
+		}
+		if len(want) < 20 {
+			t.Fatalf("%s: the oracle keeps %d rows: too few to test", q, len(want))
+		}
+		if d := diffCells(mustRun(t, open, q), want); d != "" {
+			t.Fatalf("%s: %s", q, d)
+		}
+		plan := strings.Join(flatten(mustRun(t, open, "EXPLAIN "+q)), "\n")
+		_, right, _ := strings.Cut(plan, "  | b:")
+		right, _, _ = strings.Cut(right, "\nrange:")
+		wantRange := fmt.Sprintf("time [%s, %s]", fmtTime(lo-20e9), fmtTime(hi-20e9-1))
+		if !strings.Contains(right, wantRange) {
+			t.Fatalf("%s: the right side's plan has no %s:\n%s", q, wantRange, plan)
+		}
+	}
+}

@@ -12,26 +12,26 @@ import "strings"
 // whose columns are its result's. Only AND's top-level terms go, and not
 // those with an IN (SELECT ...).
 
-// Besides, a term that holds a column equal to values (a.series = 'x',
-// a.series IN ('x', 'y')) where ON makes that column equal to one of the
-// other side (b.series, by ON a.series = b.series or USING (series)) goes
-// to both sides, as is and on the other column, in every kind of join:
-// a row it removes from either side could only pair with rows it
+// Besides, a term comparing a column with values (a.series = 'x',
+// a.series IN ('x', 'y'), a.time >= '2014-12-22') where ON makes that
+// column equal to one of the other side, or to one of the other side
+// moved by a duration (ON a.time = b.time + 7d), goes to both sides, as
+// is and on the other column (b.time >= '2014-12-15'), in every kind of
+// join: a row it removes from either side could only pair with rows it
 // removes from the other.
 
 // pushDown adds to each stream side's WHERE the conditions of where that
 // only it decides.
 func (j *Join) pushDown(where Expr) {
 	sides := [2]*JoinSide{&j.Left, &j.Right}
-	give := func(s *JoinSide, c Expr, rename func(string) string) {
-		if !s.stream {
+	give := func(s *JoinSide, c Expr) {
+		if !s.stream || c == nil {
 			return
 		}
-		moved := cloneExpr(c, rename)
 		if s.St.Where == nil {
-			s.St.Where = moved
+			s.St.Where = c
 		} else {
-			s.St.Where = &And{L: s.St.Where, R: moved}
+			s.St.Where = &And{L: s.St.Where, R: c}
 		}
 	}
 	for _, c := range conjuncts(where, nil) {
@@ -41,25 +41,25 @@ func (j *Join) pushDown(where Expr) {
 		}
 		s := sides[side]
 		own := func(name string) string { return strings.TrimPrefix(name, s.Alias+".") }
-		col, other := equalsValues(c), ""
-		if col != "" {
-			other = j.equalColumn(side, own(col))
+		var mirror Expr // c on the column ON equates with its own
+		if col := literalTerm(c); col != "" {
+			if other, shift, ok := j.equalColumn(side, own(col)); ok {
+				mirror = shifted(c, other, shift)
+			}
 		}
-		if side == 0 || j.Kind == "inner" || other != "" {
-			give(s, c, own)
+		if side == 0 || j.Kind == "inner" || mirror != nil {
+			give(s, cloneExpr(c, own))
 		}
-		if other != "" {
-			give(sides[1-side], c, func(string) string { return other })
-		}
+		give(sides[1-side], mirror)
 	}
 }
 
-// equalsValues returns the column c holds equal to literal values
-// (col = lit, col IN (lits)), "" for any other condition.
-func equalsValues(c Expr) string {
+// literalTerm returns the column c compares with literals (col op lit,
+// col IN (lits)), "" for any other condition.
+func literalTerm(c Expr) string {
 	switch x := c.(type) {
 	case *Compare:
-		if x.Op == "=" && !x.bare && x.Lit != nil && x.Lit.Kind != LitNull {
+		if !x.bare && x.Lit != nil && x.Lit.Kind != LitNull {
 			return x.Col.Name
 		}
 	case *In:
@@ -70,22 +70,68 @@ func equalsValues(c Expr) string {
 	return ""
 }
 
-// equalColumn returns the column of the other side that ON makes equal
-// to column col of side s (a plain column on both ends), "" if none.
-func (j *Join) equalColumn(s int, col string) string {
+// shifted is literal term c on column col, its values moved by shift
+// nanoseconds (a time's; nil if c's values are no times).
+func shifted(c Expr, col string, shift int64) Expr {
+	d := cloneExpr(c, func(string) string { return col })
+	if shift == 0 {
+		return d
+	}
+	x, ok := d.(*Compare)
+	if !ok {
+		return nil
+	}
+	switch x.Lit.Kind {
+	case LitTime:
+		x.Lit.Shift += shift
+	case LitString:
+		x.Lit = &Lit{Kind: LitTime, Str: x.Lit.Str, Shift: shift, Pos: x.Lit.Pos}
+	default:
+		return nil
+	}
+	return x
+}
+
+// equalColumn returns the column of the other side that an equality of
+// ON makes equal to column col of side s, moved by shift (the other's
+// value is col's plus shift: 0, or a duration of ON a.time = b.time +
+// 7d); ok is false if none.
+func (j *Join) equalColumn(s int, col string) (other string, shift int64, ok bool) {
 	alias := [2]string{j.Left.Alias, j.Right.Alias}
-	own := alias[s] + "." + col
 	for _, c := range j.On {
-		if c.Op != "=" || c.LX != nil || c.RX != nil {
+		if c.Op != "=" {
 			continue
 		}
-		for _, pair := range [][2]string{{c.L.Name, c.R.Name}, {c.R.Name, c.L.Name}} {
-			if other, ok := strings.CutPrefix(pair[1], alias[1-s]+"."); ok && pair[0] == own {
-				return other
+		l, ls, lok := columnShift(c.L, c.LX)
+		r, rs, rok := columnShift(c.R, c.RX)
+		if !lok || !rok {
+			continue
+		}
+		for _, t := range [][4]any{{l, ls, r, rs}, {r, rs, l, ls}} {
+			mine, theirs := t[0].(string), t[2].(string)
+			if o, found := strings.CutPrefix(theirs, alias[1-s]+"."); found && mine == alias[s]+"."+col {
+				return o, t[1].(int64) - t[3].(int64), true
 			}
 		}
 	}
-	return ""
+	return "", 0, false
+}
+
+// columnShift reads an ON term as a column plus a duration: the column
+// (0), or column ± duration.
+func columnShift(ref *ColRef, x *Arith) (string, int64, bool) {
+	switch {
+	case x == nil:
+		return ref.Name, 0, true
+	case (x.Op == '+' || x.Op == '-') && x.L.Col != nil && x.L.Op == 0 && x.R.isDuration():
+		if x.Op == '-' {
+			return x.L.Col.Name, -x.R.Lit.Int, true
+		}
+		return x.L.Col.Name, x.R.Lit.Int, true
+	case x.Op == '+' && x.R.Col != nil && x.R.Op == 0 && x.L.isDuration():
+		return x.R.Col.Name, x.L.Lit.Int, true
+	}
+	return "", 0, false
 }
 
 // conjuncts appends the top-level terms of AND in e.
