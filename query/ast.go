@@ -38,8 +38,8 @@ type Statement struct {
 	Offset    int64 // rows skipped before LIMIT counts
 
 	streamPos int
-	// keep, when set, narrows SELECT * to the base columns and these
-	// fields: a join side's, to the columns its statement names.
+	// keep, when set, narrows SELECT * to these columns: a join side's,
+	// to the columns its statement names.
 	keep map[string]bool
 	// subAlias names FROM (SELECT ...) [AS] name, for a JOIN.
 	subAlias    string

@@ -312,7 +312,7 @@ func TestJoinErrors(t *testing.T) {
 	wantErrors(t, open, []errCase{{"SELECT count(*) FROM m a JOIN w b USING (series)", "its right side b passes 100 rows or 1024 MiB", "b USING"}})
 	maxJoinRightRows = 1 << 22
 	defer func(n int) { maxJoinRightBytes = n }(maxJoinRightBytes)
-	maxJoinRightBytes = 1000
+	maxJoinRightBytes = 100
 	wantErrors(t, open, []errCase{{"SELECT count(*) FROM m a JOIN w b USING (series)", "its right side b passes 4194304 rows or 0 MiB", "b USING"}})
 	maxJoinRightBytes = 1 << 30
 	defer func(n int) { maxSubqueryRows = n }(maxSubqueryRows)
@@ -754,6 +754,28 @@ func TestJoinPushdownShifted(t *testing.T) {
 		wantRange := fmt.Sprintf("time [%s, %s]", fmtTime(lo-20e9), fmtTime(hi-20e9-1))
 		if !strings.Contains(right, wantRange) {
 			t.Fatalf("%s: the right side's plan has no %s:\n%s", q, wantRange, plan)
+		}
+	}
+}
+
+// TestJoinUnnamedBase: the relation's time and series are the left
+// row's even when the statement does not name them (the left side reads
+// them though the text never says time or series): first and last order
+// by that time, a label groups by that series, as when they are named.
+func TestJoinUnnamedBase(t *testing.T) {
+	open, _, _ := joinStreams(t, 800, 50)
+	for _, c := range [][2]string{
+		{"SELECT first(a.n), last(a.n), count(*) FROM m a JOIN w b USING (key) WHERE a.n IS NOT NULL",
+			"SELECT first(a.n), last(a.n), count(*) FROM m a JOIN w b USING (key) WHERE a.n IS NOT NULL AND time IS NOT NULL"},
+		{"SELECT host, count(*) FROM m a JOIN w b USING (key) GROUP BY host ORDER BY host",
+			"SELECT host, count(*) FROM m a JOIN w b USING (key) WHERE series IS NOT NULL GROUP BY host ORDER BY host"},
+	} {
+		got, want := mustRun(t, open, c[0]), mustRun(t, open, c[1])
+		if len(want) == 0 || len(want) == 1 && want[0][len(want[0])-1] == int64(0) {
+			t.Fatalf("%s: nothing to compare: %v", c[1], want)
+		}
+		if d := diffCells(got, want); d != "" {
+			t.Errorf("%s: %s", c[0], d)
 		}
 	}
 }

@@ -37,6 +37,9 @@ func joinSource(ctx context.Context, st *Statement, text string, open Opener, o 
 				for n := range named {
 					s.St.keep[strings.TrimPrefix(n, s.Alias+".")] = true
 				}
+				if s == &j.Left { // the relation's time and series: buckets, first, last, rate, windows and labels read them unnamed
+					s.St.keep[ColTime], s.St.keep[ColSeries] = true, true
+				}
 			}
 		}
 	}

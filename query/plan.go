@@ -147,7 +147,7 @@ func (p *plan) planRaw() error {
 	if p.st.Star {
 		p.out = rawColumns(p.fields)
 		if p.st.keep != nil {
-			p.out = slices.DeleteFunc(p.out, func(c outCol) bool { return !isBase(c.name) && !p.st.keep[c.name] })
+			p.out = slices.DeleteFunc(p.out, func(c outCol) bool { return !p.st.keep[c.name] })
 		}
 	} else {
 		for _, it := range p.st.Items {
