@@ -1,6 +1,7 @@
 package query
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -42,20 +43,6 @@ func joinStreams(t *testing.T, n int, maxBlock int) (Opener, []trow, []trow) {
 	return open, sides[0], sides[1]
 }
 
-// joinCell is a column of a generated row as the relation holds it: a
-// field's value, nil when absent.
-func joinCell(r trow, col string) any {
-	switch col {
-	case "time":
-		return r.time
-	case "series":
-		return r.series
-	case "key":
-		return r.key
-	}
-	return r.f[col]
-}
-
 // joinEqual is SQL equality of two cells: NULL equals nothing; an int
 // and a float compare as numbers.
 func joinEqual(a, b any) bool {
@@ -85,7 +72,7 @@ func joinOracle(l, r []trow, eq [][2]string, ord [2]string, op string, outer boo
 		for k, rr := range r {
 			match := true
 			for _, e := range eq {
-				match = match && joinEqual(joinCell(lr, e[0]), joinCell(rr, e[1]))
+				match = match && joinEqual(cellAt(&lr, e[0]), cellAt(&rr, e[1]))
 			}
 			if !match {
 				continue
@@ -94,14 +81,14 @@ func joinOracle(l, r []trow, eq [][2]string, ord [2]string, op string, outer boo
 				out = append(out, [2]int{i, k})
 				continue
 			}
-			lv, rv := joinCell(lr, ord[0]), joinCell(rr, ord[1])
+			lv, rv := cellAt(&lr, ord[0]), cellAt(&rr, ord[1])
 			if lv == nil || rv == nil {
 				continue
 			}
 			x, y := anyFloat(lv), anyFloat(rv)
 			if li, ok := lv.(int64); ok {
 				if ri, ok := rv.(int64); ok { // exact for times
-					x, y = float64(compareInts(li, ri)), 0
+					x, y = float64(cmp.Compare(li, ri)), 0
 				}
 			}
 			ok := map[string]bool{">=": x >= y, ">": x > y, "<=": x <= y, "<": x < y}[op]
@@ -112,7 +99,7 @@ func joinOracle(l, r []trow, eq [][2]string, ord [2]string, op string, outer boo
 				best = k
 				continue
 			}
-			c := compareCells(rv, joinCell(r[best], ord[1]))
+			c := compareCells(rv, cellAt(&r[best], ord[1]))
 			if c == 0 || (op == ">=" || op == ">") == (c > 0) {
 				best = k // nearer, or as near and later
 			}
@@ -130,7 +117,7 @@ func joinOracle(l, r []trow, eq [][2]string, ord [2]string, op string, outer boo
 func compareCells(a, b any) int {
 	if x, ok := a.(int64); ok {
 		if y, ok := b.(int64); ok {
-			return compareInts(x, y)
+			return cmp.Compare(x, y)
 		}
 	}
 	x, y := anyFloat(a), anyFloat(b)
@@ -418,9 +405,7 @@ func TestJoinPushdown(t *testing.T) {
 		if d := diffCells(mustRun(t, open, q), want); d != "" {
 			t.Fatalf("%s: %s", q, d)
 		}
-		plan := strings.Join(flatten(mustRun(t, open, "EXPLAIN "+q)), "\n")
-		left, right, _ := strings.Cut(plan, "  | b:")
-		right, _, _ = strings.Cut(right, "\nrange:") // the joined statement's own plan follows the sides'
+		plan, left, right := sidePlans(t, open, q)
 		if !strings.Contains(left, "filter: ") || !strings.Contains(left, "n > 20") || !strings.Contains(left, "time >= ") {
 			t.Fatalf("%s: the left side's plan has no filter of its terms:\n%s", q, plan)
 		}
@@ -434,12 +419,24 @@ func TestJoinPushdown(t *testing.T) {
 		"EXPLAIN SELECT count(*) FROM m a JOIN w b USING (series) WHERE seq > 3 AND (a.n > 1 OR b.n > 1) AND a.n > b.n",
 		"EXPLAIN SELECT count(*) FROM (SELECT * FROM m) a JOIN w b USING (series) WHERE a.n > 1",
 	} {
-		plan := strings.Join(flatten(mustRun(t, open, q)), "\n")
-		left, _, _ := strings.Cut(plan, "  | b:")
-		if strings.Contains(left[strings.Index(left, "  | a:"):], "filter: ") {
+		plan, left, _ := sidePlans(t, open, strings.TrimPrefix(q, "EXPLAIN "))
+		if strings.Contains(left, "filter: ") {
 			t.Fatalf("%s: a term moved to the left side:\n%s", q, plan)
 		}
 	}
+}
+
+// sidePlans returns EXPLAIN q, and the plans of its join's sides a and b.
+func sidePlans(t *testing.T, open Opener, q string) (plan, a, b string) {
+	t.Helper()
+	plan = strings.Join(flatten(mustRun(t, open, "EXPLAIN "+q)), "\n")
+	_, a, _ = strings.Cut(plan, "  | a:")
+	a, b, _ = strings.Cut(a, "  | b:")
+	b, _, _ = strings.Cut(b, "\nrange:") // the joined statement's own plan follows the sides'
+	if !strings.Contains(a, "stream ") || !strings.Contains(b, "stream ") && !strings.Contains(b, "subquery") {
+		t.Fatalf("EXPLAIN %s: no plan of each side:\n%s", q, plan)
+	}
+	return plan, a, b
 }
 
 func flatten(rows [][]any) []string {
@@ -706,9 +703,7 @@ func TestJoinPushdownEqual(t *testing.T) {
 		if d := diffCells(mustRun(t, open, q), want); d != "" {
 			t.Fatalf("%s: %s", q, d)
 		}
-		plan := strings.Join(flatten(mustRun(t, open, "EXPLAIN "+q)), "\n")
-		left, right, _ := strings.Cut(plan, "  | b:")
-		right, _, _ = strings.Cut(right, "\nrange:")
+		plan, left, right := sidePlans(t, open, q)
 		for side, text := range map[string]string{"a": left, "b": right} {
 			if !strings.Contains(text, "series =") && !strings.Contains(text, "series IN") {
 				t.Fatalf("%s: side %s has no series filter:\n%s", q, side, plan)
@@ -748,9 +743,7 @@ func TestJoinPushdownShifted(t *testing.T) {
 		if d := diffCells(mustRun(t, open, q), want); d != "" {
 			t.Fatalf("%s: %s", q, d)
 		}
-		plan := strings.Join(flatten(mustRun(t, open, "EXPLAIN "+q)), "\n")
-		_, right, _ := strings.Cut(plan, "  | b:")
-		right, _, _ = strings.Cut(right, "\nrange:")
+		plan, _, right := sidePlans(t, open, q)
 		wantRange := fmt.Sprintf("time [%s, %s]", fmtTime(lo-20e9), fmtTime(hi-20e9-1))
 		if !strings.Contains(right, wantRange) {
 			t.Fatalf("%s: the right side's plan has no %s:\n%s", q, wantRange, plan)

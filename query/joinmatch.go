@@ -1,6 +1,7 @@
 package query
 
 import (
+	"cmp"
 	"encoding/binary"
 	"math"
 	"sort"
@@ -118,7 +119,7 @@ func (g *joinGroup) Swap(a, b int) {
 // cmp compares row k of g with the value (iv, fv): -1, 0 or 1.
 func (jp *joinPlan) cmp(g *joinGroup, k int, iv int64, fv float64) int {
 	if !jp.floatOrder {
-		return compareInts(g.ints[k], iv)
+		return cmp.Compare(g.ints[k], iv)
 	}
 	switch {
 	case g.floats[k] < fv:
@@ -129,16 +130,6 @@ func (jp *joinPlan) cmp(g *joinGroup, k int, iv int64, fv float64) int {
 		return 0
 	}
 	return 1 // NaN: never matches
-}
-
-func compareInts(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // asofMatch is the right row ASOF matches to the left value, -1 if none.
