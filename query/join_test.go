@@ -293,6 +293,8 @@ func TestJoinErrors(t *testing.T) {
 		{"SELECT zz FROM m a JOIN w b USING (series)", `unknown column "zz" in the join`, "zz"},
 		{"SELECT * FROM m a JOIN w b USING (series) JOIN w c USING (series)", "one JOIN a statement", "JOIN w c"},
 		{"DELETE FROM m a JOIN w b USING (series)", "unexpected", ""},
+		{"SELECT count(*) FROM (SELECT n AS time, series FROM m) a JOIN w b USING (series)", "column time of a is a number, not a timestamp", "a JOIN"},
+		{"SELECT count(*) FROM (SELECT n AS key, series FROM m) a JOIN w b USING (series)", "column key of a is a number, not text", "a JOIN"},
 	})
 	defer func(n int) { maxJoinRightRows = n }(maxJoinRightRows)
 	maxJoinRightRows = 100

@@ -75,6 +75,9 @@ func joinSource(ctx context.Context, st *Statement, text string, open Opener, o 
 	if err != nil {
 		return nil, err
 	}
+	if err := left.checkBase(text); err != nil {
+		return nil, err
+	}
 	jp, err := planJoin(j, left, right, text, o.withDefaults().Now.UnixNano())
 	if err != nil {
 		return nil, err

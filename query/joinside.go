@@ -185,3 +185,18 @@ func (js *joinSide) load(rec arrow.RecordBatch, reset bool, text string) error {
 }
 
 func (js *joinSide) index(name string) int { return slices.Index(js.names, name) }
+
+// checkBase checks the left side's time, series, key and op, the
+// relation's own: a timestamp and text, as a subquery's result's are.
+func (js *joinSide) checkBase(text string) error {
+	for i, n := range js.names[:js.arrowCols] {
+		c := js.cols[i]
+		switch {
+		case n == ColTime && !c.instant:
+			return errAt(text, js.side.Pos, "join: column time of %s is %s, not a timestamp: it is the joined rows' time; rename it (AS ...)", js.side.Alias, jcolKind(c))
+		case (n == ColSeries || n == ColKey || n == ColOp) && c.typ != chunk.String:
+			return errAt(text, js.side.Pos, "join: column %s of %s is %s, not text: it is the joined rows' %s; rename it (AS ...)", n, js.side.Alias, jcolKind(c), n)
+		}
+	}
+	return nil
+}
