@@ -1,7 +1,6 @@
 package interop_test
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -45,32 +44,14 @@ func TestInteropInstants(t *testing.T) {
 	}
 }
 
-// tsqRows returns the rows of rr as sorted lines of |-joined cells.
+// tsqRows returns the rows of rr as sorted lines of |-joined cells, each
+// cell as joinRows writes it.
 func tsqRows(t *testing.T, rr array.RecordReader) []string {
 	t.Helper()
-	defer rr.Release()
+	rows, _ := joinRows(t, rr)
 	var out []string
-	for rr.Next() {
-		rec := rr.RecordBatch()
-		for i := range int(rec.NumRows()) {
-			var cells []string
-			for c := range int(rec.NumCols()) {
-				switch a := rec.Column(c).(type) {
-				case *array.Int64:
-					cells = append(cells, fmt.Sprint(a.Value(i)))
-				case *array.String:
-					cells = append(cells, a.Value(i))
-				case *array.Dictionary:
-					cells = append(cells, a.Dictionary().(*array.String).Value(a.GetValueIndex(i)))
-				default:
-					t.Fatalf("column %d is %s", c, a.DataType())
-				}
-			}
-			out = append(out, strings.Join(cells, "|"))
-		}
-	}
-	if err := rr.Err(); err != nil {
-		t.Fatal(err)
+	for _, r := range rows {
+		out = append(out, strings.Join(r, "|"))
 	}
 	slices.Sort(out)
 	return out
