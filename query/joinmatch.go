@@ -105,7 +105,7 @@ func (jp *joinPlan) buildRight() map[string]*joinGroup {
 
 func (g *joinGroup) Len() int { return len(g.rows) }
 func (g *joinGroup) Less(a, b int) bool {
-	if g.floats[a] != g.floats[b] || g.ints == nil {
+	if g.floats[a] != g.floats[b] {
 		return g.floats[a] < g.floats[b]
 	}
 	return g.ints[a] < g.ints[b]
@@ -142,7 +142,7 @@ func (jp *joinPlan) asofMatch(g *joinGroup, iv int64, fv float64) int32 {
 	ub := sort.Search(n, func(k int) bool { return jp.cmp(g, k, iv, fv) > 0 })
 	lb := sort.Search(n, func(k int) bool { return jp.cmp(g, k, iv, fv) >= 0 })
 	last := func(k int) int32 { // the last row with row k's value
-		e := sort.Search(n, func(x int) bool { return jp.cmp(g, x, g.ints0(k), g.floats[k]) > 0 })
+		e := sort.Search(n, func(x int) bool { return jp.cmp(g, x, g.ints[k], g.floats[k]) > 0 })
 		return g.rows[e-1]
 	}
 	switch jp.ineqOp {
@@ -164,11 +164,4 @@ func (jp *joinPlan) asofMatch(g *joinGroup, iv int64, fv float64) int32 {
 		}
 	}
 	return -1
-}
-
-func (g *joinGroup) ints0(k int) int64 {
-	if g.ints == nil {
-		return 0
-	}
-	return g.ints[k]
 }
