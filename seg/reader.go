@@ -20,6 +20,7 @@ type Reader struct {
 	blocks []BlockMeta // in seq order; tile the file from the header on
 	rows   int64       // sum of blocks' rows
 	bloom  *bloom      // series filter of a sealed segment, nil if unsealed
+	size   int64       // the file's size at Open
 }
 
 // Open opens the segment path. A sealed segment's footer, index and bloom
@@ -45,7 +46,7 @@ func (r *Reader) load() error {
 	if err != nil {
 		return err
 	}
-	r.hdr = l.hdr
+	r.hdr, r.size = l.hdr, l.size
 	if l.tail == validFooter {
 		return r.loadSealed(&l)
 	}
@@ -96,6 +97,14 @@ func (r *Reader) Sealed() bool { return r.sealed }
 
 // Blocks returns the blocks in seq order; the slice must not be modified.
 func (r *Reader) Blocks() []BlockMeta { return slices.Clip(r.blocks) }
+
+// Size returns the file's size when it was opened: the whole file of a
+// sealed segment.
+func (r *Reader) Size() int64 { return r.size }
+
+// ReadAt reads the file's bytes at off, for a verbatim copy of the
+// segment (a backup); the bytes are not checked.
+func (r *Reader) ReadAt(p []byte, off int64) (int, error) { return r.f.ReadAt(p, off) }
 
 // Rows returns the rows of all blocks.
 func (r *Reader) Rows() int64 { return r.rows }
