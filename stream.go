@@ -618,41 +618,61 @@ func (st *stream) refresh() error {
 	return nil
 }
 
-// loadReadOnly opens segment name with seg.Open: its index if sealed,
-// else its durable prefix.
+// loadReadOnly opens segment name: its index if sealed, else its
+// durable prefix. Both are read through the handle the segment's blocks
+// will be read with, so that they agree even when the writer replaces
+// the file meanwhile (a merge of the segment just sealed). An unsealed
+// segment's handle is shared by its views, as it only grows.
 func (st *stream) loadReadOnly(name string) (*segFile, error) {
 	day, first, _ := parseSegName(name)
 	path := filepath.Join(st.dir, name)
-	fi, err := st.s.fs.Stat(path)
-	if err != nil {
+	f, shared := st.files[name]
+	if !shared {
+		var err error
+		if f, err = st.s.fs.Open(path); err != nil {
+			return nil, streamErr(st.name, err)
+		}
+	}
+	fail := func(err error) (*segFile, error) {
+		if !shared {
+			err = errors.Join(err, f.Close())
+		}
 		return nil, streamErr(st.name, err)
 	}
-	r, err := seg.Open(st.s.fs, path)
+	fi, err := f.Stat()
 	if err != nil {
-		return nil, streamErr(st.name, err)
+		return fail(err)
+	}
+	r, err := seg.OpenFile(f, path)
+	if err != nil {
+		return fail(err)
 	}
 	sf := &segFile{name: name, path: path, day: day, firstSeq: first,
 		sealed: r.Sealed(), blocks: r.Blocks(), rows: r.Rows(), size: fi.Size(), mtime: fi.ModTime(), gen: r.Header().Generation}
 	if err := st.checkHeader(sf, r.Header()); err != nil {
+		if shared {
+			return nil, err
+		}
 		return nil, errors.Join(err, r.Close())
 	}
+	if sf.sealed && shared {
+		// A handle kept from when the file was unsealed: the path may
+		// hold a rewrite of it since. Older views read through the old
+		// handle until the stream closes; read the file the path holds.
+		delete(st.files, name)
+		st.readers = append(st.readers, r)
+		return st.loadReadOnly(name)
+	}
 	if sf.sealed {
-		// Read a sealed segment through its Reader: its index and its
-		// file stay one even if the writer rewrites (merges) the segment.
+		// Read a sealed segment through its Reader, which owns the
+		// handle.
 		sf.r = r
 		sf.cacheID = st.newCacheID()
 		st.readers = append(st.readers, r)
 		return sf, nil
 	}
-	// An unsealed segment only grows: a shared handle reads any prefix.
-	if err := r.Close(); err != nil {
-		return nil, streamErr(st.name, err)
-	}
-	f, err := st.newSegFile(name)
-	if err != nil {
-		return nil, err
-	}
-	sf.f = f.f
+	st.files[name] = f
+	sf.f = f
 	return sf, nil
 }
 

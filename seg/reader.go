@@ -33,9 +33,21 @@ func Open(fsys vfs.FS, path string) (*Reader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("seg: open %s: %w", path, err)
 	}
+	r, err := OpenFile(f, path)
+	if err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// OpenFile is Open reading through f, an open handle of path, which it
+// does not close on an error: the metadata and the blocks then come from
+// one file even if path is replaced meanwhile. The Reader's Close closes
+// f.
+func OpenFile(f vfs.File, path string) (*Reader, error) {
 	r := &Reader{f: f, path: path}
 	if err := r.load(); err != nil {
-		_ = f.Close()
 		return nil, err
 	}
 	return r, nil
