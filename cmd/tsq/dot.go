@@ -42,6 +42,7 @@ func init() {
 		{".export", "FILE [STATEMENT]", "export the last (or given) statement's result; format from the extension: .arrow .arrows .parquet .csv .jsonl", (*session).dotExport},
 		{".import", "FILE [STREAM]", "import a file or a directory's files (any format tsq import reads) into STREAM, by default the one named after it; quote a name with spaces", (*session).dotImport},
 		{".read", "FILE", "run the statements and dot commands of a file", (*session).dotRead},
+		{".backup", "DIR [STREAM...]", "copy the store (or the streams) to DIR, a new directory, consistent and checked; writers go on", (*session).dotBackup},
 		{".drop", "STREAM...", "remove streams and everything they hold (it cannot be undone)", (*session).dotDrop},
 		{".plot", "[STATEMENT]", "draw the last (or given) statement's result as a line chart", (*session).dotPlot},
 		{".bail", "on|off", "stop a script at the first error (on by default)", (*session).dotBail},
@@ -374,6 +375,14 @@ func (s *session) dotDrop(ctx context.Context, w []string, _ string) error {
 	}
 	defer st.Close()
 	return dropStreams(ctx, st, w, s.e.stdout)
+}
+
+func (s *session) dotBackup(ctx context.Context, _ []string, rest string) error {
+	words, err := quotedWords(rest)
+	if err != nil || len(words) == 0 {
+		return errors.New(".backup needs the directory to write the backup to (a new one), then optionally stream names")
+	}
+	return backupTo(ctx, s.e, s.st, s.e.expandHome(words[0]), words[1:])
 }
 
 // maxReadDepth bounds .read inside .read (a file that reads itself).
