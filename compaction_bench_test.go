@@ -216,26 +216,9 @@ func benchCompactRewrite(b *testing.B, fill func(*Store) int) {
 		}
 		rows := fill(s)
 		sdir := filepath.Join(dir, "streams", "ev")
-		// Write the rows still queued and seal the active segment first
-		// (as the pass's preparation would: not the pass's work), so that
+		// As the pass's preparation would (not the pass's work), so that
 		// both sides see the same files.
-		st, _ := s.stream("ev", false)
-		st.mu.Lock()
-		if err := st.writePending(); err != nil {
-			b.Fatal(err)
-		}
-		if st.w != nil && len(st.blocks) > 0 {
-			if err := st.roll(); err != nil {
-				b.Fatal(err)
-			}
-		}
-		st.merge.wg.Wait() // the merge at seal is not the pass's work
-		st.applyMerges()
-		st.publish()
-		if err := st.syncUndurable(); err != nil { // nor the fill's durability (durable.go)
-			b.Fatal(err)
-		}
-		st.mu.Unlock()
+		sealForBench(b, s, "ev")
 		files, size := segBytes(b, sdir)
 		// Nor is collecting the fill's garbage: a pass in a long-lived
 		// process finds the heap that its appends left long collected.
@@ -273,6 +256,34 @@ func benchCompactRewrite(b *testing.B, fill func(*Store) int) {
 	b.ReportMetric(passMBs, "pass-MB/s")
 	b.ReportMetric(copyMBs, "copy-MB/s")
 	b.ReportMetric(passMBs/copyMBs, "ratio")
+}
+
+// sealForBench writes the rows of stream still queued, seals its active
+// segment, waits for the merge at seal and fsyncs what the fill left
+// undurable (durable.go): after it, the stream's files are all sealed
+// and stay as they are.
+func sealForBench(b *testing.B, s *Store, stream string) {
+	b.Helper()
+	st, err := s.stream(stream, false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if err := st.writePending(); err != nil {
+		b.Fatal(err)
+	}
+	if st.w != nil && len(st.blocks) > 0 {
+		if err := st.roll(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	st.merge.wg.Wait()
+	st.applyMerges()
+	st.publish()
+	if err := st.syncUndurable(); err != nil {
+		b.Fatal(err)
+	}
 }
 
 // startPassProfile starts a CPU profile of the pass alone when
