@@ -1,6 +1,7 @@
 package tsq
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -748,5 +749,35 @@ func TestBackupConcurrent(t *testing.T) {
 			t.Logf("%s/%s: %d rows up to seq %d; %d acknowledged before it began, %d of them deleted or compacted", tk.dir, stream, len(visible), last, len(tk.acked[stream]), missing)
 		}
 		closeT(t, b)
+	}
+}
+
+// TestBackupCancel: Progress reports the bytes copied up to the total;
+// a context cancelled during the copy stops the backup with its error
+// and leaves no directory behind.
+func TestBackupCancel(t *testing.T) {
+	mem := vfs.NewMem()
+	s := openT(t, mem, Options{BlockRows: 32, SegmentMaxBytes: 4 << 10, RetentionInterval: NoRetentionLoop, CompactInterval: 0})
+	defer closeT(t, s)
+	fillBackupStore(t, s)
+	var calls int
+	var done, total int64
+	st, err := s.Backup(ctx, "whole", &BackupOptions{Progress: func(d, t int64) { calls, done, total = calls+1, d, t }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls < st.Segments || done != total || total < st.Bytes-int64(st.Segments)*4096 {
+		t.Fatalf("progress: %d calls, %d of %d bytes; stats %+v", calls, done, total, st)
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	_, err = s.Backup(cctx, "bak", &BackupOptions{Progress: func(d, t int64) { cancel() }})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled backup: %v", err)
+	}
+	for _, p := range []string{"bak", "bak" + backupPartialSuffix} {
+		if _, err := mem.Stat(p); err == nil {
+			t.Fatalf("a cancelled backup left %s", p)
+		}
 	}
 }
