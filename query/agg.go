@@ -341,10 +341,13 @@ type ratePoint struct {
 }
 
 // aggState is the partial state of one aggregate in one group. States of
-// the same group built by different workers merge exactly.
+// the same group built by different workers merge exactly, but for float
+// sums (avg, sum of floats, stddev), which merge to within an ulp: fsum
+// keeps sum and avg from depending on how blocks fell to workers.
 type aggState struct {
 	n      int64 // values seen (non-null)
-	sumF   float64
+	sumF   float64 // stddev, variance: the running mean
+	sum    fsum    // sum, avg: the sum of the values
 	sumI   int64
 	ext    value // min or max
 	edge   value // first or last value
@@ -406,9 +409,9 @@ func (s *aggState) add(a *aggSpec, v value, t, seq int64) {
 	case "sum", "avg":
 		if a.in == kInt {
 			s.sumI += v.i
-			s.sumF += float64(v.i)
+			s.sum.add(float64(v.i))
 		} else {
-			s.sumF += v.f
+			s.sum.add(v.f)
 		}
 	case "min", "max":
 		s.addExt(a, v)
@@ -497,7 +500,7 @@ func (s *aggState) merge(a *aggSpec, o *aggState) {
 		}
 	}
 	s.n += o.n
-	s.sumF += o.sumF
+	s.sum.merge(o.sum)
 	s.sumI += o.sumI
 	s.pts = append(s.pts, o.pts...)
 	s.vals = append(s.vals, o.vals...)
@@ -526,9 +529,9 @@ func (s *aggState) result(a *aggSpec) value {
 		if a.out == kInt {
 			return value{i: s.sumI}
 		}
-		return value{f: s.sumF}
+		return value{f: s.sum.value()}
 	case "avg":
-		return value{f: s.sumF / float64(s.n)}
+		return value{f: s.sum.value() / float64(s.n)}
 	case "min", "max":
 		return s.ext
 	case "first", "last":

@@ -389,15 +389,15 @@ func (s *aggState) addRun(a *aggSpec, arg *argCol, b *batch, run []int32, gs *gr
 		}
 		return nil
 	case (a.fn == "sum" || a.fn == "avg") && fastFloat:
-		var sum float64
+		sum := s.sum
 		var n int64
 		for _, r := range run {
 			if c.Valid == nil || c.Valid[r] {
-				sum += c.Floats[r]
+				sum.add(c.Floats[r])
 				n++
 			}
 		}
-		s.sumF += sum
+		s.sum = sum
 		s.n += n
 		return nil
 	case (a.fn == "sum" || a.fn == "avg") && fastInt:
@@ -410,7 +410,7 @@ func (s *aggState) addRun(a *aggSpec, arg *argCol, b *batch, run []int32, gs *gr
 			}
 		}
 		s.sumI += sum
-		s.sumF += float64(sum)
+		s.sum.add(float64(sum))
 		s.n += n
 		return nil
 	case (a.fn == "min" || a.fn == "max") && fastFloat:
