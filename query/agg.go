@@ -345,7 +345,7 @@ type ratePoint struct {
 // sums (avg, sum of floats, stddev), which merge to within an ulp: fsum
 // keeps sum and avg from depending on how blocks fell to workers.
 type aggState struct {
-	n      int64 // values seen (non-null)
+	n      int64   // values seen (non-null)
 	sumF   float64 // stddev, variance: the running mean
 	sum    fsum    // sum, avg: the sum of the values
 	sumI   int64
