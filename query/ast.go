@@ -20,13 +20,18 @@ type Statement struct {
 	Insert *Insert
 	// Show: SHOW STREAMS, DESCRIBE stream, SHOW SERIES FROM stream (see
 	// show.go); "" otherwise.
-	Show      string
-	Star      bool         // SELECT *
-	Items     []SelectItem // the projection unless Star
-	Stream    string
-	Sub       *Statement // FROM (SELECT ...): its result is the rows read; Stream is "(subquery)"
-	Join      *Join      // FROM a JOIN b ...: the joined relation is the rows read; Stream is "(join)"
-	Fold      bool       // FROM fold(stream)
+	Show   string
+	Star   bool         // SELECT *
+	Items  []SelectItem // the projection unless Star
+	Stream string
+	Sub    *Statement // FROM (SELECT ...): its result is the rows read; Stream is "(subquery)"
+	Join   *Join      // FROM a JOIN b ...: the joined relation is the rows read; Stream is "(join)"
+	// Union: SELECT ... UNION ALL SELECT ...: its SELECTs (union.go), at
+	// unionPos; OrderBy, Limit, Offset and Explain are the union's, the
+	// other clauses unused. Stream is "(union)".
+	Union     []*Statement
+	unionPos  []int
+	Fold      bool // FROM fold(stream)
 	AsOf      *AsOf
 	Where     Expr // nil: every row
 	GroupBy   []GroupItem

@@ -106,7 +106,9 @@ func Matching(ctx context.Context, st *Statement, text string, open Opener, o *O
 }
 
 func exec(ctx context.Context, st *Statement, text string, open Opener, o *Options) (array.RecordReader, error) {
-	opts := o.withDefaults()
+	if st.Union != nil {
+		return execUnion(ctx, st, text, open, o)
+	}
 	in, err := resolveIn(ctx, st, text, open, o)
 	if err != nil {
 		return nil, err
@@ -149,6 +151,12 @@ func exec(ctx context.Context, st *Statement, text string, open Opener, o *Optio
 			return nil, e
 		}
 	}
+	return execSource(ctx, st, text, src, o, in)
+}
+
+// execSource runs st over src, its source resolved.
+func execSource(ctx context.Context, st *Statement, text string, src Source, o *Options, in inValues) (array.RecordReader, error) {
+	opts := o.withDefaults()
 	x := &executor{src: src, o: opts, deleted: src.Deleted()}
 	fs, err := fieldsOf(ctx, src, x.skipCorrupt)
 	if err != nil {

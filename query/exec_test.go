@@ -282,6 +282,9 @@ func FuzzQuery(f *testing.F) {
 		"EXPLAIN SELECT * FROM m AS a INNER JOIN m AS b USING (series, s)",
 		"SELECT b.`n`, n, x FROM m a LEFT OUTER JOIN (SELECT s, max(n) AS n FROM m GROUP BY s) b USING (s) ORDER BY b.n",
 		"SELECT a.*, b.v FROM m a ASOF LEFT JOIN m b ON date_trunc('hour', a.time) = b.time + 1h AND lower(a.s) = b.s AND a.n * 2 <= b.n WHERE a.series = 'disk' LIMIT 9",
+		"SELECT time, v FROM m WHERE b UNION ALL SELECT time, n FROM m WHERE NOT b UNION ALL SELECT max(time), count(*) FROM m ORDER BY v DESC LIMIT 4 OFFSET 1",
+		"SELECT s, count(*) FROM (SELECT s FROM m UNION ALL SELECT key FROM fold(m)) WHERE s IN (SELECT s FROM m WHERE n > 2 UNION ALL SELECT 'x' FROM m) GROUP BY s",
+		"EXPLAIN SELECT series FROM m a JOIN m b USING (series) UNION ALL SELECT series FROM m",
 	} {
 		f.Add(s)
 	}

@@ -111,7 +111,7 @@ var reserved = map[string]bool{
 	"select": true, "from": true, "where": true, "group": true, "by": true, "order": true,
 	"limit": true, "and": true, "or": true, "not": true, "is": true, "null": true, "like": true,
 	"in": true, "as": true, "explain": true, "asc": true, "desc": true, "true": true, "false": true,
-	"between": true, "offset": true, "having": true,
+	"between": true, "offset": true, "having": true, "union": true,
 }
 
 func (p *parser) statement() (st *Statement, err error) {
@@ -154,7 +154,9 @@ func (p *parser) statement() (st *Statement, err error) {
 
 // selectStmt parses a SELECT statement to its end.
 func (p *parser) selectStmt(st *Statement) {
+	pos := p.peek().pos
 	p.selectBody(st)
+	p.unionTail(st, pos)
 	p.acceptPunct(";")
 	if t := p.peek(); t.kind != tEOF {
 		p.fail(t.pos, "unexpected %s after the statement", t.describe())
@@ -734,7 +736,9 @@ func (p *parser) predicate() Expr {
 		in := &In{Col: c, Neg: neg}
 		if isKw(p.peek(), "select") { // x IN (SELECT ...): its values, see insub.go
 			in.Sub, in.subPos = &Statement{Limit: -1}, open.pos
+			sel := p.peek()
 			p.selectBody(in.Sub)
+			p.unionTail(in.Sub, sel.pos)
 			close := p.expectPunct(")")
 			in.subText = p.src[open.pos : close.pos+1]
 			return in

@@ -27,10 +27,12 @@ var maxSubqueryRows = 1 << 24 // a variable for tests
 // subquery parses the rest of FROM (SELECT ...) [[AS] name], the "(" at t.
 func (p *parser) subquery(st *Statement, t token) {
 	sub := &Statement{Limit: -1}
-	if k := p.peek(); !isKw(k, "select") {
+	k := p.peek()
+	if !isKw(k, "select") {
 		p.fail(k.pos, "expected SELECT after FROM (, found %s", k.describe())
 	}
 	p.selectBody(sub)
+	p.unionTail(sub, k.pos)
 	p.expectPunct(")")
 	st.Sub, st.Stream, st.streamPos = sub, "(subquery)", t.pos
 	st.subAlias, st.subAliasPos = p.aliasAfterSource("subquery") // a name: for a JOIN; else nothing refers to it
@@ -53,6 +55,8 @@ type subSource struct {
 	// fields are the result's fields as its schema says, so that an
 	// empty result still has its columns
 	fields []FieldDef
+	// names are the result's columns, in order
+	names []string
 }
 
 // explainLinesOf returns the lines of EXPLAIN st.
@@ -111,6 +115,7 @@ func subquerySource(ctx context.Context, st *Statement, text string, open Opener
 	defer rr.Release()
 	src := &subSource{}
 	for _, f := range rr.Schema().Fields() {
+		src.names = append(src.names, f.Name)
 		if t, ok := jcolType(f.Type); ok && !isBase(f.Name) {
 			src.fields = append(src.fields, FieldDef{Name: f.Name, Type: t})
 			if f.Type.ID() == arrow.TIMESTAMP {

@@ -1,0 +1,273 @@
+package query
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// SELECT ... UNION ALL SELECT ... [ORDER BY ...] [LIMIT n] [OFFSET m]:
+// every row of each SELECT, in turn. The SELECTs must give as many
+// columns, of the same types, position by position; the names are the
+// first SELECT's. Without ORDER BY, LIMIT or OFFSET the results stream
+// one after the other. With them, the rows are held as a subquery's are
+// (at most maxSubqueryRows) and the union is the subquery of
+// SELECT <its columns> FROM (...) ORDER BY ... LIMIT ...
+
+// unionTail parses [UNION ALL SELECT ...]... after the SELECT parsed
+// into st (its SELECT at pos), making st the union of them. ORDER BY,
+// LIMIT and OFFSET after the last SELECT are the union's.
+func (p *parser) unionTail(st *Statement, pos int) {
+	if !isKw(p.peek(), "union") {
+		return
+	}
+	first := *st
+	first.Explain = false
+	ops, poss := []*Statement{&first}, []int{pos}
+	for {
+		u := p.peek()
+		if !p.acceptKw("union") {
+			break
+		}
+		if t := p.peek(); !p.acceptKw("all") {
+			p.fail(t.pos, "only UNION ALL is supported: it keeps every row (for distinct rows: SELECT DISTINCT ... FROM (... UNION ALL ...))")
+		}
+		prev := ops[len(ops)-1]
+		if len(prev.OrderBy) > 0 || prev.Limit >= 0 || prev.Offset > 0 {
+			p.fail(u.pos, "ORDER BY, LIMIT and OFFSET go after the last SELECT of a UNION ALL, where they apply to all its rows; "+
+				"to limit one SELECT, make it a subquery: SELECT * FROM (SELECT ... LIMIT n)")
+		}
+		t := p.peek()
+		if !isKw(t, "select") {
+			p.fail(t.pos, "expected SELECT after UNION ALL, found %s", t.describe())
+		}
+		next := &Statement{Limit: -1}
+		p.selectBody(next)
+		ops, poss = append(ops, next), append(poss, t.pos)
+	}
+	last := ops[len(ops)-1]
+	*st = Statement{Explain: st.Explain, Union: ops, unionPos: poss, Stream: "(union)", streamPos: pos,
+		OrderBy: last.OrderBy, Limit: last.Limit, Offset: last.Offset}
+	last.OrderBy, last.Limit, last.Offset = nil, -1, 0
+}
+
+// execUnion runs a UNION ALL statement.
+func execUnion(ctx context.Context, st *Statement, text string, open Opener, o *Options) (array.RecordReader, error) {
+	if len(st.OrderBy) == 0 && st.Limit < 0 && st.Offset == 0 && !st.Explain {
+		return concatUnion(ctx, st, text, open, o)
+	}
+	// Hold the rows and read them as a subquery's, in order.
+	inner := &Statement{Union: st.Union, unionPos: st.unionPos, Limit: -1, Stream: "(union)", streamPos: st.streamPos}
+	outer := &Statement{Explain: st.Explain, Sub: inner, Stream: "(subquery)", streamPos: st.streamPos,
+		OrderBy: st.OrderBy, Limit: st.Limit, Offset: st.Offset}
+	sub, err := subquerySource(ctx, outer, text, open, o)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range sub.names {
+		if name == "seq" {
+			return nil, errAt(text, st.streamPos, "a UNION ALL with ORDER BY, LIMIT or OFFSET holds its rows, which keep no seq column: name it (seq AS id)")
+		}
+		outer.Items = append(outer.Items, SelectItem{Col: &ColRef{Name: name, Pos: st.streamPos}, Pos: st.streamPos})
+	}
+	if st.Explain {
+		if sub.plan, err = explainUnionLines(ctx, st, text, open, o); err != nil {
+			return nil, err
+		}
+	}
+	return execSource(ctx, outer, text, sub, o, inValues{})
+}
+
+// explainUnionLines returns the plans of a union's SELECTs, each under
+// its number.
+func explainUnionLines(ctx context.Context, st *Statement, text string, open Opener, o *Options) ([]string, error) {
+	lines := []string{fmt.Sprintf("union all of %d selects:", len(st.Union))}
+	for i, op := range st.Union {
+		l, err := explainLinesOf(ctx, op, text, open, o)
+		if err != nil {
+			return nil, err
+		}
+		lines = append(lines, fmt.Sprintf("select %d:", i+1))
+		for _, s := range l {
+			lines = append(lines, "  "+s)
+		}
+	}
+	return lines, nil
+}
+
+// concatUnion starts every SELECT of the union, checks that their
+// columns agree, and streams their results one after the other.
+func concatUnion(ctx context.Context, st *Statement, text string, open Opener, o *Options) (array.RecordReader, error) {
+	u := &unionReader{mem: o.withDefaults().Allocator}
+	u.refs.Store(1)
+	for _, op := range st.Union {
+		rr, err := exec(ctx, op, text, open, o)
+		if err != nil {
+			u.Release()
+			return nil, err
+		}
+		u.rs = append(u.rs, rr)
+		u.casts = append(u.casts, nil)
+	}
+	fields := slices.Clone(u.rs[0].Schema().Fields())
+	for i, rr := range u.rs[1:] {
+		if err := unionMatch(fields, rr.Schema(), text, st.unionPos[i+1]); err != nil {
+			u.Release()
+			return nil, err
+		}
+	}
+	// An integer column that is a float in another SELECT is a float.
+	for i, rr := range u.rs {
+		for c, f := range rr.Schema().Fields() {
+			if fields[c].Type.ID() == arrow.FLOAT64 && f.Type.ID() == arrow.INT64 {
+				if u.casts[i] == nil {
+					u.casts[i] = make([]bool, len(fields))
+				}
+				u.casts[i][c] = true
+			}
+			fields[c].Nullable = fields[c].Nullable || f.Nullable
+		}
+	}
+	u.schema = arrow.NewSchema(fields, nil)
+	return u, nil
+}
+
+// unionMatch checks that a SELECT of a union (at pos) gives as many
+// columns as the first, of the types in fields (so far), and widens an
+// integer column to float where one of them is a float.
+func unionMatch(fields []arrow.Field, sc *arrow.Schema, text string, pos int) error {
+	if sc.NumFields() != len(fields) {
+		return errAt(text, pos, "UNION ALL: this SELECT gives %s, the first %d: each SELECT must give as many", columnsWord(sc.NumFields()), len(fields))
+	}
+	for c := range sc.NumFields() {
+		a, b := &fields[c], sc.Field(c)
+		switch {
+		case arrow.TypeEqual(a.Type, b.Type):
+		case a.Type.ID() == arrow.INT64 && b.Type.ID() == arrow.FLOAT64:
+			a.Type = arrow.PrimitiveTypes.Float64
+		case a.Type.ID() == arrow.FLOAT64 && b.Type.ID() == arrow.INT64:
+		default:
+			return errAt(text, pos, "UNION ALL: column %d (%s) is %s here and %s in the first SELECT (%s): the types must agree",
+				c+1, b.Name, typeWord(b.Type), typeWord(a.Type), a.Name)
+		}
+	}
+	return nil
+}
+
+// typeWord names an Arrow type as the query language does.
+func typeWord(t arrow.DataType) string {
+	switch t.ID() {
+	case arrow.INT64:
+		return "an integer"
+	case arrow.UINT64:
+		return "a seq"
+	case arrow.FLOAT64:
+		return "a float"
+	case arrow.STRING, arrow.DICTIONARY:
+		return "text"
+	case arrow.BOOL:
+		return "a bool"
+	case arrow.BINARY:
+		return "bytes"
+	case arrow.TIMESTAMP:
+		return "a timestamp"
+	}
+	return t.String()
+}
+
+// unionReader streams the results of a union's SELECTs in turn, each
+// batch under the union's schema.
+type unionReader struct {
+	refs   atomic.Int64
+	mem    memory.Allocator
+	schema *arrow.Schema
+	rs     []array.RecordReader // the SELECTs not yet read to their end
+	casts  [][]bool             // per SELECT of rs, the integer columns to give as floats
+	cur    arrow.RecordBatch
+	err    error
+}
+
+func (u *unionReader) Retain() { u.refs.Add(1) }
+
+func (u *unionReader) Release() {
+	if u.refs.Add(-1) != 0 {
+		return
+	}
+	u.drop()
+	for _, rr := range u.rs {
+		rr.Release()
+	}
+	u.rs = nil
+}
+
+func (u *unionReader) drop() {
+	if u.cur != nil {
+		u.cur.Release()
+		u.cur = nil
+	}
+}
+
+func (u *unionReader) Schema() *arrow.Schema { return u.schema }
+
+func (u *unionReader) Next() bool {
+	u.drop()
+	for u.err == nil && len(u.rs) > 0 {
+		rr := u.rs[0]
+		if rr.Next() {
+			rec := rr.RecordBatch()
+			cols := rec.Columns()
+			if cast := u.casts[0]; cast != nil {
+				cols = slices.Clone(cols)
+				for c, ok := range cast {
+					if ok {
+						cols[c] = intsAsFloats(u.mem, cols[c].(*array.Int64))
+						defer cols[c].Release()
+					}
+				}
+			}
+			u.cur = array.NewRecordBatch(u.schema, cols, rec.NumRows())
+			return true
+		}
+		if u.err = rr.Err(); u.err != nil {
+			return false
+		}
+		rr.Release() // read to its end: free what it holds now
+		u.rs, u.casts = u.rs[1:], u.casts[1:]
+	}
+	return false
+}
+
+// intsAsFloats returns a as a float64 array.
+func intsAsFloats(mem memory.Allocator, a *array.Int64) arrow.Array {
+	b := array.NewFloat64Builder(mem)
+	defer b.Release()
+	b.Reserve(a.Len())
+	for i := range a.Len() {
+		if a.IsNull(i) {
+			b.AppendNull()
+		} else {
+			b.UnsafeAppend(float64(a.Value(i)))
+		}
+	}
+	return b.NewArray()
+}
+
+func (u *unionReader) RecordBatch() arrow.RecordBatch { return u.cur }
+
+// Record is RecordBatch (the interface's deprecated name).
+func (u *unionReader) Record() arrow.RecordBatch { return u.cur }
+
+func (u *unionReader) Err() error { return u.err }
+
+// columnsWord is "1 column", "n columns".
+func columnsWord(n int) string {
+	if n == 1 {
+		return "1 column"
+	}
+	return fmt.Sprintf("%d columns", n)
+}
