@@ -576,72 +576,49 @@ func TestBackupConcurrent(t *testing.T) {
 		wrote[stream][seqs[0]] = written{"first", "", "0"}
 	}
 	for w := range 3 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := 0; ; i++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				stream := streams[(w+i)%2]
-				r := Record{Time: day0 + int64(i), Series: fmt.Sprintf("w%d", w), Key: fmt.Sprintf("k%d", i%400), Fields: []Field{{"v", Int(int64(i))}}}
-				seqs, err := s.Append(ctx, stream, r)
-				if err != nil {
-					errs <- err
-					return
-				}
-				mu.Lock()
-				wrote[stream][seqs[0]] = written{r.Series, r.Key, fmt.Sprint(i)}
-				mu.Unlock()
+		untilStopped(&wg, stop, func(i int) bool {
+			stream := streams[(w+i)%2]
+			r := Record{Time: day0 + int64(i), Series: fmt.Sprintf("w%d", w), Key: fmt.Sprintf("k%d", i%400), Fields: []Field{{"v", Int(int64(i))}}}
+			seqs, err := s.Append(ctx, stream, r)
+			if err != nil {
+				errs <- err
+				return false
 			}
-		}()
-	}
-	wg.Add(2)
-	go func() { // the deleter
-		defer wg.Done()
-		for i := 0; ; i++ {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			stream := streams[i%2]
 			mu.Lock()
-			var seq uint64
-			for q := range wrote[stream] {
-				seq = q
-				break
-			}
+			wrote[stream][seqs[0]] = written{r.Series, r.Key, fmt.Sprint(i)}
 			mu.Unlock()
-			if seq == 0 {
-				continue
-			}
-			if err := s.Delete(ctx, stream, seq); err == nil {
-				mu.Lock()
-				deleted[stream][seq] = true
-				mu.Unlock()
-			} else if !errors.Is(err, ErrNotFound) {
-				errs <- err
-				return
-			}
+			return true
+		})
+	}
+	untilStopped(&wg, stop, func(i int) bool { // the deleter
+		stream := streams[i%2]
+		mu.Lock()
+		var seq uint64
+		for q := range wrote[stream] {
+			seq = q
+			break
 		}
-	}()
-	go func() { // the compactor
-		defer wg.Done()
-		for i := 0; ; i++ {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			if _, err := s.Compact(ctx, streams[i%2]); err != nil {
-				errs <- err
-				return
-			}
+		mu.Unlock()
+		if seq == 0 {
+			return true
 		}
-	}()
+		if err := s.Delete(ctx, stream, seq); err == nil {
+			mu.Lock()
+			deleted[stream][seq] = true
+			mu.Unlock()
+		} else if !errors.Is(err, ErrNotFound) {
+			errs <- err
+			return false
+		}
+		return true
+	})
+	untilStopped(&wg, stop, func(i int) bool { // the compactor
+		if _, err := s.Compact(ctx, streams[i%2]); err != nil {
+			errs <- err
+			return false
+		}
+		return true
+	})
 	type taken struct {
 		dir            string
 		acked, deleted map[string]map[uint64]bool

@@ -279,18 +279,7 @@ func TestDropStreamConcurrent(t *testing.T) {
 		},
 	}
 	for _, f := range work {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := 0; ; i++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				f(i)
-			}
-		}()
+		untilStopped(&wg, stop, func(i int) bool { f(i); return true })
 	}
 	drops := 0
 	for deadline := time.Now().Add(500 * time.Millisecond); time.Now().Before(deadline); {

@@ -97,3 +97,22 @@ func (f gatedWriteFile) Write(p []byte) (int, error) {
 	defer f.g.mu.RUnlock()
 	return f.File.Write(p)
 }
+
+// untilStopped runs f(0), f(1), ... on a goroutine counted by wg until
+// stop is closed or f returns false.
+func untilStopped(wg *sync.WaitGroup, stop <-chan struct{}, f func(i int) bool) {
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if !f(i) {
+				return
+			}
+		}
+	}()
+}

@@ -22,16 +22,6 @@ func TestInteropUnion(t *testing.T) {
 			"SELECT series, count(*) AS n, sum(value) AS s FROM (SELECT series, value FROM nab WHERE value < 1 UNION ALL SELECT series, value FROM nab WHERE value > 90) GROUP BY series",
 			"SELECT series, count(*) AS n, sum(value) AS s FROM (SELECT series, value FROM nab WHERE value < 1 UNION ALL SELECT series, value FROM nab WHERE value > 90) GROUP BY series"},
 	} {
-		got, floats := joinRows(t, storeQuery(t, s, c.tsq))
-		var want [][]string
-		runNode(t, node, &want, "query_parquet.mjs", path, c.duck)
-		if d := diffJoinRows(got, want, floats); d != "" {
-			t.Errorf("%s: tsq and DuckDB disagree: %s\n tsq: %s\n DuckDB: %s", c.name, d, c.tsq, c.duck)
-			continue
-		}
-		if len(got) == 0 {
-			t.Errorf("%s: no rows", c.name)
-		}
-		t.Logf("%s: %d rows agree", c.name, len(got))
+		agreeWithDuckDB(t, node, s, path, c.name, c.tsq, c.duck)
 	}
 }
