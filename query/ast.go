@@ -29,8 +29,11 @@ type Statement struct {
 	// Union: SELECT ... UNION ALL SELECT ...: its SELECTs (union.go), at
 	// unionPos; OrderBy, Limit, Offset and Explain are the union's, the
 	// other clauses unused. Stream is "(union)".
-	Union     []*Statement
-	unionPos  []int
+	Union    []*Statement
+	unionPos []int
+	// With: WITH name AS (SELECT ...), ...: relations run first, which
+	// the statement reads by name as streams (with.go).
+	With      []CTE
 	Fold      bool // FROM fold(stream)
 	AsOf      *AsOf
 	Where     Expr // nil: every row
@@ -49,6 +52,14 @@ type Statement struct {
 	// subAlias names FROM (SELECT ...) [AS] name, for a JOIN.
 	subAlias    string
 	subAliasPos int
+}
+
+// CTE is one relation of a WITH list: its name (a stream name) and its
+// SELECT.
+type CTE struct {
+	Name string
+	Pos  int
+	St   *Statement
 }
 
 // condition is the rows' condition: WHERE, and for DELETE only put rows

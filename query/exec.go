@@ -106,6 +106,15 @@ func Matching(ctx context.Context, st *Statement, text string, open Opener, o *O
 }
 
 func exec(ctx context.Context, st *Statement, text string, open Opener, o *Options) (array.RecordReader, error) {
+	if len(st.With) > 0 {
+		var err error
+		if open, err = withOpener(ctx, st, text, open, o); err != nil {
+			return nil, err
+		}
+		e := *st
+		e.With = nil
+		st = &e
+	}
 	if st.Union != nil {
 		return execUnion(ctx, st, text, open, o)
 	}

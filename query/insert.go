@@ -41,7 +41,7 @@ func (p *parser) insertStmt(st *Statement, pos int) {
 	st.writePos = pos
 	p.expectKw("into")
 	st.Stream, st.streamPos = p.streamName()
-	if t := p.peek(); isKw(t, "select") {
+	if t := p.peek(); isKw(t, "select") || isKw(t, "with") {
 		sel := &Statement{Limit: -1}
 		p.selectStmt(sel)
 		st.Insert.Select = sel

@@ -111,7 +111,7 @@ var reserved = map[string]bool{
 	"select": true, "from": true, "where": true, "group": true, "by": true, "order": true,
 	"limit": true, "and": true, "or": true, "not": true, "is": true, "null": true, "like": true,
 	"in": true, "as": true, "explain": true, "asc": true, "desc": true, "true": true, "false": true,
-	"between": true, "offset": true, "having": true, "union": true,
+	"between": true, "offset": true, "having": true, "union": true, "with": true,
 }
 
 func (p *parser) statement() (st *Statement, err error) {
@@ -154,6 +154,7 @@ func (p *parser) statement() (st *Statement, err error) {
 
 // selectStmt parses a SELECT statement to its end.
 func (p *parser) selectStmt(st *Statement) {
+	p.with(st)
 	pos := p.peek().pos
 	p.selectBody(st)
 	p.unionTail(st, pos)

@@ -57,6 +57,8 @@ type subSource struct {
 	fields []FieldDef
 	// names are the result's columns, in order
 	names []string
+	// cte names the WITH relation this is ("" for a subquery)
+	cte string
 }
 
 // explainLinesOf returns the lines of EXPLAIN st.

@@ -27,7 +27,7 @@ func (p *parser) unionTail(st *Statement, pos int) {
 		return
 	}
 	first := *st
-	first.Explain = false
+	first.Explain, first.With = false, nil
 	ops, poss := []*Statement{&first}, []int{pos}
 	for {
 		u := p.peek()
@@ -51,7 +51,7 @@ func (p *parser) unionTail(st *Statement, pos int) {
 		ops, poss = append(ops, next), append(poss, t.pos)
 	}
 	last := ops[len(ops)-1]
-	*st = Statement{Explain: st.Explain, Union: ops, unionPos: poss, Stream: "(union)", streamPos: pos,
+	*st = Statement{Explain: st.Explain, With: st.With, Union: ops, unionPos: poss, Stream: "(union)", streamPos: pos,
 		OrderBy: last.OrderBy, Limit: last.Limit, Offset: last.Offset}
 	last.OrderBy, last.Limit, last.Offset = nil, -1, 0
 }
