@@ -1,9 +1,11 @@
 package query
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"sort"
+	"sync/atomic"
 
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
 	"github.com/tsqdb/tsq/chunk"
@@ -30,6 +32,7 @@ type memSource struct {
 }
 
 type memSeg struct {
+	id     uint64 // unique in the process: the schema cache's key (an address may be reused once collected)
 	name   string
 	blocks []seg.BlockMeta
 	data   [][]byte
@@ -42,7 +45,7 @@ func (m *memSource) Segments() []Segment        { return m.segs }
 func (m *memSource) Deleted() *roaring64.Bitmap { return m.deleted }
 
 func (s *memSeg) Name() string            { return s.name }
-func (s *memSeg) Key() string             { return fmt.Sprintf("mem:%p", s) }
+func (s *memSeg) Key() string             { return fmt.Sprintf("mem:%d", s.id) }
 func (s *memSeg) Blocks() []seg.BlockMeta { return s.blocks }
 func (s *memSeg) MayContainSeries(name string) bool {
 	return !s.sealed || s.series[name]
@@ -57,6 +60,9 @@ func (s *memSeg) ReadBlock(i int) ([]byte, error) {
 // buildSource encodes rows (in seq order) into blocks of 1..maxBlock rows
 // and segments of 1..4 blocks. Field "x" is stored as int64 in even
 // blocks and float64 in odd ones when all its values there are whole.
+// memSegIDs numbers memSegs.
+var memSegIDs atomic.Uint64
+
 func buildSource(rng *rand.Rand, rows []trow, maxBlock int) (*memSource, error) {
 	src := &memSource{}
 	var enc chunk.Encoder
@@ -66,7 +72,7 @@ func buildSource(rng *rand.Rand, rows []trow, maxBlock int) (*memSource, error) 
 		blk := rows[start : start+n]
 		start += n
 		if cur == nil || len(cur.blocks) >= 1+rng.IntN(4) {
-			cur = &memSeg{name: fmt.Sprintf("seg%03d", len(src.segs)), series: map[string]bool{}, sealed: rng.IntN(5) > 0}
+			cur = &memSeg{id: memSegIDs.Add(1), name: fmt.Sprintf("seg%03d", len(src.segs)), series: map[string]bool{}, sealed: rng.IntN(5) > 0}
 			src.segs = append(src.segs, cur)
 		}
 		b := encodeRows(blk, bi%2 == 0)
@@ -74,7 +80,8 @@ func buildSource(rng *rand.Rand, rows []trow, maxBlock int) (*memSource, error) 
 		if err != nil {
 			return nil, err
 		}
-		m := seg.BlockMeta{Rows: n, MinSeq: blk[0].seq, MaxSeq: blk[n-1].seq, MinTime: blk[0].time, MaxTime: blk[0].time}
+		m := seg.BlockMeta{Rows: n, MinSeq: blk[0].seq, MaxSeq: blk[n-1].seq, MinTime: blk[0].time, MaxTime: blk[0].time,
+			CRC: binary.LittleEndian.Uint32(data[len(data)-4:])}
 		for _, r := range blk {
 			m.MinTime, m.MaxTime = min(m.MinTime, r.time), max(m.MaxTime, r.time)
 			cur.series[r.series] = true
