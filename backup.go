@@ -90,7 +90,8 @@ type backupStream struct {
 
 // Backup writes a consistent copy of the store (or of o.Streams) to the
 // new directory dest, online. See the comment above for what is copied
-// and how; dest must not exist, and must not lie inside the store.
+// and how; dest must not exist, nor be the store or lie in its streams/
+// or staging/.
 func (s *Store) Backup(ctx context.Context, dest string, o *BackupOptions) (BackupStats, error) {
 	if o == nil {
 		o = &BackupOptions{}
@@ -144,8 +145,9 @@ func (s *Store) Backup(ctx context.Context, dest string, o *BackupOptions) (Back
 	return stats, nil
 }
 
-// checkBackupDest refuses a dest that exists or lies inside the store,
-// and creates its parent.
+// checkBackupDest refuses a dest that exists, is the store or lies in
+// its streams/ or staging/ (beside them is fine: a file the store does
+// not read), or holds the store; it creates dest's parent.
 func (s *Store) checkBackupDest(orig string) error {
 	dest := orig
 	store, err := filepath.Abs(s.dir)
@@ -155,8 +157,10 @@ func (s *Store) checkBackupDest(orig string) error {
 	if dest, err = filepath.Abs(dest); err != nil {
 		return err
 	}
-	if dest == store || strings.HasPrefix(dest, store+string(filepath.Separator)) {
-		return fmt.Errorf("the backup directory lies inside the store %s: choose one outside it", store)
+	for _, d := range []string{filepath.Join(store, "streams"), filepath.Join(store, "staging")} {
+		if dest == store || dest == d || strings.HasPrefix(dest, d+string(filepath.Separator)) {
+			return fmt.Errorf("the backup directory lies inside the store's own files (%s): choose one outside them", d)
+		}
 	}
 	if strings.HasPrefix(store, dest+string(filepath.Separator)) {
 		return fmt.Errorf("the backup directory holds the store %s: choose a new directory", store)

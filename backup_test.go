@@ -243,8 +243,9 @@ func TestBackupStreams(t *testing.T) {
 	}{
 		{"exists", nil, "exists: a backup goes to a new directory"},
 		{"only-m", nil, "exists"},
-		{"db/bak", nil, "lies inside the store"},
-		{"db", nil, "lies inside the store"},
+		{"db/streams/bak", nil, "lies inside the store's own files"},
+		{"db/staging", nil, "lies inside the store's own files"},
+		{"db", nil, "lies inside the store's own files"},
 		{".", nil, "holds the store"},
 		{"x1", []string{"nope"}, `stream "nope"`},
 		{"x2", []string{"Bad Name"}, "Bad Name"},
@@ -253,7 +254,7 @@ func TestBackupStreams(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "backup to") {
 			t.Errorf("Backup(%q, %v): %v, want an error with %q", c.dest, c.streams, err, c.want)
 		}
-		for _, p := range []string{"x1", "x2", "x1" + backupPartialSuffix, "x2" + backupPartialSuffix, "db/bak"} {
+		for _, p := range []string{"x1", "x2", "x1" + backupPartialSuffix, "x2" + backupPartialSuffix, "db/streams/bak"} {
 			if _, err := mem.Stat(p); err == nil {
 				t.Errorf("Backup(%q) left %s", c.dest, p)
 			}

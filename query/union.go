@@ -121,10 +121,12 @@ func concatUnion(ctx context.Context, st *Statement, text string, open Opener, o
 			return nil, err
 		}
 	}
-	// An integer column that is a float in another SELECT is a float.
+	// An integer column that is a float in another SELECT is a float; a
+	// dictionary text column (series, op) that is plain text in another
+	// is plain text.
 	for i, rr := range u.rs {
 		for c, f := range rr.Schema().Fields() {
-			if fields[c].Type.ID() == arrow.FLOAT64 && f.Type.ID() == arrow.INT64 {
+			if !arrow.TypeEqual(fields[c].Type, f.Type) {
 				if u.casts[i] == nil {
 					u.casts[i] = make([]bool, len(fields))
 				}
@@ -151,6 +153,8 @@ func unionMatch(fields []arrow.Field, sc *arrow.Schema, text string, pos int) er
 		case a.Type.ID() == arrow.INT64 && b.Type.ID() == arrow.FLOAT64:
 			a.Type = arrow.PrimitiveTypes.Float64
 		case a.Type.ID() == arrow.FLOAT64 && b.Type.ID() == arrow.INT64:
+		case isText(a.Type) && isText(b.Type):
+			a.Type = arrow.BinaryTypes.String
 		default:
 			return errAt(text, pos, "UNION ALL: column %d (%s) is %s here and %s in the first SELECT (%s): the types must agree",
 				c+1, b.Name, typeWord(b.Type), typeWord(a.Type), a.Name)
@@ -225,7 +229,7 @@ func (u *unionReader) Next() bool {
 				cols = slices.Clone(cols)
 				for c, ok := range cast {
 					if ok {
-						cols[c] = intsAsFloats(u.mem, cols[c].(*array.Int64))
+						cols[c] = castColumn(u.mem, cols[c])
 						defer cols[c].Release()
 					}
 				}
@@ -242,19 +246,46 @@ func (u *unionReader) Next() bool {
 	return false
 }
 
-// intsAsFloats returns a as a float64 array.
-func intsAsFloats(mem memory.Allocator, a *array.Int64) arrow.Array {
-	b := array.NewFloat64Builder(mem)
-	defer b.Release()
-	b.Reserve(a.Len())
-	for i := range a.Len() {
-		if a.IsNull(i) {
-			b.AppendNull()
-		} else {
-			b.UnsafeAppend(float64(a.Value(i)))
-		}
+// isText reports whether t is text: utf8, or a dictionary of utf8.
+func isText(t arrow.DataType) bool {
+	if d, ok := t.(*arrow.DictionaryType); ok {
+		t = d.ValueType
 	}
-	return b.NewArray()
+	return t.ID() == arrow.STRING
+}
+
+// castColumn returns a column in the type unionMatch widened it to: an
+// int64 one as float64, a dictionary one as utf8.
+func castColumn(mem memory.Allocator, col arrow.Array) arrow.Array {
+	switch a := col.(type) {
+	case *array.Int64:
+		b := array.NewFloat64Builder(mem)
+		defer b.Release()
+		b.Reserve(a.Len())
+		for i := range a.Len() {
+			if a.IsNull(i) {
+				b.AppendNull()
+			} else {
+				b.UnsafeAppend(float64(a.Value(i)))
+			}
+		}
+		return b.NewArray()
+	case *array.Dictionary:
+		dict := a.Dictionary().(*array.String)
+		b := array.NewStringBuilder(mem)
+		defer b.Release()
+		b.Reserve(a.Len())
+		for i := range a.Len() {
+			if a.IsNull(i) {
+				b.AppendNull()
+			} else {
+				b.Append(dict.Value(a.GetValueIndex(i)))
+			}
+		}
+		return b.NewArray()
+	}
+	col.Retain()
+	return col
 }
 
 func (u *unionReader) RecordBatch() arrow.RecordBatch { return u.cur }

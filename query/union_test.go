@@ -105,6 +105,11 @@ func TestUnion(t *testing.T) {
 		t.Errorf("schema %s", s)
 	}
 	rr.Release()
+	// series (a dictionary column) next to a text literal is text.
+	got = run("SELECT series, count(*) FROM w GROUP BY series UNION ALL SELECT 'all', count(*) FROM w")
+	if msg := diffCells(got, [][]any{{"w0", int64(40)}, {"w1", int64(40)}, {"w2", int64(40)}, {"all", int64(120)}}); msg != "" {
+		t.Errorf("series next to a text literal: %s", msg)
+	}
 	got = run("EXPLAIN " + a + " UNION ALL " + b)
 	var plan []string
 	for _, r := range got {

@@ -37,11 +37,14 @@ var tour = []tourStep{
 		`SELECT date_trunc('day', time) AS day, strftime(min(time), '%A') AS weekday, series, round(max(value) - min(value), 1) AS swing FROM cpu GROUP BY day, series ORDER BY swing DESC LIMIT 4;`},
 	{"A join: each sample beside its series' mean, the spikes over twice the mean counted",
 		`SELECT series, round(max(m.mean), 2) AS mean, count(*) FILTER (WHERE c.value > 2 * m.mean) AS over_twice, round(max(c.value) / max(m.mean), 1) AS peak_x FROM cpu AS c JOIN (SELECT series, avg(value) AS mean FROM cpu GROUP BY series) AS m USING (series) GROUP BY series;`},
+	{"WITH and UNION ALL: hourly means computed once, the peak of each series and of all",
+		`WITH hourly AS (SELECT time, series, avg(value) AS v FROM cpu GROUP BY time(1h), series) SELECT series, round(max(v), 2) AS peak FROM hourly GROUP BY series UNION ALL SELECT 'all four', round(max(v), 2) FROM hourly ORDER BY peak DESC;`},
 	{"Raw versus folded: every put and delete, then the current state of each element",
 		`SELECT count(*) FROM osm;`},
 	{"", `SELECT count(*) FROM fold(osm);`},
 	{"A plot: hourly mean CPU of the four series", `.plot SELECT time, series, avg(value) FROM cpu GROUP BY time(1h), series;`},
 	{"An export to Arrow IPC, ready for DuckDB, polars or pyarrow", `.export DEMO_DIR/cpu.arrow SELECT * FROM cpu;`},
+	{"A backup: a consistent, checked copy that opens as a store, taken while writers go on", `.backup DEMO_DIR/backup`},
 }
 
 // nextSteps are printed when there is no terminal to open the shell on.
