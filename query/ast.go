@@ -35,6 +35,7 @@ type Statement struct {
 	// the statement reads by name as streams (with.go).
 	With      []CTE
 	Fold      bool // FROM fold(stream)
+	noFrom    bool // SELECT without FROM: one row of no columns; Stream is "(no FROM)"
 	AsOf      *AsOf
 	Where     Expr // nil: every row
 	GroupBy   []GroupItem

@@ -141,6 +141,11 @@ func exec(ctx context.Context, st *Statement, text string, open Opener, o *Optio
 			}
 		}
 		src = j
+	} else if st.noFrom {
+		var err error
+		if src, err = oneRowSource(); err != nil {
+			return nil, err
+		}
 	} else if st.Sub != nil {
 		sub, err := subquerySource(ctx, st, text, open, o)
 		if err != nil {

@@ -26,7 +26,9 @@ func (x *executor) explain(ps pruneStats) (array.RecordReader, error) {
 		}
 	}
 	if sub, ok := x.src.(*subSource); ok {
-		if sub.cte != "" {
+		if sub.oneRow {
+			add("source: no FROM: one row of no columns")
+		} else if sub.cte != "" {
 			add("source: WITH %s, run first: %d rows held in %d blocks (%d bytes)", sub.cte, sub.rows, len(sub.data()), sub.bytes)
 		} else if sub.join != "" {
 			add("source: %s, run first (the right side held in memory, the left streamed): %d rows held in %d blocks (%d bytes)", sub.join, sub.rows, len(sub.data()), sub.bytes)

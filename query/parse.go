@@ -164,6 +164,20 @@ func (p *parser) selectStmt(st *Statement) {
 	}
 }
 
+// endsSelectList reports whether t may follow a select list without
+// FROM: the end, or a clause after FROM.
+func endsSelectList(t token) bool {
+	if t.kind == tEOF || isPunct(t, ";") || isPunct(t, ")") {
+		return true
+	}
+	for _, k := range []string{"where", "group", "having", "order", "limit", "offset", "union"} {
+		if isKw(t, k) {
+			return true
+		}
+	}
+	return false
+}
+
 // selectBody parses a SELECT from SELECT to its last clause.
 func (p *parser) selectBody(st *Statement) {
 	p.expectKw("select")
@@ -172,10 +186,18 @@ func (p *parser) selectBody(st *Statement) {
 		distinct = p.advance().pos
 	}
 	p.selectList(st)
-	p.expectKw("from")
-	p.source(st)
-	p.join(st, st.subAlias, st.subAliasPos)
-	p.sideStars(st)
+	if t := p.peek(); !isKw(t, "from") && endsSelectList(t) {
+		// SELECT now() - 1d: the items over one row of no columns
+		if st.Star {
+			p.fail(t.pos, "SELECT * needs FROM: a SELECT without FROM has no columns")
+		}
+		st.Stream, st.streamPos, st.noFrom = "(no FROM)", t.pos, true
+	} else {
+		p.expectKw("from")
+		p.source(st)
+		p.join(st, st.subAlias, st.subAliasPos)
+		p.sideStars(st)
+	}
 	if p.acceptKw("where") {
 		st.Where = p.orExpr()
 		if st.Join != nil {

@@ -59,6 +59,21 @@ type subSource struct {
 	names []string
 	// cte names the WITH relation this is ("" for a subquery)
 	cte string
+	// oneRow: the source of a SELECT without FROM
+	oneRow bool
+}
+
+// oneRowSource is what a SELECT without FROM reads: one row of no
+// fields (seq 1, time 0, series and key "", op put).
+func oneRowSource() (*subSource, error) {
+	src := &subSource{oneRow: true}
+	b := &subBuilder{src: src}
+	rec := array.NewRecordBatch(arrow.NewSchema(nil, nil), nil, 1)
+	defer rec.Release()
+	if err := b.add(rec); err != nil {
+		return nil, err
+	}
+	return src, b.flush()
 }
 
 // explainLinesOf returns the lines of EXPLAIN st.

@@ -64,3 +64,26 @@ func TestWithErrors(t *testing.T) {
 		{"WITH x AS (SELECT time FROM m) SELECT v FROM x", "v", "v FROM x"},
 	})
 }
+
+// TestNoFrom: a SELECT without FROM evaluates its items over one row:
+// constants, now() arithmetic, aggregates of that row, in unions; it
+// has no fields, and SELECT * wants FROM.
+func TestNoFrom(t *testing.T) {
+	open := twoStreams(t)
+	got := mustRun(t, open, "SELECT 2 * 3 AS six, 'x' AS s, now() - 1h AS t, count(*) AS n")
+	if len(got) != 1 || got[0][0] != int64(6) || got[0][1] != "x" || got[0][3] != int64(1) {
+		t.Fatalf("SELECT without FROM: %v", got)
+	}
+	got = mustRun(t, open, "SELECT 'w' AS s, count(*) FROM w UNION ALL SELECT 'none', 0 UNION ALL SELECT 'one', count(*) WHERE 1 = 1")
+	if msg := diffCells(got, [][]any{{"w", int64(120)}, {"none", int64(0)}, {"one", int64(1)}}); msg != "" {
+		t.Fatalf("unions with SELECTs without FROM: %s", msg)
+	}
+	if got := mustRun(t, open, "SELECT 1 AS a WHERE 1 = 2"); len(got) != 0 {
+		t.Fatalf("WHERE false: %v", got)
+	}
+	wantErrors(t, open, []errCase{
+		{"SELECT *", "SELECT * needs FROM", ""},
+		{"SELECT v + 1", `unknown column "v": a SELECT without FROM has no fields`, "v + 1"},
+		{"SELECT time cpu", "expected from", "cpu"},
+	})
+}
