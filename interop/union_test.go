@@ -5,7 +5,8 @@ import "testing"
 // TestInteropUnion holds tsq's UNION ALL against DuckDB's on tsq's
 // Parquet export of the NAB samples: an integer column widened to a
 // float by the other SELECT, a union ordered and cut as a whole, and a
-// union aggregated as a subquery. Rows compare as in TestInteropJoin.
+// union aggregated as a subquery; and CASTs between floats, integers
+// and text. Rows compare as in TestInteropJoin.
 func TestInteropUnion(t *testing.T) {
 	node := requireNode(t)
 	s, path := nabParquet(t)
@@ -21,6 +22,11 @@ func TestInteropUnion(t *testing.T) {
 		{"a union aggregated as a subquery",
 			"SELECT series, count(*) AS n, sum(value) AS s FROM (SELECT series, value FROM nab WHERE value < 1 UNION ALL SELECT series, value FROM nab WHERE value > 90) GROUP BY series",
 			"SELECT series, count(*) AS n, sum(value) AS s FROM (SELECT series, value FROM nab WHERE value < 1 UNION ALL SELECT series, value FROM nab WHERE value > 90) GROUP BY series"},
+		{"CAST: floats to integers (ties to even), integers to floats, numbers to text and back",
+			"SELECT series, sum(CAST(value AS BIGINT)) AS i, sum(CAST(CAST(value * 1000 AS BIGINT) AS DOUBLE)) AS f, " +
+				"count(*) FILTER (WHERE CAST(CAST(value AS VARCHAR) AS DOUBLE) = value) AS same FROM nab GROUP BY series",
+			"SELECT series, sum(CAST(value AS BIGINT)) AS i, sum(CAST(CAST(value * 1000 AS BIGINT) AS DOUBLE)) AS f, " +
+				"count(*) FILTER (WHERE CAST(CAST(value AS VARCHAR) AS DOUBLE) = value) AS same FROM nab GROUP BY series"},
 	} {
 		agreeWithDuckDB(t, node, s, path, c.name, c.tsq, c.duck)
 	}

@@ -167,6 +167,9 @@ func (p *parser) arithFactor() *Arith {
 	case isKw(t, "case") && !isPunct(p.tok(p.i+1), "("):
 		p.advance()
 		return p.caseExpr(t)
+	case t.kind == tIdent && isPunct(p.tok(p.i+1), "(") && isCast(t):
+		p.advance()
+		return p.castCall(t)
 	case t.kind == tIdent && isPunct(p.tok(p.i+1), "(") && textFuncs[strings.ToLower(t.text)].out != 0:
 		p.advance()
 		return p.textCall(t)

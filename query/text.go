@@ -34,6 +34,10 @@ var textFuncs = map[string]textFunc{
 	"concat":     {args: []colKind{0, 0}, variadic: true, out: kString},
 	"label":      {args: []colKind{kString, kString}, out: kString},
 	"strftime":   {args: []colKind{kInt, kString, kString}, optional: 1, out: kString},
+	// CAST(x AS type) (cast.go)
+	"cast_double":  {args: []colKind{0}, out: kFloat},
+	"cast_bigint":  {args: []colKind{0}, out: kInt},
+	"cast_varchar": {args: []colKind{0}, out: kString},
 }
 
 // CaseWhen is one WHEN cond THEN value of a CASE.
@@ -92,6 +96,12 @@ func (a *Arith) writeText(sb *strings.Builder) {
 			a.Else.write(sb, 0)
 		}
 		sb.WriteString(" END")
+		return
+	}
+	if t := castNames[a.Func]; t != "" {
+		sb.WriteString("CAST(")
+		a.Args[0].write(sb, 0)
+		sb.WriteString(" AS " + t + ")")
 		return
 	}
 	sb.WriteString(a.Func + "(")
@@ -188,6 +198,9 @@ func (p *plan) compileCase(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arit
 // textValue computes a text function of its arguments' values (none
 // null); ok is false for a null result.
 func textValue(fn string, args []*arithPlan, v []value) (value, bool) {
+	if castNames[fn] != "" {
+		return castValue(fn, args[0], v[0])
+	}
 	switch fn {
 	case "lower":
 		return value{s: strings.ToLower(v[0].s)}, true

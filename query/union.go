@@ -156,7 +156,7 @@ func unionMatch(fields []arrow.Field, sc *arrow.Schema, text string, pos int) er
 		case isText(a.Type) && isText(b.Type):
 			a.Type = arrow.BinaryTypes.String
 		default:
-			return errAt(text, pos, "UNION ALL: column %d (%s) is %s here and %s in the first SELECT (%s): the types must agree",
+			return errAt(text, pos, "UNION ALL: column %d (%s) is %s here and %s in the first SELECT (%s): the types must agree (CAST(x AS DOUBLE | BIGINT | VARCHAR) converts)",
 				c+1, b.Name, typeWord(b.Type), typeWord(a.Type), a.Name)
 		}
 	}

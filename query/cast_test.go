@@ -1,0 +1,43 @@
+package query
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCast: CAST and TRY_CAST convert between floats, integers and text
+// (rounding to the nearest, ties to even; NULL for text that is no number and
+// floats out of range), in items, conditions, aggregates and unions,
+// and name their column as written; an unknown type is refused.
+func TestCast(t *testing.T) {
+	open := twoStreams(t)
+	got := mustRun(t, open, "SELECT CAST(2.5 AS BIGINT), CAST(-3.5 AS INT), CAST(' 42 ' AS BIGINT), CAST('1e3' AS INTEGER), CAST(1e300 AS BIGINT), "+
+		"CAST('x' AS BIGINT), TRY_CAST('2.25' AS DOUBLE), CAST(7 AS DOUBLE) / 2, CAST(1.5 AS VARCHAR), CAST(12 AS TEXT), CAST('-0.5' AS FLOAT)")
+	want := []any{int64(2), int64(-4), int64(42), int64(1000), nil, nil, 2.25, 3.5, "1.5", "12", -0.5}
+	if msg := diffCells(got, [][]any{want}); msg != "" {
+		t.Fatalf("casts of constants: %s", msg)
+	}
+	rows := mustRun(t, open, "SELECT v, CAST(v AS BIGINT) AS i, CAST(v AS VARCHAR) AS s FROM w WHERE CAST(v AS DOUBLE) / 2 > 50")
+	if len(rows) == 0 {
+		t.Fatal("no rows")
+	}
+	for _, r := range rows {
+		if r[0].(int64) <= 100 || r[1] != r[0] || r[2] != strings.TrimSpace(r[2].(string)) || r[2] == "" {
+			t.Fatalf("row %v", r)
+		}
+	}
+	rr, err := runCells("SELECT CAST(v AS BIGINT) FROM m LIMIT 1", open, nil)
+	if err != nil || len(rr) != 1 {
+		t.Fatalf("%v %v", rr, err)
+	}
+	cols, err := columnNamesOf("SELECT CAST(v AS BIGINT), try_cast(s AS double) FROM m", open)
+	if err != nil || strings.Join(cols, "|") != "CAST(v AS BIGINT)|CAST(s AS DOUBLE)" {
+		t.Fatalf("names %v %v", cols, err)
+	}
+	wantErrors(t, open, []errCase{
+		{"SELECT CAST(v AS DATE) FROM m", `CAST to "DATE" is not supported`, "DATE"},
+		{"SELECT CAST(v) FROM m", "expected AS type in CAST(x AS type)", ")"},
+		{"SELECT CAST(v AS BIGINT FROM m", `expected ")"`, "FROM"},
+		{"SELECT CAST(s = 'red' AS BIGINT) FROM w", "expected AS type", "= 'red'"}, // a condition is not a value
+	})
+}
