@@ -21,17 +21,19 @@ import (
 // Online backup: Store.Backup writes a copy of the store that opens as a
 // store of its own, while appends, imports, deletes and compaction go on.
 //
-// Consistency. Every stream is copied as of one moment, the same for all
-// streams: first, for each stream, its compaction pass lock is taken (no
-// pass rewrites a segment or moves W until the stream is copied), then
-// its watermark, import journal, soft-delete bitmaps and retention rule
-// are read, and last its view (every acknowledged row written out first).
-// That order is the one reads follow (see deletedSnapshot): a bitmap read
-// before the view names every soft-deleted row the view holds, a journal
-// read before it names only imports whose segments it holds, and a
-// watermark read before it is never above what its segments reflect. A
-// read-only store, following a writer in another process that may compact
-// meanwhile, gets the same guarantees from the same order.
+// Consistency. Every stream is copied as of one moment: first, for each
+// stream, its compaction pass lock is taken (no pass rewrites a segment
+// or moves W until the stream is copied), then its watermark, import
+// journal, soft-delete bitmaps and retention rule are read, and last its
+// view (every acknowledged row written out first). That order is the one
+// reads follow (see deletedSnapshot): a bitmap read before the view names
+// every soft-deleted row the view holds, a journal read before it names
+// only imports whose segments it holds, and a watermark read before it is
+// never above what its segments reflect. In a writable store the views
+// of all the streams are taken at one moment (takeViews), the same for
+// all. A read-only store, following a writer in another process that may
+// compact meanwhile, gets the same guarantees per stream from the same
+// order, its streams' moments one after the other.
 //
 // Copy. Sealed segments are copied byte for byte from the view's read
 // handles (a merge or rewrite replacing a file later does not change
@@ -202,7 +204,39 @@ func (s *Store) backupSnapshots(names []string, strict bool) ([]*backupStream, e
 			return out, err
 		}
 	}
-	return out, nil
+	if s.o.ReadOnly {
+		return out, nil
+	}
+	return out, takeViews(out)
+}
+
+// takeViews takes the views of a writable store's streams at one moment:
+// every stream's lock is held while each writes out the rows it holds
+// queued and its view is read, so that no append to any of them lands
+// between two views (a record appended to one stream after a record
+// appended to another is not in the backup without it).
+func takeViews(bs []*backupStream) error {
+	for _, b := range bs {
+		b.st.mu.Lock()
+	}
+	defer func() {
+		for _, b := range bs {
+			b.st.mu.Unlock()
+		}
+	}()
+	for _, b := range bs {
+		st := b.st
+		if st.closed {
+			return streamErr(st.name, ErrClosed)
+		}
+		if err := st.writePending(); err != nil {
+			return err
+		}
+		if b.v = st.view.Load(); b.v == nil {
+			b.v = &view{}
+		}
+	}
+	return nil
 }
 
 // sync1 returns f made safe to call more than once.
@@ -216,8 +250,9 @@ func sync1(f func()) func() {
 	}
 }
 
-// take reads the stream's watermark, journal, bitmaps, rule and view, in
-// that order (see the comment at the top).
+// take reads the stream's watermark, journal, bitmaps and rule, in that
+// order, and then, in a read-only store, its view (see the comment at
+// the top; a writable store's views are taken by takeViews).
 func (b *backupStream) take() error {
 	st := b.st
 	var err error
@@ -233,6 +268,9 @@ func (b *backupStream) take() error {
 		}
 	}
 	b.deleted, b.tombstoned, b.rule = st.deletedSnapshot(), st.tombstonedSnapshot(), st.soft.rule.Load()
+	if st.writable {
+		return nil
+	}
 	b.v, err = st.snapshot()
 	return err
 }

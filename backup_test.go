@@ -8,6 +8,7 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -591,11 +592,28 @@ func TestBackupConcurrent(t *testing.T) {
 			return true
 		})
 	}
-	untilStopped(&wg, stop, func(i int) bool { // the deleter
+	untilStopped(&wg, stop, func(i int) bool { // a causal writer: record i to a, then to b
+		for _, stream := range streams {
+			r := Record{Time: day0 + int64(i), Series: "c", Key: fmt.Sprintf("c%d", i), Fields: []Field{{"v", Int(int64(i))}}}
+			seqs, err := s.Append(ctx, stream, r)
+			if err != nil {
+				errs <- err
+				return false
+			}
+			mu.Lock()
+			wrote[stream][seqs[0]] = written{r.Series, r.Key, fmt.Sprint(i)}
+			mu.Unlock()
+		}
+		return true
+	})
+	untilStopped(&wg, stop, func(i int) bool { // the deleter (of rows not the causal writer's)
 		stream := streams[i%2]
 		mu.Lock()
 		var seq uint64
-		for q := range wrote[stream] {
+		for q, w := range wrote[stream] {
+			if w.series == "c" {
+				continue
+			}
 			seq = q
 			break
 		}
@@ -623,6 +641,7 @@ func TestBackupConcurrent(t *testing.T) {
 	type taken struct {
 		dir            string
 		acked, deleted map[string]map[uint64]bool
+		writable       bool // taken from the writing store: one moment for both streams
 	}
 	var backups []taken
 	ro, err := Open("db", &Options{FS: mem, ReadOnly: true})
@@ -641,7 +660,8 @@ func TestBackupConcurrent(t *testing.T) {
 		}
 		mu.Unlock()
 		from := s
-		if k%2 == 1 {
+		tk.writable = k%2 == 0
+		if !tk.writable {
 			from = ro // beside the writer, as tsq backup runs
 		}
 		if _, err := from.Backup(ctx, tk.dir, nil); err != nil {
@@ -662,6 +682,7 @@ func TestBackupConcurrent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		lastC := map[string]int64{} // the causal writer's last record, per stream
 		for _, stream := range streams {
 			var visible []rowInfo
 			values := map[uint64]string{}
@@ -701,6 +722,10 @@ func TestBackupConcurrent(t *testing.T) {
 				if tk.deleted[stream][r.seq] {
 					t.Fatalf("%s/%s: seq %d visible, deleted before the backup began", tk.dir, stream, r.seq)
 				}
+				if r.series == "c" {
+					i, _ := strconv.ParseInt(values[r.seq], 10, 64)
+					lastC[stream] = max(lastC[stream], i)
+				}
 			}
 			// Superseded: a later put of the key among the seqs the
 			// backup holds (the acknowledged ones up to its last row).
@@ -725,6 +750,10 @@ func TestBackupConcurrent(t *testing.T) {
 				missing++
 			}
 			t.Logf("%s/%s: %d rows up to seq %d; %d acknowledged before it began, %d of them deleted or compacted", tk.dir, stream, len(visible), last, len(tk.acked[stream]), missing)
+		}
+		// Record i went to a before b: b never holds one a lacks.
+		if tk.writable && lastC["b"] > lastC["a"] {
+			t.Fatalf("%s: stream b holds the causal writer's record %d, stream a only up to %d", tk.dir, lastC["b"], lastC["a"])
 		}
 		closeT(t, b)
 	}
