@@ -577,34 +577,27 @@ func TestBackupConcurrent(t *testing.T) {
 		}
 		wrote[stream][seqs[0]] = written{"first", "", "0"}
 	}
+	// put appends record i of series to stream under key and notes what
+	// it wrote at which seq.
+	put := func(stream, series, key string, i int) bool {
+		r := Record{Time: day0 + int64(i), Series: series, Key: key, Fields: []Field{{"v", Int(int64(i))}}}
+		seqs, err := s.Append(ctx, stream, r)
+		if err != nil {
+			errs <- err
+			return false
+		}
+		mu.Lock()
+		wrote[stream][seqs[0]] = written{r.Series, r.Key, fmt.Sprint(i)}
+		mu.Unlock()
+		return true
+	}
 	for w := range 3 {
 		untilStopped(&wg, stop, func(i int) bool {
-			stream := streams[(w+i)%2]
-			r := Record{Time: day0 + int64(i), Series: fmt.Sprintf("w%d", w), Key: fmt.Sprintf("k%d", i%400), Fields: []Field{{"v", Int(int64(i))}}}
-			seqs, err := s.Append(ctx, stream, r)
-			if err != nil {
-				errs <- err
-				return false
-			}
-			mu.Lock()
-			wrote[stream][seqs[0]] = written{r.Series, r.Key, fmt.Sprint(i)}
-			mu.Unlock()
-			return true
+			return put(streams[(w+i)%2], fmt.Sprintf("w%d", w), fmt.Sprintf("k%d", i%400), i)
 		})
 	}
 	untilStopped(&wg, stop, func(i int) bool { // a causal writer: record i to a, then to b
-		for _, stream := range streams {
-			r := Record{Time: day0 + int64(i), Series: "c", Key: fmt.Sprintf("c%d", i), Fields: []Field{{"v", Int(int64(i))}}}
-			seqs, err := s.Append(ctx, stream, r)
-			if err != nil {
-				errs <- err
-				return false
-			}
-			mu.Lock()
-			wrote[stream][seqs[0]] = written{r.Series, r.Key, fmt.Sprint(i)}
-			mu.Unlock()
-		}
-		return true
+		return put("a", "c", fmt.Sprintf("c%d", i), i) && put("b", "c", fmt.Sprintf("c%d", i), i)
 	})
 	untilStopped(&wg, stop, func(i int) bool { // the deleter (of rows not the causal writer's)
 		stream := streams[i%2]
