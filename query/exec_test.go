@@ -286,6 +286,8 @@ func FuzzQuery(f *testing.F) {
 		"SELECT s, count(*) FROM (SELECT s FROM m UNION ALL SELECT key FROM fold(m)) WHERE s IN (SELECT s FROM m WHERE n > 2 UNION ALL SELECT 'x' FROM m) GROUP BY s",
 		"EXPLAIN SELECT series FROM m a JOIN m b USING (series) UNION ALL SELECT series FROM m",
 		"WITH h AS (SELECT time, series, avg(v) AS a FROM m GROUP BY time(10m), series), t AS (SELECT series, max(a) AS mx FROM h GROUP BY series) SELECT h.series, h.a FROM h JOIN t ON h.series = t.series AND h.a = t.mx WHERE h.series IN (SELECT series FROM t) ORDER BY h.a DESC",
+		"SELECT hour(time) AS h, s, count(*) FROM m WHERE s ILIKE 'A%' OR lower(series) NOT ILIKE 'CPU%' GROUP BY ALL ORDER BY 3 DESC",
+		"SELECT series, key, max(v) FROM m GROUP BY 2, 1 HAVING max(v) > 1",
 		"SELECT CAST(v AS BIGINT) AS i, TRY_CAST(s AS DOUBLE), CAST(n AS VARCHAR) FROM m WHERE CAST(x AS DOUBLE) > 1 AND CAST(s AS INT) IS NULL ORDER BY i",
 		"SELECT now() - 1d, 2 * 3 AS n UNION ALL SELECT max(time), count(*) FROM m WHERE 1 = 1 ORDER BY n LIMIT 1",
 		"EXPLAIN WITH x AS (SELECT time, key, op, series, n FROM m WHERE b) SELECT count(*) FROM fold(x) AS OF SEQ 20 UNION ALL SELECT count(*) FROM x",

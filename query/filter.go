@@ -244,10 +244,17 @@ func (p constPred) eval(b *batch, sel []int32) []int32 {
 // \ escapes the next character. An invalid UTF-8 byte of the pattern
 // stands for U+FFFD, which is also what an invalid byte of the text
 // matches as (the regexp package decodes it so).
-func likeRegexp(pat string) *regexp.Regexp {
+func likeRegexp(pat string) *regexp.Regexp { return likeRegexpFold(pat, false) }
+
+// likeRegexpFold is likeRegexp, matching case-insensitively (ILIKE) when
+// fold.
+func likeRegexpFold(pat string, fold bool) *regexp.Regexp {
 	pat = strings.ToValidUTF8(pat, string(utf8.RuneError))
 	var sb strings.Builder
 	sb.WriteString("^(?s:")
+	if fold {
+		sb.WriteString("(?i)")
+	}
 	for i := 0; i < len(pat); i++ {
 		switch c := pat[i]; c {
 		case '%':

@@ -57,11 +57,19 @@ func (p *parser) exprMatch(x *Arith) Expr {
 		}
 		m.Re, m.Neg = p.regex(s), t.text == "!~"
 		return m
-	case isKw(t, "not") && (isKw(p.tok(p.i+1), "like") || isKw(p.tok(p.i+1), "in")):
+	case isKw(t, "not") && (isKw(p.tok(p.i+1), "like") || isKw(p.tok(p.i+1), "ilike") || isKw(p.tok(p.i+1), "in")):
 		p.advance()
 		m.Neg = true
-	case !isKw(t, "like") && !isKw(t, "in"):
+	case !isKw(t, "like") && !isKw(t, "ilike") && !isKw(t, "in"):
 		return nil
+	}
+	if p.acceptKw("ilike") { // LIKE ignoring case: a regular expression match
+		s := p.advance()
+		if s.kind != tString {
+			p.fail(s.pos, "ILIKE wants a pattern string, found %s", s.describe())
+		}
+		m.Re = likeRegexpFold(s.text, true)
+		return m
 	}
 	if p.acceptKw("like") {
 		s := p.advance()

@@ -109,7 +109,7 @@ func (p *parser) aggArg(c *Call) {
 // reserved words cannot name a column without `quotes`.
 var reserved = map[string]bool{
 	"select": true, "from": true, "where": true, "group": true, "by": true, "order": true,
-	"limit": true, "and": true, "or": true, "not": true, "is": true, "null": true, "like": true,
+	"limit": true, "and": true, "or": true, "not": true, "is": true, "null": true, "like": true, "ilike": true,
 	"in": true, "as": true, "explain": true, "asc": true, "desc": true, "true": true, "false": true,
 	"between": true, "offset": true, "having": true, "union": true, "with": true,
 }
@@ -206,10 +206,20 @@ func (p *parser) selectBody(st *Statement) {
 	}
 	if p.acceptKw("group") {
 		p.expectKw("by")
-		for {
-			st.GroupBy = append(st.GroupBy, p.groupItem())
-			if !p.acceptPunct(",") {
-				break
+		if t := p.peek(); isKw(t, "all") {
+			p.advance()
+			p.groupAll(st, t.pos)
+		} else {
+			for {
+				if t := p.peek(); t.kind == tInt {
+					p.advance()
+					st.GroupBy = append(st.GroupBy, p.groupPosition(st, t))
+				} else {
+					st.GroupBy = append(st.GroupBy, p.groupItem())
+				}
+				if !p.acceptPunct(",") {
+					break
+				}
 			}
 		}
 		p.fill(st)
@@ -582,6 +592,54 @@ func (p *parser) groupItem() GroupItem {
 	return GroupItem{Col: c, Pos: c.Pos}
 }
 
+// groupPosition returns GROUP BY n (the int t): the n-th SELECT item.
+func (p *parser) groupPosition(st *Statement, t token) GroupItem {
+	n, err := strconv.Atoi(t.text)
+	switch {
+	case st.Star:
+		p.fail(t.pos, "GROUP BY %s: with SELECT * there are no numbered items; name the columns", t.text)
+	case err != nil || n < 1 || n > len(st.Items):
+		p.fail(t.pos, "GROUP BY %s: the SELECT has %s, counted from 1", t.text, countWord(len(st.Items), "item"))
+	}
+	g, why := groupOfItem(&st.Items[n-1], t.pos)
+	if why != "" {
+		p.fail(t.pos, "GROUP BY %d: item %d is %s", n, n, why)
+	}
+	return g
+}
+
+// groupAll sets GROUP BY ALL (at pos): every SELECT item that is neither
+// an aggregate nor a window function.
+func (p *parser) groupAll(st *Statement, pos int) {
+	if st.Star {
+		p.fail(pos, "GROUP BY ALL groups by the SELECT's items, and SELECT * names none: name the columns")
+	}
+	for i := range st.Items {
+		if g, why := groupOfItem(&st.Items[i], pos); why == "" {
+			st.GroupBy = append(st.GroupBy, g)
+		}
+	}
+	if len(st.GroupBy) == 0 {
+		p.fail(pos, "GROUP BY ALL: every item is an aggregate; leave GROUP BY out for one group")
+	}
+}
+
+// groupOfItem returns the grouping by SELECT item it (its column or its
+// computed value), or why it cannot group.
+func groupOfItem(it *SelectItem, pos int) (GroupItem, string) {
+	switch {
+	case it.Agg != nil || it.Expr != nil && it.Expr.hasAgg():
+		return GroupItem{}, "an aggregate"
+	case it.Win != nil:
+		return GroupItem{}, "a window function"
+	case it.Col != nil && strings.HasSuffix(it.Col.Name, ".*"):
+		return GroupItem{}, "a side's columns (" + it.Col.Name + ")"
+	case it.Col != nil:
+		return GroupItem{Col: &ColRef{Name: it.Col.Name, Pos: pos}, Pos: pos}, ""
+	}
+	return GroupItem{Expr: it.Expr, Pos: pos}, ""
+}
+
 // calendarMonths reads a bucket of whole months or years: 1mo, 3mo, 1y.
 func calendarMonths(s string) (int, bool) {
 	num, unit := s, ""
@@ -753,6 +811,13 @@ func (p *parser) predicate() Expr {
 			p.fail(s.pos, "LIKE wants a pattern string, found %s", s.describe())
 		}
 		return &Like{Col: c, Pattern: s.text, Neg: neg, Pos: s.pos}
+	case isKw(k, "ilike"): // LIKE ignoring case: a regular expression match
+		p.advance()
+		s := p.advance()
+		if s.kind != tString {
+			p.fail(s.pos, "ILIKE wants a pattern string, found %s", s.describe())
+		}
+		return &Regex{Col: c, Re: likeRegexpFold(s.text, true), Neg: neg}
 	case isKw(k, "in"):
 		p.advance()
 		open := p.expectPunct("(")

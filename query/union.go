@@ -296,9 +296,12 @@ func (u *unionReader) Record() arrow.RecordBatch { return u.cur }
 func (u *unionReader) Err() error { return u.err }
 
 // columnsWord is "1 column", "n columns".
-func columnsWord(n int) string {
+func columnsWord(n int) string { return countWord(n, "column") }
+
+// countWord is "1 thing", "n things".
+func countWord(n int, thing string) string {
 	if n == 1 {
-		return "1 column"
+		return "1 " + thing
 	}
-	return fmt.Sprintf("%d columns", n)
+	return fmt.Sprintf("%d %ss", n, thing)
 }
