@@ -183,27 +183,20 @@ func (w *joinWriter) write(li, ri []int32) error {
 		for x, out := range jp.outs {
 			c := &cs[5+x]
 			src := jp.sides[out.side].cols[out.col]
-			rows := li
+			rows := li[off : off+n]
 			if out.side == 1 {
-				rows = ri
+				rows = ri[off : off+n]
 			}
-			for k := range n {
-				r := int(rows[off+k])
-				valid := r >= 0 && src.valid[r]
-				c.Valid = append(c.Valid, valid)
-				if r < 0 {
-					r = -1
-				}
-				switch c.Type {
-				case chunk.Int64:
-					c.Ints = append(c.Ints, valueOr(src.ints, r))
-				case chunk.Float64:
-					c.Floats = append(c.Floats, valueOr(src.floats, r))
-				case chunk.Bool:
-					c.Bools = append(c.Bools, valueOr(src.bools, r))
-				default:
-					c.Strs = append(c.Strs, valueOr(src.strs, r))
-				}
+			c.Valid = appendPicked(c.Valid, src.valid, rows)
+			switch c.Type {
+			case chunk.Int64:
+				c.Ints = appendPicked(c.Ints, src.ints, rows)
+			case chunk.Float64:
+				c.Floats = appendPicked(c.Floats, src.floats, rows)
+			case chunk.Bool:
+				c.Bools = appendPicked(c.Bools, src.bools, rows)
+			default:
+				c.Strs = appendPicked(c.Strs, src.strs, rows)
 			}
 		}
 		b.blk.Rows += n
@@ -258,11 +251,18 @@ func (w *joinWriter) begin() {
 	}
 }
 
-// valueOr is v[r], or the zero value for r < 0.
-func valueOr[T any](v []T, r int) T {
-	if r < 0 {
-		var z T
-		return z
+// appendPicked appends v[r] for each r of rows, the zero value for a
+// row of -1 (none: false, for a validity, is null).
+func appendPicked[T any](dst, v []T, rows []int32) []T {
+	n := len(dst)
+	dst = slices.Grow(dst, len(rows))[:n+len(rows)]
+	var z T
+	for k, r := range rows {
+		if r < 0 {
+			dst[n+k] = z
+		} else {
+			dst[n+k] = v[r]
+		}
 	}
-	return v[r]
+	return dst
 }
