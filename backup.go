@@ -159,8 +159,11 @@ func (s *Store) checkBackupDest(orig string) error {
 	if dest, err = filepath.Abs(dest); err != nil {
 		return err
 	}
+	if dest == store {
+		return errors.New("the backup directory is the store itself: choose a new directory")
+	}
 	for _, d := range []string{filepath.Join(store, "streams"), filepath.Join(store, "staging")} {
-		if dest == store || dest == d || strings.HasPrefix(dest, d+string(filepath.Separator)) {
+		if dest == d || strings.HasPrefix(dest, d+string(filepath.Separator)) {
 			return fmt.Errorf("the backup directory lies inside the store's own files (%s): choose one outside them", d)
 		}
 	}
