@@ -163,7 +163,7 @@ func (p *plan) planAggregate() error {
 			if err != nil {
 				return err
 			}
-			if err := p.number(it.Win.Arg, ap); err != nil {
+			if err := p.winArg(it.Win, ap); err != nil {
 				return err
 			}
 			exprs = append(exprs, ap)
@@ -172,7 +172,7 @@ func (p *plan) planAggregate() error {
 			w := &winPlan{fn: it.Win.Func, n: it.Win.N, unit: it.Win.Unit, argHid: len(hidden) - 1, seq: -1}
 			wins = append(wins, w)
 			items = append(items, item{-1, -1})
-			p.out = append(p.out, outCol{name: it.Name(), kind: winKind(w.fn, ap.kind), nullable: true, win: w})
+			p.out = append(p.out, outCol{name: it.Name(), kind: winKind(w.fn, ap), nullable: true, win: w})
 			continue
 		}
 		if gi := slices.IndexFunc(a.groups, func(g groupSpec) bool { return g.kind == gExpr && it.Expr != nil && g.name == it.Expr.String() }); gi >= 0 {

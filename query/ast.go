@@ -98,9 +98,9 @@ type SelectItem struct {
 // arithmetic (columns in a raw query; aggregates and grouped columns in
 // an aggregate query), taken in time order within each partition.
 type WinCall struct {
-	Func string // difference, non_negative_difference, derivative, non_negative_derivative, cumulative_sum, moving_average
+	Func string // difference, non_negative_difference, derivative, non_negative_derivative, cumulative_sum, moving_average, lag, lead
 	Arg  *Arith
-	N    int64 // moving_average: the values averaged
+	N    int64 // moving_average: the values averaged; lag, lead: the offset in rows
 	Unit int64 // derivatives: the time unit in ns (0: a second, not written)
 	unit string
 	Pos  int
@@ -109,7 +109,7 @@ type WinCall struct {
 func (w *WinCall) String() string {
 	s := w.Func + "(" + w.Arg.String()
 	switch {
-	case w.Func == "moving_average":
+	case w.Func == "moving_average", (w.Func == "lag" || w.Func == "lead") && w.N != 1:
 		s += ", " + strconv.FormatInt(w.N, 10)
 	case w.Unit != 0:
 		s += ", " + w.unit

@@ -253,6 +253,8 @@ func FuzzQuery(f *testing.F) {
 		"SELECT count(*), rate(n), quantile(0.5, x), first(s) FROM fold(m) AS OF SEQ 50 GROUP BY time(1m), host, key",
 		"SELECT min(series), max(time), last(b) FROM m WHERE NOT (s IS NULL OR n IN (1, 2)) GROUP BY s ORDER BY s",
 		"EXPLAIN SELECT v FROM m WHERE time BETWEEN now() - 3h AND now() AND seq != 4",
+		"SELECT time, lag(s, 2), lead(time), lag(v, 0) FROM m WHERE s ILIKE 'a%' ORDER BY 3 LIMIT 9",
+		"SELECT time, avg(v), lead(avg(v), 3), lag(host) FROM m GROUP BY time(10m), host",
 		"SELECT seq, difference(n), derivative(v, 1m), moving_average(x * 2, 3) AS a FROM m WHERE v > 0 ORDER BY a DESC LIMIT 4",
 		"SELECT host, cumulative_sum(count(*)), non_negative_derivative(sum(n)) FROM m GROUP BY time(10m), host HAVING count(*) > 1",
 		"SELECT stddev(v), median(x), spread(n), var_pop(v) FROM m GROUP BY s",

@@ -292,6 +292,9 @@ func (p *parser) selectList(st *Statement) {
 		}
 		if t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(" && winFuncs[strings.ToLower(t.text)] {
 			it.Win = p.winCall()
+			if t := p.peek(); t.kind == tPunct && strings.Contains("+-*/%", t.text) {
+				p.fail(it.Pos, "%s() is a SELECT item of its own: it cannot be part of arithmetic or of another function", it.Win.Func)
+			}
 			p.alias(&it)
 			st.Items = append(st.Items, it)
 			if !p.acceptPunct(",") {
@@ -329,7 +332,7 @@ func (p *parser) alias(it *SelectItem) {
 // winFuncs are the window functions: whole SELECT items.
 var winFuncs = map[string]bool{
 	"difference": true, "non_negative_difference": true, "derivative": true, "non_negative_derivative": true,
-	"cumulative_sum": true, "moving_average": true,
+	"cumulative_sum": true, "moving_average": true, "lag": true, "lead": true,
 }
 
 // winCall parses a window function call.
@@ -339,6 +342,16 @@ func (p *parser) winCall() *WinCall {
 	p.expectPunct("(")
 	w.Arg = p.arith()
 	switch w.Func {
+	case "lag", "lead":
+		w.N = 1
+		if p.acceptPunct(",") {
+			n := p.advance()
+			v, err := strconv.ParseInt(n.text, 10, 64)
+			if n.kind != tInt || err != nil || v < 0 || v > maxLagOffset {
+				p.fail(n.pos, "%s wants the number of rows to look %s, 0 to %d, found %s", w.Func, map[string]string{"lag": "back", "lead": "ahead"}[w.Func], maxLagOffset, n.describe())
+			}
+			w.N = v
+		}
 	case "moving_average":
 		if t := p.peek(); t.kind != tPunct || t.text != "," {
 			p.fail(t.pos, "moving_average wants the number of values to average after the argument: moving_average(%s, 5)", w.Arg.String())
@@ -367,6 +380,11 @@ func (p *parser) winCall() *WinCall {
 
 // maxMovingWindow bounds moving_average's window (the values it holds).
 const maxMovingWindow = 1 << 20
+
+// maxLagOffset bounds lag's and lead's offset: a raw query's window
+// holds at most maxSortRows rows, an aggregate query's at most
+// maxGroups, so a larger offset finds no row.
+const maxLagOffset = 1 << 22
 
 // count reads the non-negative integer after LIMIT or OFFSET (what).
 func (p *parser) count(what string) int64 {
@@ -412,7 +430,7 @@ func (p *parser) call() *Call {
 	name := p.advance()
 	fn := strings.ToLower(name.text)
 	if !aggregates[fn] {
-		p.fail(name.pos, "unknown function %q (aggregates: count, sum, min, max, avg, first, last, rate, quantile, median, stddev, stddev_pop, variance, var_pop, spread; numeric: abs, round, floor, ceil, sqrt, ln, log10, exp; time parts: year, quarter, month, day, hour, minute, second, dayofweek, isodow, dayofyear, week, date_part, extract; instants: date_trunc, time_bucket, now, epoch, epoch_ms, to_timestamp, strftime; windows: difference, derivative, cumulative_sum, moving_average, ...)", name.text)
+		p.fail(name.pos, "unknown function %q (aggregates: count, sum, min, max, avg, first, last, rate, quantile, median, stddev, stddev_pop, variance, var_pop, spread; numeric: abs, round, floor, ceil, sqrt, ln, log10, exp; time parts: year, quarter, month, day, hour, minute, second, dayofweek, isodow, dayofyear, week, date_part, extract; instants: date_trunc, time_bucket, now, epoch, epoch_ms, to_timestamp, strftime; windows: difference, derivative, cumulative_sum, moving_average, lag, lead, ...)", name.text)
 	}
 	c := &Call{Func: fn, Pos: name.pos}
 	if fn == "median" {

@@ -24,9 +24,12 @@ type winPlan struct {
 	part    []int      // the partition's columns
 }
 
-// winKind is the kind of a window function's result over kind k.
-func winKind(fn string, k colKind) colKind {
+// winKind is the kind of a window function's result over argument ap.
+func winKind(fn string, ap *arithPlan) colKind {
+	k := ap.kind
 	switch fn {
+	case "lag", "lead":
+		return ap.outKind()
 	case "difference", "non_negative_difference", "cumulative_sum":
 		if k == kInt {
 			return kInt
@@ -42,11 +45,20 @@ func (p *plan) planRawWindow(it *SelectItem) (outCol, error) {
 	if err != nil {
 		return outCol{}, err
 	}
-	if err := p.number(it.Win.Arg, ap); err != nil {
+	if err := p.winArg(it.Win, ap); err != nil {
 		return outCol{}, err
 	}
 	w := &winPlan{fn: it.Win.Func, n: it.Win.N, unit: it.Win.Unit, argPlan: ap}
-	return outCol{name: it.Name(), kind: winKind(w.fn, ap.kind), nullable: true, win: w}, nil
+	return outCol{name: it.Name(), kind: winKind(w.fn, ap), nullable: true, win: w}, nil
+}
+
+// winArg refuses an argument of the wrong type: lag and lead take what
+// arithmetic does (numbers, instants, text), the others a number.
+func (p *plan) winArg(w *WinCall, ap *arithPlan) error {
+	if w.Func == "lag" || w.Func == "lead" {
+		return nil
+	}
+	return p.number(w.Arg, ap)
 }
 
 // rawWindowColumns adds, for each window column of a raw query, hidden
@@ -116,6 +128,10 @@ func (w *winPlan) apply(rows [][]value, c int, out []outCol) {
 		}
 		return 0
 	})
+	if w.fn == "lag" || w.fn == "lead" {
+		w.shift(rows, idx, c, samePart)
+		return
+	}
 	argKind := out[w.arg].kind
 	var st winState
 	for k, i := range idx {
@@ -124,6 +140,31 @@ func (w *winPlan) apply(rows [][]value, c int, out []outCol) {
 			st = winState{}
 		}
 		row[c] = w.step(&st, row[w.arg], argKind, row[w.time].i)
+	}
+}
+
+// shift fills column c of lag (lead): the argument of the row w.n rows
+// before (after) in the partition's order idx, null if there is none.
+// Unlike the other window functions it does not skip null arguments:
+// the row w.n rows away gives its value, null or not, as in SQL.
+func (w *winPlan) shift(rows [][]value, idx []int, c int, samePart func(a, b []value) int) {
+	for start := 0; start < len(idx); {
+		end := start + 1
+		for end < len(idx) && samePart(rows[idx[start]], rows[idx[end]]) == 0 {
+			end++
+		}
+		for k := start; k < end; k++ {
+			from := int64(k) - w.n
+			if w.fn == "lead" {
+				from = int64(k) + w.n
+			}
+			if from < int64(start) || from >= int64(end) {
+				rows[idx[k]][c] = nullValue
+				continue
+			}
+			rows[idx[k]][c] = rows[idx[from]][w.arg]
+		}
+		start = end
 	}
 }
 

@@ -276,11 +276,109 @@ func TestWindowErrors(t *testing.T) {
 		{"SELECT difference(avg(v)) AS d FROM m GROUP BY time(1h) HAVING d > 0", "window functions are computed after HAVING"},
 		{"SELECT difference(s) FROM m", "want a number"},
 		{"SELECT difference(v) FROM m GROUP BY time(1h)", "must be grouped"},
+		{"SELECT lag(v, -1) FROM m", "lag wants the number of rows to look back, 0 to 4194304"},
+		{"SELECT lead(v, 1.5) FROM m", "lead wants the number of rows to look ahead"},
+		{"SELECT lag(v) + 1 FROM m", "SELECT item of its own"},
+		{"SELECT lag(avg(v)) FROM m GROUP BY series", "needs GROUP BY time"},
 	} {
 		_, err := runCells(c.q, openOnly(src), nil)
 		var e *Error
 		if !errors.As(err, &e) || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%s: %v, want an *Error saying %q", c.q, err, c.msg)
+		}
+	}
+}
+
+// TestWindowLagLead: lag and lead of numbers, text and instants, raw and over buckets,
+// against the row n before or after in each partition's (time, seq)
+// order: nulls are not skipped, and the edges of a partition give null.
+func TestWindowLagLead(t *testing.T) {
+	src, rows := testSource(t, 3000, 50)
+	bySeq := map[uint64]trow{}
+	for _, r := range rows {
+		bySeq[r.seq] = r
+	}
+	items := []string{"lag(v)", "lead(n)", "lag(s, 3)", "lead(s, 0)", "lag(time)", "lead(v * 2, 2)"}
+	offset := []int{-1, 1, -3, 0, -1, 2}
+	cell := func(r trow, k int) any {
+		switch k {
+		case 0:
+			return r.f["v"]
+		case 1:
+			return r.f["n"]
+		case 2, 3:
+			return r.f["s"]
+		case 4:
+			return r.time
+		}
+		if v, ok := r.f["v"].(float64); ok {
+			return v * 2
+		}
+		return nil
+	}
+	for _, where := range []string{"", " WHERE x > 10 OR n < 30"} {
+		q := "SELECT seq, " + strings.Join(items, ", ") + " FROM m" + where
+		got, err := runCells(q, openOnly(src), &Options{BatchRows: 7})
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		parts := map[string][]trow{}
+		for _, g := range got {
+			r := bySeq[g[0].(uint64)]
+			parts[r.series] = append(parts[r.series], r)
+		}
+		want := map[uint64][]any{}
+		for _, pr := range parts {
+			slices.SortFunc(pr, func(a, b trow) int { return cmp.Or(cmp.Compare(a.time, b.time), cmp.Compare(a.seq, b.seq)) })
+			for i, r := range pr {
+				w := make([]any, len(items))
+				for k, off := range offset {
+					if j := i + off; j >= 0 && j < len(pr) {
+						w[k] = cell(pr[j], k)
+					}
+				}
+				want[r.seq] = w
+			}
+		}
+		nulls, values := 0, 0
+		for _, g := range got {
+			w := want[g[0].(uint64)]
+			for k := range items {
+				if !sameCell(g[k+1], w[k]) {
+					t.Fatalf("%s\nseq %d: %s = %v, want %v", q, g[0], items[k], g[k+1], w[k])
+				}
+				if w[k] == nil {
+					nulls++
+				} else {
+					values++
+				}
+			}
+		}
+		if values < 4*len(got) || nulls == 0 {
+			t.Fatalf("%s: %d values and %d nulls over %d rows", q, values, nulls, len(got))
+		}
+	}
+
+	// Over buckets: the bucket before or after within each series, after
+	// HAVING.
+	q := "SELECT series, time, avg(v), count(*), lag(avg(v)), lead(time, 2), lag(series) FROM m GROUP BY time(5m), series HAVING count(*) > 2 ORDER BY series DESC, time"
+	got, err := runCells(q, openOnly(src), &Options{BatchRows: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) < 20 {
+		t.Fatalf("%d rows", len(got))
+	}
+	for i, g := range got {
+		var prevAvg, next2, prevSeries any
+		if i > 0 && got[i-1][0] == g[0] {
+			prevAvg, prevSeries = got[i-1][2], g[0]
+		}
+		if i+2 < len(got) && got[i+2][0] == g[0] {
+			next2 = got[i+2][1]
+		}
+		if !sameCell(g[4], prevAvg) || !sameCell(g[5], next2) || !sameCell(g[6], prevSeries) {
+			t.Fatalf("row %d %v: lag/lead %v, want %v %v %v", i, g[:4], g[4:], prevAvg, next2, prevSeries)
 		}
 	}
 }
