@@ -53,3 +53,17 @@ func TestStoreAggregates(t *testing.T) {
 	}
 	compareAggregates(t, "tsq Store.Query", got, want)
 }
+
+// TestInteropArgExtremes holds arg_max and arg_min (max_by, min_by)
+// against DuckDB's first(x ORDER BY ...), which states the tie-break
+// tsq documents: the earliest row by (time, seq) of those with the
+// extreme value.
+func TestInteropArgExtremes(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	agreeWithDuckDB(t, node, s, path, "the time of each series' peak and trough, per week",
+		"SELECT series, epoch_ms(date_trunc('week', time)) AS w, arg_max(epoch_ms(time), value) AS peak, max_by(value * 2, value) AS v2, "+
+			"arg_min(epoch_ms(time), round(value)) AS trough, min_by(series, value) AS s FROM nab GROUP BY series, w ORDER BY series, w",
+		"SELECT series, epoch_ms(date_trunc('week', time)) AS w, first(epoch_ms(time) ORDER BY value DESC, time, seq) AS peak, first(value * 2 ORDER BY value DESC, time, seq) AS v2, "+
+			"first(epoch_ms(time) ORDER BY round(value), time, seq) AS trough, first(series ORDER BY value, time, seq) AS s FROM nab GROUP BY series, w ORDER BY series, w")
+}

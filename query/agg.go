@@ -51,9 +51,14 @@ type aggSpec struct {
 	expr   *arithPlan // avg(value * 2): the argument computed; nil: the column arg
 	arg    string     // column, or expr's text; "" for count(*)
 	in     colKind
-	out    colKind
-	q      float64
-	name   string
+	// arg_max, arg_min: what picks the row, as expr and arg pick the
+	// value.
+	by    *arithPlan
+	byArg string
+	byIn  colKind
+	out   colKind
+	q     float64
+	name  string
 }
 
 // maxGroups caps the groups of an aggregate query (per worker and in
@@ -277,24 +282,21 @@ func (p *plan) aggSpec(c *Call) (aggSpec, error) {
 		s.out = kInt
 		return s, nil
 	}
-	var k colKind
-	if c.Expr != nil {
-		if in := c.Expr.firstAgg(); in != nil {
-			return s, p.errAt(in.Pos, "aggregates do not nest: %s inside %s()", in.String(), c.Func)
-		}
-		ap, err := p.rawArith(c.Expr)
-		if err != nil {
-			return s, err
-		}
-		k, s.expr = ap.kind, ap
-	} else {
-		var err error
-		if k, err = p.column(c.Arg); err != nil {
-			return s, err
-		}
-		p.nd.add(c.Arg.Name)
+	k, expr, err := p.aggInput(c, c.Arg, c.Expr)
+	if err != nil {
+		return s, err
 	}
-	s.arg, s.in = c.Arg.Name, k
+	s.arg, s.in, s.expr = c.Arg.Name, k, expr
+	if fn := argExtremes[c.Func]; fn != "" {
+		s.fn = fn
+		if s.byIn, s.by, err = p.aggInput(c, c.By, c.ByExpr); err != nil {
+			return s, err
+		}
+		if s.byArg = c.By.Name; s.byIn == kBool || s.byIn == kBytes || s.byIn == kOp {
+			return s, p.errAt(c.By.Pos, "type mismatch: %s orders the rows by %s column %q, which has no order", c.Func, s.byIn, c.By.Name)
+		}
+		s.out = k
+	}
 	switch c.Func {
 	case "count":
 		s.out = kInt
@@ -334,6 +336,27 @@ func (p *plan) aggSpec(c *Call) (aggSpec, error) {
 	return s, nil
 }
 
+// aggInput plans an argument of aggregate c: the column arg, or the
+// arithmetic expr on the row's columns.
+func (p *plan) aggInput(c *Call, arg *ColRef, expr *Arith) (colKind, *arithPlan, error) {
+	if expr != nil {
+		if in := expr.firstAgg(); in != nil {
+			return 0, nil, p.errAt(in.Pos, "aggregates do not nest: %s inside %s()", in.String(), c.Func)
+		}
+		ap, err := p.rawArith(expr)
+		if err != nil {
+			return 0, nil, err
+		}
+		return ap.kind, ap, nil
+	}
+	k, err := p.column(arg)
+	if err != nil {
+		return 0, nil, err
+	}
+	p.nd.add(arg.Name)
+	return k, nil, nil
+}
+
 // ratePoint is one sample of a rate() group.
 type ratePoint struct {
 	t, seq int64
@@ -349,8 +372,8 @@ type aggState struct {
 	sumF   float64 // stddev, variance: the running mean
 	sum    fsum    // sum, avg: the sum of the values
 	sumI   int64
-	ext    value // min or max
-	edge   value // first or last value
+	ext    value // min or max; arg_max, arg_min: the picked row's order value
+	edge   value // first or last value; arg_max, arg_min: the picked row's value
 	edgeT  int64
 	edgeS  int64
 	m2     float64             // stddev, variance: Welford's sum of squared deviations from the mean (in sumF)
@@ -433,6 +456,32 @@ func (s *aggState) add(a *aggSpec, v value, t, seq int64) {
 	}
 }
 
+// addArg folds in the row at time t and seq with value v, ordered by k
+// (arg_max, arg_min); a row without either is skipped.
+func (s *aggState) addArg(a *aggSpec, v, k value, t, seq int64) {
+	if v.null || k.null {
+		return
+	}
+	s.n++
+	s.pickArg(a, v, k, t, seq)
+}
+
+// pickArg makes the row (v ordered by k, at t and seq) the pick when k
+// is beyond the pick's or, equal, the row is earlier by (time, seq): the
+// answer does not depend on the order rows come in.
+func (s *aggState) pickArg(a *aggSpec, v, k value, t, seq int64) {
+	if s.hasExt {
+		c := compareValues(a.byIn, k, s.ext)
+		if a.fn == "arg_min" {
+			c = -c
+		}
+		if c < 0 || c == 0 && !edgeBefore(true, t, seq, s.edgeT, s.edgeS) {
+			return
+		}
+	}
+	s.ext, s.edge, s.edgeT, s.edgeS, s.hasExt = k, v, t, seq, true
+}
+
 func num(k colKind, v value) float64 {
 	if k == kInt {
 		return float64(v.i)
@@ -486,6 +535,8 @@ func (s *aggState) merge(a *aggSpec, o *aggState) {
 		if s.n == 0 || edgeBefore(a.fn == "first", o.edgeT, o.edgeS, s.edgeT, s.edgeS) {
 			s.edge, s.edgeT, s.edgeS = o.edge, o.edgeT, o.edgeS
 		}
+	case "arg_max", "arg_min":
+		s.pickArg(a, o.edge, o.ext, o.edgeT, o.edgeS)
 	case "stddev", "stddev_pop", "variance", "var_pop":
 		// Chan et al.'s combination of two partial (n, mean, m2).
 		n := float64(s.n + o.n)
@@ -534,7 +585,7 @@ func (s *aggState) result(a *aggSpec) value {
 		return value{f: s.sum.value() / float64(s.n)}
 	case "min", "max":
 		return s.ext
-	case "first", "last":
+	case "first", "last", "arg_max", "arg_min":
 		return s.edge
 	case "rate":
 		r, ok := rate(s.pts)

@@ -183,6 +183,7 @@ type argCol struct {
 	base []int64       // seq, time or op
 	col  *chunk.Column // series, key or a field; nil (no base): all null
 	kind colKind
+	by   *argCol // arg_max, arg_min: what picks the row
 }
 
 func (a *argCol) get(r int32) value {
@@ -258,6 +259,12 @@ func (a *aggPlan) accumulate(gs *groups, b *batch) error {
 			args[i] = argCol{col: exprColumn(b, x, sel), kind: a.aggs[i].in}
 		} else if a.aggs[i].arg != "" {
 			args[i] = b.argCol(a.aggs[i].arg, a.aggs[i].in)
+		}
+		if x := a.aggs[i].by; x != nil {
+			args[i].by = &argCol{col: exprColumn(b, x, sel), kind: a.aggs[i].byIn}
+		} else if a.aggs[i].byArg != "" {
+			by := b.argCol(a.aggs[i].byArg, a.aggs[i].byIn)
+			args[i].by = &by
 		}
 	}
 	// takes[ai]: the rows a filtered aggregate takes, by row; nil: all.
@@ -437,6 +444,12 @@ func (s *aggState) addRun(a *aggSpec, arg *argCol, b *batch, run []int32, gs *gr
 		if found {
 			s.n++
 			s.addExt(a, value{f: best})
+		}
+		return nil
+	}
+	if arg.by != nil {
+		for _, r := range run {
+			s.addArg(a, arg.get(r), arg.by.get(r), b.time[r], b.seq[r])
 		}
 		return nil
 	}

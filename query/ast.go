@@ -147,7 +147,11 @@ type Call struct {
 	Star     bool    // count(*)
 	Distinct bool    // count(DISTINCT x)
 	Q        float64 // quantile's q
-	Pos      int
+	// By is what arg_max(x, by) and arg_min(x, by) (max_by, min_by)
+	// order the rows by: a column, or ByExpr's text.
+	By     *ColRef
+	ByExpr *Arith // arithmetic on the row's columns; nil: By
+	Pos    int
 	// Filter: count(*) FILTER (WHERE cond): the rows the aggregate takes
 	// (nil: all of the group's).
 	Filter Expr
@@ -166,6 +170,8 @@ func (c *Call) String() string {
 		return "quantile(" + strconv.FormatFloat(c.Q, 'g', -1, 64) + ", " + c.Arg.Name + ")"
 	case c.Distinct:
 		return c.Func + "(DISTINCT " + c.Arg.Name + ")"
+	case c.By != nil:
+		return c.Func + "(" + c.Arg.Name + ", " + c.By.Name + ")"
 	}
 	return c.Func + "(" + c.Arg.Name + ")"
 }

@@ -9,7 +9,7 @@ import (
 // mustRun runs q on open's streams and fails the test on an error.
 func mustRun(t testing.TB, open Opener, q string) [][]any {
 	t.Helper()
-	got, err := runCells(q, open, nil)
+	got, err := runCells(q, open, &Options{Now: modelNow}) // runs compare: one now()
 	if err != nil {
 		t.Fatalf("%s: %v", q, err)
 	}

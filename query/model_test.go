@@ -300,7 +300,7 @@ func (g *qgen) query() string {
 		var aggs []string
 		for range 1 + g.rng.IntN(4) {
 			fn := g.pick("count", "sum", "min", "max", "avg", "first", "last", "rate", "quantile", "count(*)",
-				"median", "stddev", "stddev_pop", "variance", "var_pop", "spread")
+				"median", "stddev", "stddev_pop", "variance", "var_pop", "spread", "arg_max", "arg_min", "max_by")
 			arg := g.pick("v", "n", "x")
 			if g.rng.IntN(6) == 0 {
 				arg = g.pick("v * 2", "n + x", "abs(v - 50)", "hour(time)", "n - 3", "v / 4", "-n", "CASE WHEN b THEN v ELSE 0.5 END",
@@ -312,6 +312,9 @@ func (g *qgen) query() string {
 				text = fn
 			case "quantile":
 				text = fmt.Sprintf("quantile(%s, %s)", g.pick("0", "0.5", "0.9", "1", "0.25"), arg)
+			case "arg_max", "arg_min", "max_by":
+				text = fmt.Sprintf("%s(%s, %s)", fn, g.pick("v", "n", "s", "time", "series", "key", "b", "v * 2", "date_trunc('minute', time)"),
+					g.pick("v", "n", "x", "s", "time", "n % 7", "abs(v - 50)", "series"))
 			case "min", "max", "first", "last", "count":
 				arg = g.pick("v", "n", "x", "s", "time", "series", "date_trunc('minute', time)", "time_bucket(7m, time) + 1h")
 				fallthrough
@@ -323,7 +326,7 @@ func (g *qgen) query() string {
 			}
 			aggs = append(aggs, text)
 		}
-		aggs = slices.Compact(aggs)
+		aggs = distinctStrings(aggs) // a column named twice is an error in a subquery
 		fmt.Fprintf(&sb, "SELECT %s FROM %s%s", strings.Join(aggs, ", "), from, where)
 		var groups []string
 		if g.rng.IntN(3) > 0 {
@@ -786,6 +789,16 @@ func bruteCall(c *Call, rows []trow) any {
 		if c.Expr != nil {
 			v = bruteArith(c.Expr, &r)
 		}
+		if c.By != nil && v != nil {
+			by := cellAt(&r, c.By.Name)
+			if c.ByExpr != nil {
+				by = bruteArith(c.ByExpr, &r)
+			}
+			if by == nil {
+				continue
+			}
+			v = [2]any{v, by}
+		}
 		if v != nil {
 			pts = append(pts, pt{r, v})
 		}
@@ -795,6 +808,19 @@ func bruteCall(c *Call, rows []trow) any {
 	}
 	if len(pts) == 0 {
 		return nil
+	}
+	if c.By != nil { // the row with the largest (smallest) by, the earliest of ties
+		best := pts[0]
+		for _, p := range pts[1:] {
+			d := compareAny(0, p.v.([2]any)[1], best.v.([2]any)[1])
+			if argExtremes[c.Func] == "arg_min" {
+				d = -d
+			}
+			if d > 0 || d == 0 && (p.r.time < best.r.time || p.r.time == best.r.time && p.r.seq < best.r.seq) {
+				best = p
+			}
+		}
+		return best.v.([2]any)[0]
 	}
 	fl := func(v any) float64 { return anyFloat(v) }
 	switch c.Func {
@@ -1186,4 +1212,15 @@ func bruteText(a *Arith, r *trow) any {
 		return sb.String()
 	}
 	panic("brute: text function " + a.Func)
+}
+
+// distinctStrings returns v without repeats, in first-seen order.
+func distinctStrings(v []string) []string {
+	var out []string
+	for _, s := range v {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }

@@ -424,13 +424,18 @@ var aggregates = map[string]bool{
 	"count": true, "sum": true, "min": true, "max": true, "avg": true,
 	"first": true, "last": true, "rate": true, "quantile": true,
 	"median": true, "stddev": true, "stddev_pop": true, "variance": true, "var_pop": true, "spread": true,
+	"arg_max": true, "arg_min": true, "max_by": true, "min_by": true,
 }
+
+// argExtremes are the aggregates of two arguments: x at the row where
+// the second is largest (smallest).
+var argExtremes = map[string]string{"arg_max": "arg_max", "max_by": "arg_max", "arg_min": "arg_min", "min_by": "arg_min"}
 
 func (p *parser) call() *Call {
 	name := p.advance()
 	fn := strings.ToLower(name.text)
 	if !aggregates[fn] {
-		p.fail(name.pos, "unknown function %q (aggregates: count, sum, min, max, avg, first, last, rate, quantile, median, stddev, stddev_pop, variance, var_pop, spread; numeric: abs, round, floor, ceil, sqrt, ln, log10, exp; time parts: year, quarter, month, day, hour, minute, second, dayofweek, isodow, dayofyear, week, date_part, extract; instants: date_trunc, time_bucket, now, epoch, epoch_ms, to_timestamp, strftime; windows: difference, derivative, cumulative_sum, moving_average, lag, lead, ...)", name.text)
+		p.fail(name.pos, "unknown function %q (aggregates: count, sum, min, max, avg, first, last, arg_max, arg_min, rate, quantile, median, stddev, stddev_pop, variance, var_pop, spread; numeric: abs, round, floor, ceil, sqrt, ln, log10, exp; time parts: year, quarter, month, day, hour, minute, second, dayofweek, isodow, dayofyear, week, date_part, extract; instants: date_trunc, time_bucket, now, epoch, epoch_ms, to_timestamp, strftime; windows: difference, derivative, cumulative_sum, moving_average, lag, lead, ...)", name.text)
 	}
 	c := &Call{Func: fn, Pos: name.pos}
 	if fn == "median" {
@@ -468,6 +473,15 @@ func (p *parser) call() *Call {
 		}
 		p.expectPunct(",")
 		p.aggArg(c)
+	case argExtremes[fn] != "":
+		p.aggArg(c)
+		if t := p.peek(); !isPunct(t, ",") {
+			p.fail(t.pos, "%s wants two arguments: the value to return, then what picks the row, %s(time, value)", fn, fn)
+		}
+		p.advance()
+		var by Call
+		p.aggArg(&by)
+		c.By, c.ByExpr = by.Arg, by.Expr
 	default:
 		p.aggArg(c)
 	}

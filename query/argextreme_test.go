@@ -1,0 +1,115 @@
+package query
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestArgExtremes: arg_max and arg_min (max_by, min_by) return the
+// value at the row with the largest (smallest) order value, the earliest
+// of ties by (time, seq) whatever the batch size, skip rows where either
+// is null, work with FILTER, HAVING and ORDER BY by their text, and are
+// named as written.
+func TestArgExtremes(t *testing.T) {
+	src, rows := testSource(t, 3000, 50)
+	// The oracle: per series, the earliest row with the largest
+	// (smallest) n among those with s and n, and among those with n.
+	type pick struct {
+		n    int64
+		t    int64
+		seq  uint64
+		s    string
+		have bool
+	}
+	better := func(p *pick, n int64, r trow, max bool) bool {
+		return !p.have || max && n > p.n || !max && n < p.n || n == p.n && (r.time < p.t || r.time == p.t && r.seq < p.seq)
+	}
+	type picks struct{ max, min, maxTime pick }
+	want := map[string]*picks{}
+	for _, r := range rows {
+		n, ok := r.f["n"].(int64)
+		if r.op != 1 || !ok {
+			continue
+		}
+		p := want[r.series]
+		if p == nil {
+			p = &picks{}
+			want[r.series] = p
+		}
+		if better(&p.maxTime, n, r, true) {
+			p.maxTime = pick{n, r.time, r.seq, "", true}
+		}
+		s, ok := r.f["s"].(string)
+		if !ok {
+			continue
+		}
+		if better(&p.max, n, r, true) {
+			p.max = pick{n, r.time, r.seq, s, true}
+		}
+		if better(&p.min, n, r, false) {
+			p.min = pick{n, r.time, r.seq, s, true}
+		}
+	}
+	q := "SELECT series, arg_max(s, n), min_by(s, n), arg_max(time, n) AS at, max(n) FROM m WHERE op = 'put' GROUP BY series ORDER BY series"
+	var first [][]any // at batch 1
+	for _, batch := range []int{1, 7, 4096} {
+		got, err := runCells(q, openOnly(src), &Options{BatchRows: batch})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) || len(got) < 3 {
+			t.Fatalf("%d groups, want %d", len(got), len(want))
+		}
+		for _, g := range got {
+			p := want[g[0].(string)]
+			if g[1] != p.max.s || g[2] != p.min.s || g[3] != p.maxTime.t || g[4] != p.maxTime.n {
+				t.Fatalf("batch %d, %s: %v, want %s %s %d %d", batch, g[0], g[1:], p.max.s, p.min.s, p.maxTime.t, p.maxTime.n)
+			}
+		}
+		if first != nil && !slices.EqualFunc(first, got, func(a, b []any) bool { return slices.Equal(a, b) }) {
+			t.Fatalf("batch %d gives %v, batch 1 %v", batch, got, first)
+		}
+		first = got
+	}
+	rr, err := Run(context.Background(), "SELECT arg_max(s, n), max_by(v * 2, time) FROM m", openOnly(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := rr.Schema().Fields(); f[0].Name != "arg_max(s, n)" || f[1].Name != "max_by(v * 2, time)" {
+		t.Fatalf("columns %v", rr.Schema())
+	}
+	rr.Release()
+	// HAVING and ORDER BY name it by its text; FILTER narrows its rows.
+	got, err := runCells("SELECT series, arg_max(n, v) FILTER (WHERE v < 0) FROM m GROUP BY series HAVING arg_max(n, v) FILTER (WHERE v < 0) > 10 ORDER BY arg_max(n, v) FILTER (WHERE v < 0) DESC", openOnly(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) == 0 {
+		t.Fatal("no rows")
+	}
+	for i, g := range got {
+		if g[1].(int64) <= 10 || i > 0 && g[1].(int64) > got[i-1][1].(int64) {
+			t.Fatalf("rows %v", got)
+		}
+	}
+}
+
+// TestArgExtremeErrors: the mistakes, with their place.
+func TestArgExtremeErrors(t *testing.T) {
+	src, _ := testSource(t, 100, 50)
+	for _, c := range []struct{ q, msg string }{
+		{"SELECT arg_max(v) FROM m", "arg_max wants two arguments"},
+		{"SELECT min_by(v, b) FROM m", "min_by orders the rows by bool column \"b\", which has no order"},
+		{"SELECT arg_min(v, avg(n)) FROM m", "aggregates do not nest"},
+		{"SELECT arg_max(v, nope) FROM m", "unknown column \"nope\""},
+	} {
+		_, err := runCells(c.q, openOnly(src), nil)
+		var e *Error
+		if !errors.As(err, &e) || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: %v, want an *Error saying %q", c.q, err, c.msg)
+		}
+	}
+}
