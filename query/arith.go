@@ -73,12 +73,12 @@ func (a *Arith) write(sb *strings.Builder, min int) {
 	case a.Op == 'f' && a.partSyntax != "":
 		a.writePart(sb)
 		return
-	case a.Op == 'f' && a.Func == "coalesce":
-		sb.WriteString("coalesce(")
+	case a.Op == 'f' && chainFuncs[a.Func]:
+		sb.WriteString(a.Func + "(")
 		for x := a; ; x = x.R {
 			x.L.write(sb, 0)
 			sb.WriteString(", ")
-			if x.R.Op != 'f' || x.R.Func != "coalesce" {
+			if x.R.Op != 'f' || x.R.Func != a.Func { // (associative: written flat)
 				x.R.write(sb, 0)
 				break
 			}
@@ -199,10 +199,14 @@ func (p *parser) arithFactor() *Arith {
 		p.advance()
 		p.advance()
 		a := &Arith{Op: 'f', Func: strings.ToLower(t.text), L: p.arith(), Pos: t.pos}
-		if a.Func == "coalesce" {
+		if chainFuncs[a.Func] {
 			p.expectPunct(",")
-			a.R = p.coalesceRest(t.pos)
+			a.R = p.chainRest(a.Func, t.pos)
 			return a
+		}
+		if a.Func == "nullif" {
+			p.expectPunct(",")
+			a.R = p.arith()
 		}
 		if a.Func == "round" && p.acceptPunct(",") {
 			d := p.peek()
@@ -225,14 +229,18 @@ func (p *parser) arithFactor() *Arith {
 
 // numFuncs are the numeric functions of arithmetic.
 var numFuncs = map[string]bool{"abs": true, "round": true, "floor": true, "ceil": true, "sqrt": true, "ln": true, "log10": true, "exp": true, "coalesce": true,
-	"epoch": true, "epoch_ms": true, "to_timestamp": true}
+	"epoch": true, "epoch_ms": true, "to_timestamp": true, "greatest": true, "least": true, "nullif": true}
 
-// coalesceRest parses the arguments of coalesce after its first and the
-// comma: coalesce(a, b, c) is coalesce(a, coalesce(b, c)).
-func (p *parser) coalesceRest(pos int) *Arith {
+// chainFuncs take two or more arguments, as a chain of pairs:
+// coalesce(a, b, c) is coalesce(a, coalesce(b, c)).
+var chainFuncs = map[string]bool{"coalesce": true, "greatest": true, "least": true}
+
+// chainRest parses the arguments of chain function fn after its first
+// and the comma.
+func (p *parser) chainRest(fn string, pos int) *Arith {
 	a := p.arith()
 	if p.acceptPunct(",") {
-		return &Arith{Op: 'f', Func: "coalesce", L: a, R: p.coalesceRest(pos), Pos: pos}
+		return &Arith{Op: 'f', Func: fn, L: a, R: p.chainRest(fn, pos), Pos: pos}
 	}
 	p.expectPunct(")")
 	return a
@@ -376,15 +384,8 @@ func (a *arithPlan) eval(get func(*arithPlan) value) value {
 		}
 		return v
 	}
-	if a.fn == "coalesce" { // the first of its arguments that is not null
-		v, k := a.l.eval(get), a.l.kind
-		if v.null {
-			v, k = a.r.eval(get), a.r.kind
-		}
-		if !v.null && a.kind == kFloat && k != kFloat {
-			v = value{f: float64(v.i)}
-		}
-		return v
+	if pairFuncs[a.fn] {
+		return a.pair(a.l.eval(get), a.r.eval(get))
 	}
 	l := a.l.eval(get)
 	if l.null {
@@ -547,19 +548,24 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 		return nil, err
 	}
 	ap.kind, ap.hasCase = ap.l.kind, ap.l.hasCase
-	if a.Op == 'f' && a.Func == "coalesce" {
+	if a.Op == 'f' && pairFuncs[a.Func] {
 		ap.fn = a.Func
 		if ap.r, err = p.compileArith(a.R, leaf); err != nil {
 			return nil, err
 		}
 		ap.hasCase = ap.hasCase || ap.r.hasCase
+		if ap.l.ts != ap.r.ts && a.Func != "coalesce" { // greatest(time, '2024-01-02')
+			p.textAsTime(a.L, ap.l)
+			p.textAsTime(a.R, ap.r)
+			ap.kind = ap.l.kind
+		}
 		switch {
 		case (ap.l.kind == kString) != (ap.r.kind == kString):
-			return nil, p.errAt(a.Pos, "type mismatch: coalesce() takes all text or all numbers")
-		case ap.r.kind == kFloat:
+			return nil, p.errAt(a.Pos, "type mismatch: %s() takes all text or all numbers", a.Func)
+		case ap.r.kind == kFloat && a.Func != "nullif": // nullif(x, y) is x or null
 			ap.kind = kFloat
 		}
-		ap.ts = ap.kind == kInt && ap.l.ts && ap.r.ts
+		ap.ts = ap.kind == kInt && ap.l.ts && (ap.r.ts || a.Func == "nullif")
 		return ap, nil
 	}
 	if a.Op != 'n' && a.Op != 'f' {

@@ -256,6 +256,7 @@ func FuzzQuery(f *testing.F) {
 		"SELECT time, lag(s, 2), lead(time), lag(v, 0) FROM m WHERE s ILIKE 'a%' ORDER BY 3 LIMIT 9",
 		"SELECT time, avg(v), lead(avg(v), 3), lag(host) FROM m GROUP BY time(10m), host",
 		"SELECT host, arg_max(time, v), min_by(s, n % 3) FILTER (WHERE b) FROM m GROUP BY time(10m), host HAVING arg_max(time, v) > now() - 1h",
+		"SELECT greatest(v, n, 1.5), least(s, key), nullif(n % 3, 0) FROM m WHERE greatest(time, now() - 1h) = time AND least(v, x) > 2",
 		"SELECT seq, difference(n), derivative(v, 1m), moving_average(x * 2, 3) AS a FROM m WHERE v > 0 ORDER BY a DESC LIMIT 4",
 		"SELECT host, cumulative_sum(count(*)), non_negative_derivative(sum(n)) FROM m GROUP BY time(10m), host HAVING count(*) > 1",
 		"SELECT stddev(v), median(x), spread(n), var_pop(v) FROM m GROUP BY s",

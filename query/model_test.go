@@ -238,6 +238,8 @@ func (g *qgen) atom() string {
 			"hour(time) >= 12", "minute(time) < 30", "dayofweek(time) = 3", "day(time, 'Pacific/Chatham') > 1",
 			"isodow(time) + hour(time) > 8", "hour(time, 'America/New_York') <= 20", "second(time) != 0",
 			"coalesce(v, n, -1) > 20", "coalesce(n, 5) = 5", "coalesce(x, v) < coalesce(n, 0)",
+			"greatest(v, n) > 60", "least(n, x, 20) < 10", "nullif(n % 10, 5) > 3", "greatest(s, key) = 'k1'", "least(v, x) * 2 > greatest(n, 3)",
+			"nullif(s, 'beta') < 'c'", "greatest(time, now() - 2h) = time",
 			"lower(s) = 'delta'", "length(series) > 8", "substr(series, 1, 3) = 'cpu'", "split_part(series, '{', 1) = 'cpu'",
 			"strpos(series, 'host') > 0", "concat(s, key) = 'alphak1'", "upper(key) < 'K3'", "label(series, 'host') = 'a'",
 			"CASE WHEN v > 50 THEN 1 WHEN n > 10 THEN 2 ELSE 3 END = 2", "CASE WHEN b THEN s ELSE key END = 'beta'",
@@ -304,6 +306,7 @@ func (g *qgen) query() string {
 			arg := g.pick("v", "n", "x")
 			if g.rng.IntN(6) == 0 {
 				arg = g.pick("v * 2", "n + x", "abs(v - 50)", "hour(time)", "n - 3", "v / 4", "-n", "CASE WHEN b THEN v ELSE 0.5 END",
+					"greatest(v, x, 10.5)", "least(n, 7)", "nullif(n, 50)", // (a mixed pair is a float, which the oracle cannot tell)
 					"date_trunc('minute', time) - now()")
 			}
 			var text string
@@ -1015,11 +1018,54 @@ func bruteArith(a *Arith, r *trow) any {
 		}
 		return nil
 	}
-	if a.Func == "coalesce" {
+	switch a.Func {
+	case "coalesce":
 		if x := bruteArith(a.L, r); x != nil {
 			return x
 		}
 		return bruteArith(a.R, r)
+	case "greatest", "least":
+		x, y := bruteArith(a.L, r), bruteArith(a.R, r)
+		switch {
+		case x == nil:
+			return y
+		case y == nil:
+			return x
+		}
+		xs, ok := x.(string)
+		if ok {
+			if (strings.Compare(xs, y.(string)) < 0) == (a.Func == "greatest") {
+				return y
+			}
+			return x
+		}
+		xi, ok1 := x.(int64)
+		yi, ok2 := y.(int64)
+		if ok1 && ok2 {
+			if (xi < yi) == (a.Func == "greatest") {
+				return yi
+			}
+			return xi
+		}
+		if (asF(x) < asF(y)) == (a.Func == "greatest") {
+			return asF(y)
+		}
+		return asF(x)
+	case "nullif":
+		x, y := bruteArith(a.L, r), bruteArith(a.R, r)
+		if x == nil || y == nil {
+			return x
+		}
+		if xs, ok := x.(string); ok {
+			if xs == y.(string) {
+				return nil
+			}
+			return x
+		}
+		if asF(x) == asF(y) {
+			return nil
+		}
+		return x
 	}
 	if a.Op == 'c' {
 		for _, w := range a.Whens {

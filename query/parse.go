@@ -435,7 +435,7 @@ func (p *parser) call() *Call {
 	name := p.advance()
 	fn := strings.ToLower(name.text)
 	if !aggregates[fn] {
-		p.fail(name.pos, "unknown function %q (aggregates: count, sum, min, max, avg, first, last, arg_max, arg_min, rate, quantile, median, stddev, stddev_pop, variance, var_pop, spread; numeric: abs, round, floor, ceil, sqrt, ln, log10, exp; time parts: year, quarter, month, day, hour, minute, second, dayofweek, isodow, dayofyear, week, date_part, extract; instants: date_trunc, time_bucket, now, epoch, epoch_ms, to_timestamp, strftime; windows: difference, derivative, cumulative_sum, moving_average, lag, lead, ...)", name.text)
+		p.fail(name.pos, "unknown function %q (aggregates: count, sum, min, max, avg, first, last, arg_max, arg_min, rate, quantile, median, stddev, stddev_pop, variance, var_pop, spread; numeric: abs, round, floor, ceil, sqrt, ln, log10, exp, coalesce, greatest, least, nullif; time parts: year, quarter, month, day, hour, minute, second, dayofweek, isodow, dayofyear, week, date_part, extract; instants: date_trunc, time_bucket, now, epoch, epoch_ms, to_timestamp, strftime; windows: difference, derivative, cumulative_sum, moving_average, lag, lead, ...)", name.text)
 	}
 	c := &Call{Func: fn, Pos: name.pos}
 	if fn == "median" {

@@ -158,6 +158,9 @@ func (a *arithPlan) vec(b *batch, sel []int32) vec {
 	if a.fn == "coalesce" {
 		return a.coalesceVec(b, sel)
 	}
+	if pairFuncs[a.fn] {
+		return a.pairVec(b, sel)
+	}
 	l := a.l.vec(b, sel)
 	if l.scalar && (a.op == 'f' || a.op == 'n') { // of a literal: no column below
 		return a.scalarVec()

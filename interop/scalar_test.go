@@ -1,0 +1,19 @@
+package interop_test
+
+import "testing"
+
+// TestInteropPairFuncs holds greatest, least and nullif against
+// DuckDB's: nulls skipped by greatest and least, an integer widened
+// next to a float, text by bytes, and nullif's null where its
+// arguments are equal.
+func TestInteropPairFuncs(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	agreeWithDuckDB(t, node, s, path, "greatest, least and nullif, per series",
+		"SELECT series, sum(greatest(value, 50, round(value * 2) / 3)) AS g, sum(least(value, 10)) AS l, count(nullif(round(value), 0)) AS n, "+
+			"max(greatest(series, 'nab/realKnown')) AS gs, min(least(split_part(series, '/', 3), 'm')) AS ls, "+
+			"sum(greatest(nullif(round(value), 1), 0)) AS gn, min(least(epoch_ms(time), 1400000000000)) AS lt FROM nab GROUP BY series ORDER BY series",
+		"SELECT series, sum(greatest(value, 50, round(value * 2) / 3)) AS g, sum(least(value, 10)) AS l, count(nullif(round(value), 0)) AS n, "+
+			"max(greatest(series, 'nab/realKnown')) AS gs, min(least(split_part(series, '/', 3), 'm')) AS ls, "+
+			"sum(greatest(nullif(round(value), 1), 0)) AS gn, min(least(epoch_ms(time), 1400000000000)) AS lt FROM nab GROUP BY series ORDER BY series")
+}
