@@ -35,6 +35,8 @@ var tour = []tourStep{
 		`SELECT strftime(time, '%u %a') AS weekday, round(avg(value), 2) AS mean, count(*) FILTER (WHERE value > 50) AS busy FROM cpu GROUP BY weekday ORDER BY weekday;`},
 	{"Instants in expressions: the four days of widest CPU swing (date_trunc, strftime)",
 		`SELECT date_trunc('day', time) AS day, strftime(min(time), '%A') AS weekday, series, round(max(value) - min(value), 1) AS swing FROM cpu GROUP BY day, series ORDER BY swing DESC LIMIT 4;`},
+	{"Peaks and jumps: when each series peaked (arg_max), and its largest step between samples (lag)",
+		`SELECT series, max(value) AS peak, arg_max(time, value) AS peak_at, round(max(abs(value - prev)), 2) AS biggest_jump, arg_max(time, abs(value - prev)) AS jump_at FROM (SELECT time, series, value, lag(value) AS prev FROM cpu) GROUP BY series;`},
 	{"A join: each sample beside its series' mean, the spikes over twice the mean counted",
 		`SELECT series, round(max(m.mean), 2) AS mean, count(*) FILTER (WHERE c.value > 2 * m.mean) AS over_twice, round(max(c.value) / max(m.mean), 1) AS peak_x FROM cpu AS c JOIN (SELECT series, avg(value) AS mean FROM cpu GROUP BY series) AS m USING (series) GROUP BY series;`},
 	{"WITH and UNION ALL: hourly means computed once, the peak of each series and of all",
