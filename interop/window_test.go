@@ -23,3 +23,32 @@ func TestInteropWindow(t *testing.T) {
 		agreeWithDuckDB(t, node, s, path, c.name, c.tsq, c.duck)
 	}
 }
+
+// TestInteropWindowOver holds OVER (PARTITION BY ... ORDER BY ...) with
+// row_number, rank and dense_rank against DuckDB's: raw rows ranked
+// within each series, the top three of each kept by a subquery, and
+// series ranked by an aggregate. tsq breaks ties of the keys by (time,
+// seq), which DuckDB's row_number is told.
+func TestInteropWindowOver(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	for _, c := range []struct{ name, tsq, duck string }{
+		{"row_number, rank and dense_rank of rounded values within each series",
+			"SELECT series, epoch_ms(time) AS t, value, row_number() OVER (PARTITION BY series ORDER BY round(value) DESC) AS rn, " +
+				"rank() OVER (PARTITION BY series ORDER BY round(value) DESC) AS r, dense_rank() OVER (PARTITION BY series ORDER BY round(value) DESC) AS d, " +
+				"lag(value) OVER (ORDER BY value, time) AS l FROM nab WHERE series LIKE 'nab/realTraffic/%' ORDER BY series, t",
+			"SELECT series, epoch_ms(time) AS t, value, row_number() OVER (PARTITION BY series ORDER BY round(value) DESC, time, seq) AS rn, " +
+				"rank() OVER (PARTITION BY series ORDER BY round(value) DESC) AS r, dense_rank() OVER (PARTITION BY series ORDER BY round(value) DESC) AS d, " +
+				"lag(value) OVER (ORDER BY value, time, seq) AS l FROM nab WHERE series LIKE 'nab/realTraffic/%' ORDER BY series, t"},
+		{"the three largest values of each series",
+			"SELECT series, t, value FROM (SELECT series, epoch_ms(time) AS t, value, row_number() OVER (PARTITION BY series ORDER BY value DESC) AS rn FROM nab) WHERE rn <= 3 ORDER BY series, t",
+			"SELECT series, t, value FROM (SELECT series, epoch_ms(time) AS t, value, row_number() OVER (PARTITION BY series ORDER BY value DESC, time, seq) AS rn FROM nab) WHERE rn <= 3 ORDER BY series, t"},
+		{"series ranked by their mean, within their NAB directory",
+			"SELECT series, avg(value) AS a, rank() OVER (PARTITION BY split_part(series, '/', 2) ORDER BY avg(value) DESC) AS r, rank() OVER (ORDER BY count(*)) AS n " +
+				"FROM nab GROUP BY series ORDER BY series",
+			"SELECT series, avg(value) AS a, rank() OVER (PARTITION BY split_part(series, '/', 2) ORDER BY avg(value) DESC) AS r, rank() OVER (ORDER BY count(*)) AS n " +
+				"FROM nab GROUP BY series ORDER BY series"},
+	} {
+		agreeWithDuckDB(t, node, s, path, c.name, c.tsq, c.duck)
+	}
+}

@@ -159,25 +159,60 @@ func (p *plan) planAggregate() error {
 		ap.in, ap.hid = a.groups[gi].out, len(hidden)-1
 		return nil
 	}
+	// hide plans x, arithmetic on aggregates and grouped columns, as a
+	// hidden column and returns its index among them.
+	hide := func(x *Arith) (*arithPlan, int, error) {
+		ap, err := p.compileArith(p.groupRefs(x), leaf)
+		if err != nil {
+			return nil, 0, err
+		}
+		exprs = append(exprs, ap)
+		hidden = append(hidden, item{-1, -1})
+		hiddenCols = append(hiddenCols, outCol{kind: ap.outKind(), nullable: true, hidden: true, expr: ap})
+		return ap, len(hidden) - 1, nil
+	}
+	bucketed := slices.ContainsFunc(a.groups, func(g groupSpec) bool { return g.kind == gBucket })
 	for _, it := range st.Items {
 		if it.Win != nil {
-			if !slices.ContainsFunc(a.groups, func(g groupSpec) bool { return g.kind == gBucket }) {
-				return p.errAt(it.Pos, "%s in an aggregate query needs GROUP BY time(<bucket>): it runs over the buckets in time order", it.Win.Func)
+			ordered := it.Win.Over != nil && len(it.Win.Over.Order) > 0
+			switch {
+			case !bucketed && !ordered:
+				return p.errAt(it.Pos, "%s in an aggregate query needs GROUP BY time(<bucket>), or OVER (ORDER BY ...): it runs over the result's rows in an order", it.Win.Func)
+			case !bucketed && strings.HasSuffix(it.Win.Func, "derivative"):
+				return p.errAt(it.Pos, "%s in an aggregate query needs GROUP BY time(<bucket>): it divides by the time between buckets", it.Win.Func)
 			}
-			ap, err := p.compileArith(it.Win.Arg, leaf)
-			if err != nil {
-				return err
+			w := &winPlan{fn: it.Win.Func, n: it.Win.N, unit: it.Win.Unit, arg: -1, argHid: -1, seq: -1}
+			if it.Win.Arg != nil {
+				ap, hid, err := hide(it.Win.Arg)
+				if err != nil {
+					return err
+				}
+				if err := p.winArg(it.Win, ap); err != nil {
+					return err
+				}
+				w.argPlan, w.argHid = ap, hid
 			}
-			if err := p.winArg(it.Win, ap); err != nil {
-				return err
+			if o := it.Win.Over; o != nil {
+				w.over = true
+				w.partNames, w.keyNames = o.names()
+				for _, x := range o.Partition {
+					_, hid, err := hide(x)
+					if err != nil {
+						return err
+					}
+					w.partHid = append(w.partHid, hid)
+				}
+				for _, k := range o.Order {
+					_, hid, err := hide(k.Expr)
+					if err != nil {
+						return err
+					}
+					w.keyHid, w.keyDesc = append(w.keyHid, hid), append(w.keyDesc, k.Desc)
+				}
 			}
-			exprs = append(exprs, ap)
-			hidden = append(hidden, item{-1, -1})
-			hiddenCols = append(hiddenCols, outCol{kind: ap.outKind(), nullable: true, hidden: true, expr: ap})
-			w := &winPlan{fn: it.Win.Func, n: it.Win.N, unit: it.Win.Unit, argHid: len(hidden) - 1, seq: -1}
 			wins = append(wins, w)
 			items = append(items, item{-1, -1})
-			p.out = append(p.out, outCol{name: it.Name(), kind: winKind(w.fn, ap), nullable: true, win: w})
+			p.out = append(p.out, outCol{name: it.Name(), kind: winKind(w.fn, w.argPlan), nullable: !rowNumbering[w.fn], win: w})
 			continue
 		}
 		if gi := slices.IndexFunc(a.groups, func(g groupSpec) bool { return g.kind == gExpr && it.Expr != nil && g.name == it.Expr.String() }); gi >= 0 {
@@ -255,7 +290,15 @@ func (p *plan) planAggregate() error {
 		ap.leaves(func(l *arithPlan) { l.idx = len(p.out) + l.hid })
 	}
 	for _, w := range wins {
-		w.arg = len(p.out) + w.argHid
+		if w.argHid >= 0 {
+			w.arg = len(p.out) + w.argHid
+		}
+		for _, h := range w.partHid {
+			w.part = append(w.part, len(p.out)+h)
+		}
+		for k, h := range w.keyHid {
+			w.keys = append(w.keys, winKey{len(p.out) + h, w.keyDesc[k]})
+		}
 	}
 	p.out = append(p.out, hiddenCols...)
 	for _, it := range slices.Concat(leadItems, items, hidden) {
@@ -264,7 +307,13 @@ func (p *plan) planAggregate() error {
 	// A window runs over the buckets of each combination of the other
 	// group values.
 	for _, w := range wins {
-		w.time, w.part = a.timeAndParts()
+		t, parts := a.timeAndParts()
+		if w.time = -1; bucketed {
+			w.time = t
+		}
+		if !w.over {
+			w.part = parts
+		}
 	}
 	return nil
 }

@@ -94,27 +94,86 @@ type SelectItem struct {
 }
 
 // WinCall is a window function of a series over time: difference(value),
-// derivative(avg(value), 1m), moving_average(value, 5). Its argument is
-// arithmetic (columns in a raw query; aggregates and grouped columns in
-// an aggregate query), taken in time order within each partition.
+// derivative(avg(value), 1m), moving_average(value, 5), row_number().
+// Its argument is arithmetic (columns in a raw query; aggregates and
+// grouped columns in an aggregate query), taken in time order within
+// each partition, or as OVER says.
 type WinCall struct {
-	Func string // difference, non_negative_difference, derivative, non_negative_derivative, cumulative_sum, moving_average, lag, lead
-	Arg  *Arith
-	N    int64 // moving_average: the values averaged; lag, lead: the offset in rows
-	Unit int64 // derivatives: the time unit in ns (0: a second, not written)
+	Func string // difference, non_negative_difference, derivative, non_negative_derivative, cumulative_sum, moving_average, lag, lead, row_number, rank, dense_rank
+	Arg  *Arith // nil for row_number, rank and dense_rank
+	N    int64  // moving_average: the values averaged; lag, lead: the offset in rows
+	Unit int64  // derivatives: the time unit in ns (0: a second, not written)
 	unit string
+	Over *Over // OVER (...); nil: the default window
 	Pos  int
 }
 
+// Over is a window's OVER (PARTITION BY ... ORDER BY ...): arithmetic
+// on the row's columns (raw), or on aggregates and grouped columns.
+type Over struct {
+	Partition []*Arith
+	Order     []OverOrder
+}
+
+// OverOrder is a key of OVER's ORDER BY.
+type OverOrder struct {
+	Expr *Arith
+	Desc bool
+}
+
 func (w *WinCall) String() string {
-	s := w.Func + "(" + w.Arg.String()
+	s := w.Func + "("
+	if w.Arg != nil {
+		s += w.Arg.String()
+	}
 	switch {
 	case w.Func == "moving_average", (w.Func == "lag" || w.Func == "lead") && w.N != 1:
 		s += ", " + strconv.FormatInt(w.N, 10)
 	case w.Unit != 0:
 		s += ", " + w.unit
 	}
-	return s + ")"
+	s += ")"
+	if w.Over == nil {
+		return s
+	}
+	var parts []string
+	if len(w.Over.Partition) > 0 {
+		var ps []string
+		for _, x := range w.Over.Partition {
+			ps = append(ps, x.String())
+		}
+		parts = append(parts, "PARTITION BY "+strings.Join(ps, ", "))
+	}
+	if len(w.Over.Order) > 0 {
+		var os []string
+		for _, o := range w.Over.Order {
+			if o.Desc {
+				os = append(os, o.Expr.String()+" DESC")
+			} else {
+				os = append(os, o.Expr.String())
+			}
+		}
+		parts = append(parts, "ORDER BY "+strings.Join(os, ", "))
+	}
+	return s + " OVER (" + strings.Join(parts, " ") + ")"
+}
+
+// hasAgg reports whether the window's argument or OVER holds an
+// aggregate: it is then an aggregate query's.
+func (w *WinCall) hasAgg() bool {
+	xs := []*Arith{w.Arg}
+	if w.Over != nil {
+		xs = append(xs, w.Over.Partition...)
+		for _, o := range w.Over.Order {
+			xs = append(xs, o.Expr)
+		}
+	}
+	for _, x := range xs {
+		if x != nil && x.hasAgg() {
+			return true
+		}
+	}
+	return false
 }
 
 // Name returns the output column name: the alias, the column name or

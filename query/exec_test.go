@@ -257,6 +257,8 @@ func FuzzQuery(f *testing.F) {
 		"SELECT time, avg(v), lead(avg(v), 3), lag(host) FROM m GROUP BY time(10m), host",
 		"SELECT host, arg_max(time, v), min_by(s, n % 3) FILTER (WHERE b) FROM m GROUP BY time(10m), host HAVING arg_max(time, v) > now() - 1h",
 		"SELECT greatest(v, n, 1.5), least(s, key), nullif(n % 3, 0) FROM m WHERE greatest(time, now() - 1h) = time AND least(v, x) > 2",
+		"SELECT seq, row_number() OVER (PARTITION BY s ORDER BY n DESC, v), rank() OVER (), dense_rank() OVER (ORDER BY time) FROM m",
+		"SELECT host, max(v), rank() OVER (PARTITION BY lower(host) ORDER BY max(v) DESC, count(*)), lag(host) OVER (ORDER BY host) FROM m GROUP BY host",
 		"SELECT seq, difference(n), derivative(v, 1m), moving_average(x * 2, 3) AS a FROM m WHERE v > 0 ORDER BY a DESC LIMIT 4",
 		"SELECT host, cumulative_sum(count(*)), non_negative_derivative(sum(n)) FROM m GROUP BY time(10m), host HAVING count(*) > 1",
 		"SELECT stddev(v), median(x), spread(n), var_pop(v) FROM m GROUP BY s",

@@ -93,15 +93,27 @@ func (x *executor) explain(ps pruneStats) (array.RecordReader, error) {
 		if c.win == nil {
 			continue
 		}
-		var parts []string
+		var parts, by []string
 		for _, pc := range c.win.part {
 			parts = append(parts, p.out[pc].name)
 		}
-		by := "time, seq"
-		if c.win.seq < 0 {
-			by = "time bucket"
+		if c.win.over {
+			parts = c.win.partNames
 		}
-		add("window: %s over [%s] in order of %s", c.name, strings.Join(parts, ", "), by)
+		for k, key := range c.win.keys {
+			if key.desc {
+				by = append(by, c.win.keyNames[k]+" desc")
+			} else {
+				by = append(by, c.win.keyNames[k])
+			}
+		}
+		switch {
+		case c.win.seq >= 0:
+			by = append(by, "time, seq")
+		case c.win.time >= 0:
+			by = append(by, "time bucket")
+		}
+		add("window: %s over [%s] in order of %s", c.name, strings.Join(parts, ", "), strings.Join(by, ", "))
 	}
 	if len(p.order) > 0 {
 		var os []string

@@ -333,13 +333,26 @@ func (p *parser) alias(it *SelectItem) {
 var winFuncs = map[string]bool{
 	"difference": true, "non_negative_difference": true, "derivative": true, "non_negative_derivative": true,
 	"cumulative_sum": true, "moving_average": true, "lag": true, "lead": true,
+	"row_number": true, "rank": true, "dense_rank": true,
 }
+
+// rowNumbering are the window functions without an argument: a row's
+// place in its partition's order.
+var rowNumbering = map[string]bool{"row_number": true, "rank": true, "dense_rank": true}
 
 // winCall parses a window function call.
 func (p *parser) winCall() *WinCall {
 	name := p.advance()
 	w := &WinCall{Func: strings.ToLower(name.text), Pos: name.pos}
 	p.expectPunct("(")
+	if rowNumbering[w.Func] {
+		if t := p.peek(); !isPunct(t, ")") {
+			p.fail(t.pos, "%s() takes no argument: it numbers the rows in the window's order (OVER (ORDER BY ...))", w.Func)
+		}
+		p.advance()
+		w.Over = p.over()
+		return w
+	}
 	w.Arg = p.arith()
 	switch w.Func {
 	case "lag", "lead":
@@ -375,7 +388,53 @@ func (p *parser) winCall() *WinCall {
 		}
 	}
 	p.expectPunct(")")
+	w.Over = p.over()
 	return w
+}
+
+// over parses an optional OVER ([PARTITION BY x, ...] [ORDER BY y
+// [ASC|DESC], ...]).
+func (p *parser) over() *Over {
+	if t := p.peek(); !isKw(t, "over") || !isPunct(p.tok(p.i+1), "(") {
+		return nil
+	}
+	p.advance()
+	p.advance()
+	o := &Over{}
+	if isKw(p.peek(), "partition") {
+		p.advance()
+		p.expectKw("by")
+		for {
+			o.Partition = append(o.Partition, p.arith())
+			if !p.acceptPunct(",") {
+				break
+			}
+		}
+	}
+	if isKw(p.peek(), "order") {
+		p.advance()
+		p.expectKw("by")
+		for {
+			k := OverOrder{Expr: p.arith()}
+			if p.acceptKw("desc") {
+				k.Desc = true
+			} else {
+				p.acceptKw("asc")
+			}
+			o.Order = append(o.Order, k)
+			if !p.acceptPunct(",") {
+				break
+			}
+		}
+	}
+	if t := p.peek(); isKw(t, "rows") || isKw(t, "range") || isKw(t, "groups") {
+		p.fail(t.pos, "window frames (%s ...) are not supported: a window function sees its whole partition in order", strings.ToUpper(t.text))
+	}
+	if t := p.peek(); !isPunct(t, ")") {
+		p.fail(t.pos, "expected PARTITION BY, ORDER BY or \")\" in OVER (...), found %s", t.describe())
+	}
+	p.advance()
+	return o
 }
 
 // maxMovingWindow bounds moving_average's window (the values it holds).
@@ -435,7 +494,7 @@ func (p *parser) call() *Call {
 	name := p.advance()
 	fn := strings.ToLower(name.text)
 	if !aggregates[fn] {
-		p.fail(name.pos, "unknown function %q (aggregates: count, sum, min, max, avg, first, last, arg_max, arg_min, rate, quantile, median, stddev, stddev_pop, variance, var_pop, spread; numeric: abs, round, floor, ceil, sqrt, ln, log10, exp, coalesce, greatest, least, nullif; time parts: year, quarter, month, day, hour, minute, second, dayofweek, isodow, dayofyear, week, date_part, extract; instants: date_trunc, time_bucket, now, epoch, epoch_ms, to_timestamp, strftime; windows: difference, derivative, cumulative_sum, moving_average, lag, lead, ...)", name.text)
+		p.fail(name.pos, "unknown function %q (aggregates: count, sum, min, max, avg, first, last, arg_max, arg_min, rate, quantile, median, stddev, stddev_pop, variance, var_pop, spread; numeric: abs, round, floor, ceil, sqrt, ln, log10, exp, coalesce, greatest, least, nullif; time parts: year, quarter, month, day, hour, minute, second, dayofweek, isodow, dayofyear, week, date_part, extract; instants: date_trunc, time_bucket, now, epoch, epoch_ms, to_timestamp, strftime; windows: difference, derivative, cumulative_sum, moving_average, lag, lead, row_number, rank, dense_rank, ...)", name.text)
 	}
 	c := &Call{Func: fn, Pos: name.pos}
 	if fn == "median" {

@@ -107,7 +107,7 @@ func isAggregate(st *Statement) bool {
 		return true
 	}
 	for _, it := range st.Items {
-		if it.Agg != nil || it.Expr != nil && it.Expr.hasAgg() || it.Win != nil && it.Win.Arg.hasAgg() {
+		if it.Agg != nil || it.Expr != nil && it.Expr.hasAgg() || it.Win != nil && it.Win.hasAgg() {
 			return true
 		}
 	}

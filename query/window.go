@@ -16,16 +16,49 @@ import (
 type winPlan struct {
 	fn      string
 	n, unit int64
-	argPlan *arithPlan // the argument, before it becomes column arg
+	argPlan *arithPlan // the argument, before it becomes column arg; nil: none (row_number)
 	arg     int        // the argument's column (hidden)
 	argHid  int        // aggregate queries: its index among the hidden columns
-	time    int        // the time column: raw time, or the bucket
+	time    int        // the time column: raw time, or the bucket; -1: none
 	seq     int        // raw queries: the seq column; -1 for aggregates
 	part    []int      // the partition's columns
+	// keys are OVER's ORDER BY, before time and seq; nil: time order.
+	keys []winKey
+	// OVER's terms: their plans (raw queries) or indexes among the
+	// hidden columns (aggregate queries), before they become part and
+	// keys; over: OVER was given, and part is its PARTITION BY.
+	partPlans []*arithPlan
+	keyPlans  []*arithPlan
+	keyDesc   []bool
+	partHid   []int
+	keyHid    []int
+	over      bool
+	// partNames and keyNames are the terms' texts, for EXPLAIN.
+	partNames, keyNames []string
+}
+
+// names returns the texts of o's PARTITION BY and ORDER BY terms.
+func (o *Over) names() (part, keys []string) {
+	for _, x := range o.Partition {
+		part = append(part, x.String())
+	}
+	for _, k := range o.Order {
+		keys = append(keys, k.Expr.String())
+	}
+	return part, keys
+}
+
+// winKey is a column a window orders its partitions by.
+type winKey struct {
+	col  int
+	desc bool
 }
 
 // winKind is the kind of a window function's result over argument ap.
 func winKind(fn string, ap *arithPlan) colKind {
+	if rowNumbering[fn] {
+		return kInt
+	}
 	k := ap.kind
 	switch fn {
 	case "lag", "lead":
@@ -41,21 +74,42 @@ func winKind(fn string, ap *arithPlan) colKind {
 // planRawWindow plans a window item of a raw query; its hidden columns
 // are added by rawWindowColumns once the visible ones are known.
 func (p *plan) planRawWindow(it *SelectItem) (outCol, error) {
-	ap, err := p.rawArith(it.Win.Arg)
-	if err != nil {
-		return outCol{}, err
+	w := &winPlan{fn: it.Win.Func, n: it.Win.N, unit: it.Win.Unit, arg: -1}
+	if it.Win.Arg != nil {
+		ap, err := p.rawArith(it.Win.Arg)
+		if err != nil {
+			return outCol{}, err
+		}
+		if err := p.winArg(it.Win, ap); err != nil {
+			return outCol{}, err
+		}
+		w.argPlan = ap
 	}
-	if err := p.winArg(it.Win, ap); err != nil {
-		return outCol{}, err
+	if o := it.Win.Over; o != nil {
+		w.over = true
+		w.partNames, w.keyNames = o.names()
+		for _, x := range o.Partition {
+			ap, err := p.rawArith(x)
+			if err != nil {
+				return outCol{}, err
+			}
+			w.partPlans = append(w.partPlans, ap)
+		}
+		for _, k := range o.Order {
+			ap, err := p.rawArith(k.Expr)
+			if err != nil {
+				return outCol{}, err
+			}
+			w.keyPlans, w.keyDesc = append(w.keyPlans, ap), append(w.keyDesc, k.Desc)
+		}
 	}
-	w := &winPlan{fn: it.Win.Func, n: it.Win.N, unit: it.Win.Unit, argPlan: ap}
-	return outCol{name: it.Name(), kind: winKind(w.fn, ap), nullable: true, win: w}, nil
+	return outCol{name: it.Name(), kind: winKind(w.fn, w.argPlan), nullable: !rowNumbering[w.fn], win: w}, nil
 }
 
 // winArg refuses an argument of the wrong type: lag and lead take what
 // arithmetic does (numbers, instants, text), the others a number.
 func (p *plan) winArg(w *WinCall, ap *arithPlan) error {
-	if w.Func == "lag" || w.Func == "lead" {
+	if w.Func == "lag" || w.Func == "lead" || ap == nil {
 		return nil
 	}
 	return p.number(w.Arg, ap)
@@ -69,10 +123,22 @@ func (p *plan) rawWindowColumns() {
 		if w == nil {
 			continue
 		}
-		p.out = append(p.out, outCol{kind: w.argPlan.kind, nullable: true, expr: w.argPlan, hidden: true})
-		w.arg = len(p.out) - 1
+		if w.argPlan != nil {
+			p.out = append(p.out, outCol{kind: w.argPlan.kind, nullable: true, expr: w.argPlan, hidden: true})
+			w.arg = len(p.out) - 1
+		}
 		w.time, w.seq = p.rawColumn(ColTime, kTime), p.rawColumn(ColSeq, kSeq)
-		w.part = []int{p.rawColumn(ColSeries, kSeries)}
+		if !w.over {
+			w.part = []int{p.rawColumn(ColSeries, kSeries)}
+		}
+		for _, ap := range w.partPlans {
+			p.out = append(p.out, outCol{name: "", kind: ap.outKind(), nullable: true, expr: ap, hidden: true})
+			w.part = append(w.part, len(p.out)-1)
+		}
+		for k, ap := range w.keyPlans {
+			p.out = append(p.out, outCol{kind: ap.outKind(), nullable: true, expr: ap, hidden: true})
+			w.keys = append(w.keys, winKey{len(p.out) - 1, w.keyDesc[k]})
+		}
 	}
 }
 
@@ -115,21 +181,49 @@ func (w *winPlan) apply(rows [][]value, c int, out []outCol) {
 		}
 		return 0
 	}
+	// peer reports whether two rows of a partition tie on its order:
+	// OVER's ORDER BY, else time.
+	peer := func(a, b []value) bool {
+		for _, k := range w.keys {
+			if compareValues(out[k.col].kind, a[k.col], b[k.col]) != 0 {
+				return false
+			}
+		}
+		if len(w.keys) == 0 {
+			return w.time >= 0 && a[w.time].i == b[w.time].i
+		}
+		return true
+	}
 	slices.SortStableFunc(idx, func(i, j int) int {
 		a, b := rows[i], rows[j]
 		if d := samePart(a, b); d != 0 {
 			return d
 		}
-		if d := cmp3(a[w.time].i, b[w.time].i); d != 0 {
-			return d
+		for _, k := range w.keys {
+			d := compareValues(out[k.col].kind, a[k.col], b[k.col])
+			if k.desc {
+				d = -d
+			}
+			if d != 0 {
+				return d
+			}
+		}
+		if w.time >= 0 {
+			if d := cmp3(a[w.time].i, b[w.time].i); d != 0 {
+				return d
+			}
 		}
 		if w.seq >= 0 {
 			return cmp3(a[w.seq].i, b[w.seq].i)
 		}
 		return 0
 	})
-	if w.fn == "lag" || w.fn == "lead" {
+	switch {
+	case w.fn == "lag" || w.fn == "lead":
 		w.shift(rows, idx, c, samePart)
+		return
+	case rowNumbering[w.fn]:
+		w.number(rows, idx, c, samePart, peer)
 		return
 	}
 	argKind := out[w.arg].kind
@@ -139,7 +233,37 @@ func (w *winPlan) apply(rows [][]value, c int, out []outCol) {
 		if k == 0 || samePart(rows[idx[k-1]], row) != 0 {
 			st = winState{}
 		}
-		row[c] = w.step(&st, row[w.arg], argKind, row[w.time].i)
+		var t int64
+		if w.time >= 0 {
+			t = row[w.time].i
+		}
+		row[c] = w.step(&st, row[w.arg], argKind, t)
+	}
+}
+
+// number fills column c of row_number, rank or dense_rank: the row's
+// place in its partition's order idx, from 1; rank and dense_rank give
+// peers (rows that tie on the order) one place, rank then skipping the
+// places they took, dense_rank not.
+func (w *winPlan) number(rows [][]value, idx []int, c int, samePart func(a, b []value) int, peer func(a, b []value) bool) {
+	var n, rank, dense int64
+	for k, i := range idx {
+		row := rows[i]
+		if k == 0 || samePart(rows[idx[k-1]], row) != 0 {
+			n, rank, dense = 0, 0, 0
+		}
+		n++
+		if n == 1 || !peer(rows[idx[k-1]], row) {
+			rank, dense = n, dense+1
+		}
+		switch w.fn {
+		case "row_number":
+			row[c] = value{i: n}
+		case "rank":
+			row[c] = value{i: rank}
+		default:
+			row[c] = value{i: dense}
+		}
 	}
 }
 

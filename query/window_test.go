@@ -3,6 +3,7 @@ package query
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -279,7 +280,14 @@ func TestWindowErrors(t *testing.T) {
 		{"SELECT lag(v, -1) FROM m", "lag wants the number of rows to look back, 0 to 4194304"},
 		{"SELECT lead(v, 1.5) FROM m", "lead wants the number of rows to look ahead"},
 		{"SELECT lag(v) + 1 FROM m", "SELECT item of its own"},
-		{"SELECT lag(avg(v)) FROM m GROUP BY series", "needs GROUP BY time"},
+		{"SELECT lag(avg(v)) FROM m GROUP BY series", "needs GROUP BY time(<bucket>), or OVER (ORDER BY ...)"},
+		{"SELECT derivative(avg(v)) OVER (ORDER BY avg(v)) FROM m GROUP BY series", "divides by the time between buckets"},
+		{"SELECT row_number(v) FROM m", "row_number() takes no argument"},
+		{"SELECT rank() OVER (ORDER BY v ROWS UNBOUNDED PRECEDING) FROM m", "window frames (ROWS ...) are not supported"},
+		{"SELECT rank() OVER (PARTITION v) FROM m", "expected by, found \"v\""},
+		{"SELECT rank() OVER (ORDER BY nope) FROM m", "unknown column \"nope\""},
+		{"SELECT rank() OVER (ORDER BY n) FROM m GROUP BY series", "column \"n\" must be grouped"},
+		{"SELECT rank() OVER (ORDER BY v LIMIT) FROM m", "expected PARTITION BY, ORDER BY or \")\" in OVER"},
 	} {
 		_, err := runCells(c.q, openOnly(src), nil)
 		var e *Error
@@ -379,6 +387,162 @@ func TestWindowLagLead(t *testing.T) {
 		}
 		if !sameCell(g[4], prevAvg) || !sameCell(g[5], next2) || !sameCell(g[6], prevSeries) {
 			t.Fatalf("row %d %v: lag/lead %v, want %v %v %v", i, g[:4], g[4:], prevAvg, next2, prevSeries)
+		}
+	}
+}
+
+// TestWindowOver: OVER (PARTITION BY ... ORDER BY ...) of raw rows and
+// of groups, with row_number, rank and dense_rank, against an oracle
+// that sorts each partition by the keys, then (time, seq); nulls sort
+// last ascending and first descending, as ORDER BY sorts them.
+func TestWindowOver(t *testing.T) {
+	src, rows := testSource(t, 3000, 50)
+	bySeq := map[uint64]trow{}
+	for _, r := range rows {
+		bySeq[r.seq] = r
+	}
+	q := "SELECT seq, row_number() OVER (PARTITION BY s ORDER BY n DESC), rank() OVER (PARTITION BY s ORDER BY n DESC), " +
+		"dense_rank() OVER (PARTITION BY s ORDER BY n DESC), lag(v) OVER (ORDER BY time), row_number() OVER (), " +
+		"cumulative_sum(n) OVER (PARTITION BY n % 3, label(series, 'host') ORDER BY x, seq DESC), rank() FROM m WHERE v > 0"
+	got, err := runCells(q, openOnly(src), &Options{BatchRows: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) < 1000 {
+		t.Fatalf("%d rows", len(got))
+	}
+	var rs []trow
+	for _, g := range got {
+		rs = append(rs, bySeq[g[0].(uint64)])
+	}
+	byTime := func(a, b trow) int { return cmp.Or(cmp.Compare(a.time, b.time), cmp.Compare(a.seq, b.seq)) }
+	// window sorts rs into partitions (by part's value) in the order of
+	// key (then time, seq) and calls f on each partition.
+	window := func(part func(trow) any, key func(a, b trow) int, f func(p []trow)) {
+		parts := map[any][]trow{}
+		for _, r := range rs {
+			parts[part(r)] = append(parts[part(r)], r)
+		}
+		for _, p := range parts {
+			slices.SortFunc(p, func(a, b trow) int { return cmp.Or(key(a, b), byTime(a, b)) })
+			f(p)
+		}
+	}
+	want := map[uint64][]any{}
+	for _, r := range rs {
+		want[r.seq] = make([]any, 7)
+	}
+	nDesc := func(a, b trow) int {
+		switch an, bn := a.f["n"], b.f["n"]; { // desc: nulls first
+		case an == nil || bn == nil:
+			return -compareAny(0, an, bn)
+		default:
+			return cmp.Compare(bn.(int64), an.(int64))
+		}
+	}
+	window(func(r trow) any { return r.f["s"] }, nDesc, func(p []trow) {
+		rank, dense := int64(0), int64(0)
+		for i, r := range p {
+			if i == 0 || nDesc(p[i-1], r) != 0 {
+				rank, dense = int64(i+1), dense+1
+			}
+			want[r.seq][0], want[r.seq][1], want[r.seq][2] = int64(i+1), rank, dense
+		}
+	})
+	window(func(trow) any { return nil }, func(a, b trow) int { return 0 }, func(p []trow) {
+		for i, r := range p {
+			if i > 0 {
+				want[r.seq][3] = p[i-1].f["v"]
+			}
+		}
+	})
+	// OVER () numbers the rows in (time, seq) order too.
+	window(func(trow) any { return nil }, func(a, b trow) int { return 0 }, func(p []trow) {
+		for i, r := range p {
+			want[r.seq][4] = int64(i + 1)
+		}
+	})
+	window(func(r trow) any {
+		n, _ := r.f["n"].(int64)
+		_, ok := r.f["n"].(int64)
+		return fmt.Sprint(ok, n%3, labelOf(r.series, "host"))
+	}, func(a, b trow) int {
+		return cmp.Or(compareAny(0, a.f["x"], b.f["x"]), cmp.Compare(b.seq, a.seq))
+	}, func(p []trow) {
+		var sum int64
+		for _, r := range p {
+			if n, ok := r.f["n"].(int64); ok {
+				sum += n
+				want[r.seq][5] = sum
+			}
+		}
+	})
+	// rank() without OVER: by time within the series, ties share.
+	window(func(r trow) any { return r.series }, func(a, b trow) int { return 0 }, func(p []trow) {
+		rank := int64(0)
+		for i, r := range p {
+			if i == 0 || p[i-1].time != r.time {
+				rank = int64(i + 1)
+			}
+			want[r.seq][6] = rank
+		}
+	})
+	for _, g := range got {
+		w := want[g[0].(uint64)]
+		for k := range w {
+			if !sameCell(g[k+1], w[k]) {
+				t.Fatalf("seq %d (%v): column %d = %v, want %v", g[0], bySeq[g[0].(uint64)], k+1, g[k+1], w[k])
+			}
+		}
+	}
+
+	// Over groups: the series ranked by their row counts, without a
+	// time bucket; and within each series, its buckets ranked.
+	got, err = runCells("SELECT series, count(*) AS c, rank() OVER (ORDER BY count(*) DESC) AS r, lead(series) OVER (ORDER BY count(*), series) FROM m GROUP BY series ORDER BY c DESC, series", openOnly(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) < 3 {
+		t.Fatalf("%d groups", len(got))
+	}
+	for i, g := range got {
+		r := int64(i + 1)
+		for j := i; j > 0 && got[j-1][1] == g[1]; j-- {
+			r = int64(j)
+		}
+		if g[2] != r {
+			t.Fatalf("%v: rank %v, want %d", g, g[2], r)
+		}
+	}
+	asc := slices.Clone(got)
+	slices.SortFunc(asc, func(a, b []any) int {
+		return cmp.Or(cmp.Compare(a[1].(int64), b[1].(int64)), cmp.Compare(a[0].(string), b[0].(string)))
+	})
+	for i, a := range asc {
+		var lead any
+		if i+1 < len(asc) {
+			lead = asc[i+1][0]
+		}
+		if a[3] != lead {
+			t.Fatalf("%v: lead %v, want %v", a, a[3], lead)
+		}
+	}
+	got, err = runCells("SELECT series, time, avg(v) AS a, row_number() OVER (PARTITION BY series ORDER BY avg(v) DESC) AS rn FROM m GROUP BY time(30m), series ORDER BY series, rn", openOnly(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) < 20 {
+		t.Fatalf("%d buckets", len(got))
+	}
+	for i, g := range got { // numbered from 1 per series, avg descending (nulls first)
+		if i == 0 || got[i-1][0] != g[0] {
+			if g[3] != int64(1) {
+				t.Fatalf("row %d %v: the first of its series", i, g)
+			}
+			continue
+		}
+		if prev := got[i-1]; g[3] != prev[3].(int64)+1 || -compareAny(0, prev[2], g[2]) > 0 {
+			t.Fatalf("row %d %v after %v", i, g, prev)
 		}
 	}
 }
