@@ -172,47 +172,80 @@ func (p *plan) planAggregate() error {
 		return ap, len(hidden) - 1, nil
 	}
 	bucketed := slices.ContainsFunc(a.groups, func(g groupSpec) bool { return g.kind == gBucket })
+	// planWin plans window function win (at pos) as a column named name.
+	planWin := func(win *WinCall, pos int, name string) (outCol, error) {
+		ordered := win.Over != nil && len(win.Over.Order) > 0
+		switch {
+		case !bucketed && !ordered:
+			return outCol{}, p.errAt(pos, "%s in an aggregate query needs GROUP BY time(<bucket>), or OVER (ORDER BY ...): it runs over the result's rows in an order", win.Func)
+		case !bucketed && strings.HasSuffix(win.Func, "derivative"):
+			return outCol{}, p.errAt(pos, "%s in an aggregate query needs GROUP BY time(<bucket>): it divides by the time between buckets", win.Func)
+		}
+		w := &winPlan{fn: win.Func, n: win.N, unit: win.Unit, arg: -1, argHid: -1, seq: -1}
+		if win.Arg != nil {
+			ap, hid, err := hide(win.Arg)
+			if err != nil {
+				return outCol{}, err
+			}
+			if err := p.winArg(win, ap); err != nil {
+				return outCol{}, err
+			}
+			w.argPlan, w.argHid = ap, hid
+		}
+		if o := win.Over; o != nil {
+			w.over = true
+			w.partNames, w.keyNames = o.names()
+			for _, x := range o.Partition {
+				_, hid, err := hide(x)
+				if err != nil {
+					return outCol{}, err
+				}
+				w.partHid = append(w.partHid, hid)
+			}
+			for _, k := range o.Order {
+				_, hid, err := hide(k.Expr)
+				if err != nil {
+					return outCol{}, err
+				}
+				w.keyHid, w.keyDesc = append(w.keyHid, hid), append(w.keyDesc, k.Desc)
+			}
+		}
+		wins = append(wins, w)
+		return outCol{name: name, kind: winKind(w.fn, w.argPlan), nullable: !rowNumbering[w.fn], win: w}, nil
+	}
 	for _, it := range st.Items {
 		if it.Win != nil {
-			ordered := it.Win.Over != nil && len(it.Win.Over.Order) > 0
-			switch {
-			case !bucketed && !ordered:
-				return p.errAt(it.Pos, "%s in an aggregate query needs GROUP BY time(<bucket>), or OVER (ORDER BY ...): it runs over the result's rows in an order", it.Win.Func)
-			case !bucketed && strings.HasSuffix(it.Win.Func, "derivative"):
-				return p.errAt(it.Pos, "%s in an aggregate query needs GROUP BY time(<bucket>): it divides by the time between buckets", it.Win.Func)
+			c, err := planWin(it.Win, it.Pos, it.Name())
+			if err != nil {
+				return err
 			}
-			w := &winPlan{fn: it.Win.Func, n: it.Win.N, unit: it.Win.Unit, arg: -1, argHid: -1, seq: -1}
-			if it.Win.Arg != nil {
-				ap, hid, err := hide(it.Win.Arg)
+			items = append(items, item{-1, -1})
+			p.out = append(p.out, c)
+			continue
+		}
+		if it.Expr != nil && it.Expr.hasWin() { // avg(value) - lag(avg(value))
+			p.windowLeaves = true
+			ap, err := p.compileArith(p.groupRefs(it.Expr), func(x *Arith, ap *arithPlan) error {
+				if x.Win == nil {
+					return leaf(x, ap)
+				}
+				c, err := planWin(x.Win, x.Pos, x.Win.String())
 				if err != nil {
 					return err
 				}
-				if err := p.winArg(it.Win, ap); err != nil {
-					return err
-				}
-				w.argPlan, w.argHid = ap, hid
+				c.hidden = true
+				hidden = append(hidden, item{-1, -1})
+				hiddenCols = append(hiddenCols, c)
+				ap.in, ap.hid = c.kind, len(hidden)-1
+				return nil
+			})
+			p.windowLeaves = false
+			if err != nil {
+				return err
 			}
-			if o := it.Win.Over; o != nil {
-				w.over = true
-				w.partNames, w.keyNames = o.names()
-				for _, x := range o.Partition {
-					_, hid, err := hide(x)
-					if err != nil {
-						return err
-					}
-					w.partHid = append(w.partHid, hid)
-				}
-				for _, k := range o.Order {
-					_, hid, err := hide(k.Expr)
-					if err != nil {
-						return err
-					}
-					w.keyHid, w.keyDesc = append(w.keyHid, hid), append(w.keyDesc, k.Desc)
-				}
-			}
-			wins = append(wins, w)
+			exprs = append(exprs, ap)
 			items = append(items, item{-1, -1})
-			p.out = append(p.out, outCol{name: it.Name(), kind: winKind(w.fn, w.argPlan), nullable: !rowNumbering[w.fn], win: w})
+			p.out = append(p.out, outCol{name: it.Name(), kind: ap.outKind(), nullable: true, post: ap})
 			continue
 		}
 		if gi := slices.IndexFunc(a.groups, func(g groupSpec) bool { return g.kind == gExpr && it.Expr != nil && g.name == it.Expr.String() }); gi >= 0 {

@@ -121,6 +121,6 @@ func TestAggregateOfExpression(t *testing.T) {
 	wantErrors(t, open, []errCase{
 		{"SELECT avg(max(v)) FROM m", "aggregates do not nest: max(v) inside avg()", ""},
 		{"SELECT avg(s * 2) FROM m", `arithmetic on column "s"`, ""},
-		{"SELECT sum(difference(v)) FROM m", "SELECT item of its own", ""},
+		{"SELECT sum(difference(v)) FROM m", "difference() is a window function: it runs over the result's rows", "difference"},
 	})
 }

@@ -2,6 +2,7 @@ package query
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -15,9 +16,10 @@ type Arith struct {
 	Op   byte   // '+', '-', '*', '/'; 'n' negates L; 'f' applies Func to L (and R, round's digits); 0 for a leaf
 	Func string // 'f': abs, round, floor, ceil, sqrt, ln, log10, exp
 	L, R *Arith
-	Col  *ColRef // leaf: a column
-	Agg  *Call   // leaf: an aggregate
-	Lit  *Lit    // leaf: an integer or a number
+	Col  *ColRef  // leaf: a column
+	Agg  *Call    // leaf: an aggregate
+	Win  *WinCall // leaf: a window function (in SELECT items only)
+	Lit  *Lit     // leaf: an integer or a number
 	Pos  int
 	// Zone: a time part's clock (hour(time, 'Europe/Berlin')); nil: UTC.
 	Zone *time.Location
@@ -60,6 +62,9 @@ func (a *Arith) write(sb *strings.Builder, min int) {
 		return
 	case a.Agg != nil:
 		sb.WriteString(a.Agg.String())
+		return
+	case a.Win != nil:
+		sb.WriteString(a.Win.String())
 		return
 	case a.Lit != nil:
 		sb.WriteString(a.Lit.String())
@@ -191,7 +196,10 @@ func (p *parser) arithFactor() *Arith {
 		p.advance()
 		return p.partCall(t)
 	case t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(" && winFuncs[strings.ToLower(t.text)]:
-		p.fail(t.pos, "%s() is a SELECT item of its own: it cannot be part of arithmetic or of another function", strings.ToLower(t.text))
+		if !p.inItem {
+			p.fail(t.pos, "%s() is a window function: it runs over the result's rows, so it may be in SELECT items and their arithmetic, not in WHERE, GROUP BY, HAVING, CASE conditions or another function's arguments", strings.ToLower(t.text))
+		}
+		return &Arith{Win: p.winCall(), Pos: t.pos}
 	case t.kind == tIdent && isPunct(p.tok(p.i+1), "(") && timeFuncs[strings.ToLower(t.text)] != "":
 		p.advance()
 		return p.timeCall(t)
@@ -511,7 +519,9 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 			return nil, p.errAt(a.Pos, "arithmetic takes numbers, found %s", litKindName(a.Lit.Kind))
 		}
 		return ap, nil
-	case a.Col != nil || a.Agg != nil:
+	case a.Win != nil && !p.windowLeaves:
+		return nil, p.errAt(a.Pos, "%s() is a window function: it runs over the result's rows, so it may be in SELECT items and their arithmetic, not in WHERE, GROUP BY, HAVING, CASE conditions or another function's arguments", a.Win.Func)
+	case a.Col != nil || a.Agg != nil || a.Win != nil:
 		if err := leaf(a, ap); err != nil {
 			return nil, err
 		}
@@ -684,6 +694,14 @@ func (a *arithPlan) leaves(f func(*arithPlan)) {
 // hasAgg reports whether a has an aggregate.
 func (a *Arith) hasAgg() bool { return a.firstAgg() != nil }
 
+// hasWin reports whether a has a window function.
+func (a *Arith) hasWin() bool {
+	if a.Win != nil {
+		return true
+	}
+	return slices.ContainsFunc(a.parts(), (*Arith).hasWin)
+}
+
 // parts returns a's operands: L and R, a text function's arguments, a
 // CASE's values.
 func (a *Arith) parts() []*Arith {
@@ -721,7 +739,7 @@ func (p *plan) rawArith(a *Arith) (*arithPlan, error) {
 // value computes the output column c (a column or arithmetic on
 // columns) for row r of b.
 func (b *batch) outValue(c *outCol, r int32) value {
-	if c.win != nil {
+	if c.win != nil || c.post != nil {
 		return nullValue // computed over the rows (applyWindows)
 	}
 	if c.expr == nil {

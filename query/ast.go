@@ -160,7 +160,11 @@ func (w *WinCall) String() string {
 
 // hasAgg reports whether the window's argument or OVER holds an
 // aggregate: it is then an aggregate query's.
-func (w *WinCall) hasAgg() bool {
+func (w *WinCall) hasAgg() bool { return w.firstAgg() != nil }
+
+// firstAgg returns the first aggregate of the window's argument and
+// OVER, nil if none.
+func (w *WinCall) firstAgg() *Call {
 	xs := []*Arith{w.Arg}
 	if w.Over != nil {
 		xs = append(xs, w.Over.Partition...)
@@ -169,11 +173,14 @@ func (w *WinCall) hasAgg() bool {
 		}
 	}
 	for _, x := range xs {
-		if x != nil && x.hasAgg() {
-			return true
+		if x == nil {
+			continue
+		}
+		if c := x.firstAgg(); c != nil {
+			return c
 		}
 	}
-	return false
+	return nil
 }
 
 // Name returns the output column name: the alias, the column name or

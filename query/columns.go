@@ -73,6 +73,10 @@ type outCol struct {
 	hidden   bool       // read for ORDER BY only, not output
 	expr     *arithPlan // computed from the row (SELECT arithmetic); src ""
 	win      *winPlan   // a window function, computed over the rows (window.go)
+	// post is arithmetic on window functions (value - lag(value)),
+	// computed from the row's other columns after them; its leaves
+	// read row[leaf.idx].
+	post *arithPlan
 }
 
 func rawColumns(fs *fieldSet) []outCol {

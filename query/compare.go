@@ -100,6 +100,8 @@ func (p *parser) arithAt(i int, right bool) bool {
 		return true
 	case isKw(t, "case") && !isPunct(p.tok(i+1), "("):
 		return true
+	case t.kind == tIdent && isPunct(p.tok(i+1), "(") && winFuncs[strings.ToLower(t.text)]:
+		return true // to say where a window function may go
 	case isPunct(t, "-") && p.tok(i+1).kind != tInt && p.tok(i+1).kind != tFloat:
 		return true
 	case isPunct(t, "("):
@@ -172,6 +174,9 @@ func (a *Arith) literal() *Lit {
 func (a *Arith) firstAgg() *Call {
 	if a.Agg != nil {
 		return a.Agg
+	}
+	if a.Win != nil {
+		return a.Win.firstAgg()
 	}
 	for _, x := range a.parts() {
 		if c := x.firstAgg(); c != nil {

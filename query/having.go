@@ -121,7 +121,7 @@ func (p *plan) resultCol(c *ColRef) (int, colKind, error) {
 	}
 	for i, o := range p.out {
 		if o.name == name && !o.hidden {
-			if o.win != nil {
+			if o.win != nil || o.post != nil {
 				return 0, 0, p.errAt(c.Pos, "HAVING cannot use %s: window functions are computed after HAVING", name)
 			}
 			return i, o.kind, nil

@@ -34,6 +34,10 @@ type parser struct {
 	i      int
 	having bool // in HAVING: an operand may be an aggregate call
 	inCase int  // in a CASE's conditions (nested: > 1)
+	// inItem: parsing a SELECT item's arithmetic, where a window
+	// function may be an operand (value - lag(value)); not inside a
+	// window's or an aggregate's arguments, nor in conditions.
+	inItem bool
 }
 
 // errParse carries an *Error through panics inside the parser.
@@ -290,19 +294,23 @@ func (p *parser) selectList(st *Statement) {
 			}
 			continue
 		}
-		if t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(" && winFuncs[strings.ToLower(t.text)] {
+		if start := p.i; t.kind == tIdent && isPunct(p.tok(p.i+1), "(") && winFuncs[strings.ToLower(t.text)] {
 			it.Win = p.winCall()
 			if t := p.peek(); t.kind == tPunct && strings.Contains("+-*/%", t.text) {
-				p.fail(it.Pos, "%s() is a SELECT item of its own: it cannot be part of arithmetic or of another function", it.Win.Func)
+				p.i, it.Win = start, nil // lag(v) + 1: arithmetic on it, below
+			} else {
+				p.alias(&it)
+				st.Items = append(st.Items, it)
+				if !p.acceptPunct(",") {
+					return
+				}
+				continue
 			}
-			p.alias(&it)
-			st.Items = append(st.Items, it)
-			if !p.acceptPunct(",") {
-				return
-			}
-			continue
 		}
-		switch a := p.arith(); {
+		p.inItem = true
+		a := p.arith()
+		p.inItem = false
+		switch {
 		case a.Col != nil:
 			it.Col = a.Col
 		case a.Agg != nil:
@@ -342,6 +350,7 @@ var rowNumbering = map[string]bool{"row_number": true, "rank": true, "dense_rank
 
 // winCall parses a window function call.
 func (p *parser) winCall() *WinCall {
+	defer p.noWindows()()
 	name := p.advance()
 	w := &WinCall{Func: strings.ToLower(name.text), Pos: name.pos}
 	p.expectPunct("(")
@@ -390,6 +399,14 @@ func (p *parser) winCall() *WinCall {
 	p.expectPunct(")")
 	w.Over = p.over()
 	return w
+}
+
+// noWindows leaves SELECT item arithmetic, where window functions may
+// be operands, until the function it returns is called.
+func (p *parser) noWindows() func() {
+	in := p.inItem
+	p.inItem = false
+	return func() { p.inItem = in }
 }
 
 // over parses an optional OVER ([PARTITION BY x, ...] [ORDER BY y
@@ -471,7 +488,7 @@ func (p *parser) distinct(st *Statement, pos int) {
 		if it.Expr != nil && it.Expr.hasAgg() {
 			p.fail(it.Pos, "SELECT DISTINCT with an aggregate is not supported: GROUP BY the other columns")
 		}
-		if it.Win != nil {
+		if it.Win != nil || it.Expr != nil && it.Expr.hasWin() {
 			p.fail(it.Pos, "SELECT DISTINCT with a window function is not supported")
 		}
 		st.GroupBy = append(st.GroupBy, GroupItem{Col: it.Col, Expr: it.Expr, Pos: it.Pos})
@@ -491,6 +508,7 @@ var aggregates = map[string]bool{
 var argExtremes = map[string]string{"arg_max": "arg_max", "max_by": "arg_max", "arg_min": "arg_min", "min_by": "arg_min"}
 
 func (p *parser) call() *Call {
+	defer p.noWindows()()
 	name := p.advance()
 	fn := strings.ToLower(name.text)
 	if !aggregates[fn] {
@@ -792,6 +810,7 @@ func (p *parser) orderItem() OrderItem {
 }
 
 func (p *parser) orExpr() Expr {
+	defer p.noWindows()()
 	x := p.andExpr()
 	for p.acceptKw("or") {
 		x = &Or{x, p.andExpr()}

@@ -9,12 +9,15 @@ import (
 
 // plan is a checked statement ready to run.
 type plan struct {
-	rowArith bool     // compiling arithmetic on the row's columns (rawArith)
-	in       inValues // the IN subqueries' values
-	st       *Statement
-	src      string
-	fields   *fieldSet
-	now      int64
+	rowArith bool // compiling arithmetic on the row's columns (rawArith)
+	// windowLeaves: compiling a SELECT item's arithmetic on window
+	// functions (value - lag(value)), the one place they may be.
+	windowLeaves bool
+	in           inValues // the IN subqueries' values
+	st           *Statement
+	src          string
+	fields       *fieldSet
+	now          int64
 
 	where pred // nil: every row
 	// Bounds implied by the WHERE clause's top-level conjuncts
@@ -153,6 +156,7 @@ func (p *plan) planRaw() error {
 			p.out = slices.DeleteFunc(p.out, func(c outCol) bool { return !p.st.keep[c.name] })
 		}
 	} else {
+		var post []postLeaf
 		for _, it := range p.st.Items {
 			if it.Win != nil {
 				c, err := p.planRawWindow(&it)
@@ -160,6 +164,21 @@ func (p *plan) planRaw() error {
 					return err
 				}
 				p.out = append(p.out, c)
+				continue
+			}
+			if it.Expr != nil && it.Expr.hasWin() { // value - lag(value)
+				p.windowLeaves = true
+				ap, err := p.compileArith(it.Expr, func(x *Arith, ap *arithPlan) error {
+					c, err := p.postLeaf(x)
+					c.hidden, ap.in = true, c.kind
+					post = append(post, postLeaf{ap, c})
+					return err
+				})
+				p.windowLeaves = false
+				if err != nil {
+					return err
+				}
+				p.out = append(p.out, outCol{name: it.Name(), kind: ap.outKind(), nullable: true, post: ap})
 				continue
 			}
 			if it.Expr != nil {
@@ -176,9 +195,15 @@ func (p *plan) planRaw() error {
 			}
 			p.out = append(p.out, outCol{name: it.Name(), kind: k, nullable: !isBase(it.Col.Name), src: it.Col.Name})
 		}
+		// The leaves of arithmetic on windows: hidden columns after the
+		// visible ones.
+		for _, l := range post {
+			p.out = append(p.out, l.col)
+			l.leaf.idx = len(p.out) - 1
+		}
 	}
 	for i, c := range p.out {
-		if c.expr == nil && c.win == nil && p.fields.instant(c.src) { // out as a timestamp
+		if c.expr == nil && c.win == nil && c.post == nil && p.fields.instant(c.src) { // out as a timestamp
 			ap, err := p.rawArith(&Arith{Col: &ColRef{Name: c.src}})
 			if err != nil {
 				return err
@@ -187,7 +212,7 @@ func (p *plan) planRaw() error {
 		}
 	}
 	for _, c := range p.out {
-		if c.expr == nil && c.win == nil {
+		if c.expr == nil && c.win == nil && c.post == nil {
 			p.nd.add(c.src)
 		}
 	}

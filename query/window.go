@@ -48,6 +48,26 @@ func (o *Over) names() (part, keys []string) {
 	return part, keys
 }
 
+// postLeaf is a leaf of arithmetic on window functions in a raw query
+// (value - lag(value)) and the hidden column it reads: the window, or
+// the column computed as the row's other arithmetic is.
+type postLeaf struct {
+	leaf *arithPlan
+	col  outCol
+}
+
+// postLeaf plans the column leaf x of arithmetic on windows reads.
+func (p *plan) postLeaf(x *Arith) (outCol, error) {
+	if x.Win != nil {
+		return p.planRawWindow(&SelectItem{Win: x.Win, Pos: x.Pos})
+	}
+	ap, err := p.rawArith(x)
+	if err != nil {
+		return outCol{}, err
+	}
+	return outCol{name: x.String(), kind: ap.outKind(), nullable: true, expr: ap}, nil
+}
+
 // winKey is a column a window orders its partitions by.
 type winKey struct {
 	col  int
@@ -155,14 +175,22 @@ func (p *plan) rawColumn(name string, k colKind) int {
 
 // hasWindows reports whether the result has window columns.
 func (p *plan) hasWindows() bool {
-	return slices.ContainsFunc(p.out, func(c outCol) bool { return c.win != nil })
+	return slices.ContainsFunc(p.out, func(c outCol) bool { return c.win != nil || c.post != nil })
 }
 
-// applyWindows computes every window column of rows.
+// applyWindows computes every window column of rows, then the
+// arithmetic on them.
 func applyWindows(rows [][]value, out []outCol) {
 	for c := range out {
 		if w := out[c].win; w != nil {
 			w.apply(rows, c, out)
+		}
+	}
+	for c := range out {
+		if ap := out[c].post; ap != nil {
+			for _, row := range rows {
+				row[c] = ap.eval(func(l *arithPlan) value { return row[l.idx] })
+			}
 		}
 	}
 }

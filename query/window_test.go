@@ -267,8 +267,13 @@ func TestWindowStep(t *testing.T) {
 func TestWindowErrors(t *testing.T) {
 	src, _ := testSource(t, 100, 50)
 	for _, c := range []struct{ q, msg string }{
-		{"SELECT value + difference(v) FROM m", "SELECT item of its own"},
-		{"SELECT difference(difference(v)) FROM m", "SELECT item of its own"},
+		{"SELECT difference(difference(v)) FROM m", "may be in SELECT items and their arithmetic, not in WHERE, GROUP BY, HAVING, CASE conditions or another function's arguments"},
+		{"SELECT v FROM m WHERE lag(v) > 1", "lag() is a window function"},
+		{"SELECT CASE WHEN lag(v) > 1 THEN 1 END FROM m", "lag() is a window function"},
+		{"SELECT avg(v) FROM m GROUP BY time(1h) HAVING lag(avg(v)) > 1", "lag() is a window function"},
+		{"SELECT avg(v) - lag(avg(v)) AS d FROM m GROUP BY time(1h) HAVING d > 0", "window functions are computed after HAVING"},
+		{"SELECT DISTINCT v - lag(v) FROM m", "DISTINCT with a window"},
+		{"SELECT lag(v) + s FROM m", "arithmetic on column \"s\""},
 		{"SELECT moving_average(v) FROM m", "moving_average wants the number of values"},
 		{"SELECT moving_average(v, 0) FROM m", "1 to 1048576"},
 		{"SELECT derivative(v, 3) FROM m", "time unit"},
@@ -279,7 +284,6 @@ func TestWindowErrors(t *testing.T) {
 		{"SELECT difference(v) FROM m GROUP BY time(1h)", "must be grouped"},
 		{"SELECT lag(v, -1) FROM m", "lag wants the number of rows to look back, 0 to 4194304"},
 		{"SELECT lead(v, 1.5) FROM m", "lead wants the number of rows to look ahead"},
-		{"SELECT lag(v) + 1 FROM m", "SELECT item of its own"},
 		{"SELECT lag(avg(v)) FROM m GROUP BY series", "needs GROUP BY time(<bucket>), or OVER (ORDER BY ...)"},
 		{"SELECT derivative(avg(v)) OVER (ORDER BY avg(v)) FROM m GROUP BY series", "divides by the time between buckets"},
 		{"SELECT row_number(v) FROM m", "row_number() takes no argument"},
@@ -543,6 +547,83 @@ func TestWindowOver(t *testing.T) {
 		}
 		if prev := got[i-1]; g[3] != prev[3].(int64)+1 || -compareAny(0, prev[2], g[2]) > 0 {
 			t.Fatalf("row %d %v after %v", i, g, prev)
+		}
+	}
+}
+
+// TestWindowArithmetic: window functions as operands of a SELECT item's
+// arithmetic and text functions, computed after the windows from the
+// row's other columns, equal to the same arithmetic on the windows'
+// own columns; ORDER BY and LIMIT take their results.
+func TestWindowArithmetic(t *testing.T) {
+	src, _ := testSource(t, 3000, 50)
+	open := openOnly(src)
+	parts := mustRun(t, open, "SELECT seq, v, lag(v), time, lag(time), s, row_number() OVER (PARTITION BY s ORDER BY seq), lead(n, 2) FROM m")
+	got := mustRun(t, open, "SELECT seq, v - lag(v), time - lag(time) AS gap, concat(s, '/', row_number() OVER (PARTITION BY s ORDER BY seq)), -lead(n, 2), (lag(v)) FROM m")
+	if len(got) != len(parts) || len(got) < 1000 {
+		t.Fatalf("%d rows, the windows alone %d", len(got), len(parts))
+	}
+	sub := func(a, b any) any {
+		if a == nil || b == nil {
+			return nil
+		}
+		return a.(int64) - b.(int64)
+	}
+	values := 0
+	for i, g := range got {
+		p := parts[i]
+		var d, neg, tag any
+		if p[1] != nil && p[2] != nil {
+			d = p[1].(float64) - p[2].(float64)
+			values++
+		}
+		if p[7] != nil {
+			neg = -p[7].(int64)
+		}
+		if p[5] != nil { // (concat of a null is null)
+			tag = fmt.Sprintf("%s/%d", p[5], p[6])
+		}
+		want := []any{p[0], d, sub(p[3], p[4]), tag, neg, p[2]}
+		for k := range want {
+			if !sameCell(g[k], want[k]) {
+				t.Fatalf("row %d (seq %v): column %d = %v, want %v", i, g[0], k, g[k], want[k])
+			}
+		}
+	}
+	if values < 1000 {
+		t.Fatalf("only %d differences", values)
+	}
+	// The largest gaps between a series' rows, found by ORDER BY.
+	top := mustRun(t, open, "SELECT series, time - lag(time) AS gap FROM m ORDER BY gap DESC LIMIT 3 OFFSET 10")
+	all := mustRun(t, open, "SELECT series, time, lag(time) FROM m")
+	var gaps []int64
+	for _, r := range all {
+		if r[2] != nil {
+			gaps = append(gaps, r[1].(int64)-r[2].(int64))
+		}
+	}
+	slices.SortFunc(gaps, func(a, b int64) int { return cmp.Compare(b, a) })
+	// Nulls first in DESC: as many as there are series.
+	nulls := len(all) - len(gaps)
+	for i, r := range top {
+		if k := 10 + i - nulls; k < 0 || r[1] != gaps[k] {
+			t.Fatalf("gap %d: %v, want %v (%d nulls first)", i, r, gaps[max(k, 0)], nulls)
+		}
+	}
+	// Over buckets: the change of a bucket's mean, and a rank plus a count.
+	agg := mustRun(t, open, "SELECT series, time, avg(v), lag(avg(v)), rank() OVER (ORDER BY avg(v)), count(*) FROM m GROUP BY time(30m), series")
+	got = mustRun(t, open, "SELECT series, time, avg(v) - lag(avg(v)), rank() OVER (ORDER BY avg(v)) + count(*) FROM m GROUP BY time(30m), series")
+	if len(agg) != len(got) || len(got) < 20 {
+		t.Fatalf("%d rows, want %d", len(got), len(agg))
+	}
+	for i, g := range got {
+		a := agg[i]
+		var d any
+		if a[2] != nil && a[3] != nil {
+			d = a[2].(float64) - a[3].(float64)
+		}
+		if !sameCell(g[2], d) || g[3] != a[4].(int64)+a[5].(int64) {
+			t.Fatalf("row %d %v, want %v and %v + %v", i, g, d, a[4], a[5])
 		}
 	}
 }
