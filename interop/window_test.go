@@ -43,6 +43,16 @@ func TestInteropWindowOver(t *testing.T) {
 		{"the three largest values of each series",
 			"SELECT series, t, value FROM (SELECT series, epoch_ms(time) AS t, value, row_number() OVER (PARTITION BY series ORDER BY value DESC) AS rn FROM nab) WHERE rn <= 3 ORDER BY series, t",
 			"SELECT series, t, value FROM (SELECT series, epoch_ms(time) AS t, value, row_number() OVER (PARTITION BY series ORDER BY value DESC, time, seq) AS rn FROM nab) WHERE rn <= 3 ORDER BY series, t"},
+		{"sum, avg, max and count over windows, and arithmetic on windows",
+			"SELECT series, epoch_ms(time) AS t, value / sum(value) OVER (PARTITION BY series) AS share, avg(value) OVER (PARTITION BY series ORDER BY round(value)) AS ravg, " +
+				"max(value) OVER () AS top, count(*) OVER (PARTITION BY series ORDER BY time) AS n, value - lag(value) AS step, (time - lag(time)) / 1000000 AS gap_ms " +
+				"FROM nab WHERE series LIKE 'nab/realTraffic/%' ORDER BY series, t",
+			"SELECT series, epoch_ms(time) AS t, value / sum(value) OVER (PARTITION BY series) AS share, avg(value) OVER (PARTITION BY series ORDER BY round(value)) AS ravg, " +
+				"max(value) OVER () AS top, count(*) OVER (PARTITION BY series ORDER BY time) AS n, value - lag(value) OVER (PARTITION BY series ORDER BY time, seq) AS step, " +
+				"epoch_ms(time) - lag(epoch_ms(time)) OVER (PARTITION BY series ORDER BY time, seq) AS gap_ms FROM nab WHERE series LIKE 'nab/realTraffic/%' ORDER BY series, t"},
+		{"each series' share of all samples, and a running count",
+			"SELECT series, count(*) AS n, 100.0 * count(*) / sum(count(*)) OVER () AS share, sum(count(*)) OVER (ORDER BY series) AS running FROM nab GROUP BY series ORDER BY series",
+			"SELECT series, count(*) AS n, 100.0 * count(*) / sum(count(*)) OVER () AS share, sum(count(*)) OVER (ORDER BY series) AS running FROM nab GROUP BY series ORDER BY series"},
 		{"series ranked by their mean, within their NAB directory",
 			"SELECT series, avg(value) AS a, rank() OVER (PARTITION BY split_part(series, '/', 2) ORDER BY avg(value) DESC) AS r, rank() OVER (ORDER BY count(*)) AS n " +
 				"FROM nab GROUP BY series ORDER BY series",

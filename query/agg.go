@@ -174,7 +174,7 @@ func (p *plan) planAggregate() error {
 	bucketed := slices.ContainsFunc(a.groups, func(g groupSpec) bool { return g.kind == gBucket })
 	// planWin plans window function win (at pos) as a column named name.
 	planWin := func(win *WinCall, pos int, name string) (outCol, error) {
-		ordered := win.Over != nil && len(win.Over.Order) > 0
+		ordered := win.Over != nil && (len(win.Over.Order) > 0 || winAggs[win.Func]) // an aggregate needs no order
 		switch {
 		case !bucketed && !ordered:
 			return outCol{}, p.errAt(pos, "%s in an aggregate query needs GROUP BY time(<bucket>), or OVER (ORDER BY ...): it runs over the result's rows in an order", win.Func)

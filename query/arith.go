@@ -230,7 +230,11 @@ func (p *parser) arithFactor() *Arith {
 		p.expectPunct(")")
 		return a
 	case t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(":
-		return &Arith{Agg: p.call(), Pos: t.pos}
+		c := p.call()
+		if o := p.peek(); isKw(o, "over") && isPunct(p.tok(p.i+1), "(") {
+			return &Arith{Win: p.aggWindow(c, o), Pos: t.pos}
+		}
+		return &Arith{Agg: c, Pos: t.pos}
 	}
 	return &Arith{Col: p.colRef(), Pos: t.pos}
 }

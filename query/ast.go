@@ -123,8 +123,11 @@ type OverOrder struct {
 
 func (w *WinCall) String() string {
 	s := w.Func + "("
-	if w.Arg != nil {
+	switch {
+	case w.Arg != nil:
 		s += w.Arg.String()
+	case w.Func == "count":
+		s += "*"
 	}
 	switch {
 	case w.Func == "moving_average", (w.Func == "lag" || w.Func == "lead") && w.N != 1:

@@ -102,6 +102,8 @@ func (p *parser) arithAt(i int, right bool) bool {
 		return true
 	case t.kind == tIdent && isPunct(p.tok(i+1), "(") && winFuncs[strings.ToLower(t.text)]:
 		return true // to say where a window function may go
+	case t.kind == tIdent && isPunct(p.tok(i+1), "(") && aggregates[strings.ToLower(t.text)] && isKw(p.tok(p.closing(i+1)+1), "over"):
+		return true // avg(v) OVER (): the same
 	case isPunct(t, "-") && p.tok(i+1).kind != tInt && p.tok(i+1).kind != tFloat:
 		return true
 	case isPunct(t, "("):

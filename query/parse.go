@@ -401,6 +401,29 @@ func (p *parser) winCall() *WinCall {
 	return w
 }
 
+// aggWindow makes aggregate c, followed by OVER (at token o), the
+// window function that computes it over each row's partition.
+func (p *parser) aggWindow(c *Call, o token) *WinCall {
+	switch {
+	case !p.inItem:
+		p.fail(c.Pos, "%s() OVER (...) is a window function: it runs over the result's rows, so it may be in SELECT items and their arithmetic, not in WHERE, GROUP BY, HAVING, CASE conditions or another function's arguments", c.Func)
+	case !winAggs[c.Func]:
+		p.fail(o.pos, "%s() has no window form: OVER follows sum, avg, min, max, count and the window functions", c.Func)
+	case c.Distinct || c.Filter != nil:
+		p.fail(o.pos, "%s() OVER (...) takes neither DISTINCT nor FILTER", c.Func)
+	}
+	w := &WinCall{Func: c.Func, Pos: c.Pos}
+	switch {
+	case c.Star:
+	case c.Expr != nil:
+		w.Arg = c.Expr
+	default:
+		w.Arg = &Arith{Col: c.Arg, Pos: c.Arg.Pos}
+	}
+	w.Over = p.over()
+	return w
+}
+
 // noWindows leaves SELECT item arithmetic, where window functions may
 // be operands, until the function it returns is called.
 func (p *parser) noWindows() func() {

@@ -76,8 +76,15 @@ type winKey struct {
 
 // winKind is the kind of a window function's result over argument ap.
 func winKind(fn string, ap *arithPlan) colKind {
-	if rowNumbering[fn] {
+	switch {
+	case rowNumbering[fn] || fn == "count":
 		return kInt
+	case fn == "avg":
+		return kFloat
+	case fn == "min" || fn == "max":
+		return ap.outKind()
+	case fn == "sum":
+		return ap.kind
 	}
 	k := ap.kind
 	switch fn {
@@ -129,7 +136,11 @@ func (p *plan) planRawWindow(it *SelectItem) (outCol, error) {
 // winArg refuses an argument of the wrong type: lag and lead take what
 // arithmetic does (numbers, instants, text), the others a number.
 func (p *plan) winArg(w *WinCall, ap *arithPlan) error {
-	if w.Func == "lag" || w.Func == "lead" || ap == nil {
+	switch w.Func {
+	case "lag", "lead", "min", "max", "count":
+		return nil
+	}
+	if ap == nil {
 		return nil
 	}
 	return p.number(w.Arg, ap)
@@ -253,6 +264,9 @@ func (w *winPlan) apply(rows [][]value, c int, out []outCol) {
 	case rowNumbering[w.fn]:
 		w.number(rows, idx, c, samePart, peer)
 		return
+	case winAggs[w.fn]:
+		w.aggregate(rows, idx, c, out, samePart, peer)
+		return
 	}
 	argKind := out[w.arg].kind
 	var st winState
@@ -267,6 +281,98 @@ func (w *winPlan) apply(rows [][]value, c int, out []outCol) {
 		}
 		row[c] = w.step(&st, row[w.arg], argKind, t)
 	}
+}
+
+// winAggs are the aggregates that are window functions when OVER
+// follows them: sum(value) OVER (PARTITION BY series).
+var winAggs = map[string]bool{"sum": true, "avg": true, "min": true, "max": true, "count": true}
+
+// aggregate fills column c of an aggregate over a window: without OVER's
+// ORDER BY, the aggregate of the row's whole partition; with it, of the
+// partition's rows up to the row and its peers (SQL's default frame: a
+// running sum gives tied rows one value).
+func (w *winPlan) aggregate(rows [][]value, idx []int, c int, out []outCol, samePart func(a, b []value) int, peer func(a, b []value) bool) {
+	k := kInt // count(*)
+	if w.arg >= 0 {
+		k = out[w.arg].kind
+	}
+	for start := 0; start < len(idx); {
+		end := start + 1
+		for end < len(idx) && samePart(rows[idx[start]], rows[idx[end]]) == 0 {
+			end++
+		}
+		var st winAgg
+		for lo := start; lo < end; {
+			hi := end // no ORDER BY: the whole partition at once
+			if len(w.keys) > 0 {
+				for hi = lo + 1; hi < end && peer(rows[idx[lo]], rows[idx[hi]]); hi++ {
+				}
+			}
+			for _, i := range idx[lo:hi] {
+				v := value{} // count(*): every row
+				if w.arg >= 0 {
+					v = rows[i][w.arg]
+				}
+				st.add(w.fn, v, k)
+			}
+			v := st.result(w.fn, k)
+			for _, i := range idx[lo:hi] {
+				rows[i][c] = v
+			}
+			lo = hi
+		}
+		start = end
+	}
+}
+
+// winAgg is the state of an aggregate over a window.
+type winAgg struct {
+	n    int64
+	sumI int64
+	over bool // the int64 sum overflowed: null
+	sum  fsum // avg, and sum of floats
+	ext  value
+}
+
+func (s *winAgg) add(fn string, v value, k colKind) {
+	if v.null {
+		return
+	}
+	s.n++
+	switch fn {
+	case "sum", "avg":
+		if k == kInt {
+			if t := s.sumI + v.i; (v.i > 0 && t < s.sumI) || (v.i < 0 && t > s.sumI) {
+				s.over = true
+			} else {
+				s.sumI = t
+			}
+		}
+		s.sum.add(num(k, v))
+	case "min", "max":
+		if c := compareValues(k, v, s.ext); s.n == 1 || fn == "min" && c < 0 || fn == "max" && c > 0 {
+			s.ext = v
+		}
+	}
+}
+
+func (s *winAgg) result(fn string, k colKind) value {
+	switch {
+	case fn == "count":
+		return value{i: s.n}
+	case s.n == 0:
+		return nullValue
+	case fn == "avg":
+		return value{f: s.sum.value() / float64(s.n)}
+	case fn == "sum" && k == kInt:
+		if s.over {
+			return nullValue
+		}
+		return value{i: s.sumI}
+	case fn == "sum":
+		return value{f: s.sum.value()}
+	}
+	return s.ext
 }
 
 // number fills column c of row_number, rank or dense_rank: the row's

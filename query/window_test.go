@@ -274,6 +274,10 @@ func TestWindowErrors(t *testing.T) {
 		{"SELECT avg(v) - lag(avg(v)) AS d FROM m GROUP BY time(1h) HAVING d > 0", "window functions are computed after HAVING"},
 		{"SELECT DISTINCT v - lag(v) FROM m", "DISTINCT with a window"},
 		{"SELECT lag(v) + s FROM m", "arithmetic on column \"s\""},
+		{"SELECT v FROM m WHERE v > avg(v) OVER ()", "avg() OVER (...) is a window function"},
+		{"SELECT quantile(0.5, v) OVER () FROM m", "quantile() has no window form"},
+		{"SELECT count(DISTINCT v) OVER () FROM m", "takes neither DISTINCT nor FILTER"},
+		{"SELECT sum(s) OVER () FROM m", "want a number"},
 		{"SELECT moving_average(v) FROM m", "moving_average wants the number of values"},
 		{"SELECT moving_average(v, 0) FROM m", "1 to 1048576"},
 		{"SELECT derivative(v, 3) FROM m", "time unit"},
@@ -624,6 +628,139 @@ func TestWindowArithmetic(t *testing.T) {
 		}
 		if !sameCell(g[2], d) || g[3] != a[4].(int64)+a[5].(int64) {
 			t.Fatalf("row %d %v, want %v and %v + %v", i, g, d, a[4], a[5])
+		}
+	}
+}
+
+// TestWindowAggregates: sum, avg, min, max and count with OVER, against
+// an oracle that aggregates, for each row, the rows of its partition
+// (all of them without ORDER BY; with it, those up to the row and its
+// peers, as SQL's default frame), nulls skipped; over raw rows and over
+// groups (a share of the total).
+func TestWindowAggregates(t *testing.T) {
+	src, rows := testSource(t, 1500, 50)
+	bySeq := map[uint64]trow{}
+	for _, r := range rows {
+		bySeq[r.seq] = r
+	}
+	type win struct {
+		item  string
+		part  func(trow) any
+		key   func(trow) any // nil: no ORDER BY
+		desc  bool
+		fn    string
+		value func(trow) any
+	}
+	byS := func(r trow) any { return r.f["s"] }
+	all := func(trow) any { return nil }
+	field := func(name string) func(trow) any { return func(r trow) any { return r.f[name] } }
+	wins := []win{
+		{"sum(n) OVER (PARTITION BY s)", byS, nil, false, "sum", field("n")},
+		{"avg(v) OVER (PARTITION BY s ORDER BY n)", byS, field("n"), false, "avg", field("v")},
+		{"min(s) OVER ()", all, nil, false, "min", field("s")},
+		{"max(time) OVER (PARTITION BY series)", func(r trow) any { return r.series }, nil, false, "max", func(r trow) any { return r.time }},
+		{"count(*) OVER (PARTITION BY s ORDER BY x DESC)", byS, field("x"), true, "count", func(trow) any { return true }},
+		{"count(v) OVER (PARTITION BY n % 4)", func(r trow) any {
+			if n, ok := r.f["n"].(int64); ok {
+				return n % 4
+			}
+			return nil
+		}, nil, false, "count", field("v")},
+		{"sum(x * 2) OVER (ORDER BY time)", all, func(r trow) any { return r.time }, false, "sum", func(r trow) any {
+			if x, ok := r.f["x"].(float64); ok {
+				return x * 2
+			}
+			return nil
+		}},
+	}
+	var items []string
+	for _, w := range wins {
+		items = append(items, w.item)
+	}
+	q := "SELECT seq, " + strings.Join(items, ", ") + " FROM m WHERE op = 'put'"
+	got, err := runCells(q, openOnly(src), &Options{BatchRows: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rs []trow
+	for _, g := range got {
+		rs = append(rs, bySeq[g[0].(uint64)])
+	}
+	if len(rs) < 1000 {
+		t.Fatalf("%d rows", len(rs))
+	}
+	for i, g := range got {
+		r := rs[i]
+		for k, w := range wins {
+			var vals []any
+			for _, o := range rs {
+				if compareAny(0, w.part(o), w.part(r)) != 0 {
+					continue
+				}
+				if w.key != nil {
+					c := compareAny(0, w.key(o), w.key(r))
+					if w.desc {
+						c = -c
+					}
+					if c > 0 {
+						continue
+					}
+				}
+				if v := w.value(o); v != nil {
+					vals = append(vals, v)
+				}
+			}
+			var want any
+			switch {
+			case w.fn == "count":
+				want = int64(len(vals))
+			case len(vals) == 0:
+			case w.fn == "min" || w.fn == "max":
+				want = vals[0]
+				for _, v := range vals[1:] {
+					if c := compareAny(0, v, want); w.fn == "min" && c < 0 || w.fn == "max" && c > 0 {
+						want = v
+					}
+				}
+			default:
+				var si int64
+				var sf float64
+				for _, v := range vals {
+					if n, ok := v.(int64); ok {
+						si += n
+						sf += float64(n)
+					} else {
+						sf += v.(float64)
+					}
+				}
+				_, isInt := vals[0].(int64)
+				switch {
+				case w.fn == "avg":
+					want = sf / float64(len(vals))
+				case isInt:
+					want = si
+				default:
+					want = sf
+				}
+			}
+			if !sameCell(g[k+1], want) {
+				t.Fatalf("seq %d: %s = %v, want %v", r.seq, w.item, g[k+1], want)
+			}
+		}
+	}
+	// Over groups: each series' share of all rows, and its running count.
+	got = mustRun(t, openOnly(src), "SELECT series, count(*), 100.0 * count(*) / sum(count(*)) OVER () AS share, sum(count(*)) OVER (ORDER BY series) FROM m GROUP BY series ORDER BY series")
+	var total, running int64
+	for _, g := range got {
+		total += g[1].(int64)
+	}
+	if total != int64(len(rows)) || len(got) < 3 {
+		t.Fatalf("groups %v", got)
+	}
+	for _, g := range got {
+		running += g[1].(int64)
+		if !sameCell(g[2], 100*float64(g[1].(int64))/float64(total)) || g[3] != running {
+			t.Fatalf("%v: want share %v, running %d", g, 100*float64(g[1].(int64))/float64(total), running)
 		}
 	}
 }
