@@ -53,6 +53,9 @@ func TestInteropWindowOver(t *testing.T) {
 		{"each series' share of all samples, and a running count",
 			"SELECT series, count(*) AS n, 100.0 * count(*) / sum(count(*)) OVER () AS share, sum(count(*)) OVER (ORDER BY series) AS running FROM nab GROUP BY series ORDER BY series",
 			"SELECT series, count(*) AS n, 100.0 * count(*) / sum(count(*)) OVER () AS share, sum(count(*)) OVER (ORDER BY series) AS running FROM nab GROUP BY series ORDER BY series"},
+		{"QUALIFY: the two largest hourly means of each series",
+			"SELECT series, time, avg(value) AS a, row_number() OVER (PARTITION BY series ORDER BY avg(value) DESC) AS rn FROM nab GROUP BY time(1h), series QUALIFY rn <= 2 ORDER BY series, rn",
+			"SELECT series, epoch_ms(time_bucket(INTERVAL 1 hour, time)) AS t, avg(value) AS a, row_number() OVER (PARTITION BY series ORDER BY avg(value) DESC, t) AS rn FROM nab GROUP BY series, t QUALIFY rn <= 2 ORDER BY series, rn"},
 		{"series ranked by their mean, within their NAB directory",
 			"SELECT series, avg(value) AS a, rank() OVER (PARTITION BY split_part(series, '/', 2) ORDER BY avg(value) DESC) AS r, rank() OVER (ORDER BY count(*)) AS n " +
 				"FROM nab GROUP BY series ORDER BY series",

@@ -42,9 +42,13 @@ type Statement struct {
 	Fill      *Fill // GROUP BY time(d) FILL(...); nil: none
 	Having    Expr  // on the result's columns (aggregates by their text); nil: every group
 	havingPos int
-	OrderBy   []OrderItem
-	Limit     int64 // -1: none
-	Offset    int64 // rows skipped before LIMIT counts
+	// Qualify is on the result's columns after the window functions
+	// (QUALIFY rn <= 3); nil: every row.
+	Qualify    Expr
+	qualifyPos int
+	OrderBy    []OrderItem
+	Limit      int64 // -1: none
+	Offset     int64 // rows skipped before LIMIT counts
 
 	streamPos int
 	// keep, when set, narrows SELECT * to these columns: a join side's,

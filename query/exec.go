@@ -272,6 +272,7 @@ func (x *executor) start(ctx context.Context) (array.RecordReader, error) {
 			rows = slices.DeleteFunc(rows, func(r []value) bool { return !p.having(r) })
 		}
 		applyWindows(rows, p.out)
+		rows = p.qualified(rows)
 		return newRowsReader(x.o, p.out, x.sortRows(rows)), nil
 	}
 	if p.hasWindows() {
@@ -288,6 +289,7 @@ func (x *executor) start(ctx context.Context) (array.RecordReader, error) {
 			return nil, err
 		}
 		applyWindows(rows, p.out)
+		rows = p.qualified(rows)
 		return newRowsReader(x.o, p.out, x.sortRows(rows)), nil
 	}
 	if p.streamsInSeqOrder() {

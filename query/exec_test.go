@@ -263,6 +263,8 @@ func FuzzQuery(f *testing.F) {
 		"SELECT host, avg(v) - lag(avg(v)), dense_rank() OVER (ORDER BY count(*)) * 2 FROM m GROUP BY time(10m), host",
 		"SELECT seq, v / sum(v) OVER (PARTITION BY s), avg(n) OVER (ORDER BY x DESC), min(s) OVER (), count(*) OVER (PARTITION BY host) FROM m",
 		"SELECT host, count(*) * 100.0 / sum(count(*)) OVER (), max(avg(v)) OVER (ORDER BY host) FROM m GROUP BY host",
+		"SELECT seq, lag(v) AS l, row_number() OVER (PARTITION BY s) AS rn, time - lag(time) AS g FROM m QUALIFY rn <= 2 AND (l > 3 OR g > 10s) ORDER BY g LIMIT 7",
+		"SELECT host, count(*), rank() OVER (ORDER BY count(*)) AS r FROM m GROUP BY host HAVING max(time) - min(time) > 1h QUALIFY r < 3",
 		"SELECT seq, difference(n), derivative(v, 1m), moving_average(x * 2, 3) AS a FROM m WHERE v > 0 ORDER BY a DESC LIMIT 4",
 		"SELECT host, cumulative_sum(count(*)), non_negative_derivative(sum(n)) FROM m GROUP BY time(10m), host HAVING count(*) > 1",
 		"SELECT stddev(v), median(x), spread(n), var_pop(v) FROM m GROUP BY s",

@@ -115,6 +115,9 @@ func (x *executor) explain(ps pruneStats) (array.RecordReader, error) {
 		}
 		add("window: %s over [%s] in order of %s", c.name, strings.Join(parts, ", "), strings.Join(by, ", "))
 	}
+	if p.qualify != nil {
+		add("qualify: tested on each row once the window functions are computed")
+	}
 	if len(p.order) > 0 {
 		var os []string
 		for _, o := range p.order {

@@ -74,7 +74,7 @@ func (p *plan) havingExpr(e Expr, neg bool) (rowPred, error) {
 			return out
 		}, nil
 	case *SeriesMatch:
-		return nil, p.errAt(e.Col.Pos, "HAVING does not take series selectors; filter series in WHERE")
+		return nil, p.errAt(e.Col.Pos, "%s does not take series selectors; filter series in WHERE", p.clause)
 	}
 	panic("query: unknown expression")
 }
@@ -121,7 +121,7 @@ func (p *plan) resultCol(c *ColRef) (int, colKind, error) {
 	}
 	for i, o := range p.out {
 		if o.name == name && !o.hidden {
-			if o.win != nil || o.post != nil {
+			if (o.win != nil || o.post != nil) && p.clause == "HAVING" {
 				return 0, 0, p.errAt(c.Pos, "HAVING cannot use %s: window functions are computed after HAVING", name)
 			}
 			return i, o.kind, nil
@@ -133,7 +133,7 @@ func (p *plan) resultCol(c *ColRef) (int, colKind, error) {
 			names = append(names, o.name)
 		}
 	}
-	return 0, 0, p.errAt(c.Pos, "HAVING %s: not a column of the result (columns: %s); select it to test it", c.Name, strings.Join(names, ", "))
+	return 0, 0, p.errAt(c.Pos, "%s %s: not a column of the result (columns: %s); select it to test it", p.clause, c.Name, strings.Join(names, ", "))
 }
 
 // havingCompare compiles column op literal on a result row.
@@ -156,7 +156,7 @@ func (p *plan) havingCompare(e *Compare) (rowPred, error) {
 		want = value{i: t}
 	case k == kSeq || k == kInt:
 		switch l.Kind {
-		case LitInt:
+		case LitInt, LitDuration: // a span in nanoseconds
 			want = value{i: l.Int}
 		case LitFloat: // an int column against a fraction: compare as floats
 			return func(row []value) bool {

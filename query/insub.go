@@ -65,6 +65,7 @@ func resolveIn(ctx context.Context, st *Statement, text string, open Opener, o *
 	}
 	walk(st.Where)
 	walk(st.Having)
+	walk(st.Qualify)
 	for _, it := range st.Items {
 		if it.Agg != nil {
 			walk(it.Agg.Filter)

@@ -115,7 +115,7 @@ var reserved = map[string]bool{
 	"select": true, "from": true, "where": true, "group": true, "by": true, "order": true,
 	"limit": true, "and": true, "or": true, "not": true, "is": true, "null": true, "like": true, "ilike": true,
 	"in": true, "as": true, "explain": true, "asc": true, "desc": true, "true": true, "false": true,
-	"between": true, "offset": true, "having": true, "union": true, "with": true,
+	"between": true, "offset": true, "having": true, "union": true, "with": true, "qualify": true,
 }
 
 func (p *parser) statement() (st *Statement, err error) {
@@ -174,7 +174,7 @@ func endsSelectList(t token) bool {
 	if t.kind == tEOF || isPunct(t, ";") || isPunct(t, ")") {
 		return true
 	}
-	for _, k := range []string{"where", "group", "having", "order", "limit", "offset", "union"} {
+	for _, k := range []string{"where", "group", "having", "qualify", "order", "limit", "offset", "union"} {
 		if isKw(t, k) {
 			return true
 		}
@@ -235,6 +235,12 @@ func (p *parser) selectBody(st *Statement) {
 		st.havingPos = t.pos
 		p.having = true
 		st.Having = p.orExpr()
+		p.having = false
+	}
+	if t := p.peek(); p.acceptKw("qualify") {
+		st.qualifyPos = t.pos
+		p.having = true // aggregates name the result's columns, as in HAVING
+		st.Qualify = p.orExpr()
 		p.having = false
 	}
 	if p.acceptKw("order") {
@@ -1080,6 +1086,8 @@ func (p *parser) literal() *Lit {
 		p.expectPunct("(")
 		p.expectPunct(")")
 		l.Kind, l.Now = LitTime, true
+	case t.kind == tDuration && p.having: // HAVING max(time) - min(time) > 1h, QUALIFY gap > 5m: a span
+		l.Kind, l.Int, l.Str = LitDuration, p.duration(t), t.text
 	case t.kind == tDuration:
 		p.fail(t.pos, "a duration (%s) must be added to a time, as in now() - %s", t.text, t.text)
 	default:

@@ -35,9 +35,13 @@ type plan struct {
 
 	agg    *aggPlan // nil for a raw query
 	having rowPred  // HAVING; nil: every row
-	order  []orderKey
-	limit  int64 // rows produced before OFFSET's are dropped: LIMIT + OFFSET; -1 none
-	skip   int64 // OFFSET
+	// qualify: QUALIFY, tested after the window functions; nil: every
+	// row. clause names the one planned, for errors.
+	qualify rowPred
+	clause  string
+	order   []orderKey
+	limit   int64 // rows produced before OFFSET's are dropped: LIMIT + OFFSET; -1 none
+	skip    int64 // OFFSET
 }
 
 type orderKey struct {
@@ -95,7 +99,17 @@ func compile(st *Statement, src string, fs *fieldSet, now time.Time, in inValues
 		if p.agg == nil {
 			return nil, p.errAt(st.havingPos, "HAVING needs GROUP BY or an aggregate; filter rows with WHERE")
 		}
+		p.clause = "HAVING"
 		if p.having, err = p.planHaving(st.Having); err != nil {
+			return nil, err
+		}
+	}
+	if st.Qualify != nil {
+		if !p.hasWindows() {
+			return nil, p.errAt(st.qualifyPos, "QUALIFY filters on window functions' results, and this query has none: filter rows with WHERE (groups with HAVING)")
+		}
+		p.clause = "QUALIFY"
+		if p.qualify, err = p.planHaving(st.Qualify); err != nil {
 			return nil, err
 		}
 	}

@@ -184,6 +184,14 @@ func (p *plan) rawColumn(name string, k colKind) int {
 	return len(p.out) - 1
 }
 
+// qualified returns the rows QUALIFY keeps (all without it).
+func (p *plan) qualified(rows [][]value) [][]value {
+	if p.qualify == nil {
+		return rows
+	}
+	return slices.DeleteFunc(rows, func(r []value) bool { return !p.qualify(r) })
+}
+
 // hasWindows reports whether the result has window columns.
 func (p *plan) hasWindows() bool {
 	return slices.ContainsFunc(p.out, func(c outCol) bool { return c.win != nil || c.post != nil })

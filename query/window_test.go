@@ -764,3 +764,49 @@ func TestWindowAggregates(t *testing.T) {
 		}
 	}
 }
+
+// TestQualify: QUALIFY filters rows on the window functions' results
+// (by alias, or an aggregate's text), after HAVING and before ORDER BY
+// and LIMIT, as the same filter on a subquery does; a duration compares
+// with a span in QUALIFY and HAVING.
+func TestQualify(t *testing.T) {
+	src, _ := testSource(t, 3000, 50)
+	open := openOnly(src)
+	for _, c := range []struct{ q, sub string }{
+		{"SELECT series, seq, v, row_number() OVER (PARTITION BY series ORDER BY v DESC) AS rn FROM m QUALIFY rn <= 3 ORDER BY series, rn",
+			"SELECT series, s, v, rn FROM (SELECT series, seq AS s, v, row_number() OVER (PARTITION BY series ORDER BY v DESC) AS rn FROM m) WHERE rn <= 3 ORDER BY series, rn"},
+		{"SELECT seq, time - lag(time) AS gap FROM m WHERE n > 10 QUALIFY gap > 40s OR gap IS NULL ORDER BY seq LIMIT 50",
+			"SELECT s, gap FROM (SELECT seq AS s, time - lag(time) AS gap FROM m WHERE n > 10) WHERE gap > 40000000000 OR gap IS NULL ORDER BY s LIMIT 50"},
+		{"SELECT series, time, count(*), lag(count(*)) AS before FROM m GROUP BY time(10m), series HAVING count(*) > 1 QUALIFY count(*) > before ORDER BY series, time",
+			"SELECT series, time, c, before FROM (SELECT series, time, count(*) AS c, lag(count(*)) AS before FROM m GROUP BY time(10m), series HAVING count(*) > 1) WHERE c > before ORDER BY series, time"},
+	} {
+		got, want := mustRun(t, open, c.q), mustRun(t, open, c.sub)
+		if len(got) < 5 || len(got) != len(want) {
+			t.Fatalf("%s: %d rows, the subquery %d", c.q, len(got), len(want))
+		}
+		for i := range got {
+			if !slices.EqualFunc(got[i], want[i], func(a, b any) bool { return sameCell(a, b) || fmt.Sprint(a) == fmt.Sprint(b) }) { // (seq through a subquery is an int64)
+				t.Fatalf("%s: row %d %v, want %v", c.q, i, got[i], want[i])
+			}
+		}
+	}
+	spans := mustRun(t, open, "SELECT series, max(time) - min(time) AS span FROM m GROUP BY series HAVING span > 1h")
+	for _, r := range spans {
+		if r[1].(int64) <= 3600e9 {
+			t.Fatalf("HAVING span > 1h kept %v", r)
+		}
+	}
+	if len(spans) == 0 {
+		t.Fatal("HAVING span > 1h kept nothing")
+	}
+	if p := explainLines(t, src, "EXPLAIN SELECT seq, rank() OVER (ORDER BY v) AS r FROM m QUALIFY r < 5"); !strings.Contains(p, "qualify: tested on each row once the window functions are computed") {
+		t.Errorf("EXPLAIN:\n%s", p)
+	}
+	wantErrors(t, open, []errCase{
+		{"SELECT series, avg(v) AS a FROM m GROUP BY series QUALIFY a > 1", "QUALIFY filters on window functions' results, and this query has none", "QUALIFY"},
+		{"SELECT seq, lag(v) AS l FROM m QUALIFY nope > 1", "QUALIFY nope: not a column of the result", "nope"},
+		{"SELECT seq, lag(v) AS l FROM m QUALIFY series ~ cpu{host=\"a\"}", "QUALIFY does not take series selectors", ""},
+		{"SELECT seq, lag(v) AS l FROM m QUALIFY l > 1 HAVING l > 2", "unexpected", "HAVING"},
+		{"SELECT seq, lag(v) AS l FROM m WHERE v > 1m", "a duration (1m) must be added to a time", "1m"},
+	})
+}
