@@ -56,6 +56,11 @@ func TestInteropWindowOver(t *testing.T) {
 		{"QUALIFY: the two largest hourly means of each series",
 			"SELECT series, time, avg(value) AS a, row_number() OVER (PARTITION BY series ORDER BY avg(value) DESC) AS rn FROM nab GROUP BY time(1h), series QUALIFY rn <= 2 ORDER BY series, rn",
 			"SELECT series, epoch_ms(time_bucket(INTERVAL 1 hour, time)) AS t, avg(value) AS a, row_number() OVER (PARTITION BY series ORDER BY avg(value) DESC, t) AS rn FROM nab GROUP BY series, t QUALIFY rn <= 2 ORDER BY series, rn"},
+		{"NULLS LAST and NULLS FIRST, in ORDER BY and in OVER",
+			"SELECT series, epoch_ms(time) AS t, lag(value) AS l, row_number() OVER (PARTITION BY series ORDER BY nullif(round(value), 10) DESC NULLS FIRST) AS rn FROM nab " +
+				"WHERE series LIKE 'nab/realTraffic/%' ORDER BY l DESC NULLS LAST, series, t LIMIT 30 OFFSET 15630",
+			"SELECT series, epoch_ms(time) AS t, lag(value) OVER (PARTITION BY series ORDER BY time, seq) AS l, row_number() OVER (PARTITION BY series ORDER BY nullif(round(value), 10) DESC NULLS FIRST, time, seq) AS rn FROM nab " +
+				"WHERE series LIKE 'nab/realTraffic/%' ORDER BY l DESC NULLS LAST, series, t LIMIT 30 OFFSET 15630"},
 		{"series ranked by their mean, within their NAB directory",
 			"SELECT series, avg(value) AS a, rank() OVER (PARTITION BY split_part(series, '/', 2) ORDER BY avg(value) DESC) AS r, rank() OVER (ORDER BY count(*)) AS n " +
 				"FROM nab GROUP BY series ORDER BY series",

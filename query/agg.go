@@ -207,7 +207,7 @@ func (p *plan) planAggregate() error {
 				if err != nil {
 					return outCol{}, err
 				}
-				w.keyHid, w.keyDesc = append(w.keyHid, hid), append(w.keyDesc, k.Desc)
+				w.keyHid, w.keyDesc, w.keyNulls = append(w.keyHid, hid), append(w.keyDesc, k.Desc), append(w.keyNulls, k.Nulls)
 			}
 		}
 		wins = append(wins, w)
@@ -330,7 +330,7 @@ func (p *plan) planAggregate() error {
 			w.part = append(w.part, len(p.out)+h)
 		}
 		for k, h := range w.keyHid {
-			w.keys = append(w.keys, winKey{len(p.out) + h, w.keyDesc[k]})
+			w.keys = append(w.keys, winKey{len(p.out) + h, w.keyDesc[k], w.keyNulls[k]})
 		}
 	}
 	p.out = append(p.out, hiddenCols...)

@@ -121,8 +121,9 @@ type Over struct {
 
 // OverOrder is a key of OVER's ORDER BY.
 type OverOrder struct {
-	Expr *Arith
-	Desc bool
+	Expr  *Arith
+	Desc  bool
+	Nulls Nulls
 }
 
 func (w *WinCall) String() string {
@@ -154,11 +155,7 @@ func (w *WinCall) String() string {
 	if len(w.Over.Order) > 0 {
 		var os []string
 		for _, o := range w.Over.Order {
-			if o.Desc {
-				os = append(os, o.Expr.String()+" DESC")
-			} else {
-				os = append(os, o.Expr.String())
-			}
+			os = append(os, o.Expr.String()+[]string{"", " DESC"}[b2i(o.Desc)]+[]string{"", " NULLS FIRST", " NULLS LAST"}[o.Nulls])
 		}
 		parts = append(parts, "ORDER BY "+strings.Join(os, ", "))
 	}
@@ -268,8 +265,20 @@ type OrderItem struct {
 	Index int    // ORDER BY 2: the result's 2nd column (1-based); 0 when by name
 	Expr  *Arith // ORDER BY abs(value): computed; Name is its text
 	Desc  bool
+	Nulls Nulls // NULLS FIRST or LAST; 0: as the direction puts them
 	Pos   int
 }
+
+// Nulls places nulls in an order: NullsDefault puts them last in
+// ascending order and first in descending order, as PostgreSQL does.
+type Nulls int8
+
+// The places of nulls.
+const (
+	NullsDefault Nulls = iota
+	NullsFirst
+	NullsLast
+)
 
 // Expr is a WHERE condition.
 type Expr interface{ exprNode() }

@@ -125,6 +125,7 @@ func (x *executor) explain(ps pruneStats) (array.RecordReader, error) {
 			if o.desc {
 				s += " desc"
 			}
+			s += []string{"", " nulls first", " nulls last"}[o.nulls]
 			os = append(os, s)
 		}
 		add("order by: %s", strings.Join(os, ", "))

@@ -462,11 +462,7 @@ func (p *parser) over() *Over {
 		p.expectKw("by")
 		for {
 			k := OverOrder{Expr: p.arith()}
-			if p.acceptKw("desc") {
-				k.Desc = true
-			} else {
-				p.acceptKw("asc")
-			}
+			k.Desc, k.Nulls = p.direction()
 			o.Order = append(o.Order, k)
 			if !p.acceptPunct(",") {
 				break
@@ -830,12 +826,28 @@ func (p *parser) orderItem() OrderItem {
 	default:
 		it.Name = p.colRef().Name
 	}
+	it.Desc, it.Nulls = p.direction()
+	return it
+}
+
+// direction reads an optional ASC or DESC, then NULLS FIRST or LAST.
+func (p *parser) direction() (desc bool, nulls Nulls) {
 	if p.acceptKw("desc") {
-		it.Desc = true
+		desc = true
 	} else {
 		p.acceptKw("asc")
 	}
-	return it
+	if p.acceptKw("nulls") {
+		switch t := p.advance(); {
+		case isKw(t, "first"):
+			nulls = NullsFirst
+		case isKw(t, "last"):
+			nulls = NullsLast
+		default:
+			p.fail(t.pos, "expected FIRST or LAST after NULLS, found %s", t.describe())
+		}
+	}
+	return desc, nulls
 }
 
 func (p *parser) orExpr() Expr {

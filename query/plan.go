@@ -45,8 +45,9 @@ type plan struct {
 }
 
 type orderKey struct {
-	col  int
-	desc bool
+	col   int
+	desc  bool
+	nulls Nulls
 }
 
 func (p *plan) errAt(pos int, format string, args ...any) *Error {
@@ -253,7 +254,7 @@ func (p *plan) planOrder() error {
 				}
 				return p.errAt(o.Pos, "ORDER BY %d: the result has %d %s", o.Index, seen, cols)
 			}
-			p.order = append(p.order, orderKey{col: i, desc: o.Desc})
+			p.order = append(p.order, orderKey{col: i, desc: o.Desc, nulls: o.Nulls})
 			continue
 		}
 		for _, it := range p.st.Items { // an aggregate renamed by AS, named by its text
@@ -287,7 +288,7 @@ func (p *plan) planOrder() error {
 				return p.errAt(o.Pos, "ORDER BY %q: not a result column (columns: %s)", o.Name, strings.Join(names, ", "))
 			}
 		}
-		p.order = append(p.order, orderKey{col: i, desc: o.Desc})
+		p.order = append(p.order, orderKey{col: i, desc: o.Desc, nulls: o.Nulls})
 	}
 	return nil
 }

@@ -582,15 +582,30 @@ func (x *executor) collectSorted(ctx context.Context, tasks []task) ([][]value, 
 // compareRows orders two rows by the ORDER BY keys.
 func compareRows(a, b []value, keys []orderKey, cols []outCol) int {
 	for _, k := range keys {
-		c := compareValues(cols[k.col].kind, a[k.col], b[k.col])
-		if k.desc {
-			c = -c
-		}
-		if c != 0 {
+		if c := compareOrdered(cols[k.col].kind, a[k.col], b[k.col], k.desc, k.nulls); c != 0 {
 			return c
 		}
 	}
 	return 0
+}
+
+// compareOrdered compares a and b (of kind k) as an ORDER BY key in
+// direction desc with nulls placed so.
+func compareOrdered(k colKind, a, b value, desc bool, nulls Nulls) int {
+	if nulls != NullsDefault && (a.null || b.null) {
+		switch {
+		case a.null && b.null:
+			return 0
+		case a.null == (nulls == NullsFirst):
+			return -1
+		}
+		return 1
+	}
+	c := compareValues(k, a, b)
+	if desc {
+		c = -c
+	}
+	return c
 }
 
 func sortStable(rows [][]value, keys []orderKey, cols []outCol) {

@@ -30,6 +30,7 @@ type winPlan struct {
 	partPlans []*arithPlan
 	keyPlans  []*arithPlan
 	keyDesc   []bool
+	keyNulls  []Nulls
 	partHid   []int
 	keyHid    []int
 	over      bool
@@ -70,8 +71,9 @@ func (p *plan) postLeaf(x *Arith) (outCol, error) {
 
 // winKey is a column a window orders its partitions by.
 type winKey struct {
-	col  int
-	desc bool
+	col   int
+	desc  bool
+	nulls Nulls
 }
 
 // winKind is the kind of a window function's result over argument ap.
@@ -127,7 +129,7 @@ func (p *plan) planRawWindow(it *SelectItem) (outCol, error) {
 			if err != nil {
 				return outCol{}, err
 			}
-			w.keyPlans, w.keyDesc = append(w.keyPlans, ap), append(w.keyDesc, k.Desc)
+			w.keyPlans, w.keyDesc, w.keyNulls = append(w.keyPlans, ap), append(w.keyDesc, k.Desc), append(w.keyNulls, k.Nulls)
 		}
 	}
 	return outCol{name: it.Name(), kind: winKind(w.fn, w.argPlan), nullable: !rowNumbering[w.fn], win: w}, nil
@@ -168,7 +170,7 @@ func (p *plan) rawWindowColumns() {
 		}
 		for k, ap := range w.keyPlans {
 			p.out = append(p.out, outCol{kind: ap.outKind(), nullable: true, expr: ap, hidden: true})
-			w.keys = append(w.keys, winKey{len(p.out) - 1, w.keyDesc[k]})
+			w.keys = append(w.keys, winKey{len(p.out) - 1, w.keyDesc[k], w.keyNulls[k]})
 		}
 	}
 }
@@ -247,11 +249,7 @@ func (w *winPlan) apply(rows [][]value, c int, out []outCol) {
 			return d
 		}
 		for _, k := range w.keys {
-			d := compareValues(out[k.col].kind, a[k.col], b[k.col])
-			if k.desc {
-				d = -d
-			}
-			if d != 0 {
+			if d := compareOrdered(out[k.col].kind, a[k.col], b[k.col], k.desc, k.nulls); d != 0 {
 				return d
 			}
 		}

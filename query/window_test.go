@@ -810,3 +810,55 @@ func TestQualify(t *testing.T) {
 		{"SELECT seq, lag(v) AS l FROM m WHERE v > 1m", "a duration (1m) must be added to a time", "1m"},
 	})
 }
+
+// TestNullsOrder: NULLS FIRST and NULLS LAST place nulls in ORDER BY
+// (raw, sorted with and without LIMIT, and aggregate results) and in a
+// window's OVER (ORDER BY ...), whatever the direction; without them
+// nulls are last ascending and first descending.
+func TestNullsOrder(t *testing.T) {
+	src, _ := testSource(t, 2000, 50)
+	open := openOnly(src)
+	// check reports whether column c of rows has its nulls where want
+	// says and its values in order.
+	check := func(q string, rows [][]any, c int, desc, nullsFirst bool) {
+		t.Helper()
+		seenValue, nulls := false, 0
+		for i, r := range rows {
+			if r[c] == nil {
+				nulls++
+				if nullsFirst && seenValue || !nullsFirst && i+1 < len(rows) && rows[i+1][c] != nil {
+					t.Fatalf("%s: a null at row %d out of place", q, i)
+				}
+				continue
+			}
+			if seenValue && i > 0 && rows[i-1][c] != nil {
+				d := compareAny(0, rows[i-1][c], r[c])
+				if desc && d < 0 || !desc && d > 0 {
+					t.Fatalf("%s: rows %d and %d out of order: %v, %v", q, i-1, i, rows[i-1][c], r[c])
+				}
+			}
+			seenValue = true
+		}
+		if nulls == 0 || !seenValue {
+			t.Fatalf("%s: %d nulls, values %v: the case shows nothing", q, nulls, seenValue)
+		}
+	}
+	for _, c := range []struct {
+		order            string
+		desc, nullsFirst bool
+	}{{"", false, false}, {" DESC", true, true}, {" NULLS FIRST", false, true}, {" DESC NULLS LAST", true, false}, {" ASC NULLS LAST", false, false}} {
+		q := "SELECT seq, n FROM m ORDER BY n" + c.order
+		check(q, mustRun(t, open, q), 1, c.desc, c.nullsFirst)
+		q = "SELECT seq, n FROM m ORDER BY n" + c.order + ", seq LIMIT 1900"
+		check(q, mustRun(t, open, q), 1, c.desc, c.nullsFirst)
+		q = "SELECT key, s, max(n) FILTER (WHERE v > 150) AS top FROM m GROUP BY s, key ORDER BY top" + c.order
+		check(q, mustRun(t, open, q), 2, c.desc, c.nullsFirst)
+		// In OVER: row_number follows the same order.
+		q = "SELECT n, row_number() OVER (ORDER BY n" + c.order + ", seq) AS rn FROM m ORDER BY rn"
+		check(q, mustRun(t, open, q), 0, c.desc, c.nullsFirst)
+	}
+	if p := explainLines(t, src, "EXPLAIN SELECT seq, n FROM m ORDER BY n DESC NULLS LAST"); !strings.Contains(p, "order by: n desc nulls last") {
+		t.Errorf("EXPLAIN:\n%s", p)
+	}
+	wantErrors(t, open, []errCase{{"SELECT n FROM m ORDER BY n NULLS LATE", "expected FIRST or LAST after NULLS", "LATE"}})
+}
