@@ -17,3 +17,14 @@ func TestInteropPairFuncs(t *testing.T) {
 			"max(greatest(series, 'nab/realKnown')) AS gs, min(least(split_part(series, '/', 3), 'm')) AS ls, "+
 			"sum(greatest(nullif(round(value), 1), 0)) AS gn, min(least(epoch_ms(time), 1400000000000)) AS lt FROM nab GROUP BY series ORDER BY series")
 }
+
+// TestInteropRegexp holds regexp_extract and regexp_replace (groups,
+// \1 backreferences, the g and i flags) against DuckDB's.
+func TestInteropRegexp(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	q := `SELECT series, regexp_extract(series, '/real([A-Za-z]+)/', 1) AS kind, regexp_extract(series, '[0-9]+', 0) AS digits, ` +
+		`regexp_replace(series, '([a-z]+)_([0-9a-f]+)$', '\2-\1') AS swapped, regexp_replace(series, '[aeiou]', '', 'g') AS vowels, ` +
+		`regexp_replace(series, 'NAB/REAL', 'x', 'i') AS ci, count(*) AS n FROM nab GROUP BY series ORDER BY series`
+	agreeWithDuckDB(t, node, s, path, "regexp_extract and regexp_replace of each series", q, q)
+}

@@ -2,6 +2,7 @@ package query
 
 import (
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -363,6 +364,9 @@ type arithPlan struct {
 	in   colKind
 	hid  int // aggregate queries: the hidden leaf's index among them (-1: none)
 	idx  int // aggregate queries: the leaf's column in the row
+	// re: regexp_extract's and regexp_replace's pattern, compiled from
+	// the literal this plan is (regexp.go)
+	re *regexp.Regexp
 }
 
 // isIntKind: the kinds arithmetic takes as int64 (time as nanoseconds

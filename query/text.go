@@ -34,6 +34,9 @@ var textFuncs = map[string]textFunc{
 	"concat":     {args: []colKind{0, 0}, variadic: true, out: kString},
 	"label":      {args: []colKind{kString, kString}, out: kString},
 	"strftime":   {args: []colKind{kInt, kString, kString}, optional: 1, out: kString},
+	// regexp.go
+	"regexp_extract": {args: []colKind{kString, kString, kInt}, optional: 1, out: kString},
+	"regexp_replace": {args: []colKind{kString, kString, kString, kString}, optional: 1, out: kString},
 	// CAST(x AS type) (cast.go)
 	"cast_double":  {args: []colKind{0}, out: kFloat},
 	"cast_bigint":  {args: []colKind{0}, out: kInt},
@@ -155,6 +158,9 @@ func (p *plan) compileText(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arit
 		}
 		ap.args = append(ap.args, xp)
 	}
+	if regexpFuncs[a.Func] {
+		return p.compileRegexp(a, ap)
+	}
 	return nil
 }
 
@@ -245,6 +251,8 @@ func textValue(fn string, args []*arithPlan, v []value) (value, bool) {
 		return value{i: int64(utf8.RuneCountInString(v[0].s[:i])) + 1}, true
 	case "label":
 		return value{s: labelOf(v[0].s, v[1].s)}, true
+	case "regexp_extract", "regexp_replace":
+		return regexpValue(fn, args, v)
 	case "strftime":
 		loc := time.UTC
 		if len(v) > 2 {
