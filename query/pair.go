@@ -58,19 +58,30 @@ func compareMixed(lk colKind, l value, rk colKind, r value) int {
 	return cmpFloat(num(lk, l), num(rk, r))
 }
 
-// pairVec computes a pair function for the rows sel of b.
-func (a *arithPlan) pairVec(b *batch, sel []int32) vec {
-	n, m := len(sel), &b.vecs
-	l, r := a.l.vec(b, sel), a.r.vec(b, sel)
+// sides computes a's operands for the rows sel of b, a literal one
+// repeated for each row; ok is false when both are literals (a is then
+// one value, scalarVec).
+func (a *arithPlan) sides(b *batch, sel []int32) (l, r vec, ok bool) {
+	l, r = a.l.vec(b, sel), a.r.vec(b, sel)
 	if l.scalar && r.scalar {
-		return a.scalarVec()
+		return l, r, false
 	}
 	if l.scalar {
-		l = m.broadcast(l, n)
+		l = b.vecs.broadcast(l, len(sel))
 	}
 	if r.scalar {
-		r = m.broadcast(r, n)
+		r = b.vecs.broadcast(r, len(sel))
 	}
+	return l, r, true
+}
+
+// pairVec computes a pair function for the rows sel of b.
+func (a *arithPlan) pairVec(b *batch, sel []int32) vec {
+	l, r, ok := a.sides(b, sel)
+	if !ok {
+		return a.scalarVec()
+	}
+	n, m := len(sel), &b.vecs
 	out := m.newVec(a.kind, n)
 	for i := range n {
 		lv, rv := nullValue, nullValue

@@ -516,17 +516,11 @@ func keepWhere[T int64 | float64 | string](op string, x, y []T, scalar bool, kee
 // coalesceVec computes coalesce(l, r): l's value where it has one, else
 // r's.
 func (a *arithPlan) coalesceVec(b *batch, sel []int32) vec {
-	n, m := len(sel), &b.vecs
-	l, r := a.l.vec(b, sel), a.r.vec(b, sel)
-	if l.scalar && r.scalar {
+	l, r, ok := a.sides(b, sel)
+	if !ok {
 		return a.scalarVec()
 	}
-	if l.scalar {
-		l = m.broadcast(l, n)
-	}
-	if r.scalar {
-		r = m.broadcast(r, n)
-	}
+	n, m := len(sel), &b.vecs
 	out := vec{}
 	if a.kind == kString {
 		out.strs = m.strsN(n)
