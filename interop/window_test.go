@@ -61,6 +61,11 @@ func TestInteropWindowOver(t *testing.T) {
 				"WHERE series LIKE 'nab/realTraffic/%' ORDER BY l DESC NULLS LAST, series, t LIMIT 30 OFFSET 15630",
 			"SELECT series, epoch_ms(time) AS t, lag(value) OVER (PARTITION BY series ORDER BY time, seq) AS l, row_number() OVER (PARTITION BY series ORDER BY nullif(round(value), 10) DESC NULLS FIRST, time, seq) AS rn FROM nab " +
 				"WHERE series LIKE 'nab/realTraffic/%' ORDER BY l DESC NULLS LAST, series, t LIMIT 30 OFFSET 15630"},
+		{"ntile, percent_rank and cume_dist of rounded values within each series",
+			"SELECT series, epoch_ms(time) AS t, ntile(10) OVER (PARTITION BY series ORDER BY round(value)) AS decile, percent_rank() OVER (PARTITION BY series ORDER BY round(value)) AS pr, " +
+				"cume_dist() OVER (PARTITION BY series ORDER BY round(value) DESC) AS cd, ntile(7) OVER () AS n7 FROM nab WHERE series LIKE 'nab/realTraffic/%' ORDER BY series, t",
+			"SELECT series, epoch_ms(time) AS t, ntile(10) OVER (PARTITION BY series ORDER BY round(value), time, seq) AS decile, percent_rank() OVER (PARTITION BY series ORDER BY round(value)) AS pr, " +
+				"cume_dist() OVER (PARTITION BY series ORDER BY round(value) DESC) AS cd, ntile(7) OVER (ORDER BY time, seq) AS n7 FROM nab WHERE series LIKE 'nab/realTraffic/%' ORDER BY series, t"},
 		{"series ranked by their mean, within their NAB directory",
 			"SELECT series, avg(value) AS a, rank() OVER (PARTITION BY split_part(series, '/', 2) ORDER BY avg(value) DESC) AS r, rank() OVER (ORDER BY count(*)) AS n " +
 				"FROM nab GROUP BY series ORDER BY series",

@@ -211,7 +211,7 @@ func (p *plan) planAggregate() error {
 			}
 		}
 		wins = append(wins, w)
-		return outCol{name: name, kind: winKind(w.fn, w.argPlan), nullable: !rowNumbering[w.fn], win: w}, nil
+		return outCol{name: name, kind: winKind(w.fn, w.argPlan), nullable: !ranking(w.fn), win: w}, nil
 	}
 	for _, it := range st.Items {
 		if it.Win != nil {

@@ -133,6 +133,8 @@ func (w *WinCall) String() string {
 		s += w.Arg.String()
 	case w.Func == "count":
 		s += "*"
+	case w.Func == "ntile":
+		s += strconv.FormatInt(w.N, 10)
 	}
 	switch {
 	case w.Func == "moving_average", (w.Func == "lag" || w.Func == "lead") && w.N != 1:

@@ -347,12 +347,12 @@ func (p *parser) alias(it *SelectItem) {
 var winFuncs = map[string]bool{
 	"difference": true, "non_negative_difference": true, "derivative": true, "non_negative_derivative": true,
 	"cumulative_sum": true, "moving_average": true, "lag": true, "lead": true,
-	"row_number": true, "rank": true, "dense_rank": true,
+	"row_number": true, "rank": true, "dense_rank": true, "percent_rank": true, "cume_dist": true, "ntile": true,
 }
 
 // rowNumbering are the window functions without an argument: a row's
 // place in its partition's order.
-var rowNumbering = map[string]bool{"row_number": true, "rank": true, "dense_rank": true}
+var rowNumbering = map[string]bool{"row_number": true, "rank": true, "dense_rank": true, "percent_rank": true, "cume_dist": true}
 
 // winCall parses a window function call.
 func (p *parser) winCall() *WinCall {
@@ -365,6 +365,17 @@ func (p *parser) winCall() *WinCall {
 			p.fail(t.pos, "%s() takes no argument: it numbers the rows in the window's order (OVER (ORDER BY ...))", w.Func)
 		}
 		p.advance()
+		w.Over = p.over()
+		return w
+	}
+	if w.Func == "ntile" {
+		n := p.advance()
+		v, err := strconv.ParseInt(n.text, 10, 64)
+		if n.kind != tInt || err != nil || v < 1 || v > maxLagOffset {
+			p.fail(n.pos, "ntile wants the number of buckets, 1 to %d, found %s", maxLagOffset, n.describe())
+		}
+		w.N = v
+		p.expectPunct(")")
 		w.Over = p.over()
 		return w
 	}
@@ -537,7 +548,7 @@ func (p *parser) call() *Call {
 	name := p.advance()
 	fn := strings.ToLower(name.text)
 	if !aggregates[fn] {
-		p.fail(name.pos, "unknown function %q (aggregates: count, sum, min, max, avg, first, last, arg_max, arg_min, rate, quantile, median, stddev, stddev_pop, variance, var_pop, spread; numeric: abs, round, floor, ceil, sqrt, ln, log10, exp, coalesce, greatest, least, nullif; time parts: year, quarter, month, day, hour, minute, second, dayofweek, isodow, dayofyear, week, date_part, extract; instants: date_trunc, time_bucket, now, epoch, epoch_ms, to_timestamp, strftime; windows: difference, derivative, cumulative_sum, moving_average, lag, lead, row_number, rank, dense_rank, ...)", name.text)
+		p.fail(name.pos, "unknown function %q (aggregates: count, sum, min, max, avg, first, last, arg_max, arg_min, rate, quantile, median, stddev, stddev_pop, variance, var_pop, spread; numeric: abs, round, floor, ceil, sqrt, ln, log10, exp, coalesce, greatest, least, nullif; time parts: year, quarter, month, day, hour, minute, second, dayofweek, isodow, dayofyear, week, date_part, extract; instants: date_trunc, time_bucket, now, epoch, epoch_ms, to_timestamp, strftime; windows: difference, derivative, cumulative_sum, moving_average, lag, lead, row_number, rank, dense_rank, percent_rank, cume_dist, ntile, ...)", name.text)
 	}
 	c := &Call{Func: fn, Pos: name.pos}
 	if fn == "median" {

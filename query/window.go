@@ -79,7 +79,9 @@ type winKey struct {
 // winKind is the kind of a window function's result over argument ap.
 func winKind(fn string, ap *arithPlan) colKind {
 	switch {
-	case rowNumbering[fn] || fn == "count":
+	case fn == "percent_rank" || fn == "cume_dist":
+		return kFloat
+	case ranking(fn) || fn == "count":
 		return kInt
 	case fn == "avg":
 		return kFloat
@@ -132,7 +134,7 @@ func (p *plan) planRawWindow(it *SelectItem) (outCol, error) {
 			w.keyPlans, w.keyDesc, w.keyNulls = append(w.keyPlans, ap), append(w.keyDesc, k.Desc), append(w.keyNulls, k.Nulls)
 		}
 	}
-	return outCol{name: it.Name(), kind: winKind(w.fn, w.argPlan), nullable: !rowNumbering[w.fn], win: w}, nil
+	return outCol{name: it.Name(), kind: winKind(w.fn, w.argPlan), nullable: !ranking(w.fn), win: w}, nil
 }
 
 // winArg refuses an argument of the wrong type: lag and lead take what
@@ -267,7 +269,7 @@ func (w *winPlan) apply(rows [][]value, c int, out []outCol) {
 	case w.fn == "lag" || w.fn == "lead":
 		w.shift(rows, idx, c, samePart)
 		return
-	case rowNumbering[w.fn]:
+	case ranking(w.fn):
 		w.number(rows, idx, c, samePart, peer)
 		return
 	case winAggs[w.fn]:
@@ -286,149 +288,6 @@ func (w *winPlan) apply(rows [][]value, c int, out []outCol) {
 			t = row[w.time].i
 		}
 		row[c] = w.step(&st, row[w.arg], argKind, t)
-	}
-}
-
-// winAggs are the aggregates that are window functions when OVER
-// follows them: sum(value) OVER (PARTITION BY series).
-var winAggs = map[string]bool{"sum": true, "avg": true, "min": true, "max": true, "count": true}
-
-// aggregate fills column c of an aggregate over a window: without OVER's
-// ORDER BY, the aggregate of the row's whole partition; with it, of the
-// partition's rows up to the row and its peers (SQL's default frame: a
-// running sum gives tied rows one value).
-func (w *winPlan) aggregate(rows [][]value, idx []int, c int, out []outCol, samePart func(a, b []value) int, peer func(a, b []value) bool) {
-	k := kInt // count(*)
-	if w.arg >= 0 {
-		k = out[w.arg].kind
-	}
-	for start := 0; start < len(idx); {
-		end := start + 1
-		for end < len(idx) && samePart(rows[idx[start]], rows[idx[end]]) == 0 {
-			end++
-		}
-		var st winAgg
-		for lo := start; lo < end; {
-			hi := end // no ORDER BY: the whole partition at once
-			if len(w.keys) > 0 {
-				for hi = lo + 1; hi < end && peer(rows[idx[lo]], rows[idx[hi]]); hi++ {
-				}
-			}
-			for _, i := range idx[lo:hi] {
-				v := value{} // count(*): every row
-				if w.arg >= 0 {
-					v = rows[i][w.arg]
-				}
-				st.add(w.fn, v, k)
-			}
-			v := st.result(w.fn, k)
-			for _, i := range idx[lo:hi] {
-				rows[i][c] = v
-			}
-			lo = hi
-		}
-		start = end
-	}
-}
-
-// winAgg is the state of an aggregate over a window.
-type winAgg struct {
-	n    int64
-	sumI int64
-	over bool // the int64 sum overflowed: null
-	sum  fsum // avg, and sum of floats
-	ext  value
-}
-
-func (s *winAgg) add(fn string, v value, k colKind) {
-	if v.null {
-		return
-	}
-	s.n++
-	switch fn {
-	case "sum", "avg":
-		if k == kInt {
-			if t := s.sumI + v.i; (v.i > 0 && t < s.sumI) || (v.i < 0 && t > s.sumI) {
-				s.over = true
-			} else {
-				s.sumI = t
-			}
-		}
-		s.sum.add(num(k, v))
-	case "min", "max":
-		if c := compareValues(k, v, s.ext); s.n == 1 || fn == "min" && c < 0 || fn == "max" && c > 0 {
-			s.ext = v
-		}
-	}
-}
-
-func (s *winAgg) result(fn string, k colKind) value {
-	switch {
-	case fn == "count":
-		return value{i: s.n}
-	case s.n == 0:
-		return nullValue
-	case fn == "avg":
-		return value{f: s.sum.value() / float64(s.n)}
-	case fn == "sum" && k == kInt:
-		if s.over {
-			return nullValue
-		}
-		return value{i: s.sumI}
-	case fn == "sum":
-		return value{f: s.sum.value()}
-	}
-	return s.ext
-}
-
-// number fills column c of row_number, rank or dense_rank: the row's
-// place in its partition's order idx, from 1; rank and dense_rank give
-// peers (rows that tie on the order) one place, rank then skipping the
-// places they took, dense_rank not.
-func (w *winPlan) number(rows [][]value, idx []int, c int, samePart func(a, b []value) int, peer func(a, b []value) bool) {
-	var n, rank, dense int64
-	for k, i := range idx {
-		row := rows[i]
-		if k == 0 || samePart(rows[idx[k-1]], row) != 0 {
-			n, rank, dense = 0, 0, 0
-		}
-		n++
-		if n == 1 || !peer(rows[idx[k-1]], row) {
-			rank, dense = n, dense+1
-		}
-		switch w.fn {
-		case "row_number":
-			row[c] = value{i: n}
-		case "rank":
-			row[c] = value{i: rank}
-		default:
-			row[c] = value{i: dense}
-		}
-	}
-}
-
-// shift fills column c of lag (lead): the argument of the row w.n rows
-// before (after) in the partition's order idx, null if there is none.
-// Unlike the other window functions it does not skip null arguments:
-// the row w.n rows away gives its value, null or not, as in SQL.
-func (w *winPlan) shift(rows [][]value, idx []int, c int, samePart func(a, b []value) int) {
-	for start := 0; start < len(idx); {
-		end := start + 1
-		for end < len(idx) && samePart(rows[idx[start]], rows[idx[end]]) == 0 {
-			end++
-		}
-		for k := start; k < end; k++ {
-			from := int64(k) - w.n
-			if w.fn == "lead" {
-				from = int64(k) + w.n
-			}
-			if from < int64(start) || from >= int64(end) {
-				rows[idx[k]][c] = nullValue
-				continue
-			}
-			rows[idx[k]][c] = rows[idx[from]][w.arg]
-		}
-		start = end
 	}
 }
 

@@ -862,3 +862,69 @@ func TestNullsOrder(t *testing.T) {
 	}
 	wantErrors(t, open, []errCase{{"SELECT n FROM m ORDER BY n NULLS LATE", "expected FIRST or LAST after NULLS", "LATE"}})
 }
+
+// TestWindowRanking: ntile, percent_rank and cume_dist against an
+// oracle over each partition in its order: ntile's first (rows % n)
+// buckets hold one row more; peers share percent_rank and cume_dist.
+func TestWindowRanking(t *testing.T) {
+	src, rows := testSource(t, 2000, 50)
+	bySeq := map[uint64]trow{}
+	for _, r := range rows {
+		bySeq[r.seq] = r
+	}
+	for _, buckets := range []int64{1, 3, 7, 1000} {
+		q := fmt.Sprintf("SELECT seq, ntile(%d) OVER (PARTITION BY s ORDER BY n), percent_rank() OVER (PARTITION BY s ORDER BY n), cume_dist() OVER (PARTITION BY s ORDER BY n) FROM m WHERE op = 'put'", buckets)
+		got := mustRun(t, openOnly(src), q)
+		parts := map[any][]trow{}
+		for _, g := range got {
+			r := bySeq[g[0].(uint64)]
+			parts[r.f["s"]] = append(parts[r.f["s"]], r)
+		}
+		want := map[uint64][3]any{}
+		for _, p := range parts {
+			slices.SortFunc(p, func(a, b trow) int {
+				return cmp.Or(compareAny(0, a.f["n"], b.f["n"]), cmp.Compare(a.time, b.time), cmp.Compare(a.seq, b.seq))
+			})
+			n := int64(len(p))
+			for i, r := range p {
+				// ntile: bucket sizes, the larger first.
+				size, start, b := n/buckets, int64(0), int64(1)
+				for ; ; b++ {
+					s := size
+					if b <= n%buckets {
+						s++
+					}
+					if int64(i) < start+s {
+						break
+					}
+					start += s
+				}
+				first, last := i, i // the run of peers
+				for first > 0 && compareAny(0, p[first-1].f["n"], r.f["n"]) == 0 {
+					first--
+				}
+				for last+1 < len(p) && compareAny(0, p[last+1].f["n"], r.f["n"]) == 0 {
+					last++
+				}
+				pr := 0.0
+				if n > 1 {
+					pr = float64(first) / float64(n-1)
+				}
+				want[r.seq] = [3]any{b, pr, float64(last+1) / float64(n)}
+			}
+		}
+		for _, g := range got {
+			w := want[g[0].(uint64)]
+			for k := range w {
+				if !sameCell(g[k+1], w[k]) {
+					t.Fatalf("%s\nseq %d: column %d = %v, want %v", q, g[0], k+1, g[k+1], w[k])
+				}
+			}
+		}
+	}
+	wantErrors(t, openOnly(src), []errCase{
+		{"SELECT ntile(0) OVER () FROM m", "ntile wants the number of buckets, 1 to", "0)"},
+		{"SELECT ntile(v) FROM m", "ntile wants the number of buckets", "v)"},
+		{"SELECT cume_dist(v) FROM m", "cume_dist() takes no argument", "v)"},
+	})
+}
