@@ -66,6 +66,11 @@ func TestInteropWindowOver(t *testing.T) {
 				"cume_dist() OVER (PARTITION BY series ORDER BY round(value) DESC) AS cd, ntile(7) OVER () AS n7 FROM nab WHERE series LIKE 'nab/realTraffic/%' ORDER BY series, t",
 			"SELECT series, epoch_ms(time) AS t, ntile(10) OVER (PARTITION BY series ORDER BY round(value), time, seq) AS decile, percent_rank() OVER (PARTITION BY series ORDER BY round(value)) AS pr, " +
 				"cume_dist() OVER (PARTITION BY series ORDER BY round(value) DESC) AS cd, ntile(7) OVER (ORDER BY time, seq) AS n7 FROM nab WHERE series LIKE 'nab/realTraffic/%' ORDER BY series, t"},
+		{"first_value, last_value and nth_value: the frame up to the row (its peers: the oracle of TestWindowValues), or the whole partition",
+			"SELECT series, epoch_ms(time) AS t, value - first_value(value) OVER (PARTITION BY series ORDER BY time) AS since, last_value(epoch_ms(time)) OVER (PARTITION BY series ORDER BY value, time) AS lv, " +
+				"nth_value(epoch_ms(time), 3) OVER (PARTITION BY series ORDER BY value DESC, time) AS third, last_value(epoch_ms(time)) OVER (PARTITION BY series) AS last_t FROM nab WHERE series LIKE 'nab/realTraffic/%' ORDER BY series, t",
+			"SELECT series, epoch_ms(time) AS t, value - first_value(value) OVER (PARTITION BY series ORDER BY time, seq) AS since, last_value(epoch_ms(time)) OVER (PARTITION BY series ORDER BY value, time, seq) AS lv, " +
+				"nth_value(epoch_ms(time), 3) OVER (PARTITION BY series ORDER BY value DESC, time, seq) AS third, last_value(epoch_ms(time)) OVER (PARTITION BY series ORDER BY time, seq ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS last_t FROM nab WHERE series LIKE 'nab/realTraffic/%' ORDER BY series, t"},
 		{"series ranked by their mean, within their NAB directory",
 			"SELECT series, avg(value) AS a, rank() OVER (PARTITION BY split_part(series, '/', 2) ORDER BY avg(value) DESC) AS r, rank() OVER (ORDER BY count(*)) AS n " +
 				"FROM nab GROUP BY series ORDER BY series",

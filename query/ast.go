@@ -137,7 +137,7 @@ func (w *WinCall) String() string {
 		s += strconv.FormatInt(w.N, 10)
 	}
 	switch {
-	case w.Func == "moving_average", (w.Func == "lag" || w.Func == "lead") && w.N != 1:
+	case w.Func == "moving_average" || w.Func == "nth_value", (w.Func == "lag" || w.Func == "lead") && w.N != 1:
 		s += ", " + strconv.FormatInt(w.N, 10)
 	case w.Unit != 0:
 		s += ", " + w.unit

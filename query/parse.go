@@ -348,6 +348,7 @@ var winFuncs = map[string]bool{
 	"difference": true, "non_negative_difference": true, "derivative": true, "non_negative_derivative": true,
 	"cumulative_sum": true, "moving_average": true, "lag": true, "lead": true,
 	"row_number": true, "rank": true, "dense_rank": true, "percent_rank": true, "cume_dist": true, "ntile": true,
+	"first_value": true, "last_value": true, "nth_value": true,
 }
 
 // rowNumbering are the window functions without an argument: a row's
@@ -400,6 +401,14 @@ func (p *parser) winCall() *WinCall {
 		v, err := strconv.ParseInt(n.text, 10, 64)
 		if n.kind != tInt || err != nil || v < 1 || v > maxMovingWindow {
 			p.fail(n.pos, "moving_average wants the number of values to average, 1 to %d, found %s", maxMovingWindow, n.describe())
+		}
+		w.N = v
+	case "nth_value":
+		p.expectPunct(",")
+		n := p.advance()
+		v, err := strconv.ParseInt(n.text, 10, 64)
+		if n.kind != tInt || err != nil || v < 1 || v > maxLagOffset {
+			p.fail(n.pos, "nth_value wants the row's place in the window, 1 to %d, found %s", maxLagOffset, n.describe())
 		}
 		w.N = v
 	case "derivative", "non_negative_derivative":
@@ -548,7 +557,7 @@ func (p *parser) call() *Call {
 	name := p.advance()
 	fn := strings.ToLower(name.text)
 	if !aggregates[fn] {
-		p.fail(name.pos, "unknown function %q (aggregates: count, sum, min, max, avg, first, last, arg_max, arg_min, rate, quantile, median, stddev, stddev_pop, variance, var_pop, spread; numeric: abs, round, floor, ceil, sqrt, ln, log10, exp, coalesce, greatest, least, nullif; time parts: year, quarter, month, day, hour, minute, second, dayofweek, isodow, dayofyear, week, date_part, extract; instants: date_trunc, time_bucket, now, epoch, epoch_ms, to_timestamp, strftime; windows: difference, derivative, cumulative_sum, moving_average, lag, lead, row_number, rank, dense_rank, percent_rank, cume_dist, ntile, ...)", name.text)
+		p.fail(name.pos, "unknown function %q (aggregates: count, sum, min, max, avg, first, last, arg_max, arg_min, rate, quantile, median, stddev, stddev_pop, variance, var_pop, spread; numeric: abs, round, floor, ceil, sqrt, ln, log10, exp, coalesce, greatest, least, nullif; time parts: year, quarter, month, day, hour, minute, second, dayofweek, isodow, dayofyear, week, date_part, extract; instants: date_trunc, time_bucket, now, epoch, epoch_ms, to_timestamp, strftime; windows: difference, derivative, cumulative_sum, moving_average, lag, lead, row_number, rank, dense_rank, percent_rank, cume_dist, ntile, first_value, last_value, nth_value, ...)", name.text)
 	}
 	c := &Call{Func: fn, Pos: name.pos}
 	if fn == "median" {

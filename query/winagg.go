@@ -4,10 +4,15 @@ package query
 // follows them: sum(value) OVER (PARTITION BY series).
 var winAggs = map[string]bool{"sum": true, "avg": true, "min": true, "max": true, "count": true}
 
-// aggregate fills column c of an aggregate over a window: without OVER's
-// ORDER BY, the aggregate of the row's whole partition; with it, of the
-// partition's rows up to the row and its peers (SQL's default frame: a
-// running sum gives tied rows one value).
+// valueFuncs take the value of a row of the window: its first, its last,
+// its n-th (null if it has fewer rows), nulls included.
+var valueFuncs = map[string]bool{"first_value": true, "last_value": true, "nth_value": true}
+
+// aggregate fills column c of an aggregate or a value function over a
+// window, its frame: without OVER's ORDER BY, the row's whole
+// partition; with it, the partition's rows up to the row and its peers
+// (SQL's default frame: a running sum gives tied rows one value, and
+// last_value is the last of the row's peers).
 func (w *winPlan) aggregate(rows [][]value, idx []int, c int, out []outCol, samePart func(a, b []value) int, peer func(a, b []value) bool) {
 	k := kInt // count(*)
 	if w.arg >= 0 {
@@ -20,14 +25,27 @@ func (w *winPlan) aggregate(rows [][]value, idx []int, c int, out []outCol, same
 			if len(w.keys) > 0 {
 				hi = peersEnd(rows, part, lo, peer)
 			}
-			for _, i := range part[lo:hi] {
-				v := value{} // count(*): every row
-				if w.arg >= 0 {
-					v = rows[i][w.arg]
+			var v value
+			switch w.fn {
+			case "first_value":
+				v = rows[part[0]][w.arg]
+			case "last_value":
+				v = rows[part[hi-1]][w.arg]
+			case "nth_value":
+				v = nullValue
+				if w.n <= int64(hi) {
+					v = rows[part[w.n-1]][w.arg]
 				}
-				st.add(w.fn, v, k)
+			default:
+				for _, i := range part[lo:hi] {
+					v := value{} // count(*): every row
+					if w.arg >= 0 {
+						v = rows[i][w.arg]
+					}
+					st.add(w.fn, v, k)
+				}
+				v = st.result(w.fn, k)
 			}
-			v := st.result(w.fn, k)
 			for _, i := range part[lo:hi] {
 				rows[i][c] = v
 			}

@@ -85,7 +85,7 @@ func winKind(fn string, ap *arithPlan) colKind {
 		return kInt
 	case fn == "avg":
 		return kFloat
-	case fn == "min" || fn == "max":
+	case fn == "min" || fn == "max" || valueFuncs[fn]:
 		return ap.outKind()
 	case fn == "sum":
 		return ap.kind
@@ -141,7 +141,7 @@ func (p *plan) planRawWindow(it *SelectItem) (outCol, error) {
 // arithmetic does (numbers, instants, text), the others a number.
 func (p *plan) winArg(w *WinCall, ap *arithPlan) error {
 	switch w.Func {
-	case "lag", "lead", "min", "max", "count":
+	case "lag", "lead", "min", "max", "count", "first_value", "last_value", "nth_value":
 		return nil
 	}
 	if ap == nil {
@@ -272,7 +272,7 @@ func (w *winPlan) apply(rows [][]value, c int, out []outCol) {
 	case ranking(w.fn):
 		w.number(rows, idx, c, samePart, peer)
 		return
-	case winAggs[w.fn]:
+	case winAggs[w.fn] || valueFuncs[w.fn]:
 		w.aggregate(rows, idx, c, out, samePart, peer)
 		return
 	}

@@ -928,3 +928,60 @@ func TestWindowRanking(t *testing.T) {
 		{"SELECT cume_dist(v) FROM m", "cume_dist() takes no argument", "v)"},
 	})
 }
+
+// TestWindowValues: first_value, last_value and nth_value take a row of
+// the frame, nulls included: with ORDER BY, the partition up to the
+// row's last peer; without, the whole partition.
+func TestWindowValues(t *testing.T) {
+	src, rows := testSource(t, 2000, 50)
+	bySeq := map[uint64]trow{}
+	for _, r := range rows {
+		bySeq[r.seq] = r
+	}
+	got := mustRun(t, openOnly(src), "SELECT seq, first_value(v) OVER (PARTITION BY s ORDER BY n), last_value(v) OVER (PARTITION BY s ORDER BY n), "+
+		"nth_value(v, 3) OVER (PARTITION BY s ORDER BY n), last_value(seq) OVER (PARTITION BY s), nth_value(s, 40) OVER () FROM m WHERE op = 'put'")
+	parts := map[any][]trow{}
+	var all []trow
+	for _, g := range got {
+		r := bySeq[g[0].(uint64)]
+		parts[r.f["s"]] = append(parts[r.f["s"]], r)
+		all = append(all, r)
+	}
+	byN := func(a, b trow) int {
+		return cmp.Or(compareAny(0, a.f["n"], b.f["n"]), cmp.Compare(a.time, b.time), cmp.Compare(a.seq, b.seq))
+	}
+	byTime := func(a, b trow) int { return cmp.Or(cmp.Compare(a.time, b.time), cmp.Compare(a.seq, b.seq)) }
+	slices.SortFunc(all, byTime)
+	want := map[uint64][5]any{}
+	nulls := 0
+	for _, p := range parts {
+		slices.SortFunc(p, byN)
+		last := slices.MaxFunc(p, byTime) // OVER (PARTITION BY s): by time
+		for i, r := range p {
+			end := i + 1 // the frame: up to the last peer
+			for end < len(p) && compareAny(0, p[end].f["n"], r.f["n"]) == 0 {
+				end++
+			}
+			var third any
+			if end >= 3 {
+				third = p[2].f["v"]
+			}
+			if third == nil {
+				nulls++
+			}
+			want[r.seq] = [5]any{p[0].f["v"], p[end-1].f["v"], third, int64(last.seq), all[39].f["s"]} // (seq in arithmetic is an int64)
+		}
+	}
+	for _, g := range got {
+		w := want[g[0].(uint64)]
+		for k := range w {
+			if !sameCell(g[k+1], w[k]) {
+				t.Fatalf("seq %d: column %d = %v, want %v", g[0], k+1, g[k+1], w[k])
+			}
+		}
+	}
+	if nulls == 0 || nulls == len(got) {
+		t.Fatalf("%d of %d nth_value nulls: the case shows too little", nulls, len(got))
+	}
+	wantErrors(t, openOnly(src), []errCase{{"SELECT nth_value(v, 0) OVER () FROM m", "nth_value wants the row's place in the window, 1 to", "0)"}})
+}
