@@ -282,3 +282,11 @@ func BenchmarkQueryJoin(b *testing.B) {
 			"WHERE a.value > b.m AND a.time >= '2014-01-01' AND a.time < '2015-01-01' GROUP BY series")
 	})
 }
+
+// BenchmarkQueryWindow: the step between consecutive samples of one
+// series (value - lag(value)), the largest kept by QUALIFY: every row
+// of the series held, then the window; against BenchmarkQueryRaw, which
+// streams the same rows.
+func BenchmarkQueryWindow(b *testing.B) {
+	benchQuery(b, "SELECT time, value - lag(value) AS d FROM nab WHERE series = 'nab/realKnownCause/nyc_taxi' QUALIFY d > 1000")
+}

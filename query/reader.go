@@ -524,6 +524,13 @@ func (x *executor) collectSorted(ctx context.Context, tasks []task) ([][]value, 
 		var local [][]value
 		var seqs []int64
 		probe := make([]value, len(p.out))
+		// Without LIMIT every row is kept: the batch's rows share one
+		// allocation. With it most are dropped, and a shared one would
+		// keep the rest of the batch alive.
+		var slab []value
+		if p.limit < 0 {
+			slab = make([]value, 0, len(b.sel)*len(p.out))
+		}
 		keyCols := make([]argCol, len(p.order))
 		for i, k := range p.order {
 			if p.out[k.col].expr == nil {
@@ -544,7 +551,14 @@ func (x *executor) collectSorted(ctx context.Context, tasks []task) ([][]value, 
 					continue
 				}
 			}
-			row := slices.Clone(probe)
+			var row []value
+			if slab != nil {
+				n := len(slab)
+				slab = append(slab, probe...)
+				row = slab[n:len(slab):len(slab)]
+			} else {
+				row = slices.Clone(probe)
+			}
 			for c := range p.out {
 				if !slices.ContainsFunc(p.order, func(k orderKey) bool { return k.col == c }) {
 					row[c] = b.outValue(&p.out[c], r)

@@ -245,7 +245,7 @@ func (w *winPlan) apply(rows [][]value, c int, out []outCol) {
 		}
 		return true
 	}
-	slices.SortStableFunc(idx, func(i, j int) int {
+	less := func(i, j int) int {
 		a, b := rows[i], rows[j]
 		if d := samePart(a, b); d != 0 {
 			return d
@@ -264,7 +264,8 @@ func (w *winPlan) apply(rows [][]value, c int, out []outCol) {
 			return cmp3(a[w.seq].i, b[w.seq].i)
 		}
 		return 0
-	})
+	}
+	slices.SortStableFunc(idx, less)
 	switch {
 	case w.fn == "lag" || w.fn == "lead":
 		w.shift(rows, idx, c, samePart)
