@@ -198,7 +198,7 @@ func (p *parser) arithFactor() *Arith {
 		return p.partCall(t)
 	case t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(" && winFuncs[strings.ToLower(t.text)]:
 		if !p.inItem {
-			p.fail(t.pos, "%s() is a window function: it runs over the result's rows, so it may be in SELECT items and their arithmetic, not in WHERE, GROUP BY, HAVING, CASE conditions or another function's arguments", strings.ToLower(t.text))
+			p.failWindow(t.pos, strings.ToLower(t.text)+"()")
 		}
 		return &Arith{Win: p.winCall(), Pos: t.pos}
 	case t.kind == tIdent && isPunct(p.tok(p.i+1), "(") && timeFuncs[strings.ToLower(t.text)] != "":

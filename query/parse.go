@@ -38,6 +38,8 @@ type parser struct {
 	// function may be an operand (value - lag(value)); not inside a
 	// window's or an aggregate's arguments, nor in conditions.
 	inItem bool
+	// qualify: parsing QUALIFY, which names windows by their aliases
+	qualify bool
 }
 
 // errParse carries an *Error through panics inside the parser.
@@ -239,9 +241,9 @@ func (p *parser) selectBody(st *Statement) {
 	}
 	if t := p.peek(); p.acceptKw("qualify") {
 		st.qualifyPos = t.pos
-		p.having = true // aggregates name the result's columns, as in HAVING
+		p.having, p.qualify = true, true // aggregates name the result's columns, as in HAVING
 		st.Qualify = p.orExpr()
-		p.having = false
+		p.having, p.qualify = false, false
 	}
 	if p.acceptKw("order") {
 		p.expectKw("by")
@@ -432,7 +434,7 @@ func (p *parser) winCall() *WinCall {
 func (p *parser) aggWindow(c *Call, o token) *WinCall {
 	switch {
 	case !p.inItem:
-		p.fail(c.Pos, "%s() OVER (...) is a window function: it runs over the result's rows, so it may be in SELECT items and their arithmetic, not in WHERE, GROUP BY, HAVING, CASE conditions or another function's arguments", c.Func)
+		p.failWindow(c.Pos, c.Func+"() OVER (...)")
 	case !winAggs[c.Func]:
 		p.fail(o.pos, "%s() has no window form: OVER follows sum, avg, min, max, count and the window functions", c.Func)
 	case c.Distinct || c.Filter != nil:
@@ -448,6 +450,14 @@ func (p *parser) aggWindow(c *Call, o token) *WinCall {
 	}
 	w.Over = p.over()
 	return w
+}
+
+// failWindow fails at pos on window function what where none may be.
+func (p *parser) failWindow(pos int, what string) {
+	if p.qualify {
+		p.fail(pos, "QUALIFY names a window's result by its alias: SELECT ..., %s AS w ... QUALIFY w ...", what)
+	}
+	p.fail(pos, "%s is a window function: it runs over the result's rows, so it may be in SELECT items and their arithmetic, not in WHERE, GROUP BY, HAVING, CASE conditions or another function's arguments", what)
 }
 
 // noWindows leaves SELECT item arithmetic, where window functions may

@@ -807,6 +807,8 @@ func TestQualify(t *testing.T) {
 		{"SELECT seq, lag(v) AS l FROM m QUALIFY nope > 1", "QUALIFY nope: not a column of the result", "nope"},
 		{"SELECT seq, lag(v) AS l FROM m QUALIFY series ~ cpu{host=\"a\"}", "QUALIFY does not take series selectors", ""},
 		{"SELECT seq, lag(v) AS l FROM m QUALIFY l > 1 HAVING l > 2", "unexpected", "HAVING"},
+		{"SELECT seq, lag(v) AS l FROM m QUALIFY row_number() OVER (ORDER BY v) < 3", "QUALIFY names a window's result by its alias: SELECT ..., row_number() AS w ... QUALIFY w", "row_number"},
+		{"SELECT seq, lag(v) AS l FROM m QUALIFY sum(v) OVER () > 3", "QUALIFY names a window's result by its alias: SELECT ..., sum() OVER (...) AS w", "sum"},
 		{"SELECT seq, lag(v) AS l FROM m WHERE v > 1m", "a duration (1m) must be added to a time", "1m"},
 	})
 }
