@@ -71,6 +71,9 @@ func TestInteropWindowOver(t *testing.T) {
 				"nth_value(epoch_ms(time), 3) OVER (PARTITION BY series ORDER BY value DESC, time) AS third, last_value(epoch_ms(time)) OVER (PARTITION BY series) AS last_t FROM nab WHERE series LIKE 'nab/realTraffic/%' ORDER BY series, t",
 			"SELECT series, epoch_ms(time) AS t, value - first_value(value) OVER (PARTITION BY series ORDER BY time, seq) AS since, last_value(epoch_ms(time)) OVER (PARTITION BY series ORDER BY value, time, seq) AS lv, " +
 				"nth_value(epoch_ms(time), 3) OVER (PARTITION BY series ORDER BY value DESC, time, seq) AS third, last_value(epoch_ms(time)) OVER (PARTITION BY series ORDER BY time, seq ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS last_t FROM nab WHERE series LIKE 'nab/realTraffic/%' ORDER BY series, t"},
+		{"QUALIFY with its own windows: each series' samples at its maximum, and at more than twice the stream's mean",
+			"SELECT series, epoch_ms(time) AS t, value FROM nab QUALIFY value = max(value) OVER (PARTITION BY series) OR value > 2 * avg(value) OVER () AND series LIKE '%Cloudwatch%' ORDER BY series, t",
+			"SELECT series, epoch_ms(time) AS t, value FROM nab QUALIFY value = max(value) OVER (PARTITION BY series) OR value > 2 * avg(value) OVER () AND series LIKE '%Cloudwatch%' ORDER BY series, t"},
 		{"series ranked by their mean, within their NAB directory",
 			"SELECT series, avg(value) AS a, rank() OVER (PARTITION BY split_part(series, '/', 2) ORDER BY avg(value) DESC) AS r, rank() OVER (ORDER BY count(*)) AS n " +
 				"FROM nab GROUP BY series ORDER BY series",

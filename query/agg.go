@@ -219,6 +219,7 @@ func (p *plan) planAggregate() error {
 			if err != nil {
 				return err
 			}
+			c.hidden = it.Hidden
 			items = append(items, item{-1, -1})
 			p.out = append(p.out, c)
 			continue

@@ -197,7 +197,10 @@ func (p *parser) arithFactor() *Arith {
 		p.advance()
 		return p.partCall(t)
 	case t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(" && winFuncs[strings.ToLower(t.text)]:
-		if !p.inItem {
+		switch {
+		case p.qualify:
+			return p.qualifyWindow(p.winCall(), t.pos)
+		case !p.inItem:
 			p.failWindow(t.pos, strings.ToLower(t.text)+"()")
 		}
 		return &Arith{Win: p.winCall(), Pos: t.pos}
@@ -233,7 +236,11 @@ func (p *parser) arithFactor() *Arith {
 	case t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(":
 		c := p.call()
 		if o := p.peek(); isKw(o, "over") && isPunct(p.tok(p.i+1), "(") {
-			return &Arith{Win: p.aggWindow(c, o), Pos: t.pos}
+			if w := p.aggWindow(c, o); !p.inItem { // in QUALIFY
+				return p.qualifyWindow(w, t.pos)
+			} else {
+				return &Arith{Win: w, Pos: t.pos}
+			}
 		}
 		return &Arith{Agg: c, Pos: t.pos}
 	}

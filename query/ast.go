@@ -89,12 +89,15 @@ type AsOf struct {
 
 // SelectItem is a projected column, an aggregate or arithmetic on them.
 type SelectItem struct {
-	Col   *ColRef  // a column, or
-	Agg   *Call    // an aggregate, or
-	Expr  *Arith   // arithmetic, or
-	Win   *WinCall // a window function
-	Alias string
-	Pos   int
+	Col  *ColRef  // a column, or
+	Agg  *Call    // an aggregate, or
+	Expr *Arith   // arithmetic, or
+	Win  *WinCall // a window function
+	// Hidden: a window QUALIFY computes (QUALIFY row_number() OVER (...)
+	// <= 3), not returned; named by its text.
+	Hidden bool
+	Alias  string
+	Pos    int
 }
 
 // WinCall is a window function of a series over time: difference(value),

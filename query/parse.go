@@ -5,6 +5,7 @@ import (
 	"math"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -38,8 +39,11 @@ type parser struct {
 	// function may be an operand (value - lag(value)); not inside a
 	// window's or an aggregate's arguments, nor in conditions.
 	inItem bool
-	// qualify: parsing QUALIFY, which names windows by their aliases
-	qualify bool
+	// qualify: parsing QUALIFY's condition, where a window function is
+	// computed as a hidden item of the statement (qualifyWins) and read
+	// as a result column
+	qualify     bool
+	qualifyWins []SelectItem
 }
 
 // errParse carries an *Error through panics inside the parser.
@@ -241,9 +245,10 @@ func (p *parser) selectBody(st *Statement) {
 	}
 	if t := p.peek(); p.acceptKw("qualify") {
 		st.qualifyPos = t.pos
-		p.having, p.qualify = true, true // aggregates name the result's columns, as in HAVING
+		p.having, p.qualify, p.qualifyWins = true, true, nil // aggregates name the result's columns, as in HAVING
 		st.Qualify = p.orExpr()
 		p.having, p.qualify = false, false
+		st.Items = append(st.Items, p.qualifyWins...)
 	}
 	if p.acceptKw("order") {
 		p.expectKw("by")
@@ -359,7 +364,7 @@ var rowNumbering = map[string]bool{"row_number": true, "rank": true, "dense_rank
 
 // winCall parses a window function call.
 func (p *parser) winCall() *WinCall {
-	defer p.noWindows()()
+	defer p.noArgWindows()()
 	name := p.advance()
 	w := &WinCall{Func: strings.ToLower(name.text), Pos: name.pos}
 	p.expectPunct("(")
@@ -433,7 +438,7 @@ func (p *parser) winCall() *WinCall {
 // window function that computes it over each row's partition.
 func (p *parser) aggWindow(c *Call, o token) *WinCall {
 	switch {
-	case !p.inItem:
+	case !p.inItem && !p.qualify:
 		p.failWindow(c.Pos, c.Func+"() OVER (...)")
 	case !winAggs[c.Func]:
 		p.fail(o.pos, "%s() has no window form: OVER follows sum, avg, min, max, count and the window functions", c.Func)
@@ -452,11 +457,27 @@ func (p *parser) aggWindow(c *Call, o token) *WinCall {
 	return w
 }
 
+// qualifyWindow makes w, written in QUALIFY at pos, a hidden item of
+// the statement and returns the result column it is.
+func (p *parser) qualifyWindow(w *WinCall, pos int) *Arith {
+	name := w.String()
+	if !slices.ContainsFunc(p.qualifyWins, func(it SelectItem) bool { return it.Win.String() == name }) {
+		p.qualifyWins = append(p.qualifyWins, SelectItem{Win: w, Hidden: true, Pos: pos})
+	}
+	return &Arith{Col: &ColRef{Name: name, Pos: pos}, Pos: pos}
+}
+
+// noArgWindows leaves QUALIFY's condition and SELECT item arithmetic,
+// where window functions may be, until the function it returns is
+// called: a window's or an aggregate's arguments hold none.
+func (p *parser) noArgWindows() func() {
+	in, q := p.inItem, p.qualify
+	p.inItem, p.qualify = false, false
+	return func() { p.inItem, p.qualify = in, q }
+}
+
 // failWindow fails at pos on window function what where none may be.
 func (p *parser) failWindow(pos int, what string) {
-	if p.qualify {
-		p.fail(pos, "QUALIFY names a window's result by its alias: SELECT ..., %s AS w ... QUALIFY w ...", what)
-	}
 	p.fail(pos, "%s is a window function: it runs over the result's rows, so it may be in SELECT items and their arithmetic, not in WHERE, GROUP BY, HAVING, CASE conditions or another function's arguments", what)
 }
 
@@ -563,7 +584,7 @@ var aggregates = map[string]bool{
 var argExtremes = map[string]string{"arg_max": "arg_max", "max_by": "arg_max", "arg_min": "arg_min", "min_by": "arg_min"}
 
 func (p *parser) call() *Call {
-	defer p.noWindows()()
+	defer p.noArgWindows()()
 	name := p.advance()
 	fn := strings.ToLower(name.text)
 	if !aggregates[fn] {

@@ -170,6 +170,16 @@ func (p *plan) planRaw() error {
 		if p.st.keep != nil {
 			p.out = slices.DeleteFunc(p.out, func(c outCol) bool { return !p.st.keep[c.name] })
 		}
+		for _, it := range p.st.Items { // SELECT * ... QUALIFY rank() OVER (...) = 1
+			if it.Hidden {
+				c, err := p.planRawWindow(&it)
+				if err != nil {
+					return err
+				}
+				c.hidden = true
+				p.out = append(p.out, c)
+			}
+		}
 	} else {
 		var post []postLeaf
 		for _, it := range p.st.Items {
@@ -178,6 +188,7 @@ func (p *plan) planRaw() error {
 				if err != nil {
 					return err
 				}
+				c.hidden = it.Hidden
 				p.out = append(p.out, c)
 				continue
 			}

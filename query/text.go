@@ -65,7 +65,7 @@ func (p *parser) textCall(name token) *Arith {
 
 // caseExpr parses the rest of CASE WHEN cond THEN x ... [ELSE y] END.
 func (p *parser) caseExpr(t token) *Arith {
-	defer p.noWindows()() // its conditions are tested on a batch's rows
+	defer p.noArgWindows()() // its conditions are tested on a batch's rows
 	a := &Arith{Op: 'c', Pos: t.pos}
 	having := p.having
 	p.having = false // conditions on the row's columns
