@@ -137,8 +137,9 @@ func (p *plan) planRawWindow(it *SelectItem) (outCol, error) {
 	return outCol{name: it.Name(), kind: winKind(w.fn, w.argPlan), nullable: !ranking(w.fn), win: w}, nil
 }
 
-// winArg refuses an argument of the wrong type: lag and lead take what
-// arithmetic does (numbers, instants, text), the others a number.
+// winArg refuses an argument of the wrong type: lag, lead, min, max,
+// count and the value functions take what arithmetic does (numbers,
+// instants, text), the others a number.
 func (p *plan) winArg(w *WinCall, ap *arithPlan) error {
 	switch w.Func {
 	case "lag", "lead", "min", "max", "count", "first_value", "last_value", "nth_value":
