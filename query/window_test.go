@@ -827,8 +827,9 @@ func TestQualify(t *testing.T) {
 func TestNullsOrder(t *testing.T) {
 	src, _ := testSource(t, 2000, 50)
 	open := openOnly(src)
-	// check reports whether column c of rows has its nulls where want
-	// says and its values in order.
+	// check fails the test unless column c of rows holds its nulls where
+	// nullsFirst says and its values in the direction's order, and has
+	// both.
 	check := func(q string, rows [][]any, c int, desc, nullsFirst bool) {
 		t.Helper()
 		seenValue, nulls := false, 0
