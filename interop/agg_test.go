@@ -67,3 +67,15 @@ func TestInteropArgExtremes(t *testing.T) {
 		"SELECT series, epoch_ms(date_trunc('week', time)) AS w, first(epoch_ms(time) ORDER BY value DESC, time, seq) AS peak, first(value * 2 ORDER BY value DESC, time, seq) AS v2, "+
 			"first(epoch_ms(time) ORDER BY round(value), time, seq) AS trough, first(series ORDER BY value, time, seq) AS s FROM nab GROUP BY series, w ORDER BY series, w")
 }
+
+// TestInteropStringAgg holds string_agg against DuckDB's, ordered as
+// tsq orders it: by (time, seq).
+func TestInteropStringAgg(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	agreeWithDuckDB(t, node, s, path, "the series above 90 in each hour of a day, in time order",
+		"SELECT epoch_ms(time_bucket(1h, time)) AS h, string_agg(split_part(series, '/', 3), ' ') AS hot, string_agg(series) AS s2 FROM nab "+
+			"WHERE value > 90 AND time >= '2014-04-10' AND time < '2014-04-11' GROUP BY h ORDER BY h",
+		"SELECT epoch_ms(time_bucket(INTERVAL 1 hour, time)) AS h, string_agg(split_part(series, '/', 3), ' ' ORDER BY time, seq) AS hot, string_agg(series, ',' ORDER BY time, seq) AS s2 FROM nab "+
+			"WHERE value > 90 AND time >= '2014-04-10' AND time < '2014-04-11' GROUP BY h ORDER BY h")
+}

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -58,6 +59,7 @@ type aggSpec struct {
 	byIn  colKind
 	out   colKind
 	q     float64
+	sep   string // string_agg's separator
 	name  string
 }
 
@@ -73,7 +75,7 @@ var errTooManyGroups = errors.New("query: too many groups (more than 4194304); u
 // samples by time at the end).
 const maxQuantileValues = 1 << 24
 
-var errTooManyValues = fmt.Errorf("query: quantile(), rate() and count(DISTINCT) hold every value and this query exceeds %d; narrow the time range or the series", maxQuantileValues)
+var errTooManyValues = fmt.Errorf("query: quantile(), rate(), string_agg() and count(DISTINCT) hold every value and this query exceeds %d; narrow the time range or the series", maxQuantileValues)
 
 func (p *plan) planAggregate() error {
 	st := p.st
@@ -353,7 +355,7 @@ func (p *plan) planAggregate() error {
 }
 
 func (p *plan) aggSpec(c *Call) (aggSpec, error) {
-	s := aggSpec{fn: c.Func, q: c.Q}
+	s := aggSpec{fn: c.Func, q: c.Q, sep: c.Sep}
 	if c.Filter != nil {
 		f, err := p.compileExpr(c.Filter, false)
 		if err != nil {
@@ -411,6 +413,11 @@ func (p *plan) aggSpec(c *Call) (aggSpec, error) {
 		s.out = k
 	case "first", "last":
 		s.out = k
+	case "string_agg":
+		if k != kString && k != kSeries && k != kKey {
+			return s, p.errAt(c.Arg.Pos, "type mismatch: string_agg of %s %q (want text: CAST(%s AS VARCHAR))", k, c.Arg.Name, c.Arg.Name)
+		}
+		s.out = kString
 	}
 	instant := s.expr != nil && s.expr.ts || s.expr == nil && p.fields.instant(c.Arg.Name)
 	if instant && s.out == kInt && c.Func != "count" && c.Func != "sum" && c.Func != "spread" {
@@ -440,6 +447,12 @@ func (p *plan) aggInput(c *Call, arg *ColRef, expr *Arith) (colKind, *arithPlan,
 	return k, nil, nil
 }
 
+// textPoint is one value of a string_agg() group, at its row.
+type textPoint struct {
+	t, seq int64
+	s      string
+}
+
 // ratePoint is one sample of a rate() group.
 type ratePoint struct {
 	t, seq int64
@@ -461,6 +474,7 @@ type aggState struct {
 	edgeS  int64
 	m2     float64             // stddev, variance: Welford's sum of squared deviations from the mean (in sumF)
 	pts    []ratePoint         // rate
+	texts  []textPoint         // string_agg
 	vals   []float64           // quantile
 	set    map[string]struct{} // count(DISTINCT x): the values, as distinctKey
 	hasExt bool
@@ -534,6 +548,8 @@ func (s *aggState) add(a *aggSpec, v value, t, seq int64) {
 		}
 	case "rate":
 		s.pts = append(s.pts, ratePoint{t, seq, num(a.in, v)})
+	case "string_agg":
+		s.texts = append(s.texts, textPoint{t, seq, v.s})
 	case "quantile":
 		s.vals = append(s.vals, num(a.in, v))
 	}
@@ -637,6 +653,7 @@ func (s *aggState) merge(a *aggSpec, o *aggState) {
 	s.sum.merge(o.sum)
 	s.sumI += o.sumI
 	s.pts = append(s.pts, o.pts...)
+	s.texts = append(s.texts, o.texts...)
 	s.vals = append(s.vals, o.vals...)
 	if s.set == nil {
 		s.set = o.set
@@ -670,6 +687,16 @@ func (s *aggState) result(a *aggSpec) value {
 		return s.ext
 	case "first", "last", "arg_max", "arg_min":
 		return s.edge
+	case "string_agg": // in (time, seq) order: the same whatever the workers
+		slices.SortFunc(s.texts, func(a, b textPoint) int { return cmp.Or(cmp.Compare(a.t, b.t), cmp.Compare(a.seq, b.seq)) })
+		var sb strings.Builder
+		for i, x := range s.texts {
+			if i > 0 {
+				sb.WriteString(a.sep)
+			}
+			sb.WriteString(x.s)
+		}
+		return value{s: sb.String()}
 	case "rate":
 		r, ok := rate(s.pts)
 		if !ok {

@@ -1,8 +1,10 @@
 package query
 
 import (
+	"cmp"
 	"context"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -103,5 +105,47 @@ func TestArgExtremeErrors(t *testing.T) {
 		{"SELECT min_by(v, b) FROM m", "min_by orders the rows by bool column \"b\", which has no order", "b)"},
 		{"SELECT arg_min(v, avg(n)) FROM m", "aggregates do not nest", "avg"},
 		{"SELECT arg_max(v, nope) FROM m", "unknown column \"nope\"", "nope"},
+	})
+}
+
+// TestStringAgg: string_agg joins a group's text values in (time, seq)
+// order with its separator (',' by default), skipping nulls, the same
+// at every batch size; it is named as written and wants text.
+func TestStringAgg(t *testing.T) {
+	src, rows := testSource(t, 800, 50)
+	want := map[string][]string{}
+	byTime := slices.Clone(rows)
+	slices.SortStableFunc(byTime, func(a, b trow) int { return cmp.Or(cmp.Compare(a.time, b.time), cmp.Compare(a.seq, b.seq)) })
+	for _, r := range byTime {
+		if s, ok := r.f["s"].(string); ok {
+			want[r.series] = append(want[r.series], s)
+		}
+	}
+	for _, batch := range []int{1, 7, 4096} {
+		got, err := runCells("SELECT series, string_agg(s, ' | '), string_agg(s) FROM m GROUP BY series", openOnly(src), &Options{BatchRows: batch})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%d groups, want %d", len(got), len(want))
+		}
+		for _, g := range got {
+			w := want[g[0].(string)]
+			if g[1] != strings.Join(w, " | ") || g[2] != strings.Join(w, ",") {
+				t.Fatalf("batch %d, %s: %q, want %q", batch, g[0], g[1], strings.Join(w, " | "))
+			}
+		}
+	}
+	rr, err := Run(context.Background(), "SELECT string_agg(key, ';'), string_agg(series) FROM m", openOnly(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := rr.Schema().Fields(); f[0].Name != "string_agg(key, ';')" || f[1].Name != "string_agg(series)" {
+		t.Fatalf("columns %v", rr.Schema())
+	}
+	rr.Release()
+	wantErrors(t, openOnly(src), []errCase{
+		{"SELECT string_agg(v) FROM m", "type mismatch: string_agg of float64 \"v\" (want text: CAST(v AS VARCHAR))", "v)"},
+		{"SELECT string_agg(s, 1) FROM m", "string_agg wants its separator as a string", "1)"},
 	})
 }

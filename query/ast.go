@@ -222,6 +222,9 @@ type Call struct {
 	Star     bool    // count(*)
 	Distinct bool    // count(DISTINCT x)
 	Q        float64 // quantile's q
+	// Sep is string_agg's separator; SepGiven: written in the call.
+	Sep      string
+	SepGiven bool
 	// By is what arg_max(x, by) and arg_min(x, by) (max_by, min_by)
 	// order the rows by: a column, or ByExpr's text.
 	By     *ColRef
@@ -247,6 +250,8 @@ func (c *Call) String() string {
 		return c.Func + "(DISTINCT " + c.Arg.Name + ")"
 	case c.By != nil:
 		return c.Func + "(" + c.Arg.Name + ", " + c.By.Name + ")"
+	case c.SepGiven:
+		return c.Func + "(" + c.Arg.Name + ", " + (&Lit{Kind: LitString, Str: c.Sep}).String() + ")"
 	}
 	return c.Func + "(" + c.Arg.Name + ")"
 }

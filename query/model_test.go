@@ -302,7 +302,7 @@ func (g *qgen) query() string {
 		var aggs []string
 		for range 1 + g.rng.IntN(4) {
 			fn := g.pick("count", "sum", "min", "max", "avg", "first", "last", "rate", "quantile", "count(*)",
-				"median", "stddev", "stddev_pop", "variance", "var_pop", "spread", "arg_max", "arg_min", "max_by")
+				"median", "stddev", "stddev_pop", "variance", "var_pop", "spread", "arg_max", "arg_min", "max_by", "string_agg")
 			arg := g.pick("v", "n", "x")
 			if g.rng.IntN(6) == 0 {
 				arg = g.pick("v * 2", "n + x", "abs(v - 50)", "hour(time)", "n - 3", "v / 4", "-n", "CASE WHEN b THEN v ELSE 0.5 END",
@@ -315,6 +315,8 @@ func (g *qgen) query() string {
 				text = fn
 			case "quantile":
 				text = fmt.Sprintf("quantile(%s, %s)", g.pick("0", "0.5", "0.9", "1", "0.25"), arg)
+			case "string_agg":
+				text = fmt.Sprintf("string_agg(%s%s)", g.pick("s", "series", "key", "lower(s)", "concat(key, '/', s)"), g.pick("", ", ';'", ", ''"))
 			case "arg_max", "arg_min", "max_by":
 				text = fmt.Sprintf("%s(%s, %s)", fn, g.pick("v", "n", "s", "time", "series", "key", "b", "v * 2", "date_trunc('minute', time)"),
 					g.pick("v", "n", "x", "s", "time", "n % 7", "abs(v - 50)", "series"))
@@ -863,6 +865,12 @@ func bruteCall(c *Call, rows []trow) any {
 		return pts[i].r.seq < pts[j].r.seq
 	})
 	switch c.Func {
+	case "string_agg":
+		var parts []string
+		for _, p := range pts {
+			parts = append(parts, p.v.(string))
+		}
+		return strings.Join(parts, c.Sep)
 	case "first":
 		return pts[0].v
 	case "last":

@@ -576,7 +576,7 @@ var aggregates = map[string]bool{
 	"count": true, "sum": true, "min": true, "max": true, "avg": true,
 	"first": true, "last": true, "rate": true, "quantile": true,
 	"median": true, "stddev": true, "stddev_pop": true, "variance": true, "var_pop": true, "spread": true,
-	"arg_max": true, "arg_min": true, "max_by": true, "min_by": true,
+	"arg_max": true, "arg_min": true, "max_by": true, "min_by": true, "string_agg": true,
 }
 
 // argExtremes are the aggregates of two arguments: x at the row where
@@ -588,7 +588,7 @@ func (p *parser) call() *Call {
 	name := p.advance()
 	fn := strings.ToLower(name.text)
 	if !aggregates[fn] {
-		p.fail(name.pos, "unknown function %q (aggregates: count, sum, min, max, avg, first, last, arg_max, arg_min, rate, quantile, median, stddev, stddev_pop, variance, var_pop, spread; numeric: abs, round, floor, ceil, sqrt, ln, log10, exp, coalesce, greatest, least, nullif; time parts: year, quarter, month, day, hour, minute, second, dayofweek, isodow, dayofyear, week, date_part, extract; instants: date_trunc, time_bucket, now, epoch, epoch_ms, to_timestamp, strftime; windows: difference, derivative, cumulative_sum, moving_average, lag, lead, row_number, rank, dense_rank, percent_rank, cume_dist, ntile, first_value, last_value, nth_value, ...)", name.text)
+		p.fail(name.pos, "unknown function %q (aggregates: count, sum, min, max, avg, first, last, arg_max, arg_min, string_agg, rate, quantile, median, stddev, stddev_pop, variance, var_pop, spread; numeric: abs, round, floor, ceil, sqrt, ln, log10, exp, coalesce, greatest, least, nullif; time parts: year, quarter, month, day, hour, minute, second, dayofweek, isodow, dayofyear, week, date_part, extract; instants: date_trunc, time_bucket, now, epoch, epoch_ms, to_timestamp, strftime; windows: difference, derivative, cumulative_sum, moving_average, lag, lead, row_number, rank, dense_rank, percent_rank, cume_dist, ntile, first_value, last_value, nth_value, ...)", name.text)
 	}
 	c := &Call{Func: fn, Pos: name.pos}
 	if fn == "median" {
@@ -626,6 +626,16 @@ func (p *parser) call() *Call {
 		}
 		p.expectPunct(",")
 		p.aggArg(c)
+	case fn == "string_agg":
+		p.aggArg(c)
+		c.Sep = ","
+		if p.acceptPunct(",") {
+			t := p.advance()
+			if t.kind != tString {
+				p.fail(t.pos, "string_agg wants its separator as a string, found %s", t.describe())
+			}
+			c.Sep, c.SepGiven = t.text, true
+		}
 	case argExtremes[fn] != "":
 		p.aggArg(c)
 		if t := p.peek(); !isPunct(t, ",") {
