@@ -327,7 +327,8 @@ func FuzzQuery(f *testing.F) {
 		rr, err := Exec(context.Background(), st, q, openOnly(src), &Options{Now: modelNow, BatchRows: 17})
 		if err != nil {
 			var e *Error
-			if !errors.As(err, &e) && !errors.Is(err, errTooManyRows) && !errors.Is(err, errTooManyWindowRows) && !errors.Is(err, errTooManyGroups) && !strings.Contains(err.Error(), "quantile") {
+			var fill *fillLimitError
+			if !errors.As(err, &e) && !errors.As(err, &fill) && !errors.Is(err, errTooManyRows) && !errors.Is(err, errTooManyWindowRows) && !errors.Is(err, errTooManyGroups) && !errors.Is(err, errTooManyValues) {
 				t.Fatalf("%q: %T %v", q, err, err)
 			}
 			return

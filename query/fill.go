@@ -92,8 +92,7 @@ func (a *aggPlan) fillGaps(gs *groups, lo, hi int64) error {
 	}
 	buckets := (uint64(hi)-uint64(lo))/uint64(d) + 1
 	if buckets > uint64(maxGroups) || buckets*uint64(len(gs.m)) > uint64(maxGroups) {
-		return fmt.Errorf("query: FILL would make %d buckets for each of %d groups (more than %d rows); use a wider time bucket or a narrower time range",
-			buckets, len(gs.m), maxGroups)
+		return &fillLimitError{buckets, len(gs.m)}
 	}
 	for _, bk := range gs.m {
 		var proto []value // the combination's values
@@ -240,4 +239,16 @@ func (a *aggPlan) timeAndParts() (tcol int, parts []int) {
 		}
 	}
 	return tcol, parts
+}
+
+// fillLimitError is a FILL that would make more rows than a query may
+// hold (maxGroups): a limit of the result, not a mistake in the text.
+type fillLimitError struct {
+	buckets uint64
+	groups  int
+}
+
+func (e *fillLimitError) Error() string {
+	return fmt.Sprintf("query: FILL would make %d buckets for each of %d groups (more than %d rows); use a wider time bucket or a narrower time range",
+		e.buckets, e.groups, maxGroups)
 }
