@@ -56,3 +56,22 @@ func tsqRows(t *testing.T, rr array.RecordReader) []string {
 	slices.Sort(out)
 	return out
 }
+
+// TestInteropDateDiff holds date_diff against DuckDB's for every unit:
+// between each series' first and last sample, and between consecutive
+// samples around a month's end.
+func TestInteropDateDiff(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	var items []string
+	for _, u := range []string{"microsecond", "millisecond", "second", "minute", "hour", "day", "week", "month", "quarter", "year"} {
+		items = append(items, "date_diff('"+u+"', min(time), max(time)) AS "+u+"s")
+	}
+	q := "SELECT series, " + strings.Join(items, ", ") + " FROM nab GROUP BY series ORDER BY series"
+	agreeWithDuckDB(t, node, s, path, "date_diff of each series' span in every unit", q, q)
+	agreeWithDuckDB(t, node, s, path, "date_diff between consecutive samples across month ends",
+		"SELECT series, epoch_ms(time) AS t, date_diff('month', lag(time), time) AS m, date_diff('hour', lag(time), time) AS h, date_diff('week', '2014-01-01', time) AS w "+
+			"FROM nab WHERE series LIKE 'nab/realKnownCause/%' AND day(time) IN (1, 28, 29, 30, 31) ORDER BY series, t",
+		"SELECT series, epoch_ms(time) AS t, date_diff('month', lag(time) OVER w, time) AS m, date_diff('hour', lag(time) OVER w, time) AS h, date_diff('week', TIMESTAMPTZ '2014-01-01 00:00:00+00', time) AS w "+
+			"FROM nab WHERE series LIKE 'nab/realKnownCause/%' AND day(time) IN (1, 28, 29, 30, 31) WINDOW w AS (PARTITION BY series ORDER BY time, seq) ORDER BY series, t")
+}

@@ -34,6 +34,8 @@ var textFuncs = map[string]textFunc{
 	"concat":     {args: []colKind{0, 0}, variadic: true, out: kString},
 	"label":      {args: []colKind{kString, kString}, out: kString},
 	"strftime":   {args: []colKind{kInt, kString, kString}, optional: 1, out: kString},
+	// datediff.go
+	"date_diff": {args: []colKind{kString, kInt, kInt}, out: kInt},
 	// regexp.go
 	"regexp_extract": {args: []colKind{kString, kString, kInt}, optional: 1, out: kString},
 	"regexp_replace": {args: []colKind{kString, kString, kString, kString}, optional: 1, out: kString},
@@ -138,6 +140,9 @@ func (p *plan) compileText(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arit
 		if err != nil {
 			return err
 		}
+		if i > 0 && a.Func == "date_diff" {
+			p.textAsTime(x, xp) // date_diff('day', '2024-01-02', time)
+		}
 		if i == 0 && a.Func == "strftime" {
 			p.textAsTime(x, xp) // strftime('2024-01-02', '%A')
 			if xp.kind != kInt {
@@ -160,6 +165,9 @@ func (p *plan) compileText(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arit
 	}
 	if regexpFuncs[a.Func] {
 		return p.compileRegexp(a, ap)
+	}
+	if a.Func == "date_diff" {
+		return p.compileDateDiff(a, ap)
 	}
 	return nil
 }
@@ -253,6 +261,8 @@ func textValue(fn string, args []*arithPlan, v []value) (value, bool) {
 		return value{s: labelOf(v[0].s, v[1].s)}, true
 	case "regexp_extract", "regexp_replace":
 		return regexpValue(fn, args, v)
+	case "date_diff":
+		return value{i: dateDiff(args[0].lit.s, v[1].i, v[2].i)}, true
 	case "strftime":
 		loc := time.UTC
 		if len(v) > 2 {

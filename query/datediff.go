@@ -1,0 +1,43 @@
+package query
+
+import (
+	"strings"
+	"time"
+)
+
+// date_diff('unit', a, b) is the number of unit boundaries from instant
+// a to instant b on the UTC clock, negative when b is before a, as
+// DuckDB counts them: date_diff('hour', 10:59, 11:01) is 1; a week is 7
+// days of date_diff('day') (whole weeks, toward zero).
+
+// compileDateDiff checks date_diff's unit, a literal, and keeps it
+// normalized in the unit's plan.
+func (p *plan) compileDateDiff(a *Arith, ap *arithPlan) error {
+	u := ap.args[0]
+	if u.lit == nil {
+		return p.errAt(a.Args[0].Pos, "date_diff() wants its unit as a string literal, such as 'day', not %s", a.Args[0].String())
+	}
+	unit := strings.TrimSuffix(strings.ToLower(u.lit.s), "s")
+	if _, ok := truncUnits[unit]; !ok {
+		return p.errAt(a.Args[0].Pos, "date_diff: unknown unit %s (want microsecond, millisecond, second, minute, hour, day, week, month, quarter or year)", a.Args[0].String())
+	}
+	u.lit = &value{s: unit}
+	return nil
+}
+
+// dateDiff counts the unit's boundaries from a to b (ns since the epoch).
+func dateDiff(unit string, a, b int64) int64 {
+	if unit == "week" {
+		return dateDiff("day", a, b) / 7
+	}
+	u := truncUnits[unit]
+	if u.months == 0 {
+		w := int64(u.width)
+		return floorDiv(b, w) - floorDiv(a, w)
+	}
+	months := func(t int64) int64 {
+		tm := time.Unix(0, t).UTC()
+		return floorDiv(int64(tm.Year())*12+int64(tm.Month())-1, int64(u.months))
+	}
+	return months(b) - months(a)
+}
