@@ -347,6 +347,12 @@ func (p *parser) alias(it *SelectItem) {
 			p.fail(a.pos, "expected a name after AS, found %s", a.describe())
 		}
 		it.Alias = a.text
+		return
+	}
+	// SELECT count(*) n: a name right after the item, AS left out, as
+	// SQL allows; a clause's keyword is not one.
+	if a := p.peek(); a.kind == tQuoted || a.kind == tIdent && !reserved[strings.ToLower(a.text)] {
+		it.Alias = p.advance().text
 	}
 }
 

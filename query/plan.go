@@ -146,8 +146,8 @@ func (p *plan) column(c *ColRef) (colKind, error) {
 		}
 		return 0, p.errAt(c.Pos, "unknown column %q in the join (columns: time, series, key, op, %s)", c.Name, strings.Join(p.fields.star, ", "))
 	}
-	if !ok && p.st.noFrom {
-		return 0, p.errAt(c.Pos, "unknown column %q: a SELECT without FROM has no fields (FROM <stream> reads a stream's)", c.Name)
+	if p.st.noFrom { // its one row's seq, time and series are no one's
+		return 0, p.errAt(c.Pos, "unknown column %q: a SELECT without FROM has no columns (FROM <stream> reads a stream's)", c.Name)
 	}
 	if !ok {
 		return 0, p.errAt(c.Pos, "unknown column %q in stream %q (columns: %s)", c.Name, p.st.Stream, strings.Join(p.columnNames(), ", "))

@@ -83,7 +83,8 @@ func TestNoFrom(t *testing.T) {
 	}
 	wantErrors(t, open, []errCase{
 		{"SELECT *", "SELECT * needs FROM", ""},
-		{"SELECT v + 1", `unknown column "v": a SELECT without FROM has no fields`, "v + 1"},
-		{"SELECT time cpu", "expected from", "cpu"},
+		{"SELECT v + 1", `unknown column "v": a SELECT without FROM has no columns`, "v + 1"},
+		{"SELECT time cpu", `unknown column "time": a SELECT without FROM has no columns (FROM <stream> reads a stream's)`, "time cpu"}, // FROM forgotten
+		{"SELECT seq", `unknown column "seq": a SELECT without FROM has no columns`, "seq"},
 	})
 }
