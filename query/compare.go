@@ -135,6 +135,12 @@ func (p *parser) arithCompare() Expr {
 	if o == "<>" {
 		o = "!="
 	}
+	return p.comparison(l, o, r, op.pos)
+}
+
+// comparison is l o r (o at pos): a Compare when one side is a column
+// and the other a literal, else an ArithCompare.
+func (p *parser) comparison(l *Arith, o string, r *Arith, pos int) Expr {
 	if !p.having {
 		for _, side := range []*Arith{l, r} {
 			if c := side.firstAgg(); c != nil {
@@ -148,7 +154,7 @@ func (p *parser) arithCompare() Expr {
 	if lit := l.literal(); r.Col != nil && lit != nil {
 		return &Compare{Col: r.Col, Op: flipped[o], Lit: lit}
 	}
-	return &ArithCompare{L: l, R: r, Op: o, Pos: op.pos}
+	return &ArithCompare{L: l, R: r, Op: o, Pos: pos}
 }
 
 // literal returns a as a literal when it is a number or a negated one.

@@ -273,6 +273,7 @@ func FuzzQuery(f *testing.F) {
 		"SELECT s, string_agg(key, '; '), string_agg(lower(series)) FILTER (WHERE b) FROM m GROUP BY time(10m), s HAVING string_agg(key) != ''",
 		"SELECT date_diff('minute', lag(time), time) AS g, date_diff('Weeks', '2020-01-01', max(time)) FROM m GROUP BY time(1h) QUALIFY g > 60",
 		"SELECT series ser, count(*) n, max(v) `m x` FROM m GROUP BY ser ORDER BY n DESC",
+		"SELECT CASE s WHEN 'alpha' THEN n WHEN lower(key) THEN 2 END AS c, count(*) FROM m GROUP BY c",
 		"SELECT seq, difference(n), derivative(v, 1m), moving_average(x * 2, 3) AS a FROM m WHERE v > 0 ORDER BY a DESC LIMIT 4",
 		"SELECT host, cumulative_sum(count(*)), non_negative_derivative(sum(n)) FROM m GROUP BY time(10m), host HAVING count(*) > 1",
 		"SELECT stddev(v), median(x), spread(n), var_pop(v) FROM m GROUP BY s",

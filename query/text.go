@@ -65,7 +65,9 @@ func (p *parser) textCall(name token) *Arith {
 	return a
 }
 
-// caseExpr parses the rest of CASE WHEN cond THEN x ... [ELSE y] END.
+// caseExpr parses the rest of CASE WHEN cond THEN x ... [ELSE y] END,
+// or of the simple CASE v WHEN w THEN x ... END, which is CASE WHEN v = w
+// THEN x ... END.
 func (p *parser) caseExpr(t token) *Arith {
 	defer p.noArgWindows()() // its conditions are tested on a batch's rows
 	a := &Arith{Op: 'c', Pos: t.pos}
@@ -73,13 +75,26 @@ func (p *parser) caseExpr(t token) *Arith {
 	p.having = false // conditions on the row's columns
 	p.inCase++
 	defer func() { p.having = having; p.inCase-- }()
+	var subject *Arith // the simple CASE's v
+	if k := p.peek(); !isKw(k, "when") && !isKw(k, "end") && !isKw(k, "else") {
+		subject = p.arith()
+	}
 	for p.acceptKw("when") {
-		cond := p.orExpr()
+		var cond Expr
+		if subject != nil {
+			w := p.peek()
+			cond = p.comparison(subject, "=", p.arith(), w.pos)
+		} else {
+			cond = p.orExpr()
+		}
 		p.expectKw("then")
 		a.Whens = append(a.Whens, CaseWhen{Cond: cond, Then: p.arith()})
 	}
 	if len(a.Whens) == 0 {
 		k := p.peek()
+		if subject != nil {
+			p.fail(k.pos, "CASE %s wants WHEN value THEN result after it, found %s", subject.String(), k.describe())
+		}
 		p.fail(k.pos, "CASE wants WHEN cond THEN value, found %s", k.describe())
 	}
 	if p.acceptKw("else") {

@@ -185,6 +185,33 @@ func TestTextAndCase(t *testing.T) {
 		{"SELECT * FROM m WHERE n LIKE 'a%'", `LIKE on int64 column "n"`, "n LIKE"},
 		{"SELECT * FROM m WHERE n + 1 LIKE 'a%'", "a pattern match on n + 1, a number", "LIKE"},
 		{"SELECT * FROM m WHERE CASE WHEN b THEN 1 END", "expected a comparison after CASE", ""},
-		{"SELECT CASE b THEN 1 END FROM m", "CASE wants WHEN cond THEN value", "b"},
+		{"SELECT CASE b THEN 1 END FROM m", `CASE b wants WHEN value THEN result after it, found "THEN"`, "THEN 1"}, // CASE b ... is a simple CASE
+	})
+}
+
+// TestSimpleCase: CASE v WHEN w THEN x ... END is CASE WHEN v = w THEN x
+// ... END, on text, numbers and expressions, with and without ELSE.
+func TestSimpleCase(t *testing.T) {
+	src, _ := testSource(t, 1000, 50)
+	open := openOnly(src)
+	for _, c := range [][2]string{
+		{"SELECT seq, CASE s WHEN 'alpha' THEN 1 WHEN 'beta' THEN 2 ELSE 0 END FROM m",
+			"SELECT seq, CASE WHEN s = 'alpha' THEN 1 WHEN s = 'beta' THEN 2 ELSE 0 END FROM m"},
+		{"SELECT seq, CASE n % 3 WHEN 0 THEN 'zero' WHEN 1 + 0 THEN 'one' END FROM m",
+			"SELECT seq, CASE WHEN n % 3 = 0 THEN 'zero' WHEN n % 3 = 1 THEN 'one' END FROM m"},
+		{"SELECT CASE lower(s) WHEN 'delta' THEN 'd' ELSE 'other' END AS k, count(*) FROM m GROUP BY k ORDER BY k",
+			"SELECT CASE WHEN lower(s) = 'delta' THEN 'd' ELSE 'other' END AS k, count(*) FROM m GROUP BY k ORDER BY k"},
+	} {
+		got, want := mustRun(t, open, c[0]), mustRun(t, open, c[1])
+		if len(got) < 2 {
+			t.Fatalf("%s: %v", c[0], got)
+		}
+		if d := diffCells(got, want); d != "" {
+			t.Fatalf("%s: %s", c[0], d)
+		}
+	}
+	wantErrors(t, open, []errCase{
+		{"SELECT CASE s WHEN 1 THEN 2 END FROM m", `type mismatch: string column "s" compared with an integer`, "1 THEN"},
+		{"SELECT CASE s END FROM m", `CASE s wants WHEN value THEN result after it, found "END"`, "END"},
 	})
 }
