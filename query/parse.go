@@ -383,12 +383,7 @@ func (p *parser) winCall() *WinCall {
 		return w
 	}
 	if w.Func == "ntile" {
-		n := p.advance()
-		v, err := strconv.ParseInt(n.text, 10, 64)
-		if n.kind != tInt || err != nil || v < 1 || v > maxLagOffset {
-			p.fail(n.pos, "ntile wants the number of buckets, 1 to %d, found %s", maxLagOffset, n.describe())
-		}
-		w.N = v
+		w.N = p.intIn(1, maxLagOffset, "ntile wants the number of buckets")
 		p.expectPunct(")")
 		w.Over = p.over()
 		return w
@@ -398,32 +393,17 @@ func (p *parser) winCall() *WinCall {
 	case "lag", "lead":
 		w.N = 1
 		if p.acceptPunct(",") {
-			n := p.advance()
-			v, err := strconv.ParseInt(n.text, 10, 64)
-			if n.kind != tInt || err != nil || v < 0 || v > maxLagOffset {
-				p.fail(n.pos, "%s wants the number of rows to look %s, 0 to %d, found %s", w.Func, map[string]string{"lag": "back", "lead": "ahead"}[w.Func], maxLagOffset, n.describe())
-			}
-			w.N = v
+			w.N = p.intIn(0, maxLagOffset, w.Func+" wants the number of rows to look "+map[string]string{"lag": "back", "lead": "ahead"}[w.Func])
 		}
 	case "moving_average":
 		if t := p.peek(); t.kind != tPunct || t.text != "," {
 			p.fail(t.pos, "moving_average wants the number of values to average after the argument: moving_average(%s, 5)", w.Arg.String())
 		}
 		p.advance()
-		n := p.advance()
-		v, err := strconv.ParseInt(n.text, 10, 64)
-		if n.kind != tInt || err != nil || v < 1 || v > maxMovingWindow {
-			p.fail(n.pos, "moving_average wants the number of values to average, 1 to %d, found %s", maxMovingWindow, n.describe())
-		}
-		w.N = v
+		w.N = p.intIn(1, maxMovingWindow, "moving_average wants the number of values to average")
 	case "nth_value":
 		p.expectPunct(",")
-		n := p.advance()
-		v, err := strconv.ParseInt(n.text, 10, 64)
-		if n.kind != tInt || err != nil || v < 1 || v > maxLagOffset {
-			p.fail(n.pos, "nth_value wants the row's place in the window, 1 to %d, found %s", maxLagOffset, n.describe())
-		}
-		w.N = v
+		w.N = p.intIn(1, maxLagOffset, "nth_value wants the row's place in the window")
 	case "derivative", "non_negative_derivative":
 		if p.acceptPunct(",") {
 			d := p.advance()
@@ -534,6 +514,17 @@ func (p *parser) over() *Over {
 	}
 	p.advance()
 	return o
+}
+
+// intIn reads an integer literal in [lo, hi]; else it fails with what,
+// the range and the token found.
+func (p *parser) intIn(lo, hi int64, what string) int64 {
+	n := p.advance()
+	v, err := strconv.ParseInt(n.text, 10, 64)
+	if n.kind != tInt || err != nil || v < lo || v > hi {
+		p.fail(n.pos, "%s, %d to %d, found %s", what, lo, hi, n.describe())
+	}
+	return v
 }
 
 // maxMovingWindow bounds moving_average's window (the values it holds).
