@@ -1,7 +1,6 @@
 package query
 
 import (
-	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -115,7 +114,7 @@ func TestStringAgg(t *testing.T) {
 	src, rows := testSource(t, 800, 50)
 	want := map[string][]string{}
 	byTime := slices.Clone(rows)
-	slices.SortStableFunc(byTime, func(a, b trow) int { return cmp.Or(cmp.Compare(a.time, b.time), cmp.Compare(a.seq, b.seq)) })
+	slices.SortStableFunc(byTime, byTimeSeq)
 	for _, r := range byTime {
 		if s, ok := r.f["s"].(string); ok {
 			want[r.series] = append(want[r.series], s)

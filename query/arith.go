@@ -535,7 +535,7 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 		}
 		return ap, nil
 	case a.Win != nil && !p.windowLeaves:
-		return nil, p.errAt(a.Pos, "%s() is a window function: it runs over the result's rows, so it may be in SELECT items and their arithmetic, not in WHERE, GROUP BY, HAVING, CASE conditions or another function's arguments", a.Win.Func)
+		return nil, p.errAt(a.Pos, windowPlace, a.Win.Func+"()")
 	case a.Col != nil || a.Agg != nil || a.Win != nil:
 		if err := leaf(a, ap); err != nil {
 			return nil, err

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"cmp"
 	"errors"
 	"strings"
 	"testing"
@@ -34,3 +35,28 @@ func wantErrors(t *testing.T, open Opener, cases []errCase) {
 		}
 	}
 }
+
+// sameRows fails the test unless q gives the rows same gives, and at
+// least least of them: fewer would show little.
+func sameRows(t *testing.T, open Opener, q, same string, least int) {
+	t.Helper()
+	got, want := mustRun(t, open, q), mustRun(t, open, same)
+	if len(want) < least {
+		t.Fatalf("%s: %d rows: too few to show anything", same, len(want))
+	}
+	if d := diffCells(got, want); d != "" {
+		t.Errorf("%s: %s", q, d)
+	}
+}
+
+// bySeqOf indexes rows by seq.
+func bySeqOf(rows []trow) map[uint64]trow {
+	m := make(map[uint64]trow, len(rows))
+	for _, r := range rows {
+		m[r.seq] = r
+	}
+	return m
+}
+
+// byTimeSeq orders rows by (time, seq), as windows and first() do.
+func byTimeSeq(a, b trow) int { return cmp.Or(cmp.Compare(a.time, b.time), cmp.Compare(a.seq, b.seq)) }

@@ -463,9 +463,10 @@ func (p *parser) noArgWindows() func() {
 }
 
 // failWindow fails at pos on window function what where none may be.
-func (p *parser) failWindow(pos int, what string) {
-	p.fail(pos, "%s is a window function: it runs over the result's rows, so it may be in SELECT items and their arithmetic, not in WHERE, GROUP BY, HAVING, CASE conditions or another function's arguments", what)
-}
+func (p *parser) failWindow(pos int, what string) { p.fail(pos, windowPlace, what) }
+
+// windowPlace says where a window function (%s) may be.
+const windowPlace = "%s is a window function: it runs over the result's rows, so it may be in SELECT items and their arithmetic, not in WHERE, GROUP BY, HAVING, CASE conditions or another function's arguments"
 
 // noWindows leaves SELECT item arithmetic, where window functions may
 // be operands, until the function it returns is called.
