@@ -290,3 +290,17 @@ func BenchmarkQueryJoin(b *testing.B) {
 func BenchmarkQueryWindow(b *testing.B) {
 	benchQuery(b, "SELECT time, value - lag(value) AS d FROM nab WHERE series = 'nab/realKnownCause/nyc_taxi' QUALIFY d > 1000")
 }
+
+// BenchmarkQueryWindowFrame: a moving mean and maximum of one series
+// over frames of 10 and 100,000 rows, and of an hour and of 30 days,
+// the largest kept by QUALIFY. Frames slide (each row enters and leaves
+// a window's state once), so the frame's size should cost nothing:
+// compare the four, and BenchmarkQueryWindow (lag) over the same rows.
+func BenchmarkQueryWindowFrame(b *testing.B) {
+	for _, c := range []struct{ name, frame string }{{"rows10", "ROWS 9 PRECEDING"}, {"rows100k", "ROWS 99999 PRECEDING"},
+		{"range1h", "ORDER BY time RANGE 1h PRECEDING"}, {"range30d", "ORDER BY time RANGE 30d PRECEDING"}} {
+		b.Run(c.name, func(b *testing.B) {
+			benchQuery(b, "SELECT time, avg(value) OVER ("+c.frame+") AS m, max(value) OVER ("+c.frame+") AS p FROM nab WHERE series = 'nab/realKnownCause/nyc_taxi' QUALIFY p > 2 * m")
+		})
+	}
+}

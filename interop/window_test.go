@@ -83,3 +83,55 @@ func TestInteropWindowOver(t *testing.T) {
 		agreeWithDuckDB(t, node, s, path, c.name, c.tsq, c.duck)
 	}
 }
+
+// TestInteropWindowFrames holds window frames against DuckDB's: moving
+// means over the last rows and the last half hour, extremes and counts
+// over centred windows, value functions over frames ahead and behind,
+// RANGE frames over numbers with nulls placed first and last, GROUPS
+// frames, and frames over an aggregate query's hourly buckets. A ROWS
+// frame without OVER's ORDER BY takes rows in (time, seq) order, which
+// DuckDB is told.
+func TestInteropWindowFrames(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	const where = " FROM nab WHERE series LIKE 'nab/realTraffic/%' ORDER BY series, t"
+	for _, c := range []struct{ name, tsq, duck string }{
+		{"moving means, centred extremes, counts within an hour, value functions ahead and behind",
+			"SELECT series, epoch_ms(time) AS t, avg(value) OVER (PARTITION BY series ROWS 4 PRECEDING) AS ma5, " +
+				"avg(value) OVER (PARTITION BY series ORDER BY time RANGE 30m PRECEDING) AS ma30, " +
+				"max(value) OVER (PARTITION BY series ORDER BY time ROWS BETWEEN 3 PRECEDING AND 3 FOLLOWING) AS mx, " +
+				"min(value) OVER (PARTITION BY series ORDER BY time RANGE BETWEEN INTERVAL '2 hours' PRECEDING AND 10m PRECEDING) AS mn, " +
+				"count(*) OVER (PARTITION BY series ORDER BY time RANGE BETWEEN 1h PRECEDING AND 1h FOLLOWING) AS n, " +
+				"sum(value) OVER (PARTITION BY series ORDER BY time ROWS BETWEEN 2 FOLLOWING AND 5 FOLLOWING) AS ahead, " +
+				"first_value(value) OVER (PARTITION BY series ORDER BY time ROWS BETWEEN 2 FOLLOWING AND 5 FOLLOWING) AS fv, " +
+				"last_value(value) OVER (PARTITION BY series ORDER BY time ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev, " +
+				"nth_value(value, 2) OVER (PARTITION BY series ORDER BY time ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS second" + where,
+			"SELECT series, epoch_ms(time) AS t, avg(value) OVER (PARTITION BY series ORDER BY time, seq ROWS 4 PRECEDING) AS ma5, " +
+				"avg(value) OVER (PARTITION BY series ORDER BY time RANGE INTERVAL 30 MINUTE PRECEDING) AS ma30, " +
+				"max(value) OVER (PARTITION BY series ORDER BY time, seq ROWS BETWEEN 3 PRECEDING AND 3 FOLLOWING) AS mx, " +
+				"min(value) OVER (PARTITION BY series ORDER BY time RANGE BETWEEN INTERVAL 2 HOUR PRECEDING AND INTERVAL 10 MINUTE PRECEDING) AS mn, " +
+				"count(*) OVER (PARTITION BY series ORDER BY time RANGE BETWEEN INTERVAL 1 HOUR PRECEDING AND INTERVAL 1 HOUR FOLLOWING) AS n, " +
+				"sum(value) OVER (PARTITION BY series ORDER BY time, seq ROWS BETWEEN 2 FOLLOWING AND 5 FOLLOWING) AS ahead, " +
+				"first_value(value) OVER (PARTITION BY series ORDER BY time, seq ROWS BETWEEN 2 FOLLOWING AND 5 FOLLOWING) AS fv, " +
+				"last_value(value) OVER (PARTITION BY series ORDER BY time, seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev, " +
+				"nth_value(value, 2) OVER (PARTITION BY series ORDER BY time, seq ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS second" + where},
+		{"RANGE over rounded values with nulls first and last, and GROUPS of tied values",
+			"SELECT series, epoch_ms(time) AS t, sum(value) OVER (PARTITION BY series ORDER BY nullif(round(value), 10) RANGE BETWEEN 2 PRECEDING AND 1.5 FOLLOWING) AS near, " +
+				"count(value) OVER (PARTITION BY series ORDER BY nullif(round(value), 10) DESC NULLS LAST RANGE BETWEEN 3 FOLLOWING AND UNBOUNDED FOLLOWING) AS below, " +
+				"max(epoch_ms(time)) OVER (PARTITION BY series ORDER BY nullif(round(value), 10) NULLS FIRST RANGE BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS under, " +
+				"count(*) OVER (PARTITION BY series ORDER BY round(value) GROUPS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS g3, " +
+				"min(value) OVER (PARTITION BY series ORDER BY round(value) DESC GROUPS BETWEEN CURRENT ROW AND 2 FOLLOWING) AS g2" + where,
+			"SELECT series, epoch_ms(time) AS t, sum(value) OVER (PARTITION BY series ORDER BY nullif(round(value), 10) RANGE BETWEEN 2 PRECEDING AND 1.5 FOLLOWING) AS near, " +
+				"count(value) OVER (PARTITION BY series ORDER BY nullif(round(value), 10) DESC NULLS LAST RANGE BETWEEN 3 FOLLOWING AND UNBOUNDED FOLLOWING) AS below, " +
+				"max(epoch_ms(time)) OVER (PARTITION BY series ORDER BY nullif(round(value), 10) NULLS FIRST RANGE BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS under, " +
+				"count(*) OVER (PARTITION BY series ORDER BY round(value) GROUPS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS g3, " +
+				"min(value) OVER (PARTITION BY series ORDER BY round(value) DESC GROUPS BETWEEN CURRENT ROW AND 2 FOLLOWING) AS g2" + where},
+		{"frames over hourly buckets: the mean of the last three hours, and the busiest of five buckets",
+			"SELECT series, time, avg(avg(value)) OVER (PARTITION BY series ORDER BY time RANGE 2h PRECEDING) AS a3, " +
+				"max(count(*)) OVER (PARTITION BY series ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING) AS busiest FROM nab GROUP BY time(1h), series ORDER BY series, time",
+			"SELECT series, epoch_ms(time_bucket(INTERVAL 1 hour, time)) AS b, avg(avg(value)) OVER (PARTITION BY series ORDER BY time_bucket(INTERVAL 1 hour, time) RANGE INTERVAL 2 HOUR PRECEDING) AS a3, " +
+				"max(count(*)) OVER (PARTITION BY series ORDER BY time_bucket(INTERVAL 1 hour, time) ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING) AS busiest FROM nab GROUP BY series, time_bucket(INTERVAL 1 hour, time) ORDER BY series, b"},
+	} {
+		agreeWithDuckDB(t, node, s, path, c.name, c.tsq, c.duck)
+	}
+}

@@ -195,6 +195,7 @@ func (p *plan) planAggregate() error {
 			w.argPlan, w.argHid = ap, hid
 		}
 		if o := win.Over; o != nil {
+			var keyKinds []colKind
 			w.over = true
 			w.partNames, w.keyNames = o.names()
 			for _, x := range o.Partition {
@@ -205,12 +206,17 @@ func (p *plan) planAggregate() error {
 				w.partHid = append(w.partHid, hid)
 			}
 			for _, k := range o.Order {
-				_, hid, err := hide(k.Expr)
+				ap, hid, err := hide(k.Expr)
 				if err != nil {
 					return outCol{}, err
 				}
 				w.keyHid, w.keyDesc, w.keyNulls = append(w.keyHid, hid), append(w.keyDesc, k.Desc), append(w.keyNulls, k.Nulls)
+				keyKinds = append(keyKinds, ap.outKind())
 			}
+			if pos, msg := checkFrame(o.Frame, w.fn, keyKinds); msg != "" {
+				return outCol{}, p.errAt(pos, "%s", msg)
+			}
+			w.frame = o.Frame
 		}
 		wins = append(wins, w)
 		return outCol{name: name, kind: winKind(w.fn, w.argPlan), nullable: !ranking(w.fn), win: w}, nil

@@ -120,6 +120,7 @@ type WinCall struct {
 type Over struct {
 	Partition []*Arith
 	Order     []OverOrder
+	Frame     *Frame // nil: SQL's default (see winPlan.frameOf)
 }
 
 // OverOrder is a key of OVER's ORDER BY.
@@ -163,6 +164,9 @@ func (w *WinCall) String() string {
 			os = append(os, o.Expr.String()+[]string{"", " DESC"}[b2i(o.Desc)]+[]string{"", " NULLS FIRST", " NULLS LAST"}[o.Nulls])
 		}
 		parts = append(parts, "ORDER BY "+strings.Join(os, ", "))
+	}
+	if w.Over.Frame != nil {
+		parts = append(parts, w.Over.Frame.String())
 	}
 	return s + " OVER (" + strings.Join(parts, " ") + ")"
 }

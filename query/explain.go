@@ -113,7 +113,11 @@ func (x *executor) explain(ps pruneStats) (array.RecordReader, error) {
 		case c.win.time >= 0:
 			by = append(by, "time bucket")
 		}
-		add("window: %s over [%s] in order of %s", c.name, strings.Join(parts, ", "), strings.Join(by, ", "))
+		frame := ""
+		if f := c.win.frame; f != nil && framed(c.win.fn) {
+			frame = ", frame " + strings.ToLower(f.String())
+		}
+		add("window: %s over [%s] in order of %s%s", c.name, strings.Join(parts, ", "), strings.Join(by, ", "), frame)
 	}
 	if p.qualify != nil {
 		add("qualify: tested on each row once the window functions are computed")

@@ -477,7 +477,7 @@ func (p *parser) noWindows() func() {
 }
 
 // over parses an optional OVER ([PARTITION BY x, ...] [ORDER BY y
-// [ASC|DESC], ...]).
+// [ASC|DESC], ...] [frame]).
 func (p *parser) over() *Over {
 	if t := p.peek(); !isKw(t, "over") || !isPunct(p.tok(p.i+1), "(") {
 		return nil
@@ -507,11 +507,9 @@ func (p *parser) over() *Over {
 			}
 		}
 	}
-	if t := p.peek(); isKw(t, "rows") || isKw(t, "range") || isKw(t, "groups") {
-		p.fail(t.pos, "window frames (%s ...) are not supported: a window function sees its whole partition in order", strings.ToUpper(t.text))
-	}
+	o.Frame = p.frame()
 	if t := p.peek(); !isPunct(t, ")") {
-		p.fail(t.pos, "expected PARTITION BY, ORDER BY or \")\" in OVER (...), found %s", t.describe())
+		p.fail(t.pos, "expected PARTITION BY, ORDER BY, a frame (ROWS, RANGE or GROUPS) or \")\" in OVER (...), found %s", t.describe())
 	}
 	p.advance()
 	return o

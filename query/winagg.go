@@ -1,105 +1,52 @@
 package query
 
+import "slices"
+
 // winAggs are the aggregates that are window functions when OVER
 // follows them: sum(value) OVER (PARTITION BY series).
 var winAggs = map[string]bool{"sum": true, "avg": true, "min": true, "max": true, "count": true}
 
-// valueFuncs take the value of a row of the window: its first, its last,
-// its n-th (null if it has fewer rows), nulls included.
+// valueFuncs take the value of a row of the window's frame: its first,
+// its last, its n-th (null if it has fewer rows), nulls included.
 var valueFuncs = map[string]bool{"first_value": true, "last_value": true, "nth_value": true}
 
-// aggregate fills column c of an aggregate or a value function over a
-// window, its frame: without OVER's ORDER BY, the row's whole
-// partition; with it, the partition's rows up to the row and its peers
-// (SQL's default frame: a running sum gives tied rows one value, and
-// last_value is the last of the row's peers).
-func (w *winPlan) aggregate(rows [][]value, idx []int, c int, out []outCol, samePart func(a, b []value) int, peer func(a, b []value) bool) {
+// aggregate fills column c of an aggregate or a value function over
+// each row's frame (see frameOf: by default, without OVER's ORDER BY,
+// the row's whole partition; with it, the partition's rows up to the
+// row and its peers, so that a running sum gives tied rows one value
+// and last_value is the last of the row's peers).
+func (w *winPlan) aggregate(rows [][]value, idx []int, c int, out []outCol, samePart func(a, b []value) int) {
 	k := kInt // count(*)
 	if w.arg >= 0 {
 		k = out[w.arg].kind
 	}
+	var start, end []int
 	partitions(rows, idx, samePart, func(part []int) {
-		var st winAgg
-		for lo := 0; lo < len(part); {
-			hi := len(part) // no ORDER BY: the whole partition at once
-			if len(w.keys) > 0 {
-				hi = peersEnd(rows, part, lo, peer)
-			}
-			var v value
-			switch w.fn {
-			case "first_value":
-				v = rows[part[0]][w.arg]
-			case "last_value":
-				v = rows[part[hi-1]][w.arg]
-			case "nth_value":
-				v = nullValue
-				if w.n <= int64(hi) {
-					v = rows[part[w.n-1]][w.arg]
+		m := len(part)
+		start, end = slices.Grow(start[:0], m)[:m], slices.Grow(end[:0], m)[:m]
+		w.bounds(rows, part, out, start, end)
+		if valueFuncs[w.fn] {
+			for i, r := range part {
+				s, e, v := start[i], end[i], nullValue
+				switch {
+				case w.fn == "first_value" && s < e:
+					v = rows[part[s]][w.arg]
+				case w.fn == "last_value" && s < e:
+					v = rows[part[e-1]][w.arg]
+				case w.fn == "nth_value" && int64(e-s) >= w.n:
+					v = rows[part[s+int(w.n)-1]][w.arg]
 				}
-			default:
-				for _, i := range part[lo:hi] {
-					v := value{} // count(*): every row
-					if w.arg >= 0 {
-						v = rows[i][w.arg]
-					}
-					st.add(w.fn, v, k)
-				}
-				v = st.result(w.fn, k)
+				rows[r][c] = v
 			}
-			for _, i := range part[lo:hi] {
-				rows[i][c] = v
-			}
-			lo = hi
+			return
+		}
+		sl := slider{fn: w.fn, kind: k}
+		if w.arg >= 0 {
+			sl.vals = func(j int) *value { return &rows[part[j]][w.arg] }
+		}
+		for i, r := range part {
+			sl.move(start[i], end[i])
+			rows[r][c] = sl.result()
 		}
 	})
-}
-
-// winAgg is the state of an aggregate over a window.
-type winAgg struct {
-	n    int64
-	sumI int64
-	over bool // the int64 sum overflowed: null
-	sum  fsum // avg, and sum of floats
-	ext  value
-}
-
-func (s *winAgg) add(fn string, v value, k colKind) {
-	if v.null {
-		return
-	}
-	s.n++
-	switch fn {
-	case "sum", "avg":
-		if k == kInt {
-			if t := s.sumI + v.i; (v.i > 0 && t < s.sumI) || (v.i < 0 && t > s.sumI) {
-				s.over = true
-			} else {
-				s.sumI = t
-			}
-		}
-		s.sum.add(num(k, v))
-	case "min", "max":
-		if c := compareValues(k, v, s.ext); s.n == 1 || fn == "min" && c < 0 || fn == "max" && c > 0 {
-			s.ext = v
-		}
-	}
-}
-
-func (s *winAgg) result(fn string, k colKind) value {
-	switch {
-	case fn == "count":
-		return value{i: s.n}
-	case s.n == 0:
-		return nullValue
-	case fn == "avg":
-		return value{f: s.sum.value() / float64(s.n)}
-	case fn == "sum" && k == kInt:
-		if s.over {
-			return nullValue
-		}
-		return value{i: s.sumI}
-	case fn == "sum":
-		return value{f: s.sum.value()}
-	}
-	return s.ext
 }

@@ -34,6 +34,8 @@ type winPlan struct {
 	partHid   []int
 	keyHid    []int
 	over      bool
+	// frame is OVER's frame, nil if none (SQL's default: see frameOf).
+	frame *Frame
 	// partNames and keyNames are the terms' texts, for EXPLAIN.
 	partNames, keyNames []string
 }
@@ -117,6 +119,7 @@ func (p *plan) planRawWindow(it *SelectItem) (outCol, error) {
 		w.argPlan = ap
 	}
 	if o := it.Win.Over; o != nil {
+		var keyKinds []colKind
 		w.over = true
 		w.partNames, w.keyNames = o.names()
 		for _, x := range o.Partition {
@@ -132,7 +135,12 @@ func (p *plan) planRawWindow(it *SelectItem) (outCol, error) {
 				return outCol{}, err
 			}
 			w.keyPlans, w.keyDesc, w.keyNulls = append(w.keyPlans, ap), append(w.keyDesc, k.Desc), append(w.keyNulls, k.Nulls)
+			keyKinds = append(keyKinds, ap.outKind())
 		}
+		if pos, msg := checkFrame(o.Frame, w.fn, keyKinds); msg != "" {
+			return outCol{}, p.errAt(pos, "%s", msg)
+		}
+		w.frame = o.Frame
 	}
 	return outCol{name: it.Name(), kind: winKind(w.fn, w.argPlan), nullable: !ranking(w.fn), win: w}, nil
 }
@@ -275,7 +283,7 @@ func (w *winPlan) apply(rows [][]value, c int, out []outCol) {
 		w.number(rows, idx, c, samePart, peer)
 		return
 	case winAggs[w.fn] || valueFuncs[w.fn]:
-		w.aggregate(rows, idx, c, out, samePart, peer)
+		w.aggregate(rows, idx, c, out, samePart)
 		return
 	}
 	argKind := out[w.arg].kind

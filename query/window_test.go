@@ -288,11 +288,10 @@ func TestWindowErrors(t *testing.T) {
 		{"SELECT lag(avg(v)) FROM m GROUP BY series", "needs GROUP BY time(<bucket>), or OVER (ORDER BY ...)"},
 		{"SELECT derivative(avg(v)) OVER (ORDER BY avg(v)) FROM m GROUP BY series", "divides by the time between buckets"},
 		{"SELECT row_number(v) FROM m", "row_number() takes no argument"},
-		{"SELECT rank() OVER (ORDER BY v ROWS UNBOUNDED PRECEDING) FROM m", "window frames (ROWS ...) are not supported"},
 		{"SELECT rank() OVER (PARTITION v) FROM m", "expected by, found \"v\""},
 		{"SELECT rank() OVER (ORDER BY nope) FROM m", "unknown column \"nope\""},
 		{"SELECT rank() OVER (ORDER BY n) FROM m GROUP BY series", "column \"n\" must be grouped"},
-		{"SELECT rank() OVER (ORDER BY v LIMIT) FROM m", "expected PARTITION BY, ORDER BY or \")\" in OVER"},
+		{"SELECT rank() OVER (ORDER BY v LIMIT) FROM m", "expected PARTITION BY, ORDER BY, a frame (ROWS, RANGE or GROUPS) or \")\" in OVER"},
 	} {
 		_, err := runCells(c.q, openOnly(src), nil)
 		var e *Error

@@ -18,7 +18,7 @@ var (
 		"AS", "OF", "SEQ", "TIME", "ASC", "DESC", "EXPLAIN", "IN", "LIKE", "NULL", "IS", "TRUE", "FALSE", "FILL", "PREVIOUS", "DELETE", "INSERT", "INTO", "VALUES",
 		"SHOW", "STREAMS", "COLUMNS", "SERIES", "DESCRIBE", "FILTER",
 		"CASE", "WHEN", "THEN", "ELSE", "END", "JOIN", "INNER", "LEFT", "OUTER", "ASOF", "ON", "USING", "UNION", "ALL", "WITH", "CAST", "TRY_CAST", "DOUBLE", "BIGINT", "VARCHAR", "ILIKE",
-		"OVER", "PARTITION", "QUALIFY", "NULLS", "FIRST", "LAST"}
+		"OVER", "PARTITION", "QUALIFY", "NULLS", "FIRST", "LAST", "ROWS", "RANGE", "GROUPS", "BETWEEN", "UNBOUNDED", "PRECEDING", "FOLLOWING", "CURRENT", "ROW"}
 	functions = append(query.Functions(), "fold", "time", "now")
 )
 
