@@ -266,6 +266,8 @@ func FuzzQuery(f *testing.F) {
 		"SELECT seq, lag(v) AS l, row_number() OVER (PARTITION BY s) AS rn, time - lag(time) AS g FROM m QUALIFY rn <= 2 AND (l > 3 OR g > 10s) ORDER BY g LIMIT 7",
 		"SELECT host, count(*), rank() OVER (ORDER BY count(*)) AS r FROM m GROUP BY host HAVING max(time) - min(time) > 1h QUALIFY r < 3",
 		"SELECT seq, n, rank() OVER (ORDER BY v DESC NULLS LAST, n NULLS FIRST) FROM m ORDER BY n DESC NULLS LAST, 3 NULLS FIRST LIMIT 9",
+		"SELECT seq, avg(v) OVER (ORDER BY time RANGE BETWEEN 1m PRECEDING AND 30s FOLLOWING), max(n) OVER (PARTITION BY s ROWS 3 PRECEDING), count(*) OVER (ORDER BY n GROUPS BETWEEN 1 PRECEDING AND UNBOUNDED FOLLOWING) FROM m",
+		"SELECT host, sum(sum(v)) OVER (ORDER BY time RANGE 10m PRECEDING), first_value(max(n)) OVER (ORDER BY max(x) DESC RANGE BETWEEN 2.5 FOLLOWING AND 9 FOLLOWING) FROM m GROUP BY time(1m), host",
 		"SELECT regexp_extract(series, 'host=\"(\\w+)', 1) AS h, regexp_replace(s, '(a)(l)', '\\2\\1', 'gi') FROM m WHERE regexp_extract(key, '\\d') != '' GROUP BY h, 2",
 		"SELECT seq, ntile(3) OVER (PARTITION BY s ORDER BY n DESC), percent_rank() OVER (ORDER BY v NULLS FIRST), cume_dist() FROM m QUALIFY cume_dist() > 0.5",
 		"SELECT seq, v - first_value(v) OVER (PARTITION BY s ORDER BY n), last_value(s) OVER (ORDER BY n DESC), nth_value(time, 2) OVER (PARTITION BY host) FROM m",
