@@ -1,6 +1,9 @@
 package interop_test
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestInteropWindow runs lag and lead in tsq and, as SQL's window
 // functions over each series ordered by (time, seq), in DuckDB on tsq's
@@ -88,7 +91,8 @@ func TestInteropWindowOver(t *testing.T) {
 // means over the last rows and the last half hour, extremes and counts
 // over centred windows, value functions over frames ahead and behind,
 // RANGE frames over numbers with nulls placed first and last, GROUPS
-// frames, and frames over an aggregate query's hourly buckets. A ROWS
+// frames, named windows (WINDOW), and frames over an aggregate query's
+// hourly buckets. A ROWS
 // frame without OVER's ORDER BY takes rows in (time, seq) order, which
 // DuckDB is told.
 func TestInteropWindowFrames(t *testing.T) {
@@ -126,6 +130,11 @@ func TestInteropWindowFrames(t *testing.T) {
 				"max(epoch_ms(time)) OVER (PARTITION BY series ORDER BY nullif(round(value), 10) NULLS FIRST RANGE BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS under, " +
 				"count(*) OVER (PARTITION BY series ORDER BY round(value) GROUPS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS g3, " +
 				"min(value) OVER (PARTITION BY series ORDER BY round(value) DESC GROUPS BETWEEN CURRENT ROW AND 2 FOLLOWING) AS g2" + where},
+		{"named windows, whole and built on",
+			"SELECT series, epoch_ms(time) AS t, avg(value) OVER w AS a, max(value) OVER (s ORDER BY time ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS m, rank() OVER r AS k" + strings.TrimSuffix(where, " ORDER BY series, t") +
+				" WINDOW s AS (PARTITION BY series), w AS (s ORDER BY time RANGE 15m PRECEDING), r AS (s ORDER BY round(value) DESC) ORDER BY series, t",
+			"SELECT series, epoch_ms(time) AS t, avg(value) OVER w AS a, max(value) OVER (s ORDER BY time, seq ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS m, rank() OVER r AS k" + strings.TrimSuffix(where, " ORDER BY series, t") +
+				" WINDOW s AS (PARTITION BY series), w AS (s ORDER BY time RANGE INTERVAL 15 MINUTE PRECEDING), r AS (s ORDER BY round(value) DESC) ORDER BY series, t"},
 		{"frames over hourly buckets: the mean of the last three hours, and the busiest of five buckets",
 			"SELECT series, time, avg(avg(value)) OVER (PARTITION BY series ORDER BY time RANGE 2h PRECEDING) AS a3, " +
 				"max(count(*)) OVER (PARTITION BY series ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING) AS busiest FROM nab GROUP BY time(1h), series ORDER BY series, time",

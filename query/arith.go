@@ -235,7 +235,7 @@ func (p *parser) arithFactor() *Arith {
 		return a
 	case t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(":
 		c := p.call()
-		if o := p.peek(); isKw(o, "over") && isPunct(p.tok(p.i+1), "(") {
+		if o := p.peek(); p.startsOver() {
 			if w := p.aggWindow(c, o); !p.inItem { // in QUALIFY
 				return p.qualifyWindow(w, t.pos)
 			} else {

@@ -121,6 +121,12 @@ type Over struct {
 	Partition []*Arith
 	Order     []OverOrder
 	Frame     *Frame // nil: SQL's default (see winPlan.frameOf)
+	// Ref names the WINDOW clause's window this one is (OVER w) or
+	// builds on (OVER (w ORDER BY ...)); once the clause is read its
+	// terms are copied in. text is the OVER as written, its name.
+	Ref    string
+	RefPos int
+	text   string
 }
 
 // OverOrder is a key of OVER's ORDER BY.
@@ -149,6 +155,9 @@ func (w *WinCall) String() string {
 	s += ")"
 	if w.Over == nil {
 		return s
+	}
+	if w.Over.text != "" {
+		return s + " OVER " + w.Over.text
 	}
 	var parts []string
 	if len(w.Over.Partition) > 0 {

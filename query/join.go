@@ -51,7 +51,7 @@ func (p *parser) aliasAfterSource(what string) (string, int) {
 		}
 		return a.text, a.pos
 	}
-	if t.kind == tIdent && !reserved[strings.ToLower(t.text)] && !joinWords[strings.ToLower(t.text)] && !isKw(t, "fill") {
+	if t.kind == tIdent && !reserved[strings.ToLower(t.text)] && !joinWords[strings.ToLower(t.text)] && !isKw(t, "fill") && !isWindowClause(t, p.tok(p.i+1), p.tok(p.i+2)) {
 		p.advance()
 		return t.text, t.pos
 	}

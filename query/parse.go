@@ -44,6 +44,10 @@ type parser struct {
 	// as a result column
 	qualify     bool
 	qualifyWins []SelectItem
+	// windows are the SELECT's WINDOW clause's definitions once read;
+	// refs, the windows that name one, read before it (namedwin.go).
+	windows map[string]*Over
+	refs    []*Over
 }
 
 // errParse carries an *Error through panics inside the parser.
@@ -185,11 +189,12 @@ func endsSelectList(t token) bool {
 			return true
 		}
 	}
-	return false
+	return isKw(t, "window")
 }
 
 // selectBody parses a SELECT from SELECT to its last clause.
 func (p *parser) selectBody(st *Statement) {
+	defer p.windowScope()()
 	p.expectKw("select")
 	distinct := -1 // SELECT DISTINCT: its position
 	if t := p.peek(); isKw(t, "distinct") && !isKw(p.toks[p.i+1], "from") && !(p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == ",") {
@@ -243,6 +248,7 @@ func (p *parser) selectBody(st *Statement) {
 		st.Having = p.orExpr()
 		p.having = false
 	}
+	p.windowClause()
 	if t := p.peek(); p.acceptKw("qualify") {
 		st.qualifyPos = t.pos
 		p.having, p.qualify, p.qualifyWins = true, true, nil // aggregates name the result's columns, as in HAVING
@@ -265,6 +271,7 @@ func (p *parser) selectBody(st *Statement) {
 	if p.acceptKw("offset") {
 		st.Offset = p.count("OFFSET")
 	}
+	p.endWindows()
 }
 
 // deleteStmt parses the rest of DELETE FROM stream [WHERE cond] (the
@@ -476,15 +483,40 @@ func (p *parser) noWindows() func() {
 	return func() { p.inItem = in }
 }
 
-// over parses an optional OVER ([PARTITION BY x, ...] [ORDER BY y
-// [ASC|DESC], ...] [frame]).
+// over parses an optional OVER name (see namedwin.go) or OVER ([name]
+// [PARTITION BY x, ...] [ORDER BY y [ASC|DESC], ...] [frame]).
 func (p *parser) over() *Over {
-	if t := p.peek(); !isKw(t, "over") || !isPunct(p.tok(p.i+1), "(") {
+	if !p.startsOver() {
 		return nil
 	}
+	if n := p.tok(p.i + 1); !isPunct(n, "(") {
+		p.advance()
+		p.advance()
+		o := &Over{Ref: n.text, RefPos: n.pos, text: n.text}
+		p.named(o)
+		return o
+	}
 	p.advance()
-	p.advance()
+	open := p.advance()
+	o := p.overSpec("OVER (...)")
+	if o.Ref != "" {
+		o.text = p.src[open.pos : p.toks[p.i-1].pos+1]
+		p.named(o)
+	}
+	return o
+}
+
+// overSpec parses a window's terms after its "(" up to its ")": in
+// OVER (...) or in a WINDOW clause's definition (where).
+func (p *parser) overSpec(where string) *Over {
 	o := &Over{}
+	if t := p.peek(); t.kind == tQuoted || t.kind == tIdent && !slices.ContainsFunc([]string{"partition", "order", "rows", "range", "groups"}, func(k string) bool { return isKw(t, k) }) {
+		p.advance()
+		o.Ref, o.RefPos = t.text, t.pos
+		if t := p.peek(); isKw(t, "partition") {
+			p.fail(t.pos, "a window built on window %s takes its PARTITION BY", o.Ref)
+		}
+	}
 	if isKw(p.peek(), "partition") {
 		p.advance()
 		p.expectKw("by")
@@ -509,7 +541,7 @@ func (p *parser) over() *Over {
 	}
 	o.Frame = p.frame()
 	if t := p.peek(); !isPunct(t, ")") {
-		p.fail(t.pos, "expected PARTITION BY, ORDER BY, a frame (ROWS, RANGE or GROUPS) or \")\" in OVER (...), found %s", t.describe())
+		p.fail(t.pos, "expected PARTITION BY, ORDER BY, a frame (ROWS, RANGE or GROUPS) or \")\" in %s, found %s", where, t.describe())
 	}
 	p.advance()
 	return o
