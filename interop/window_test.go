@@ -92,9 +92,8 @@ func TestInteropWindowOver(t *testing.T) {
 // over centred windows, value functions over frames ahead and behind,
 // RANGE frames over numbers with nulls placed first and last, GROUPS
 // frames, named windows (WINDOW), and frames over an aggregate query's
-// hourly buckets. A ROWS
-// frame without OVER's ORDER BY takes rows in (time, seq) order, which
-// DuckDB is told.
+// hourly buckets. A ROWS frame without OVER's ORDER BY takes rows in
+// (time, seq) order, which DuckDB is told.
 func TestInteropWindowFrames(t *testing.T) {
 	node := requireNode(t)
 	s, path := nabParquet(t)
