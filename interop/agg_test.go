@@ -79,3 +79,23 @@ func TestInteropStringAgg(t *testing.T) {
 		"SELECT epoch_ms(time_bucket(INTERVAL 1 hour, time)) AS h, string_agg(split_part(series, '/', 3), ' ' ORDER BY time, seq) AS hot, string_agg(series, ',' ORDER BY time, seq) AS s2 FROM nab "+
 			"WHERE value > 90 AND time >= '2014-04-10' AND time < '2014-04-11' GROUP BY h ORDER BY h")
 }
+
+// TestInteropBivariate holds corr, covar_pop, covar_samp and the least
+// squares line (regr_slope, regr_intercept, regr_r2, regr_count)
+// against DuckDB's, per series and per series and day: value against
+// time (its trend) and against the hour of the day. Where a variance is
+// 0 tsq's corr is null, as SQL says, and DuckDB's NaN, which it is told.
+func TestInteropBivariate(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	const items = "corr(value, epoch(time)) AS c, covar_pop(value, epoch(time)) AS cp, covar_samp(value, hour(time)) AS cs, regr_slope(value, epoch(time)) AS sl, " +
+		"regr_intercept(value, hour(time)) AS ic, regr_r2(value, hour(time)) AS r2, regr_count(value, hour(time)) AS n"
+	agreeWithDuckDB(t, node, s, path, "value against time and the hour, per series",
+		"SELECT series, "+items+" FROM nab GROUP BY series ORDER BY series",
+		"SELECT series, "+items+" FROM nab GROUP BY series ORDER BY series")
+	agreeWithDuckDB(t, node, s, path, "value against the minute, per series and day (days of constant values included)",
+		"SELECT series, epoch_ms(date_trunc('day', time)) AS d, corr(value, minute(time)) AS c, regr_slope(value, minute(time)) AS sl, regr_r2(value, minute(time)) AS r2, covar_samp(value, minute(time)) AS cs "+
+			"FROM nab WHERE series LIKE 'nab/realAWSCloudwatch/%' GROUP BY series, d ORDER BY series, d",
+		"SELECT series, epoch_ms(date_trunc('day', time)) AS d, nullif(corr(value, minute(time)), 'NaN'::DOUBLE) AS c, regr_slope(value, minute(time)) AS sl, regr_r2(value, minute(time)) AS r2, covar_samp(value, minute(time)) AS cs "+
+			"FROM nab WHERE series LIKE 'nab/realAWSCloudwatch/%' GROUP BY series, d ORDER BY series, d")
+}

@@ -378,6 +378,9 @@ func (p *plan) aggSpec(c *Call) (aggSpec, error) {
 		return s, err
 	}
 	s.arg, s.in, s.expr = c.Arg.Name, k, expr
+	if bivariate[c.Func] {
+		return p.bivariateSpec(c, s)
+	}
 	if fn := argExtremes[c.Func]; fn != "" {
 		s.fn = fn
 		if s.byIn, s.by, err = p.aggInput(c, c.By, c.ByExpr); err != nil {
@@ -479,6 +482,7 @@ type aggState struct {
 	edgeT  int64
 	edgeS  int64
 	m2     float64             // stddev, variance: Welford's sum of squared deviations from the mean (in sumF)
+	pair   *pairMoments        // the bivariate aggregates
 	pts    []ratePoint         // rate
 	texts  []textPoint         // string_agg
 	vals   []float64           // quantile
@@ -642,6 +646,9 @@ func (s *aggState) merge(a *aggSpec, o *aggState) {
 		}
 	case "arg_max", "arg_min":
 		s.pickArg(a, o.edge, o.ext, o.edgeT, o.edgeS)
+	case "corr", "covar_pop", "covar_samp", "regr_slope", "regr_intercept", "regr_r2", "regr_count":
+		s.mergePairs(o)
+		return
 	case "stddev", "stddev_pop", "variance", "var_pop":
 		// Chan et al.'s combination of two partial (n, mean, m2).
 		n := float64(s.n + o.n)
@@ -674,6 +681,8 @@ func (s *aggState) merge(a *aggSpec, o *aggState) {
 func (s *aggState) result(a *aggSpec) value {
 	switch a.fn {
 	case "count":
+		return value{i: s.n}
+	case "regr_count":
 		return value{i: s.n}
 	case "count_distinct":
 		return value{i: int64(len(s.set))}
@@ -726,6 +735,8 @@ func (s *aggState) result(a *aggSpec) value {
 			v = math.Sqrt(v)
 		}
 		return value{f: v}
+	case "corr", "covar_pop", "covar_samp", "regr_slope", "regr_intercept", "regr_r2", "regr_count":
+		return s.pairResult(a.fn)
 	case "spread":
 		if a.out == kInt {
 			d := s.edge.i - s.ext.i

@@ -447,6 +447,12 @@ func (s *aggState) addRun(a *aggSpec, arg *argCol, b *batch, run []int32, gs *gr
 		}
 		return nil
 	}
+	if arg.by != nil && bivariate[a.fn] {
+		for _, r := range run {
+			s.addPair(a, arg.get(r), arg.by.get(r))
+		}
+		return nil
+	}
 	if arg.by != nil {
 		for _, r := range run {
 			s.addArg(a, arg.get(r), arg.by.get(r), b.time[r], b.seq[r])

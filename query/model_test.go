@@ -302,7 +302,8 @@ func (g *qgen) query() string {
 		var aggs []string
 		for range 1 + g.rng.IntN(4) {
 			fn := g.pick("count", "sum", "min", "max", "avg", "first", "last", "rate", "quantile", "count(*)",
-				"median", "stddev", "stddev_pop", "variance", "var_pop", "spread", "arg_max", "arg_min", "max_by", "string_agg")
+				"median", "stddev", "stddev_pop", "variance", "var_pop", "spread", "arg_max", "arg_min", "max_by", "string_agg",
+				"corr", "covar_pop", "covar_samp", "regr_slope", "regr_intercept", "regr_r2", "regr_count")
 			arg := g.pick("v", "n", "x")
 			if g.rng.IntN(6) == 0 {
 				arg = g.pick("v * 2", "n + x", "abs(v - 50)", "hour(time)", "n - 3", "v / 4", "-n", "CASE WHEN b THEN v ELSE 0.5 END",
@@ -317,6 +318,8 @@ func (g *qgen) query() string {
 				text = fmt.Sprintf("quantile(%s, %s)", g.pick("0", "0.5", "0.9", "1", "0.25"), arg)
 			case "string_agg":
 				text = fmt.Sprintf("string_agg(%s%s)", g.pick("s", "series", "key", "lower(s)", "concat(key, '/', s)"), g.pick("", ", ';'", ", ''"))
+			case "corr", "covar_pop", "covar_samp", "regr_slope", "regr_intercept", "regr_r2", "regr_count":
+				text = fmt.Sprintf("%s(%s, %s)", fn, g.pick("v", "n", "x", "v * 2", "n % 5"), g.pick("n", "x", "v", "hour(time)", "n % 7", "x / 3"))
 			case "arg_max", "arg_min", "max_by":
 				text = fmt.Sprintf("%s(%s, %s)", fn, g.pick("v", "n", "s", "time", "series", "key", "b", "v * 2", "date_trunc('minute', time)"),
 					g.pick("v", "n", "x", "s", "time", "n % 7", "abs(v - 50)", "series"))
@@ -351,11 +354,13 @@ func (g *qgen) query() string {
 		if len(groups) > 0 {
 			sb.WriteString(" GROUP BY " + strings.Join(groups, ", "))
 		}
-		// stddev and variance agree with the oracle's two-pass formula
-		// within rounding only: groups whose values tie exactly in one
-		// may not in the other, so they do not order the result.
+		// stddev, variance and the bivariate aggregates agree with the
+		// oracle's two-pass formulas within rounding only: groups whose
+		// values tie exactly in one may not in the other, so they do not
+		// order the result.
 		exact := slices.DeleteFunc(slices.Clone(aggs), func(a string) bool {
-			return strings.HasPrefix(a, "stddev") || strings.HasPrefix(a, "var")
+			return strings.HasPrefix(a, "stddev") || strings.HasPrefix(a, "var") || strings.HasPrefix(a, "corr") || strings.HasPrefix(a, "covar") ||
+				strings.HasPrefix(a, "regr_") && !strings.HasPrefix(a, "regr_count")
 		})
 		if len(exact) > 0 && g.rng.IntN(2) == 0 {
 			sb.WriteString(" ORDER BY " + exact[g.rng.IntN(len(exact))] + g.pick(" DESC", ""))
@@ -808,11 +813,18 @@ func bruteCall(c *Call, rows []trow) any {
 			pts = append(pts, pt{r, v})
 		}
 	}
-	if c.Func == "count" {
+	if c.Func == "count" || c.Func == "regr_count" {
 		return int64(len(pts))
 	}
 	if len(pts) == 0 {
 		return nil
+	}
+	if bivariate[c.Func] {
+		var yx [][2]float64
+		for _, p := range pts {
+			yx = append(yx, [2]float64{anyFloat(p.v.([2]any)[0]), anyFloat(p.v.([2]any)[1])})
+		}
+		return bruteBivariate(c.Func, yx)
 	}
 	if c.By != nil { // the row with the largest (smallest) by, the earliest of ties
 		best := pts[0]
@@ -1277,4 +1289,51 @@ func distinctStrings(v []string) []string {
 		}
 	}
 	return out
+}
+
+// bruteBivariate is bivariate aggregate fn of the pairs (y, x), in two
+// passes: the means, then the sums of squares and products.
+func bruteBivariate(fn string, yx [][2]float64) any {
+	var my, mx float64
+	for _, p := range yx {
+		my += p[0]
+		mx += p[1]
+	}
+	n := float64(len(yx))
+	my, mx = my/n, mx/n
+	var sxx, syy, sxy float64
+	constX, constY := true, true // then their sums are 0 exactly (a rounded mean would leave dust)
+	for _, p := range yx {
+		sxx += (p[1] - mx) * (p[1] - mx)
+		syy += (p[0] - my) * (p[0] - my)
+		sxy += (p[1] - mx) * (p[0] - my)
+		constX, constY = constX && p[1] == yx[0][1], constY && p[0] == yx[0][0]
+	}
+	if constX {
+		sxx, sxy = 0, 0
+	}
+	if constY {
+		syy, sxy = 0, 0
+	}
+	switch {
+	case fn == "covar_pop":
+		return sxy / n
+	case fn == "covar_samp" && n < 2:
+		return nil
+	case fn == "covar_samp":
+		return sxy / (n - 1)
+	case sxx == 0:
+		return nil
+	case fn == "regr_slope":
+		return sxy / sxx
+	case fn == "regr_intercept":
+		return my - sxy/sxx*mx
+	case fn == "regr_r2" && syy == 0:
+		return 1.0
+	case fn == "regr_r2":
+		return sxy * sxy / (sxx * syy)
+	case syy == 0:
+		return nil
+	}
+	return sxy / math.Sqrt(sxx*syy)
 }

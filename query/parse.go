@@ -605,7 +605,12 @@ var aggregates = map[string]bool{
 	"first": true, "last": true, "rate": true, "quantile": true,
 	"median": true, "stddev": true, "stddev_pop": true, "variance": true, "var_pop": true, "spread": true,
 	"arg_max": true, "arg_min": true, "max_by": true, "min_by": true, "string_agg": true,
+	"corr": true, "covar_pop": true, "covar_samp": true, "regr_slope": true, "regr_intercept": true, "regr_r2": true, "regr_count": true,
 }
+
+// bivariate are the aggregates of pairs of numbers (y, x), taken from
+// the rows where both are not null (bivariate.go).
+var bivariate = map[string]bool{"corr": true, "covar_pop": true, "covar_samp": true, "regr_slope": true, "regr_intercept": true, "regr_r2": true, "regr_count": true}
 
 // argExtremes are the aggregates of two arguments: x at the row where
 // the second is largest (smallest).
@@ -616,7 +621,7 @@ func (p *parser) call() *Call {
 	name := p.advance()
 	fn := strings.ToLower(name.text)
 	if !aggregates[fn] {
-		p.fail(name.pos, "unknown function %q (aggregates: count, sum, min, max, avg, first, last, arg_max, arg_min, string_agg, rate, quantile, median, stddev, stddev_pop, variance, var_pop, spread; numeric: abs, round, floor, ceil, sqrt, ln, log10, exp, coalesce, greatest, least, nullif; time parts: year, quarter, month, day, hour, minute, second, dayofweek, isodow, dayofyear, week, date_part, extract; instants: date_trunc, time_bucket, date_diff, now, epoch, epoch_ms, to_timestamp, strftime; windows: difference, derivative, cumulative_sum, moving_average, lag, lead, row_number, rank, dense_rank, percent_rank, cume_dist, ntile, first_value, last_value, nth_value, ...)", name.text)
+		p.fail(name.pos, "unknown function %q (aggregates: count, sum, min, max, avg, first, last, arg_max, arg_min, string_agg, rate, quantile, median, stddev, stddev_pop, variance, var_pop, spread, corr, covar_pop, covar_samp, regr_slope, regr_intercept, regr_r2, regr_count; numeric: abs, round, floor, ceil, sqrt, ln, log10, exp, coalesce, greatest, least, nullif; time parts: year, quarter, month, day, hour, minute, second, dayofweek, isodow, dayofyear, week, date_part, extract; instants: date_trunc, time_bucket, date_diff, now, epoch, epoch_ms, to_timestamp, strftime; windows: difference, derivative, cumulative_sum, moving_average, lag, lead, row_number, rank, dense_rank, percent_rank, cume_dist, ntile, first_value, last_value, nth_value, ...)", name.text)
 	}
 	c := &Call{Func: fn, Pos: name.pos}
 	if fn == "median" {
@@ -664,9 +669,11 @@ func (p *parser) call() *Call {
 			}
 			c.Sep, c.SepGiven = t.text, true
 		}
-	case argExtremes[fn] != "":
+	case argExtremes[fn] != "" || bivariate[fn]:
 		p.aggArg(c)
-		if t := p.peek(); !isPunct(t, ",") {
+		if t := p.peek(); !isPunct(t, ",") && bivariate[fn] {
+			p.fail(t.pos, "%s wants two arguments: y, then x, %s(value, epoch(time))", fn, fn)
+		} else if !isPunct(t, ",") {
 			p.fail(t.pos, "%s wants two arguments: the value to return, then what picks the row, %s(time, value)", fn, fn)
 		}
 		p.advance()
