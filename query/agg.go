@@ -513,7 +513,7 @@ func (s *aggState) addDistinct(a *aggSpec, v value) bool {
 func distinctKey(k colKind, v value) string {
 	switch k {
 	case kFloat:
-		f := v.f
+		f := v.fl()
 		switch {
 		case f == 0:
 			f = 0
@@ -522,7 +522,7 @@ func distinctKey(k colKind, v value) string {
 		}
 		return strconv.FormatUint(math.Float64bits(f), 16)
 	case kBool:
-		return strconv.FormatBool(v.b)
+		return strconv.FormatBool(v.bl())
 	case kString, kSeries, kKey, kBytes:
 		return v.s
 	}
@@ -541,7 +541,7 @@ func (s *aggState) add(a *aggSpec, v value, t, seq int64) {
 			s.sumI += v.i
 			s.sum.add(float64(v.i))
 		} else {
-			s.sum.add(v.f)
+			s.sum.add(v.fl())
 		}
 	case "min", "max":
 		s.addExt(a, v)
@@ -595,7 +595,7 @@ func num(k colKind, v value) float64 {
 	if k == kInt {
 		return float64(v.i)
 	}
-	return v.f
+	return v.fl()
 }
 
 func (s *aggState) addExt(a *aggSpec, v value) {
@@ -695,9 +695,9 @@ func (s *aggState) result(a *aggSpec) value {
 		if a.out == kInt {
 			return value{i: s.sumI}
 		}
-		return value{f: s.sum.value()}
+		return fv(s.sum.value())
 	case "avg":
-		return value{f: s.sum.value() / float64(s.n)}
+		return fv(s.sum.value() / float64(s.n))
 	case "min", "max":
 		return s.ext
 	case "first", "last", "arg_max", "arg_min":
@@ -717,9 +717,9 @@ func (s *aggState) result(a *aggSpec) value {
 		if !ok {
 			return nullValue
 		}
-		return value{f: r}
+		return fv(r)
 	case "quantile":
-		return value{f: quantile(s.vals, a.q)}
+		return fv(quantile(s.vals, a.q))
 	case "variance", "stddev":
 		if s.n < 2 { // the sample variance of one value is undefined
 			return nullValue
@@ -728,13 +728,13 @@ func (s *aggState) result(a *aggSpec) value {
 		if a.fn == "stddev" {
 			v = math.Sqrt(v)
 		}
-		return value{f: v}
+		return fv(v)
 	case "var_pop", "stddev_pop":
 		v := max(s.m2, 0) / float64(s.n)
 		if a.fn == "stddev_pop" {
 			v = math.Sqrt(v)
 		}
-		return value{f: v}
+		return fv(v)
 	case "corr", "covar_pop", "covar_samp", "regr_slope", "regr_intercept", "regr_r2", "regr_count":
 		return s.pairResult(a.fn)
 	case "spread":
@@ -745,7 +745,7 @@ func (s *aggState) result(a *aggSpec) value {
 			}
 			return value{i: d}
 		}
-		return value{f: s.edge.f - s.ext.f}
+		return fv(s.edge.fl() - s.ext.fl())
 	}
 	return nullValue
 }
@@ -864,9 +864,9 @@ func writeKeyPart(sb *strings.Builder, k colKind, v value) {
 	case kSeries, kKey, kString, kBytes:
 		sb.WriteString(v.s)
 	case kFloat:
-		fmt.Fprintf(sb, "%x", math.Float64bits(v.f))
+		fmt.Fprintf(sb, "%x", math.Float64bits(v.fl()))
 	case kBool:
-		fmt.Fprint(sb, v.b)
+		fmt.Fprint(sb, v.bl())
 	default:
 		fmt.Fprint(sb, v.i)
 	}
@@ -1000,7 +1000,7 @@ func (a *aggPlan) rows(gs *groups, out []outCol) [][]value {
 					case kInt:
 						row[c] = value{i: int64(a.fill.Value)}
 					case kFloat:
-						row[c] = value{f: a.fill.Value}
+						row[c] = fv(a.fill.Value)
 					}
 				}
 			}

@@ -156,7 +156,7 @@ func (g *groupCol) value(b *batch, r int32) value {
 		case g.null != nil && g.null[r]:
 			return nullValue
 		case g.spec.out == kFloat:
-			return value{f: math.Float64frombits(uint64(g.base[r]))}
+			return fv(math.Float64frombits(uint64(g.base[r])))
 		case g.spec.out == kString:
 			return value{s: g.texts[g.base[r]]}
 		}
@@ -197,13 +197,13 @@ func (a *argCol) get(r int32) value {
 	switch c.Type {
 	case chunk.Int64:
 		if a.kind == kFloat {
-			return value{f: float64(c.Ints[r])}
+			return fv(float64(c.Ints[r]))
 		}
 		return value{i: c.Ints[r]}
 	case chunk.Float64:
-		return value{f: c.Floats[r]}
+		return fv(c.Floats[r])
 	case chunk.Bool:
-		return value{b: c.Bools[r]}
+		return bv(c.Bools[r])
 	}
 	return value{s: c.StringAt(int(r))}
 }
@@ -443,7 +443,7 @@ func (s *aggState) addRun(a *aggSpec, arg *argCol, b *batch, run []int32, gs *gr
 		}
 		if found {
 			s.n++
-			s.addExt(a, value{f: best})
+			s.addExt(a, fv(best))
 		}
 		return nil
 	}

@@ -288,40 +288,40 @@ func apply(fn string, k colKind, x value, d int64, hasD bool) value {
 				return x
 			}
 		}
-		x = value{f: float64(x.i)}
+		x = fv(float64(x.i))
 	}
 	var f float64
 	switch fn {
 	case "abs":
-		f = math.Abs(x.f)
+		f = math.Abs(x.fl())
 	case "round":
-		f = math.Round(x.f)
+		f = math.Round(x.fl())
 		if hasD && d >= 0 {
 			p := math.Pow(10, float64(d))
-			f = math.Round(x.f*p) / p
+			f = math.Round(x.fl()*p) / p
 		} else if hasD { // to tens, hundreds...: exact for integers
 			q := math.Pow(10, float64(-d))
-			f = math.Round(x.f/q) * q
+			f = math.Round(x.fl()/q) * q
 		}
 	case "floor":
-		f = math.Floor(x.f)
+		f = math.Floor(x.fl())
 	case "ceil":
-		f = math.Ceil(x.f)
+		f = math.Ceil(x.fl())
 	case "sqrt":
-		f = math.Sqrt(x.f)
+		f = math.Sqrt(x.fl())
 	case "ln":
-		f = math.Log(x.f)
+		f = math.Log(x.fl())
 	case "log10":
-		f = math.Log10(x.f)
+		f = math.Log10(x.fl())
 	case "exp":
-		f = math.Exp(x.f)
+		f = math.Exp(x.fl())
 	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		if !math.IsNaN(x.f) && !math.IsInf(x.f, 0) || fn == "sqrt" || fn == "ln" || fn == "log10" {
+		if !math.IsNaN(x.fl()) && !math.IsInf(x.fl(), 0) || fn == "sqrt" || fn == "ln" || fn == "log10" {
 			return nullValue
 		}
 	}
-	return value{f: f}
+	return fv(f)
 }
 
 // funcKind is the kind of fn's result for an argument of kind k.
@@ -403,7 +403,7 @@ func (a *arithPlan) eval(get func(*arithPlan) value) value {
 	case a.op == 0:
 		v := get(a)
 		if !v.null && a.kind == kFloat && isIntKind(a.in) {
-			v = value{f: float64(v.i)}
+			v = fv(float64(v.i))
 		}
 		return v
 	}
@@ -429,7 +429,7 @@ func (a *arithPlan) eval(get func(*arithPlan) value) value {
 	}
 	if a.op == 'n' {
 		if a.kind == kFloat {
-			return value{f: -num(a.l.kind, l)}
+			return fv(-num(a.l.kind, l))
 		}
 		if l.i == math.MinInt64 {
 			return nullValue
@@ -444,21 +444,21 @@ func (a *arithPlan) eval(get func(*arithPlan) value) value {
 		x, y := num(a.l.kind, l), num(a.r.kind, r)
 		switch a.op {
 		case '+':
-			return value{f: x + y}
+			return fv(x + y)
 		case '-':
-			return value{f: x - y}
+			return fv(x - y)
 		case '*':
-			return value{f: x * y}
+			return fv(x * y)
 		case '%':
 			if y == 0 {
 				return nullValue
 			}
-			return value{f: math.Mod(x, y)}
+			return fv(math.Mod(x, y))
 		}
 		if y == 0 {
 			return nullValue
 		}
-		return value{f: x / y}
+		return fv(x / y)
 	}
 	v, ok := intOp(a.op, l.i, r.i)
 	if !ok {
@@ -519,7 +519,8 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 		case LitInt:
 			ap.kind, ap.lit = kInt, &value{i: a.Lit.Int}
 		case LitFloat:
-			ap.kind, ap.lit = kFloat, &value{f: a.Lit.Float}
+			f := fv(a.Lit.Float)
+			ap.kind, ap.lit = kFloat, &f
 		case LitString:
 			ap.kind, ap.lit = kString, &value{s: a.Lit.Str}
 		case LitDuration:

@@ -218,13 +218,13 @@ func (b *batch) valueAt(name string, k colKind, r int32) value {
 	switch c.Type {
 	case chunk.Int64:
 		if k == kFloat {
-			return value{f: float64(c.Ints[r])}
+			return fv(float64(c.Ints[r]))
 		}
 		return value{i: c.Ints[r]}
 	case chunk.Float64:
-		return value{f: c.Floats[r]}
+		return fv(c.Floats[r])
 	case chunk.Bool:
-		return value{b: c.Bools[r]}
+		return bv(c.Bools[r])
 	}
 	return value{s: c.StringAt(int(r))}
 }

@@ -88,30 +88,30 @@ func (s *aggState) pairResult(fn string) value {
 	m, n := s.pair, float64(s.n)
 	switch fn {
 	case "covar_pop":
-		return value{f: m.sxy / n}
+		return fv(m.sxy / n)
 	case "covar_samp":
 		if s.n < 2 {
 			return nullValue
 		}
-		return value{f: m.sxy / (n - 1)}
+		return fv(m.sxy / (n - 1))
 	}
 	if m.sxx <= 0 {
 		return nullValue
 	}
 	switch fn {
 	case "regr_slope":
-		return value{f: m.sxy / m.sxx}
+		return fv(m.sxy / m.sxx)
 	case "regr_intercept":
-		return value{f: m.my - m.sxy/m.sxx*m.mx}
+		return fv(m.my - m.sxy/m.sxx*m.mx)
 	case "regr_r2":
 		if m.syy <= 0 {
-			return value{f: 1} // y constant: the line fits it exactly
+			return fv(1) // y constant: the line fits it exactly
 		}
-		return value{f: m.sxy * m.sxy / (m.sxx * m.syy)}
+		return fv(m.sxy * m.sxy / (m.sxx * m.syy))
 	}
 	// corr
 	if m.syy <= 0 {
 		return nullValue
 	}
-	return value{f: m.sxy / math.Sqrt(m.sxx*m.syy)}
+	return fv(m.sxy / math.Sqrt(m.sxx*m.syy))
 }

@@ -58,13 +58,13 @@ func castValue(fn string, arg *arithPlan, x value) (value, bool) {
 			if err != nil && !isRangeErr(err) {
 				return nullValue, false
 			}
-			return value{f: f}, true
+			return fv(f), true
 		}
-		return value{f: float64(x.i)}, true
+		return fv(float64(x.i)), true
 	case "cast_bigint":
 		switch arg.kind {
 		case kFloat:
-			return floatToInt(x.f)
+			return floatToInt(x.fl())
 		case kString:
 			s := strings.TrimSpace(x.s)
 			if i, err := strconv.ParseInt(s, 10, 64); err == nil {

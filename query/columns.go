@@ -2,6 +2,7 @@ package query
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -126,15 +127,33 @@ func schemaOf(cols []outCol) *arrow.Schema {
 	return arrow.NewSchema(fields, nil)
 }
 
-// value is one cell of a materialized row (aggregates, sorted results).
-// i holds seq, time, op and int64; f float64; s strings and bytes; b
-// bool.
+// value is one cell of a materialized row (aggregates, sorted results,
+// windows, joins): 32 bytes. i holds seq, time, op and int64, a float64's
+// bits (fl, fv) and a bool as 0 or 1 (bl, bv); s holds strings and
+// bytes.
 type value struct {
 	null bool
 	i    int64
-	f    float64
 	s    string
-	b    bool
+}
+
+// fv is the value of float f.
+func fv(f float64) value { return value{i: int64(math.Float64bits(f))} }
+
+// bv is the value of bool b.
+func bv(b bool) value { return value{i: b2i64(b)} }
+
+// fl returns the float v holds.
+func (v value) fl() float64 { return math.Float64frombits(uint64(v.i)) }
+
+// bl returns the bool v holds.
+func (v value) bl() bool { return v.i != 0 }
+
+func b2i64(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 var nullValue = value{null: true}
@@ -169,9 +188,9 @@ func appendValue(b array.Builder, k colKind, v value) {
 	case kInt:
 		b.(*array.Int64Builder).Append(v.i)
 	case kFloat:
-		b.(*array.Float64Builder).Append(v.f)
+		b.(*array.Float64Builder).Append(v.fl())
 	case kBool:
-		b.(*array.BooleanBuilder).Append(v.b)
+		b.(*array.BooleanBuilder).Append(v.bl())
 	case kBytes:
 		b.(*array.BinaryBuilder).Append([]byte(v.s))
 	}
@@ -197,9 +216,9 @@ func compareValuePtrs(k colKind, a, b *value) int {
 	case kTime, kInt, kOp:
 		return cmp3(a.i, b.i)
 	case kFloat:
-		return cmpFloat(a.f, b.f)
+		return cmpFloat(a.fl(), b.fl())
 	case kBool:
-		return cmp3(b2i(a.b), b2i(b.b))
+		return cmp3(a.i, b.i)
 	}
 	return cmp3(a.s, b.s)
 }

@@ -319,7 +319,7 @@ func scalarValue(v vec) value {
 	case v.null != nil && v.null[0]:
 		return nullValue
 	case v.floats != nil:
-		return value{f: v.floats[0]}
+		return fv(v.floats[0])
 	}
 	return value{i: v.ints[0]}
 }

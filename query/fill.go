@@ -214,7 +214,7 @@ func (a *aggPlan) linearFill(rows [][]value, filled []bool, out []outCol) {
 				if k == kInt {
 					rows[i][c] = value{i: int64(math.Round(y))}
 				} else {
-					rows[i][c] = value{f: y}
+					rows[i][c] = fv(y)
 				}
 			}
 			lo = hi

@@ -168,13 +168,13 @@ func (p *plan) havingCompare(e *Compare) (rowPred, error) {
 	case k == kFloat:
 		switch l.Kind {
 		case LitInt:
-			want = value{f: float64(l.Int)}
+			want = fv(float64(l.Int))
 		case LitFloat:
-			want = value{f: l.Float}
+			want = fv(l.Float)
 		default:
 			return nil, mismatch
 		}
-		return func(row []value) bool { return !row[i].null && floatHolds(op, row[i].f, want.f) }, nil
+		return func(row []value) bool { return !row[i].null && floatHolds(op, row[i].fl(), want.fl()) }, nil
 	case k == kSeries || k == kKey || k == kString:
 		if l.Kind != LitString {
 			return nil, mismatch
@@ -184,7 +184,7 @@ func (p *plan) havingCompare(e *Compare) (rowPred, error) {
 		if l.Kind != LitBool || op != "=" && op != "!=" {
 			return nil, mismatch
 		}
-		want = value{b: l.Bool}
+		want = bv(l.Bool)
 	case k == kOp:
 		code, err := p.opCode(l)
 		if err != nil {

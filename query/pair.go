@@ -41,7 +41,7 @@ func (a *arithPlan) pair(l, r value) value {
 // float64 when a is a float.
 func (a *arithPlan) widen(v value, k colKind) value {
 	if !v.null && a.kind == kFloat && k != kFloat {
-		return value{f: float64(v.i)}
+		return fv(float64(v.i))
 	}
 	return v
 }

@@ -87,7 +87,7 @@ func execShow(st *Statement, text string, open Opener, o Options) (array.RecordR
 			return nil, err
 		}
 		for _, c := range rawColumns(fs) {
-			rows = append(rows, []value{{s: c.name}, {s: typeName(c.kind)}, {b: c.nullable}})
+			rows = append(rows, []value{{s: c.name}, {s: typeName(c.kind)}, bv(c.nullable)})
 		}
 		cols = []outCol{{name: "column", kind: kString}, {name: "type", kind: kString}, {name: "nullable", kind: kBool}}
 	}

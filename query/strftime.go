@@ -21,7 +21,7 @@ var epochFuncs = map[string]bool{"epoch": true, "epoch_ms": true, "to_timestamp"
 func applyEpoch(fn string, k colKind, x value) value {
 	switch fn {
 	case "epoch":
-		return value{f: float64(x.i/1e9) + float64(x.i%1e9)/1e9}
+		return fv(float64(x.i/1e9) + float64(x.i%1e9)/1e9)
 	case "epoch_ms":
 		return value{i: floorDiv(x.i, 1e6)}
 	}
@@ -31,7 +31,7 @@ func applyEpoch(fn string, k colKind, x value) value {
 		}
 		return value{i: x.i * 1e9}
 	}
-	f := math.Round(x.f * 1e9)
+	f := math.Round(x.fl() * 1e9)
 	if !(f >= math.MinInt64 && f < math.MaxInt64) { // NaN too
 		return nullValue
 	}

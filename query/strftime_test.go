@@ -98,12 +98,12 @@ func TestEpochFunctions(t *testing.T) {
 		{value{i: 9223372036}, kInt, "to_timestamp", value{i: 9223372036e9}},
 		{value{i: 9223372037}, kInt, "to_timestamp", nullValue},
 		{value{i: -9223372037}, kInt, "to_timestamp", nullValue},
-		{value{f: 1.5}, kFloat, "to_timestamp", value{i: 1.5e9}},
-		{value{f: -0.25}, kFloat, "to_timestamp", value{i: -0.25e9}},
-		{value{f: 9.3e9}, kFloat, "to_timestamp", nullValue},
-		{value{f: math.NaN()}, kFloat, "to_timestamp", nullValue},
-		{value{f: math.Inf(-1)}, kFloat, "to_timestamp", nullValue},
-		{value{i: -1}, kInt, "epoch", value{f: -1e-9}},
+		{fv(1.5), kFloat, "to_timestamp", value{i: 1.5e9}},
+		{fv(-0.25), kFloat, "to_timestamp", value{i: -0.25e9}},
+		{fv(9.3e9), kFloat, "to_timestamp", nullValue},
+		{fv(math.NaN()), kFloat, "to_timestamp", nullValue},
+		{fv(math.Inf(-1)), kFloat, "to_timestamp", nullValue},
+		{value{i: -1}, kInt, "epoch", fv(-1e-9)},
 	} {
 		if got := applyEpoch(c.fn, c.k, c.x); got != c.want {
 			t.Errorf("%s(%+v) = %+v, want %+v", c.fn, c.x, got, c.want)

@@ -42,7 +42,7 @@ func (v *vec) set(i int, k colKind, x value, m *vecArena, n int) {
 	case k == kString:
 		v.strs[i] = x.s
 	case k == kFloat:
-		v.floats[i] = x.f
+		v.floats[i] = x.fl()
 	default:
 		v.ints[i] = x.i
 	}
@@ -54,7 +54,7 @@ func (v *vec) at(i int, k colKind) value {
 	case kString:
 		return value{s: v.strs[i]}
 	case kFloat:
-		return value{f: v.floats[i]}
+		return fv(v.floats[i])
 	}
 	return value{i: v.ints[i]}
 }
@@ -137,7 +137,7 @@ func (a *arithPlan) vec(b *batch, sel []int32) vec {
 	case a.lit != nil:
 		switch a.kind {
 		case kFloat:
-			return vec{floats: []float64{a.lit.f}, scalar: true}
+			return vec{floats: []float64{a.lit.fl()}, scalar: true}
 		case kString:
 			return vec{strs: []string{a.lit.s}, scalar: true}
 		}
@@ -196,7 +196,7 @@ func (a *arithPlan) vec(b *batch, sel []int32) vec {
 			}
 			var x value
 			if a.l.kind == kFloat {
-				x.f = l.floats[i]
+				x = fv(l.floats[i])
 			} else {
 				x.i = l.ints[i]
 			}
@@ -282,7 +282,7 @@ func (a *arithPlan) scalarVec() vec {
 	case a.kind == kString:
 		return vec{strs: []string{v.s}, scalar: true}
 	case a.kind == kFloat:
-		return vec{floats: []float64{v.f}, scalar: true}
+		return vec{floats: []float64{v.fl()}, scalar: true}
 	}
 	return vec{ints: []int64{v.i}, scalar: true}
 }

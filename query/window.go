@@ -333,8 +333,8 @@ func (w *winPlan) step(st *winState, v value, k colKind, t int64) value {
 			}
 			return value{i: st.sumI}
 		}
-		st.sumF += v.f
-		return value{f: st.sumF}
+		st.sumF += v.fl()
+		return fv(st.sumF)
 	case "moving_average":
 		x := num(k, v)
 		if st.ring == nil {
@@ -358,7 +358,7 @@ func (w *winPlan) step(st *winState, v value, k colKind, t int64) value {
 		if int64(len(st.ring)) < w.n {
 			return nullValue
 		}
-		return value{f: st.total / float64(w.n)}
+		return fv(st.total / float64(w.n))
 	}
 	prev, prevT, had := st.prev, st.prevT, st.has
 	st.prev, st.prevT, st.has = v, t, true
@@ -377,11 +377,11 @@ func (w *winPlan) step(st *winState, v value, k colKind, t int64) value {
 			}
 			return value{i: d}
 		}
-		d := v.f - prev.f
+		d := v.fl() - prev.fl()
 		if w.fn == "non_negative_difference" && d < 0 {
 			return nullValue
 		}
-		return value{f: d}
+		return fv(d)
 	}
 	// derivative, non_negative_derivative
 	if t == prevT {
@@ -395,5 +395,5 @@ func (w *winPlan) step(st *winState, v value, k colKind, t int64) value {
 	if w.fn == "non_negative_derivative" && d < 0 || math.IsNaN(d) && !math.IsNaN(num(k, v)) {
 		return nullValue
 	}
-	return value{f: d}
+	return fv(d)
 }

@@ -253,9 +253,9 @@ func TestWindowStep(t *testing.T) {
 	w = &winPlan{fn: "moving_average", n: 2}
 	st = winState{}
 	for i, x := range []float64{math.Inf(1), 1, 2, 3, 4} {
-		v := w.step(&st, value{f: x}, kFloat, int64(i))
-		if i >= 3 && v.f != (x+x-1)/2 {
-			t.Fatalf("moving average at %d = %v, want %v", i, v.f, (x+x-1)/2)
+		v := w.step(&st, fv(x), kFloat, int64(i))
+		if i >= 3 && v.fl() != (x+x-1)/2 {
+			t.Fatalf("moving average at %d = %v, want %v", i, v.fl(), (x+x-1)/2)
 		}
 	}
 }

@@ -166,9 +166,9 @@ func (rk *rangeKey) search(i int, off *Lit, back, isStart bool) int {
 		if off.Kind == LitInt {
 			d = float64(off.Int)
 		}
-		t.f = v.f + float64(sign)*d
-		if math.IsNaN(t.f) { // inf - inf: the key's own peers
-			t.f = v.f
+		t = fv(v.fl() + float64(sign)*d)
+		if math.IsNaN(t.fl()) { // inf - inf: the key's own peers
+			t = fv(v.fl())
 		}
 	case kSeq:
 		u, d := uint64(v.i), uint64(off.Int)
@@ -372,14 +372,14 @@ func (sl *slider) result() value {
 	case sl.n == 0:
 		return nullValue
 	case sl.fn == "avg":
-		return value{f: sl.floatSum() / float64(sl.n)}
+		return fv(sl.floatSum() / float64(sl.n))
 	case sl.fn == "sum" && sl.kind == kInt:
 		if sl.sumHi != int64(sl.sumLo)>>63 { // past int64
 			return nullValue
 		}
 		return value{i: int64(sl.sumLo)}
 	case sl.fn == "sum":
-		return value{f: sl.floatSum()}
+		return fv(sl.floatSum())
 	}
 	return *sl.vals(sl.extr[sl.extrAt])
 }

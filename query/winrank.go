@@ -25,10 +25,10 @@ func (w *winPlan) number(rows [][]value, idx []int, c int, samePart func(a, b []
 					v.i = dense
 				case "percent_rank":
 					if n > 1 {
-						v.f = float64(rank-1) / float64(n-1)
+						v = fv(float64(rank-1) / float64(n-1))
 					}
 				case "cume_dist":
-					v.f = float64(hi) / float64(n)
+					v = fv(float64(hi) / float64(n))
 				case "ntile":
 					v.i = ntile(int64(j), n, w.n)
 				}
