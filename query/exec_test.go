@@ -383,3 +383,23 @@ func TestCorruptBlock(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinRuns: the runs of rows held without LIMIT, arriving from
+// workers in any order, join in scan (seq) order; runs whose seqs
+// interleave come out unsorted, which collectSorted then sorts.
+func TestJoinRuns(t *testing.T) {
+	run := func(seqs ...int64) rowRun {
+		r := rowRun{seqs: seqs}
+		for _, q := range seqs {
+			r.rows = append(r.rows, []value{{i: q}})
+		}
+		return r
+	}
+	rows, seqs := joinRuns([]rowRun{run(7, 8, 9), run(), run(1, 2), run(4, 5, 6)}, 8)
+	if want := []int64{1, 2, 4, 5, 6, 7, 8, 9}; !slices.Equal(seqs, want) || len(rows) != 8 || rows[2][0].i != 4 {
+		t.Fatalf("joined %v, want %v", seqs, want)
+	}
+	if _, seqs := joinRuns([]rowRun{run(5, 9), run(1, 7)}, 4); slices.IsSorted(seqs) {
+		t.Fatalf("interleaved runs joined sorted: %v", seqs)
+	}
+}

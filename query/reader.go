@@ -517,20 +517,29 @@ func (x *executor) collectSorted(ctx context.Context, tasks []task) ([][]value, 
 		return cutoff
 	})
 	defer func() { x.skip = nil }()
+	// Without LIMIT every row is kept: each batch's rows are filled in
+	// column by column, in one allocation, and the batches' runs are
+	// put together once at the end.
+	var runs []rowRun
+	held := 0
 	err := x.each(ctx, tasks, x.scanRange(), func(w int, b *batch) error {
+		if p.limit < 0 {
+			run := p.holdAll(b)
+			mu.Lock()
+			defer mu.Unlock()
+			runs = append(runs, run)
+			if held += len(run.rows); held > maxSortRows {
+				tooMany = true
+				return errTooManyRows
+			}
+			return nil
+		}
 		mu.Lock()
 		cut, cutSeq := cutoff, cutoffSeq
 		mu.Unlock()
 		var local [][]value
 		var seqs []int64
 		probe := make([]value, len(p.out))
-		// Without LIMIT every row is kept: the batch's rows share one
-		// allocation. With it most are dropped, and a shared one would
-		// keep the rest of the batch alive.
-		var slab []value
-		if p.limit < 0 {
-			slab = make([]value, 0, len(b.sel)*len(p.out))
-		}
 		keyCols := make([]argCol, len(p.order))
 		for i, k := range p.order {
 			if p.out[k.col].expr == nil {
@@ -551,14 +560,7 @@ func (x *executor) collectSorted(ctx context.Context, tasks []task) ([][]value, 
 					continue
 				}
 			}
-			var row []value
-			if slab != nil {
-				n := len(slab)
-				slab = append(slab, probe...)
-				row = slab[n:len(slab):len(slab)]
-			} else {
-				row = slices.Clone(probe)
-			}
+			row := slices.Clone(probe)
 			for c := range p.out {
 				if !slices.ContainsFunc(p.order, func(k orderKey) bool { return k.col == c }) {
 					row[c] = b.outValue(&p.out[c], r)
@@ -577,10 +579,6 @@ func (x *executor) collectSorted(ctx context.Context, tasks []task) ([][]value, 
 				cutoff, cutoffSeq = rows[p.limit-1], order[p.limit-1]
 			}
 		}
-		if p.limit < 0 && len(rows) > maxSortRows {
-			tooMany = true
-			return errTooManyRows
-		}
 		return nil
 	})
 	if err != nil {
@@ -589,8 +587,69 @@ func (x *executor) collectSorted(ctx context.Context, tasks []task) ([][]value, 
 		}
 		return nil, err
 	}
+	if p.limit < 0 {
+		rows, order = joinRuns(runs, held)
+		if len(p.order) == 0 && slices.IsSorted(order) {
+			return rows, nil // in scan order already
+		}
+	}
 	trim()
 	return rows, nil
+}
+
+// rowRun is the rows a batch holds, in scan order, and their seqs.
+type rowRun struct {
+	rows [][]value
+	seqs []int64
+}
+
+// holdAll materializes every selected row of b, filling the rows
+// column by column.
+func (p *plan) holdAll(b *batch) rowRun {
+	n, width := len(b.sel), len(p.out)
+	slab := make([]value, n*width)
+	run := rowRun{rows: make([][]value, n), seqs: make([]int64, n)}
+	for j, r := range b.sel {
+		run.rows[j] = slab[j*width : (j+1)*width : (j+1)*width]
+		run.seqs[j] = b.seq[r]
+	}
+	for c := range p.out {
+		oc := &p.out[c]
+		switch {
+		case oc.win != nil || oc.post != nil: // computed over the rows (applyWindows)
+			for j := range n {
+				slab[j*width+c] = nullValue
+			}
+		case oc.expr == nil:
+			a := b.argCol(oc.src, oc.kind)
+			for j, r := range b.sel {
+				slab[j*width+c] = a.get(r)
+			}
+		default:
+			for j, r := range b.sel {
+				slab[j*width+c] = b.outValue(oc, r)
+			}
+		}
+	}
+	return run
+}
+
+// joinRuns puts the runs of held rows (n in all) together, in order of
+// their first seq: batches are blocks, whose seq ranges do not overlap,
+// so this is scan order.
+func joinRuns(runs []rowRun, n int) ([][]value, []int64) {
+	slices.SortFunc(runs, func(a, b rowRun) int {
+		switch {
+		case len(a.seqs) == 0 || len(b.seqs) == 0:
+			return cmp3(len(a.seqs), len(b.seqs))
+		}
+		return cmp3(a.seqs[0], b.seqs[0])
+	})
+	rows, seqs := make([][]value, 0, n), make([]int64, 0, n)
+	for _, r := range runs {
+		rows, seqs = append(rows, r.rows...), append(seqs, r.seqs...)
+	}
+	return rows, seqs
 }
 
 // compareRows orders two rows by the ORDER BY keys.
