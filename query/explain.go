@@ -1,6 +1,7 @@
 package query
 
 import (
+	"slices"
 	"fmt"
 	"math"
 	"strings"
@@ -108,6 +109,8 @@ func (x *executor) explain(ps pruneStats) (array.RecordReader, error) {
 			}
 		}
 		switch {
+		case c.win.seq >= 0 && slices.Contains(by, "time"): // ties broken by seq only
+			by = append(by, "seq")
 		case c.win.seq >= 0:
 			by = append(by, "time, seq")
 		case c.win.time >= 0:
