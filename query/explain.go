@@ -1,9 +1,9 @@
 package query
 
 import (
-	"slices"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
