@@ -2,6 +2,7 @@ package query
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -37,6 +38,13 @@ func (p *parser) castCall(name token) *Arith {
 	if t.kind != tIdent || !ok {
 		p.fail(t.pos, "%s to %s is not supported: cast to DOUBLE, BIGINT or VARCHAR (times compare with text as they are: time >= '2024-01-01')",
 			strings.ToUpper(name.text), t.describe())
+	}
+	if p.acceptPunct("(") { // DECIMAL(10, 2), VARCHAR(20): a precision or a length, which tsq's types have no need of
+		p.intIn(0, 1<<20, "expected a precision or length in "+t.text+"(...)")
+		if p.acceptPunct(",") {
+			p.intIn(0, 1<<20, "expected a scale in "+t.text+"(...)")
+		}
+		p.expectPunct(")")
 	}
 	p.expectPunct(")")
 	return &Arith{Op: 'f', Func: fn, Args: []*Arith{x}, Pos: name.pos}
@@ -94,4 +102,85 @@ func floatToInt(f float64) (value, bool) {
 func isRangeErr(err error) bool {
 	ne, ok := err.(*strconv.NumError)
 	return ok && ne.Err == strconv.ErrRange
+}
+
+// timeTypes are the types x::type reads a time in: a string literal
+// cast to one stays the string, which compares with times and takes
+// durations as a time does ('2024-01-01'::TIMESTAMP + 1d).
+var timeTypes = map[string]bool{"timestamp": true, "timestamptz": true, "date": true, "timestamp_ns": true, "datetime": true}
+
+// foldCasts rewrites PostgreSQL's and DuckDB's x::type as CAST(x AS
+// type): x is the operand just before, a literal, a column, a call or a
+// parenthesised group; '2024-01-01'::TIMESTAMP is the string.
+func foldCasts(src string, toks []token) ([]token, error) {
+	for k := 0; k < len(toks); k++ {
+		if !isPunct(toks[k], "::") {
+			continue
+		}
+		ty := toks[min(k+1, len(toks)-1)]
+		if ty.kind != tIdent || reserved[strings.ToLower(ty.text)] {
+			return nil, errAt(src, ty.pos, "expected a type after ::, found %s", ty.describe())
+		}
+		start, ok := operandStart(toks, k)
+		if !ok {
+			return nil, errAt(src, toks[k].pos, ":: casts the value just before it, and there is none")
+		}
+		end := k + 2                                   // past the type
+		if isPunct(toks[min(end, len(toks)-1)], "(") { // DECIMAL(10, 2), VARCHAR(20)
+			for end < len(toks) && !isPunct(toks[end], ")") {
+				end++
+			}
+			end = min(end+1, len(toks))
+		}
+		if x := toks[start]; start == k-1 && x.kind == tString && timeTypes[strings.ToLower(ty.text)] {
+			if _, ok := parseTime(x.text); !ok {
+				return nil, errAt(src, x.pos, "'%s' is not a time (want RFC 3339, e.g. 2024-01-01T12:00:00Z, or a date)", x.text)
+			}
+			toks = slices.Delete(toks, k, end)
+			k--
+			continue
+		}
+		at := toks[k].pos
+		rewritten := []token{{kind: tIdent, text: "CAST", pos: at}, {kind: tPunct, text: "(", pos: at}}
+		rewritten = append(rewritten, toks[start:k]...)
+		rewritten = append(rewritten, token{kind: tIdent, text: "AS", pos: at})
+		rewritten = append(rewritten, toks[k+1:end]...) // the type, and its (precision) for CAST to check
+		rewritten = append(rewritten, token{kind: tPunct, text: ")", pos: at})
+		toks = slices.Concat(toks[:start], rewritten, toks[end:])
+		k = start + len(rewritten) - 1
+	}
+	return toks, nil
+}
+
+// operandStart returns where the operand ending just before token k
+// starts: one token, or a parenthesised group with the name before it
+// if it is a call.
+func operandStart(toks []token, k int) (int, bool) {
+	if k == 0 {
+		return 0, false
+	}
+	x := toks[k-1]
+	switch {
+	case isPunct(x, ")"):
+		depth := 0
+		for j := k - 1; j >= 0; j-- {
+			switch {
+			case isPunct(toks[j], ")"):
+				depth++
+			case isPunct(toks[j], "("):
+				if depth--; depth == 0 {
+					if j > 0 && toks[j-1].kind == tIdent && !reserved[strings.ToLower(toks[j-1].text)] {
+						return j - 1, true
+					}
+					return j, true
+				}
+			}
+		}
+		return 0, false
+	case x.kind == tPunct || x.kind == tEOF:
+		return 0, false
+	case x.kind == tIdent && reserved[strings.ToLower(x.text)] && !isKw(x, "null") && !isKw(x, "true") && !isKw(x, "false"):
+		return 0, false // SELECT ::int
+	}
+	return k - 1, true
 }

@@ -41,3 +41,28 @@ func TestCast(t *testing.T) {
 		{"SELECT CAST(s = 'red' AS BIGINT) FROM w", "expected AS type", "= 'red'"}, // a condition is not a value
 	})
 }
+
+// TestCastShorthand: x::type is CAST(x AS type) after a literal, a
+// column, a call or a parenthesised group, chained too, with a
+// precision or a length that tsq needs not; a time string cast to a
+// time type is the string (it compares with times and takes durations);
+// what is no cast is refused where it is.
+func TestCastShorthand(t *testing.T) {
+	open := twoStreams(t)
+	sameRows(t, open, "SELECT v::bigint AS a, v::double / 2, (v * 3)::varchar, round(v / 7)::int::varchar, v::decimal(10, 2), '42'::integer FROM w WHERE v::double > '50'::float",
+		"SELECT CAST(v AS BIGINT) AS a, CAST(v AS DOUBLE) / 2, CAST(v * 3 AS VARCHAR), CAST(CAST(round(v / 7) AS INT) AS VARCHAR), CAST(v AS DOUBLE), 42 FROM w WHERE CAST(v AS DOUBLE) > 50", 10)
+	sameRows(t, open, "SELECT count(*) FROM w WHERE time >= '2020-01-01'::TIMESTAMP AND time < '2100-01-01'::date + INTERVAL 1 DAY",
+		"SELECT count(*) FROM w WHERE time >= '2020-01-01' AND time < '2100-01-02'", 1)
+	cols, err := columnNamesOf("SELECT v::bigint, (v + 1)::text FROM m", open)
+	if err != nil || strings.Join(cols, "|") != "CAST(v AS BIGINT)|CAST(v + 1 AS VARCHAR)" {
+		t.Fatalf("names %v %v", cols, err)
+	}
+	wantErrors(t, open, []errCase{
+		{"SELECT v:: FROM m", "expected a type after ::, found \"FROM\"", "FROM"},
+		{"SELECT ::int FROM m", ":: casts the value just before it, and there is none", "::int"},
+		{"SELECT v::timestamp FROM m", `CAST to "timestamp" is not supported`, "timestamp"},
+		{"SELECT 'soon'::date FROM m", "'soon' is not a time", "'soon'"},
+		{"SELECT v::varchar(x) FROM m", "expected a precision or length in varchar(...)", "x)"},
+		{"SELECT v : int FROM m", "unexpected character ':'", ": int"},
+	})
+}

@@ -5,15 +5,28 @@ import (
 )
 
 // SQL's interval literals: INTERVAL '1 day', INTERVAL '90 minutes',
-// INTERVAL '1 hour 30 minutes', INTERVAL '1h30m'. The lexer folds the
-// keyword and the string into one duration token written the short way
-// (1d, 90m, 1h30m), so an interval goes wherever a duration does.
+// INTERVAL '1 hour 30 minutes', INTERVAL '1h30m', and the number and
+// unit apart, as DuckDB and the standard write them: INTERVAL 1 HOUR,
+// INTERVAL '90' MINUTES. The lexer folds the keyword and the rest into
+// one duration token written the short way (1d, 90m, 1h30m), so an
+// interval goes wherever a duration does.
 
 // intervalUnits maps the unit words of an interval to duration units.
 var intervalUnits = map[string]string{
 	"ns": "ns", "nanosecond": "ns", "us": "us", "µs": "us", "microsecond": "us", "ms": "ms", "millisecond": "ms",
 	"s": "s", "sec": "s", "second": "s", "m": "m", "min": "m", "minute": "m", "h": "h", "hr": "h", "hour": "h",
 	"d": "d", "day": "d", "w": "w", "week": "w", "mo": "mo", "mon": "mo", "month": "mo", "y": "y", "yr": "y", "year": "y",
+}
+
+// isIntervalUnit reports whether w names an interval's unit (a plural
+// too).
+func isIntervalUnit(w string) bool {
+	w = strings.ToLower(w)
+	_, ok := intervalUnits[w]
+	if !ok && len(w) > 1 && w[len(w)-1] == 's' {
+		_, ok = intervalUnits[w[:len(w)-1]]
+	}
+	return ok
 }
 
 // intervalText returns the interval s ("1 hour 30 minutes") as a
@@ -58,6 +71,15 @@ func foldIntervals(src string, toks []token) ([]token, error) {
 	out := toks[:0]
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
+		if n, u := toks[min(i+1, len(toks)-1)], toks[min(i+2, len(toks)-1)]; isKw(t, "interval") && (n.kind == tInt || n.kind == tFloat || n.kind == tString) && u.kind == tIdent && isIntervalUnit(u.text) {
+			text, ok := intervalText(n.text + " " + u.text)
+			if !ok {
+				return nil, errAt(src, n.pos, "bad interval %s %s (want e.g. INTERVAL 1 HOUR or INTERVAL '90' MINUTES)", n.text, u.text)
+			}
+			out = append(out, token{kind: tDuration, text: text, pos: t.pos})
+			i += 2
+			continue
+		}
 		if isKw(t, "interval") && i+1 < len(toks) && toks[i+1].kind == tString {
 			s := toks[i+1]
 			text, ok := intervalText(s.text)

@@ -27,6 +27,9 @@ func TestIntervals(t *testing.T) {
 		"SELECT time + INTERVAL '90 minutes', time_bucket(INTERVAL '15 minutes', time) FROM m":    "SELECT time + 90m, time_bucket(15m, time) FROM m",
 		"SELECT count(*) FROM m WHERE time > now() - interval '2 hours'":                          "SELECT count(*) FROM m WHERE time > now() - 2h",
 		"SELECT time, count(*) FROM m GROUP BY time(INTERVAL '20 minutes', INTERVAL '5 minutes')": "SELECT time, count(*) FROM m GROUP BY time(20m, 5m)",
+		// The number and the unit apart, as DuckDB writes them.
+		"SELECT time + INTERVAL 90 MINUTES, time_bucket(INTERVAL 1 hour, time), time - interval '2' DAY FROM m": "SELECT time + 90m, time_bucket(1h, time), time - 2d FROM m",
+		"SELECT count(*) FROM m WHERE time > now() - INTERVAL 2.5 HOURS":                                        "SELECT count(*) FROM m WHERE time > now() - 150m",
 	} {
 		a, err := runCells(with, open, o)
 		if err != nil {
@@ -47,5 +50,7 @@ func TestIntervals(t *testing.T) {
 	wantErrors(t, open, []errCase{
 		{"SELECT time + INTERVAL '1 fortnight' FROM m", `bad interval "1 fortnight"`, "'1 fortnight'"},
 		{"SELECT time + INTERVAL '1 month' FROM m", "1mo is a calendar span", "INTERVAL"},
+		{"SELECT time + INTERVAL 1 MONTH FROM m", "1mo is a calendar span", "INTERVAL"},
+		{"SELECT time + INTERVAL '1x' HOUR FROM m", "bad interval 1x HOUR (want e.g. INTERVAL 1 HOUR or INTERVAL '90' MINUTES)", "'1x'"},
 	})
 }

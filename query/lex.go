@@ -61,7 +61,10 @@ func lex(src string) ([]token, error) {
 		}
 		out = append(out, t)
 		if t.kind == tEOF {
-			return foldIntervals(src, out)
+			if out, err = foldIntervals(src, out); err != nil {
+				return nil, err
+			}
+			return foldCasts(src, out)
 		}
 	}
 }
@@ -134,7 +137,7 @@ func (l *lexer) next() (token, error) {
 		}
 		return token{kind: tQuoted, text: l.src[start+1 : l.off-1], pos: start}, nil
 	}
-	for _, op := range []string{"<=", ">=", "!=", "<>", "=~", "!~", "=", "<", ">", "~", "(", ")", ",", "*", "{", "}", "+", "-", "/", "%", ";", "."} {
+	for _, op := range []string{"::", "<=", ">=", "!=", "<>", "=~", "!~", "=", "<", ">", "~", "(", ")", ",", "*", "{", "}", "+", "-", "/", "%", ";", "."} {
 		if strings.HasPrefix(l.src[l.off:], op) {
 			l.off += len(op)
 			return token{kind: tPunct, text: op, pos: start}, nil
