@@ -99,3 +99,17 @@ func TestInteropBivariate(t *testing.T) {
 		"SELECT series, epoch_ms(date_trunc('day', time)) AS d, nullif(corr(value, minute(time)), 'NaN'::DOUBLE) AS c, regr_slope(value, minute(time)) AS sl, regr_r2(value, minute(time)) AS r2, covar_samp(value, minute(time)) AS cs "+
 			"FROM nab WHERE series LIKE 'nab/realAWSCloudwatch/%' GROUP BY series, d ORDER BY series, d")
 }
+
+// TestInteropQuantiles holds tsq's quantile spellings against DuckDB's:
+// quantile_cont and percentile_cont (interpolated, ascending and
+// descending), quantile_disc and percentile_disc (a value of the group),
+// per series and day.
+func TestInteropQuantiles(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	const items = "quantile_cont(value, 0.9) AS c9, percentile_cont(0.25) WITHIN GROUP (ORDER BY value DESC) AS c25d, quantile_disc(value, 0.5) AS d5, " +
+		"percentile_disc(0.9) WITHIN GROUP (ORDER BY value) AS d9, quantile_disc(value, 0.33) AS d33, percentile_disc(0) WITHIN GROUP (ORDER BY value) AS d0"
+	agreeWithDuckDB(t, node, s, path, "quantiles per series and day",
+		"SELECT series, epoch_ms(date_trunc('day', time)) AS d, "+items+" FROM nab WHERE series LIKE 'nab/realKnownCause/%' GROUP BY series, d ORDER BY series, d",
+		"SELECT series, epoch_ms(date_trunc('day', time)) AS d, "+items+" FROM nab WHERE series LIKE 'nab/realKnownCause/%' GROUP BY series, d ORDER BY series, d")
+}

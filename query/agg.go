@@ -410,6 +410,11 @@ func (p *plan) aggSpec(c *Call) (aggSpec, error) {
 		if c.Func == "median" {
 			s.fn = "quantile"
 		}
+	case "quantile_disc":
+		if !k.numeric() {
+			return s, p.errAt(c.Arg.Pos, "type mismatch: %s of %s column %q (want a number)", c.Func, k, c.Arg.Name)
+		}
+		s.out = k
 	case "spread":
 		if !k.numeric() {
 			return s, p.errAt(c.Arg.Pos, "type mismatch: spread of %s column %q (want a number)", k, c.Arg.Name)
@@ -560,7 +565,7 @@ func (s *aggState) add(a *aggSpec, v value, t, seq int64) {
 		s.pts = append(s.pts, ratePoint{t, seq, num(a.in, v)})
 	case "string_agg":
 		s.texts = append(s.texts, textPoint{t, seq, v.s})
-	case "quantile":
+	case "quantile", "quantile_disc":
 		s.vals = append(s.vals, num(a.in, v))
 	}
 }
@@ -720,6 +725,12 @@ func (s *aggState) result(a *aggSpec) value {
 		return fv(r)
 	case "quantile":
 		return fv(quantile(s.vals, a.q))
+	case "quantile_disc":
+		if x := quantileDisc(s.vals, a.q); a.out == kInt {
+			return value{i: int64(x)} // exact up to 2^53, as the values were held
+		} else {
+			return fv(x)
+		}
 	case "variance", "stddev":
 		if s.n < 2 { // the sample variance of one value is undefined
 			return nullValue
@@ -787,7 +798,7 @@ func rate(pts []ratePoint) (float64, bool) {
 // between the closest ranks (h = (n-1)q; NumPy's default, R's type 7).
 // NaNs sort last.
 func quantile(vals []float64, q float64) float64 {
-	slices.SortFunc(vals, cmpFloat)
+	sortFloats(vals)
 	h := float64(len(vals)-1) * q
 	lo := int(math.Floor(h))
 	if lo >= len(vals)-1 {
@@ -795,6 +806,9 @@ func quantile(vals []float64, q float64) float64 {
 	}
 	return vals[lo] + (h-float64(lo))*(vals[lo+1]-vals[lo])
 }
+
+// sortFloats sorts vals, NaN above every number.
+func sortFloats(vals []float64) { slices.SortFunc(vals, cmpFloat) }
 
 // group is one group's values and aggregate states.
 type group struct {

@@ -469,7 +469,7 @@ func (s *aggState) addRun(a *aggSpec, arg *argCol, b *batch, run []int32, gs *gr
 			}
 			continue
 		}
-		if (a.fn == "quantile" || a.fn == "rate" || a.fn == "string_agg") && !v.null {
+		if (a.fn == "quantile" || a.fn == "quantile_disc" || a.fn == "rate" || a.fn == "string_agg") && !v.null {
 			if gs.qvalues++; gs.qvalues > maxQuantileValues {
 				return errTooManyValues
 			}

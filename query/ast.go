@@ -257,8 +257,8 @@ func (c *Call) String() string {
 	switch {
 	case c.Star:
 		return c.Func + "(*)"
-	case c.Func == "quantile":
-		return "quantile(" + strconv.FormatFloat(c.Q, 'g', -1, 64) + ", " + c.Arg.Name + ")"
+	case c.Func == "quantile" || c.Func == "quantile_disc":
+		return c.Func + "(" + strconv.FormatFloat(c.Q, 'g', -1, 64) + ", " + c.Arg.Name + ")"
 	case c.Distinct:
 		return c.Func + "(DISTINCT " + c.Arg.Name + ")"
 	case c.By != nil:

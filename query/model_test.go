@@ -303,7 +303,7 @@ func (g *qgen) query() string {
 		for range 1 + g.rng.IntN(4) {
 			fn := g.pick("count", "sum", "min", "max", "avg", "first", "last", "rate", "quantile", "count(*)",
 				"median", "stddev", "stddev_pop", "variance", "var_pop", "spread", "arg_max", "arg_min", "max_by", "string_agg",
-				"corr", "covar_pop", "covar_samp", "regr_slope", "regr_intercept", "regr_r2", "regr_count")
+				"corr", "covar_pop", "covar_samp", "regr_slope", "regr_intercept", "regr_r2", "regr_count", "quantile_disc")
 			arg := g.pick("v", "n", "x")
 			if g.rng.IntN(6) == 0 {
 				arg = g.pick("v * 2", "n + x", "abs(v - 50)", "hour(time)", "n - 3", "v / 4", "-n", "CASE WHEN b THEN v ELSE 0.5 END",
@@ -316,6 +316,9 @@ func (g *qgen) query() string {
 				text = fn
 			case "quantile":
 				text = fmt.Sprintf("quantile(%s, %s)", g.pick("0", "0.5", "0.9", "1", "0.25"), arg)
+			case "quantile_disc":
+				q := g.pick("0", "0.5", "0.9", "1", "0.25", "0.33")
+				text = g.pick(fmt.Sprintf("quantile_disc(%s, %s)", arg, q), fmt.Sprintf("percentile_disc(%s) WITHIN GROUP (ORDER BY %s)", q, arg))
 			case "string_agg":
 				text = fmt.Sprintf("string_agg(%s%s)", g.pick("s", "series", "key", "lower(s)", "concat(key, '/', s)"), g.pick("", ", ';'", ", ''"))
 			case "corr", "covar_pop", "covar_samp", "regr_slope", "regr_intercept", "regr_r2", "regr_count":
@@ -950,6 +953,13 @@ func bruteCall(c *Call, rows []trow) any {
 			return vals[len(vals)-1]
 		}
 		return vals[lo] + (h-float64(lo))*(vals[lo+1]-vals[lo])
+	case "quantile_disc": // the first value whose rank (from 1) reaches q of them
+		k := 0
+		for k < len(pts)-1 && float64(k+1) < c.Q*float64(len(pts)) {
+			k++
+		}
+		slices.SortStableFunc(pts, func(a, b pt) int { return compareAny(0, a.v, b.v) })
+		return pts[k].v
 	}
 	panic(c.Func)
 }

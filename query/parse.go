@@ -603,6 +603,7 @@ func (p *parser) distinct(st *Statement, pos int) {
 var aggregates = map[string]bool{
 	"count": true, "sum": true, "min": true, "max": true, "avg": true,
 	"first": true, "last": true, "rate": true, "quantile": true,
+	"quantile_cont": true, "percentile_cont": true, "approx_quantile": true, "quantile_disc": true, "percentile_disc": true,
 	"median": true, "stddev": true, "stddev_pop": true, "variance": true, "var_pop": true, "spread": true,
 	"arg_max": true, "arg_min": true, "max_by": true, "min_by": true, "string_agg": true,
 	"corr": true, "covar_pop": true, "covar_samp": true, "regr_slope": true, "regr_intercept": true, "regr_r2": true, "regr_count": true,
@@ -636,6 +637,9 @@ func (p *parser) call() *Call {
 		c.Distinct = true
 	}
 	switch {
+	case quantileSpellings[fn] != "":
+		p.quantileArgs(fn, c)
+		return p.filterAfter(c)
 	case fn == "count" && p.acceptPunct("*"):
 		c.Star = true
 	case fn == "quantile":
@@ -684,6 +688,11 @@ func (p *parser) call() *Call {
 		p.aggArg(c)
 	}
 	p.expectPunct(")")
+	return p.filterAfter(c)
+}
+
+// filterAfter parses an optional FILTER (WHERE ...) after aggregate c.
+func (p *parser) filterAfter(c *Call) *Call {
 	if t := p.peek(); isKw(t, "filter") && isPunct(p.tok(p.i+1), "(") {
 		p.advance()
 		p.advance()
