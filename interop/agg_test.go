@@ -113,3 +113,14 @@ func TestInteropQuantiles(t *testing.T) {
 		"SELECT series, epoch_ms(date_trunc('day', time)) AS d, "+items+" FROM nab WHERE series LIKE 'nab/realKnownCause/%' GROUP BY series, d ORDER BY series, d",
 		"SELECT series, epoch_ms(date_trunc('day', time)) AS d, "+items+" FROM nab WHERE series LIKE 'nab/realKnownCause/%' GROUP BY series, d ORDER BY series, d")
 }
+
+// TestInteropScalarSubquery holds scalar subqueries against DuckDB's:
+// in WHERE, an aggregate's FILTER and an item's arithmetic, of numbers
+// and of times.
+func TestInteropScalarSubquery(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	q := "SELECT series, count(*) FILTER (WHERE value > (SELECT avg(value) FROM nab)) AS above, round(avg(value) - (SELECT avg(value) FROM nab), 6) AS d, " +
+		"count(*) FILTER (WHERE time > (SELECT max(time) FROM nab) - INTERVAL 30 DAY) AS recent FROM nab WHERE value < (SELECT max(value) FROM nab) / 2 GROUP BY series ORDER BY series"
+	agreeWithDuckDB(t, node, s, path, "scalar subqueries in WHERE, FILTER and items", q, q)
+}

@@ -33,6 +33,10 @@ type Arith struct {
 	// Part: a time part's unit as date_part or extract (partSyntax)
 	// name it (timepart.go)
 	Part, partSyntax string
+	// Scalar: leaf (SELECT ...), a subquery of one value (scalar.go),
+	// scalarText as written.
+	Scalar     *Statement
+	scalarText string
 }
 
 // String is the item's text, the name of its column without AS: one
@@ -69,6 +73,9 @@ func (a *Arith) write(sb *strings.Builder, min int) {
 		return
 	case a.Lit != nil:
 		sb.WriteString(a.Lit.String())
+		return
+	case a.Scalar != nil:
+		sb.WriteString(a.scalarText)
 		return
 	case a.Op == 'c' || a.Op == 'f' && a.Args != nil:
 		a.writeText(sb)
@@ -158,6 +165,8 @@ func (p *parser) arithTerm() *Arith {
 func (p *parser) arithFactor() *Arith {
 	t := p.peek()
 	switch {
+	case t.kind == tPunct && t.text == "(" && isKw(p.tok(p.i+1), "select"):
+		return p.scalarSub()
 	case t.kind == tPunct && t.text == "(":
 		p.advance()
 		a := p.arith()
@@ -512,6 +521,13 @@ func (p *plan) compileArith(a *Arith, leaf func(a *Arith, ap *arithPlan) error) 
 }
 
 func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) error) (*arithPlan, error) {
+	if a.Scalar != nil {
+		x, err := p.scalarArith(a)
+		if err != nil {
+			return nil, err
+		}
+		return p.compileArithNode(x, leaf)
+	}
 	ap := &arithPlan{op: a.Op, hid: -1}
 	switch {
 	case a.Lit != nil:

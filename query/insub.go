@@ -15,16 +15,31 @@ import (
 // maxInValues bounds the distinct values of an IN subquery.
 var maxInValues = 1 << 20 // a variable for tests
 
-// inValues holds the values of a statement's IN subqueries for one run.
-type inValues map[*In][]*Lit
+// inValues holds the values of a statement's IN subqueries (by *In)
+// and scalar subqueries (by their *Statement: one literal, LitNull for
+// none) for one run.
+type inValues map[any][]*Lit
 
 // resolveIn runs the IN subqueries of st's conditions (WHERE, HAVING,
-// aggregate filters, CASE and GROUP BY terms) and returns their values.
+// QUALIFY, aggregate filters, CASE and GROUP BY terms) and the scalar
+// subqueries of its arithmetic (items, aggregates' and windows'
+// arguments and OVER, ORDER BY) and returns their values.
 func resolveIn(ctx context.Context, st *Statement, text string, open Opener, o *Options) (inValues, error) {
 	var err error
 	vals := inValues{}
 	var walk func(e Expr)
 	var walkArith func(a *Arith)
+	walkWin := func(w *WinCall) {
+		walkArith(w.Arg)
+		if w.Over != nil {
+			for _, x := range w.Over.Partition {
+				walkArith(x)
+			}
+			for _, k := range w.Over.Order {
+				walkArith(k.Expr)
+			}
+		}
+	}
 	walk = func(e Expr) {
 		if err != nil || e == nil {
 			return
@@ -50,11 +65,20 @@ func resolveIn(ctx context.Context, st *Statement, text string, open Opener, o *
 		}
 	}
 	walkArith = func(a *Arith) {
-		if a == nil {
+		if a == nil || err != nil {
+			return
+		}
+		if a.Scalar != nil {
+			vals[a.Scalar], err = runScalar(ctx, a, text, open, o)
 			return
 		}
 		if a.Agg != nil {
 			walk(a.Agg.Filter)
+			walkArith(a.Agg.Expr)
+			walkArith(a.Agg.ByExpr)
+		}
+		if a.Win != nil {
+			walkWin(a.Win)
 		}
 		for _, w := range a.Whens {
 			walk(w.Cond)
@@ -69,8 +93,16 @@ func resolveIn(ctx context.Context, st *Statement, text string, open Opener, o *
 	for _, it := range st.Items {
 		if it.Agg != nil {
 			walk(it.Agg.Filter)
+			walkArith(it.Agg.Expr)
+			walkArith(it.Agg.ByExpr)
+		}
+		if it.Win != nil {
+			walkWin(it.Win)
 		}
 		walkArith(it.Expr)
+	}
+	for _, o := range st.OrderBy {
+		walkArith(o.Expr)
 	}
 	for _, g := range st.GroupBy {
 		walkArith(g.Expr)

@@ -199,6 +199,7 @@ func FuzzParse(f *testing.F) {
 		"DELETE FROM m WHERE key = 'a' AND time < now() - 30d",
 		"INSERT INTO m (time, series, key, v, s) VALUES ('2024-01-01T00:00:00Z' + 1h, 'a', NULL, -1.5, 'x'), (now(), 'b', 'k', 2, true)",
 		"SELECT time, derivative(value, 1m) AS d, moving_average(avg(v) * 2, 3) FROM m GROUP BY time(5m)",
+		"SELECT (SELECT max(time) FROM m) - 1h, v FROM m WHERE v > (SELECT avg(v) FROM m WHERE s = 'x') HAVING count(*) > (SELECT 1)",
 		"SELECT v::int, (a + b)::decimal(9, 2), f(x)::text::double, '2024-01-01'::date + INTERVAL 2 HOURS FROM m",
 		"SELECT avg(v) OVER w, sum(v) OVER (w ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING) FROM m WINDOW w AS (PARTITION BY s ORDER BY time RANGE 5m PRECEDING)",
 	} {

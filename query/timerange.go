@@ -117,6 +117,13 @@ func timeBounds(op string, v int64) (lo, hi int64) {
 // constTime returns a, when it is a constant instant: a time in quotes,
 // now(), either moved by durations, or cut by date_trunc or time_bucket.
 func (p *plan) constTime(a *Arith) (int64, bool) {
+	if a.Scalar != nil { // (SELECT max(time) ...): its value in this run
+		x, err := p.scalarArith(a)
+		if err != nil || x.Lit == nil || x.Lit.Kind != LitTime {
+			return 0, false
+		}
+		a = x
+	}
 	switch {
 	case a.Lit != nil && a.Lit.Kind == LitString:
 		return parseTime(a.Lit.Str)

@@ -1,0 +1,97 @@
+package query
+
+import (
+	"context"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// Scalar subqueries: (SELECT ...) of one column and at most one row is
+// a value wherever arithmetic goes (SELECT items, WHERE, HAVING,
+// QUALIFY, ORDER BY, aggregates' and windows' arguments): value >
+// (SELECT avg(value) FROM cpu). It runs
+// first, as an IN subquery does (resolveIn), and its value is a literal
+// of the statement, so conditions on it prune as literals do; no row,
+// or a null, is NULL. It may not refer to the outer query's columns.
+
+// scalarSub parses (SELECT ...) at the "(".
+func (p *parser) scalarSub() *Arith {
+	open := p.advance()
+	sub := &Statement{Limit: -1}
+	sel := p.peek()
+	restore := p.scalarScope()
+	p.selectBody(sub)
+	p.unionTail(sub, sel.pos)
+	restore()
+	close := p.expectPunct(")")
+	return &Arith{Scalar: sub, scalarText: p.src[open.pos : close.pos+1], Pos: open.pos}
+}
+
+// scalarScope clears the state of the enclosing clause (a SELECT item's,
+// HAVING's, QUALIFY's) while a subquery is read, and returns the
+// function that restores it.
+func (p *parser) scalarScope() func() {
+	having, inItem, qualify, inCase, wins := p.having, p.inItem, p.qualify, p.inCase, p.qualifyWins
+	p.having, p.inItem, p.qualify, p.inCase, p.qualifyWins = false, false, false, 0, nil
+	return func() { p.having, p.inItem, p.qualify, p.inCase, p.qualifyWins = having, inItem, qualify, inCase, wins }
+}
+
+// runScalar runs a's subquery and returns its value as one literal.
+func runScalar(ctx context.Context, a *Arith, text string, open Opener, o *Options) ([]*Lit, error) {
+	rr, err := exec(ctx, a.Scalar, text, open, o)
+	if err != nil {
+		return nil, err
+	}
+	defer rr.Release()
+	if n := rr.Schema().NumFields(); n != 1 {
+		return nil, errAt(text, a.Pos, "a subquery as a value gives one column; %s gives %d", a.scalarText, n)
+	}
+	lit := &Lit{Kind: LitNull, Pos: a.Pos}
+	rows := 0
+	for rr.Next() {
+		col := rr.RecordBatch().Column(0)
+		if rows += col.Len(); rows > 1 {
+			return nil, errAt(text, a.Pos, "a subquery as a value gives at most one row; %s gives more (LIMIT 1, or an aggregate, makes one)", a.scalarText)
+		}
+		if col.Len() == 0 || col.IsNull(0) {
+			continue
+		}
+		switch c := col.(type) {
+		case *array.Int64:
+			lit.Kind, lit.Int = LitInt, c.Value(0)
+		case *array.Uint64:
+			lit.Kind, lit.Int = LitInt, int64(c.Value(0))
+		case *array.Float64:
+			lit.Kind, lit.Float = LitFloat, c.Value(0)
+		case *array.Timestamp:
+			lit.Kind, lit.Str = LitTime, time.Unix(0, int64(c.Value(0))).UTC().Format(time.RFC3339Nano)
+		case *array.Boolean:
+			lit.Kind, lit.Bool = LitBool, c.Value(0)
+		default:
+			s, _, err := textAt(col, 0)
+			if err != nil {
+				return nil, errAt(text, a.Pos, "%s gives a column of %s, which is no value of arithmetic", a.scalarText, col.DataType())
+			}
+			lit.Kind, lit.Str = LitString, s
+		}
+	}
+	if err := rr.Err(); err != nil {
+		return nil, err
+	}
+	return []*Lit{lit}, nil
+}
+
+// scalarArith returns the arithmetic scalar subquery a stands for in
+// this run: its value, or for NULL nullif(0, 0).
+func (p *plan) scalarArith(a *Arith) (*Arith, error) {
+	lits := p.in[a.Scalar] // by the subquery: the node may be a copy (resultRefs)
+	if len(lits) == 0 {    // not run: a place resolveIn does not look
+		return nil, p.errAt(a.Pos, "a subquery as a value goes in SELECT items, WHERE, HAVING, QUALIFY, ORDER BY and functions' arguments, not here")
+	}
+	if l := lits[0]; l.Kind != LitNull {
+		return &Arith{Lit: l, Pos: a.Pos}, nil
+	}
+	zero := &Arith{Lit: &Lit{Kind: LitInt, Pos: a.Pos}, Pos: a.Pos}
+	return &Arith{Op: 'f', Func: "nullif", L: zero, R: zero, Pos: a.Pos}, nil
+}
