@@ -85,8 +85,10 @@ func runScalar(ctx context.Context, a *Arith, text string, open Opener, o *Optio
 // scalarArith returns the arithmetic scalar subquery a stands for in
 // this run: its value, or for NULL nullif(0, 0).
 func (p *plan) scalarArith(a *Arith) (*Arith, error) {
-	lits := p.in[a.Scalar] // by the subquery: the node may be a copy (resultRefs)
-	if len(lits) == 0 {    // not run: a place resolveIn does not look
+	// By the subquery: the node may be a copy (resultRefs). None: it was
+	// not run, being where resolveIn does not look.
+	lits := p.in[a.Scalar]
+	if len(lits) == 0 {
 		return nil, p.errAt(a.Pos, "a subquery as a value goes in SELECT items, WHERE, HAVING, QUALIFY, ORDER BY and functions' arguments, not here")
 	}
 	if l := lits[0]; l.Kind != LitNull {
