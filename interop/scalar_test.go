@@ -28,3 +28,14 @@ func TestInteropRegexp(t *testing.T) {
 		`regexp_replace(series, 'NAB/REAL', 'x', 'i') AS ci, count(*) AS n FROM nab GROUP BY series ORDER BY series`
 	agreeWithDuckDB(t, node, s, path, "regexp_extract and regexp_replace of each series", q, q)
 }
+
+// TestInteropMoreNumericFuncs holds trunc, sign, log2, cbrt, power,
+// pow, ceiling and log (log10, as DuckDB has it) against DuckDB's.
+func TestInteropMoreNumericFuncs(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	const items = "trunc(value / 3) AS a, sign(value - 20) AS b, log2(value + 1) AS c, cbrt(value - 50) AS d, power(value, 1.5) AS e, pow(value, 2) AS f, ceiling(value / 7) AS g, log(value + 1) AS h"
+	agreeWithDuckDB(t, node, s, path, "more numeric functions",
+		"SELECT series, epoch_ms(time) AS t, "+items+" FROM nab WHERE series LIKE 'nab/realTraffic/%' AND value >= 0 ORDER BY series, t",
+		"SELECT series, epoch_ms(time) AS t, "+items+" FROM nab WHERE series LIKE 'nab/realTraffic/%' AND value >= 0 ORDER BY series, t")
+}

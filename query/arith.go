@@ -220,12 +220,15 @@ func (p *parser) arithFactor() *Arith {
 		p.advance()
 		p.advance()
 		a := &Arith{Op: 'f', Func: strings.ToLower(t.text), L: p.arith(), Pos: t.pos}
+		if f := funcAliases[a.Func]; f != "" {
+			a.Func = f
+		}
 		if chainFuncs[a.Func] {
 			p.expectPunct(",")
 			a.R = p.chainRest(a.Func, t.pos)
 			return a
 		}
-		if a.Func == "nullif" {
+		if a.Func == "nullif" || a.Func == "power" {
 			p.expectPunct(",")
 			a.R = p.arith()
 		}
@@ -258,7 +261,12 @@ func (p *parser) arithFactor() *Arith {
 
 // numFuncs are the numeric functions of arithmetic.
 var numFuncs = map[string]bool{"abs": true, "round": true, "floor": true, "ceil": true, "sqrt": true, "ln": true, "log10": true, "exp": true, "coalesce": true,
-	"epoch": true, "epoch_ms": true, "to_timestamp": true, "greatest": true, "least": true, "nullif": true}
+	"epoch": true, "epoch_ms": true, "to_timestamp": true, "greatest": true, "least": true, "nullif": true,
+	"ceiling": true, "trunc": true, "sign": true, "log": true, "log2": true, "cbrt": true, "power": true, "pow": true}
+
+// funcAliases are other names of numeric functions: PostgreSQL's and
+// DuckDB's.
+var funcAliases = map[string]string{"ceiling": "ceil", "log": "log10", "pow": "power"}
 
 // chainFuncs take two or more arguments, as a chain of pairs:
 // coalesce(a, b, c) is coalesce(a, coalesce(b, c)).
@@ -292,10 +300,12 @@ func apply(fn string, k colKind, x value, d int64, hasD bool) value {
 				return value{i: -x.i}
 			}
 			return x
-		case "round", "floor", "ceil":
+		case "round", "floor", "ceil", "trunc":
 			if !hasD || d >= 0 {
 				return x
 			}
+		case "sign":
+			return value{i: int64(cmp3(x.i, 0))}
 		}
 		x = fv(float64(x.i))
 	}
@@ -324,9 +334,20 @@ func apply(fn string, k colKind, x value, d int64, hasD bool) value {
 		f = math.Log10(x.fl())
 	case "exp":
 		f = math.Exp(x.fl())
+	case "trunc":
+		f = math.Trunc(x.fl())
+	case "sign":
+		f = x.fl()
+		if f == f { // NaN stays
+			f = float64(cmpFloat(f, 0))
+		}
+	case "log2":
+		f = math.Log2(x.fl())
+	case "cbrt":
+		f = math.Cbrt(x.fl())
 	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		if !math.IsNaN(x.fl()) && !math.IsInf(x.fl(), 0) || fn == "sqrt" || fn == "ln" || fn == "log10" {
+		if !math.IsNaN(x.fl()) && !math.IsInf(x.fl(), 0) || fn == "sqrt" || fn == "ln" || fn == "log10" || fn == "log2" {
 			return nullValue
 		}
 	}
@@ -336,7 +357,7 @@ func apply(fn string, k colKind, x value, d int64, hasD bool) value {
 // funcKind is the kind of fn's result for an argument of kind k.
 func funcKind(fn string, k colKind, hasD bool) colKind {
 	switch fn {
-	case "abs", "floor", "ceil":
+	case "abs", "floor", "ceil", "trunc", "sign":
 		return k
 	case "round":
 		if !hasD {
@@ -602,6 +623,10 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 			ap.kind = ap.l.kind
 		}
 		switch {
+		case a.Func == "power" && (ap.l.kind == kString || ap.r.kind == kString):
+			return nil, p.errAt(a.Pos, "type mismatch: power() takes numbers")
+		case a.Func == "power":
+			ap.kind = kFloat
 		case (ap.l.kind == kString) != (ap.r.kind == kString):
 			return nil, p.errAt(a.Pos, "type mismatch: %s() takes all text or all numbers", a.Func)
 		case ap.r.kind == kFloat && a.Func != "nullif": // nullif(x, y) is x or null

@@ -1,19 +1,34 @@
 package query
 
+import "math"
+
 // Functions of a pair of arguments, computed alike row by row (eval)
 // and a batch at a time (pairVec). coalesce, greatest and least of more
 // than two arguments are chains of pairs (chainRest).
 
 // pairFuncs are the functions arithPlan.pair computes.
-var pairFuncs = map[string]bool{"coalesce": true, "greatest": true, "least": true, "nullif": true}
+var pairFuncs = map[string]bool{"coalesce": true, "greatest": true, "least": true, "nullif": true, "power": true}
 
 // pair computes a.fn of l (of kind a.l.kind) and r (a.r.kind), as a
 // value of a.kind:
 //   - coalesce: l if not null, else r;
 //   - greatest, least: the larger (smaller) of those not null, null if
 //     both are (as PostgreSQL and DuckDB); NaN is above every number;
-//   - nullif: l, or null where it equals r.
+//   - nullif: l, or null where it equals r;
+//   - power: l to the power r, a float; NULL where finite ones give no
+//     finite number (power(-8, 1.0 / 3), power(0, -1)).
 func (a *arithPlan) pair(l, r value) value {
+	if a.fn == "power" {
+		if l.null || r.null {
+			return nullValue
+		}
+		x, y := num(a.l.kind, l), num(a.r.kind, r)
+		f := math.Pow(x, y)
+		if (math.IsNaN(f) || math.IsInf(f, 0)) && !math.IsNaN(x) && !math.IsInf(x, 0) && !math.IsNaN(y) && !math.IsInf(y, 0) {
+			return nullValue
+		}
+		return fv(f)
+	}
 	if a.fn == "nullif" {
 		if !l.null && !r.null && compareMixed(a.l.kind, l, a.r.kind, r) == 0 {
 			return nullValue
