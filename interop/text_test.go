@@ -41,3 +41,13 @@ func TestInteropText(t *testing.T) {
 		compareAggregates(t, "duckdb "+c.name, got.Series, want)
 	}
 }
+
+// TestInteropPadFuncs holds left, right, lpad, rpad, repeat, reverse,
+// ltrim and rtrim against DuckDB's on the series names.
+func TestInteropPadFuncs(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	const items = "left(series, 7) AS a, right(series, 5) AS b, left(series, -30) AS c, lpad(split_part(series, '/', 2), 16, '.') AS d, rpad(split_part(series, '/', 3), 8, 'xy') AS e, " +
+		"repeat(split_part(series, '/', 2), 2) AS f, reverse(series) AS g, ltrim(concat('  ', series)) AS h, rtrim(concat(series, ' ')) AS i"
+	agreeWithDuckDB(t, node, s, path, "padding and cutting text", "SELECT DISTINCT series, "+items+" FROM nab ORDER BY series", "SELECT DISTINCT series, "+items+" FROM nab ORDER BY series")
+}

@@ -45,3 +45,20 @@ func TestMoreNumericFuncs(t *testing.T) {
 		{"SELECT power(v) FROM m", `expected ","`, ") FROM"},
 	})
 }
+
+// TestPadFuncs: left, right, lpad, rpad, repeat, reverse, ltrim and
+// rtrim by characters, negative lengths as PostgreSQL takes them, and a
+// result past maxTextLen NULL rather than a giant allocation.
+func TestPadFuncs(t *testing.T) {
+	src, _ := testSource(t, 300, 50)
+	open := openOnly(src)
+	got := mustRun(t, open, "SELECT left('héllo', 2), right('héllo', 2), left('abc', -1), right('abc', -1), left('abc', -9), lpad('7', 3, '0'), rpad('ab', 5, 'xy'), "+
+		"lpad('hello', 2), repeat('ab', 3), reverse('héllo'), ltrim(' \t a '), rtrim(' a \n'), lpad('x', 4), repeat('x', -2), lpad('abc', 5, ''), rpad('a', 0), "+
+		"repeat('ab', 9000000000), lpad('a', 2000000000, 'b')")
+	want := []any{"hé", "lo", "ab", "bc", "", "007", "abxyx", "he", "ababab", "olléh", "a ", " a", "   x", "", "abc", "", nil, nil}
+	if msg := diffCells(got, [][]any{want}); msg != "" {
+		t.Fatal(msg)
+	}
+	sameRows(t, open, "SELECT seq, left(series, 3), right(key, 1), lpad(s, 8, '*'), reverse(reverse(series)) FROM m WHERE s IS NOT NULL",
+		"SELECT seq, substr(series, 1, 3), substr(key, length(key), 1), CASE WHEN length(s) >= 8 THEN substr(s, 1, 8) ELSE concat(substr('********', 1, 8 - length(s)), s) END, series FROM m WHERE s IS NOT NULL", 100)
+}

@@ -31,6 +31,15 @@ var textFuncs = map[string]textFunc{
 	"replace":    {args: []colKind{kString, kString, kString}, out: kString},
 	"split_part": {args: []colKind{kString, kString, kInt}, out: kString},
 	"strpos":     {args: []colKind{kString, kString}, out: kInt},
+	// textpad.go
+	"left":    {args: []colKind{kString, kInt}, out: kString},
+	"right":   {args: []colKind{kString, kInt}, out: kString},
+	"lpad":    {args: []colKind{kString, kInt, kString}, optional: 1, out: kString},
+	"rpad":    {args: []colKind{kString, kInt, kString}, optional: 1, out: kString},
+	"repeat":  {args: []colKind{kString, kInt}, out: kString},
+	"reverse": {args: []colKind{kString}, out: kString},
+	"ltrim":   {args: []colKind{kString}, out: kString},
+	"rtrim":   {args: []colKind{kString}, out: kString},
 	"concat":     {args: []colKind{0, 0}, variadic: true, out: kString},
 	"label":      {args: []colKind{kString, kString}, out: kString},
 	"strftime":   {args: []colKind{kInt, kString, kString}, optional: 1, out: kString},
@@ -274,6 +283,8 @@ func textValue(fn string, args []*arithPlan, v []value) (value, bool) {
 		return value{i: int64(utf8.RuneCountInString(v[0].s[:i])) + 1}, true
 	case "label":
 		return value{s: labelOf(v[0].s, v[1].s)}, true
+	case "left", "right", "lpad", "rpad", "repeat", "reverse", "ltrim", "rtrim":
+		return padValue(fn, v)
 	case "regexp_extract", "regexp_replace":
 		return regexpValue(fn, args, v)
 	case "date_diff":
