@@ -124,3 +124,13 @@ func TestInteropScalarSubquery(t *testing.T) {
 		"count(*) FILTER (WHERE time > (SELECT max(time) FROM nab) - INTERVAL 30 DAY) AS recent FROM nab WHERE value < (SELECT max(value) FROM nab) / 2 GROUP BY series ORDER BY series"
 	agreeWithDuckDB(t, node, s, path, "scalar subqueries in WHERE, FILTER and items", q, q)
 }
+
+// TestInteropCountIf holds count_if and any_value (tsq's: the group's
+// first by time and seq, which DuckDB is told) against DuckDB's.
+func TestInteropCountIf(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	agreeWithDuckDB(t, node, s, path, "count_if and any_value per series",
+		"SELECT series, count_if(value > 50 AND hour(time) < 12) AS morning_hot, count_if(value <= 1) AS idle, any_value(epoch_ms(time)) AS t0 FROM nab GROUP BY series ORDER BY series",
+		"SELECT series, count_if(value > 50 AND hour(time) < 12) AS morning_hot, count_if(value <= 1) AS idle, first(epoch_ms(time) ORDER BY time, seq) AS t0 FROM nab GROUP BY series ORDER BY series")
+}

@@ -425,6 +425,11 @@ func (p *plan) aggSpec(c *Call) (aggSpec, error) {
 			return s, p.errAt(c.Arg.Pos, "type mismatch: %s of %s column %q", c.Func, k, c.Arg.Name)
 		}
 		s.out = k
+	case "bool_and", "bool_or": // the min and the max of bools: false < true
+		if k != kBool {
+			return s, p.errAt(c.Arg.Pos, "type mismatch: %s of %s column %q (want a bool)", c.Func, k, c.Arg.Name)
+		}
+		s.fn, s.out = map[string]string{"bool_and": "min", "bool_or": "max"}[c.Func], kBool
 	case "first", "last":
 		s.out = k
 	case "string_agg":

@@ -604,6 +604,7 @@ var aggregates = map[string]bool{
 	"count": true, "sum": true, "min": true, "max": true, "avg": true,
 	"first": true, "last": true, "rate": true, "quantile": true,
 	"quantile_cont": true, "percentile_cont": true, "approx_quantile": true, "quantile_disc": true, "percentile_disc": true,
+	"count_if": true, "bool_and": true, "bool_or": true, "any_value": true,
 	"median": true, "stddev": true, "stddev_pop": true, "variance": true, "var_pop": true, "spread": true,
 	"arg_max": true, "arg_min": true, "max_by": true, "min_by": true, "string_agg": true,
 	"corr": true, "covar_pop": true, "covar_samp": true, "regr_slope": true, "regr_intercept": true, "regr_r2": true, "regr_count": true,
@@ -622,7 +623,7 @@ func (p *parser) call() *Call {
 	name := p.advance()
 	fn := strings.ToLower(name.text)
 	if !aggregates[fn] {
-		p.fail(name.pos, "unknown function %q (aggregates: count, sum, min, max, avg, first, last, arg_max, arg_min, string_agg, rate, quantile, median, stddev, stddev_pop, variance, var_pop, spread, corr, covar_pop, covar_samp, regr_slope, regr_intercept, regr_r2, regr_count; numeric: abs, round, floor, ceil, trunc, sign, sqrt, cbrt, ln, log10, log2, exp, power, coalesce, greatest, least, nullif; time parts: year, quarter, month, day, hour, minute, second, dayofweek, isodow, dayofyear, week, date_part, extract; instants: date_trunc, time_bucket, date_diff, now, epoch, epoch_ms, to_timestamp, strftime; windows: difference, derivative, cumulative_sum, moving_average, lag, lead, row_number, rank, dense_rank, percent_rank, cume_dist, ntile, first_value, last_value, nth_value, ...)", name.text)
+		p.fail(name.pos, "unknown function %q (aggregates: count, sum, min, max, avg, first, last, arg_max, arg_min, string_agg, count_if, bool_and, bool_or, any_value, rate, quantile, median, stddev, stddev_pop, variance, var_pop, spread, corr, covar_pop, covar_samp, regr_slope, regr_intercept, regr_r2, regr_count; numeric: abs, round, floor, ceil, trunc, sign, sqrt, cbrt, ln, log10, log2, exp, power, coalesce, greatest, least, nullif; time parts: year, quarter, month, day, hour, minute, second, dayofweek, isodow, dayofyear, week, date_part, extract; instants: date_trunc, time_bucket, date_diff, now, epoch, epoch_ms, to_timestamp, strftime; windows: difference, derivative, cumulative_sum, moving_average, lag, lead, row_number, rank, dense_rank, percent_rank, cume_dist, ntile, first_value, last_value, nth_value, ...)", name.text)
 	}
 	c := &Call{Func: fn, Pos: name.pos}
 	if fn == "median" {
@@ -640,6 +641,19 @@ func (p *parser) call() *Call {
 	case quantileSpellings[fn] != "":
 		p.quantileArgs(fn, c)
 		return p.filterAfter(c)
+	case fn == "count_if": // count(*) FILTER (WHERE cond)
+		having := p.having
+		p.having = false
+		c.Func, c.Star, c.Filter = "count", true, p.orExpr()
+		p.having = having
+		p.expectPunct(")")
+		if t := p.peek(); isKw(t, "filter") {
+			p.fail(t.pos, "count_if(cond) is count(*) FILTER (WHERE cond): it takes no FILTER of its own")
+		}
+		return c
+	case fn == "any_value": // any value of the group: the first, so the answer does not vary
+		c.Func = "first"
+		p.aggArg(c)
 	case fn == "count" && p.acceptPunct("*"):
 		c.Star = true
 	case fn == "quantile":
