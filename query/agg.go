@@ -185,7 +185,7 @@ func (p *plan) planAggregate() error {
 		}
 		w := &winPlan{fn: win.Func, n: win.N, unit: win.Unit, arg: -1, argHid: -1, seq: -1}
 		if win.Arg != nil {
-			ap, hid, err := hide(win.Arg)
+			ap, hid, err := hide(p.aggAliasRefs(win.Arg))
 			if err != nil {
 				return outCol{}, err
 			}
@@ -199,14 +199,14 @@ func (p *plan) planAggregate() error {
 			w.over = true
 			w.partNames, w.keyNames = o.names()
 			for _, x := range o.Partition {
-				_, hid, err := hide(x)
+				_, hid, err := hide(p.aggAliasRefs(x))
 				if err != nil {
 					return outCol{}, err
 				}
 				w.partHid = append(w.partHid, hid)
 			}
 			for _, k := range o.Order {
-				ap, hid, err := hide(k.Expr)
+				ap, hid, err := hide(p.aggAliasRefs(k.Expr))
 				if err != nil {
 					return outCol{}, err
 				}
@@ -1052,6 +1052,39 @@ func groupAlias(st *Statement, name string, fields *fieldSet) *Arith {
 		}
 	}
 	return nil
+}
+
+// aggAliasRefs returns x with each column that is no column of the
+// stream nor a group but the alias of an aggregate SELECT item
+// (SELECT avg(value) AS a ... OVER (ORDER BY a), lag(a)) replaced by
+// the item's arithmetic, as DuckDB reads a window's terms.
+func (p *plan) aggAliasRefs(x *Arith) *Arith {
+	if x == nil || x.Agg != nil || x.Lit != nil || x.Scalar != nil {
+		return x
+	}
+	if x.Col != nil {
+		name := x.Col.Name
+		if _, ok := kindOfCol(name, p.fields); ok || slices.ContainsFunc(p.agg.groups, func(g groupSpec) bool { return g.name == name }) {
+			return x
+		}
+		for _, it := range p.st.Items {
+			switch {
+			case it.Alias != name:
+			case it.Agg != nil:
+				return &Arith{Agg: it.Agg, Pos: x.Pos}
+			case it.Expr != nil && it.Expr.hasAgg():
+				return it.Expr
+			}
+		}
+		return x
+	}
+	y := *x
+	y.L, y.R, y.Else = p.aggAliasRefs(x.L), p.aggAliasRefs(x.R), p.aggAliasRefs(x.Else)
+	y.Args = nil
+	for _, z := range x.Args {
+		y.Args = append(y.Args, p.aggAliasRefs(z))
+	}
+	return &y
 }
 
 // groupColumnAlias returns the column a GROUP BY name stands for when

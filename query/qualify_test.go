@@ -52,3 +52,16 @@ func TestQualify(t *testing.T) {
 		{"SELECT seq, lag(v) AS l FROM m WHERE v > 1m", "a duration (1m) must be added to a time", "1m"},
 	})
 }
+
+// TestWindowAggAlias: in an aggregate query a window's terms and
+// arguments may name an aggregate item's alias, as DuckDB allows: it
+// stands for the item's arithmetic; a stream's column or a group of the
+// same name comes first.
+func TestWindowAggAlias(t *testing.T) {
+	src, _ := testSource(t, 2000, 50)
+	open := openOnly(src)
+	sameRows(t, open, "SELECT series, avg(v) AS a, count(*) AS c, rank() OVER (ORDER BY a DESC) AS r, sum(c) OVER (ORDER BY a * -1) AS run, lag(c) OVER (PARTITION BY c % 2 ORDER BY a) FROM m GROUP BY series QUALIFY r <= 5",
+		"SELECT series, avg(v) AS a, count(*) AS c, rank() OVER (ORDER BY avg(v) DESC) AS r, sum(count(*)) OVER (ORDER BY avg(v) * -1) AS run, lag(count(*)) OVER (PARTITION BY count(*) % 2 ORDER BY avg(v)) FROM m GROUP BY series QUALIFY r <= 5", 5)
+	// n is a column of the stream: OVER (ORDER BY n) is not the alias.
+	wantErrors(t, open, []errCase{{"SELECT series, avg(v) AS n, rank() OVER (ORDER BY n) FROM m GROUP BY series", `column "n" must be grouped`, "n) FROM"}})
+}
