@@ -134,6 +134,15 @@ func TestInteropWindowFrames(t *testing.T) {
 				" WINDOW s AS (PARTITION BY series), w AS (s ORDER BY time RANGE 15m PRECEDING), r AS (s ORDER BY round(value) DESC) ORDER BY series, t",
 			"SELECT series, epoch_ms(time) AS t, avg(value) OVER w AS a, max(value) OVER (s ORDER BY time, seq ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS m, rank() OVER r AS k" + strings.TrimSuffix(where, " ORDER BY series, t") +
 				" WINDOW s AS (PARTITION BY series), w AS (s ORDER BY time RANGE INTERVAL 15 MINUTE PRECEDING), r AS (s ORDER BY round(value) DESC) ORDER BY series, t"},
+		{"IGNORE NULLS: values carried forward over the gaps, the previous and the next non-null, within frames",
+			"SELECT series, epoch_ms(time) AS t, last_value(nullif(round(value), 10) IGNORE NULLS) OVER (PARTITION BY series ORDER BY time ROWS UNBOUNDED PRECEDING) AS locf, " +
+				"lag(nullif(round(value), 10), 2 IGNORE NULLS) OVER (PARTITION BY series ORDER BY time) AS p2, lead(nullif(round(value), 10)) IGNORE NULLS OVER (PARTITION BY series ORDER BY time) AS nx, " +
+				"first_value(nullif(round(value), 10) IGNORE NULLS) OVER (PARTITION BY series ORDER BY time ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING) AS f5, " +
+				"nth_value(nullif(round(value), 10), 2 IGNORE NULLS) OVER (PARTITION BY series ORDER BY time ROWS BETWEEN 3 PRECEDING AND CURRENT ROW) AS n2" + where,
+			"SELECT series, epoch_ms(time) AS t, last_value(nullif(round(value), 10) IGNORE NULLS) OVER (PARTITION BY series ORDER BY time, seq ROWS UNBOUNDED PRECEDING) AS locf, " +
+				"lag(nullif(round(value), 10), 2 IGNORE NULLS) OVER (PARTITION BY series ORDER BY time, seq) AS p2, lead(nullif(round(value), 10) IGNORE NULLS) OVER (PARTITION BY series ORDER BY time, seq) AS nx, " +
+				"first_value(nullif(round(value), 10) IGNORE NULLS) OVER (PARTITION BY series ORDER BY time, seq ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING) AS f5, " +
+				"nth_value(nullif(round(value), 10), 2 IGNORE NULLS) OVER (PARTITION BY series ORDER BY time, seq ROWS BETWEEN 3 PRECEDING AND CURRENT ROW) AS n2" + where},
 		{"frames over hourly buckets: the mean of the last three hours, and the busiest of five buckets",
 			"SELECT series, time, avg(avg(value)) OVER (PARTITION BY series ORDER BY time RANGE 2h PRECEDING) AS a3, " +
 				"max(count(*)) OVER (PARTITION BY series ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING) AS busiest FROM nab GROUP BY time(1h), series ORDER BY series, time",

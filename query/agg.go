@@ -183,7 +183,7 @@ func (p *plan) planAggregate() error {
 		case !bucketed && strings.HasSuffix(win.Func, "derivative"):
 			return outCol{}, p.errAt(pos, "%s in an aggregate query needs GROUP BY time(<bucket>): it divides by the time between buckets", win.Func)
 		}
-		w := &winPlan{fn: win.Func, n: win.N, unit: win.Unit, arg: -1, argHid: -1, seq: -1}
+		w := &winPlan{fn: win.Func, n: win.N, unit: win.Unit, arg: -1, argHid: -1, seq: -1, ignoreNulls: win.IgnoreNulls}
 		if win.Arg != nil {
 			ap, hid, err := hide(p.aggAliasRefs(win.Arg))
 			if err != nil {

@@ -111,8 +111,11 @@ type WinCall struct {
 	N    int64  // moving_average: the values averaged; lag, lead: the offset in rows
 	Unit int64  // derivatives: the time unit in ns (0: a second, not written)
 	unit string
-	Over *Over // OVER (...); nil: the default window
-	Pos  int
+	// IgnoreNulls: lag, lead, first_value, last_value and nth_value skip
+	// the rows whose argument is null (IGNORE NULLS).
+	IgnoreNulls bool
+	Over        *Over // OVER (...); nil: the default window
+	Pos         int
 }
 
 // Over is a window's OVER (PARTITION BY ... ORDER BY ...): arithmetic
@@ -151,6 +154,9 @@ func (w *WinCall) String() string {
 		s += ", " + strconv.FormatInt(w.N, 10)
 	case w.Unit != 0:
 		s += ", " + w.unit
+	}
+	if w.IgnoreNulls {
+		s += " IGNORE NULLS"
 	}
 	s += ")"
 	if w.Over == nil {

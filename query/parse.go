@@ -386,12 +386,14 @@ func (p *parser) winCall() *WinCall {
 			p.fail(t.pos, "%s() takes no argument: it numbers the rows in the window's order (OVER (ORDER BY ...))", w.Func)
 		}
 		p.advance()
+		p.nullTreatment(w)
 		w.Over = p.over()
 		return w
 	}
 	if w.Func == "ntile" {
 		w.N = p.intIn(1, maxLagOffset, "ntile wants the number of buckets")
 		p.expectPunct(")")
+		p.nullTreatment(w)
 		w.Over = p.over()
 		return w
 	}
@@ -422,9 +424,28 @@ func (p *parser) winCall() *WinCall {
 			}
 		}
 	}
+	p.nullTreatment(w) // last_value(x IGNORE NULLS)
 	p.expectPunct(")")
+	p.nullTreatment(w) // last_value(x) IGNORE NULLS
 	w.Over = p.over()
 	return w
+}
+
+// nullTreatment reads an optional IGNORE NULLS or RESPECT NULLS (the
+// default) of window function w.
+func (p *parser) nullTreatment(w *WinCall) {
+	t := p.peek()
+	if !isKw(t, "ignore") && !isKw(t, "respect") || !isKw(p.tok(p.i+1), "nulls") {
+		return
+	}
+	switch w.Func {
+	case "lag", "lead", "first_value", "last_value", "nth_value":
+	default:
+		p.fail(t.pos, "%s NULLS is for lag, lead, first_value, last_value and nth_value", strings.ToUpper(t.text))
+	}
+	p.advance()
+	p.advance()
+	w.IgnoreNulls = isKw(t, "ignore")
 }
 
 // aggWindow makes aggregate c, followed by OVER (at token o), the

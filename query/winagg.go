@@ -25,6 +25,13 @@ func (w *winPlan) aggregate(rows [][]value, idx []int, c int, out []outCol, same
 		m := len(part)
 		start, end = slices.Grow(start[:0], m)[:m], slices.Grow(end[:0], m)[:m]
 		w.bounds(rows, part, out, start, end)
+		if valueFuncs[w.fn] && w.ignoreNulls {
+			places, before := w.nonNull(rows, part)
+			for i, r := range part {
+				rows[r][c] = w.valueIgnoringNulls(rows, part, places, before, start[i], end[i])
+			}
+			return
+		}
 		if valueFuncs[w.fn] {
 			for i, r := range part {
 				s, e, v := start[i], end[i], nullValue

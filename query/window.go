@@ -36,6 +36,9 @@ type winPlan struct {
 	over      bool
 	// frame is OVER's frame, nil if none (SQL's default: see frameOf).
 	frame *Frame
+	// ignoreNulls: lag, lead and the value functions skip the rows whose
+	// argument is null (nulls.go).
+	ignoreNulls bool
 	// partNames and keyNames are the terms' texts, for EXPLAIN.
 	partNames, keyNames []string
 }
@@ -107,7 +110,7 @@ func winKind(fn string, ap *arithPlan) colKind {
 // planRawWindow plans a window item of a raw query; its hidden columns
 // are added by rawWindowColumns once the visible ones are known.
 func (p *plan) planRawWindow(it *SelectItem) (outCol, error) {
-	w := &winPlan{fn: it.Win.Func, n: it.Win.N, unit: it.Win.Unit, arg: -1}
+	w := &winPlan{fn: it.Win.Func, n: it.Win.N, unit: it.Win.Unit, arg: -1, ignoreNulls: it.Win.IgnoreNulls}
 	if it.Win.Arg != nil {
 		ap, err := p.rawArith(it.Win.Arg)
 		if err != nil {

@@ -468,3 +468,68 @@ func TestWindowArithmetic(t *testing.T) {
 		}
 	}
 }
+
+// TestIgnoreNulls: lag and lead IGNORE NULLS (written inside the call or
+// after it) take the n-th row before or after whose argument is not
+// null, within the partition in time order; last_value(x IGNORE NULLS)
+// carries the last value forward. (The value functions over frames:
+// TestWindowFrames.) Other functions refuse it.
+func TestIgnoreNulls(t *testing.T) {
+	src, rows := testSource(t, 1500, 50)
+	open := openOnly(src)
+	bySeq := bySeqOf(rows)
+	got := mustRun(t, open, "SELECT seq, lag(x IGNORE NULLS) OVER (PARTITION BY series ORDER BY time), lead(x, 2) IGNORE NULLS OVER (PARTITION BY series ORDER BY time), "+
+		"lag(x, 3 IGNORE NULLS), last_value(x IGNORE NULLS) OVER (PARTITION BY series ORDER BY time ROWS UNBOUNDED PRECEDING), lag(x, 0 IGNORE NULLS) FROM m")
+	parts := map[string][]trow{}
+	for _, g := range got {
+		r := bySeq[g[0].(uint64)]
+		parts[r.series] = append(parts[r.series], r)
+	}
+	want := map[uint64][]any{}
+	for _, p := range parts {
+		slices.SortFunc(p, byTimeSeq)
+		var seen []any // the non-null x so far
+		for i, r := range p {
+			w := make([]any, 5)
+			if len(seen) >= 1 {
+				w[0] = seen[len(seen)-1]
+			}
+			if len(seen) >= 3 {
+				w[2] = seen[len(seen)-3]
+			}
+			var ahead []any
+			for _, q := range p[i+1:] {
+				if x := q.f["x"]; x != nil {
+					ahead = append(ahead, x)
+				}
+			}
+			if len(ahead) >= 2 {
+				w[1] = ahead[1]
+			}
+			if x := r.f["x"]; x != nil {
+				seen = append(seen, x)
+			}
+			if len(seen) > 0 {
+				w[3] = seen[len(seen)-1]
+			}
+			w[4] = r.f["x"]
+			want[r.seq] = w
+		}
+	}
+	if len(got) < 1000 {
+		t.Fatalf("%d rows", len(got))
+	}
+	for _, g := range got {
+		for k, w := range want[g[0].(uint64)] {
+			if !sameCell(g[k+1], w) {
+				t.Fatalf("seq %d column %d = %v, want %v", g[0], k+1, g[k+1], w)
+			}
+		}
+	}
+	sameRows(t, open, "SELECT seq, lag(x RESPECT NULLS), first_value(x) RESPECT NULLS OVER (ORDER BY time) FROM m", "SELECT seq, lag(x), first_value(x) OVER (ORDER BY time) FROM m", 1000)
+	wantErrors(t, open, []errCase{
+		{"SELECT sum(x IGNORE NULLS) OVER () FROM m", `expected ")"`, "IGNORE"},
+		{"SELECT difference(x IGNORE NULLS) FROM m", "IGNORE NULLS is for lag, lead, first_value, last_value and nth_value", "IGNORE"},
+		{"SELECT row_number() IGNORE NULLS OVER () FROM m", "IGNORE NULLS is for lag, lead", "IGNORE"},
+	})
+}

@@ -24,6 +24,7 @@ type frameSpec struct {
 	offE     string
 	offSv    float64 // and their values: rows, groups, key units (ns for time)
 	offEv    float64
+	ignore   bool // IGNORE NULLS (value functions)
 	sqlCache string
 }
 
@@ -37,6 +38,9 @@ func (f *frameSpec) sql() string {
 		arg = "*"
 	case f.fn == "nth_value":
 		arg += fmt.Sprintf(", %d", f.n)
+	}
+	if f.ignore {
+		arg += " IGNORE NULLS"
 	}
 	var over []string
 	if f.part != "" {
@@ -63,6 +67,7 @@ func randomFrame(rng *rand.Rand) *frameSpec {
 	fa := [][2]string{{"sum", "v"}, {"sum", "n"}, {"avg", "x"}, {"avg", "n"}, {"min", "n"}, {"max", "v"}, {"min", "s"}, {"max", "time"},
 		{"count", ""}, {"count", "x"}, {"first_value", "n"}, {"last_value", "v"}, {"nth_value", "x"}}[rng.IntN(13)]
 	f.fn, f.arg, f.n = fa[0], fa[1], 1+rng.IntN(3)
+	f.ignore = strings.HasSuffix(f.fn, "_value") && rng.IntN(2) == 0
 	f.start = []BoundKind{UnboundedPreceding, Preceding, CurrentRow, Following}[rng.IntN(4)]
 	ends := []BoundKind{Preceding, CurrentRow, Following, UnboundedFollowing}
 	for {
@@ -247,11 +252,17 @@ func (f *frameSpec) aggregate(p []trow, s, e int) any {
 	}
 	switch f.fn {
 	case "first_value", "last_value", "nth_value":
-		j := map[string]int{"first_value": s, "last_value": e - 1, "nth_value": s + f.n - 1}[f.fn]
-		if s >= e || j >= e {
+		var frame []trow // the frame's rows, or with IGNORE NULLS those with an argument
+		for j := s; j < e; j++ {
+			if !f.ignore || arg(p[j]) != nil {
+				frame = append(frame, p[j])
+			}
+		}
+		j := map[string]int{"first_value": 0, "last_value": len(frame) - 1, "nth_value": f.n - 1}[f.fn]
+		if j < 0 || j >= len(frame) {
 			return nil
 		}
-		return arg(p[j])
+		return arg(frame[j])
 	}
 	var vals []any
 	for j := s; j < e; j++ {

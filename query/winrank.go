@@ -55,6 +55,10 @@ func ntile(j, n, b int64) int64 {
 // the row w.n rows away gives its value, null or not, as in SQL.
 func (w *winPlan) shift(rows [][]value, idx []int, c int, samePart func(a, b []value) int) {
 	partitions(rows, idx, samePart, func(part []int) {
+		if w.ignoreNulls {
+			w.shiftIgnoringNulls(rows, part, c)
+			return
+		}
 		for k := range part {
 			from := int64(k) - w.n
 			if w.fn == "lead" {
