@@ -177,13 +177,25 @@ func TestCorruptBlock(t *testing.T) {
 	w.Sync()
 	w.Close()
 	r := openT(t, fsys, Options{ReadOnly: true})
-	defer closeT(t, r)
 	_, err := r.Get("ev", 1)
 	if !errors.Is(err, chunk.ErrCorrupt) || !strings.Contains(err.Error(), sf.path) {
 		t.Fatalf("Get of a corrupt block: %v", err)
 	}
 	if _, err := r.Get("ev", 2); err != nil {
 		t.Fatalf("Get of the other segment: %v", err)
+	}
+	closeT(t, r)
+	// A writable store's compaction and merges read blocks past the
+	// cache and leave the checksum to the decoder: its error is the one
+	// reported.
+	rw := openT(t, fsys, Options{})
+	defer closeT(t, rw)
+	st, v, err := rw.readView("ev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.decodeBlockMode(v.segs[0], 0, cacheLookup); !errors.Is(err, chunk.ErrCorrupt) || !strings.Contains(err.Error(), "block checksum") || !strings.Contains(err.Error(), sf.path) {
+		t.Fatalf("a decode past the cache of a corrupt block: %v", err)
 	}
 }
 

@@ -163,7 +163,7 @@ func (st *stream) decodeBlockMode(sf *segFile, i int, mode cacheMode) (*chunk.Bl
 	}
 	var dec chunk.Decoder
 	blk := new(chunk.Block)
-	if err := dec.Reset(data); err == nil {
+	if err = dec.Reset(data); err == nil {
 		err = dec.Block(blk)
 	}
 	if err != nil {

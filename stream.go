@@ -250,7 +250,9 @@ func (st *stream) load() error {
 				return err
 			}
 			if sf, err = st.loadSealed(name, true); errors.Is(err, chunk.ErrCorrupt) {
-				err = st.removeLater(names[i:]) // the header itself
+				if err := st.removeLater(names[i:]); err != nil { // the header itself
+					return err
+				}
 				break
 			}
 		}

@@ -28,10 +28,6 @@ type Decoder struct {
 	codec codec.Decoder
 	raw   []byte
 	valid []bool
-	ints  []int64
-	flts  []float64
-	bools []bool
-	codes []int32
 	tags  []uint8 // value encoding tag of each decoded column, 0 if not decoded
 	tag   uint8   // of the body decodeBody last read
 	// nested holds the encodings of the ints nested in each decoded

@@ -37,7 +37,6 @@ type Encoder struct {
 	hdr    []byte // a block header (EncodeAs)
 	filt   filterState
 	raw    []byte // one raw column body
-	ends   []int  // end of each column body in bodies
 	descs  []desc
 	floats []float64
 	ints   []int64

@@ -87,14 +87,6 @@ func (r *reader) bytes(n int) []byte {
 	return b
 }
 
-func (r *reader) u64() uint64 {
-	b := r.bytes(8)
-	if b == nil {
-		return 0
-	}
-	return binary.LittleEndian.Uint64(b)
-}
-
 // rest returns the unread bytes.
 func (r *reader) rest() []byte {
 	if r.err != nil {

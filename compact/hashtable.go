@@ -164,25 +164,6 @@ func (t *hashTable) reserve(n int) {
 // entries: 2/3 full on average.
 func shardSlotsFor(n int) int { return max(minShardLen, (n/numShards+1)*3/2) }
 
-// touch loads the home slot of each key (zero keys skipped), so that the
-// cache lines of a batch of lookups are fetched in parallel (the loads
-// are independent) before the lookups, which take one at a time. It
-// returns a value to keep the loads from being optimised away.
-func (t *hashTable) touch(ks []hashKey) uint64 {
-	var acc uint64
-	for _, k := range ks {
-		if k.lo == 0 {
-			continue
-		}
-		s := t.shard(k)
-		if n := len(s.slots); n > 0 {
-			i, _ := bits.Mul64(k.lo, uint64(n))
-			acc += s.slots[i].k.lo
-		}
-	}
-	return acc
-}
-
 // touchRows is touch for the keys ks[r] of the rows r of rows.
 func (t *hashTable) touchRows(ks []hashKey, rows []int32) uint64 {
 	var acc uint64
@@ -277,26 +258,6 @@ func (t *hashTable) upsertShard(k hashKey, v uint64, replace func(old uint64) bo
 	s.slots[i] = hashSlot{k: k, v: v}
 	s.n++
 	return 0, false, true
-}
-
-// upsert is set returning the value k held before, if any.
-func (t *hashTable) upsert(k hashKey, v uint64, replace func(old uint64) bool) (uint64, bool) {
-	s := t.shard(k)
-	if 4*(s.n+1) > 3*len(s.slots) {
-		s.grow()
-	}
-	i, ok := s.slot(k)
-	if ok {
-		old := s.slots[i].v
-		if replace(old) {
-			s.slots[i].v = v
-		}
-		return old, true
-	}
-	s.slots[i] = hashSlot{k: k, v: v}
-	s.n++
-	t.n++
-	return 0, false
 }
 
 // grow resizes a full shard: doubled while small (under smallShardLen

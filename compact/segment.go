@@ -63,7 +63,6 @@ func (d *decider) absent(dst []uint64, m *seg.BlockMeta, seqs []int64) []uint64 
 // segResult is what processing one segment did.
 type segResult struct {
 	rewritten bool
-	clean     bool // examined, nothing to drop
 	dropped   [numReasons]int64
 	gone      []uint64 // soft-deleted seqs removed
 	goneSup   []uint64 // superseded seqs removed

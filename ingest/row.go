@@ -406,7 +406,7 @@ func textTimeLayout(s []byte) string {
 		if s[10] == ' ' {
 			layout = "2006-01-02 15:04:05.999999999"
 		}
-		if c := s[len(s)-1]; c == 'Z' || c == 'z' || bytes.IndexAny(s[19:], "+-") >= 0 {
+		if c := s[len(s)-1]; c == 'Z' || c == 'z' || bytes.ContainsAny(s[19:], "+-") {
 			layout += "Z07:00"
 		}
 		return layout

@@ -849,12 +849,6 @@ func (gs *groups) rest(key string) *buckets {
 	return bk
 }
 
-// bucketOf returns the start of the bucket of width d holding t.
-func bucketOf(t, d int64) int64 {
-	lo, _ := bucketBounds(t, d)
-	return lo
-}
-
 // bucketBounds returns the bucket of width d (> 0) holding t, [lo, hi),
 // saturating at the ends of int64: the bucket holding math.MinInt64
 // starts there (its aligned start lies below), the last one ends at

@@ -79,10 +79,10 @@ func TestArithmetic(t *testing.T) {
 	// Per group: spread, twice the count, mean; HAVING and ORDER BY on
 	// them.
 	type acc struct {
-		lo, hi      float64
-		count, rows int64
-		sum         int64
-		cn          int64
+		lo, hi float64
+		rows   int64
+		sum    int64
+		cn     int64
 	}
 	groups := map[string]*acc{}
 	for _, r := range rows {

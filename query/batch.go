@@ -12,7 +12,6 @@ import (
 // batch is the decoded columns a query uses from one block, and the
 // rows of it still selected.
 type batch struct {
-	order  int // position of the block in the scan, for seq-ordered output
 	rows   int
 	seq    []int64
 	time   []int64

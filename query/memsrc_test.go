@@ -28,7 +28,6 @@ type trow struct {
 type memSource struct {
 	segs    []Segment
 	deleted *roaring64.Bitmap
-	reads   int // blocks read (not concurrency-safe; for single-threaded checks only)
 }
 
 type memSeg struct {

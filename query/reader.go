@@ -695,7 +695,7 @@ func appendDict(db *array.BinaryDictionaryBuilder, rows []int32, codes []int32, 
 		}
 		return []byte{} // nil would go in as a null entry of the dictionary, not as ""
 	}
-	if codes == nil || len(codes) == 0 {
+	if len(codes) == 0 {
 		for _, r := range rows {
 			_ = db.Append(val(r))
 		}

@@ -210,21 +210,6 @@ var (
 	OpType     = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.BinaryTypes.String}
 )
 
-// arrowType returns the Arrow type of a field type.
-func arrowType(t chunk.Type) arrow.DataType {
-	switch t {
-	case chunk.Int64:
-		return arrow.PrimitiveTypes.Int64
-	case chunk.Float64:
-		return arrow.PrimitiveTypes.Float64
-	case chunk.String:
-		return arrow.BinaryTypes.String
-	case chunk.Bool:
-		return arrow.FixedWidthTypes.Boolean
-	}
-	return arrow.BinaryTypes.Binary
-}
-
 // RawSchema returns the Arrow schema of the raw view of a source:
 // seq, time, series, key, op, then the fields (nullable).
 func RawSchema(src Source) (*arrow.Schema, error) {

@@ -98,7 +98,7 @@ func TestGroupByExpr(t *testing.T) {
 	var nulls int64
 	for _, r := range rows {
 		if v, ok := r.f["v"].(float64); ok {
-			perBand[math.Floor(v/50)*-0.0]++ // v in [0, 50) gives -0
+			perBand[math.Floor(v/50)*math.Copysign(0, -1)]++ // v in [0, 50) gives -0
 		} else {
 			nulls++
 		}

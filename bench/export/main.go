@@ -70,7 +70,7 @@ func runChild(format, data, dir string, rows int64, batch, rowGroup int, keep bo
 	}
 	path := filepath.Join(dir, "bench."+f.String())
 	var rr array.RecordReader
-	start := time.Now()
+	var start time.Time
 	if store != "" {
 		s, err := tsq.Open(store, &tsq.Options{ReadOnly: true})
 		if err != nil {

@@ -21,7 +21,7 @@ func runDrop(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if fs.NArg() == 0 {
-		return errors.New("drop: name the streams to remove: tsq drop STREAM...")
+		return errors.New("drop: name the streams to remove (tsq drop STREAM ...)")
 	}
 	st, err := e.openStore(false)
 	if err != nil {

@@ -49,9 +49,6 @@ func (sp *splitter) feed(s string) []string {
 // pending returns the text of an unfinished statement, trimmed.
 func (sp *splitter) pending() string { return strings.TrimSpace(sp.buf.String()) }
 
-// reset drops an unfinished statement.
-func (sp *splitter) reset() { *sp = splitter{} }
-
 // complete reports whether text ends a statement: a semicolon outside
 // quotes and comments with only space after it.
 func complete(text string) bool {
