@@ -18,14 +18,15 @@ type Statement struct {
 	// Insert: INSERT INTO stream (cols) VALUES ..., records Store.Query
 	// appends (see InsertRows); nil otherwise.
 	Insert *Insert
-	// Show: SHOW STREAMS, DESCRIBE stream, SHOW SERIES FROM stream (see
-	// show.go); "" otherwise.
-	Show   string
-	Star   bool         // SELECT *
-	Items  []SelectItem // the projection unless Star
-	Stream string
-	Sub    *Statement // FROM (SELECT ...): its result is the rows read; Stream is "(subquery)"
-	Join   *Join      // FROM a JOIN b ...: the joined relation is the rows read; Stream is "(join)"
+	// Show: SHOW STREAMS, DESCRIBE stream, SHOW SERIES FROM stream,
+	// SHOW FUNCTIONS [LIKE showLike] (see show.go); "" otherwise.
+	Show     string
+	showLike *string
+	Star     bool         // SELECT *
+	Items    []SelectItem // the projection unless Star
+	Stream   string
+	Sub      *Statement // FROM (SELECT ...): its result is the rows read; Stream is "(subquery)"
+	Join     *Join      // FROM a JOIN b ...: the joined relation is the rows read; Stream is "(join)"
 	// Union: SELECT ... UNION ALL SELECT ...: its SELECTs (union.go), at
 	// unionPos; OrderBy, Limit, Offset and Explain are the union's, the
 	// other clauses unused. Stream is "(union)".

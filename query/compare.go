@@ -114,6 +114,8 @@ func (p *parser) arithAt(i int, right bool) bool {
 		return isArithOp(after) || after.kind == tPunct && cmpOps[after.text]
 	case right && (t.kind == tIdent || t.kind == tQuoted) && !isPunct(p.tok(i+1), "("):
 		return true
+	case t.kind == tIdent && isPunct(p.tok(i+1), "(") && !reserved[strings.ToLower(t.text)] && !aggregates[strings.ToLower(t.text)]:
+		return true // a call of no function: arithmetic, which says so
 	}
 	return isArithOp(p.tok(p.operandEnd(i)))
 }

@@ -644,7 +644,7 @@ func (p *parser) call() *Call {
 	name := p.advance()
 	fn := strings.ToLower(name.text)
 	if !aggregates[fn] {
-		p.fail(name.pos, "unknown function %q (aggregates: count, sum, min, max, avg, first, last, arg_max, arg_min, string_agg, count_if, bool_and, bool_or, any_value, rate, quantile, median, stddev, stddev_pop, variance, var_pop, spread, corr, covar_pop, covar_samp, regr_slope, regr_intercept, regr_r2, regr_count; numeric: abs, round, floor, ceil, trunc, sign, sqrt, cbrt, ln, log10, log2, exp, power, coalesce, greatest, least, nullif; time parts: year, quarter, month, day, hour, minute, second, dayofweek, isodow, dayofyear, week, date_part, extract; instants: date_trunc, time_bucket, date_diff, now, epoch, epoch_ms, to_timestamp, strftime; windows: difference, derivative, cumulative_sum, moving_average, lag, lead, row_number, rank, dense_rank, percent_rank, cume_dist, ntile, first_value, last_value, nth_value, ...)", name.text)
+		p.fail(name.pos, "unknown function %q%s (SHOW FUNCTIONS lists them)", name.text, didYouMean(fn))
 	}
 	c := &Call{Func: fn, Pos: name.pos}
 	if fn == "median" {

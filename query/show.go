@@ -12,12 +12,14 @@ import (
 //	SHOW STREAMS                    stream, rows (Store.Query answers it)
 //	DESCRIBE s, SHOW COLUMNS FROM s column, type, nullable
 //	SHOW SERIES FROM s [LIMIT n]    series, sorted
+//	SHOW FUNCTIONS [LIKE 'pat']     name, kind, call, what (funcdoc.go)
 
 // What a SHOW statement shows (Statement.Show).
 const (
 	ShowStreams = "streams"
 	ShowColumns = "columns"
-	ShowSeries  = "series"
+	ShowSeries    = "series"
+	ShowFunctions = "functions"
 )
 
 // showStmt parses the rest of SHOW (at pos).
@@ -30,6 +32,15 @@ func (p *parser) showStmt(st *Statement, pos int) {
 		st.Show = ShowColumns
 		p.expectKw("from")
 		st.Stream, st.streamPos = p.streamName()
+	case isKw(t, "functions"):
+		st.Show = ShowFunctions
+		if p.acceptKw("like") {
+			s := p.advance()
+			if s.kind != tString {
+				p.fail(s.pos, "SHOW FUNCTIONS LIKE wants a pattern string, found %s", s.describe())
+			}
+			st.showLike = &s.text
+		}
 	case isKw(t, "series"):
 		st.Show = ShowSeries
 		p.expectKw("from")
@@ -38,7 +49,7 @@ func (p *parser) showStmt(st *Statement, pos int) {
 			st.Limit = p.count("LIMIT")
 		}
 	default:
-		p.fail(t.pos, "SHOW what? SHOW STREAMS, SHOW COLUMNS FROM stream or SHOW SERIES FROM stream, not %s", t.describe())
+		p.fail(t.pos, "SHOW what? SHOW STREAMS, SHOW COLUMNS FROM stream, SHOW SERIES FROM stream or SHOW FUNCTIONS, not %s", t.describe())
 	}
 	p.end()
 }
@@ -63,6 +74,10 @@ func (p *parser) end() {
 func execShow(st *Statement, text string, open Opener, o Options) (array.RecordReader, error) {
 	if st.Show == ShowStreams {
 		return nil, errAt(text, st.writePos, "SHOW STREAMS lists a store's streams: run it with Store.Query")
+	}
+	if st.Show == ShowFunctions {
+		cols := []outCol{{name: "name", kind: kString}, {name: "kind", kind: kString}, {name: "call", kind: kString}, {name: "what", kind: kString}}
+		return newRowsReader(o, cols, functionList(st.showLike)), nil
 	}
 	src, err := open(st.Stream)
 	if err != nil {

@@ -1,7 +1,6 @@
 package query
 
 import (
-	"slices"
 	"strings"
 	"time"
 )
@@ -143,28 +142,4 @@ func (a *Arith) writePart(sb *strings.Builder) {
 		sb.WriteString(", '" + a.zone + "'")
 	}
 	sb.WriteByte(')')
-}
-
-// Functions returns the names of the language's functions: aggregates,
-// window functions, numeric functions, time parts, truncations of
-// time and text functions, sorted.
-func Functions() []string {
-	var out []string
-	for _, m := range []map[string]bool{aggregates, winFuncs, numFuncs} {
-		for f := range m {
-			out = append(out, f)
-		}
-	}
-	for f := range timeFuncs {
-		out = append(out, f)
-	}
-	for f := range textFuncs {
-		out = append(out, f)
-	}
-	for f := range truncFuncs {
-		out = append(out, f)
-	}
-	out = append(out, "date_part", "extract")
-	slices.Sort(out)
-	return out
 }

@@ -19,7 +19,7 @@ var (
 		"SHOW", "STREAMS", "COLUMNS", "SERIES", "DESCRIBE", "FILTER",
 		"CASE", "WHEN", "THEN", "ELSE", "END", "JOIN", "INNER", "LEFT", "OUTER", "ASOF", "ON", "USING", "UNION", "ALL", "WITH", "CAST", "TRY_CAST", "DOUBLE", "BIGINT", "VARCHAR", "ILIKE",
 		"OVER", "PARTITION", "QUALIFY", "NULLS", "FIRST", "LAST", "ROWS", "RANGE", "GROUPS", "BETWEEN", "UNBOUNDED", "PRECEDING", "FOLLOWING", "CURRENT", "ROW", "WINDOW"}
-	functions = append(query.Functions(), "fold", "time", "now")
+	functions = append(query.Functions(), "fold", "time")
 )
 
 // completer offers completions from the store: stream names, and per

@@ -1,0 +1,198 @@
+package query
+
+import (
+	"slices"
+	"strings"
+)
+
+// funcDoc describes one function of the language for SHOW FUNCTIONS and
+// the shell's completion. TestFuncDocs keeps the list and the parser's
+// functions the same.
+type funcDoc struct {
+	name, kind, call, what string
+}
+
+// funcDocs are the functions, by kind.
+var funcDocs = []funcDoc{
+	{"count", "aggregate", "count(*), count(x), count(DISTINCT x)", "rows, non-null values, distinct values"},
+	{"sum", "aggregate", "sum(x)", "the sum (floats compensated)"},
+	{"avg", "aggregate", "avg(x)", "the mean"},
+	{"min", "aggregate", "min(x)", "the smallest value"},
+	{"max", "aggregate", "max(x)", "the largest value"},
+	{"first", "aggregate", "first(x)", "x of the earliest row by (time, seq)"},
+	{"last", "aggregate", "last(x)", "x of the latest row by (time, seq)"},
+	{"any_value", "aggregate", "any_value(x)", "first(x)"},
+	{"arg_max", "aggregate", "arg_max(x, y)", "x at the row of the largest y"},
+	{"max_by", "aggregate", "max_by(x, y)", "arg_max(x, y)"},
+	{"arg_min", "aggregate", "arg_min(x, y)", "x at the row of the smallest y"},
+	{"min_by", "aggregate", "min_by(x, y)", "arg_min(x, y)"},
+	{"string_agg", "aggregate", "string_agg(x[, 'sep'])", "the texts joined in (time, seq) order"},
+	{"count_if", "aggregate", "count_if(cond)", "count(*) FILTER (WHERE cond)"},
+	{"bool_and", "aggregate", "bool_and(b)", "whether every value is true"},
+	{"bool_or", "aggregate", "bool_or(b)", "whether any value is true"},
+	{"rate", "aggregate", "rate(x)", "per-second increase of a counter, resets allowed"},
+	{"quantile", "aggregate", "quantile(q, x)", "the exact q-quantile, interpolated"},
+	{"median", "aggregate", "median(x)", "quantile(0.5, x)"},
+	{"quantile_cont", "aggregate", "quantile_cont(x, q)", "quantile(q, x)"},
+	{"percentile_cont", "aggregate", "percentile_cont(q) WITHIN GROUP (ORDER BY x)", "quantile(q, x)"},
+	{"approx_quantile", "aggregate", "approx_quantile(x, q)", "quantile(q, x), exactly"},
+	{"quantile_disc", "aggregate", "quantile_disc(x, q)", "the first value whose rank reaches q"},
+	{"percentile_disc", "aggregate", "percentile_disc(q) WITHIN GROUP (ORDER BY x)", "quantile_disc(x, q)"},
+	{"stddev", "aggregate", "stddev(x)", "sample standard deviation"},
+	{"variance", "aggregate", "variance(x)", "sample variance"},
+	{"stddev_pop", "aggregate", "stddev_pop(x)", "population standard deviation"},
+	{"var_pop", "aggregate", "var_pop(x)", "population variance"},
+	{"spread", "aggregate", "spread(x)", "max(x) - min(x)"},
+	{"corr", "aggregate", "corr(y, x)", "Pearson's correlation"},
+	{"covar_pop", "aggregate", "covar_pop(y, x)", "population covariance"},
+	{"covar_samp", "aggregate", "covar_samp(y, x)", "sample covariance"},
+	{"regr_slope", "aggregate", "regr_slope(y, x)", "slope of the least-squares line"},
+	{"regr_intercept", "aggregate", "regr_intercept(y, x)", "intercept of the least-squares line"},
+	{"regr_r2", "aggregate", "regr_r2(y, x)", "the line's coefficient of determination"},
+	{"regr_count", "aggregate", "regr_count(y, x)", "rows where neither is null"},
+
+	{"difference", "window", "difference(x)", "x minus the previous value"},
+	{"non_negative_difference", "window", "non_negative_difference(x)", "difference, null when negative"},
+	{"derivative", "window", "derivative(x[, unit])", "difference per unit of time (1s)"},
+	{"non_negative_derivative", "window", "non_negative_derivative(x[, unit])", "derivative, null when negative"},
+	{"cumulative_sum", "window", "cumulative_sum(x)", "the sum so far"},
+	{"moving_average", "window", "moving_average(x, n)", "the mean of the last n values"},
+	{"lag", "window", "lag(x[, n] [IGNORE NULLS])", "x of the row n before"},
+	{"lead", "window", "lead(x[, n] [IGNORE NULLS])", "x of the row n after"},
+	{"row_number", "window", "row_number()", "the row's place, from 1"},
+	{"rank", "window", "rank()", "place, ties sharing the first"},
+	{"dense_rank", "window", "dense_rank()", "rank without gaps"},
+	{"percent_rank", "window", "percent_rank()", "(rank - 1) / (rows - 1)"},
+	{"cume_dist", "window", "cume_dist()", "share of rows up to the row's ties"},
+	{"ntile", "window", "ntile(n)", "bucket 1 to n of near-equal ones"},
+	{"first_value", "window", "first_value(x [IGNORE NULLS])", "x of the frame's first row"},
+	{"last_value", "window", "last_value(x [IGNORE NULLS])", "x of the frame's last row"},
+	{"nth_value", "window", "nth_value(x, n [IGNORE NULLS])", "x of the frame's n-th row"},
+
+	{"abs", "numeric", "abs(x)", "absolute value"},
+	{"round", "numeric", "round(x[, digits])", "nearest, ties away from zero"},
+	{"floor", "numeric", "floor(x)", "largest integer not above"},
+	{"ceil", "numeric", "ceil(x)", "smallest integer not below"},
+	{"ceiling", "numeric", "ceiling(x)", "ceil(x)"},
+	{"trunc", "numeric", "trunc(x)", "toward zero"},
+	{"sign", "numeric", "sign(x)", "-1, 0 or 1"},
+	{"sqrt", "numeric", "sqrt(x)", "square root"},
+	{"cbrt", "numeric", "cbrt(x)", "cube root"},
+	{"ln", "numeric", "ln(x)", "natural logarithm"},
+	{"log10", "numeric", "log10(x)", "base-10 logarithm"},
+	{"log", "numeric", "log(x)", "log10(x)"},
+	{"log2", "numeric", "log2(x)", "base-2 logarithm"},
+	{"exp", "numeric", "exp(x)", "e to the x"},
+	{"power", "numeric", "power(x, y)", "x to the y"},
+	{"pow", "numeric", "pow(x, y)", "power(x, y)"},
+	{"coalesce", "numeric", "coalesce(x, y, ...)", "the first not null"},
+	{"greatest", "numeric", "greatest(x, y, ...)", "the largest not null"},
+	{"least", "numeric", "least(x, y, ...)", "the smallest not null"},
+	{"nullif", "numeric", "nullif(x, y)", "x, or null where x = y"},
+
+	{"now", "time", "now()", "the query's start"},
+	{"epoch", "time", "epoch(t)", "seconds since 1970, a float"},
+	{"epoch_ms", "time", "epoch_ms(t)", "milliseconds since 1970"},
+	{"to_timestamp", "time", "to_timestamp(seconds)", "the instant"},
+	{"year", "time", "year(t[, 'zone'])", "the year"},
+	{"quarter", "time", "quarter(t[, 'zone'])", "1 to 4"},
+	{"month", "time", "month(t[, 'zone'])", "1 to 12"},
+	{"day", "time", "day(t[, 'zone'])", "day of the month"},
+	{"hour", "time", "hour(t[, 'zone'])", "0 to 23"},
+	{"minute", "time", "minute(t[, 'zone'])", "0 to 59"},
+	{"second", "time", "second(t[, 'zone'])", "0 to 59"},
+	{"dayofweek", "time", "dayofweek(t[, 'zone'])", "0 (Sunday) to 6"},
+	{"isodow", "time", "isodow(t[, 'zone'])", "1 (Monday) to 7"},
+	{"dayofyear", "time", "dayofyear(t[, 'zone'])", "1 to 366"},
+	{"week", "time", "week(t[, 'zone'])", "ISO week, 1 to 53"},
+	{"date_part", "time", "date_part('unit', t[, 'zone'])", "a time part by name"},
+	{"extract", "time", "extract(unit FROM t)", "date_part"},
+	{"date_trunc", "time", "date_trunc('unit', t[, 'zone'])", "the start of t's unit"},
+	{"time_bucket", "time", "time_bucket(width, t[, offset][, 'zone'])", "the start of t's bucket"},
+	{"date_diff", "time", "date_diff('unit', a, b)", "unit boundaries from a to b"},
+	{"strftime", "time", "strftime(t, 'format'[, 'zone'])", "t as text"},
+
+	{"lower", "text", "lower(s)", "lower case"},
+	{"upper", "text", "upper(s)", "upper case"},
+	{"trim", "text", "trim(s)", "without white space around"},
+	{"ltrim", "text", "ltrim(s)", "without white space before"},
+	{"rtrim", "text", "rtrim(s)", "without white space after"},
+	{"length", "text", "length(s)", "characters"},
+	{"substr", "text", "substr(s, start[, n])", "n characters from start (1-based)"},
+	{"left", "text", "left(s, n)", "the first n characters"},
+	{"right", "text", "right(s, n)", "the last n characters"},
+	{"lpad", "text", "lpad(s, n[, fill])", "padded before to n characters"},
+	{"rpad", "text", "rpad(s, n[, fill])", "padded after to n characters"},
+	{"repeat", "text", "repeat(s, n)", "s n times"},
+	{"reverse", "text", "reverse(s)", "the characters backwards"},
+	{"replace", "text", "replace(s, from, to)", "every from replaced"},
+	{"split_part", "text", "split_part(s, sep, n)", "the n-th part (1-based)"},
+	{"strpos", "text", "strpos(s, sub)", "place of sub, 1-based; 0 if absent"},
+	{"concat", "text", "concat(x, ...)", "the values as text, joined"},
+	{"label", "text", "label(series, 'name')", "a label of a series name"},
+	{"regexp_extract", "text", "regexp_extract(s, 're'[, group])", "the first match's group"},
+	{"regexp_replace", "text", "regexp_replace(s, 're', 'with'[, 'flags'])", "matches replaced (g: all, i: any case)"},
+
+	{"cast", "cast", "CAST(x AS type), x::type", "to DOUBLE, BIGINT or VARCHAR"},
+	{"try_cast", "cast", "TRY_CAST(x AS type)", "CAST"},
+}
+
+// Functions returns the names of the language's functions, sorted.
+func Functions() []string {
+	out := make([]string, len(funcDocs))
+	for i, d := range funcDocs {
+		out[i] = d.name
+	}
+	slices.Sort(out)
+	return out
+}
+
+// functionList is the result of SHOW FUNCTIONS [LIKE 'pat']: name,
+// kind, call and what, in the list's order, those whose name matches
+// pat if given.
+func functionList(pat *string) [][]value {
+	var rows [][]value
+	for _, d := range funcDocs {
+		if pat != nil && !likeRegexp(strings.ToLower(*pat)).MatchString(d.name) {
+			continue
+		}
+		rows = append(rows, []value{{s: d.name}, {s: d.kind}, {s: d.call}, {s: d.what}})
+	}
+	return rows
+}
+
+// didYouMean returns ": did you mean x?" for the function whose name is
+// nearest fn, within two edits, else "".
+func didYouMean(fn string) string {
+	best, dist := "", 3
+	for _, d := range funcDocs {
+		if n := editDistance(fn, d.name); n < dist {
+			best, dist = d.name, n
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return ": did you mean " + best + "?"
+}
+
+// editDistance is the Levenshtein distance of a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
