@@ -16,8 +16,8 @@ import (
 
 // What a SHOW statement shows (Statement.Show).
 const (
-	ShowStreams = "streams"
-	ShowColumns = "columns"
+	ShowStreams   = "streams"
+	ShowColumns   = "columns"
 	ShowSeries    = "series"
 	ShowFunctions = "functions"
 )
