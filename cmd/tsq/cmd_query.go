@@ -18,7 +18,7 @@ func init() {
 func runQueryCmd(ctx context.Context, e *env, args []string) error {
 	fs := e.flags("query")
 	stmt := fs.String("c", "", "the `statement`s to run")
-	mode := fs.String("mode", "table", "output `mode`: table, csv, json, line, jsonl or logfmt")
+	mode := fs.String("mode", "table", "output `mode`: table, csv, json, line, jsonl, logfmt or markdown")
 	plot := fs.Bool("plot", false, "draw each result as a line chart instead of printing it")
 	maxRows := fs.Int("maxrows", -1, "table rows shown before truncating (-1: all)")
 	cont := fs.Bool("continue", false, "go on after an error (the exit status is still 1)")

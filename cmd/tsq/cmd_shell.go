@@ -18,7 +18,7 @@ func init() {
 func runShell(ctx context.Context, e *env, args []string) error {
 	fs := e.flags("shell")
 	cont := fs.Bool("continue", false, "script mode: go on after an error (the exit status is still 1)")
-	mode := fs.String("mode", "table", "output `mode`: table, csv, json, line, jsonl or logfmt")
+	mode := fs.String("mode", "table", "output `mode`: table, csv, json, line, jsonl, logfmt or markdown")
 	tz := fs.String("tz", "", "show timestamps on this time `zone`'s clock (as .tz)")
 	if err := e.parse(fs, args); err != nil {
 		return err

@@ -26,7 +26,7 @@ func runTail(ctx context.Context, e *env, args []string) error {
 	n := fs.Int("n", 10, "the `records` printed first (0: none, only new ones with -f)")
 	follow := fs.Bool("f", false, "follow: print records as they are appended, until Ctrl-C")
 	where := fs.String("where", "", "a WHERE `condition` the records must match, e.g. \"series = 'cpu'\"")
-	mode := fs.String("mode", "logfmt", "output `mode`: logfmt, jsonl, csv, json, line or table")
+	mode := fs.String("mode", "logfmt", "output `mode`: logfmt, jsonl, csv, json, line, table or markdown")
 	every := fs.Duration("interval", time.Second, "with -f, how often to look for new records")
 	tz := fs.String("tz", "", "show timestamps on this time `zone`'s clock")
 	if err := e.parse(fs, args); err != nil {

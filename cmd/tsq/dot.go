@@ -34,7 +34,7 @@ func init() {
 		{".schema", "STREAM", "show a stream's columns and types", (*session).dotSchema},
 		{".series", "STREAM [N]", "list up to N (20) series of a stream", (*session).dotSeries},
 		{".stats", "[STREAM...]", "rows, segments, blocks, bytes and a sparkline of rows over time per stream", (*session).dotStats},
-		{".mode", "table|csv|json|line|jsonl|logfmt", "set the output format", (*session).dotMode},
+		{".mode", "table|csv|json|line|jsonl|logfmt|markdown", "set the output format", (*session).dotMode},
 		{".maxrows", "N", "rows a table shows before truncating (-1: all)", (*session).dotMaxRows},
 		{".timer", "on|off", "print each statement's run time", (*session).dotTimer},
 		{".tz", "[ZONE]", "show timestamps on a time zone's clock (an IANA name such as Europe/Berlin; UTC by default); without ZONE, say which", (*session).dotTZ},

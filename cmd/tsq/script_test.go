@@ -79,7 +79,7 @@ func TestScriptErrors(t *testing.T) {
 		t.Fatalf(".bail off: exit %d stdout %q", r.code, r.stdout)
 	}
 	r = runTSQ(t, ".mode html\n", "--store", dir)
-	if r.code != 1 || r.stderr != "Error: line 1: unknown mode \"html\" (want table, csv, json, line, jsonl or logfmt)\n" {
+	if r.code != 1 || r.stderr != "Error: line 1: unknown mode \"html\" (want table, csv, json, line, jsonl, logfmt or markdown)\n" {
 		t.Fatalf("bad dot command: exit %d stderr %q", r.code, r.stderr)
 	}
 	r = runTSQ(t, "SELECT count(*) FROM nope;", "--store", dir)

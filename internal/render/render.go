@@ -14,15 +14,16 @@ import (
 type Mode uint8
 
 const (
-	Table  Mode = iota // a boxed go-pretty table
-	CSV                // RFC 4180 with a header row
-	JSON               // a JSON array of objects, one per line
-	Line               // one "column = value" line per column, rows apart
-	JSONL              // one JSON object per line, no array around them
-	Logfmt             // one line of column=value pairs per row, NULLs left out
+	Table    Mode = iota // a boxed go-pretty table
+	CSV                  // RFC 4180 with a header row
+	JSON                 // a JSON array of objects, one per line
+	Line                 // one "column = value" line per column, rows apart
+	JSONL                // one JSON object per line, no array around them
+	Logfmt               // one line of column=value pairs per row, NULLs left out
+	Markdown             // a GitHub-flavoured Markdown table of every row
 )
 
-var modeNames = [...]string{Table: "table", CSV: "csv", JSON: "json", Line: "line", JSONL: "jsonl", Logfmt: "logfmt"}
+var modeNames = [...]string{Table: "table", CSV: "csv", JSON: "json", Line: "line", JSONL: "jsonl", Logfmt: "logfmt", Markdown: "markdown"}
 
 func (m Mode) String() string {
 	if int(m) < len(modeNames) {
@@ -31,14 +32,15 @@ func (m Mode) String() string {
 	return fmt.Sprintf("Mode(%d)", m)
 }
 
-// ParseMode reads a mode name: table, csv, json, line, jsonl or logfmt.
+// ParseMode reads a mode name: table, csv, json, line, jsonl, logfmt or
+// markdown.
 func ParseMode(s string) (Mode, error) {
 	for m, n := range modeNames {
 		if strings.EqualFold(s, n) {
 			return Mode(m), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown mode %q (want table, csv, json, line, jsonl or logfmt)", s)
+	return 0, fmt.Errorf("unknown mode %q (want table, csv, json, line, jsonl, logfmt or markdown)", s)
 }
 
 // DefaultMaxRows is how many rows a table shows before it truncates.
@@ -79,6 +81,8 @@ func Write(w io.Writer, rr array.RecordReader, o Options) (int64, error) {
 		return writeJSONL(w, rr, loc)
 	case Logfmt:
 		return writeLogfmt(w, rr, loc)
+	case Markdown:
+		return writeMarkdown(w, rr, loc)
 	}
 	return 0, fmt.Errorf("render: unknown mode %v", o.Mode)
 }

@@ -100,7 +100,7 @@ func golden(t *testing.T, name string, got []byte) {
 }
 
 func TestModes(t *testing.T) {
-	for _, m := range []Mode{Table, CSV, JSON, Line, JSONL, Logfmt} {
+	for _, m := range []Mode{Table, CSV, JSON, Line, JSONL, Logfmt, Markdown} {
 		t.Run(m.String(), func(t *testing.T) {
 			rr := sample(t, 3, 2)
 			defer rr.Release()
@@ -202,5 +202,16 @@ func TestExplainPlain(t *testing.T) {
 	defer rr.Release()
 	if _, err := Write(&buf, rr, Options{Mode: CSV}); err != nil || !strings.HasPrefix(buf.String(), "plan\n") {
 		t.Fatalf("csv mode: %v\n%s", err, buf.String())
+	}
+}
+
+// TestMarkdownCell: a cell's | is escaped and its line breaks become
+// spaces, so a row stays one line of the table.
+func TestMarkdownCell(t *testing.T) {
+	if got := markdownCell("a|b\r\nc\nd"); got != `a\|b c d` {
+		t.Errorf("markdownCell = %q", got)
+	}
+	if m, err := ParseMode("Markdown"); err != nil || m != Markdown {
+		t.Errorf("ParseMode(Markdown) = %v, %v", m, err)
 	}
 }
