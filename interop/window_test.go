@@ -129,6 +129,17 @@ func TestInteropWindowFrames(t *testing.T) {
 				"max(epoch_ms(time)) OVER (PARTITION BY series ORDER BY nullif(round(value), 10) NULLS FIRST RANGE BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS under, " +
 				"count(*) OVER (PARTITION BY series ORDER BY round(value) GROUPS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS g3, " +
 				"min(value) OVER (PARTITION BY series ORDER BY round(value) DESC GROUPS BETWEEN CURRENT ROW AND 2 FOLLOWING) AS g2" + where},
+		{"EXCLUDE: each sample against its neighbours' mean, without itself; extremes and counts without the row's ties",
+			"SELECT series, epoch_ms(time) AS t, value - avg(value) OVER (PARTITION BY series ORDER BY time ROWS BETWEEN 5 PRECEDING AND 5 FOLLOWING EXCLUDE CURRENT ROW) AS d, " +
+				"max(value) OVER (PARTITION BY series ORDER BY round(value / 10) GROUPS BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE GROUP) AS mg, " +
+				"count(*) OVER (PARTITION BY series ORDER BY round(value / 10) RANGE BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE TIES) AS ct, " +
+				"sum(value) OVER (PARTITION BY series ORDER BY round(value / 10) GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW EXCLUDE NO OTHERS) AS sn, " +
+				"last_value(value) OVER (PARTITION BY series ORDER BY time ROWS BETWEEN 2 PRECEDING AND CURRENT ROW EXCLUDE CURRENT ROW) AS prev" + where,
+			"SELECT series, epoch_ms(time) AS t, value - avg(value) OVER (PARTITION BY series ORDER BY time, seq ROWS BETWEEN 5 PRECEDING AND 5 FOLLOWING EXCLUDE CURRENT ROW) AS d, " +
+				"max(value) OVER (PARTITION BY series ORDER BY round(value / 10) GROUPS BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE GROUP) AS mg, " +
+				"count(*) OVER (PARTITION BY series ORDER BY round(value / 10) RANGE BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE TIES) AS ct, " +
+				"sum(value) OVER (PARTITION BY series ORDER BY round(value / 10) GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW EXCLUDE NO OTHERS) AS sn, " +
+				"last_value(value) OVER (PARTITION BY series ORDER BY time, seq ROWS BETWEEN 2 PRECEDING AND CURRENT ROW EXCLUDE CURRENT ROW) AS prev" + where},
 		{"named windows, whole and built on",
 			"SELECT series, epoch_ms(time) AS t, avg(value) OVER w AS a, max(value) OVER (s ORDER BY time ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS m, rank() OVER r AS k" + strings.TrimSuffix(where, " ORDER BY series, t") +
 				" WINDOW s AS (PARTITION BY series), w AS (s ORDER BY time RANGE 15m PRECEDING), r AS (s ORDER BY round(value) DESC) ORDER BY series, t",

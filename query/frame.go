@@ -14,7 +14,10 @@ import (
 type Frame struct {
 	Mode       string // "rows", "range" or "groups"
 	Start, End FrameBound
-	Pos        int
+	// Exclude leaves rows out of each row's frame: "current row", its
+	// "group" of peers, its "ties" (the peers but the row); "": none.
+	Exclude string
+	Pos     int
 }
 
 // BoundKind is where a frame bound lies; the kinds are in order, and a
@@ -51,12 +54,17 @@ func (b FrameBound) String() string {
 }
 
 func (f *Frame) String() string {
-	return strings.ToUpper(f.Mode) + " BETWEEN " + f.Start.String() + " AND " + f.End.String()
+	s := strings.ToUpper(f.Mode) + " BETWEEN " + f.Start.String() + " AND " + f.End.String()
+	if f.Exclude != "" {
+		s += " EXCLUDE " + strings.ToUpper(f.Exclude)
+	}
+	return s
 }
 
 // frame parses an optional frame after OVER's ORDER BY: {ROWS | RANGE
-// | GROUPS} {bound | BETWEEN bound AND bound}; a bound alone is the
-// start, and the frame ends at the current row.
+// | GROUPS} {bound | BETWEEN bound AND bound} [EXCLUDE {CURRENT ROW |
+// GROUP | TIES | NO OTHERS}]; a bound alone is the start, and the frame
+// ends at the current row.
 func (p *parser) frame() *Frame {
 	t := p.peek()
 	if !isKw(t, "rows") && !isKw(t, "range") && !isKw(t, "groups") {
@@ -80,8 +88,20 @@ func (p *parser) frame() *Frame {
 	case f.Start.Kind > f.End.Kind:
 		p.fail(f.End.Pos, "a window frame cannot end (%s) before it starts (%s)", f.End, f.Start)
 	}
-	if t := p.peek(); isKw(t, "exclude") {
-		p.fail(t.pos, "EXCLUDE is not supported in window frames")
+	if p.acceptKw("exclude") {
+		switch t := p.advance(); {
+		case isKw(t, "current") && isKw(p.peek(), "row"):
+			p.advance()
+			f.Exclude = "current row"
+		case isKw(t, "group"):
+			f.Exclude = "group"
+		case isKw(t, "ties"):
+			f.Exclude = "ties"
+		case isKw(t, "no") && isKw(p.peek(), "others"):
+			p.advance()
+		default:
+			p.fail(t.pos, "expected CURRENT ROW, GROUP, TIES or NO OTHERS after EXCLUDE, found %s", t.describe())
+		}
 	}
 	return f
 }

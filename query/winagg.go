@@ -25,6 +25,10 @@ func (w *winPlan) aggregate(rows [][]value, idx []int, c int, out []outCol, same
 		m := len(part)
 		start, end = slices.Grow(start[:0], m)[:m], slices.Grow(end[:0], m)[:m]
 		w.bounds(rows, part, out, start, end)
+		if w.frameOf().Exclude != "" {
+			w.aggregateExcluding(rows, part, c, k, start, end, out)
+			return
+		}
 		if valueFuncs[w.fn] && w.ignoreNulls {
 			places, before := w.nonNull(rows, part)
 			for i, r := range part {

@@ -24,7 +24,8 @@ type frameSpec struct {
 	offE     string
 	offSv    float64 // and their values: rows, groups, key units (ns for time)
 	offEv    float64
-	ignore   bool // IGNORE NULLS (value functions)
+	ignore   bool   // IGNORE NULLS (value functions)
+	exclude  string // EXCLUDE ...: "", "current row", "group", "ties"
 	sqlCache string
 }
 
@@ -57,6 +58,9 @@ func (f *frameSpec) sql() string {
 	if f.end == CurrentRow && f.start != Following {
 		fr = strings.ToUpper(f.mode) + " " + bound(f.start, f.offS) // the short form
 	}
+	if f.exclude != "" {
+		fr += " EXCLUDE " + strings.ToUpper(f.exclude)
+	}
 	f.sqlCache = fmt.Sprintf("%s(%s) OVER (%s)", f.fn, arg, strings.Join(append(over, fr), " "))
 	return f.sqlCache
 }
@@ -68,6 +72,7 @@ func randomFrame(rng *rand.Rand) *frameSpec {
 		{"count", ""}, {"count", "x"}, {"first_value", "n"}, {"last_value", "v"}, {"nth_value", "x"}}[rng.IntN(13)]
 	f.fn, f.arg, f.n = fa[0], fa[1], 1+rng.IntN(3)
 	f.ignore = strings.HasSuffix(f.fn, "_value") && rng.IntN(2) == 0
+	f.exclude = pick("", "", "", "current row", "group", "ties")
 	f.start = []BoundKind{UnboundedPreceding, Preceding, CurrentRow, Following}[rng.IntN(4)]
 	ends := []BoundKind{Preceding, CurrentRow, Following, UnboundedFollowing}
 	for {
@@ -222,7 +227,17 @@ func (f *frameSpec) want(rows []trow) map[uint64]any {
 			if f.mode == "range" && !null && (f.end == Preceding || f.end == Following) && e == 0 {
 				e = nonNullStart(p, f.keyOf)
 			}
-			out[r.seq] = f.aggregate(p, s, e)
+			var frame []trow // the frame's rows but those EXCLUDE leaves out
+			for j := s; j < e; j++ {
+				switch {
+				case f.exclude == "current row" && j == i:
+				case f.exclude == "group" && group[j] == group[i]:
+				case f.exclude == "ties" && group[j] == group[i] && j != i:
+				default:
+					frame = append(frame, p[j])
+				}
+			}
+			out[r.seq] = f.aggregate(frame)
 		}
 	}
 	return out
@@ -242,8 +257,9 @@ func nonNullEnd(p []trow, key func(trow) any) int {
 	return end
 }
 
-// aggregate is f over the frame p[s:e].
-func (f *frameSpec) aggregate(p []trow, s, e int) any {
+// aggregate is f over the frame's rows p.
+func (f *frameSpec) aggregate(p []trow) any {
+	s, e := 0, len(p)
 	arg := func(r trow) any {
 		if f.arg == "time" {
 			return r.time
@@ -417,7 +433,7 @@ func TestWindowFrameErrors(t *testing.T) {
 		{"SELECT sum(v) OVER (ORDER BY time ROWS BETWEEN UNBOUNDED ROW AND CURRENT ROW) FROM m", "expected PRECEDING or FOLLOWING", "ROW AND"},
 		{"SELECT sum(v) OVER (ORDER BY time ROWS BETWEEN CURRENT AND CURRENT ROW) FROM m", "expected ROW after CURRENT in the window frame, found \"AND\"", "AND CURRENT ROW"},
 		{"SELECT sum(v) OVER (ORDER BY time ROWS LAST) FROM m", "expected UNBOUNDED PRECEDING, n PRECEDING, CURRENT ROW", "LAST"},
-		{"SELECT sum(v) OVER (ORDER BY time ROWS 2 PRECEDING EXCLUDE CURRENT ROW) FROM m", "EXCLUDE is not supported", "EXCLUDE"},
+		{"SELECT sum(v) OVER (ORDER BY time ROWS 2 PRECEDING EXCLUDE OTHERS) FROM m", "expected CURRENT ROW, GROUP, TIES or NO OTHERS after EXCLUDE, found \"OTHERS\"", "OTHERS"},
 		{"SELECT sum(v) OVER (ORDER BY time ROWS 1.5 PRECEDING) FROM m", "ROWS frames count rows: the offset is a whole number, found 1.5", "1.5"},
 		{"SELECT sum(v) OVER (ORDER BY time GROUPS 1h PRECEDING) FROM m", "GROUPS frames count groups", "1h"},
 		{"SELECT sum(v) OVER (ORDER BY time RANGE 5 PRECEDING) FROM m", "offset is a duration such as 1h, found 5", "5 PRECEDING"},
