@@ -39,3 +39,16 @@ func TestInteropMoreNumericFuncs(t *testing.T) {
 		"SELECT series, epoch_ms(time) AS t, "+items+" FROM nab WHERE series LIKE 'nab/realTraffic/%' AND value >= 0 ORDER BY series, t",
 		"SELECT series, epoch_ms(time) AS t, "+items+" FROM nab WHERE series LIKE 'nab/realTraffic/%' AND value >= 0 ORDER BY series, t")
 }
+
+// TestInteropNullLiteral holds NULL in arithmetic against DuckDB: CASE
+// branches of numbers, text and times, coalesce, an operand, and
+// aggregates of CASE ... THEN NULL.
+func TestInteropNullLiteral(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	agreeWithDuckDB(t, node, s, path, "NULL in CASE, coalesce, arithmetic and aggregates",
+		"SELECT series, count(CASE WHEN value > 50 THEN NULL ELSE 1 END) AS calm, avg(CASE WHEN value < 1 THEN NULL ELSE value END) AS a, "+
+			"max(CASE WHEN value > 90 THEN NULL ELSE epoch_ms(time) END) AS t, min(coalesce(NULL, split_part(series, '/', 3))) AS n, sum(value + NULL) AS z FROM nab GROUP BY series ORDER BY series",
+		"SELECT series, count(CASE WHEN value > 50 THEN NULL ELSE 1 END) AS calm, avg(CASE WHEN value < 1 THEN NULL ELSE value END) AS a, "+
+			"max(CASE WHEN value > 90 THEN NULL ELSE epoch_ms(time) END) AS t, min(coalesce(NULL, split_part(series, '/', 3))) AS n, sum(value + NULL) AS z FROM nab GROUP BY series ORDER BY series")
+}

@@ -177,6 +177,9 @@ func (p *parser) arithFactor() *Arith {
 		return &Arith{Op: 'n', L: p.arithFactor(), Pos: t.pos}
 	case t.kind == tInt || t.kind == tFloat:
 		return &Arith{Lit: p.literal(), Pos: t.pos}
+	case isKw(t, "null"): // a NULL of the kind the values around it have
+		p.advance()
+		return &Arith{Lit: &Lit{Kind: LitNull, Pos: t.pos}, Pos: t.pos}
 	case t.kind == tString:
 		return &Arith{Lit: &Lit{Kind: LitString, Str: p.advance().text, Pos: t.pos}, Pos: t.pos}
 	case isKw(t, "case") && !isPunct(p.tok(p.i+1), "("):
@@ -568,6 +571,8 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 				return nil, err
 			}
 			ap.kind, ap.lit, ap.ts = kInt, &value{i: t}, true
+		case LitNull:
+			ap.kind, ap.lit = kInt, &nullValue
 		default:
 			return nil, p.errAt(a.Pos, "arithmetic takes numbers, found %s", litKindName(a.Lit.Kind))
 		}
@@ -617,6 +622,9 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 			return nil, err
 		}
 		ap.hasCase = ap.hasCase || ap.r.hasCase
+		ap.l.takeKind(ap.r)
+		ap.r.takeKind(ap.l)
+		ap.kind = ap.l.kind
 		if ap.l.ts != ap.r.ts && a.Func != "coalesce" { // greatest(time, '2024-01-02')
 			p.textAsTime(a.L, ap.l)
 			p.textAsTime(a.R, ap.r)

@@ -14,7 +14,7 @@ import (
 // normalized in the unit's plan.
 func (p *plan) compileDateDiff(a *Arith, ap *arithPlan) error {
 	u := ap.args[0]
-	if u.lit == nil {
+	if u.lit == nil || u.lit.null {
 		return p.errAt(a.Args[0].Pos, "date_diff() wants its unit as a string literal, such as 'day', not %s", a.Args[0].String())
 	}
 	unit := strings.TrimSuffix(strings.ToLower(u.lit.s), "s")

@@ -20,7 +20,7 @@ var regexpFuncs = map[string]bool{"regexp_extract": true, "regexp_replace": true
 // the replacement into Go's syntax.
 func (p *plan) compileRegexp(a *Arith, ap *arithPlan) error {
 	lit := func(i int) (string, error) {
-		if x := ap.args[i]; x.lit == nil {
+		if x := ap.args[i]; x.lit == nil || x.lit.null {
 			return "", p.errAt(a.Args[i].Pos, "%s() wants a string literal here, not %s: it is compiled once per query", a.Func, a.Args[i].String())
 		}
 		return ap.args[i].lit.s, nil

@@ -97,3 +97,14 @@ func (p *plan) scalarArith(a *Arith) (*Arith, error) {
 	zero := &Arith{Lit: &Lit{Kind: LitInt, Pos: a.Pos}, Pos: a.Pos}
 	return &Arith{Op: 'f', Func: "nullif", L: zero, R: zero, Pos: a.Pos}, nil
 }
+
+// nullLit reports whether a is the literal NULL.
+func (a *arithPlan) nullLit() bool { return a.lit != nil && a.lit.null }
+
+// takeKind gives a, if it is the literal NULL, the kind of o: NULL is
+// of the kind of the values beside it (coalesce(NULL, s), THEN NULL).
+func (a *arithPlan) takeKind(o *arithPlan) {
+	if a.nullLit() && !o.nullLit() {
+		a.kind = o.kind
+	}
+}

@@ -174,13 +174,16 @@ func (p *plan) compileText(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arit
 			}
 		}
 		want := f.args[min(i, len(f.args)-1)]
+		if xp.nullLit() && want != 0 {
+			xp.kind = want // lower(NULL) is NULL text
+		}
 		switch {
 		case want == kString && xp.kind != kString:
 			return p.errAt(x.Pos, "type mismatch: %s() wants text, %s is a %s", a.Func, x.String(), xp.kind)
 		case want == kInt && xp.kind != kInt:
 			return p.errAt(x.Pos, "type mismatch: %s() wants an integer, %s is a %s", a.Func, x.String(), xp.kind)
 		}
-		if i == 2 && a.Func == "strftime" && xp.lit != nil {
+		if i == 2 && a.Func == "strftime" && xp.lit != nil && !xp.lit.null {
 			if _, ok := zoneNamed(xp.lit.s); !ok {
 				return p.errAt(x.Pos, "unknown time zone %s (want an IANA name such as 'Europe/Berlin', 'America/New_York' or 'UTC')", x.String())
 			}
@@ -215,14 +218,16 @@ func (p *plan) compileCase(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arit
 	if a.Else != nil {
 		vals = append(vals, a.Else)
 	}
-	for i, x := range vals {
+	first := true
+	for _, x := range vals {
 		xp, err := p.compileArith(x, leaf)
 		if err != nil {
 			return err
 		}
 		switch {
-		case i == 0:
-			ap.kind = xp.kind
+		case xp.nullLit(): // THEN NULL: of the others' kind (below)
+		case first:
+			ap.kind, first = xp.kind, false
 		case (xp.kind == kString) != (ap.kind == kString):
 			return p.errAt(x.Pos, "type mismatch: CASE values are all text or all numbers; %s is a %s", x.String(), xp.kind)
 		case xp.kind == kFloat:
@@ -230,7 +235,10 @@ func (p *plan) compileCase(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arit
 		}
 		ap.args = append(ap.args, xp)
 	}
-	ap.ts = ap.kind == kInt && !slices.ContainsFunc(ap.args, func(x *arithPlan) bool { return !x.ts })
+	for _, xp := range ap.args {
+		xp.takeKind(ap)
+	}
+	ap.ts = ap.kind == kInt && !slices.ContainsFunc(ap.args, func(x *arithPlan) bool { return !x.ts && !x.nullLit() })
 	return nil
 }
 

@@ -134,6 +134,13 @@ func (a *vecArena) floatsOf(v vec, k colKind) []float64 {
 func (a *arithPlan) vec(b *batch, sel []int32) vec {
 	n, m := len(sel), &b.vecs
 	switch {
+	case a.nullLit(): // every row null
+		out := m.newVec(a.kind, n)
+		out.null = m.nulls(n)
+		for i := range out.null {
+			out.null[i] = true
+		}
+		return out
 	case a.lit != nil:
 		switch a.kind {
 		case kFloat:
