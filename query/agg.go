@@ -1072,13 +1072,7 @@ func (p *plan) aggAliasRefs(x *Arith) *Arith {
 		}
 		return x
 	}
-	y := *x
-	y.L, y.R, y.Else = p.aggAliasRefs(x.L), p.aggAliasRefs(x.R), p.aggAliasRefs(x.Else)
-	y.Args = nil
-	for _, z := range x.Args {
-		y.Args = append(y.Args, p.aggAliasRefs(z))
-	}
-	return &y
+	return x.withChildren(p.aggAliasRefs)
 }
 
 // groupColumnAlias returns the column a GROUP BY name stands for when
@@ -1118,15 +1112,10 @@ func (p *plan) groupRefs(x *Arith) *Arith {
 	if x.Col != nil {
 		return x
 	}
-	y := *x
-	y.L, y.R, y.Else = p.groupRefs(x.L), p.groupRefs(x.R), p.groupRefs(x.Else)
-	y.Args = nil
-	for _, z := range x.Args {
-		y.Args = append(y.Args, p.groupRefs(z))
-	}
+	y := x.withChildren(p.groupRefs)
 	y.Whens = nil
 	for _, w := range x.Whens {
 		y.Whens = append(y.Whens, CaseWhen{Cond: w.Cond, Then: p.groupRefs(w.Then)})
 	}
-	return &y
+	return y
 }

@@ -783,6 +783,18 @@ func (a *Arith) parts() []*Arith {
 	return out
 }
 
+// withChildren returns a copy of a with f applied to its operands (L,
+// R, Else and Args; f takes nil to nil).
+func (a *Arith) withChildren(f func(*Arith) *Arith) *Arith {
+	y := *a
+	y.L, y.R, y.Else = f(a.L), f(a.R), f(a.Else)
+	y.Args = nil
+	for _, z := range a.Args {
+		y.Args = append(y.Args, f(z))
+	}
+	return &y
+}
+
 // rawArith plans arithmetic on the columns of a raw query.
 func (p *plan) rawArith(a *Arith) (*arithPlan, error) {
 	prev := p.rowArith

@@ -422,11 +422,5 @@ func (p *plan) resultRefs(a *Arith) *Arith {
 			return &Arith{Col: &ColRef{Name: name, Pos: a.Pos}, Pos: a.Pos}
 		}
 	}
-	b := *a
-	b.L, b.R, b.Else = p.resultRefs(a.L), p.resultRefs(a.R), p.resultRefs(a.Else)
-	b.Args = nil
-	for _, x := range a.Args {
-		b.Args = append(b.Args, p.resultRefs(x))
-	}
-	return &b
+	return a.withChildren(p.resultRefs)
 }

@@ -288,15 +288,21 @@ func (f *frameSpec) aggregate(p []trow) any {
 			vals = append(vals, v)
 		}
 	}
+	return bruteWindowAgg(f.fn, vals)
+}
+
+// bruteWindowAgg is aggregate fn (count, min, max, sum, avg) of the
+// non-null values vals, summed plainly.
+func bruteWindowAgg(fn string, vals []any) any {
 	switch {
-	case f.fn == "count":
+	case fn == "count":
 		return int64(len(vals))
 	case len(vals) == 0:
 		return nil
-	case f.fn == "min" || f.fn == "max":
+	case fn == "min" || fn == "max":
 		best := vals[0]
 		for _, v := range vals[1:] {
-			if c := compareAny(0, v, best); f.fn == "min" && c < 0 || f.fn == "max" && c > 0 {
+			if c := compareAny(0, v, best); fn == "min" && c < 0 || fn == "max" && c > 0 {
 				best = v
 			}
 		}
@@ -314,7 +320,7 @@ func (f *frameSpec) aggregate(p []trow) any {
 		}
 	}
 	switch _, isInt := vals[0].(int64); {
-	case f.fn == "avg":
+	case fn == "avg":
 		return sf / float64(len(vals))
 	case isInt:
 		return si
