@@ -49,10 +49,9 @@ type aggTree struct {
 }
 
 func newAggTree(fn string, k colKind, m int, val func(j int) *value) *aggTree {
-	t := &aggTree{fn: fn, kind: k, size: 1}
-	for t.size < m {
-		t.size *= 2
-	}
+	// Leaves at [m, 2m), node i the merge of 2i and 2i+1: 2m nodes
+	// whatever m (query keeps the order of left and right parts).
+	t := &aggTree{fn: fn, kind: k, size: m}
 	t.nodes = make([]aggNode, 2*t.size)
 	for j := range m {
 		nd := &t.nodes[t.size+j]

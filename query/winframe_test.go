@@ -461,3 +461,42 @@ func TestWindowFrameErrors(t *testing.T) {
 		t.Errorf("EXPLAIN:\n%s", p)
 	}
 }
+
+// TestAggTree: the segment tree of EXCLUDE frames answers every range
+// of partitions of every size (a power of two or not) as a scan does.
+func TestAggTree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	for m := 1; m <= 40; m++ {
+		vals := make([]value, m)
+		for j := range vals {
+			if vals[j] = (value{i: int64(rng.IntN(100) - 50)}); rng.IntN(5) == 0 {
+				vals[j] = nullValue
+			}
+		}
+		for _, fn := range []string{"sum", "min", "max", "count", "avg"} {
+			tree := newAggTree(fn, kInt, m, func(j int) *value { return &vals[j] })
+			for l := 0; l <= m; l++ {
+				for r := l; r <= m; r++ {
+					var in []any
+					for _, v := range vals[l:r] {
+						if !v.null {
+							in = append(in, v.i)
+						}
+					}
+					got, want := tree.result(tree.query(l, r)), bruteWindowAgg(fn, in)
+					var g any
+					switch {
+					case got.null:
+					case fn == "avg":
+						g = got.fl()
+					default:
+						g = got.i
+					}
+					if !sameCell(g, want) {
+						t.Fatalf("m %d %s [%d, %d) = %v, want %v", m, fn, l, r, g, want)
+					}
+				}
+			}
+		}
+	}
+}
