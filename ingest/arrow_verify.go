@@ -374,3 +374,31 @@ func (f fb) recordBatch(t int) error {
 	_, _, err = f.vector(slot(rb, 4), 8)
 	return err
 }
+
+// CheckArrowSchema checks an encapsulated Arrow IPC message whole in msg,
+// as Parquet's ARROW:schema metadata holds one (base64-decoded), the way
+// a stream's messages are checked: its metadata within its bytes and the
+// schema's limits, its body within what follows.
+func CheckArrowSchema(msg []byte) error {
+	if len(msg) < 4 {
+		return errors.New("shorter than a message's size")
+	}
+	size, head := binary.LittleEndian.Uint32(msg), 4
+	if size == 0xffffffff { // the continuation marker, then the size
+		if len(msg) < 8 {
+			return errors.New("shorter than a message's size")
+		}
+		size, head = binary.LittleEndian.Uint32(msg[4:]), 8
+	}
+	if size < 4 || int64(size) > int64(len(msg)-head) || size > maxArrowMetadata {
+		return fmt.Errorf("message metadata of %d bytes in %d", size, len(msg)-head)
+	}
+	body, err := checkMessage(msg[head : head+int(size)])
+	if err != nil {
+		return fmt.Errorf("corrupt message metadata: %w", err)
+	}
+	if rest := int64(len(msg) - head - int(size)); body > rest {
+		return fmt.Errorf("message body of %d bytes in %d", body, rest)
+	}
+	return nil
+}

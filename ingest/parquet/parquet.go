@@ -15,6 +15,7 @@ package parquet
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -24,6 +25,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/tsqdb/tsq/ingest"
 )
 
 // Magic starts (and ends) a Parquet file.
@@ -67,6 +70,10 @@ func NewStream(ctx context.Context, r io.ReaderAt, size int64, batchBytes int) (
 		return nil, fmt.Errorf("parquet: %w", err)
 	}
 	md := fr.MetaData()
+	if err := checkArrowSchema(md.KeyValueMetadata().FindValue("ARROW:schema")); err != nil {
+		fr.Close()
+		return nil, err
+	}
 	rows := md.NumRows
 	var bytes int64
 	for i := range fr.NumRowGroups() {
@@ -118,4 +125,28 @@ func convert(rr pqarrow.RecordReader, w io.Writer) (err error) {
 		return fmt.Errorf("parquet: %w", err)
 	}
 	return iw.Close()
+}
+
+// checkArrowSchema checks the Arrow schema a writer stored in the file's
+// metadata (ARROW:schema: base64 of an IPC schema message), which the
+// Arrow decoder trusts: a corrupt vector length there makes it allocate
+// without bound. Undecodable base64 is left to pqarrow, which refuses it.
+func checkArrowSchema(s *string) error {
+	if s == nil {
+		return nil
+	}
+	var raw []byte
+	var err error
+	if len(*s)%4 == 0 {
+		raw, err = base64.StdEncoding.DecodeString(*s)
+	}
+	if len(raw) == 0 || err != nil {
+		if raw, err = base64.RawStdEncoding.DecodeString(*s); err != nil {
+			return nil
+		}
+	}
+	if err := ingest.CheckArrowSchema(raw); err != nil {
+		return fmt.Errorf("parquet: corrupt file: its ARROW:schema metadata: %w", err)
+	}
+	return nil
 }

@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -174,4 +177,31 @@ func FuzzStream(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) {
 		_, _ = parseStream(in, 1<<16)
 	})
+}
+
+// TestCorruptArrowSchema: a file whose stored Arrow schema claims a
+// vector longer than its bytes (found by FuzzStream: the Arrow decoder
+// allocated 94 GB for it and the process died) is refused with an error
+// naming the metadata, and a checked schema still reads.
+func TestCorruptArrowSchema(t *testing.T) {
+	raw, err := os.ReadFile("testdata/fuzz/FuzzStream/8e26e0d1ab70fde7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	quoted := strings.TrimSuffix(strings.TrimPrefix(strings.SplitN(string(raw), "\n", 2)[1], "[]byte("), ")\n")
+	in, err := strconv.Unquote(quoted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = NewStream(context.Background(), bytes.NewReader([]byte(in)), int64(len(in)), 1<<16)
+	if err == nil || !strings.Contains(err.Error(), "ARROW:schema metadata") {
+		t.Fatalf("NewStream of the corrupt schema: %v", err)
+	}
+	good := parquetFile(t, 30, true)
+	if !bytes.Contains(good, []byte("ARROW:schema")) {
+		t.Fatal("the good file stores no Arrow schema: the case checks nothing")
+	}
+	if _, err := parseStream(good, 1<<16); err != nil {
+		t.Fatalf("a good file: %v", err)
+	}
 }
