@@ -163,3 +163,19 @@ func TestInteropWindowFrames(t *testing.T) {
 		agreeWithDuckDB(t, node, s, path, c.name, c.tsq, c.duck)
 	}
 }
+
+// TestInteropDistinctOn holds DISTINCT ON against DuckDB's: each series'
+// latest sample and its largest, and each series' busiest hour.
+func TestInteropDistinctOn(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	for _, q := range []string{
+		"SELECT DISTINCT ON (series) series, epoch_ms(time) AS t, value FROM nab ORDER BY series, time DESC, seq DESC",
+		"SELECT DISTINCT ON (series) series, epoch_ms(time) AS t, value FROM nab ORDER BY series, value DESC, time, seq",
+	} {
+		agreeWithDuckDB(t, node, s, path, q, q, q)
+	}
+	agreeWithDuckDB(t, node, s, path, "each series' busiest hour",
+		"SELECT DISTINCT ON (series) series, time, count(*) AS n FROM nab GROUP BY time(1h), series ORDER BY series, n DESC, time",
+		"SELECT DISTINCT ON (series) series, epoch_ms(time_bucket(INTERVAL 1 hour, time)) AS h, count(*) AS n FROM nab GROUP BY series, h ORDER BY series, n DESC, h")
+}

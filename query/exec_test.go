@@ -273,6 +273,7 @@ func FuzzQuery(f *testing.F) {
 		"SELECT seq, last_value(x IGNORE NULLS) OVER (ORDER BY time ROWS UNBOUNDED PRECEDING), lag(x, 2) IGNORE NULLS OVER w, nth_value(v, 2 IGNORE NULLS) OVER (w ROWS 3 PRECEDING), left(s, 2), lpad(s, 5, '-') FROM m WINDOW w AS (PARTITION BY host ORDER BY time)",
 		"SELECT host, count_if(v > 3), bool_or(b), any_value(s), quantile_disc(v, 0.5), percentile_cont(0.9) WITHIN GROUP (ORDER BY n DESC), power(avg(v), 2), sign(min(n)) FROM m GROUP BY host",
 		"SELECT seq, CASE WHEN v > 1 THEN NULL ELSE v END, coalesce(NULL, s), NULL, v + NULL, avg(v) OVER (ORDER BY time ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING EXCLUDE TIES) FROM m",
+		"SELECT DISTINCT ON (host, n % 2) host, n % 2 AS p, v FROM m ORDER BY host, p, v DESC LIMIT 5",
 		"SELECT host, corr(v, n), regr_slope(v, epoch(time)), covar_samp(n, x), regr_count(v, v) FROM m GROUP BY host HAVING regr_r2(v, n) >= 0",
 		"SELECT host, sum(sum(v)) OVER (ORDER BY time RANGE 10m PRECEDING), first_value(max(n)) OVER (ORDER BY max(x) DESC RANGE BETWEEN 2.5 FOLLOWING AND 9 FOLLOWING) FROM m GROUP BY time(1m), host",
 		"SELECT regexp_extract(series, 'host=\"(\\w+)', 1) AS h, regexp_replace(s, '(a)(l)', '\\2\\1', 'gi') FROM m WHERE regexp_extract(key, '\\d') != '' GROUP BY h, 2",

@@ -196,8 +196,12 @@ func endsSelectList(t token) bool {
 func (p *parser) selectBody(st *Statement) {
 	defer p.windowScope()()
 	p.expectKw("select")
-	distinct := -1 // SELECT DISTINCT: its position
-	if t := p.peek(); isKw(t, "distinct") && !isKw(p.toks[p.i+1], "from") && !(p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == ",") {
+	distinct := -1  // SELECT DISTINCT: its position
+	var on []*Arith // SELECT DISTINCT ON (...): its terms (distincton.go)
+	onPos := 0
+	if t := p.peek(); isKw(t, "distinct") && isKw(p.tok(p.i+1), "on") && isPunct(p.tok(p.i+2), "(") {
+		on, onPos = p.distinctOnTerms()
+	} else if isKw(t, "distinct") && !isKw(p.toks[p.i+1], "from") && !(p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == ",") {
 		distinct = p.advance().pos
 	}
 	p.selectList(st)
@@ -270,6 +274,9 @@ func (p *parser) selectBody(st *Statement) {
 	}
 	if p.acceptKw("offset") {
 		st.Offset = p.count("OFFSET")
+	}
+	if on != nil {
+		p.distinctOn(st, on, onPos)
 	}
 	p.endWindows()
 }
