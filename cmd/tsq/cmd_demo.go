@@ -39,6 +39,8 @@ var tour = []tourStep{
 		`SELECT series, max(value) AS peak, arg_max(time, value) AS peak_at, round(max(abs(value - prev)), 2) AS biggest_jump, arg_max(time, abs(value - prev)) AS jump_at FROM (SELECT time, series, value, lag(value) AS prev FROM cpu) GROUP BY series;`},
 	{"Window functions: each series' two busiest hours (OVER, QUALIFY), the change from the hour before (lag) and the mean of the three hours to it (a RANGE frame)",
 		`SELECT series, time, round(avg(value), 2) AS mean, round(avg(value) - lag(avg(value)), 2) AS change, round(avg(avg(value)) OVER (PARTITION BY series ORDER BY time RANGE 2h PRECEDING), 2) AS mean_3h, row_number() OVER (PARTITION BY series ORDER BY avg(value) DESC) AS r FROM cpu GROUP BY time(1h), series QUALIFY r <= 2 ORDER BY series, r;`},
+	{"The latest sample of each series (DISTINCT ON) against the mean of all (a subquery's value)",
+		`SELECT DISTINCT ON (series) series, time AS latest, value, round(value - (SELECT avg(value) FROM cpu), 2) AS vs_mean FROM cpu ORDER BY series, time DESC;`},
 	{"A join: each sample beside its series' mean, the spikes over twice the mean counted",
 		`SELECT series, round(max(m.mean), 2) AS mean, count(*) FILTER (WHERE c.value > 2 * m.mean) AS over_twice, round(max(c.value) / max(m.mean), 1) AS peak_x FROM cpu AS c JOIN (SELECT series, avg(value) AS mean FROM cpu GROUP BY series) AS m USING (series) GROUP BY series;`},
 	{"WITH and UNION ALL: hourly means computed once, the peak of each series and of all",
