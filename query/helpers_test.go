@@ -3,6 +3,7 @@ package query
 import (
 	"cmp"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -60,3 +61,26 @@ func bySeqOf(rows []trow) map[uint64]trow {
 
 // byTimeSeq orders rows by (time, seq), as windows and first() do.
 func byTimeSeq(a, b trow) int { return cmp.Or(cmp.Compare(a.time, b.time), cmp.Compare(a.seq, b.seq)) }
+
+// rowsOf returns the generated rows of result got, whose first column is
+// seq, in its order.
+func rowsOf(got [][]any, bySeq map[uint64]trow) []trow {
+	rs := make([]trow, len(got))
+	for i, g := range got {
+		rs[i] = bySeq[g[0].(uint64)]
+	}
+	return rs
+}
+
+// seriesParts groups rows by series, each in (time, seq) order: the
+// default window's partitions.
+func seriesParts(rows []trow) map[string][]trow {
+	parts := map[string][]trow{}
+	for _, r := range rows {
+		parts[r.series] = append(parts[r.series], r)
+	}
+	for _, p := range parts {
+		slices.SortFunc(p, byTimeSeq)
+	}
+	return parts
+}

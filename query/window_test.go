@@ -331,14 +331,8 @@ func TestWindowLagLead(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
-		parts := map[string][]trow{}
-		for _, g := range got {
-			r := bySeq[g[0].(uint64)]
-			parts[r.series] = append(parts[r.series], r)
-		}
 		want := map[uint64][]any{}
-		for _, pr := range parts {
-			slices.SortFunc(pr, byTimeSeq)
+		for _, pr := range seriesParts(rowsOf(got, bySeq)) {
 			for i, r := range pr {
 				w := make([]any, len(items))
 				for k, off := range offset {
@@ -480,14 +474,8 @@ func TestIgnoreNulls(t *testing.T) {
 	bySeq := bySeqOf(rows)
 	got := mustRun(t, open, "SELECT seq, lag(x IGNORE NULLS) OVER (PARTITION BY series ORDER BY time), lead(x, 2) IGNORE NULLS OVER (PARTITION BY series ORDER BY time), "+
 		"lag(x, 3 IGNORE NULLS), last_value(x IGNORE NULLS) OVER (PARTITION BY series ORDER BY time ROWS UNBOUNDED PRECEDING), lag(x, 0 IGNORE NULLS) FROM m")
-	parts := map[string][]trow{}
-	for _, g := range got {
-		r := bySeq[g[0].(uint64)]
-		parts[r.series] = append(parts[r.series], r)
-	}
 	want := map[uint64][]any{}
-	for _, p := range parts {
-		slices.SortFunc(p, byTimeSeq)
+	for _, p := range seriesParts(rowsOf(got, bySeq)) {
 		var seen []any // the non-null x so far
 		for i, r := range p {
 			w := make([]any, 5)

@@ -356,10 +356,7 @@ func TestWindowFrames(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
-		var rs []trow
-		for _, g := range got {
-			rs = append(rs, bySeq[g[0].(uint64)])
-		}
+		rs := rowsOf(got, bySeq)
 		if len(rs) < 900 {
 			t.Fatalf("%d rows", len(rs))
 		}

@@ -25,10 +25,7 @@ func TestWindowOver(t *testing.T) {
 	if len(got) < 1000 {
 		t.Fatalf("%d rows", len(got))
 	}
-	var rs []trow
-	for _, g := range got {
-		rs = append(rs, bySeq[g[0].(uint64)])
-	}
+	rs := rowsOf(got, bySeq)
 	// window sorts rs into partitions (by part's value) in the order of
 	// key (then time, seq) and calls f on each partition.
 	window := func(part func(trow) any, key func(a, b trow) int, f func(p []trow)) {
@@ -323,10 +320,7 @@ func TestWindowAggregates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rs []trow
-	for _, g := range got {
-		rs = append(rs, bySeq[g[0].(uint64)])
-	}
+	rs := rowsOf(got, bySeq)
 	if len(rs) < 1000 {
 		t.Fatalf("%d rows", len(rs))
 	}
