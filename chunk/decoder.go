@@ -252,7 +252,14 @@ func (d *Decoder) decodeBody(dst *Column, body []byte) error {
 	var n int
 	var err error
 	vals := body[off:]
+	// dst may have held a column of another type (scratch reused across
+	// blocks): only the slice of its type may hold values, so that
+	// consumers that take every non-empty slice (pick) see its rows only.
 	dst.Strs = nil
+	dst.Ints, dst.Floats, dst.Bools, dst.Codes = dst.Ints[:0], dst.Floats[:0], dst.Bools[:0], dst.Codes[:0]
+	if dst.Type != String && dst.Type != Bytes {
+		dst.Dict.Data, dst.Dict.Offsets = dst.Dict.Data[:0], dst.Dict.Offsets[:0]
+	}
 	d.tag = 0
 	if len(vals) > 0 && dst.Type != Bool {
 		d.tag = vals[0]

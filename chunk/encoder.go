@@ -593,10 +593,23 @@ func growCols(c []Column, n int) []Column {
 
 // pick sets dst to the rows keep of c, reusing dst's slices; the
 // dictionary is shared.
+// Only the values of c's type are taken: a decoded column's other slices
+// may hold another column's rows.
 func pick(dst, c *Column, keep []int32) {
-	*dst = Column{Name: c.Name, Type: c.Type, Dict: c.Dict,
-		Valid: pickOf(dst.Valid, c.Valid, keep), Ints: pickOf(dst.Ints, c.Ints, keep), Floats: pickOf(dst.Floats, c.Floats, keep),
-		Bools: pickOf(dst.Bools, c.Bools, keep), Codes: pickOf(dst.Codes, c.Codes, keep), Strs: pickOf(dst.Strs, c.Strs, keep)}
+	out := Column{Name: c.Name, Type: c.Type, Valid: pickOf(dst.Valid, c.Valid, keep)}
+	switch c.Type {
+	case Int64:
+		out.Ints = pickOf(dst.Ints, c.Ints, keep)
+	case Float64:
+		out.Floats = pickOf(dst.Floats, c.Floats, keep)
+	case Bool:
+		out.Bools = pickOf(dst.Bools, c.Bools, keep)
+	case String, Bytes:
+		out.Dict = c.Dict
+		out.Codes = pickOf(dst.Codes, c.Codes, keep)
+		out.Strs = pickOf(dst.Strs, c.Strs, keep)
+	}
+	*dst = out
 }
 
 // pickOf returns the rows keep of s in dst's array, nil if s is empty.

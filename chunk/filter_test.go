@@ -243,3 +243,68 @@ func TestEncodeFilteredRegular(t *testing.T) {
 		t.Fatalf("filtered column %d bytes (%v), delta-of-delta %d", stored, codec.IntEncoding(got.Hint(0).Encoding), len(dod))
 	}
 }
+
+// TestScratchAcrossTypes: a Column and an Encoder reused across blocks
+// whose column i changes type (a series' payload: ints in one block,
+// strings in the next) hold only the new column's values. The encoder's
+// scratch once kept the 32 ints of the first block and filtering the
+// second, longer one read past them.
+func TestScratchAcrossTypes(t *testing.T) {
+	ints := Block{Rows: 32, Columns: []Column{{Name: "seq", Type: Int64}, {Name: "v", Type: Int64}}}
+	strs := Block{Rows: 100, Columns: []Column{{Name: "seq", Type: Int64}, {Name: "v", Type: String}}}
+	for r := range ints.Rows {
+		ints.Columns[0].Ints = append(ints.Columns[0].Ints, int64(r))
+		ints.Columns[1].Ints = append(ints.Columns[1].Ints, int64(r*r))
+	}
+	var want []string
+	for r := range strs.Rows {
+		strs.Columns[0].Ints = append(strs.Columns[0].Ints, int64(r))
+		strs.Columns[1].Strs = append(strs.Columns[1].Strs, fmt.Sprint("s", r%7))
+	}
+	var enc Encoder
+	_, d1 := encodeFor(t, &enc, &ints, &Options{Compression: CompressZstd})
+	_, d2 := encodeFor(t, &enc, &strs, &Options{Compression: CompressZstd})
+	var col Column
+	for _, d := range []*Decoder{d1, d2} {
+		if err := d.Column(1, &col); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if col.Len() != strs.Rows || len(col.Ints) != 0 || len(col.Floats) != 0 || len(col.Bools) != 0 {
+		t.Fatalf("string column after an int one: %d rows, %d ints, %d floats, %d bools", col.Len(), len(col.Ints), len(col.Floats), len(col.Bools))
+	}
+	if err := d1.Column(1, &col); err != nil {
+		t.Fatal(err)
+	}
+	if col.Len() != ints.Rows || len(col.Codes) != 0 || col.Dict.Len() != 0 {
+		t.Fatalf("int column after a string one: %d rows, %d codes, %d dictionary entries", col.Len(), len(col.Codes), col.Dict.Len())
+	}
+	var keep1, keep2 []int32
+	for r := range ints.Rows {
+		keep1 = append(keep1, int32(r))
+	}
+	for r := 0; r < strs.Rows; r += 2 {
+		keep2 = append(keep2, int32(r))
+		want = append(want, strs.Columns[1].Strs[r])
+	}
+	var filt Encoder
+	if _, err := filt.EncodeFiltered(nil, d1, keep1, nil); err != nil {
+		t.Fatal(err)
+	}
+	out, err := filt.EncodeFiltered(nil, d2, keep2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got Decoder
+	if err := got.Reset(out); err != nil {
+		t.Fatal(err)
+	}
+	if err := got.Column(1, &col); err != nil {
+		t.Fatal(err)
+	}
+	for r, w := range want {
+		if s := string(col.Dict.At(int(col.Codes[r]))); s != w {
+			t.Fatalf("row %d: %q, want %q", r, s, w)
+		}
+	}
+}
