@@ -37,6 +37,11 @@ type Arith struct {
 	// scalarText as written.
 	Scalar     *Statement
 	scalarText string
+	// exists: Scalar is EXISTS (SELECT ...), 1 when it gives a row, else
+	// 0. Corr: a correlated subquery (correlate.go), Args the outer
+	// row's terms it is keyed by; scalarText as written.
+	exists bool
+	Corr   *Correlated
 }
 
 // String is the item's text, the name of its column without AS: one
@@ -74,7 +79,7 @@ func (a *Arith) write(sb *strings.Builder, min int) {
 	case a.Lit != nil:
 		sb.WriteString(a.Lit.String())
 		return
-	case a.Scalar != nil:
+	case a.Scalar != nil || a.Corr != nil:
 		sb.WriteString(a.scalarText)
 		return
 	case a.Op == 'c' || a.Op == 'f' && a.Args != nil:
@@ -407,6 +412,9 @@ type arithPlan struct {
 	// re: regexp_extract's and regexp_replace's pattern, compiled from
 	// the literal this plan is (regexp.go)
 	re *regexp.Regexp
+	// look: op 'l', a correlated subquery's table for this run, looked
+	// up by args (lookup.go)
+	look *lookupTable
 }
 
 // isIntKind: the kinds arithmetic takes as int64 (time as nanoseconds
@@ -421,6 +429,13 @@ func (a *arithPlan) eval(get func(*arithPlan) value) value {
 		return *a.lit
 	case a.op == 'c':
 		panic("query: CASE evaluated a row at a time") // outValue takes vec for it
+	case a.look != nil:
+		vals := make([]value, len(a.args))
+		for i, x := range a.args {
+			vals[i] = x.eval(get)
+		}
+		var key []byte
+		return a.lookup(vals, &key)
 	case a.args != nil:
 		vals := make([]value, len(a.args))
 		for i, x := range a.args {
@@ -545,6 +560,9 @@ func (p *plan) compileArith(a *Arith, leaf func(a *Arith, ap *arithPlan) error) 
 }
 
 func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) error) (*arithPlan, error) {
+	if a.Corr != nil {
+		return p.compileLookup(a, leaf)
+	}
 	if a.Scalar != nil {
 		x, err := p.scalarArith(a)
 		if err != nil {

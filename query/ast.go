@@ -58,6 +58,9 @@ type Statement struct {
 	// subAlias names FROM (SELECT ...) [AS] name, for a JOIN.
 	subAlias    string
 	subAliasPos int
+	// alias names the stream of a statement without JOIN (FROM cpu AS
+	// c): its columns may be written c.value (qualify.go).
+	alias string
 }
 
 // CTE is one relation of a WITH list: its name (a stream name) and its

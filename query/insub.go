@@ -15,98 +15,35 @@ import (
 // maxInValues bounds the distinct values of an IN subquery.
 var maxInValues = 1 << 20 // a variable for tests
 
-// inValues holds the values of a statement's IN subqueries (by *In)
-// and scalar subqueries (by their *Statement: one literal, LitNull for
-// none) for one run.
-type inValues map[any][]*Lit
+// inValues holds, for one run of a statement, the values of its IN
+// subqueries (lists, by *In), of its scalar subqueries (lists, by their
+// *Statement: one literal, LitNull for none) and the tables of its
+// correlated subqueries (lookup.go).
+type inValues struct {
+	lists  map[any][]*Lit
+	tables map[*Correlated]*lookupTable
+}
 
 // resolveIn runs the IN subqueries of st's conditions (WHERE, HAVING,
 // QUALIFY, aggregate filters, CASE and GROUP BY terms) and the scalar
-// subqueries of its arithmetic (items, aggregates' and windows'
-// arguments and OVER, ORDER BY) and returns their values.
+// and correlated subqueries of its arithmetic (items, aggregates' and
+// windows' arguments and OVER, ORDER BY) and returns their values.
 func resolveIn(ctx context.Context, st *Statement, text string, open Opener, o *Options) (inValues, error) {
 	var err error
-	vals := inValues{}
-	var walk func(e Expr)
-	var walkArith func(a *Arith)
-	walkWin := func(w *WinCall) {
-		walkArith(w.Arg)
-		if w.Over != nil {
-			for _, x := range w.Over.Partition {
-				walkArith(x)
-			}
-			for _, k := range w.Over.Order {
-				walkArith(k.Expr)
-			}
+	vals := inValues{lists: map[any][]*Lit{}, tables: map[*Correlated]*lookupTable{}}
+	eachNode(st, func(e Expr) {
+		if in, ok := e.(*In); ok && in.Sub != nil && err == nil {
+			vals.lists[in], err = runIn(ctx, in, text, open, o)
 		}
-	}
-	walk = func(e Expr) {
-		if err != nil || e == nil {
-			return
+	}, func(a *Arith) {
+		switch {
+		case err != nil:
+		case a.Scalar != nil:
+			vals.lists[a.Scalar], err = runScalar(ctx, a, text, open, o)
+		case a.Corr != nil:
+			vals.tables[a.Corr], err = runCorrelated(ctx, a, text, open, o)
 		}
-		switch e := e.(type) {
-		case *And:
-			walk(e.L)
-			walk(e.R)
-		case *Or:
-			walk(e.L)
-			walk(e.R)
-		case *Not:
-			walk(e.X)
-		case *ArithCompare:
-			walkArith(e.L)
-			walkArith(e.R)
-		case *ExprMatch:
-			walkArith(e.X)
-		case *In:
-			if e.Sub != nil {
-				vals[e], err = runIn(ctx, e, text, open, o)
-			}
-		}
-	}
-	walkArith = func(a *Arith) {
-		if a == nil || err != nil {
-			return
-		}
-		if a.Scalar != nil {
-			vals[a.Scalar], err = runScalar(ctx, a, text, open, o)
-			return
-		}
-		if a.Agg != nil {
-			walk(a.Agg.Filter)
-			walkArith(a.Agg.Expr)
-			walkArith(a.Agg.ByExpr)
-		}
-		if a.Win != nil {
-			walkWin(a.Win)
-		}
-		for _, w := range a.Whens {
-			walk(w.Cond)
-		}
-		for _, x := range a.parts() {
-			walkArith(x)
-		}
-	}
-	walk(st.Where)
-	walk(st.Having)
-	walk(st.Qualify)
-	for _, it := range st.Items {
-		if it.Agg != nil {
-			walk(it.Agg.Filter)
-			walkArith(it.Agg.Expr)
-			walkArith(it.Agg.ByExpr)
-		}
-		if it.Win != nil {
-			walkWin(it.Win)
-		}
-		walkArith(it.Expr)
-	}
-	for _, o := range st.OrderBy {
-		walkArith(o.Expr)
-	}
-	for _, g := range st.GroupBy {
-		walkArith(g.Expr)
-	}
+	})
 	return vals, err
 }
 
@@ -114,7 +51,7 @@ func resolveIn(ctx context.Context, st *Statement, text string, open Opener, o *
 // values for this run.
 func (v inValues) lits(e *In) []*Lit {
 	if e.Sub != nil {
-		return v[e]
+		return v.lists[e]
 	}
 	return e.Lits
 }

@@ -99,8 +99,11 @@ func (p *parser) join(st *Statement, alias string, aliasPos int) {
 	}
 	kind, pos, ok := p.joinKind()
 	if !ok {
-		if alias != "" && st.Sub == nil {
-			p.fail(aliasPos, "unexpected %s after FROM %s: a name there names the stream in a JOIN (FROM %s AS a JOIN other AS b ON ...)", alias, st.Stream, st.Stream)
+		if st.Sub == nil {
+			st.alias = alias // FROM cpu AS c: c.value is value (qualify.go)
+		}
+		if t := p.peek(); alias != "" && t.kind == tIdent && !reserved[strings.ToLower(t.text)] && !isKw(t, "window") {
+			p.fail(t.pos, "unexpected %s after FROM %s %s: a clause (WHERE, GROUP BY, ...) or a JOIN goes there", t.describe(), st.Stream, alias)
 		}
 		return
 	}
@@ -255,6 +258,9 @@ func (p *parser) sideStars(st *Statement) {
 		}
 		side := strings.TrimSuffix(it.Col.Name, ".*")
 		switch {
+		case st.Join == nil && len(st.Items) == 1 && side == st.qualifier():
+			st.Star, st.Items = true, nil // FROM cpu AS c: c.* is *
+			return
 		case st.Join == nil:
 			p.fail(it.Pos, "%s selects the columns of a side of a JOIN (FROM s AS a JOIN t AS b ...), and this statement has none", it.Col.Name)
 		case side != st.Join.Left.Alias && side != st.Join.Right.Alias:

@@ -288,7 +288,7 @@ func TestJoinErrors(t *testing.T) {
 		{"SELECT * FROM m a JOIN w b USING (series, series)", "series appears twice in USING", "series)"},
 		{"SELECT * FROM m a JOIN nope b USING (series)", "stream not found", "nope"},
 		{"SELECT * FROM m a JOIN (SELECT * FROM w) USING (series)", "a joined subquery needs a name", "(SELECT"},
-		{"SELECT * FROM m a WHERE n > 1", "unexpected a after FROM m: a name there names the stream in a JOIN", "a WHERE"},
+		{"SELECT * FROM m a b WHERE n > 1", "after FROM m a: a clause (WHERE, GROUP BY, ...) or a JOIN goes there", "b WHERE"},
 		{"SELECT v FROM m a JOIN w b USING (series)", "both sides of the join have a column v: write a.v or b.v", "v FROM"},
 		{"SELECT zz FROM m a JOIN w b USING (series)", `unknown column "zz" in the join`, "zz"},
 		{"SELECT * FROM m a JOIN w b USING (series) JOIN w c USING (series)", "one JOIN a statement", "JOIN w c"},
@@ -500,7 +500,7 @@ func TestJoinSideStarAndLimit(t *testing.T) {
 		{"SELECT a.seq FROM m a JOIN w b USING (series) ORDER BY b.seq LIMIT 5", "its result passes", ""},
 		{"SELECT a.seq FROM m a JOIN w b USING (series) WHERE seq > 0 LIMIT 5", "its result passes", ""},
 		{"SELECT c.* FROM m a JOIN w b USING (series)", "c.*: the join's sides are a and b", "c.*"},
-		{"SELECT m.* FROM m", "m.* selects the columns of a side of a JOIN", "m.*"},
+		{"SELECT m.*, seq FROM m", "m.* selects the columns of a side of a JOIN", "m.*"},
 	})
 }
 

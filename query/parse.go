@@ -25,6 +25,13 @@ func Parse(src string) (*Statement, error) {
 	if err != nil {
 		return nil, err
 	}
+	if qualified, ok := p.unqualified(); ok {
+		// Names qualified by their own statement's source (c.value)
+		// read as plain ones, those of an enclosing statement's make a
+		// subquery correlated: parsed again (qualify.go).
+		p = &parser{src: src, toks: qualified, correlate: true}
+		return p.statement()
+	}
 	return st, nil
 }
 
@@ -48,6 +55,11 @@ type parser struct {
 	// refs, the windows that name one, read before it (namedwin.go).
 	windows map[string]*Over
 	refs    []*Over
+	// scopes are the SELECTs read, with the names that qualify their
+	// columns; correlate: the second reading, after unqualified, which
+	// resolves correlated subqueries (qualify.go, correlate.go).
+	scopes    []scope
+	correlate bool
 }
 
 // errParse carries an *Error through panics inside the parser.
@@ -195,6 +207,7 @@ func endsSelectList(t token) bool {
 // selectBody parses a SELECT from SELECT to its last clause.
 func (p *parser) selectBody(st *Statement) {
 	defer p.windowScope()()
+	start := p.i
 	p.expectKw("select")
 	distinct := -1  // SELECT DISTINCT: its position
 	var on []*Arith // SELECT DISTINCT ON (...): its terms (distincton.go)
@@ -279,6 +292,7 @@ func (p *parser) selectBody(st *Statement) {
 		p.distinctOn(st, on, onPos)
 	}
 	p.endWindows()
+	p.endScope(st, start)
 }
 
 // deleteStmt parses the rest of DELETE FROM stream [WHERE cond] (the
@@ -1040,6 +1054,9 @@ func (p *parser) operand() *ColRef {
 var flipped = map[string]string{"=": "=", "!=": "!=", "<>": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 func (p *parser) predicate() Expr {
+	if t := p.peek(); isKw(t, "exists") && isPunct(p.tok(p.i+1), "(") {
+		return p.exists()
+	}
 	if p.arithAt(p.i, false) {
 		return p.arithCompare()
 	}

@@ -153,7 +153,7 @@ func TestParseBad(t *testing.T) {
 		{"SELECT quantile(v, 0.5) FROM m", 1, 17, "the quantile first, a number in [0, 1]: quantile(0.99, v)"},
 		{"SELECT quantile(-0.5, v) FROM m", 1, 17, "quantile wants a number q in [0, 1] first"},
 		{"SELECT * FROM m LIMIT -1", 1, 23, "LIMIT wants"},
-		{"SELECT * FROM m extra", 1, 17, "unexpected"},
+		{"SELECT * FROM m extra words", 1, 23, "unexpected"},
 		{"SELECT * FROM fold(m) AS OF SEQ x", 1, 33, "AS OF SEQ wants"},
 		{"SELECT * FROM fold(m) AS OF BANANA", 1, 29, "expected SEQ or TIME"},
 		{"SELECT * FROM m WHERE time > 1h", 1, 30, "a duration"},

@@ -39,6 +39,9 @@ func (p *parser) scalarScope() func() {
 
 // runScalar runs a's subquery and returns its value as one literal.
 func runScalar(ctx context.Context, a *Arith, text string, open Opener, o *Options) ([]*Lit, error) {
+	if a.exists {
+		return runExists(ctx, a, text, open, o)
+	}
 	rr, err := exec(ctx, a.Scalar, text, open, o)
 	if err != nil {
 		return nil, err
@@ -87,7 +90,7 @@ func runScalar(ctx context.Context, a *Arith, text string, open Opener, o *Optio
 func (p *plan) scalarArith(a *Arith) (*Arith, error) {
 	// By the subquery: the node may be a copy (resultRefs). None: it was
 	// not run, being where resolveIn does not look.
-	lits := p.in[a.Scalar]
+	lits := p.in.lists[a.Scalar]
 	if len(lits) == 0 {
 		return nil, p.errAt(a.Pos, "a subquery as a value goes in SELECT items, WHERE, HAVING, QUALIFY, ORDER BY and functions' arguments, not here")
 	}
@@ -107,4 +110,25 @@ func (a *arithPlan) takeKind(o *arithPlan) {
 	if a.nullLit() && !o.nullLit() {
 		a.kind = o.kind
 	}
+}
+
+// runExists runs EXISTS a's subquery for its first row and returns 1
+// if it gives one, else 0.
+func runExists(ctx context.Context, a *Arith, text string, open Opener, o *Options) ([]*Lit, error) {
+	q := *a.Scalar
+	if q.Limit != 0 {
+		q.Limit = 1
+	}
+	rr, err := exec(ctx, &q, text, open, o)
+	if err != nil {
+		return nil, err
+	}
+	defer rr.Release()
+	lit := &Lit{Kind: LitInt, Pos: a.Pos}
+	for rr.Next() {
+		if rr.RecordBatch().NumRows() > 0 {
+			lit.Int = 1
+		}
+	}
+	return []*Lit{lit}, rr.Err()
 }

@@ -151,12 +151,16 @@ func (a *arithPlan) vec(b *batch, sel []int32) vec {
 		return vec{ints: []int64{a.lit.i}, scalar: true}
 	case a.op == 0:
 		return a.leafVec(b, sel)
+	case a.look != nil && a.dictCol == "":
+		return a.lookupVec(b, sel)
 	case a.dictCol != "":
 		if c := b.strColOrField(a.dictCol); c != nil && c.Codes != nil && c.Strs == nil && c.Dict.Len() < len(sel) {
 			return a.dictVec(c, sel, m)
 		}
 	}
 	switch {
+	case a.look != nil:
+		return a.lookupVec(b, sel)
 	case a.op == 'c':
 		return a.caseVec(b, sel)
 	case a.args != nil:

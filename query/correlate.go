@@ -1,0 +1,258 @@
+package query
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Correlated subqueries name the outer row's columns, qualified by the
+// outer statement's source (qualify.go): each series' samples above
+// its own mean,
+//
+//	SELECT time, series, value FROM cpu AS c
+//	WHERE value > (SELECT avg(value) FROM cpu WHERE series = c.series)
+//
+// and EXISTS (SELECT ... WHERE key = c.key). The outer row's columns
+// may appear only in equalities of the subquery's WHERE, one side
+// inner, the other outer (series = c.series, date_trunc('day', time) =
+// c.day). The subquery then runs once, not once a row: without those
+// equalities, grouped by their inner terms (its keys); its result is a
+// table from key to value that each outer row looks up by its outer
+// terms (lookup.go). An aggregate's value for an outer row no group
+// matches is the aggregate of no rows (count(*) is 0, avg NULL), which
+// the subquery run over no rows gives; a subquery of rows (LIMIT 1)
+// gives the first row of each key in its ORDER BY's order (DISTINCT ON);
+// one without LIMIT 1 must give at most one row a key. EXISTS is 1 for
+// an outer row whose key some inner row has, else 0 (so NOT EXISTS
+// holds for an outer row whose key is NULL, as in SQL).
+
+// Correlated is a correlated subquery, decorrelated.
+type Correlated struct {
+	// Sub gives the value (unless Exists) then the keys, one row a key.
+	Sub *Statement
+	// Empty gives the value of an outer row no key matches: the
+	// aggregate subquery over no rows; nil for NULL (0 for EXISTS).
+	Empty  *Statement
+	Keys   int
+	Exists bool
+	// inner are the keys' inner terms as written, for errors.
+	inner []string
+	pos   int
+}
+
+// correlateSubqueries decorrelates the subqueries of st (scope sc)
+// that name st's columns, and refuses those that name them elsewhere
+// than equalities of their WHERE.
+func (p *parser) correlateSubqueries(st *Statement, sc scope) {
+	outer := func(name string) string {
+		for _, q := range sc.quals {
+			if qualifiedBy(name, q) {
+				return q
+			}
+		}
+		return ""
+	}
+	eachNode(st, func(e Expr) {
+		if in, ok := e.(*In); ok && in.Sub != nil {
+			if name, pos, ok := deepOuterRef(in.Sub, outer); ok {
+				p.fail(pos, "IN (SELECT ...) names %s of the outer query: write EXISTS (SELECT ... WHERE <its column> = <yours> AND ...)", name)
+			}
+		}
+	}, func(a *Arith) {
+		if a.Scalar != nil {
+			p.decorrelate(a, sc, outer)
+		}
+	})
+}
+
+// deepOuterRef returns the first column of st or of a statement in it
+// that outer names (qualified by an outer statement's source).
+func deepOuterRef(st *Statement, outer func(string) string) (string, int, bool) {
+	var name string
+	pos, found := 0, false
+	eachCol(st, func(n string, at int) {
+		if !found && outer(n) != "" {
+			name, pos, found = n, at, true
+		}
+	})
+	if found {
+		return name, pos, true
+	}
+	for _, s := range subStatements(st) {
+		if n, at, ok := deepOuterRef(s, outer); ok {
+			return n, at, true
+		}
+	}
+	return "", 0, false
+}
+
+// corrKey is an equality tying the subquery to the outer row.
+type corrKey struct {
+	inner, outer *Arith
+}
+
+// decorrelate turns the scalar or EXISTS subquery a, if it names the
+// outer statement's columns, into a correlated one.
+func (p *parser) decorrelate(a *Arith, sc scope, outer func(string) string) {
+	q := a.Scalar
+	var keys []corrKey
+	var rest []Expr
+	for _, c := range conjuncts(q.Where, nil) {
+		if k, ok := p.corrEquality(c, outer); ok {
+			keys = append(keys, k)
+			continue
+		}
+		rest = append(rest, c)
+	}
+	// Everything else must be the subquery's own.
+	probe := *q
+	probe.Where = andOf(rest)
+	if name, pos, ok := deepOuterRef(&probe, outer); ok {
+		p.fail(pos, "%s names a column of the outer query outside an equality of the subquery's WHERE (series = %s.series); a correlated subquery is tied to the outer row by such equalities only", name, strings.SplitN(name, ".", 2)[0])
+	}
+	if len(keys) == 0 {
+		return
+	}
+	switch {
+	case q.Union != nil:
+		p.fail(a.Pos, "a correlated subquery may not be a UNION: correlate each SELECT")
+	case q.Star && !a.exists:
+		p.fail(a.Pos, "a subquery as a value selects one column, not *")
+	case q.Offset > 0:
+		p.fail(a.Pos, "a correlated subquery takes no OFFSET")
+	}
+	c := &Correlated{Keys: len(keys), Exists: a.exists, pos: a.Pos}
+	sub := probe
+	sub.Limit, sub.Offset, sub.OrderBy = -1, 0, nil
+	var keyItems []SelectItem
+	var keyGroups []GroupItem
+	var innerTerms, outerTerms []*Arith
+	for i, k := range keys {
+		c.inner = append(c.inner, k.inner.String())
+		innerTerms = append(innerTerms, k.inner)
+		outerTerms = append(outerTerms, p.ownTerm(k.outer, sc))
+		it := SelectItem{Expr: k.inner, Alias: fmt.Sprintf("__key%d", i+1), Pos: k.inner.Pos}
+		g := GroupItem{Expr: k.inner, Pos: k.inner.Pos}
+		if k.inner.Col != nil {
+			it.Expr, it.Col = nil, k.inner.Col
+			g.Expr, g.Col = nil, k.inner.Col
+		}
+		keyItems = append(keyItems, it)
+		keyGroups = append(keyGroups, g)
+	}
+	agg := isAggregate(q)
+	switch {
+	case a.exists:
+		if agg || q.Qualify != nil {
+			p.fail(a.Pos, "EXISTS over an aggregate, grouped or QUALIFY subquery that names the outer query is not supported: EXISTS (SELECT ... WHERE <its column> = <yours>)")
+		}
+		if q.Limit == 0 {
+			p.fail(a.Pos, "EXISTS over a subquery of LIMIT 0 is always false")
+		}
+		sub.Star, sub.Items, sub.GroupBy, sub.Having = false, keyItems, keyGroups, nil
+	case len(q.Items) != 1:
+		p.fail(a.Pos, "a subquery as a value selects one column; this one selects %d", len(q.Items))
+	case agg && len(q.GroupBy) == 0:
+		if q.Limit == 0 {
+			p.fail(a.Pos, "a correlated subquery of LIMIT 0 has no value")
+		}
+		sub.Items = append([]SelectItem{q.Items[0]}, keyItems...)
+		sub.GroupBy = keyGroups
+		empty := *q
+		empty.Where = andOf(append(rest, noRow(a.Pos)))
+		c.Empty = &empty
+	case q.Limit == 1 && !agg:
+		sub.Items = append([]SelectItem{q.Items[0]}, keyItems...)
+		sub.OrderBy = q.OrderBy
+		p.distinctOn(&sub, innerTerms, a.Pos)
+		sub.OrderBy = nil
+	case q.Limit < 0:
+		sub.Items = append([]SelectItem{q.Items[0]}, keyItems...)
+		if agg {
+			sub.GroupBy = append(keyGroups, q.GroupBy...)
+		}
+	default:
+		p.fail(a.Pos, "a correlated subquery as a value takes LIMIT 1 (the first row of each outer row's match) or none")
+	}
+	c.Sub = &sub
+	a.Scalar, a.Corr, a.Args = nil, c, outerTerms
+}
+
+// corrEquality reports whether condition e is inner = outer (either way
+// round), an equality tying the subquery to the outer row.
+func (p *parser) corrEquality(e Expr, outer func(string) string) (corrKey, bool) {
+	c, ok := e.(*ArithCompare)
+	if !ok || c.Op != "=" {
+		return corrKey{}, false
+	}
+	lo, li := arithRefs(c.L, outer)
+	ro, ri := arithRefs(c.R, outer)
+	switch {
+	case lo && !li && !ro && ri:
+		return corrKey{inner: c.R, outer: c.L}, true
+	case ro && !ri && !lo && li:
+		return corrKey{inner: c.L, outer: c.R}, true
+	}
+	return corrKey{}, false
+}
+
+// arithRefs reports whether a names outer columns, and its own.
+func arithRefs(a *Arith, outer func(string) string) (hasOuter, hasOwn bool) {
+	st := &Statement{Items: []SelectItem{{Expr: a}}}
+	eachCol(st, func(name string, _ int) {
+		if outer(name) != "" {
+			hasOuter = true
+		} else {
+			hasOwn = true
+		}
+	})
+	for _, s := range subStatements(st) {
+		if _, _, ok := deepOuterRef(s, outer); ok {
+			hasOuter, hasOwn = true, true // a subquery in a key: neither side's alone
+		}
+	}
+	return hasOuter, hasOwn
+}
+
+// ownTerm returns the outer term x as the outer statement reads it:
+// c.series is series, unless the outer statement is a join (a.series).
+func (p *parser) ownTerm(x *Arith, sc scope) *Arith {
+	if !sc.strip {
+		return x
+	}
+	q := sc.quals[0]
+	return cloneArith(x, func(n string) string {
+		if qualifiedBy(n, q) {
+			return n[len(q)+1:]
+		}
+		return n
+	})
+}
+
+// andOf joins conditions with AND; nil for none.
+func andOf(es []Expr) Expr {
+	var out Expr
+	for _, e := range es {
+		if out == nil {
+			out = e
+		} else {
+			out = &And{L: out, R: e}
+		}
+	}
+	return out
+}
+
+// noRow is a condition no row meets: seq 0 (seqs start at 1).
+func noRow(pos int) Expr {
+	return &Compare{Col: &ColRef{Name: "seq", Pos: pos}, Op: "=", Lit: &Lit{Kind: LitInt, Int: 0, Pos: pos}}
+}
+
+// exists parses EXISTS (SELECT ...): 1 when the subquery gives a row,
+// compared with 1.
+func (p *parser) exists() Expr {
+	t := p.advance()
+	a := p.scalarSub()
+	a.exists, a.scalarText, a.Pos = true, "EXISTS "+a.scalarText, t.pos
+	one := &Arith{Lit: &Lit{Kind: LitInt, Int: 1, Pos: t.pos}, Pos: t.pos}
+	return &ArithCompare{L: a, Op: "=", R: one, Pos: t.pos}
+}
