@@ -1,0 +1,184 @@
+package query
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"testing"
+)
+
+// TestCorrelated: a subquery that names the outer row's columns gives,
+// for each outer row, what it gives with that row's values written in,
+// computed here row by row from the generated rows: an aggregate (the
+// aggregate of no rows where none match: count 0, avg NULL), keyed by
+// one term or two, by computed terms and across kinds (an int equals a
+// float of its value); the first row of each key (ORDER BY ... LIMIT 1);
+// EXISTS and NOT EXISTS (true for a NULL key).
+func TestCorrelated(t *testing.T) {
+	src, rows := testSource(t, 1500, 40)
+	open := openOnly(src)
+	// each runs q, whose first column is seq in seq order, and checks
+	// its second column against want of the row.
+	each := func(q string, want func(o trow) any) {
+		t.Helper()
+		got := mustRun(t, open, q)
+		if len(got) != len(rows) {
+			t.Fatalf("%s: %d rows, want %d", q, len(got), len(rows))
+		}
+		for i, g := range got {
+			o := rows[i]
+			if g[0].(uint64) != o.seq {
+				t.Fatalf("%s: row %d is seq %v", q, i, g[0])
+			}
+			if w := want(o); !sameCell(g[1], w) {
+				t.Fatalf("%s: seq %d (series %s, key %q): %v (%T), want %v (%T)", q, o.seq, o.series, o.key, g[1], g[1], w, w)
+			}
+		}
+	}
+	// where returns the rows matching f.
+	where := func(f func(r trow) bool) []trow {
+		var out []trow
+		for _, r := range rows {
+			if f(r) {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	avgV := func(rs []trow) any {
+		n, s := 0, 0.0
+		for _, r := range rs {
+			if v, ok := r.f["v"].(float64); ok {
+				n, s = n+1, s+v
+			}
+		}
+		if n == 0 {
+			return nil
+		}
+		return s / float64(n)
+	}
+	count := func(rs []trow) any { return int64(len(rs)) }
+	opName := map[int64]string{1: "put", 2: "delete", 3: "drop"}
+
+	each("SELECT seq, (SELECT avg(v) FROM m WHERE series = o.series) FROM m AS o ORDER BY seq", func(o trow) any {
+		return avgV(where(func(r trow) bool { return r.series == o.series }))
+	})
+	each("SELECT seq, (SELECT count(*) FROM m WHERE key = o.key AND op = 'delete') FROM m AS o ORDER BY seq", func(o trow) any {
+		return count(where(func(r trow) bool { return r.key == o.key && r.op == 2 }))
+	})
+	each("SELECT seq, (SELECT avg(v) FROM m WHERE o.series = series AND key = o.key AND seq < 700) FROM m AS o ORDER BY seq", func(o trow) any {
+		return avgV(where(func(r trow) bool { return r.series == o.series && r.key == o.key && r.seq < 700 }))
+	})
+	each("SELECT seq, (SELECT count(*) + 1 FROM m WHERE date_trunc('hour', time) = date_trunc('hour', o.time)) FROM m AS o ORDER BY seq", func(o trow) any {
+		h := o.time - o.time%3_600_000_000_000
+		return int64(len(where(func(r trow) bool { return r.time-r.time%3_600_000_000_000 == h }))) + 1
+	})
+	each("SELECT seq, (SELECT count(*) FROM m WHERE n = o.x) FROM m AS o ORDER BY seq", func(o trow) any {
+		x, ok := o.f["x"].(float64)
+		return count(where(func(r trow) bool { n, has := r.f["n"].(int64); return ok && has && float64(n) == x }))
+	})
+	each("SELECT seq, (SELECT v FROM m WHERE series = o.series AND v IS NOT NULL ORDER BY time DESC, seq DESC LIMIT 1) FROM m AS o ORDER BY seq", func(o trow) any {
+		rs := where(func(r trow) bool { _, ok := r.f["v"]; return ok && r.series == o.series })
+		if len(rs) == 0 {
+			return nil
+		}
+		return slices.MaxFunc(rs, byTimeSeq).f["v"]
+	})
+	each("SELECT seq, (SELECT op FROM m WHERE key = o.key ORDER BY seq LIMIT 1) FROM m AS o ORDER BY seq", func(o trow) any {
+		rs := where(func(r trow) bool { return r.key == o.key })
+		if len(rs) == 0 {
+			return nil
+		}
+		return opName[slices.MinFunc(rs, func(a, b trow) int { return cmp.Compare(a.seq, b.seq) }).op]
+	})
+	deleted := func(o trow) bool {
+		return len(where(func(r trow) bool { return r.key == o.key && r.op == 2 && r.series == o.series })) > 0
+	}
+	each("SELECT seq, CASE WHEN EXISTS (SELECT 1 FROM m WHERE key = o.key AND op = 'delete' AND series = o.series) THEN 'yes' ELSE 'no' END FROM m AS o ORDER BY seq", func(o trow) any {
+		return map[bool]string{true: "yes", false: "no"}[deleted(o)]
+	})
+	var kept, gone []any
+	for _, o := range rows {
+		if deleted(o) {
+			gone = append(gone, o.seq)
+		} else {
+			kept = append(kept, o.seq)
+		}
+	}
+	if len(kept) < 100 || len(gone) < 20 {
+		t.Fatalf("%d rows with a deleted key, %d without: too few to show anything", len(gone), len(kept))
+	}
+	for q, want := range map[string][]any{
+		"SELECT seq FROM m AS o WHERE NOT EXISTS (SELECT seq FROM m WHERE key = o.key AND op = 'delete' AND series = o.series) ORDER BY seq": kept,
+		"SELECT seq FROM m AS o WHERE EXISTS (SELECT * FROM m WHERE key = o.key AND series = o.series AND op = 'delete') ORDER BY seq":       gone,
+	} {
+		got := mustRun(t, open, q)
+		var seqs []any
+		for _, g := range got {
+			seqs = append(seqs, g[0])
+		}
+		if !slices.Equal(seqs, want) {
+			t.Errorf("%s: %d rows, want %d", q, len(seqs), len(want))
+		}
+	}
+}
+
+// TestCorrelatedForms: correlated subqueries give what the same
+// question written as a join, or with the value written in, gives: in
+// HAVING of a grouped outer query, in a join's WHERE (keyed by a side's
+// column), inside FROM's subquery and a WITH relation, and nested (a
+// correlated subquery in a correlated one); an uncorrelated EXISTS is
+// all rows or none; names qualified by the statement's own source read
+// as plain ones.
+func TestCorrelatedForms(t *testing.T) {
+	open := twoStreams(t)
+	for _, c := range [][2]string{
+		{"SELECT time, v FROM m AS o WHERE v > (SELECT avg(v) FROM m WHERE series = o.series) ORDER BY seq",
+			"SELECT a.time, a.v FROM m AS a JOIN (SELECT series, avg(v) AS mean FROM m GROUP BY series) AS b USING (series) WHERE a.v > b.mean ORDER BY a.seq"},
+		{"SELECT series, count(*) AS c, max(v) AS mx, avg(v) AS mean FROM m AS o GROUP BY series HAVING count(*) > (SELECT count(*) FROM w WHERE v < 20) AND max(v) > (SELECT avg(v) FROM m WHERE series = o.series) ORDER BY series",
+			"SELECT series, count(*) AS c, max(v) AS mx, avg(v) AS mean FROM m GROUP BY series HAVING c > 17 AND mx > mean ORDER BY series"},
+		{"SELECT a.seq, (SELECT count(*) FROM w WHERE series = b.series AND v > 10) AS n FROM m AS a JOIN w AS b ON a.n = b.v ORDER BY a.seq, n",
+			"SELECT a.seq, c.n FROM (SELECT a.seq AS seq, b.series AS series FROM m AS a JOIN w AS b ON a.n = b.v) AS a JOIN (SELECT series, count(*) FILTER (WHERE v > 10) AS n FROM w GROUP BY series) AS c USING (series) ORDER BY a.seq, c.n"},
+		{"SELECT count(*) FROM (SELECT seq FROM m AS o WHERE v > (SELECT avg(v) FROM m WHERE series = o.series))",
+			"SELECT count(*) FROM m AS a JOIN (SELECT series, avg(v) AS mean FROM m GROUP BY series) AS b USING (series) WHERE a.v > b.mean"},
+		{"WITH h AS (SELECT time, series, v FROM m) SELECT time FROM h AS o WHERE v = (SELECT max(v) FROM h WHERE series = o.series) ORDER BY time",
+			"SELECT a.time FROM m AS a JOIN (SELECT series, max(v) AS top FROM m GROUP BY series) AS b USING (series) WHERE a.v = b.top ORDER BY a.time"},
+		{"SELECT seq FROM m AS o WHERE EXISTS (SELECT 1 FROM w AS x WHERE x.v = o.n AND EXISTS (SELECT 1 FROM w WHERE series = x.series AND v > 117)) ORDER BY seq",
+			"SELECT seq FROM m WHERE n % 3 = 1 AND n % 7 != 0 ORDER BY seq"},
+		{"SELECT seq FROM m WHERE EXISTS (SELECT 1 FROM w WHERE v > 100) ORDER BY seq", "SELECT seq FROM m ORDER BY seq"},
+		{"SELECT count(*) FROM m WHERE NOT EXISTS (SELECT 1 FROM w WHERE v > 1000)", "SELECT count(*) FROM m"},
+		{"SELECT count(*) AS c FROM m WHERE EXISTS (SELECT 1 FROM w WHERE v > 1000)", "SELECT 0 AS c"},
+		{"SELECT o.seq, o.v * 2 AS d FROM m AS o WHERE o.v > 1 AND o.series LIKE 'cpu%' ORDER BY o.seq", "SELECT seq, v * 2 AS d FROM m WHERE v > 1 AND series LIKE 'cpu%' ORDER BY seq"},
+		{"SELECT m.seq, avg(m.v) OVER (PARTITION BY m.series) AS a FROM m ORDER BY m.seq", "SELECT seq, avg(v) OVER (PARTITION BY series) AS a FROM m ORDER BY seq"},
+		{"SELECT h.series, h.c FROM (SELECT series, count(*) AS c FROM m GROUP BY series) AS h WHERE h.c > 10 ORDER BY h.series", "SELECT series, count(*) AS c FROM m GROUP BY series HAVING count(*) > 10 ORDER BY series"},
+		{"SELECT o.* FROM m o WHERE o.n > 50 ORDER BY seq", "SELECT * FROM m WHERE n > 50 ORDER BY seq"},
+	} {
+		sameRows(t, open, c[0], c[1], 1)
+	}
+	// The items' names are the columns', unqualified.
+	rr, err := Run(context.Background(), "SELECT o.seq, o.v FROM m AS o LIMIT 1", open, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rr.Release()
+	if f := rr.Schema().Fields(); f[0].Name != "seq" || f[1].Name != "v" {
+		t.Errorf("qualified items named %s, %s", f[0].Name, f[1].Name)
+	}
+}
+
+// TestCorrelatedErrors: what a correlated subquery cannot do fails where
+// it is written, saying what to write instead.
+func TestCorrelatedErrors(t *testing.T) {
+	open := twoStreams(t)
+	wantErrors(t, open, []errCase{
+		{"SELECT seq FROM m AS o WHERE v > (SELECT avg(v) FROM m WHERE time < o.time)", "o.time names a column of the outer query outside an equality of the subquery's WHERE", "o.time)"},
+		{"SELECT seq, (SELECT avg(v) + o.v FROM m WHERE series = o.series) FROM m AS o", "o.v names a column of the outer query outside an equality", "o.v FROM"},
+		{"SELECT seq FROM m AS o WHERE v IN (SELECT v FROM m WHERE series = o.series)", "IN (SELECT ...) names o.series of the outer query: write EXISTS", "o.series)"},
+		{"SELECT seq, (SELECT v FROM m WHERE series = o.series ORDER BY time LIMIT 2) FROM m AS o", "takes LIMIT 1", "(SELECT v"},
+		{"SELECT seq, (SELECT v FROM m WHERE series = o.series) FROM m AS o", "gives more than one row for one outer row", "(SELECT v"},
+		{"SELECT seq, (SELECT count(*) FROM m WHERE n = o.series) FROM m AS o", "type mismatch: series is text and the subquery's n a number", "o.series)"},
+		{"SELECT seq, (SELECT v, n FROM m WHERE series = o.series LIMIT 1) FROM m AS o", "selects one column; this one selects 2", "(SELECT v, n"},
+		{"SELECT seq FROM m AS o WHERE EXISTS (SELECT count(*) FROM m WHERE series = o.series)", "EXISTS over an aggregate", "EXISTS"},
+		{"SELECT seq, (SELECT avg(v) FROM m WHERE series = o.series AND EXISTS (SELECT 1 FROM w WHERE s = o.s)) FROM m AS o", "o.s names a column of the outer query outside an equality", "o.s)"},
+	})
+}
