@@ -274,6 +274,8 @@ func FuzzQuery(f *testing.F) {
 		"SELECT host, count_if(v > 3), bool_or(b), any_value(s), quantile_disc(v, 0.5), percentile_cont(0.9) WITHIN GROUP (ORDER BY n DESC), power(avg(v), 2), sign(min(n)) FROM m GROUP BY host",
 		"SELECT seq, CASE WHEN v > 1 THEN NULL ELSE v END, coalesce(NULL, s), NULL, v + NULL, avg(v) OVER (ORDER BY time ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING EXCLUDE TIES) FROM m",
 		"SELECT DISTINCT ON (host, n % 2) host, n % 2 AS p, v FROM m ORDER BY host, p, v DESC LIMIT 5",
+		"SELECT o.seq, (SELECT avg(v) FROM m WHERE s = o.s AND n % 3 = o.n % 3) AS a, (SELECT x FROM m WHERE key = o.key ORDER BY time DESC LIMIT 1) FROM m AS o WHERE EXISTS (SELECT 1 FROM m WHERE host = o.host AND v > 3) AND NOT EXISTS (SELECT 1 FROM m WHERE v > 1e9)",
+		"SELECT host, count(*) FROM m AS o GROUP BY host HAVING count(*) > (SELECT count(*) / 10 FROM m WHERE m.host = o.host)",
 		"SELECT host, corr(v, n), regr_slope(v, epoch(time)), covar_samp(n, x), regr_count(v, v) FROM m GROUP BY host HAVING regr_r2(v, n) >= 0",
 		"SELECT host, sum(sum(v)) OVER (ORDER BY time RANGE 10m PRECEDING), first_value(max(n)) OVER (ORDER BY max(x) DESC RANGE BETWEEN 2.5 FOLLOWING AND 9 FOLLOWING) FROM m GROUP BY time(1m), host",
 		"SELECT regexp_extract(series, 'host=\"(\\w+)', 1) AS h, regexp_replace(s, '(a)(l)', '\\2\\1', 'gi') FROM m WHERE regexp_extract(key, '\\d') != '' GROUP BY h, 2",
