@@ -271,7 +271,9 @@ func BenchmarkQuerySeriesGroup(b *testing.B) {
 // latest ambient_temperature_system_failure sample at or before it (the
 // right side, 0.9M rows, held); mean joins every sample of 2014 (the
 // left side's time term pruning its scan) with its series' mean over
-// the whole stream and counts those above it, per series.
+// the whole stream and counts those above it, per series; correlated
+// asks the same with a correlated subquery (measured here: 0.19 s
+// against the join's 1.0 s), correlated_day keys it by series and day.
 func BenchmarkQueryJoin(b *testing.B) {
 	b.Run("asof", func(b *testing.B) {
 		benchQuery(b, "SELECT count(*), avg(b.value) FROM (SELECT time, value FROM nab WHERE series = 'nab/realKnownCause/nyc_taxi') AS a "+
@@ -280,6 +282,17 @@ func BenchmarkQueryJoin(b *testing.B) {
 	b.Run("mean", func(b *testing.B) {
 		benchQuery(b, "SELECT series, count(*) FROM nab AS a JOIN (SELECT series, avg(value) AS m FROM nab GROUP BY series) AS b USING (series) "+
 			"WHERE a.value > b.m AND a.time >= '2014-01-01' AND a.time < '2015-01-01' GROUP BY series")
+	})
+	// The same question as a correlated subquery: it runs once, grouped
+	// by series, and each row looks its series' mean up (against mean).
+	b.Run("correlated", func(b *testing.B) {
+		benchQuery(b, "SELECT series, count(*) FROM nab AS o WHERE value > (SELECT avg(value) FROM nab WHERE series = o.series) "+
+			"AND time >= '2014-01-01' AND time < '2015-01-01' GROUP BY series")
+	})
+	// Keyed by series and day: ~4,000 keys, two terms a row.
+	b.Run("correlated_day", func(b *testing.B) {
+		benchQuery(b, "SELECT series, count(*) FROM nab AS o WHERE value = (SELECT max(value) FROM nab WHERE series = o.series "+
+			"AND date_trunc('day', time) = date_trunc('day', o.time)) GROUP BY series")
 	})
 }
 
