@@ -22,7 +22,12 @@ type ArithCompare struct {
 
 func (*ArithCompare) exprNode() {}
 
-func (e *ArithCompare) String() string { return e.L.String() + " " + e.Op + " " + e.R.String() }
+func (e *ArithCompare) String() string {
+	if e.L.exists || e.L.Corr != nil && e.L.Corr.Exists { // EXISTS (...) = 1
+		return e.L.String()
+	}
+	return e.L.String() + " " + e.Op + " " + e.R.String()
+}
 
 var cmpOps = map[string]bool{"=": true, "!=": true, "<>": true, "<": true, "<=": true, ">": true, ">=": true}
 

@@ -3,6 +3,8 @@ package query
 import (
 	"cmp"
 	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
 	"slices"
 	"testing"
 )
@@ -155,14 +157,15 @@ func TestCorrelatedForms(t *testing.T) {
 	} {
 		sameRows(t, open, c[0], c[1], 1)
 	}
-	// The items' names are the columns', unqualified.
-	rr, err := Run(context.Background(), "SELECT o.seq, o.v FROM m AS o LIMIT 1", open, nil)
+	// The items' names are the columns', unqualified; a correlated
+	// subquery's instant is a timestamp.
+	rr, err := Run(context.Background(), "SELECT o.seq, o.v, (SELECT max(time) FROM w WHERE v = o.n) AS last FROM m AS o LIMIT 1", open, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rr.Release()
-	if f := rr.Schema().Fields(); f[0].Name != "seq" || f[1].Name != "v" {
-		t.Errorf("qualified items named %s, %s", f[0].Name, f[1].Name)
+	if f := rr.Schema().Fields(); f[0].Name != "seq" || f[1].Name != "v" || f[2].Type.ID() != arrow.TIMESTAMP {
+		t.Errorf("qualified items named %s, %s; the subquery's instant is %s", f[0].Name, f[1].Name, f[2].Type)
 	}
 }
 
