@@ -190,6 +190,8 @@ func (p *parser) arithFactor() *Arith {
 	case isKw(t, "case") && !isPunct(p.tok(p.i+1), "("):
 		p.advance()
 		return p.caseExpr(t)
+	case isKw(t, "grouping") && isPunct(p.tok(p.i+1), "("):
+		return p.groupingCall()
 	case t.kind == tIdent && isPunct(p.tok(p.i+1), "(") && isCast(t):
 		p.advance()
 		return p.castCall(t)

@@ -32,17 +32,24 @@ type Statement struct {
 	// other clauses unused. Stream is "(union)".
 	Union    []*Statement
 	unionPos []int
+	// unionHeld: the union is read as a subquery's result (execUnion),
+	// its series, key and op copied (heldCopy)
+	unionHeld bool
 	// With: WITH name AS (SELECT ...), ...: relations run first, which
 	// the statement reads by name as streams (with.go).
-	With      []CTE
-	Fold      bool // FROM fold(stream)
-	noFrom    bool // SELECT without FROM: one row of no columns; Stream is "(no FROM)"
-	AsOf      *AsOf
-	Where     Expr // nil: every row
-	GroupBy   []GroupItem
-	Fill      *Fill // GROUP BY time(d) FILL(...); nil: none
-	Having    Expr  // on the result's columns (aggregates by their text); nil: every group
-	havingPos int
+	With    []CTE
+	Fold    bool // FROM fold(stream)
+	noFrom  bool // SELECT without FROM: one row of no columns; Stream is "(no FROM)"
+	AsOf    *AsOf
+	Where   Expr // nil: every row
+	GroupBy []GroupItem
+	// groupingSets: GROUP BY ROLLUP, CUBE or GROUPING SETS, the sets of
+	// terms grouped by, each a SELECT of the UNION ALL the statement
+	// becomes once read (groupsets.go); nil otherwise.
+	groupingSets [][]GroupItem
+	Fill         *Fill // GROUP BY time(d) FILL(...); nil: none
+	Having       Expr  // on the result's columns (aggregates by their text); nil: every group
+	havingPos    int
 	// Qualify is on the result's columns after the window functions
 	// (QUALIFY rn <= 3); nil: every row.
 	Qualify    Expr

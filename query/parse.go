@@ -242,17 +242,7 @@ func (p *parser) selectBody(st *Statement) {
 			p.advance()
 			p.groupAll(st, t.pos)
 		} else {
-			for {
-				if t := p.peek(); t.kind == tInt {
-					p.advance()
-					st.GroupBy = append(st.GroupBy, p.groupPosition(st, t))
-				} else {
-					st.GroupBy = append(st.GroupBy, p.groupItem())
-				}
-				if !p.acceptPunct(",") {
-					break
-				}
-			}
+			p.groupList(st)
 		}
 		p.fill(st)
 	}
@@ -289,10 +279,14 @@ func (p *parser) selectBody(st *Statement) {
 		st.Offset = p.count("OFFSET")
 	}
 	if on != nil {
+		if st.groupingSets != nil {
+			p.fail(onPos, "DISTINCT ON with ROLLUP, CUBE or GROUPING SETS is not supported: take the first rows in a query around it")
+		}
 		p.distinctOn(st, on, onPos)
 	}
 	p.endWindows()
 	p.endScope(st, start)
+	p.expandGroupingSets(st, start)
 }
 
 // deleteStmt parses the rest of DELETE FROM stream [WHERE cond] (the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -62,7 +63,7 @@ func execUnion(ctx context.Context, st *Statement, text string, open Opener, o *
 		return concatUnion(ctx, st, text, open, o)
 	}
 	// Hold the rows and read them as a subquery's, in order.
-	inner := &Statement{Union: st.Union, unionPos: st.unionPos, Limit: -1, Stream: "(union)", streamPos: st.streamPos}
+	inner := &Statement{Union: st.Union, unionPos: st.unionPos, Limit: -1, Stream: "(union)", streamPos: st.streamPos, unionHeld: true}
 	outer := &Statement{Explain: st.Explain, Sub: inner, Stream: "(subquery)", streamPos: st.streamPos,
 		OrderBy: st.OrderBy, Limit: st.Limit, Offset: st.Offset}
 	sub, err := subquerySource(ctx, outer, text, open, o)
@@ -73,7 +74,14 @@ func execUnion(ctx context.Context, st *Statement, text string, open Opener, o *
 		if name == "seq" {
 			return nil, errAt(text, st.streamPos, "a UNION ALL with ORDER BY, LIMIT or OFFSET holds its rows, which keep no seq column: name it (seq AS id)")
 		}
-		outer.Items = append(outer.Items, SelectItem{Col: &ColRef{Name: name, Pos: st.streamPos}, Pos: st.streamPos})
+		if isHeldCopy(name) {
+			continue
+		}
+		it := SelectItem{Col: &ColRef{Name: name, Pos: st.streamPos}, Pos: st.streamPos}
+		if slices.Contains(sub.names, heldCopy(name)) { // its nulls kept
+			it.Col.Name, it.Alias = heldCopy(name), name
+		}
+		outer.Items = append(outer.Items, it)
 	}
 	if st.Explain {
 		if sub.plan, err = explainUnionLines(ctx, st, text, open, o); err != nil {
@@ -135,9 +143,26 @@ func concatUnion(ctx context.Context, st *Statement, text string, open Opener, o
 			fields[c].Nullable = fields[c].Nullable || f.Nullable
 		}
 	}
+	if st.unionHeld {
+		for c, f := range slices.Clone(fields) {
+			if f.Name == ColSeries || f.Name == ColKey || f.Name == ColOp {
+				u.copies = append(u.copies, c)
+				fields = append(fields, arrow.Field{Name: heldCopy(f.Name), Type: f.Type, Nullable: true})
+			}
+		}
+	}
 	u.schema = arrow.NewSchema(fields, nil)
 	return u, nil
 }
+
+// A union held for ORDER BY, LIMIT or OFFSET is read as a subquery's
+// result, whose series, key and op are its rows' own: text, "" where
+// the union has NULL (a ROLLUP's total row). The union gives a copy of
+// each of them under another name, which the statement returns in its
+// place, nulls and all.
+func heldCopy(name string) string { return "\x00" + name }
+
+func isHeldCopy(name string) bool { return strings.HasPrefix(name, "\x00") }
 
 // unionMatch checks that a SELECT of a union (at pos) gives as many
 // columns as the first, of the types in fields (so far), and widens an
@@ -192,6 +217,7 @@ type unionReader struct {
 	schema *arrow.Schema
 	rs     []array.RecordReader // the SELECTs not yet read to their end
 	casts  [][]bool             // per SELECT of rs, the integer columns to give as floats
+	copies []int                // columns given again at the end (heldCopy)
 	cur    arrow.RecordBatch
 	err    error
 }
@@ -233,6 +259,9 @@ func (u *unionReader) Next() bool {
 						defer cols[c].Release()
 					}
 				}
+			}
+			for _, c := range u.copies {
+				cols = append(cols[:len(cols):len(cols)], cols[c])
 			}
 			u.cur = array.NewRecordBatch(u.schema, cols, rec.NumRows())
 			return true
