@@ -23,3 +23,21 @@ func TestInteropCorrelated(t *testing.T) {
 		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)
 	}
 }
+
+// TestInteropGroupingSets holds ROLLUP, CUBE, GROUPING SETS and
+// grouping() against DuckDB's: the same text runs in both.
+func TestInteropGroupingSets(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	const month = "date_trunc('month', time)"
+	for _, c := range []struct{ name, q string }{
+		{"ROLLUP", "SELECT series, epoch_ms(" + month + ") AS m, count(*) AS n, round(avg(value), 6) AS mean, grouping(series, m) AS g " +
+			"FROM nab WHERE series LIKE 'nab/realKnownCause/%' GROUP BY ROLLUP (series, m) ORDER BY series, m"},
+		{"CUBE", "SELECT series, hour(time) AS h, count(*) AS n, max(value) AS top, grouping(series) AS gs, grouping(hour(time)) AS gh " +
+			"FROM nab WHERE series LIKE 'nab/realTraffic/%' GROUP BY CUBE (series, hour(time)) ORDER BY series, h"},
+		{"GROUPING SETS", "SELECT series, hour(time) AS h, count(*) AS n FROM nab WHERE series LIKE 'nab/realAWSCloudwatch/ec2%' " +
+			"GROUP BY GROUPING SETS ((series), (hour(time)), ()) HAVING count(*) > 100 ORDER BY series, h"},
+	} {
+		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)
+	}
+}

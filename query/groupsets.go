@@ -1,5 +1,7 @@
 package query
 
+import "slices"
+
 // GROUP BY ROLLUP (a, b), CUBE (a, b) and GROUPING SETS ((a, b), (a),
 // ()) group the rows by several sets of terms in one query: ROLLUP by
 // (a, b), (a) and (), CUBE by every subset, GROUPING SETS by those
@@ -205,6 +207,21 @@ func (p *parser) expandGroupingSets(st *Statement, start int) {
 			}
 		}
 	}
+	// A term no item selects is returned before the items, as GROUP BY
+	// returns it, by every SELECT (NULL where it is rolled up): so that
+	// each gives the same columns.
+	var extra []SelectItem
+	for _, g := range terms {
+		k := groupKey(&g)
+		if !slices.ContainsFunc(st.Items, func(it SelectItem) bool { return selectsTerm(&it, k) }) {
+			it := SelectItem{Col: g.Col, Expr: g.Expr, Pos: g.Pos}
+			if g.Col != nil {
+				it.Expr = nil
+			}
+			extra = append(extra, it)
+		}
+	}
+	items := append(extra, st.Items...)
 	branches := make([]*Statement, len(sets))
 	poss := make([]int, len(sets))
 	for i, set := range sets {
@@ -221,9 +238,9 @@ func (p *parser) expandGroupingSets(st *Statement, start int) {
 				rolled = append(rolled, g)
 			}
 		}
-		b.Items = make([]SelectItem, len(st.Items))
-		for j, it := range st.Items {
-			b.Items[j] = rollItem(st, it, rolled)
+		b.Items = make([]SelectItem, len(items))
+		for j, it := range items {
+			b.Items[j] = rollItem(it, rolled)
 		}
 		p.setGrouping(&b, [][]GroupItem{set}, rolled)
 		branches[i], poss[i] = &b, pos
@@ -238,16 +255,22 @@ func (p *parser) expandGroupingSets(st *Statement, start int) {
 		OrderBy: st.OrderBy, Limit: st.Limit, Offset: st.Offset}
 }
 
-// rollItem returns item it of st in a set that does not group by the
+// selectsTerm reports whether item it is the GROUP BY term keyed k: by
+// its alias, its column or its expression.
+func selectsTerm(it *SelectItem, k string) bool {
+	return it.Alias == k || it.Col != nil && it.Col.Name == k || it.Expr != nil && it.Expr.String() == k
+}
+
+// rollItem returns item it in a set that does not group by the
 // terms rolled: each of them, outside aggregates, is a NULL of its type;
 // the item keeps its name.
-func rollItem(st *Statement, it SelectItem, rolled []GroupItem) SelectItem {
+func rollItem(it SelectItem, rolled []GroupItem) SelectItem {
 	if len(rolled) == 0 || it.Agg != nil {
 		return it
 	}
 	name := it.Name()
 	for _, g := range rolled {
-		if k := groupKey(&g); it.Alias == k || it.Col != nil && it.Col.Name == k || it.Expr != nil && it.Expr.String() == k {
+		if selectsTerm(&it, groupKey(&g)) {
 			x := it.Expr
 			if x == nil && it.Col != nil {
 				x = &Arith{Col: it.Col, Pos: it.Pos}
