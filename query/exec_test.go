@@ -276,6 +276,8 @@ func FuzzQuery(f *testing.F) {
 		"SELECT DISTINCT ON (host, n % 2) host, n % 2 AS p, v FROM m ORDER BY host, p, v DESC LIMIT 5",
 		"SELECT o.seq, (SELECT avg(v) FROM m WHERE s = o.s AND n % 3 = o.n % 3) AS a, (SELECT x FROM m WHERE key = o.key ORDER BY time DESC LIMIT 1) FROM m AS o WHERE EXISTS (SELECT 1 FROM m WHERE host = o.host AND v > 3) AND NOT EXISTS (SELECT 1 FROM m WHERE v > 1e9)",
 		"SELECT host, count(*) FROM m AS o GROUP BY host HAVING count(*) > (SELECT count(*) / 10 FROM m WHERE m.host = o.host)",
+		"SELECT host, s, n % 3 AS r, count(*), sum(v), grouping(host, r) FROM m GROUP BY time(10m), ROLLUP (host, r), CUBE (s) HAVING grouping(s) = 0 ORDER BY 1, 2 LIMIT 20",
+		"SELECT s, count(*) FROM m GROUP BY GROUPING SETS ((s), (), (s, key)) ORDER BY s NULLS FIRST",
 		"SELECT host, corr(v, n), regr_slope(v, epoch(time)), covar_samp(n, x), regr_count(v, v) FROM m GROUP BY host HAVING regr_r2(v, n) >= 0",
 		"SELECT host, sum(sum(v)) OVER (ORDER BY time RANGE 10m PRECEDING), first_value(max(n)) OVER (ORDER BY max(x) DESC RANGE BETWEEN 2.5 FOLLOWING AND 9 FOLLOWING) FROM m GROUP BY time(1m), host",
 		"SELECT regexp_extract(series, 'host=\"(\\w+)', 1) AS h, regexp_replace(s, '(a)(l)', '\\2\\1', 'gi') FROM m WHERE regexp_extract(key, '\\d') != '' GROUP BY h, 2",

@@ -11,7 +11,7 @@ import (
 // once, and no other; LIKE narrows the list; the shell completes the
 // same names.
 func TestFuncDocs(t *testing.T) {
-	known := map[string]bool{"date_part": true, "extract": true, "now": true, "cast": true, "try_cast": true}
+	known := map[string]bool{"date_part": true, "extract": true, "now": true, "cast": true, "try_cast": true, "grouping": true}
 	for _, m := range []map[string]bool{aggregates, winFuncs, numFuncs, truncFuncs} {
 		maps.Copy(known, m)
 	}

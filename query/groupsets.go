@@ -213,11 +213,14 @@ func (p *parser) expandGroupingSets(st *Statement, start int) {
 	var extra []SelectItem
 	for _, g := range terms {
 		k := groupKey(&g)
+		it := SelectItem{Col: g.Col, Expr: g.Expr, Pos: g.Pos}
+		switch {
+		case g.Bucket != 0 || g.Months != 0: // time(1h): the column time
+			k, it.Col = ColTime, &ColRef{Name: ColTime, Pos: g.Pos}
+		case g.Col != nil:
+			it.Expr = nil
+		}
 		if !slices.ContainsFunc(st.Items, func(it SelectItem) bool { return selectsTerm(&it, k) }) {
-			it := SelectItem{Col: g.Col, Expr: g.Expr, Pos: g.Pos}
-			if g.Col != nil {
-				it.Expr = nil
-			}
 			extra = append(extra, it)
 		}
 	}

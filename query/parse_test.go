@@ -203,6 +203,7 @@ func FuzzParse(f *testing.F) {
 		"SELECT v::int, (a + b)::decimal(9, 2), f(x)::text::double, '2024-01-01'::date + INTERVAL 2 HOURS FROM m",
 		"SELECT avg(v) OVER w, sum(v) OVER (w ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING) FROM m WINDOW w AS (PARTITION BY s ORDER BY time RANGE 5m PRECEDING)",
 		"SELECT o.v, (SELECT v FROM m AS i WHERE i.s = o.s AND hour(time) = hour(o.time) ORDER BY time LIMIT 1) FROM m AS o WHERE NOT EXISTS (SELECT 1 FROM m WHERE m.k = o.k)",
+		"SELECT a, grouping(a, b) FROM m GROUP BY ROLLUP (a, b), CUBE (c), GROUPING SETS ((d), ())",
 	} {
 		f.Add(s)
 	}
