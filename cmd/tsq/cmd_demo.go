@@ -43,6 +43,8 @@ var tour = []tourStep{
 		`SELECT DISTINCT ON (series) series, time AS latest, value, round(value - (SELECT avg(value) FROM cpu), 2) AS vs_mean FROM cpu ORDER BY series, time DESC;`},
 	{"A join: each sample beside its series' mean, the spikes over twice the mean counted",
 		`SELECT series, round(max(m.mean), 2) AS mean, count(*) FILTER (WHERE c.value > 2 * m.mean) AS over_twice, round(max(c.value) / max(m.mean), 1) AS peak_x FROM cpu AS c JOIN (SELECT series, avg(value) AS mean FROM cpu GROUP BY series) AS m USING (series) GROUP BY series;`},
+	{"Per series and in all (ROLLUP), the samples over twice their own series' mean (a correlated subquery)",
+		`SELECT series, count(*) AS samples, count(*) FILTER (WHERE value > 2 * (SELECT avg(value) FROM cpu WHERE series = c.series)) AS over_twice, grouping(series) AS total FROM cpu AS c GROUP BY ROLLUP (series) ORDER BY total, series;`},
 	{"WITH and UNION ALL: hourly means computed once, the peak of each series and of all",
 		`WITH hourly AS (SELECT time, series, avg(value) AS v FROM cpu GROUP BY time(1h), series) SELECT series, round(max(v), 2) AS peak FROM hourly GROUP BY series UNION ALL SELECT 'all four', round(max(v), 2) FROM hourly ORDER BY peak DESC;`},
 	{"Raw versus folded: every put and delete, then the current state of each element",
