@@ -92,6 +92,28 @@ func TestDeleteStatement(t *testing.T) {
 	closeT(t, s)
 }
 
+// TestDeleteCorrelated: DELETE's condition may hold a correlated
+// subquery (the stream named: DELETE FROM ev AS e ... e.series): each
+// series' puts above its own mean go, computed before any goes; the
+// others stay.
+func TestDeleteCorrelated(t *testing.T) {
+	s := openT(t, vfs.NewMem(), Options{CompactInterval: 0})
+	defer closeT(t, s)
+	fillDeleteWhere(t, s)
+	const above = "n > (SELECT avg(n) FROM ev WHERE series = e.series)"
+	want := count1(t, s, "SELECT count(*) FROM ev AS e WHERE op = 'put' AND "+above)
+	keep := count1(t, s, "SELECT count(*) FROM ev AS e WHERE NOT ("+above+") OR op != 'put' OR n IS NULL")
+	if want == "0" || keep == "0" {
+		t.Fatalf("%s rows above their series' mean, %s others: the case shows nothing", want, keep)
+	}
+	if _, rows := queryT(t, s, "DELETE FROM ev AS e WHERE "+above); rows[0] != want {
+		t.Fatalf("deleted %v, want %s", rows, want)
+	}
+	if left := count1(t, s, "SELECT count(*) FROM ev"); left != keep {
+		t.Fatalf("%s rows left, want the %s not above their series' mean", left, keep)
+	}
+}
+
 // TestDeleteStatementFold: on keyed records DELETE removes versions; when
 // it removes a key's newest version the one before it is current again,
 // and deleting every version of a key removes it from the folded view.

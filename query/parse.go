@@ -299,10 +299,15 @@ func (p *parser) deleteStmt(st *Statement, pos int) {
 		p.fail(t.pos, "DELETE removes stored rows of the raw view: DELETE FROM stream WHERE ...; "+
 			"to remove keys from the folded view, append delete records for them (op=delete)")
 	}
+	start := p.i
 	p.source(st)
+	if st.Sub == nil { // DELETE FROM cpu AS c WHERE ... c.series: a correlated subquery's
+		st.alias, _ = p.aliasAfterSource("stream")
+	}
 	if p.acceptKw("where") {
 		st.Where = p.orExpr()
 	}
+	p.endScope(st, start)
 	p.acceptPunct(";")
 	if t := p.peek(); t.kind != tEOF {
 		p.fail(t.pos, "unexpected %s after the statement (DELETE takes a WHERE condition and nothing else)", t.describe())
