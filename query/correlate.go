@@ -86,6 +86,12 @@ func deepOuterRef(st *Statement, outer func(string) string) (string, int, bool) 
 	return "", 0, false
 }
 
+// exprRefers reports whether condition e names an outer column.
+func exprRefers(e Expr, outer func(string) string) bool {
+	_, _, ok := deepOuterRef(&Statement{Where: e}, outer)
+	return ok
+}
+
 // corrKey is an equality tying the subquery to the outer row.
 type corrKey struct {
 	inner, outer *Arith
@@ -108,7 +114,13 @@ func (p *parser) decorrelate(a *Arith, sc scope, outer func(string) string) {
 	probe := *q
 	probe.Where = andOf(rest)
 	if name, pos, ok := deepOuterRef(&probe, outer); ok {
-		p.fail(pos, "%s names a column of the outer query outside an equality of the subquery's WHERE (series = %s.series); a correlated subquery is tied to the outer row by such equalities only", name, strings.SplitN(name, ".", 2)[0])
+		hint := ""
+		for _, c := range rest {
+			if x, ok := c.(*ArithCompare); ok && x.Op != "=" && x.Op != "!=" && exprRefers(c, outer) {
+				hint = "; the nearest row before or after the outer one is an ASOF JOIN (FROM a ASOF JOIN b ON a.time >= b.time)"
+			}
+		}
+		p.fail(pos, "%s names a column of the outer query outside an equality of the subquery's WHERE (series = %s.series); a correlated subquery is tied to the outer row by such equalities only%s", name, strings.SplitN(name, ".", 2)[0], hint)
 	}
 	if len(keys) == 0 {
 		return

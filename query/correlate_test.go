@@ -174,7 +174,7 @@ func TestCorrelatedForms(t *testing.T) {
 func TestCorrelatedErrors(t *testing.T) {
 	open := twoStreams(t)
 	wantErrors(t, open, []errCase{
-		{"SELECT seq FROM m AS o WHERE v > (SELECT avg(v) FROM m WHERE time < o.time)", "o.time names a column of the outer query outside an equality of the subquery's WHERE", "o.time)"},
+		{"SELECT seq FROM m AS o WHERE v > (SELECT avg(v) FROM m WHERE time < o.time)", "o.time names a column of the outer query outside an equality of the subquery's WHERE (series = o.series); a correlated subquery is tied to the outer row by such equalities only; the nearest row before or after the outer one is an ASOF JOIN", "o.time)"},
 		{"SELECT seq, (SELECT avg(v) + o.v FROM m WHERE series = o.series) FROM m AS o", "o.v names a column of the outer query outside an equality", "o.v FROM"},
 		{"SELECT seq FROM m AS o WHERE v IN (SELECT v FROM m WHERE series = o.series)", "IN (SELECT ...) names o.series of the outer query: write EXISTS", "o.series)"},
 		{"SELECT seq, (SELECT v FROM m WHERE series = o.series ORDER BY time LIMIT 2) FROM m AS o", "takes LIMIT 1", "(SELECT v"},
