@@ -1,6 +1,7 @@
 package query
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -28,6 +29,10 @@ type JoinSide struct {
 	Alias  string
 	Pos    int
 	stream bool // a stream's view, not a subquery: WHERE's terms on it go to its scan (joinpush.go)
+	// nested: the side is the join of the sources before it, named so
+	// (FROM a JOIN b ... JOIN c: a and b); its columns keep their names
+	// (a.value, b.value). Nil otherwise.
+	nested []string
 }
 
 // JoinCond is one condition of ON: a column of each side compared, or
@@ -109,6 +114,28 @@ func (p *parser) join(st *Statement, alias string, aliasPos int) {
 	}
 	j := &Join{Kind: kind, Pos: pos}
 	j.Left = p.sideOf(st, alias, aliasPos)
+	for {
+		p.joinRight(j)
+		k := p.peek()
+		if !isKw(k, "join") && !isKw(k, "inner") && !isKw(k, "left") && !isKw(k, "asof") {
+			break
+		}
+		// a JOIN b ... JOIN c: the join of a and b is the left side of
+		// the next, read as a subquery of its rows (nested).
+		kind, pos, _ := p.joinKind()
+		inner := &Statement{Stream: "(join)", streamPos: j.Pos, Join: j, Limit: -1,
+			Items: []SelectItem{{Col: &ColRef{Name: ColTime, Pos: j.Pos}}, {Col: &ColRef{Name: ColSeries, Pos: j.Pos}},
+				{Col: &ColRef{Name: ColKey, Pos: j.Pos}}, {Col: &ColRef{Name: ColOp, Pos: j.Pos}}}}
+		for _, a := range j.aliases() {
+			inner.Items = append(inner.Items, SelectItem{Col: &ColRef{Name: a + ".*", Pos: j.Pos}, Pos: j.Pos})
+		}
+		j = &Join{Kind: kind, Pos: pos, Left: JoinSide{St: inner, Alias: strings.Join(j.aliases(), "+"), Pos: pos, nested: j.aliases()}}
+	}
+	st.Sub, st.Fold, st.AsOf, st.Stream, st.Join = nil, false, nil, "(join)", j
+}
+
+// joinRight parses the right side of j and its ON or USING.
+func (p *parser) joinRight(j *Join) {
 	right := &Statement{Limit: -1}
 	p.source(right)
 	ralias, rpos := "", 0
@@ -118,8 +145,8 @@ func (p *parser) join(st *Statement, alias string, aliasPos int) {
 		ralias, rpos = p.aliasAfterSource("stream")
 	}
 	j.Right = p.sideOf(right, ralias, rpos)
-	if j.Left.Alias == j.Right.Alias {
-		p.fail(j.Right.Pos, "both sides of the JOIN are named %s: name them (FROM %s AS a JOIN %s AS b ...)", j.Left.Alias, j.Left.Alias, j.Right.Alias)
+	if slices.Contains(j.Left.names(), j.Right.Alias) {
+		p.fail(j.Right.Pos, "two sources of the JOIN are named %s: name them (FROM %s AS a JOIN %s AS b ...)", j.Right.Alias, j.Right.Alias, j.Right.Alias)
 	}
 	switch t := p.peek(); {
 	case p.acceptKw("on"):
@@ -129,10 +156,30 @@ func (p *parser) join(st *Statement, alias string, aliasPos int) {
 	default:
 		p.fail(t.pos, "expected ON or USING after JOIN %s, found %s", j.Right.Alias, t.describe())
 	}
-	if k := p.peek(); isKw(k, "join") || isKw(k, "inner") || isKw(k, "left") || isKw(k, "asof") {
-		p.fail(k.pos, "one JOIN a statement: join the first two in a subquery, FROM (SELECT ... JOIN ...) AS ab JOIN c ...")
+}
+
+// names returns the names the side's columns go by: its alias, or for
+// the join of sources before it (nested) theirs.
+func (s *JoinSide) names() []string {
+	if s.nested != nil {
+		return s.nested
 	}
-	st.Sub, st.Fold, st.AsOf, st.Stream, st.Join = nil, false, nil, "(join)", j
+	return []string{s.Alias}
+}
+
+// aliases returns the names of j's sources, left to right.
+func (j *Join) aliases() []string { return append(j.Left.names(), j.Right.Alias) }
+
+// sideOfName returns the side of j whose columns a name qualified by
+// alias is (0 left, 1 right), -1 for none.
+func (j *Join) sideOfName(alias string) int {
+	switch {
+	case slices.Contains(j.Left.names(), alias):
+		return 0
+	case alias == j.Right.Alias:
+		return 1
+	}
+	return -1
 }
 
 // sideOf makes a join side of the source parsed into st.
@@ -212,7 +259,9 @@ func (p *parser) joinUsing(j *Join) {
 			p.fail(c.Pos, "USING names columns of both sides, without a side's name: USING (%s)", c.Name[strings.IndexByte(c.Name, '.')+1:])
 		}
 		j.Using = append(j.Using, c.Name)
-		j.On = append(j.On, JoinCond{L: &ColRef{Name: j.Left.Alias + "." + c.Name, Pos: c.Pos}, R: &ColRef{Name: j.Right.Alias + "." + c.Name, Pos: c.Pos}, Op: "="})
+		// Of sources joined before, the first's (a JOIN b USING (t) JOIN
+		// c USING (t): a.t, which equals b.t)
+		j.On = append(j.On, JoinCond{L: &ColRef{Name: j.Left.names()[0] + "." + c.Name, Pos: c.Pos}, R: &ColRef{Name: j.Right.Alias + "." + c.Name, Pos: c.Pos}, Op: "="})
 		if !p.acceptPunct(",") {
 			break
 		}
@@ -228,7 +277,12 @@ func (p *parser) joinUsing(j *Join) {
 
 // hasColumnPrefix reports whether name starts with a side's name and a dot.
 func (j *Join) hasColumnPrefix(name string) bool {
-	return strings.HasPrefix(name, j.Left.Alias+".") || strings.HasPrefix(name, j.Right.Alias+".")
+	for _, a := range j.aliases() {
+		if strings.HasPrefix(name, a+".") {
+			return true
+		}
+	}
+	return false
 }
 
 // String is the join as written, for EXPLAIN.
@@ -263,8 +317,8 @@ func (p *parser) sideStars(st *Statement) {
 			return
 		case st.Join == nil:
 			p.fail(it.Pos, "%s selects the columns of a side of a JOIN (FROM s AS a JOIN t AS b ...), and this statement has none", it.Col.Name)
-		case side != st.Join.Left.Alias && side != st.Join.Right.Alias:
-			p.fail(it.Pos, "%s: the join's sides are %s and %s", it.Col.Name, st.Join.Left.Alias, st.Join.Right.Alias)
+		case st.Join.sideOfName(side) < 0:
+			p.fail(it.Pos, "%s: the join's sources are %s", it.Col.Name, strings.Join(st.Join.aliases(), ", "))
 		}
 	}
 }

@@ -270,7 +270,7 @@ func TestJoinColumns(t *testing.T) {
 func TestJoinErrors(t *testing.T) {
 	open, _, _ := joinStreams(t, 200, 50)
 	wantErrors(t, open, []errCase{
-		{"SELECT * FROM m JOIN m USING (series)", "both sides of the JOIN are named m", "m USING"},
+		{"SELECT * FROM m JOIN m USING (series)", "two sources of the JOIN are named m", "m USING"},
 		{"SELECT * FROM m a JOIN w b", "expected ON or USING", ""},
 		{"SELECT * FROM m a RIGHT JOIN w b USING (series)", "RIGHT JOIN is not supported", "RIGHT"},
 		{"SELECT * FROM m a FULL OUTER JOIN w b USING (series)", "FULL JOIN is not supported", "FULL"},
@@ -291,7 +291,7 @@ func TestJoinErrors(t *testing.T) {
 		{"SELECT * FROM m a b WHERE n > 1", "after FROM m a: a clause (WHERE, GROUP BY, ...) or a JOIN goes there", "b WHERE"},
 		{"SELECT v FROM m a JOIN w b USING (series)", "both sides of the join have a column v: write a.v or b.v", "v FROM"},
 		{"SELECT zz FROM m a JOIN w b USING (series)", `unknown column "zz" in the join`, "zz"},
-		{"SELECT * FROM m a JOIN w b USING (series) JOIN w c USING (series)", "one JOIN a statement", "JOIN w c"},
+		{"SELECT * FROM m a JOIN w b USING (series) JOIN w a USING (series)", "two sources of the JOIN are named a", "a USING"},
 		{"DELETE FROM m a JOIN w b USING (series)", "unexpected", ""},
 		{"SELECT count(*) FROM (SELECT n AS time, series FROM m) a JOIN w b USING (series)", "column time of a is a number, not a timestamp", "a JOIN"},
 		{"SELECT count(*) FROM (SELECT n AS key, series FROM m) a JOIN w b USING (series)", "column key of a is a number, not text", "a JOIN"},
@@ -499,7 +499,7 @@ func TestJoinSideStarAndLimit(t *testing.T) {
 	wantErrors(t, open, []errCase{
 		{"SELECT a.seq FROM m a JOIN w b USING (series) ORDER BY b.seq LIMIT 5", "its result passes", ""},
 		{"SELECT a.seq FROM m a JOIN w b USING (series) WHERE seq > 0 LIMIT 5", "its result passes", ""},
-		{"SELECT c.* FROM m a JOIN w b USING (series)", "c.*: the join's sides are a and b", "c.*"},
+		{"SELECT c.* FROM m a JOIN w b USING (series)", "c.*: the join's sources are a, b", "c.*"},
 		{"SELECT m.*, seq FROM m", "m.* selects the columns of a side of a JOIN", "m.*"},
 	})
 }

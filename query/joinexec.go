@@ -28,8 +28,10 @@ func joinSource(ctx context.Context, st *Statement, text string, open Opener, o 
 	if !st.Star {
 		named = namesIn(text)
 		for _, s := range []*JoinSide{&j.Left, &j.Right} {
-			if slices.ContainsFunc(st.Items, func(it SelectItem) bool { return it.Col != nil && it.Col.Name == s.Alias+".*" }) {
-				named[s.Alias+".*"] = true // SELECT a.*: all of a
+			if slices.ContainsFunc(st.Items, func(it SelectItem) bool {
+				return it.Col != nil && strings.HasSuffix(it.Col.Name, ".*") && slices.Contains(s.names(), strings.TrimSuffix(it.Col.Name, ".*"))
+			}) {
+				named[s.Alias+".*"] = true // SELECT a.*: all of a (of a nested side: all of it)
 				continue
 			}
 			if s.stream { // read only the fields the statement names

@@ -138,26 +138,39 @@ func planJoin(j *Join, left, right *joinSide, text string, now int64) (*joinPlan
 }
 
 // outputs lists the relation's fields: every column of each side by its
-// side's name, then the bare names of USING's columns and of the fields
-// of one side only.
+// side's name (a nested side's by their own sources', a.value), then the
+// bare names of USING's columns (the left side's, its first source's
+// when nested) and of the fields of one source only.
 func (jp *joinPlan) outputs() {
+	type cand struct {
+		bare      string
+		side, col int
+	}
+	var cands []cand
+	count := map[string]int{}
 	for s, js := range jp.sides {
 		for i, n := range js.names[:js.arrowCols] {
 			q := js.side.Alias + "." + n
+			if js.side.nested != nil {
+				if isBase(n) {
+					continue // the relation's own: its first source's
+				}
+				q = n
+			}
 			jp.outs = append(jp.outs, joinOut{q, s, i})
 			jp.star = append(jp.star, q)
+			if bare := q[strings.IndexByte(q, '.')+1:]; !isBase(bare) {
+				cands = append(cands, cand{bare, s, i})
+				count[bare]++
+			}
 		}
 	}
-	for s, js := range jp.sides {
-		other := jp.sides[1-s]
-		for i, n := range js.names[:js.arrowCols] {
-			if isBase(n) {
-				continue
-			}
-			using := slices.Contains(jp.j.Using, n)
-			if using && s == 0 || !using && other.index(n) < 0 {
-				jp.outs = append(jp.outs, joinOut{n, s, i})
-			}
+	first := jp.sides[0].side.names()[0] + "."
+	for _, c := range cands {
+		using := slices.Contains(jp.j.Using, c.bare)
+		name := jp.sides[c.side].names[c.col]
+		if using && c.side == 0 && (jp.sides[0].side.nested == nil || name == first+c.bare) || !using && count[c.bare] == 1 {
+			jp.outs = append(jp.outs, joinOut{c.bare, c.side, c.col})
 		}
 	}
 }

@@ -23,6 +23,21 @@ import "strings"
 // pushDown adds to each stream side's WHERE the conditions of where that
 // only it decides.
 func (j *Join) pushDown(where Expr) {
+	if inner := j.Left.St; j.Left.nested != nil {
+		// A term on the sources joined before alone filters their join:
+		// the left side's rows, which every kind of join may filter
+		// first.
+		var mine []Expr
+		for _, c := range conjuncts(where, nil) {
+			if side, ok := j.sideNamed(c); ok && side == 0 {
+				mine = append(mine, c)
+			}
+		}
+		if c := andOf(mine); c != nil {
+			inner.Where = andOf(append(conjuncts(inner.Where, nil), c))
+			inner.Join.pushDown(c)
+		}
+	}
 	sides := [2]*JoinSide{&j.Left, &j.Right}
 	give := func(s *JoinSide, c Expr) {
 		if !s.stream || c == nil {
@@ -152,11 +167,13 @@ func (j *Join) sideNamed(e Expr) (side int, ok bool) {
 	side, ok = -1, true
 	note := func(name string) {
 		s := -1
+		for _, a := range j.aliases() {
+			if strings.HasPrefix(name, a+".") {
+				s = j.sideOfName(a)
+			}
+		}
 		switch {
-		case strings.HasPrefix(name, j.Left.Alias+"."):
-			s = 0
-		case strings.HasPrefix(name, j.Right.Alias+"."):
-			s = 1
+		case s >= 0:
 		case name == ColTime || name == ColSeries || name == ColKey || name == ColOp:
 			s = 0 // the joined row's own: the left row's
 		}
