@@ -41,3 +41,15 @@ func TestInteropGroupingSets(t *testing.T) {
 		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)
 	}
 }
+
+// TestInteropJoinThree holds a join of three sources (then a LEFT join
+// of a fourth) against DuckDB's: the same text runs in both.
+func TestInteropJoinThree(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	q := "SELECT epoch_ms(a.time) AS t, a.value AS x, b.value AS y, c.value AS z, d.value AS w FROM nab AS a JOIN nab AS b ON a.time = b.time " +
+		"JOIN nab AS c ON b.time = c.time LEFT JOIN (SELECT time, value FROM nab WHERE series = 'nab/realAWSCloudwatch/rds_cpu_utilization_cc0c53' AND value > 6.2) AS d ON c.time = d.time " +
+		"WHERE a.series = 'nab/realAWSCloudwatch/ec2_cpu_utilization_24ae8d' AND b.series = 'nab/realAWSCloudwatch/ec2_cpu_utilization_53ea38' " +
+		"AND c.series = 'nab/realAWSCloudwatch/rds_cpu_utilization_cc0c53' AND minute(a.time) = 0 ORDER BY t"
+	agreeWithDuckDB(t, node, s, path, "three sources and a fourth LEFT", q, q)
+}
