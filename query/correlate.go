@@ -1,9 +1,6 @@
 package query
 
-import (
-	"fmt"
-	"strings"
-)
+import "strings"
 
 // Correlated subqueries name the outer row's columns, qualified by the
 // outer statement's source (qualify.go): each series' samples above
@@ -143,7 +140,7 @@ func (p *parser) decorrelate(a *Arith, sc scope, outer func(string) string) {
 		c.inner = append(c.inner, k.inner.String())
 		innerTerms = append(innerTerms, k.inner)
 		outerTerms = append(outerTerms, p.ownTerm(k.outer, sc))
-		it := SelectItem{Expr: k.inner, Alias: fmt.Sprintf("__key%d", i+1), Pos: k.inner.Pos}
+		it := SelectItem{Expr: k.inner, Alias: keyName(i), Pos: k.inner.Pos}
 		g := GroupItem{Expr: k.inner, Pos: k.inner.Pos}
 		if k.inner.Col != nil {
 			it.Expr, it.Col = nil, k.inner.Col

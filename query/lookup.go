@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -71,21 +72,24 @@ func runCorrelated(ctx context.Context, a *Arith, text string, open Opener, o *O
 		return nil, err
 	}
 	defer rr.Release()
-	first := 1 // the first key column
-	if c.Exists {
-		first = 0
-	}
-	if n := rr.Schema().NumFields(); n < first+c.Keys {
-		return nil, errAt(text, c.pos, "the subquery %s gives %d columns", a.scalarText, n)
-	}
+	// The columns by name: GROUP BY may put a key's column before the
+	// value (a group column not selected by its own name).
+	sc := rr.Schema()
+	vi, ki := -1, make([]int, c.Keys)
 	if !c.Exists {
+		if vi = fieldIndex(sc, c.Sub.Items[0].Name()); vi < 0 {
+			return nil, errAt(text, c.pos, "the subquery %s gives no column %s", a.scalarText, c.Sub.Items[0].Name())
+		}
 		var err error
-		if t.kind, t.ts, err = valueKind(rr.Schema().Field(0).Type); err != nil {
+		if t.kind, t.ts, err = valueKind(sc.Field(vi).Type); err != nil {
 			return nil, errAt(text, c.pos, "%s gives %v, which is no value of arithmetic", a.scalarText, err)
 		}
 	}
 	for k := range c.Keys {
-		typ := rr.Schema().Field(first + k).Type
+		if ki[k] = fieldIndex(sc, keyName(k)); ki[k] < 0 {
+			return nil, errAt(text, c.pos, "the subquery %s gives no column for %s", a.scalarText, c.inner[k])
+		}
+		typ := sc.Field(ki[k]).Type
 		if typ.ID() == arrow.BOOL {
 			return nil, errAt(text, c.pos, "%s: the subquery's %s is a bool; a correlated subquery is keyed by numbers, times or text", a.scalarText, c.inner[k])
 		}
@@ -99,7 +103,7 @@ func runCorrelated(ctx context.Context, a *Arith, text string, open Opener, o *O
 		for i := range int(rec.NumRows()) {
 			key = key[:0]
 			for k := range c.Keys {
-				col := rec.Column(first + k)
+				col := rec.Column(ki[k])
 				if col.IsNull(i) {
 					continue rows // equal to nothing
 				}
@@ -110,7 +114,7 @@ func runCorrelated(ctx context.Context, a *Arith, text string, open Opener, o *O
 			}
 			v := value{i: 1}
 			if !c.Exists {
-				v = cellValue(rec.Column(0), i, t.kind)
+				v = cellValue(rec.Column(vi), i, t.kind)
 			}
 			if _, dup := t.rows[string(key)]; dup {
 				if c.Exists {
@@ -282,4 +286,16 @@ func (a *arithPlan) lookupVec(b *batch, sel []int32) vec {
 		out.set(i, a.kind, a.lookup(vals, &key), m, n)
 	}
 	return out
+}
+
+// keyName names the column of key k in a correlated subquery's result.
+func keyName(k int) string { return fmt.Sprintf("__key%d", k+1) }
+
+// fieldIndex returns the index of sc's field named name, -1 if none or
+// more than one.
+func fieldIndex(sc *arrow.Schema, name string) int {
+	if idx := sc.FieldIndices(name); len(idx) == 1 {
+		return idx[0]
+	}
+	return -1
 }

@@ -230,6 +230,10 @@ func (g *qgen) atom() string {
 		return fmt.Sprintf("x %s %d", g.pick(">", "<", "="), g.rng.IntN(50))
 	case 15:
 		return "key IN ('k1', 'k2', '')"
+	case 16:
+		if !g.join { // correlated: the outer rows are the stream's, m.x
+			return g.correlated()
+		}
 	case 17:
 		return g.pick("v * 2 > n", "n + 3 <= x", "abs(v) < n", "v - x != 0", "n * n > 2000", "(n + 1) / 2 >= 10",
 			"2 * v > 40", "-v < 10", "x > v", "seq * 2 < 500", "n - seq > -300", "floor(v / 10) = n", "s = series",
@@ -250,6 +254,31 @@ func (g *qgen) atom() string {
 			"time - date_trunc('minute', time) < 30s", "now() - 3h <= time_bucket(1h, time)")
 	}
 	return fmt.Sprintf("n NOT IN (%d, %d)", g.rng.IntN(100), g.rng.IntN(100))
+}
+
+// correlated is a condition with a correlated subquery over the raw
+// rows (as i), tied to the outer row by one or two equalities.
+func (g *qgen) correlated() string {
+	keys := [][2]string{{"i.series", "m.series"}, {"i.key", "m.key"}, {"i.s", "m.s"}, {"i.n % 3", "m.n % 3"},
+		{"i.n", "m.x"}, {"hour(i.time)", "hour(m.time)"}, {"m.series", "i.series"}}
+	k := keys[g.rng.IntN(len(keys))]
+	where := k[0] + " = " + k[1]
+	if g.rng.IntN(3) == 0 {
+		k2 := keys[g.rng.IntN(len(keys))]
+		where += " AND " + k2[1] + " = " + k2[0]
+	}
+	if g.rng.IntN(2) == 0 {
+		where += g.pick(" AND i.v > 20", " AND i.op = 'put'", " AND i.seq < 700", " AND i.s IS NOT NULL")
+	}
+	if g.rng.IntN(4) == 0 {
+		return g.pick("", "NOT ") + "EXISTS (SELECT 1 FROM m AS i WHERE " + where + ")"
+	}
+	agg := g.pick("avg(i.v)", "max(i.n)", "count(*)", "min(i.x)", "sum(i.n)", "count(i.s)", "max(i.s)")
+	col := g.pick("v", "n", "x")
+	if agg == "max(i.s)" {
+		col = "s"
+	}
+	return fmt.Sprintf("%s %s (SELECT %s FROM m AS i WHERE %s)", col, g.pick(">", "<", "=", ">=", "!="), agg, where)
 }
 
 func (g *qgen) cond(depth int) string {
@@ -387,6 +416,7 @@ func brute(q string, rows []trow, deleted *roaring64.Bitmap, star []string) ([][
 			live = append(live, r)
 		}
 	}
+	bruteRaw, bruteMemo = live, map[string]any{}
 	if st.Fold {
 		live = bruteFold(st, live)
 	}
@@ -1026,9 +1056,78 @@ func asF(v any) float64 {
 	return v.(float64)
 }
 
+// bruteRaw are the raw rows a correlated subquery reads, bruteMemo its
+// values by subquery and outer terms (set by brute).
+var (
+	bruteRaw  []trow
+	bruteMemo map[string]any
+)
+
+// bruteCorrelated computes correlated subquery a for the outer row r,
+// as written: the aggregate (or EXISTS) of the raw rows that meet its
+// WHERE, the equalities to the outer row's terms included.
+func bruteCorrelated(a *Arith, r *trow) any {
+	c := a.Corr
+	outer := make([]any, len(a.Args))
+	for k, x := range a.Args {
+		outer[k] = bruteArith(x, r)
+	}
+	memo := fmt.Sprintf("%p %#v", c, outer)
+	if v, ok := bruteMemo[memo]; ok {
+		return v
+	}
+	v := bruteMatch(c, outer)
+	bruteMemo[memo] = v
+	return v
+}
+
+// bruteMatch computes correlated subquery c for the outer terms' values.
+func bruteMatch(c *Correlated, outer []any) any {
+	first := 1
+	if c.Exists {
+		first = 0
+	}
+	var match []trow
+rows:
+	for _, x := range bruteRaw {
+		if c.Sub.Where != nil && evalExpr(c.Sub.Where, &x) != tTrue {
+			continue
+		}
+		for k := range c.Keys {
+			it := c.Sub.Items[first+k]
+			term := it.Expr
+			if term == nil {
+				term = &Arith{Col: it.Col}
+			}
+			v := bruteArith(term, &x)
+			if v == nil || outer[k] == nil {
+				continue rows
+			}
+			if vs, ok := v.(string); ok {
+				if os, ok := outer[k].(string); !ok || os != vs {
+					continue rows
+				}
+			} else if _, ok := outer[k].(string); ok || asF(v) != asF(outer[k]) {
+				continue rows
+			}
+		}
+		match = append(match, x)
+	}
+	if c.Exists {
+		return int64(min(len(match), 1))
+	}
+	v := bruteCall(c.Sub.Items[0].Agg, match)
+	if u, ok := v.(uint64); ok {
+		return int64(u)
+	}
+	return v
+}
+
 // bruteArith computes a on r: int64, float64, or nil for null.
 func bruteArith(a *Arith, r *trow) any {
 	switch {
+	case a.Corr != nil:
+		return bruteCorrelated(a, r)
 	case a.Lit != nil:
 		switch a.Lit.Kind {
 		case LitInt, LitDuration:
