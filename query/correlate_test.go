@@ -71,6 +71,10 @@ func TestCorrelated(t *testing.T) {
 	each("SELECT seq, (SELECT avg(v) FROM m WHERE o.series = series AND key = o.key AND seq < 700) FROM m AS o ORDER BY seq", func(o trow) any {
 		return avgV(where(func(r trow) bool { return r.series == o.series && r.key == o.key && r.seq < 700 }))
 	})
+	// One term tied twice: its column once in the grouped result.
+	each("SELECT seq, (SELECT avg(v) FROM m WHERE s = o.s AND o.s = s) FROM m AS o ORDER BY seq", func(o trow) any {
+		return avgV(where(func(r trow) bool { return o.f["s"] != nil && r.f["s"] == o.f["s"] }))
+	})
 	each("SELECT seq, (SELECT count(*) + 1 FROM m WHERE date_trunc('hour', time) = date_trunc('hour', o.time)) FROM m AS o ORDER BY seq", func(o trow) any {
 		h := o.time - o.time%3_600_000_000_000
 		return int64(len(where(func(r trow) bool { return r.time-r.time%3_600_000_000_000 == h }))) + 1
