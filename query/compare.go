@@ -112,7 +112,7 @@ func (p *parser) arithAt(i int, right bool) bool {
 	case isPunct(t, "-") && p.tok(i+1).kind != tInt && p.tok(i+1).kind != tFloat:
 		return true
 	case isPunct(t, "("):
-		if right {
+		if right || isKw(p.tok(i+1), "select") { // (SELECT ...): a value, never a condition
 			return true
 		}
 		after := p.tok(p.closing(i) + 1)

@@ -158,6 +158,11 @@ func TestCorrelatedForms(t *testing.T) {
 		{"SELECT m.seq, avg(m.v) OVER (PARTITION BY m.series) AS a FROM m ORDER BY m.seq", "SELECT seq, avg(v) OVER (PARTITION BY series) AS a FROM m ORDER BY seq"},
 		{"SELECT h.series, h.c FROM (SELECT series, count(*) AS c FROM m GROUP BY series) AS h WHERE h.c > 10 ORDER BY h.series", "SELECT series, count(*) AS c FROM m GROUP BY series HAVING count(*) > 10 ORDER BY series"},
 		{"SELECT o.* FROM m o WHERE o.n > 50 ORDER BY seq", "SELECT * FROM m WHERE n > 50 ORDER BY seq"},
+		// A subquery in parentheses is a value: IS NULL, ORDER BY.
+		{"SELECT count(*) FROM m AS o WHERE (SELECT max(v) FROM w WHERE v = o.n) IS NULL", "SELECT count(*) FROM m AS o WHERE NOT EXISTS (SELECT 1 FROM w WHERE v = o.n)"},
+		{"SELECT time FROM m AS o ORDER BY (SELECT count(*) FROM w WHERE v = o.n) DESC, time LIMIT 50",
+			"SELECT time FROM (SELECT time, (SELECT count(*) FROM w WHERE v = o.n) AS c FROM m AS o) ORDER BY c DESC, time LIMIT 50"},
+		{"SELECT seq FROM m ORDER BY (v + 1) DESC, seq", "SELECT seq FROM m ORDER BY v + 1 DESC, seq"},
 	} {
 		sameRows(t, open, c[0], c[1], 1)
 	}

@@ -977,7 +977,7 @@ func (p *parser) orderItem() OrderItem {
 			p.fail(t.pos, "ORDER BY %s: a column's position counts from 1", t.text)
 		}
 		it.Index = n
-	case p.arithAt(p.i, false): // ORDER BY hour(time), max(v) - min(v): a column named so, or computed
+	case p.arithAt(p.i, false) || isPunct(t, "("): // ORDER BY hour(time), max(v) - min(v), (v + 1): a column named so, or computed
 		it.Expr = p.arith()
 		it.Name = it.Expr.String()
 	case t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(":
