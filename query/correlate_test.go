@@ -166,6 +166,12 @@ func TestCorrelatedForms(t *testing.T) {
 	} {
 		sameRows(t, open, c[0], c[1], 1)
 	}
+	// EXPLAIN says what ran once and how many keys it gave.
+	plan := mustRun(t, open, "EXPLAIN SELECT seq FROM m AS o WHERE v > (SELECT avg(v) FROM m WHERE series = o.series AND n > 3)")
+	want := "correlated: (SELECT avg(v) FROM m WHERE series = o.series AND n > 3), run once, grouped by series: 6 keys" // the six series
+	if !slices.ContainsFunc(plan, func(r []any) bool { return r[0] == want }) {
+		t.Errorf("EXPLAIN lacks %q:\n%v", want, plan)
+	}
 	// The items' names are the columns', unqualified; a correlated
 	// subquery's instant is a timestamp.
 	rr, err := Run(context.Background(), "SELECT o.seq, o.v, (SELECT max(time) FROM w WHERE v = o.n) AS last FROM m AS o LIMIT 1", open, nil)

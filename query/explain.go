@@ -61,6 +61,11 @@ func (x *executor) explain(ps pruneStats) (array.RecordReader, error) {
 	if cond := p.st.condition(); cond != nil {
 		add("filter: %s", exprString(cond))
 	}
+	eachNode(p.st, nil, func(a *Arith) {
+		if t := p.in.tables[a.Corr]; a.Corr != nil && t != nil {
+			add("correlated: %s, run once, grouped by %s: %d keys", a.scalarText, strings.Join(a.Corr.inner, ", "), len(t.rows))
+		}
+	})
 	if p.st.Delete {
 		add("delete: the matching rows are soft-deleted (hidden at once, removed from disk by compaction)")
 	}
