@@ -155,20 +155,8 @@ func groupKey(g *GroupItem) string {
 }
 
 // groupingCall parses grouping(term, ...): a term is a column or an
-// expression, as in GROUP BY.
-func (p *parser) groupingCall() *Arith {
-	t := p.advance()
-	p.advance() // (
-	a := &Arith{Op: 'f', Func: "grouping", Pos: t.pos}
-	for {
-		a.Args = append(a.Args, p.arith())
-		if !p.acceptPunct(",") {
-			break
-		}
-	}
-	p.expectPunct(")")
-	return a
-}
+// expression, as in GROUP BY; the call is read as a text function's.
+func (p *parser) groupingCall() *Arith { return p.textCall(p.advance()) }
 
 // expandGroupingSets makes st, once read (from token start), the UNION
 // ALL of its grouping sets, and sets its grouping() calls.

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -53,19 +52,8 @@ func TestGroupingSets(t *testing.T) {
 				groups[key{g: 3}] = &agg{}
 			}
 		}
-		nullLast := func(a, b any) int {
-			switch {
-			case a == nil && b == nil:
-				return 0
-			case a == nil:
-				return 1
-			case b == nil:
-				return -1
-			}
-			return strings.Compare(a.(string), b.(string))
-		}
-		slices.SortFunc(keys, func(a, b key) int {
-			return cmp.Or(cmp.Compare(a.g, b.g), nullLast(a.series, b.series), nullLast(a.s, b.s))
+		slices.SortFunc(keys, func(a, b key) int { // NULLs last
+			return cmp.Or(cmp.Compare(a.g, b.g), compareAny(kString, a.series, b.series), compareAny(kString, a.s, b.s))
 		})
 		var out [][]any
 		for _, k := range keys {
