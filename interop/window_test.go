@@ -179,3 +179,15 @@ func TestInteropDistinctOn(t *testing.T) {
 		"SELECT DISTINCT ON (series) series, time, count(*) AS n FROM nab GROUP BY time(1h), series ORDER BY series, n DESC, time",
 		"SELECT DISTINCT ON (series) series, epoch_ms(time_bucket(INTERVAL 1 hour, time)) AS h, count(*) AS n FROM nab GROUP BY series, h ORDER BY series, n DESC, h")
 }
+
+// TestInteropRangeMonths holds RANGE frames of calendar months against
+// DuckDB's interval frames: a month back (days clamped at month ends)
+// and a year ahead, over the hourly samples of one series.
+func TestInteropRangeMonths(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	q := "SELECT epoch_ms(time) AS t, round(avg(value) OVER (ORDER BY time RANGE BETWEEN INTERVAL 1 MONTH PRECEDING AND CURRENT ROW), 6) AS back, " +
+		"count(*) OVER (ORDER BY time RANGE BETWEEN CURRENT ROW AND INTERVAL 1 YEAR FOLLOWING) AS ahead " +
+		"FROM nab WHERE series = 'nab/realKnownCause/ambient_temperature_system_failure' ORDER BY t"
+	agreeWithDuckDB(t, node, s, path, "RANGE frames of months", q, q)
+}

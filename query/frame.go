@@ -36,7 +36,10 @@ const (
 type FrameBound struct {
 	Kind BoundKind
 	Off  *Lit // Preceding, Following: an integer, a number or a duration
-	Pos  int
+	// Months: Off is a calendar span (1mo, 1y: 12), measured on the UTC
+	// calendar; 0 otherwise
+	Months int
+	Pos    int
 }
 
 func (b FrameBound) String() string {
@@ -156,8 +159,9 @@ func (p *parser) frameBound() FrameBound {
 		b.Off = &Lit{Kind: LitFloat, Float: f, Pos: t.pos}
 	case t.kind == tDuration:
 		p.advance()
-		if _, ok := calendarMonths(t.text); ok {
-			p.fail(t.pos, "%s is a calendar span: a window frame's offset over time is a duration such as 1h or 7d", t.text)
+		if n, ok := calendarMonths(t.text); ok { // months on the calendar (addMonths)
+			b.Off, b.Months = &Lit{Kind: LitDuration, Str: t.text, Pos: t.pos}, n
+			break
 		}
 		b.Off = &Lit{Kind: LitDuration, Int: p.duration(t), Str: t.text, Pos: t.pos}
 	default:

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"time"
 )
 
 // The frame of each row of a partition, as positions [start, end) in
@@ -102,7 +103,7 @@ func (w *winPlan) bound(b FrameBound, mode string, isStart bool, i, m int, group
 		}
 		return groups[group[i]+1]
 	}
-	return rk.search(i, b.Off, back, isStart)
+	return rk.search(i, b, back, isStart)
 }
 
 // framePeers reports whether rows a and b tie on OVER's ORDER BY (every
@@ -152,8 +153,9 @@ func (rk *rangeKey) null(i int) bool { return rk.rows[rk.part[i]][rk.col].null }
 
 // search returns the start (isStart: the first row whose key is at or
 // after the target in the order) or the end (the first row after it)
-// of the bound off PRECEDING (back) or FOLLOWING row i's key.
-func (rk *rangeKey) search(i int, off *Lit, back, isStart bool) int {
+// of bound b, PRECEDING (back) or FOLLOWING row i's key.
+func (rk *rangeKey) search(i int, b FrameBound, back, isStart bool) int {
+	off := b.Off
 	v := rk.rows[rk.part[i]][rk.col]
 	sign := rk.dir // FOLLOWING moves along the order
 	if back {
@@ -183,7 +185,13 @@ func (rk *rangeKey) search(i int, off *Lit, back, isStart bool) int {
 			u -= d
 		}
 		t.i = int64(u)
-	default: // kInt, kTime
+	case kTime:
+		if b.Months != 0 {
+			t.i = addMonths(v.i, sign*b.Months)
+			break
+		}
+		t.i = clampAdd(v.i, int64(sign)*off.Int)
+	default: // kInt
 		t.i = clampAdd(v.i, int64(sign)*off.Int)
 	}
 	// past reports whether row j lies past the target (isStart: at it).
@@ -382,4 +390,23 @@ func (sl *slider) result() value {
 		return fv(sl.floatSum())
 	}
 	return *sl.vals(sl.extr[sl.extrAt])
+}
+
+// addMonths returns instant t (ns) moved n calendar months on the UTC
+// calendar, the day of the month clamped to the month's last (March 31
+// less a month is February 28 or 29), as SQL's interval arithmetic has
+// it; past the int64 range, its end.
+func addMonths(t int64, n int) int64 {
+	tm := time.Unix(0, t).UTC()
+	y, m, d := tm.Date()
+	first := time.Date(y, m+time.Month(n), 1, tm.Hour(), tm.Minute(), tm.Second(), tm.Nanosecond(), time.UTC)
+	last := time.Date(first.Year(), first.Month()+1, 0, 0, 0, 0, 0, time.UTC).Day()
+	out := first.AddDate(0, 0, min(d, last)-1)
+	switch {
+	case out.Year() < 1678:
+		return math.MinInt64
+	case out.Year() > 2261:
+		return math.MaxInt64
+	}
+	return out.UnixNano()
 }
