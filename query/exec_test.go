@@ -278,6 +278,7 @@ func FuzzQuery(f *testing.F) {
 		"SELECT host, count(*) FROM m AS o GROUP BY host HAVING count(*) > (SELECT count(*) / 10 FROM m WHERE m.host = o.host)",
 		"SELECT host, s, n % 3 AS r, count(*), sum(v), grouping(host, r) FROM m GROUP BY time(10m), ROLLUP (host, r), CUBE (s) HAVING grouping(s) = 0 ORDER BY 1, 2 LIMIT 20",
 		"SELECT s, count(*) FROM m GROUP BY GROUPING SETS ((s), (), (s, key)) ORDER BY s NULLS FIRST",
+		"SELECT seq, sum(v) OVER (PARTITION BY s ORDER BY time RANGE BETWEEN 1mo PRECEDING AND INTERVAL '1 year' FOLLOWING), max(n) OVER (ORDER BY time DESC RANGE 2y PRECEDING) FROM m",
 		"SELECT a.seq, b.v, c.*, d.s FROM m AS a JOIN m AS b ON a.n = b.n LEFT JOIN m c USING (series) ASOF JOIN m AS d ON b.time >= d.time WHERE a.v > 1 AND c.s = 'x' LIMIT 9",
 		"SELECT host, corr(v, n), regr_slope(v, epoch(time)), covar_samp(n, x), regr_count(v, v) FROM m GROUP BY host HAVING regr_r2(v, n) >= 0",
 		"SELECT host, sum(sum(v)) OVER (ORDER BY time RANGE 10m PRECEDING), first_value(max(n)) OVER (ORDER BY max(x) DESC RANGE BETWEEN 2.5 FOLLOWING AND 9 FOLLOWING) FROM m GROUP BY time(1m), host",
