@@ -17,6 +17,8 @@ type joinWriter struct {
 	free    chan *chunk.Block // blocks encoded, their columns' room to reuse (at most 3 blocks live)
 	done    chan error        // the encoder's first error, when work closes
 	stopped bool
+	bt      batch   // filter's batch, its arithmetic's scratch reused block to block
+	sel     []int32 // filter's rows
 }
 
 func newJoinWriter(jp *joinPlan, b *subBuilder) *joinWriter {
@@ -51,16 +53,20 @@ func (w *joinWriter) send() error {
 // on from the rows before.
 func (w *joinWriter) filter(blk *chunk.Block) {
 	cs := blk.Columns
-	bt := &batch{rows: blk.Rows, seq: cs[0].Ints, time: cs[1].Ints, series: &cs[2], key: &cs[3], op: cs[4].Ints,
-		fields: make(map[string]*chunk.Column, len(cs)-5)}
+	bt := &w.bt
+	if bt.fields == nil {
+		bt.fields = make(map[string]*chunk.Column, len(cs)-5)
+	}
+	clear(bt.fields)
+	bt.rows, bt.seq, bt.time, bt.series, bt.key, bt.op = blk.Rows, cs[0].Ints, cs[1].Ints, &cs[2], &cs[3], cs[4].Ints
 	for i := 5; i < len(cs); i++ {
 		bt.fields[cs[i].Name] = &cs[i]
 	}
-	sel := make([]int32, blk.Rows)
-	for i := range sel {
-		sel[i] = int32(i)
+	w.sel = slices.Grow(w.sel[:0], blk.Rows)[:blk.Rows]
+	for i := range w.sel {
+		w.sel[i] = int32(i)
 	}
-	sel = w.where.eval(bt, sel)
+	sel := w.where.eval(bt, w.sel)
 	if len(sel) < blk.Rows {
 		keepRows(blk, sel)
 		w.b.src.rows -= bt.rows - len(sel)

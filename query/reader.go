@@ -120,6 +120,10 @@ type result struct {
 	err  error
 }
 
+// batches are the stream readers' decoded blocks, reused once their rows
+// are read (built into records, or appended by Next).
+var batches = sync.Pool{New: func() any { return new(batch) }}
+
 func newStreamReader(ctx context.Context, x *executor, tasks []task) *streamReader {
 	ctx, cancel := context.WithCancel(ctx)
 	vis, _ := visible(x.p.out)
@@ -145,9 +149,9 @@ func newStreamReader(ctx context.Context, x *executor, tasks []task) *streamRead
 					j.res <- result{err: err}
 					continue
 				}
-				b, err := x.process(&dec, &tasks[j.i], &rg, nil)
+				b, err := x.process(&dec, &tasks[j.i], &rg, batches.Get().(*batch))
 				if err != nil || b == nil || len(b.sel) < prebuild { // nil: a corrupt block left out
-					j.res <- result{b: b, err: err}
+					j.res <- result{b: b, err: err} // back to batches once read
 					continue
 				}
 				var recs []arrow.RecordBatch
@@ -158,6 +162,7 @@ func newStreamReader(ctx context.Context, x *executor, tasks []task) *streamRead
 					}
 					recs = append(recs, rb.NewRecordBatch())
 				}
+				batches.Put(b)
 				j.res <- result{recs: recs}
 			}
 		}()
@@ -226,6 +231,9 @@ func (r *streamReader) Record() arrow.RecordBatch { return r.cur }
 // end or when the next block came as built records (now in r.recs).
 func (r *streamReader) nextBatch() (*batch, error) {
 	for r.pend == nil || r.pos >= len(r.pend.sel) {
+		if r.pend != nil { // read: its room for another block
+			batches.Put(r.pend)
+		}
 		r.pend, r.pos = nil, 0
 		res, ok := <-r.out
 		if !ok {
