@@ -66,6 +66,9 @@ type joinGroup struct {
 	rows   []int32
 	ints   []int64
 	floats []float64
+	// at is where the last ASOF search of the group ended: left rows
+	// come mostly in order, so the next ends there or just after.
+	at int
 }
 
 // buildRight groups the right rows by key.
@@ -138,30 +141,46 @@ func (jp *joinPlan) asofMatch(g *joinGroup, iv int64, fv float64) int32 {
 	if jp.floatOrder && math.IsNaN(fv) {
 		return -1
 	}
-	// ub: the first row greater than the value; lb: the first not less.
-	ub := sort.Search(n, func(k int) bool { return jp.cmp(g, k, iv, fv) > 0 })
-	lb := sort.Search(n, func(k int) bool { return jp.cmp(g, k, iv, fv) >= 0 })
 	last := func(k int) int32 { // the last row with row k's value
 		e := sort.Search(n, func(x int) bool { return jp.cmp(g, x, g.ints[k], g.floats[k]) > 0 })
 		return g.rows[e-1]
 	}
 	switch jp.ineqOp {
-	case ">=": // right <= left
-		if ub > 0 {
+	case ">=": // right <= left: before the first row greater
+		if ub := jp.bound(g, iv, fv, true); ub > 0 {
 			return g.rows[ub-1]
 		}
-	case ">": // right < left
-		if lb > 0 {
+	case ">": // right < left: before the first row not less
+		if lb := jp.bound(g, iv, fv, false); lb > 0 {
 			return g.rows[lb-1]
 		}
 	case "<=": // right >= left
-		if lb < n {
+		if lb := jp.bound(g, iv, fv, false); lb < n {
 			return last(lb)
 		}
 	case "<": // right > left
-		if ub < n {
+		if ub := jp.bound(g, iv, fv, true); ub < n {
 			return last(ub)
 		}
 	}
 	return -1
+}
+
+// bound returns the first row of g greater than the value (upper) or not
+// less (else), trying where the group's last search ended and the row
+// after it before searching.
+func (jp *joinPlan) bound(g *joinGroup, iv int64, fv float64, upper bool) int {
+	n := len(g.rows)
+	past := func(k int) bool {
+		c := jp.cmp(g, k, iv, fv)
+		return c > 0 || !upper && c == 0
+	}
+	for _, k := range [2]int{g.at, g.at + 1} {
+		if k <= n && (k == 0 || !past(k-1)) && (k == n || past(k)) {
+			g.at = k
+			return k
+		}
+	}
+	g.at = sort.Search(n, past)
+	return g.at
 }
