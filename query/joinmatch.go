@@ -71,20 +71,24 @@ type joinGroup struct {
 	at int
 }
 
-// buildRight groups the right rows by key.
+// buildRight groups the right rows by key: a pass that finds each row's
+// group and counts them, then one that fills the groups, cut from one
+// array each (no group grows).
 func (jp *joinPlan) buildRight() map[string]*joinGroup {
 	groups := map[string]*joinGroup{}
 	var buf []byte
-	for r := range jp.sides[1].rows {
+	n := jp.sides[1].rows
+	of := make([]*joinGroup, n) // row r's group; nil: none (a NULL in its key or order)
+	count := map[*joinGroup]int{}
+	total := 0
+	for r := range n {
 		var ok bool
 		buf, ok = jp.keyOf(buf[:0], 1, r)
 		if !ok {
 			continue
 		}
-		var iv int64
-		var fv float64
 		if jp.ineq != nil {
-			if iv, fv, ok = jp.orderOf(1, r); !ok {
+			if _, _, ok = jp.orderOf(1, r); !ok {
 				continue
 			}
 		}
@@ -93,8 +97,31 @@ func (jp *joinPlan) buildRight() map[string]*joinGroup {
 			g = &joinGroup{}
 			groups[string(buf)] = g
 		}
+		of[r] = g
+		count[g]++
+		total++
+	}
+	rows := make([]int32, total)
+	var ints []int64
+	var floats []float64
+	if jp.ineq != nil {
+		ints, floats = make([]int64, total), make([]float64, total)
+	}
+	off := 0
+	for g, c := range count {
+		g.rows = rows[off : off : off+c]
+		if jp.ineq != nil {
+			g.ints, g.floats = ints[off:off:off+c], floats[off:off:off+c]
+		}
+		off += c
+	}
+	for r, g := range of {
+		if g == nil {
+			continue
+		}
 		g.rows = append(g.rows, int32(r))
 		if jp.ineq != nil {
+			iv, fv, _ := jp.orderOf(1, r)
 			g.ints, g.floats = append(g.ints, iv), append(g.floats, fv)
 		}
 	}

@@ -58,14 +58,10 @@ type jcol struct {
 // stream holds.
 func (c *jcol) appendArrow(a arrow.Array) error {
 	n := a.Len()
-	if a.NullN() == 0 {
-		for range n {
-			c.valid = append(c.valid, true)
-		}
-	} else {
-		for r := range n {
-			c.valid = append(c.valid, a.IsValid(r))
-		}
+	at := len(c.valid)
+	c.valid = slices.Grow(c.valid, n)[:at+n]
+	for r := range n {
+		c.valid[at+r] = a.NullN() == 0 || a.IsValid(r)
 	}
 	switch a := a.(type) {
 	case *array.Int64:
@@ -78,8 +74,10 @@ func (c *jcol) appendArrow(a arrow.Array) error {
 			c.ints = append(c.ints, int64(v))
 		}
 	case *array.Timestamp:
-		for r := range n {
-			c.ints = append(c.ints, int64(a.Value(r)))
+		at := len(c.ints)
+		c.ints = slices.Grow(c.ints, n)[:at+n]
+		for r, v := range a.TimestampValues() {
+			c.ints[at+r] = int64(v)
 		}
 	case *array.Float64:
 		c.floats = append(c.floats, a.Float64Values()...)
