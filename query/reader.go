@@ -630,6 +630,23 @@ func (p *plan) holdAll(b *batch) rowRun {
 			}
 		case oc.expr == nil:
 			a := b.argCol(oc.src, oc.kind)
+			if col := a.col; a.base == nil && col != nil && col.Strs == nil && (col.Type == chunk.String || col.Type == chunk.Bytes) {
+				// A dictionary's entries: one string each, shared by their rows.
+				strs := make([]string, col.Dict.Len())
+				made := make([]bool, len(strs))
+				for j, r := range b.sel {
+					k := col.Codes[r]
+					switch {
+					case col.IsNull(int(r)):
+						slab[j*width+c] = nullValue
+						continue
+					case !made[k]:
+						strs[k], made[k] = string(col.Dict.At(int(k))), true
+					}
+					slab[j*width+c] = value{s: strs[k]}
+				}
+				continue
+			}
 			for j, r := range b.sel {
 				slab[j*width+c] = a.get(r)
 			}
