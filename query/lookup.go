@@ -248,13 +248,13 @@ func (p *plan) compileLookup(a *Arith, leaf func(a *Arith, ap *arithPlan) error)
 // (of the plan's args' kinds); scratch holds the key's bytes.
 func (a *arithPlan) lookup(vals []value, scratch *[]byte) value {
 	key := (*scratch)[:0]
-	defer func() { *scratch = key }()
 	for k, v := range vals {
 		if v.null {
 			return a.look.def
 		}
 		key = keyOf(key, a.args[k].kind, v)
 	}
+	*scratch = key
 	if v, ok := a.look.rows[string(key)]; ok {
 		return v
 	}

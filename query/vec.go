@@ -404,15 +404,30 @@ func (a *arithPlan) leafVec(b *batch, sel []int32) vec {
 			}
 			return out
 		}
+		// A dictionary's entries are made strings once each, shared by
+		// their rows, when the rows outnumber them.
+		var ents []string
+		var made []bool
+		if d := c.Dict.Len(); c.Strs == nil && d < n {
+			ents, made = m.strsN(d), m.nulls(d)
+		}
 		for i, r := range sel {
-			if c.IsNull(int(r)) {
+			switch {
+			case c.IsNull(int(r)):
 				if out.null == nil {
 					out.null = m.nulls(n)
 				}
 				out.null[i] = true
 				continue
+			case ents == nil:
+				out.strs[i] = c.StringAt(int(r))
+				continue
 			}
-			out.strs[i] = c.StringAt(int(r))
+			k := c.Codes[r]
+			if !made[k] {
+				ents[k], made[k] = string(c.Dict.At(int(k))), true
+			}
+			out.strs[i] = ents[k]
 		}
 		return out
 	}
