@@ -25,7 +25,9 @@ import "strings"
 
 // Correlated is a correlated subquery, decorrelated.
 type Correlated struct {
-	// Sub gives the value (unless Exists) then the keys, one row a key.
+	// Sub gives the value (its first item, unless Exists) and the keys
+	// (columns keyName(k)), one row a key; runCorrelated finds them by
+	// name, as GROUP BY may put a key's column first.
 	Sub *Statement
 	// Empty gives the value of an outer row no key matches: the
 	// aggregate subquery over no rows; nil for NULL (0 for EXISTS).
