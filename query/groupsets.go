@@ -388,23 +388,19 @@ func (p *parser) setGrouping(st *Statement, sets [][]GroupItem, rolled []GroupIt
 
 // setGroupingExpr applies set to the arithmetic of condition e.
 func (p *parser) setGroupingExpr(e Expr, set func(*Arith) *Arith) Expr {
-	switch x := e.(type) {
-	case *And:
-		return &And{L: p.setGroupingExpr(x.L, set), R: p.setGroupingExpr(x.R, set)}
-	case *Or:
-		return &Or{L: p.setGroupingExpr(x.L, set), R: p.setGroupingExpr(x.R, set)}
-	case *Not:
-		return &Not{X: p.setGroupingExpr(x.X, set)}
-	case *ArithCompare:
-		c := *x
-		c.L, c.R = set(x.L), set(x.R)
-		return &c
-	case *ExprMatch:
-		c := *x
-		c.X = set(x.X)
-		return &c
-	}
-	return e
+	return mapConds(e, func(e Expr) Expr {
+		switch x := e.(type) {
+		case *ArithCompare:
+			c := *x
+			c.L, c.R = set(x.L), set(x.R)
+			return &c
+		case *ExprMatch:
+			c := *x
+			c.X = set(x.X)
+			return &c
+		}
+		return e
+	})
 }
 
 // callsGrouping reports whether st's clauses (or a, when st is nil)

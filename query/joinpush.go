@@ -245,8 +245,28 @@ func walkArith(a *Arith, name func(string), stop func()) {
 	}
 }
 
+// mapConds copies the AND, OR and NOT of e and gives each other node
+// to leaf, which returns what stands in its place.
+func mapConds(e Expr, leaf func(Expr) Expr) Expr {
+	switch x := e.(type) {
+	case *And:
+		return &And{L: mapConds(x.L, leaf), R: mapConds(x.R, leaf)}
+	case *Or:
+		return &Or{L: mapConds(x.L, leaf), R: mapConds(x.R, leaf)}
+	case *Not:
+		return &Not{X: mapConds(x.X, leaf)}
+	}
+	return leaf(e)
+}
+
 // cloneExpr copies e, each column renamed by rename.
 func cloneExpr(e Expr, rename func(string) string) Expr {
+	return mapConds(e, func(e Expr) Expr { return cloneCond(e, rename) })
+}
+
+// cloneCond copies condition e, not an AND, OR or NOT, each column
+// renamed by rename.
+func cloneCond(e Expr, rename func(string) string) Expr {
 	col := func(c *ColRef) *ColRef {
 		if c == nil {
 			return nil
@@ -254,12 +274,6 @@ func cloneExpr(e Expr, rename func(string) string) Expr {
 		return &ColRef{Name: rename(c.Name), Pos: c.Pos}
 	}
 	switch x := e.(type) {
-	case *And:
-		return &And{L: cloneExpr(x.L, rename), R: cloneExpr(x.R, rename)}
-	case *Or:
-		return &Or{L: cloneExpr(x.L, rename), R: cloneExpr(x.R, rename)}
-	case *Not:
-		return &Not{X: cloneExpr(x.X, rename)}
 	case *Compare:
 		c := *x
 		c.Col, c.Lit = col(x.Col), cloneLit(x.Lit)
