@@ -19,6 +19,10 @@ func TestInteropCorrelated(t *testing.T) {
 			"FROM nab AS o WHERE series LIKE 'nab/realKnownCause/%' GROUP BY series ORDER BY series"},
 		{"EXISTS", "SELECT series, count(*) AS n FROM nab AS o WHERE EXISTS (SELECT 1 FROM nab WHERE o.series = series AND date_trunc('day', time) = date_trunc('day', o.time) AND value > 95) GROUP BY series ORDER BY series"},
 		{"NOT EXISTS", "SELECT o.series, count(*) AS n FROM nab AS o WHERE NOT EXISTS (SELECT 1 FROM nab AS i WHERE i.series = o.series AND date_trunc('day', i.time) = date_trunc('day', o.time) AND i.value > 95) GROUP BY o.series ORDER BY o.series"},
+		{"IN", "SELECT series, count(*) AS n FROM nab AS o WHERE value IN (SELECT value FROM nab WHERE series = o.series AND date_trunc('day', time) = date_trunc('day', o.time) AND value > 90) GROUP BY series ORDER BY series"},
+		{"NOT IN of the day's maxima", "SELECT series, count(*) AS n, count(*) FILTER (WHERE value NOT IN (SELECT max(value) FROM nab WHERE series = o.series GROUP BY date_trunc('day', time))) AS not_max " +
+			"FROM nab AS o WHERE series LIKE 'nab/realKnownCause/%' GROUP BY series ORDER BY series"},
+		{"IN of one aggregate", "SELECT series, count(*) FILTER (WHERE value IN (SELECT max(value) FROM nab WHERE series = o.series AND hour(time) = hour(o.time))) AS top FROM nab AS o GROUP BY series ORDER BY series"},
 	} {
 		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)
 	}

@@ -42,6 +42,9 @@ type Arith struct {
 	// row's terms it is keyed by; scalarText as written.
 	exists bool
 	Corr   *Correlated
+	// inTerm: this EXISTS stands for inTerm IN (SELECT ...), keyed by
+	// the subquery's item too (correlate.go).
+	inTerm *Arith
 }
 
 // String is the item's text, the name of its column without AS: one

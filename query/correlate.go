@@ -34,6 +34,9 @@ type Correlated struct {
 	Empty  *Statement
 	Keys   int
 	Exists bool
+	// In: EXISTS standing for x IN (SELECT y ...), its last key y; a
+	// NULL x gives NULL, not false, so that NOT IN does not hold either.
+	In bool
 	// inner are the keys' inner terms as written, for errors.
 	inner []string
 	pos   int
@@ -51,17 +54,64 @@ func (p *parser) correlateSubqueries(st *Statement, sc scope) {
 		}
 		return ""
 	}
-	eachNode(st, func(e Expr) {
+	mapEachCond(st, func(e Expr) Expr {
 		if in, ok := e.(*In); ok && in.Sub != nil {
-			if name, pos, ok := deepOuterRef(in.Sub, outer); ok {
-				p.fail(pos, "IN (SELECT ...) names %s of the outer query: write EXISTS (SELECT ... WHERE <its column> = <yours> AND ...)", name)
+			if _, _, ok := deepOuterRef(in.Sub, outer); ok {
+				return p.correlatedIn(in)
 			}
 		}
-	}, func(a *Arith) {
+		return e
+	})
+	eachNode(st, nil, func(a *Arith) {
 		if a.Scalar != nil {
 			p.decorrelate(a, sc, outer)
 		}
 	})
+}
+
+// correlatedIn returns the condition x [NOT] IN (SELECT y ...) stands
+// for when the subquery names the outer row's columns: x = (SELECT y
+// ...) for an aggregate of one group (its value for the outer row's
+// key, the aggregate of no rows without one), else EXISTS (SELECT ...)
+// keyed by y besides the equalities, so that it holds when a row of the
+// outer row's key has y = x. A NULL x is in no list and out of none, as
+// with an IN of values.
+func (p *parser) correlatedIn(in *In) Expr {
+	q, pos := in.Sub, in.subPos
+	switch {
+	case q.Union != nil:
+		p.fail(pos, "a correlated subquery may not be a UNION: correlate each SELECT")
+	case q.Star || len(q.Items) != 1:
+		p.fail(pos, "IN (SELECT ...) selects one column")
+	case q.Items[0].Win != nil || q.Items[0].Expr != nil && q.Items[0].Expr.hasWin():
+		p.fail(q.Items[0].Pos, "a correlated IN (SELECT ...) selects no window function")
+	case q.Limit >= 0 || q.Offset > 0:
+		p.fail(pos, "a correlated IN (SELECT ...) takes no LIMIT or OFFSET: it is a set of values for each outer row")
+	}
+	x := &Arith{Col: in.Col, Pos: in.Col.Pos}
+	sub := &Arith{Scalar: q, scalarText: "IN " + in.subText, Pos: pos}
+	var cond Expr
+	if isAggregate(q) && len(q.GroupBy) == 0 && q.Having == nil {
+		cond = &ArithCompare{L: x, Op: "=", R: sub, Pos: pos}
+	} else {
+		sub.exists, sub.inTerm = true, x
+		cond = &ArithCompare{L: sub, Op: "=", R: &Arith{Lit: &Lit{Kind: LitInt, Int: 1, Pos: pos}, Pos: pos}, Pos: pos}
+	}
+	if in.Neg {
+		return &Not{X: cond}
+	}
+	return cond
+}
+
+// itemArith returns a select item's term as arithmetic.
+func itemArith(it SelectItem) *Arith {
+	switch {
+	case it.Col != nil:
+		return &Arith{Col: it.Col, Pos: it.Pos}
+	case it.Agg != nil:
+		return &Arith{Agg: it.Agg, Pos: it.Pos}
+	}
+	return it.Expr
 }
 
 // deepOuterRef returns the first column of st or of a statement in it
@@ -122,7 +172,16 @@ func (p *parser) decorrelate(a *Arith, sc scope, outer func(string) string) {
 		p.fail(pos, "%s names a column of the outer query outside an equality of the subquery's WHERE (series = %s.series); a correlated subquery is tied to the outer row by such equalities only%s", name, strings.SplitN(name, ".", 2)[0], hint)
 	}
 	if len(keys) == 0 {
+		if a.inTerm != nil {
+			p.fail(a.Pos, "IN (SELECT ...) names the outer query only inside a subquery of its own; tie it by an equality of its WHERE (series = o.series)")
+		}
 		return
+	}
+	// IN's value is a key too, after the equalities' (the grouped
+	// subquery's own keys).
+	tied := len(keys)
+	if a.inTerm != nil {
+		keys = append(keys, corrKey{inner: itemArith(q.Items[0]), outer: a.inTerm})
 	}
 	switch {
 	case q.Union != nil:
@@ -132,7 +191,7 @@ func (p *parser) decorrelate(a *Arith, sc scope, outer func(string) string) {
 	case q.Offset > 0:
 		p.fail(a.Pos, "a correlated subquery takes no OFFSET")
 	}
-	c := &Correlated{Keys: len(keys), Exists: a.exists, pos: a.Pos}
+	c := &Correlated{Keys: len(keys), Exists: a.exists, In: a.inTerm != nil, pos: a.Pos}
 	sub := probe
 	sub.Limit, sub.Offset, sub.OrderBy = -1, 0, nil
 	var keyItems []SelectItem
@@ -144,15 +203,24 @@ func (p *parser) decorrelate(a *Arith, sc scope, outer func(string) string) {
 		outerTerms = append(outerTerms, p.ownTerm(k.outer, sc))
 		it := SelectItem{Expr: k.inner, Alias: keyName(i), Pos: k.inner.Pos}
 		g := GroupItem{Expr: k.inner, Pos: k.inner.Pos}
-		if k.inner.Col != nil {
+		switch {
+		case k.inner.Col != nil:
 			it.Expr, it.Col = nil, k.inner.Col
 			g.Expr, g.Col = nil, k.inner.Col
+		case k.inner.Agg != nil && k.inner.Op == 0:
+			it.Expr, it.Agg = nil, k.inner.Agg
 		}
 		keyItems = append(keyItems, it)
 		keyGroups = append(keyGroups, g)
 	}
 	agg := isAggregate(q)
 	switch {
+	case a.exists && a.inTerm != nil && agg:
+		// IN over an aggregate of groups: a key's values are its groups'.
+		if q.Qualify != nil {
+			p.fail(a.Pos, "a correlated IN (SELECT ...) takes no QUALIFY")
+		}
+		sub.Star, sub.Items, sub.GroupBy = false, keyItems, append(keyGroups[:tied:tied], q.GroupBy...)
 	case a.exists:
 		if agg || q.Qualify != nil {
 			p.fail(a.Pos, "EXISTS over an aggregate, grouped or QUALIFY subquery that names the outer query is not supported: EXISTS (SELECT ... WHERE <its column> = <yours>)")

@@ -19,23 +19,9 @@ import (
 func TestCorrelated(t *testing.T) {
 	src, rows := testSource(t, 1500, 40)
 	open := openOnly(src)
-	// each runs q, whose first column is seq in seq order, and checks
-	// its second column against want of the row.
 	each := func(q string, want func(o trow) any) {
 		t.Helper()
-		got := mustRun(t, open, q)
-		if len(got) != len(rows) {
-			t.Fatalf("%s: %d rows, want %d", q, len(got), len(rows))
-		}
-		for i, g := range got {
-			o := rows[i]
-			if g[0].(uint64) != o.seq {
-				t.Fatalf("%s: row %d is seq %v", q, i, g[0])
-			}
-			if w := want(o); !sameCell(g[1], w) {
-				t.Fatalf("%s: seq %d (series %s, key %q): %v (%T), want %v (%T)", q, o.seq, o.series, o.key, g[1], g[1], w, w)
-			}
-		}
+		eachRow(t, open, rows, q, want)
 	}
 	// where returns the rows matching f.
 	where := func(f func(r trow) bool) []trow {
@@ -129,6 +115,143 @@ func TestCorrelated(t *testing.T) {
 	}
 }
 
+// eachRow runs q, whose first column is seq in seq order, one row for
+// each of rows, and checks its second column against want of the row.
+func eachRow(t *testing.T, open Opener, rows []trow, q string, want func(o trow) any) {
+	t.Helper()
+	got := mustRun(t, open, q)
+	if len(got) != len(rows) {
+		t.Fatalf("%s: %d rows, want %d", q, len(got), len(rows))
+	}
+	for i, g := range got {
+		o := rows[i]
+		if g[0].(uint64) != o.seq {
+			t.Fatalf("%s: row %d is seq %v", q, i, g[0])
+		}
+		if w := want(o); !sameCell(g[1], w) {
+			t.Fatalf("%s: seq %d (series %s, key %q): %v (%T), want %v (%T)", q, o.seq, o.series, o.key, g[1], g[1], w, w)
+		}
+	}
+}
+
+// TestCorrelatedIn: x IN (SELECT y ...) and NOT IN, the subquery tied to
+// the outer row, hold for each outer row as computed here from the
+// generated rows: y plain, computed, an aggregate of one group (x =
+// its value) or of several (GROUP BY, HAVING); a NULL x is neither in
+// nor out, a NULL key of the outer row leaves the list empty (so x is
+// out), NULL values of y are in no list; numbers compare across
+// kinds.
+func TestCorrelatedIn(t *testing.T) {
+	src, rows := testSource(t, 1500, 40)
+	open := openOnly(src)
+	where := func(f func(r trow) bool) []trow {
+		var out []trow
+		for _, r := range rows {
+			if f(r) {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	num := func(r trow, f string) (float64, bool) {
+		switch v := r.f[f].(type) {
+		case float64:
+			return v, true
+		case int64:
+			return float64(v), true
+		}
+		return 0, false
+	}
+	// inOut writes the CASE telling in, out and neither apart, and its
+	// oracle: x of the outer row against the values of the rows tied.
+	inOut := func(x, sub string, ox func(o trow) (float64, bool), tied func(o, r trow) bool, y func(rs []trow) []float64) {
+		t.Helper()
+		q := "SELECT seq, CASE WHEN " + x + " IN " + sub + " THEN 'in' WHEN " + x + " NOT IN " + sub + " THEN 'out' ELSE 'neither' END FROM m AS o ORDER BY seq"
+		var ins, outs, nulls int
+		eachRow(t, open, rows, q, func(o trow) any {
+			ys := y(where(func(r trow) bool { return tied(o, r) }))
+			xv, ok := ox(o)
+			switch {
+			case !ok:
+				nulls++
+				return "neither"
+			case slices.Contains(ys, xv):
+				ins++
+				return "in"
+			}
+			outs++
+			return "out"
+		})
+		if ins < 20 || outs < 20 {
+			t.Errorf("%s: %d rows in, %d out, %d neither: too few to show anything", q, ins, outs, nulls)
+		}
+	}
+	field := func(f string) func(o trow) (float64, bool) { return func(o trow) (float64, bool) { return num(o, f) } }
+	values := func(f string, plus float64) func(rs []trow) []float64 {
+		return func(rs []trow) []float64 {
+			var out []float64
+			for _, r := range rs {
+				if v, ok := num(r, f); ok {
+					out = append(out, v+plus)
+				}
+			}
+			return out
+		}
+	}
+	sameSeries := func(o, r trow) bool { return r.series == o.series }
+	inOut("n", "(SELECT n FROM m WHERE series = o.series AND key = 'k1')", field("n"),
+		func(o, r trow) bool { return r.series == o.series && r.key == "k1" }, values("n", 0))
+	// Across kinds (x is a float, n an int); o.s NULL: an empty list.
+	inOut("x", "(SELECT n FROM m WHERE s = o.s AND n < 50)", func(o trow) (float64, bool) {
+		if o.f["s"] == nil {
+			return -1, true // out of the empty list
+		}
+		return num(o, "x")
+	}, func(o, r trow) bool { n, _ := num(r, "n"); return r.f["s"] != nil && r.f["s"] == o.f["s"] && n < 50 }, values("n", 0))
+	inOut("n", "(SELECT n + 1 FROM m WHERE key = o.key AND key != '')", field("n"),
+		func(o, r trow) bool { return r.key == o.key && r.key != "" }, values("n", 1))
+	// An aggregate of one group: x = its value.
+	inOut("x", "(SELECT min(x) FROM m WHERE series = o.series AND key = o.key)", field("x"),
+		func(o, r trow) bool { return r.series == o.series && r.key == o.key }, func(rs []trow) []float64 {
+			if vs := values("x", 0)(rs); len(vs) > 0 {
+				return []float64{slices.Min(vs)}
+			}
+			return nil
+		})
+	// Of several: each key's count within the series, those over 3.
+	counts := func(min int) func(rs []trow) []float64 {
+		return func(rs []trow) []float64 {
+			by := map[string]int{}
+			for _, r := range rs {
+				by[r.key]++
+			}
+			var out []float64
+			for _, c := range by {
+				if c > min {
+					out = append(out, float64(c))
+				}
+			}
+			return out
+		}
+	}
+	inOut("n", "(SELECT count(*) FROM m WHERE series = o.series GROUP BY key)", field("n"), sameSeries, counts(0))
+	inOut("n", "(SELECT count(*) FROM m WHERE series = o.series GROUP BY key HAVING count(*) > 3)", field("n"), sameSeries, counts(3))
+	// In WHERE, of text: the rows whose series has a delete of their key.
+	var want []any
+	for _, o := range rows {
+		if len(where(func(r trow) bool { return r.key == o.key && r.op == 2 && r.series == o.series })) == 0 {
+			want = append(want, o.seq)
+		}
+	}
+	var got []any
+	for _, g := range mustRun(t, open, "SELECT seq FROM m AS o WHERE series NOT IN (SELECT series FROM m WHERE key = o.key AND op = 'delete') ORDER BY seq") {
+		got = append(got, g[0])
+	}
+	if !slices.Equal(got, want) || len(want) == len(rows) {
+		t.Errorf("NOT IN in WHERE: %d rows, want %d of %d", len(got), len(want), len(rows))
+	}
+}
+
 // TestCorrelatedForms: correlated subqueries give what the same
 // question written as a join, or with the value written in, gives: in
 // HAVING of a grouped outer query, in a join's WHERE (keyed by a side's
@@ -191,7 +314,13 @@ func TestCorrelatedErrors(t *testing.T) {
 	wantErrors(t, open, []errCase{
 		{"SELECT seq FROM m AS o WHERE v > (SELECT avg(v) FROM m WHERE time < o.time)", "o.time names a column of the outer query outside an equality of the subquery's WHERE (series = o.series); a correlated subquery is tied to the outer row by such equalities only; the nearest row before or after the outer one is an ASOF JOIN", "o.time)"},
 		{"SELECT seq, (SELECT avg(v) + o.v FROM m WHERE series = o.series) FROM m AS o", "o.v names a column of the outer query outside an equality", "o.v FROM"},
-		{"SELECT seq FROM m AS o WHERE v IN (SELECT v FROM m WHERE series = o.series)", "IN (SELECT ...) names o.series of the outer query: write EXISTS", "o.series)"},
+		{"SELECT seq FROM m AS o WHERE v IN (SELECT v FROM m WHERE series = o.series LIMIT 3)", "a correlated IN (SELECT ...) takes no LIMIT or OFFSET", "(SELECT v"},
+		{"SELECT seq FROM m AS o WHERE v IN (SELECT v, n FROM m WHERE series = o.series)", "IN (SELECT ...) selects one column", "(SELECT v"},
+		{"SELECT seq FROM m AS o WHERE v IN (SELECT lag(v) FROM m WHERE series = o.series)", "a correlated IN (SELECT ...) selects no window function", "lag(v)"},
+		{"SELECT seq FROM m AS o WHERE v IN (SELECT v FROM m WHERE series = o.series UNION ALL SELECT v FROM w)", "may not be a UNION", "(SELECT v"},
+		{"SELECT seq FROM m AS o WHERE v IN (SELECT v FROM m WHERE v > o.v)", "o.v names a column of the outer query outside an equality", "o.v)"},
+		{"SELECT seq FROM m AS o WHERE v IN (SELECT v FROM m WHERE EXISTS (SELECT 1 FROM w WHERE s = o.s))", "o.s names a column of the outer query outside an equality", "o.s)"},
+		{"SELECT seq FROM m AS o WHERE series IN (SELECT n FROM m WHERE key = o.key)", "type mismatch: series is text and the subquery's n a number", "series IN"},
 		{"SELECT seq, (SELECT v FROM m WHERE series = o.series ORDER BY time LIMIT 2) FROM m AS o", "takes LIMIT 1", "(SELECT v"},
 		{"SELECT seq, (SELECT v FROM m WHERE series = o.series) FROM m AS o", "gives more than one row for one outer row", "(SELECT v"},
 		{"SELECT seq, (SELECT count(*) FROM m WHERE n = o.series) FROM m AS o", "type mismatch: series is text and the subquery's n a number", "o.series)"},

@@ -27,6 +27,9 @@ type lookupTable struct {
 	// time); known: the subquery gave a row, so text is set.
 	text  []bool
 	known bool
+	// nullIn: the last term is an IN's value (Correlated.In), NULL for
+	// NULL.
+	nullIn bool
 }
 
 // Key encoding: per term, 's' and the text's length and bytes, 'n' and
@@ -63,7 +66,7 @@ func keyOf(dst []byte, k colKind, v value) []byte {
 // runCorrelated runs a's correlated subquery and returns its table.
 func runCorrelated(ctx context.Context, a *Arith, text string, open Opener, o *Options) (*lookupTable, error) {
 	c := a.Corr
-	t := &lookupTable{rows: map[string]value{}, kind: kInt, def: nullValue, text: make([]bool, c.Keys)}
+	t := &lookupTable{rows: map[string]value{}, kind: kInt, def: nullValue, text: make([]bool, c.Keys), nullIn: c.In}
 	if c.Exists {
 		t.def = value{}
 	}
@@ -250,6 +253,9 @@ func (a *arithPlan) lookup(vals []value, scratch *[]byte) value {
 	key := (*scratch)[:0]
 	for k, v := range vals {
 		if v.null {
+			if a.look.nullIn && k == len(vals)-1 {
+				return nullValue
+			}
 			return a.look.def
 		}
 		key = keyOf(key, a.args[k].kind, v)

@@ -185,3 +185,24 @@ func subStatements(st *Statement) []*Statement {
 func qualifiedBy(name, q string) bool {
 	return q != "" && len(name) > len(q)+1 && strings.HasPrefix(name, q) && name[len(q)] == '.'
 }
+
+// mapEachCond replaces each condition of st's own clauses that is not an
+// AND, OR or NOT by f's result: in WHERE, HAVING, QUALIFY, aggregates'
+// filters and CASE conditions (not in subqueries).
+func mapEachCond(st *Statement, f func(Expr) Expr) {
+	st.Where, st.Having, st.Qualify = mapConds(st.Where, f), mapConds(st.Having, f), mapConds(st.Qualify, f)
+	call := func(c *Call) {
+		if c != nil {
+			c.Filter = mapConds(c.Filter, f)
+		}
+	}
+	for _, it := range st.Items {
+		call(it.Agg)
+	}
+	eachNode(st, nil, func(a *Arith) {
+		call(a.Agg)
+		for i := range a.Whens {
+			a.Whens[i].Cond = mapConds(a.Whens[i].Cond, f)
+		}
+	})
+}
