@@ -112,6 +112,19 @@ func TestDeleteCorrelated(t *testing.T) {
 	if left := count1(t, s, "SELECT count(*) FROM ev"); left != keep {
 		t.Fatalf("%s rows left, want the %s not above their series' mean", left, keep)
 	}
+	// A correlated IN: the smallest n of each key of a series.
+	const least = "n IN (SELECT min(n) FROM ev WHERE series = e.series GROUP BY key)"
+	want = count1(t, s, "SELECT count(*) FROM ev AS e WHERE "+least)
+	keep = count1(t, s, "SELECT count(*) FROM ev AS e WHERE NOT ("+least+") OR n IS NULL")
+	if want == "0" || keep == "0" {
+		t.Fatalf("%s rows the least of their key, %s others: the case shows nothing", want, keep)
+	}
+	if _, rows := queryT(t, s, "DELETE FROM ev AS e WHERE "+least); rows[0] != want {
+		t.Fatalf("deleted %v, want %s", rows, want)
+	}
+	if left := count1(t, s, "SELECT count(*) FROM ev"); left != keep {
+		t.Fatalf("%s rows left, want the %s not the least of their key", left, keep)
+	}
 }
 
 // TestDeleteStatementFold: on keyed records DELETE removes versions; when

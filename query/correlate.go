@@ -89,12 +89,12 @@ func (p *parser) correlatedIn(in *In) Expr {
 		p.fail(pos, "a correlated IN (SELECT ...) takes no LIMIT or OFFSET: it is a set of values for each outer row")
 	}
 	x := &Arith{Col: in.Col, Pos: in.Col.Pos}
-	sub := &Arith{Scalar: q, scalarText: "IN " + in.subText, Pos: pos}
+	sub := &Arith{Scalar: q, scalarText: in.subText, Pos: pos}
 	var cond Expr
 	if isAggregate(q) && len(q.GroupBy) == 0 && q.Having == nil {
 		cond = &ArithCompare{L: x, Op: "=", R: sub, Pos: pos}
 	} else {
-		sub.exists, sub.inTerm = true, x
+		sub.exists, sub.inTerm, sub.scalarText = true, x, x.String()+" IN "+in.subText
 		cond = &ArithCompare{L: sub, Op: "=", R: &Arith{Lit: &Lit{Kind: LitInt, Int: 1, Pos: pos}, Pos: pos}, Pos: pos}
 	}
 	if in.Neg {

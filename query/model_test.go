@@ -273,6 +273,10 @@ func (g *qgen) correlated() string {
 	if g.rng.IntN(4) == 0 {
 		return g.pick("", "NOT ") + "EXISTS (SELECT 1 FROM m AS i WHERE " + where + ")"
 	}
+	if g.rng.IntN(3) == 0 {
+		in := [][2]string{{"n", "i.n"}, {"x", "i.n"}, {"n", "i.n + 1"}, {"s", "i.s"}, {"key", "i.key"}, {"v", "max(i.v)"}, {"n", "count(*)"}}[g.rng.IntN(7)]
+		return fmt.Sprintf("%s %sIN (SELECT %s FROM m AS i WHERE %s)", in[0], g.pick("", "NOT "), in[1], where)
+	}
 	agg := g.pick("avg(i.v)", "max(i.n)", "count(*)", "min(i.x)", "sum(i.n)", "count(i.s)", "max(i.s)")
 	col := g.pick("v", "n", "x")
 	if agg == "max(i.s)" {
@@ -1083,6 +1087,14 @@ func bruteCorrelated(a *Arith, r *trow) any {
 
 // bruteMatch computes correlated subquery c for the outer terms' values.
 func bruteMatch(c *Correlated, outer []any) any {
+	if c.In { // x IN (SELECT ...): a NULL x is neither in nor out, unless a NULL key leaves no rows
+		if slices.Contains(outer[:c.Keys-1], nil) {
+			return int64(0)
+		}
+		if outer[c.Keys-1] == nil {
+			return nil
+		}
+	}
 	first := 1
 	if c.Exists {
 		first = 0
