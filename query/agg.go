@@ -60,7 +60,10 @@ type aggSpec struct {
 	out   colKind
 	q     float64
 	sep   string // string_agg's separator
-	name  string
+	// distinct: string_agg(DISTINCT x) takes each value once, at its
+	// first row
+	distinct bool
+	name     string
 }
 
 // maxGroups caps the groups of an aggregate query (per worker and in
@@ -361,7 +364,7 @@ func (p *plan) planAggregate() error {
 }
 
 func (p *plan) aggSpec(c *Call) (aggSpec, error) {
-	s := aggSpec{fn: c.Func, q: c.Q, sep: c.Sep}
+	s := aggSpec{fn: c.Func, q: c.Q, sep: c.Sep, distinct: c.Distinct}
 	if c.Filter != nil {
 		f, err := p.compileExpr(c.Filter, false)
 		if err != nil {
@@ -715,8 +718,19 @@ func (s *aggState) result(a *aggSpec) value {
 	case "string_agg": // in (time, seq) order: the same whatever the workers
 		slices.SortFunc(s.texts, func(a, b textPoint) int { return cmp.Or(cmp.Compare(a.t, b.t), cmp.Compare(a.seq, b.seq)) })
 		var sb strings.Builder
-		for i, x := range s.texts {
-			if i > 0 {
+		var seen map[string]bool
+		if a.distinct {
+			seen = make(map[string]bool, len(s.texts))
+		}
+		n := 0
+		for _, x := range s.texts {
+			if seen != nil {
+				if seen[x.s] {
+					continue
+				}
+				seen[x.s] = true
+			}
+			if n++; n > 1 {
 				sb.WriteString(a.sep)
 			}
 			sb.WriteString(x.s)

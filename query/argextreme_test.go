@@ -109,19 +109,23 @@ func TestArgExtremeErrors(t *testing.T) {
 
 // TestStringAgg: string_agg joins a group's text values in (time, seq)
 // order with its separator (',' by default), skipping nulls, the same
-// at every batch size; it is named as written and wants text.
+// at every batch size; with DISTINCT each value once, where it first
+// comes; it is named as written and wants text.
 func TestStringAgg(t *testing.T) {
 	src, rows := testSource(t, 800, 50)
-	want := map[string][]string{}
+	want, distinct := map[string][]string{}, map[string][]string{}
 	byTime := slices.Clone(rows)
 	slices.SortStableFunc(byTime, byTimeSeq)
 	for _, r := range byTime {
 		if s, ok := r.f["s"].(string); ok {
 			want[r.series] = append(want[r.series], s)
+			if !slices.Contains(distinct[r.series], s) {
+				distinct[r.series] = append(distinct[r.series], s)
+			}
 		}
 	}
 	for _, batch := range []int{1, 7, 4096} {
-		got, err := runCells("SELECT series, string_agg(s, ' | '), string_agg(s) FROM m GROUP BY series", openOnly(src), &Options{BatchRows: batch})
+		got, err := runCells("SELECT series, string_agg(s, ' | '), string_agg(s), string_agg(DISTINCT s, '/') FROM m GROUP BY series", openOnly(src), &Options{BatchRows: batch})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,22 +133,26 @@ func TestStringAgg(t *testing.T) {
 			t.Fatalf("%d groups, want %d", len(got), len(want))
 		}
 		for _, g := range got {
-			w := want[g[0].(string)]
-			if g[1] != strings.Join(w, " | ") || g[2] != strings.Join(w, ",") {
-				t.Fatalf("batch %d, %s: %q, want %q", batch, g[0], g[1], strings.Join(w, " | "))
+			w, d := want[g[0].(string)], distinct[g[0].(string)]
+			if g[1] != strings.Join(w, " | ") || g[2] != strings.Join(w, ",") || g[3] != strings.Join(d, "/") {
+				t.Fatalf("batch %d, %s: %q and %q, want %q and %q", batch, g[0], g[1], g[3], strings.Join(w, " | "), strings.Join(d, "/"))
+			}
+			if len(d) < 2 || len(d) == len(w) {
+				t.Fatalf("%s: %d values, %d distinct: the case shows nothing", g[0], len(w), len(d))
 			}
 		}
 	}
-	rr, err := Run(context.Background(), "SELECT string_agg(key, ';'), string_agg(series) FROM m", openOnly(src), nil)
+	rr, err := Run(context.Background(), "SELECT string_agg(key, ';'), string_agg(series), string_agg(DISTINCT s, ' ') FROM m", openOnly(src), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f := rr.Schema().Fields(); f[0].Name != "string_agg(key, ';')" || f[1].Name != "string_agg(series)" {
+	if f := rr.Schema().Fields(); f[0].Name != "string_agg(key, ';')" || f[1].Name != "string_agg(series)" || f[2].Name != "string_agg(DISTINCT s, ' ')" {
 		t.Fatalf("columns %v", rr.Schema())
 	}
 	rr.Release()
 	wantErrors(t, openOnly(src), []errCase{
 		{"SELECT string_agg(v) FROM m", "type mismatch: string_agg of float64 \"v\" (want text: CAST(v AS VARCHAR))", "v)"},
 		{"SELECT string_agg(s, 1) FROM m", "string_agg wants its separator as a string", "1)"},
+		{"SELECT max(DISTINCT v) FROM m", "max(DISTINCT ...) is not supported; count(DISTINCT x) and string_agg(DISTINCT x) are", "DISTINCT"},
 	})
 }

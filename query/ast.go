@@ -276,6 +276,8 @@ func (c *Call) String() string {
 		return c.Func + "(*)"
 	case c.Func == "quantile" || c.Func == "quantile_disc":
 		return c.Func + "(" + strconv.FormatFloat(c.Q, 'g', -1, 64) + ", " + c.Arg.Name + ")"
+	case c.Distinct && c.SepGiven:
+		return c.Func + "(DISTINCT " + c.Arg.Name + ", " + (&Lit{Kind: LitString, Str: c.Sep}).String() + ")"
 	case c.Distinct:
 		return c.Func + "(DISTINCT " + c.Arg.Name + ")"
 	case c.By != nil:

@@ -353,7 +353,7 @@ func (g *qgen) query() string {
 				q := g.pick("0", "0.5", "0.9", "1", "0.25", "0.33")
 				text = g.pick(fmt.Sprintf("quantile_disc(%s, %s)", arg, q), fmt.Sprintf("percentile_disc(%s) WITHIN GROUP (ORDER BY %s)", q, arg))
 			case "string_agg":
-				text = fmt.Sprintf("string_agg(%s%s)", g.pick("s", "series", "key", "lower(s)", "concat(key, '/', s)"), g.pick("", ", ';'", ", ''"))
+				text = fmt.Sprintf("string_agg(%s%s%s)", g.pick("", "", "DISTINCT "), g.pick("s", "series", "key", "lower(s)", "concat(key, '/', s)"), g.pick("", ", ';'", ", ''"))
 			case "corr", "covar_pop", "covar_samp", "regr_slope", "regr_intercept", "regr_r2", "regr_count":
 				text = fmt.Sprintf("%s(%s, %s)", fn, g.pick("v", "n", "x", "v * 2", "n % 5"), g.pick("n", "x", "v", "hour(time)", "n % 7", "x / 3"))
 			case "arg_max", "arg_min", "max_by":
@@ -917,7 +917,9 @@ func bruteCall(c *Call, rows []trow) any {
 	case "string_agg":
 		var parts []string
 		for _, p := range pts {
-			parts = append(parts, p.v.(string))
+			if !c.Distinct || !slices.Contains(parts, p.v.(string)) {
+				parts = append(parts, p.v.(string))
+			}
 		}
 		return strings.Join(parts, c.Sep)
 	case "first":

@@ -672,8 +672,8 @@ func (p *parser) call() *Call {
 	}
 	p.expectPunct("(")
 	if t := p.peek(); isKw(t, "distinct") && p.toks[p.i+1].kind != tPunct { // not count(distinct): a column so named
-		if fn != "count" {
-			p.fail(t.pos, "%s(DISTINCT ...) is not supported; count(DISTINCT x) is", fn)
+		if fn != "count" && fn != "string_agg" {
+			p.fail(t.pos, "%s(DISTINCT ...) is not supported; count(DISTINCT x) and string_agg(DISTINCT x) are", fn)
 		}
 		p.advance()
 		c.Distinct = true
