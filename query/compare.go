@@ -18,11 +18,17 @@ type ArithCompare struct {
 	L, R *Arith
 	Op   string
 	Pos  int // the operator's
+	// text: the condition as written when this compare stands for it
+	// (a correlated x IN (SELECT ...)), so that names keep their text
+	text string
 }
 
 func (*ArithCompare) exprNode() {}
 
 func (e *ArithCompare) String() string {
+	if e.text != "" {
+		return e.text
+	}
 	if e.L.exists || e.L.Corr != nil && e.L.Corr.Exists { // EXISTS (...) = 1
 		return e.L.String()
 	}

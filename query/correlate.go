@@ -90,15 +90,12 @@ func (p *parser) correlatedIn(in *In) Expr {
 	}
 	x := &Arith{Col: in.Col, Pos: in.Col.Pos}
 	sub := &Arith{Scalar: q, scalarText: in.subText, Pos: pos}
-	var cond Expr
-	if isAggregate(q) && len(q.GroupBy) == 0 && q.Having == nil {
-		cond = &ArithCompare{L: x, Op: "=", R: sub, Pos: pos}
-	} else {
+	// NOT IN is !=: false, as NOT (x IN ...) is, where x IN ... is NULL.
+	op := map[bool]string{false: "=", true: "!="}[in.Neg]
+	cond := &ArithCompare{L: x, Op: op, R: sub, Pos: pos, text: exprString(in)}
+	if !isAggregate(q) || len(q.GroupBy) > 0 || q.Having != nil {
 		sub.exists, sub.inTerm, sub.scalarText = true, x, x.String()+" IN "+in.subText
-		cond = &ArithCompare{L: sub, Op: "=", R: &Arith{Lit: &Lit{Kind: LitInt, Int: 1, Pos: pos}, Pos: pos}, Pos: pos}
-	}
-	if in.Neg {
-		return &Not{X: cond}
+		cond.L, cond.R = sub, &Arith{Lit: &Lit{Kind: LitInt, Int: 1, Pos: pos}, Pos: pos}
 	}
 	return cond
 }

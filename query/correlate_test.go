@@ -250,6 +250,17 @@ func TestCorrelatedIn(t *testing.T) {
 	if !slices.Equal(got, want) || len(want) == len(rows) {
 		t.Errorf("NOT IN in WHERE: %d rows, want %d of %d", len(got), len(want), len(rows))
 	}
+	// A column keeps the text of its condition as written.
+	for _, in := range []string{"n NOT IN (SELECT n FROM m WHERE series = o.series AND key = 'k1')", "v IN (SELECT max(v) FROM m WHERE series = o.series)"} {
+		rr, err := Run(context.Background(), "SELECT count(*) FILTER (WHERE "+in+") FROM m AS o", open, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name := rr.Schema().Field(0).Name; name != "count(*) FILTER (WHERE "+in+")" {
+			t.Errorf("the column of %s is named %q", in, name)
+		}
+		rr.Release()
+	}
 }
 
 // TestCorrelatedForms: correlated subqueries give what the same
