@@ -18,6 +18,12 @@ func TestNullLiteral(t *testing.T) {
 	if len(got) != 1 || got[0][0] != nil || got[0][1] != nil {
 		t.Errorf("SELECT NULL: %v", got)
 	}
+	// A CASE whose every value is NULL is NULL, an integer's, in a row,
+	// in a group's term and under an aggregate.
+	sameRows(t, open, "SELECT seq, CASE WHEN v > 1 THEN NULL END, CASE WHEN b THEN NULL ELSE NULL END + 1 FROM m",
+		"SELECT seq, NULL, NULL FROM m", 1000)
+	sameRows(t, open, "SELECT CASE s WHEN 'x' THEN NULL END AS c, count(*), max(CASE WHEN n > 3 THEN NULL END) FROM m GROUP BY c",
+		"SELECT NULL AS c, count(*), NULL FROM m", 1)
 	wantErrors(t, open, []errCase{
 		{"SELECT regexp_replace(s, NULL, 'x') FROM m", "regexp_replace() wants a string literal here, not NULL", "NULL"},
 		{"SELECT date_diff(NULL, time, time) FROM m", "date_diff() wants its unit as a string literal", "NULL"},

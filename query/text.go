@@ -235,6 +235,9 @@ func (p *plan) compileCase(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arit
 		}
 		ap.args = append(ap.args, xp)
 	}
+	if first { // every value NULL: an integer's, as NULL is
+		ap.kind = kInt
+	}
 	for _, xp := range ap.args {
 		xp.takeKind(ap)
 	}
