@@ -57,3 +57,21 @@ func TestInteropJoinThree(t *testing.T) {
 		"AND c.series = 'nab/realAWSCloudwatch/rds_cpu_utilization_cc0c53' AND minute(a.time) = 0 ORDER BY t"
 	agreeWithDuckDB(t, node, s, path, "three sources and a fourth LEFT", q, q)
 }
+
+// TestInteropSetOps holds UNION, INTERSECT and EXCEPT, DISTINCT and
+// ALL, and their precedence against DuckDB's: the same text runs in
+// both.
+func TestInteropSetOps(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	for _, c := range []struct{ name, q string }{
+		{"INTERSECT", "SELECT series, hour(time) AS h FROM nab WHERE value > 90 INTERSECT SELECT series, hour(time) FROM nab WHERE value < 5 ORDER BY series, h"},
+		{"EXCEPT ALL", "SELECT series, count(*) AS n FROM (SELECT series FROM nab WHERE value > 50 EXCEPT ALL SELECT series FROM nab WHERE value > 80) GROUP BY series ORDER BY series"},
+		{"INTERSECT ALL", "SELECT series, count(*) AS n FROM (SELECT series, round(value) AS v FROM nab WHERE value > 50 INTERSECT ALL SELECT series, round(value) FROM nab WHERE value < 60) GROUP BY series ORDER BY series"},
+		{"UNION", "SELECT series FROM nab WHERE value > 99 UNION SELECT series FROM nab WHERE value < 0.01 ORDER BY series"},
+		{"precedence", "SELECT series FROM nab WHERE value > 99 UNION SELECT series FROM nab WHERE value < 0.01 INTERSECT SELECT series FROM nab WHERE value > 98 " +
+			"EXCEPT SELECT series FROM nab WHERE series LIKE '%cpu%' ORDER BY series"},
+	} {
+		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)
+	}
+}

@@ -32,6 +32,10 @@ type Statement struct {
 	// other clauses unused. Stream is "(union)".
 	Union    []*Statement
 	unionPos []int
+	// SetOp: "" for UNION ALL, else "union", "intersect", "intersect
+	// all", "except" or "except all" of the two SELECTs of Union
+	// (setop.go).
+	SetOp string
 	// unionHeld: the union is read as a subquery's result (execUnion),
 	// its series, key and op copied (heldCopy)
 	unionHeld bool

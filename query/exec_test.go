@@ -293,6 +293,8 @@ func FuzzQuery(f *testing.F) {
 		"SELECT seq, difference(n), derivative(v, 1m), moving_average(x * 2, 3) AS a FROM m WHERE v > 0 ORDER BY a DESC LIMIT 4",
 		"SELECT host, cumulative_sum(count(*)), non_negative_derivative(sum(n)) FROM m GROUP BY time(10m), host HAVING count(*) > 1",
 		"SELECT stddev(v), median(x), spread(n), var_pop(v) FROM m GROUP BY s",
+		"SELECT s, b FROM m WHERE n > 3 UNION SELECT s, b FROM m WHERE v < 2 INTERSECT ALL SELECT key, true FROM m EXCEPT SELECT s, NULL FROM m ORDER BY s LIMIT 5",
+		"SELECT string_agg(DISTINCT s, ';') FROM m AS o WHERE n IN (SELECT n + 1 FROM m WHERE key = o.key) OR v NOT IN (SELECT min(v) FROM m WHERE s = o.s)",
 		"DELETE FROM m WHERE n > 3",
 		"DESCRIBE m",
 		"SELECT n % 3 AS r, -n % 4, v % 2.5, substr(s, n % 5, n) FROM m WHERE n % 2 = 0 ORDER BY r",

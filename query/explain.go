@@ -57,7 +57,13 @@ func (x *executor) explain(ps pruneStats) (array.RecordReader, error) {
 		nd.series, nd.key, nd.op = true, true, true
 		add("fold: first pass over every block up to AS OF (series, key, op), then the scan below")
 	}
-	add("columns decoded: %s", strings.Join(nd.names(), ", "))
+	var decoded []string
+	for _, n := range nd.names() { // a held union's copy of series (heldCopy) is series
+		if n = strings.TrimPrefix(n, heldCopy("")); !slices.Contains(decoded, n) {
+			decoded = append(decoded, n)
+		}
+	}
+	add("columns decoded: %s", strings.Join(decoded, ", "))
 	if cond := p.st.condition(); cond != nil {
 		add("filter: %s", exprString(cond))
 	}

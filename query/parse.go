@@ -138,6 +138,7 @@ var reserved = map[string]bool{
 	"limit": true, "and": true, "or": true, "not": true, "is": true, "null": true, "like": true, "ilike": true,
 	"in": true, "as": true, "explain": true, "asc": true, "desc": true, "true": true, "false": true,
 	"between": true, "offset": true, "having": true, "union": true, "with": true, "qualify": true,
+	"intersect": true, "except": true,
 }
 
 func (p *parser) statement() (st *Statement, err error) {
@@ -196,7 +197,7 @@ func endsSelectList(t token) bool {
 	if t.kind == tEOF || isPunct(t, ";") || isPunct(t, ")") {
 		return true
 	}
-	for _, k := range []string{"where", "group", "having", "qualify", "order", "limit", "offset", "union"} {
+	for _, k := range []string{"where", "group", "having", "qualify", "order", "limit", "offset", "union", "intersect", "except"} {
 		if isKw(t, k) {
 			return true
 		}

@@ -204,6 +204,8 @@ func FuzzParse(f *testing.F) {
 		"SELECT avg(v) OVER w, sum(v) OVER (w ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING) FROM m WINDOW w AS (PARTITION BY s ORDER BY time RANGE 5m PRECEDING)",
 		"SELECT o.v, (SELECT v FROM m AS i WHERE i.s = o.s AND hour(time) = hour(o.time) ORDER BY time LIMIT 1) FROM m AS o WHERE NOT EXISTS (SELECT 1 FROM m WHERE m.k = o.k)",
 		"SELECT a, grouping(a, b) FROM m GROUP BY ROLLUP (a, b), CUBE (c), GROUPING SETS ((d), ())",
+		"SELECT s FROM m UNION SELECT s FROM w INTERSECT ALL SELECT s FROM m EXCEPT DISTINCT SELECT s FROM w ORDER BY s LIMIT 3",
+		"SELECT string_agg(DISTINCT s, '; ') FROM m AS o WHERE v NOT IN (SELECT max(v) FROM m WHERE s = o.s GROUP BY k)",
 	} {
 		f.Add(s)
 	}

@@ -20,41 +20,82 @@ import (
 // (at most maxSubqueryRows) and the union is the subquery of
 // SELECT <its columns> FROM (...) ORDER BY ... LIMIT ...
 
-// unionTail parses [UNION ALL SELECT ...]... after the SELECT parsed
-// into st (its SELECT at pos), making st the union of them. ORDER BY,
-// LIMIT and OFFSET after the last SELECT are the union's.
+// unionTail parses the [UNION | INTERSECT | EXCEPT [ALL | DISTINCT]
+// SELECT ...]... after the SELECT parsed into st (its SELECT at pos),
+// making st their result (setop.go for all but UNION ALL): INTERSECT
+// first, then UNION and EXCEPT from left to right, as SQL has it. ORDER
+// BY, LIMIT and OFFSET after the last SELECT are the result's.
 func (p *parser) unionTail(st *Statement, pos int) {
-	if !isKw(p.peek(), "union") {
+	if !isSetOp(p.peek()) {
 		return
 	}
+	explain, with := st.Explain, st.With
 	first := *st
 	first.Explain, first.With = false, nil
-	ops, poss := []*Statement{&first}, []int{pos}
-	for {
-		u := p.peek()
-		if !p.acceptKw("union") {
-			break
+	sels, poss, ops := []*Statement{&first}, []int{pos}, []string{}
+	for isSetOp(p.peek()) {
+		u := p.advance()
+		op := strings.ToLower(u.text)
+		if p.acceptKw("all") {
+			op += " all"
+		} else {
+			p.acceptKw("distinct")
 		}
-		if t := p.peek(); !p.acceptKw("all") {
-			p.fail(t.pos, "only UNION ALL is supported: it keeps every row (for distinct rows: SELECT DISTINCT ... FROM (... UNION ALL ...))")
-		}
-		prev := ops[len(ops)-1]
+		word := strings.ToUpper(op)
+		prev := sels[len(sels)-1]
 		if len(prev.OrderBy) > 0 || prev.Limit >= 0 || prev.Offset > 0 {
-			p.fail(u.pos, "ORDER BY, LIMIT and OFFSET go after the last SELECT of a UNION ALL, where they apply to all its rows; "+
-				"to limit one SELECT, make it a subquery: SELECT * FROM (SELECT ... LIMIT n)")
+			p.fail(u.pos, "ORDER BY, LIMIT and OFFSET go after the last SELECT of a %s, where they apply to all its rows; "+
+				"to limit one SELECT, make it a subquery: SELECT * FROM (SELECT ... LIMIT n)", word)
 		}
 		t := p.peek()
 		if !isKw(t, "select") {
-			p.fail(t.pos, "expected SELECT after UNION ALL, found %s", t.describe())
+			p.fail(t.pos, "expected SELECT after %s, found %s", word, t.describe())
 		}
 		next := &Statement{Limit: -1}
 		p.selectBody(next)
-		ops, poss = append(ops, next), append(poss, t.pos)
+		sels, poss, ops = append(sels, next), append(poss, t.pos), append(ops, op)
 	}
-	last := ops[len(ops)-1]
-	*st = Statement{Explain: st.Explain, With: st.With, Union: ops, unionPos: poss, Stream: "(union)", streamPos: pos,
-		OrderBy: last.OrderBy, Limit: last.Limit, Offset: last.Offset}
+	// INTERSECT binds first: its chains become single operands.
+	type operand struct {
+		st  *Statement
+		pos int
+	}
+	terms := []operand{{sels[0], poss[0]}}
+	var rest []string
+	for i, op := range ops {
+		r := operand{sels[i+1], poss[i+1]}
+		if strings.HasPrefix(op, "intersect") {
+			l := &terms[len(terms)-1]
+			l.st = setOpOf(l.st, l.pos, op, r.st, r.pos)
+			continue
+		}
+		terms, rest = append(terms, r), append(rest, op)
+	}
+	root := terms[0].st
+	for i, op := range rest {
+		root = setOpOf(root, pos, op, terms[i+1].st, terms[i+1].pos)
+	}
+	last := sels[len(sels)-1]
+	*st = *root
+	st.Explain, st.With, st.OrderBy, st.Limit, st.Offset = explain, with, last.OrderBy, last.Limit, last.Offset
 	last.OrderBy, last.Limit, last.Offset = nil, -1, 0
+}
+
+// isSetOp reports whether t is UNION, INTERSECT or EXCEPT.
+func isSetOp(t token) bool { return isKw(t, "union") || isKw(t, "intersect") || isKw(t, "except") }
+
+// setOpOf returns l op r (at lpos and rpos): a UNION ALL of l's
+// SELECTs and r when l is a UNION ALL already, else a statement of the
+// two.
+func setOpOf(l *Statement, lpos int, op string, r *Statement, rpos int) *Statement {
+	if op == "union all" {
+		op = ""
+		if l.Union != nil && l.SetOp == "" {
+			l.Union, l.unionPos = append(l.Union, r), append(l.unionPos, rpos)
+			return l
+		}
+	}
+	return &Statement{Union: []*Statement{l, r}, unionPos: []int{lpos, rpos}, SetOp: op, Stream: "(union)", streamPos: lpos, Limit: -1}
 }
 
 // execUnion runs a UNION ALL statement.
@@ -63,7 +104,7 @@ func execUnion(ctx context.Context, st *Statement, text string, open Opener, o *
 		return concatUnion(ctx, st, text, open, o)
 	}
 	// Hold the rows and read them as a subquery's, in order.
-	inner := &Statement{Union: st.Union, unionPos: st.unionPos, Limit: -1, Stream: "(union)", streamPos: st.streamPos, unionHeld: true}
+	inner := &Statement{Union: st.Union, unionPos: st.unionPos, SetOp: st.SetOp, Limit: -1, Stream: "(union)", streamPos: st.streamPos, unionHeld: true}
 	outer := &Statement{Explain: st.Explain, Sub: inner, Stream: "(subquery)", streamPos: st.streamPos,
 		OrderBy: st.OrderBy, Limit: st.Limit, Offset: st.Offset}
 	sub, err := subquerySource(ctx, outer, text, open, o)
@@ -72,7 +113,7 @@ func execUnion(ctx context.Context, st *Statement, text string, open Opener, o *
 	}
 	for _, name := range sub.names {
 		if name == "seq" {
-			return nil, errAt(text, st.streamPos, "a UNION ALL with ORDER BY, LIMIT or OFFSET holds its rows, which keep no seq column: name it (seq AS id)")
+			return nil, errAt(text, st.streamPos, "a %s with ORDER BY, LIMIT or OFFSET holds its rows, which keep no seq column: name it (seq AS id)", st.setOpWord())
 		}
 		if isHeldCopy(name) {
 			continue
@@ -94,7 +135,7 @@ func execUnion(ctx context.Context, st *Statement, text string, open Opener, o *
 // explainUnionLines returns the plans of a union's SELECTs, each under
 // its number.
 func explainUnionLines(ctx context.Context, st *Statement, text string, open Opener, o *Options) ([]string, error) {
-	lines := []string{fmt.Sprintf("union all of %d selects:", len(st.Union))}
+	lines := []string{fmt.Sprintf("%s of %d selects:", strings.ToLower(st.setOpWord()), len(st.Union))}
 	for i, op := range st.Union {
 		l, err := explainLinesOf(ctx, op, text, open, o)
 		if err != nil {
@@ -124,7 +165,7 @@ func concatUnion(ctx context.Context, st *Statement, text string, open Opener, o
 	}
 	fields := slices.Clone(u.rs[0].Schema().Fields())
 	for i, rr := range u.rs[1:] {
-		if err := unionMatch(fields, rr.Schema(), text, st.unionPos[i+1]); err != nil {
+		if err := unionMatch(fields, rr.Schema(), text, st.unionPos[i+1], st.setOpWord()); err != nil {
 			u.Release()
 			return nil, err
 		}
@@ -152,6 +193,9 @@ func concatUnion(ctx context.Context, st *Statement, text string, open Opener, o
 		}
 	}
 	u.schema = arrow.NewSchema(fields, nil)
+	if st.SetOp != "" {
+		return newSetOpReader(u, st, text), nil
+	}
 	return u, nil
 }
 
@@ -167,9 +211,9 @@ func isHeldCopy(name string) bool { return strings.HasPrefix(name, "\x00") }
 // unionMatch checks that a SELECT of a union (at pos) gives as many
 // columns as the first, of the types in fields (so far), and widens an
 // integer column to float where one of them is a float.
-func unionMatch(fields []arrow.Field, sc *arrow.Schema, text string, pos int) error {
+func unionMatch(fields []arrow.Field, sc *arrow.Schema, text string, pos int, what string) error {
 	if sc.NumFields() != len(fields) {
-		return errAt(text, pos, "UNION ALL: this SELECT gives %s, the first %d: each SELECT must give as many", columnsWord(sc.NumFields()), len(fields))
+		return errAt(text, pos, "%s: this SELECT gives %s, the first %d: each SELECT must give as many", what, columnsWord(sc.NumFields()), len(fields))
 	}
 	for c := range sc.NumFields() {
 		a, b := &fields[c], sc.Field(c)
@@ -181,8 +225,8 @@ func unionMatch(fields []arrow.Field, sc *arrow.Schema, text string, pos int) er
 		case isText(a.Type) && isText(b.Type):
 			a.Type = arrow.BinaryTypes.String
 		default:
-			return errAt(text, pos, "UNION ALL: column %d (%s) is %s here and %s in the first SELECT (%s): the types must agree (CAST(x AS DOUBLE | BIGINT | VARCHAR) converts)",
-				c+1, b.Name, typeWord(b.Type), typeWord(a.Type), a.Name)
+			return errAt(text, pos, "%s: column %d (%s) is %s here and %s in the first SELECT (%s): the types must agree (CAST(x AS DOUBLE | BIGINT | VARCHAR) converts)",
+				what, c+1, b.Name, typeWord(b.Type), typeWord(a.Type), a.Name)
 		}
 	}
 	return nil
