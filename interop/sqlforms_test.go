@@ -75,3 +75,20 @@ func TestInteropSetOps(t *testing.T) {
 		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)
 	}
 }
+
+// TestInteropJoinFullRight holds RIGHT and FULL joins, ON and USING,
+// against DuckDB's: the same text runs in both.
+func TestInteropJoinFullRight(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	const hot = "(SELECT time, series, value FROM nab WHERE series LIKE 'nab/realAWSCloudwatch/%' AND value > 60)"
+	const cold = "(SELECT time, series, value FROM nab WHERE series LIKE 'nab/realAWSCloudwatch/%' AND value < 0.5)"
+	for _, c := range []struct{ name, q string }{
+		{"FULL ON", "SELECT a.series AS sa, b.series AS sb, count(*) AS n, count(a.value) AS na, count(b.value) AS nb FROM " + hot + " AS a FULL JOIN " + cold +
+			" AS b ON date_trunc('day', a.time) = date_trunc('day', b.time) AND a.series = b.series GROUP BY a.series, b.series ORDER BY sa, sb"},
+		{"RIGHT USING", "SELECT series, count(*) AS n, count(a.value) AS na FROM " + hot + " AS a RIGHT JOIN " + cold + " AS b USING (series) GROUP BY series ORDER BY series"},
+		{"FULL USING, WHERE on a side", "SELECT series, count(*) AS n FROM " + hot + " AS a FULL OUTER JOIN " + cold + " AS b USING (series) WHERE a.value IS NULL OR b.value IS NULL GROUP BY series ORDER BY series"},
+	} {
+		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)
+	}
+}

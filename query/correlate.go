@@ -201,6 +201,9 @@ func (p *parser) decorrelate(a *Arith, sc scope, outer func(string) string) {
 		it := SelectItem{Expr: k.inner, Alias: keyName(i), Pos: k.inner.Pos}
 		g := GroupItem{Expr: k.inner, Pos: k.inner.Pos}
 		switch {
+		case k.inner.Col != nil && k.inner.Col.Name == ColTime: // grouped by each instant
+			it.Expr, it.Col = nil, k.inner.Col
+			g = GroupItem{Bucket: 1, text: "time(1ns)", Pos: k.inner.Pos}
 		case k.inner.Col != nil:
 			it.Expr, it.Col = nil, k.inner.Col
 			g.Expr, g.Col = nil, k.inner.Col

@@ -333,6 +333,11 @@ func FuzzQuery(f *testing.F) {
 	} {
 		f.Add(s)
 	}
+	// Results are bounded by maxGroups and the like; a small bound keeps
+	// each input quick (FILL over WHERE time > 0 makes every bucket
+	// since 1970) and the fuzz workers' memory small.
+	defer func(n int) { maxGroups = n }(maxGroups)
+	maxGroups = 1 << 16
 	rng := rand.New(rand.NewPCG(3, 4))
 	rows := genRows(rng, 300, modelNow.Add(-5*time.Hour).UnixNano())
 	src, err := buildSource(rng, rows, 30)

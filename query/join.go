@@ -44,7 +44,8 @@ type JoinCond struct {
 }
 
 // joinWords may not name a source: they go on with a join.
-var joinWords = map[string]bool{"join": true, "inner": true, "left": true, "asof": true, "outer": true, "on": true, "using": true}
+var joinWords = map[string]bool{"join": true, "inner": true, "left": true, "asof": true, "outer": true, "on": true, "using": true,
+	"full": true, "right": true, "cross": true}
 
 // aliasAfterSource parses the [AS] name after a source, "" when none.
 func (p *parser) aliasAfterSource(what string) (string, int) {
@@ -63,8 +64,8 @@ func (p *parser) aliasAfterSource(what string) (string, int) {
 	return "", 0
 }
 
-// joinKind parses [INNER | LEFT [OUTER] | ASOF [LEFT]] JOIN; ok is
-// false, with nothing consumed, when no join follows.
+// joinKind parses [INNER | {LEFT | RIGHT | FULL} [OUTER] | ASOF [LEFT]]
+// JOIN; ok is false, with nothing consumed, when no join follows.
 func (p *parser) joinKind() (kind string, pos int, ok bool) {
 	t := p.peek()
 	switch {
@@ -88,10 +89,13 @@ func (p *parser) joinKind() (kind string, pos int, ok bool) {
 		}
 		p.expectKw("join")
 		return kind, t.pos, true
-	case isKw(t, "right") && (isKw(p.tok(p.i+1), "join") || isKw(p.tok(p.i+1), "outer")),
-		isKw(t, "full") && (isKw(p.tok(p.i+1), "join") || isKw(p.tok(p.i+1), "outer")),
-		isKw(t, "cross") && isKw(p.tok(p.i+1), "join"):
-		p.fail(t.pos, "%s JOIN is not supported: tsq joins INNER, LEFT and ASOF (swap the sides for a RIGHT join)", strings.ToUpper(t.text))
+	case (isKw(t, "right") || isKw(t, "full")) && (isKw(p.tok(p.i+1), "join") || isKw(p.tok(p.i+1), "outer")):
+		p.advance()
+		p.acceptKw("outer")
+		p.expectKw("join")
+		return strings.ToLower(t.text), t.pos, true
+	case isKw(t, "cross") && isKw(p.tok(p.i+1), "join"):
+		p.fail(t.pos, "CROSS JOIN is not supported: tsq joins INNER, LEFT, RIGHT, FULL and ASOF, on equalities")
 	}
 	return "", 0, false
 }
@@ -117,7 +121,7 @@ func (p *parser) join(st *Statement, alias string, aliasPos int) {
 	for {
 		p.joinRight(j)
 		k := p.peek()
-		if !isKw(k, "join") && !isKw(k, "inner") && !isKw(k, "left") && !isKw(k, "asof") {
+		if !isKw(k, "join") && !isKw(k, "inner") && !isKw(k, "left") && !isKw(k, "asof") && !isKw(k, "right") && !isKw(k, "full") {
 			break
 		}
 		// a JOIN b ... JOIN c: the join of a and b is the left side of

@@ -106,7 +106,12 @@ func joinSource(ctx context.Context, st *Statement, text string, open Opener, o 
 	if w.where, err = joinWhere(st, text, src, o, in); err != nil {
 		return nil, err
 	}
-	outer := strings.HasSuffix(j.Kind, "left")
+	outer := strings.HasSuffix(j.Kind, "left") || j.Kind == "full"
+	// RIGHT and FULL: the right rows no left row matched come after.
+	var matched []bool
+	if j.Kind == "right" || j.Kind == "full" {
+		matched = make([]bool, right.rows)
+	}
 	// A statement that takes the first rows as they come (LIMIT, no
 	// WHERE, order, grouping or window) needs no more of the join.
 	enough := -1
@@ -141,6 +146,9 @@ func joinSource(ctx context.Context, st *Statement, text string, open Opener, o 
 				if jp.ineq == nil {
 					for _, m := range g.rows {
 						li, ri = append(li, int32(r)), append(ri, m)
+						if matched != nil {
+							matched[m] = true
+						}
 					}
 				} else if iv, fv, ok := jp.orderOf(0, r); ok {
 					if m := jp.asofMatch(g, iv, fv); m >= 0 {
@@ -174,6 +182,20 @@ func joinSource(ctx context.Context, st *Statement, text string, open Opener, o 
 	}
 	if err := lr.Err(); err != nil {
 		return nil, err
+	}
+	if matched != nil && !(enough >= 0 && (w.where == nil && src.rows >= enough || w.base >= enough)) {
+		li, ri = li[:0], ri[:0]
+		for m, ok := range matched {
+			if !ok {
+				li, ri = append(li, -1), append(ri, int32(m))
+			}
+			if len(li) >= subBlockRows || m == len(matched)-1 {
+				if err := w.write(li, ri); err != nil {
+					return nil, err
+				}
+				li, ri = li[:0], ri[:0]
+			}
+		}
 	}
 	if err := w.finish(); err != nil {
 		return nil, err

@@ -41,6 +41,9 @@ type joinPlan struct {
 type joinOut struct {
 	name      string
 	side, col int
+	// alt: for a column of USING in a RIGHT or FULL join, the right
+	// side's column it is where the left row is missing (-1: none)
+	alt int
 }
 
 func jcolKind(c *jcol) string {
@@ -157,7 +160,7 @@ func (jp *joinPlan) outputs() {
 				}
 				q = n
 			}
-			jp.outs = append(jp.outs, joinOut{q, s, i})
+			jp.outs = append(jp.outs, joinOut{q, s, i, -1})
 			jp.star = append(jp.star, q)
 			if bare := q[strings.IndexByte(q, '.')+1:]; !isBase(bare) {
 				cands = append(cands, cand{bare, s, i})
@@ -170,7 +173,15 @@ func (jp *joinPlan) outputs() {
 		using := slices.Contains(jp.j.Using, c.bare)
 		name := jp.sides[c.side].names[c.col]
 		if using && c.side == 0 && (jp.sides[0].side.nested == nil || name == first+c.bare) || !using && count[c.bare] == 1 {
-			jp.outs = append(jp.outs, joinOut{c.bare, c.side, c.col})
+			out := joinOut{c.bare, c.side, c.col, -1}
+			if using && (jp.j.Kind == "right" || jp.j.Kind == "full") { // either side's, as SQL has it
+				for _, r := range cands {
+					if r.side == 1 && r.bare == c.bare && jp.sides[1].cols[r.col].typ == jp.sides[0].cols[c.col].typ {
+						out.alt = r.col
+					}
+				}
+			}
+			jp.outs = append(jp.outs, out)
 		}
 	}
 }

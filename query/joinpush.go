@@ -49,6 +49,9 @@ func (j *Join) pushDown(where Expr) {
 			s.St.Where = &And{L: s.St.Where, R: c}
 		}
 	}
+	if j.Kind == "full" || j.Kind == "right" {
+		return // the rows a side lacks come with its columns NULL, which a condition pushed into it would not see
+	}
 	for _, c := range conjuncts(where, nil) {
 		side, ok := j.sideNamed(c)
 		if !ok {

@@ -148,11 +148,15 @@ func (w *joinWriter) stop() error {
 }
 
 // write appends the rows pairing left row li[k] with right row ri[k]
-// (-1: none, the right's columns null).
+// (-1: none, that side's columns null). The relation's time, series,
+// key and op are the left row's, or the right's where there is none.
 func (w *joinWriter) write(li, ri []int32) error {
 	b, jp := w.b, w.jp
-	left := jp.sides[0]
-	base := [4]int{left.index(ColTime), left.index(ColSeries), left.index(ColKey), left.index(ColOp)}
+	sides := [2]*joinSide{jp.sides[0], jp.sides[1]}
+	var bases [2][4]int
+	for s, sd := range sides {
+		bases[s] = [4]int{sd.index(ColTime), sd.index(ColSeries), sd.index(ColKey), sd.index(ColOp)}
+	}
 	for off := 0; off < len(li); {
 		if b.blk == nil {
 			w.begin()
@@ -163,7 +167,10 @@ func (w *joinWriter) write(li, ri []int32) error {
 		}
 		cs := b.blk.Columns
 		for k := range n {
-			l := int(li[off+k])
+			left, base, l := sides[0], bases[0], int(li[off+k])
+			if l < 0 {
+				left, base, l = sides[1], bases[1], int(ri[off+k])
+			}
 			cs[0].Ints = append(cs[0].Ints, int64(b.src.rows+k+1))
 			var t int64
 			if c := base[0]; c >= 0 && left.cols[c].typ == chunk.Int64 && left.cols[c].valid[l] {
@@ -188,6 +195,10 @@ func (w *joinWriter) write(li, ri []int32) error {
 		}
 		for x, out := range jp.outs {
 			c := &cs[5+x]
+			if out.alt >= 0 {
+				appendCoalesced(c, jp.sides[0].cols[out.col], jp.sides[1].cols[out.alt], li[off:off+n], ri[off:off+n])
+				continue
+			}
 			src := jp.sides[out.side].cols[out.col]
 			rows := li[off : off+n]
 			if out.side == 1 {
@@ -253,6 +264,28 @@ func (w *joinWriter) begin() {
 		}
 		if i >= 5 {
 			c.Valid = make([]bool, 0, subBlockRows)
+		}
+	}
+}
+
+// appendCoalesced appends, for each pair of rows, the left row's value
+// of ls, or the right row's of rs where there is no left row.
+func appendCoalesced(c *chunk.Column, ls, rs *jcol, li, ri []int32) {
+	for k, l := range li {
+		src, r := ls, int(l)
+		if r < 0 {
+			src, r = rs, int(ri[k])
+		}
+		c.Valid = append(c.Valid, src.valid[r])
+		switch c.Type {
+		case chunk.Int64:
+			c.Ints = append(c.Ints, src.ints[r])
+		case chunk.Float64:
+			c.Floats = append(c.Floats, src.floats[r])
+		case chunk.Bool:
+			c.Bools = append(c.Bools, src.bools[r])
+		default:
+			c.Strs = append(c.Strs, src.strs[r])
 		}
 	}
 }

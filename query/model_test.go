@@ -260,7 +260,7 @@ func (g *qgen) atom() string {
 // rows (as i), tied to the outer row by one or two equalities.
 func (g *qgen) correlated() string {
 	keys := [][2]string{{"i.series", "m.series"}, {"i.key", "m.key"}, {"i.s", "m.s"}, {"i.n % 3", "m.n % 3"},
-		{"i.n", "m.x"}, {"hour(i.time)", "hour(m.time)"}, {"m.series", "i.series"}}
+		{"i.n", "m.x"}, {"hour(i.time)", "hour(m.time)"}, {"m.series", "i.series"}, {"i.time", "m.time"}}
 	k := keys[g.rng.IntN(len(keys))]
 	where := k[0] + " = " + k[1]
 	if g.rng.IntN(3) == 0 {

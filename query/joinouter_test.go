@@ -1,0 +1,75 @@
+package query
+
+import "testing"
+
+// TestJoinFullRight: a FULL JOIN gives the LEFT JOIN's rows, then each
+// right row no left row matched (a NULL key matches none) with the left
+// side's columns NULL; a RIGHT JOIN the INNER JOIN's rows, then those.
+// The relation's time and series are the right row's where there is no
+// left one (so USING (time) reads as either side's), and WHERE sees
+// the NULLs: a condition on a side is not pushed into it.
+func TestJoinFullRight(t *testing.T) {
+	open := twoStreams(t)
+	const unmatched = "SELECT NULL AS x, epoch_ms(b.time) AS y, b.s AS bs FROM w AS b WHERE NOT EXISTS (SELECT 1 FROM m WHERE n = b.v)"
+	sorted := func(q string) string { return "SELECT * FROM (" + q + ") ORDER BY x NULLS FIRST, y NULLS FIRST, bs" }
+	for _, c := range [][2]string{
+		{"SELECT a.seq AS x, epoch_ms(b.time) AS y, b.s AS bs FROM m AS a FULL JOIN w AS b ON a.n = b.v",
+			"SELECT a.seq AS x, epoch_ms(b.time) AS y, b.s AS bs FROM m AS a LEFT JOIN w AS b ON a.n = b.v UNION ALL " + unmatched},
+		{"SELECT a.seq AS x, epoch_ms(b.time) AS y, b.s AS bs FROM m AS a FULL OUTER JOIN w AS b ON a.n = b.v AND a.series = b.series",
+			"SELECT a.seq AS x, epoch_ms(b.time) AS y, b.s AS bs FROM m AS a LEFT JOIN w AS b ON a.n = b.v AND a.series = b.series UNION ALL " +
+				"SELECT NULL AS x, epoch_ms(b.time) AS y, b.s AS bs FROM w AS b WHERE NOT EXISTS (SELECT 1 FROM m WHERE n = b.v AND series = b.series)"},
+		{"SELECT a.seq AS x, epoch_ms(b.time) AS y, b.s AS bs FROM m AS a RIGHT JOIN w AS b ON a.n = b.v",
+			"SELECT a.seq AS x, epoch_ms(b.time) AS y, b.s AS bs FROM m AS a JOIN w AS b ON a.n = b.v UNION ALL " + unmatched},
+		{"SELECT a.seq AS x, epoch_ms(b.time) AS y, b.s AS bs FROM m AS a RIGHT OUTER JOIN w AS b ON a.n = b.v WHERE a.seq IS NULL",
+			unmatched},
+		{"SELECT a.seq AS x, epoch_ms(b.time) AS y, b.s AS bs FROM m AS a FULL JOIN w AS b ON a.n = b.v WHERE a.n IS NULL",
+			"SELECT CAST(a.seq AS BIGINT) AS x, NULL AS y, CAST(NULL AS VARCHAR) AS bs FROM m AS a WHERE n IS NULL UNION ALL " + unmatched},
+		{"SELECT a.seq AS x, epoch_ms(b.time) AS y, b.s AS bs FROM m AS a FULL JOIN w AS b ON a.n = b.v WHERE b.s = 'red' AND a.v > 10",
+			"SELECT a.seq AS x, epoch_ms(b.time) AS y, b.s AS bs FROM m AS a JOIN w AS b ON a.n = b.v WHERE b.s = 'red' AND a.v > 10"},
+	} {
+		sameRows(t, open, sorted(c[0]), sorted(c[1]), 20)
+	}
+	// The relation's own time and series: the right row's without a left
+	// one.
+	sameRows(t, open, "SELECT series, count(*) AS c, min(time) AS t FROM m AS a FULL JOIN w AS b USING (time) WHERE a.seq IS NULL GROUP BY series ORDER BY series",
+		"SELECT series, count(*) AS c, min(time) AS t FROM w AS b WHERE NOT EXISTS (SELECT 1 FROM m WHERE time = b.time) GROUP BY series ORDER BY series", 3)
+	// A column of USING is either side's; per value, the pairs of the
+	// two sides' rows, or one side's rows alone (NULL matches nothing).
+	const l, r = "SELECT s FROM m WHERE n < 30", "SELECT s FROM w WHERE v > 100 UNION ALL SELECT s FROM m WHERE n > 80"
+	counts := func(q string) map[any]int64 {
+		out := map[any]int64{}
+		for _, row := range mustRun(t, open, "SELECT s, count(*) FROM ("+q+") GROUP BY s") {
+			out[row[0]] = row[1].(int64)
+		}
+		return out
+	}
+	cl, cr := counts(l), counts(r)
+	for _, kind := range []string{"FULL", "RIGHT"} {
+		want := map[any]int64{}
+		for v, n := range cr {
+			switch {
+			case v != nil && cl[v] > 0:
+				want[v] = n * cl[v]
+			default:
+				want[v] += n
+			}
+		}
+		for v, n := range cl {
+			if kind == "FULL" && (v == nil || cr[v] == 0) {
+				want[v] += n
+			}
+		}
+		got := mustRun(t, open, "SELECT s, count(*) FROM ("+l+") AS a "+kind+" JOIN ("+r+") AS b USING (s) GROUP BY s")
+		if len(got) != len(want) || len(got) < 4 {
+			t.Fatalf("%s JOIN USING (s): %d groups %v, want %d %v", kind, len(got), got, len(want), want)
+		}
+		for _, g := range got {
+			if want[g[0]] != g[1].(int64) {
+				t.Errorf("%s JOIN USING (s): s = %v: %v rows, want %d", kind, g[0], g[1], want[g[0]])
+			}
+		}
+	}
+	// A third source after a FULL JOIN.
+	sameRows(t, open, "SELECT count(*) AS c FROM m AS a FULL JOIN w AS b ON a.n = b.v JOIN w AS c ON b.seq = c.seq",
+		"SELECT count(*) AS c FROM m AS a RIGHT JOIN w AS b ON a.n = b.v", 1)
+}
