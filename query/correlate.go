@@ -1,6 +1,9 @@
 package query
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Correlated subqueries name the outer row's columns, qualified by the
 // outer statement's source (qualify.go): each series' samples above
@@ -194,6 +197,7 @@ func (p *parser) decorrelate(a *Arith, sc scope, outer func(string) string) {
 	var keyItems []SelectItem
 	var keyGroups []GroupItem
 	var innerTerms, outerTerms []*Arith
+	tiedGroups := 0 // keyGroups of the equalities' keys
 	for i, k := range keys {
 		c.inner = append(c.inner, k.inner.String())
 		innerTerms = append(innerTerms, k.inner)
@@ -211,7 +215,12 @@ func (p *parser) decorrelate(a *Arith, sc scope, outer func(string) string) {
 			it.Expr, it.Agg = nil, k.inner.Agg
 		}
 		keyItems = append(keyItems, it)
-		keyGroups = append(keyGroups, g)
+		if g.Bucket == 0 || !slices.ContainsFunc(keyGroups, func(o GroupItem) bool { return o.Bucket != 0 }) { // one time(1ns)
+			keyGroups = append(keyGroups, g)
+		}
+		if i < tied {
+			tiedGroups = len(keyGroups)
+		}
 	}
 	agg := isAggregate(q)
 	switch {
@@ -220,7 +229,7 @@ func (p *parser) decorrelate(a *Arith, sc scope, outer func(string) string) {
 		if q.Qualify != nil {
 			p.fail(a.Pos, "a correlated IN (SELECT ...) takes no QUALIFY")
 		}
-		sub.Star, sub.Items, sub.GroupBy = false, keyItems, append(keyGroups[:tied:tied], q.GroupBy...)
+		sub.Star, sub.Items, sub.GroupBy = false, keyItems, append(keyGroups[:tiedGroups:tiedGroups], q.GroupBy...)
 	case a.exists:
 		if agg || q.Qualify != nil {
 			p.fail(a.Pos, "EXISTS over an aggregate, grouped or QUALIFY subquery that names the outer query is not supported: EXISTS (SELECT ... WHERE <its column> = <yours>)")

@@ -66,9 +66,11 @@ func TestCorrelated(t *testing.T) {
 		return int64(len(where(func(r trow) bool { return r.time-r.time%3_600_000_000_000 == h }))) + 1
 	})
 	// Keyed by the instant itself (grouped by time(1ns)).
-	each("SELECT seq, (SELECT count(*) FROM m WHERE time = o.time) FROM m AS o ORDER BY seq", func(o trow) any {
-		return count(where(func(r trow) bool { return r.time == o.time }))
-	})
+	for _, tied := range []string{"time = o.time", "time = o.time AND o.time = time"} {
+		each("SELECT seq, (SELECT count(*) FROM m WHERE "+tied+") FROM m AS o ORDER BY seq", func(o trow) any {
+			return count(where(func(r trow) bool { return r.time == o.time }))
+		})
+	}
 	each("SELECT seq, (SELECT count(*) FROM m WHERE n = o.x) FROM m AS o ORDER BY seq", func(o trow) any {
 		x, ok := o.f["x"].(float64)
 		return count(where(func(r trow) bool { n, has := r.f["n"].(int64); return ok && has && float64(n) == x }))
