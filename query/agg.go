@@ -60,6 +60,7 @@ type aggSpec struct {
 	out   colKind
 	q     float64
 	sep   string // string_agg's separator
+	extra bool   // needsExtra(fn)
 	// distinct: string_agg(DISTINCT x) takes each value once, at its
 	// first row
 	distinct bool
@@ -363,8 +364,9 @@ func (p *plan) planAggregate() error {
 	return nil
 }
 
-func (p *plan) aggSpec(c *Call) (aggSpec, error) {
-	s := aggSpec{fn: c.Func, q: c.Q, sep: c.Sep, distinct: c.Distinct}
+func (p *plan) aggSpec(c *Call) (s aggSpec, err error) {
+	s = aggSpec{fn: c.Func, q: c.Q, sep: c.Sep, distinct: c.Distinct}
+	defer func() { s.extra = needsExtra(s.fn) }() // s.fn is final on return
 	if c.Filter != nil {
 		f, err := p.compileExpr(c.Filter, false)
 		if err != nil {
@@ -486,21 +488,46 @@ type ratePoint struct {
 // sums (avg, sum of floats, stddev), which merge to within an ulp: fsum
 // keeps sum and avg from depending on how blocks fell to workers.
 type aggState struct {
-	n      int64   // values seen (non-null)
-	sumF   float64 // stddev, variance: the running mean
-	sum    fsum    // sum, avg: the sum of the values
+	n      int64 // values seen (non-null)
+	sum    fsum  // sum, avg: the sum of the values
 	sumI   int64
-	ext    value // min or max; arg_max, arg_min: the picked row's order value
-	edge   value // first or last value; arg_max, arg_min: the picked row's value
-	edgeT  int64
-	edgeS  int64
-	m2     float64             // stddev, variance: Welford's sum of squared deviations from the mean (in sumF)
-	pair   *pairMoments        // the bivariate aggregates
-	pts    []ratePoint         // rate
-	texts  []textPoint         // string_agg
-	vals   []float64           // quantile
-	set    map[string]struct{} // count(DISTINCT x): the values, as distinctKey
+	ext    value        // min or max; arg_max, arg_min: the picked row's order value
+	pair   *pairMoments // the bivariate aggregates
 	hasExt bool
+	// aggExtra holds what the other aggregates keep: nil until one adds
+	// a value (more), so that a group of counts, sums, averages, minima
+	// and maxima stays small (there may be millions of groups).
+	*aggExtra
+}
+
+// aggExtra is the state of first, last, arg_max, arg_min, spread,
+// stddev, variance, rate, string_agg, quantile and count(DISTINCT).
+type aggExtra struct {
+	sumF  float64 // stddev, variance: the running mean
+	m2    float64 // stddev, variance: Welford's sum of squared deviations from the mean (in sumF)
+	edge  value   // first or last value; arg_max, arg_min: the picked row's value; spread: the max
+	edgeT int64
+	edgeS int64
+	pts   []ratePoint         // rate
+	texts []textPoint         // string_agg
+	vals  []float64           // quantile
+	set   map[string]struct{} // count(DISTINCT x): the values, as distinctKey
+}
+
+// needsExtra reports whether aggregate fn keeps an aggExtra.
+func needsExtra(fn string) bool {
+	switch fn {
+	case "count", "sum", "avg", "min", "max", "corr", "covar_pop", "covar_samp", "regr_slope", "regr_intercept", "regr_r2", "regr_count":
+		return false
+	}
+	return true
+}
+
+// more makes s's aggExtra when a needs one.
+func (s *aggState) more(a *aggSpec) {
+	if s.aggExtra == nil && a.extra {
+		s.aggExtra = new(aggExtra)
+	}
 }
 
 // addDistinct adds v to the set of count(DISTINCT) and reports whether it
@@ -648,6 +675,7 @@ func (s *aggState) merge(a *aggSpec, o *aggState) {
 	if o.n == 0 {
 		return
 	}
+	s.more(a)
 	switch a.fn {
 	case "min", "max":
 		if o.hasExt {
@@ -678,6 +706,9 @@ func (s *aggState) merge(a *aggSpec, o *aggState) {
 	s.n += o.n
 	s.sum.merge(o.sum)
 	s.sumI += o.sumI
+	if o.aggExtra == nil {
+		return
+	}
 	s.pts = append(s.pts, o.pts...)
 	s.texts = append(s.texts, o.texts...)
 	s.vals = append(s.vals, o.vals...)
@@ -692,6 +723,7 @@ func (s *aggState) merge(a *aggSpec, o *aggState) {
 
 // result returns the aggregate's value.
 func (s *aggState) result(a *aggSpec) value {
+	s.more(a) // a group without a value has none yet
 	switch a.fn {
 	case "count":
 		return value{i: s.n}
@@ -863,6 +895,14 @@ func (gs *groups) rest(key string) *buckets {
 	return bk
 }
 
+// restOf is rest of the key's bytes (copied only when new).
+func (gs *groups) restOf(key []byte) *buckets {
+	if bk := gs.m[string(key)]; bk != nil {
+		return bk
+	}
+	return gs.rest(string(key))
+}
+
 // bucketBounds returns the bucket of width d (> 0) holding t, [lo, hi),
 // saturating at the ends of int64: the bucket holding math.MinInt64
 // starts there (its aligned start lies below), the last one ends at
@@ -881,22 +921,20 @@ func bucketBounds(t, d int64) (lo, hi int64) {
 	return lo, lo + d
 }
 
-func writeKeyPart(sb *strings.Builder, k colKind, v value) {
+func appendKeyPart(dst []byte, k colKind, v value) []byte {
 	if v.null {
-		sb.WriteString("\x00n")
-		return
+		return append(dst, "\x00n"...)
 	}
-	sb.WriteString("\x00v")
+	dst = append(dst, "\x00v"...)
 	switch k {
 	case kSeries, kKey, kString, kBytes:
-		sb.WriteString(v.s)
+		return append(dst, v.s...)
 	case kFloat:
-		fmt.Fprintf(sb, "%x", math.Float64bits(v.fl()))
+		return strconv.AppendUint(dst, math.Float64bits(v.fl()), 16)
 	case kBool:
-		fmt.Fprint(sb, v.bl())
-	default:
-		fmt.Fprint(sb, v.i)
+		return strconv.AppendBool(dst, v.bl())
 	}
+	return strconv.AppendInt(dst, v.i, 10)
 }
 
 // merge folds o into gs.

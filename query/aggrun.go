@@ -3,7 +3,6 @@ package query
 import (
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/tsqdb/tsq/chunk"
 )
@@ -175,6 +174,18 @@ func (g *groupCol) value(b *batch, r int32) value {
 		}
 		return value{s: g.labels[k]}
 	}
+	if c := g.col; c != nil && c.Codes != nil && c.Strs == nil && (c.Valid == nil || c.Valid[r]) && (g.spec.out == kSeries || g.spec.out == kKey || g.spec.out == kString) {
+		// Text by dictionary code: one string a code for the block, shared
+		// by its groups (labels caches the same way).
+		if g.labels == nil {
+			g.labels, g.have = make([]string, c.Dict.Len()), make([]bool, c.Dict.Len())
+		}
+		k := c.Codes[r]
+		if !g.have[k] {
+			g.labels[k], g.have[k] = string(c.Dict.At(int(k))), true
+		}
+		return value{s: g.labels[k]}
+	}
 	return b.valueAt(g.spec.name, g.spec.out, r)
 }
 
@@ -282,7 +293,7 @@ func (a *aggPlan) accumulate(gs *groups, b *batch) error {
 		}
 	}
 	vals := make([]value, len(a.groups))
-	var sb strings.Builder
+	var key []byte
 	// With one non-bucket term read by dictionary code, the buckets of a
 	// code are cached for the block.
 	var byCode []*buckets
@@ -326,16 +337,16 @@ func (a *aggPlan) accumulate(gs *groups, b *batch) error {
 			g = bk.m[bucket]
 		}
 		if g == nil {
-			sb.Reset()
+			key = key[:0]
 			for gi := range gcols {
 				v := gcols[gi].value(b, r)
 				vals[gi] = v
-				if gcols[gi].spec.kind != gBucket {
-					writeKeyPart(&sb, gcols[gi].spec.out, v)
+				if bk == nil && gcols[gi].spec.kind != gBucket {
+					key = appendKeyPart(key, gcols[gi].spec.out, v)
 				}
 			}
 			if bk == nil {
-				bk = gs.rest(sb.String())
+				bk = gs.restOf(key)
 				if coded >= 0 {
 					byCode[gcols[coded].col.Codes[r]] = bk
 				}
@@ -373,6 +384,7 @@ func (a *aggPlan) accumulate(gs *groups, b *batch) error {
 
 // addRun adds the rows of one group's run.
 func (s *aggState) addRun(a *aggSpec, arg *argCol, b *batch, run []int32, gs *groups) error {
+	s.more(a)
 	if a.arg == "" { // count(*)
 		s.n += int64(len(run))
 		return nil

@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 	"strings"
+
+	"github.com/tsqdb/tsq/chunk"
 )
 
 // A join runs its right side first and holds its rows (at most
@@ -93,6 +95,9 @@ func joinSource(ctx context.Context, st *Statement, text string, open Opener, o 
 	groups := jp.buildRight()
 	src := &subSource{join: j.String(), star: jp.star}
 	for _, out := range jp.outs {
+		if len(out.name) > chunk.MaxNameLen {
+			return nil, errAt(text, j.Pos, "join: its column %.40s... has a name of %d bytes, which the joined rows cannot keep (at most %d): rename it (AS ...)", out.name, len(out.name), chunk.MaxNameLen)
+		}
 		src.fields = append(src.fields, FieldDef{Name: out.name, Type: jp.sides[out.side].cols[out.col].typ})
 		if jp.sides[out.side].cols[out.col].instant {
 			if src.instants == nil {

@@ -193,6 +193,9 @@ func (b *subBuilder) add(rec arrow.RecordBatch) error {
 		if seen[f.Name] {
 			return b.fail("its column %s appears twice: rename one (AS ...)", f.Name)
 		}
+		if len(f.Name) > chunk.MaxNameLen {
+			return b.fail("its column %.40s... has a name of %d bytes, which a held result cannot keep (at most %d): rename it (AS ...)", f.Name, len(f.Name), chunk.MaxNameLen)
+		}
 		seen[f.Name] = true
 		if f.Type.ID() == arrow.TIMESTAMP && !isBase(f.Name) {
 			if b.src.instants == nil {

@@ -104,6 +104,7 @@ func TestSubqueryErrors(t *testing.T) {
 		{"SELECT count(*) FROM (SELECT s AS op FROM m)", "its column op holds", "(SELECT"},
 		{"SELECT count(*) FROM (SELECT n AS series FROM m)", "its column series is int64, not text", "(SELECT"},
 		{"SELECT count(*) FROM (SELECT * FROM nope)", "stream not found", "nope"},
+		{"SELECT count(*) FROM (SELECT v AS vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv FROM m)", "has a name of 300 bytes, which a held result cannot keep (at most 255)", "(SELECT"},
 		{"SELECT count(*) FROM (SELECT * FROM m", `expected ")"`, ""},
 		{"SELECT count(*) FROM (m)", "expected SELECT after FROM (", "m)"},
 		{"SELECT count(*) FROM (SELECT * FROM m) AS", "expected a name for the subquery", ""},
