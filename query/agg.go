@@ -877,6 +877,42 @@ type groups struct {
 	m       map[string]*buckets
 	qvalues int64
 	n       int // groups
+	slab    groupSlab
+}
+
+// groupSlab hands out groups, their values and their states from
+// arrays of many, so that a new group costs no allocation of its own
+// (there may be millions; all live as long as the aggregation).
+type groupSlab struct {
+	groups []group
+	vals   []value
+	states []aggState
+}
+
+// slabSize is the groups of one array of a groupSlab.
+const slabSize = 256
+
+// newGroup returns a group of a copy of vals and nStates empty states.
+func (s *groupSlab) newGroup(vals []value, nStates int) *group {
+	if len(s.groups) == 0 {
+		s.groups = make([]group, slabSize)
+	}
+	g := &s.groups[0]
+	s.groups = s.groups[1:]
+	if n := len(vals); n > 0 {
+		if len(s.vals) < n {
+			s.vals = make([]value, slabSize*n)
+		}
+		g.vals, s.vals = s.vals[:n:n], s.vals[n:]
+		copy(g.vals, vals)
+	}
+	if nStates > 0 {
+		if len(s.states) < nStates {
+			s.states = make([]aggState, slabSize*nStates)
+		}
+		g.states, s.states = s.states[:nStates:nStates], s.states[nStates:]
+	}
+	return g
 }
 
 // buckets are the groups of one combination of non-bucket values.

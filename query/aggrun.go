@@ -2,7 +2,6 @@ package query
 
 import (
 	"math"
-	"slices"
 
 	"github.com/tsqdb/tsq/chunk"
 )
@@ -352,7 +351,7 @@ func (a *aggPlan) accumulate(gs *groups, b *batch) error {
 				}
 			}
 			if g = bk.m[bucket]; g == nil {
-				g = &group{vals: slices.Clone(vals), states: make([]aggState, len(a.aggs))}
+				g = gs.slab.newGroup(vals, len(a.aggs))
 				bk.m[bucket] = g
 				if gs.n++; gs.n > maxGroups {
 					return errTooManyGroups
