@@ -246,6 +246,7 @@ func (a *aggPlan) accumulate(gs *groups, b *batch) error {
 	if len(sel) == 0 {
 		return nil
 	}
+	defer b.vecs.release(b.vecs.mark()) // the computed group terms' rows
 	gcols := make([]groupCol, len(a.groups))
 	for i := range a.groups {
 		g := &a.groups[i]
@@ -494,12 +495,14 @@ func (s *aggState) addRun(a *aggSpec, arg *argCol, b *batch, run []int32, gs *gr
 // indexed by row: int64s, or float64 bits (-0 as 0, every NaN as one);
 // null (nil: none) marks rows without a value.
 func (g *groupSpec) exprByRow(b *batch, sel []int32) ([]int64, []bool, []string) {
+	// The rows' values, from the batch's arena (the caller releases
+	// them); what computing them takes is released here.
+	out, nulls := b.vecs.intsN(b.rows), b.vecs.nulls(b.rows)
 	defer b.vecs.release(b.vecs.mark())
 	v := g.expr.vec(b, sel)
 	if v.scalar { // GROUP BY 1 + 1: no column below
 		v = b.vecs.broadcast(v, len(sel))
 	}
-	out := make([]int64, b.rows)
 	var null []bool
 	var texts []string
 	var codes map[string]int64
@@ -507,9 +510,7 @@ func (g *groupSpec) exprByRow(b *batch, sel []int32) ([]int64, []bool, []string)
 	for i, r := range sel {
 		switch {
 		case v.isNull(i):
-			if null == nil {
-				null = make([]bool, b.rows)
-			}
+			null = nulls
 			null[r] = true
 		case g.out == kString: // coded within the block
 			if codes == nil {
@@ -542,21 +543,25 @@ func (g *groupSpec) exprByRow(b *batch, sel []int32) ([]int64, []bool, []string)
 }
 
 // exprColumn computes an aggregate's argument x for the rows sel of b as
-// a column indexed by row (the rows outside sel are zero and null).
+// a column indexed by row (the rows outside sel are zero and null),
+// its slices from the batch's arena (the caller releases them).
 func exprColumn(b *batch, x *arithPlan, sel []int32) *chunk.Column {
+	c := &chunk.Column{Type: chunk.Int64, Valid: b.vecs.nulls(b.rows)}
+	switch x.kind {
+	case kFloat:
+		c.Type, c.Floats = chunk.Float64, b.vecs.floatsN(b.rows)
+		clear(c.Floats)
+	case kString:
+		c.Type, c.Strs = chunk.String, b.vecs.strsN(b.rows)
+		clear(c.Strs)
+	default:
+		c.Ints = b.vecs.intsN(b.rows)
+		clear(c.Ints)
+	}
 	defer b.vecs.release(b.vecs.mark())
 	v := x.vec(b, sel)
 	if v.scalar { // avg(2): no column below
 		v = b.vecs.broadcast(v, len(sel))
-	}
-	c := &chunk.Column{Type: chunk.Int64, Valid: make([]bool, b.rows)}
-	switch x.kind {
-	case kFloat:
-		c.Type, c.Floats = chunk.Float64, make([]float64, b.rows)
-	case kString:
-		c.Type, c.Strs = chunk.String, make([]string, b.rows)
-	default:
-		c.Ints = make([]int64, b.rows)
 	}
 	for i, r := range sel {
 		if v.isNull(i) {
