@@ -164,8 +164,9 @@ func concatUnion(ctx context.Context, st *Statement, text string, open Opener, o
 		u.casts = append(u.casts, nil)
 	}
 	fields := slices.Clone(u.rs[0].Schema().Fields())
+	untyped := nullItems(st.Union[0], fields) // columns of NULL alone so far
 	for i, rr := range u.rs[1:] {
-		if err := unionMatch(fields, rr.Schema(), text, st.unionPos[i+1], st.setOpWord()); err != nil {
+		if err := unionMatch(fields, untyped, rr.Schema(), nullItems(st.Union[i+1], rr.Schema().Fields()), text, st.unionPos[i+1], st.setOpWord()); err != nil {
 			u.Release()
 			return nil, err
 		}
@@ -211,13 +212,16 @@ func isHeldCopy(name string) bool { return strings.HasPrefix(name, "\x00") }
 // unionMatch checks that a SELECT of a union (at pos) gives as many
 // columns as the first, of the types in fields (so far), and widens an
 // integer column to float where one of them is a float.
-func unionMatch(fields []arrow.Field, sc *arrow.Schema, text string, pos int, what string) error {
+func unionMatch(fields []arrow.Field, untyped []bool, sc *arrow.Schema, nulls []bool, text string, pos int, what string) error {
 	if sc.NumFields() != len(fields) {
 		return errAt(text, pos, "%s: this SELECT gives %s, the first %d: each SELECT must give as many", what, columnsWord(sc.NumFields()), len(fields))
 	}
 	for c := range sc.NumFields() {
 		a, b := &fields[c], sc.Field(c)
 		switch {
+		case nulls[c]: // NULL takes the others' type
+		case untyped[c]:
+			a.Type, untyped[c] = b.Type, false
 		case arrow.TypeEqual(a.Type, b.Type):
 		case a.Type.ID() == arrow.INT64 && b.Type.ID() == arrow.FLOAT64:
 			a.Type = arrow.PrimitiveTypes.Float64
@@ -299,7 +303,7 @@ func (u *unionReader) Next() bool {
 				cols = slices.Clone(cols)
 				for c, ok := range cast {
 					if ok {
-						cols[c] = castColumn(u.mem, cols[c])
+						cols[c] = castColumn(u.mem, cols[c], u.schema.Field(c).Type)
 						defer cols[c].Release()
 					}
 				}
@@ -327,9 +331,30 @@ func isText(t arrow.DataType) bool {
 	return t.ID() == arrow.STRING
 }
 
-// castColumn returns a column in the type unionMatch widened it to: an
-// int64 one as float64, a dictionary one as utf8.
-func castColumn(mem memory.Allocator, col arrow.Array) arrow.Array {
+// nullItems reports which columns (fields) of SELECT st are the NULL
+// literal alone, which a union gives the other SELECTs' type.
+func nullItems(st *Statement, fields []arrow.Field) []bool {
+	out := make([]bool, len(fields))
+	if st.Star {
+		return out
+	}
+	for c, f := range fields {
+		for _, it := range st.Items {
+			if it.Expr != nil && it.Expr.Op == 0 && it.Expr.Lit != nil && it.Expr.Lit.Kind == LitNull && it.Name() == f.Name {
+				out[c] = true
+			}
+		}
+	}
+	return out
+}
+
+// castColumn returns a column in the type unionMatch widened it to (to):
+// an int64 one as float64, a dictionary one as utf8, a NULL literal's
+// as nulls of to.
+func castColumn(mem memory.Allocator, col arrow.Array, to arrow.DataType) arrow.Array {
+	if col.NullN() == col.Len() {
+		return array.MakeArrayOfNull(mem, to, col.Len())
+	}
 	switch a := col.(type) {
 	case *array.Int64:
 		b := array.NewFloat64Builder(mem)

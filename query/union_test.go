@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
 )
 
 // twoStreams opens "m" (the test source) and "w", a second stream of
@@ -110,6 +112,20 @@ func TestUnion(t *testing.T) {
 	if msg := diffCells(got, [][]any{{"w0", int64(40)}, {"w1", int64(40)}, {"w2", int64(40)}, {"all", int64(120)}}); msg != "" {
 		t.Errorf("series next to a text literal: %s", msg)
 	}
+	// A column of NULL alone takes the other SELECTs' type: text, a
+	// timestamp, an integer.
+	got = run("SELECT NULL AS x, NULL AS t, 1 AS n UNION ALL SELECT s, time, v FROM w WHERE v = 3 UNION ALL SELECT NULL, NULL, NULL")
+	if msg := diffCells(got, [][]any{{nil, nil, int64(1)}, {"blue", modelNow.Add(-3*time.Hour + 3*time.Minute).UnixNano(), int64(3)}, {nil, nil, nil}}); msg != "" {
+		t.Errorf("NULL beside text and a time: %s", msg)
+	}
+	rr, err = Run(context.Background(), "SELECT NULL AS x, NULL AS t UNION ALL SELECT s, time FROM w LIMIT 1", open, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := rr.Schema().Fields(); f[0].Type.ID() != arrow.STRING || f[1].Type.ID() != arrow.TIMESTAMP {
+		t.Errorf("NULL beside text and a time: %s, %s", f[0].Type, f[1].Type)
+	}
+	rr.Release()
 	got = run("EXPLAIN " + a + " UNION ALL " + b)
 	var plan []string
 	for _, r := range got {
