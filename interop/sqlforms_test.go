@@ -76,8 +76,8 @@ func TestInteropSetOps(t *testing.T) {
 	}
 }
 
-// TestInteropJoinFullRight holds RIGHT and FULL joins, ON and USING,
-// against DuckDB's: the same text runs in both.
+// TestInteropJoinFullRight holds RIGHT, FULL and CROSS joins, ON and
+// USING, against DuckDB's: the same text runs in both.
 func TestInteropJoinFullRight(t *testing.T) {
 	node := requireNode(t)
 	s, path := nabParquet(t)
@@ -87,6 +87,7 @@ func TestInteropJoinFullRight(t *testing.T) {
 		{"FULL ON", "SELECT a.series AS sa, b.series AS sb, count(*) AS n, count(a.value) AS na, count(b.value) AS nb FROM " + hot + " AS a FULL JOIN " + cold +
 			" AS b ON date_trunc('day', a.time) = date_trunc('day', b.time) AND a.series = b.series GROUP BY a.series, b.series ORDER BY sa, sb"},
 		{"RIGHT USING", "SELECT series, count(*) AS n, count(a.value) AS na FROM " + hot + " AS a RIGHT JOIN " + cold + " AS b USING (series) GROUP BY series ORDER BY series"},
+		{"CROSS", "SELECT series, count(*) FILTER (WHERE value > 3 * m) AS spikes, round(max(value) / max(m), 6) AS r FROM nab CROSS JOIN (SELECT avg(value) AS m FROM nab) AS t GROUP BY series ORDER BY series"},
 		{"FULL USING, WHERE on a side", "SELECT series, count(*) AS n FROM " + hot + " AS a FULL OUTER JOIN " + cold + " AS b USING (series) WHERE a.value IS NULL OR b.value IS NULL GROUP BY series ORDER BY series"},
 	} {
 		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)

@@ -64,8 +64,8 @@ func (p *parser) aliasAfterSource(what string) (string, int) {
 	return "", 0
 }
 
-// joinKind parses [INNER | {LEFT | RIGHT | FULL} [OUTER] | ASOF [LEFT]]
-// JOIN; ok is false, with nothing consumed, when no join follows.
+// joinKind parses [INNER | {LEFT | RIGHT | FULL} [OUTER] | ASOF [LEFT] |
+// CROSS] JOIN; ok is false, with nothing consumed, when no join follows.
 func (p *parser) joinKind() (kind string, pos int, ok bool) {
 	t := p.peek()
 	switch {
@@ -95,7 +95,9 @@ func (p *parser) joinKind() (kind string, pos int, ok bool) {
 		p.expectKw("join")
 		return strings.ToLower(t.text), t.pos, true
 	case isKw(t, "cross") && isKw(p.tok(p.i+1), "join"):
-		p.fail(t.pos, "CROSS JOIN is not supported: tsq joins INNER, LEFT, RIGHT, FULL and ASOF, on equalities")
+		p.advance()
+		p.advance()
+		return "cross", t.pos, true
 	}
 	return "", 0, false
 }
@@ -121,7 +123,7 @@ func (p *parser) join(st *Statement, alias string, aliasPos int) {
 	for {
 		p.joinRight(j)
 		k := p.peek()
-		if !isKw(k, "join") && !isKw(k, "inner") && !isKw(k, "left") && !isKw(k, "asof") && !isKw(k, "right") && !isKw(k, "full") {
+		if !isKw(k, "join") && !isKw(k, "inner") && !isKw(k, "left") && !isKw(k, "asof") && !isKw(k, "right") && !isKw(k, "full") && !isKw(k, "cross") {
 			break
 		}
 		// a JOIN b ... JOIN c: the join of a and b is the left side of
@@ -153,6 +155,10 @@ func (p *parser) joinRight(j *Join) {
 		p.fail(j.Right.Pos, "two sources of the JOIN are named %s: name them (FROM %s AS a JOIN %s AS b ...)", j.Right.Alias, j.Right.Alias, j.Right.Alias)
 	}
 	switch t := p.peek(); {
+	case j.Kind == "cross": // every pair: no ON
+		if isKw(t, "on") || isKw(t, "using") {
+			p.fail(t.pos, "a CROSS JOIN pairs every row with every row and takes no %s: write JOIN ... %s", strings.ToUpper(t.text), strings.ToUpper(t.text))
+		}
 	case p.acceptKw("on"):
 		p.joinOn(j)
 	case p.acceptKw("using"):

@@ -44,6 +44,7 @@ func joinSource(ctx context.Context, st *Statement, text string, open Opener, o 
 				if s == &j.Left { // the relation's time and series: buckets, first, last, rate, windows and labels read them unnamed
 					s.St.keep[ColTime], s.St.keep[ColSeries] = true, true
 				}
+				s.St.keep[ColTime] = true // a column, so that rows come (a CROSS JOIN may name none)
 			}
 		}
 	}

@@ -73,3 +73,24 @@ func TestJoinFullRight(t *testing.T) {
 	sameRows(t, open, "SELECT count(*) AS c FROM m AS a FULL JOIN w AS b ON a.n = b.v JOIN w AS c ON b.seq = c.seq",
 		"SELECT count(*) AS c FROM m AS a RIGHT JOIN w AS b ON a.n = b.v", 1)
 }
+
+// TestJoinCross: a CROSS JOIN pairs every left row with every right row
+// (WHERE on a side narrowing it first); beside a one-row subquery it is
+// that row's values on every row.
+func TestJoinCross(t *testing.T) {
+	open := twoStreams(t)
+	count := func(q string) int64 { return mustRun(t, open, q)[0][0].(int64) }
+	m, w := count("SELECT count(*) FROM m"), count("SELECT count(*) FROM w")
+	if got := count("SELECT count(*) FROM m AS a CROSS JOIN w AS b"); got != m*w {
+		t.Errorf("m CROSS JOIN w: %d rows, want %d × %d", got, m, w)
+	}
+	m, w = count("SELECT count(*) FROM m WHERE n > 50"), count("SELECT count(*) FROM w WHERE v < 10")
+	if got := count("SELECT count(*) FROM m AS a CROSS JOIN w AS b WHERE a.n > 50 AND b.v < 10"); got != m*w || got == 0 {
+		t.Errorf("CROSS JOIN with WHERE on each side: %d rows, want %d × %d", got, m, w)
+	}
+	sameRows(t, open, "SELECT a.time, b.mx, a.v - b.mean AS d FROM m AS a CROSS JOIN (SELECT max(v) AS mx, avg(v) AS mean FROM w) AS b ORDER BY a.seq",
+		"SELECT time, (SELECT max(v) FROM w) AS mx, v - (SELECT avg(v) FROM w) AS d FROM m ORDER BY seq", 100)
+	wantErrors(t, open, []errCase{
+		{"SELECT * FROM m a CROSS JOIN w b ON a.n = b.v", "a CROSS JOIN pairs every row with every row and takes no ON", "ON"},
+	})
+}

@@ -65,7 +65,7 @@ func (j *Join) pushDown(where Expr) {
 				mirror = shifted(c, other, shift)
 			}
 		}
-		if side == 0 || j.Kind == "inner" || mirror != nil {
+		if side == 0 || j.Kind == "inner" || j.Kind == "cross" || mirror != nil {
 			give(s, cloneExpr(c, own))
 		}
 		give(sides[1-side], mirror)
