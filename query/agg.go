@@ -156,6 +156,9 @@ func (p *plan) planAggregate() error {
 			ap.in, ap.hid = spec.out, len(hidden)-1
 			return nil
 		}
+		if x.Col == nil { // a window function in a window's argument (an item named in its own window)
+			return p.errAt(x.Pos, "%s() in the argument of a window function: a window function takes aggregates and grouped columns", x.Win.Func)
+		}
 		gi := slices.IndexFunc(a.groups, func(g groupSpec) bool { return g.name == x.Col.Name })
 		if gi < 0 {
 			return p.errAt(x.Pos, "column %q must be grouped (GROUP BY %s) or aggregated", x.Col.Name, x.Col.Name)
