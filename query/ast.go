@@ -2,6 +2,7 @@ package query
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -267,6 +268,12 @@ type Call struct {
 	// Filter: count(*) FILTER (WHERE cond): the rows the aggregate takes
 	// (nil: all of the group's).
 	Filter Expr
+}
+
+// starItem returns the index of an item * beside others (SELECT *,
+// value * 2), -1 for none.
+func (st *Statement) starItem() int {
+	return slices.IndexFunc(st.Items, func(it SelectItem) bool { return it.Col != nil && it.Col.Name == "*" })
 }
 
 func (c *Call) String() string {

@@ -27,7 +27,7 @@ import (
 func joinSource(ctx context.Context, st *Statement, text string, open Opener, o *Options, in inValues) (*subSource, error) {
 	j := st.Join
 	var named map[string]bool
-	if !st.Star {
+	if !st.Star && st.starItem() < 0 {
 		named = namesIn(text)
 		for _, s := range []*JoinSide{&j.Left, &j.Right} {
 			if slices.ContainsFunc(st.Items, func(it SelectItem) bool {

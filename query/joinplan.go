@@ -200,12 +200,13 @@ func namesIn(text string) map[string]bool {
 }
 
 // joinStar returns st with each SELECT item a.* replaced by the columns
-// of join side a (the relation's fs), in order; st itself when it has
-// none.
+// of join side a (the relation's fs), in order, and each item * by every
+// column, as SELECT * gives them (SELECT *, value * 2 AS d); st itself
+// when it has neither.
 func joinStar(st *Statement, text string, fs *fieldSet) (*Statement, error) {
 	var items []SelectItem
 	for i, it := range st.Items {
-		if it.Col == nil || !strings.HasSuffix(it.Col.Name, ".*") {
+		if it.Col == nil || !strings.HasSuffix(it.Col.Name, "*") {
 			if items != nil {
 				items = append(items, it)
 			}
@@ -213,6 +214,19 @@ func joinStar(st *Statement, text string, fs *fieldSet) (*Statement, error) {
 		}
 		if items == nil {
 			items = append([]SelectItem{}, st.Items[:i]...)
+		}
+		if it.Col.Name == "*" { // *, x: every column, as SELECT * gives them
+			names := fs.star
+			if names == nil {
+				names = []string{ColSeq, ColTime, ColSeries, ColKey, ColOp}
+				for _, f := range fs.list {
+					names = append(names, f.Name)
+				}
+			}
+			for _, n := range names {
+				items = append(items, SelectItem{Col: &ColRef{Name: n, Pos: it.Pos}, Pos: it.Pos})
+			}
+			continue
 		}
 		if st.Join == nil { // the parser refuses it (sideStars)
 			return nil, errAt(text, it.Pos, "%s selects the columns of a side of a JOIN", it.Col.Name)

@@ -221,7 +221,7 @@ func (p *parser) selectBody(st *Statement) {
 	p.selectList(st)
 	if t := p.peek(); !isKw(t, "from") && endsSelectList(t) {
 		// SELECT now() - 1d: the items over one row of no columns
-		if st.Star {
+		if st.Star || st.starItem() >= 0 {
 			p.fail(t.pos, "SELECT * needs FROM: a SELECT without FROM has no columns")
 		}
 		st.Stream, st.streamPos, st.noFrom = "(no FROM)", t.pos, true
@@ -317,13 +317,21 @@ func (p *parser) deleteStmt(st *Statement, pos int) {
 }
 
 func (p *parser) selectList(st *Statement) {
-	if p.acceptPunct("*") {
-		st.Star = true
-		return
-	}
 	for {
 		t := p.peek()
 		it := SelectItem{Pos: t.pos}
+		if isPunct(t, "*") { // SELECT *, or * beside other items (expandStars)
+			p.advance()
+			if len(st.Items) == 0 && !isPunct(p.peek(), ",") {
+				st.Star = true
+				return
+			}
+			st.Items = append(st.Items, SelectItem{Col: &ColRef{Name: "*", Pos: t.pos}, Pos: t.pos})
+			if !p.acceptPunct(",") {
+				return
+			}
+			continue
+		}
 		if dot, star := p.tok(p.i+1), p.tok(p.i+2); t.kind == tIdent && isPunct(dot, ".") && isPunct(star, "*") &&
 			dot.pos == t.pos+len(t.text) && star.pos == dot.pos+1 { // a.*: a join side's columns (joinStar)
 			p.advance()
@@ -622,7 +630,7 @@ func (p *parser) count(what string) int64 {
 // columns: one row for each distinct combination.
 func (p *parser) distinct(st *Statement, pos int) {
 	switch {
-	case st.Star:
+	case st.Star || st.starItem() >= 0:
 		p.fail(pos, "SELECT DISTINCT * is not supported: name the columns")
 	case len(st.GroupBy) > 0:
 		p.fail(pos, "SELECT DISTINCT with GROUP BY is not supported: GROUP BY alone gives one row a group")
@@ -891,7 +899,7 @@ func (p *parser) groupItem() GroupItem {
 func (p *parser) groupPosition(st *Statement, t token) GroupItem {
 	n, err := strconv.Atoi(t.text)
 	switch {
-	case st.Star:
+	case st.Star || st.starItem() >= 0:
 		p.fail(t.pos, "GROUP BY %s: with SELECT * there are no numbered items; name the columns", t.text)
 	case err != nil || n < 1 || n > len(st.Items):
 		p.fail(t.pos, "GROUP BY %s: the SELECT has %s, counted from 1", t.text, countWord(len(st.Items), "item"))
@@ -906,7 +914,7 @@ func (p *parser) groupPosition(st *Statement, t token) GroupItem {
 // groupAll sets GROUP BY ALL (at pos): every SELECT item that is neither
 // an aggregate nor a window function.
 func (p *parser) groupAll(st *Statement, pos int) {
-	if st.Star {
+	if st.Star || st.starItem() >= 0 {
 		p.fail(pos, "GROUP BY ALL groups by the SELECT's items, and SELECT * names none: name the columns")
 	}
 	for i := range st.Items {
