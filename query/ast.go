@@ -114,6 +114,10 @@ type SelectItem struct {
 	Hidden bool
 	Alias  string
 	Pos    int
+	// exclude and replace: * EXCLUDE (c, ...) REPLACE (x AS c, ...), the
+	// columns left out and put in by another value (Col is *)
+	exclude []*ColRef
+	replace []SelectItem
 }
 
 // WinCall is a window function of a series over time: difference(value),

@@ -333,6 +333,8 @@ func scalarValue(v vec) value {
 		return nullValue
 	case v.floats != nil:
 		return fv(v.floats[0])
+	case v.strs != nil: // split_part('a/b', '/', 1) = 'a'
+		return value{s: v.strs[0]}
 	}
 	return value{i: v.ints[0]}
 }

@@ -223,7 +223,24 @@ func joinStar(st *Statement, text string, fs *fieldSet) (*Statement, error) {
 					names = append(names, f.Name)
 				}
 			}
+			for _, c := range it.exclude {
+				if !slices.Contains(names, c.Name) {
+					return nil, errAt(text, c.Pos, "EXCLUDE names %s, which * does not give (%s)", c.Name, strings.Join(names, ", "))
+				}
+			}
+			for _, r := range it.replace {
+				if !slices.Contains(names, r.Alias) {
+					return nil, errAt(text, r.Pos, "REPLACE names %s, which * does not give (%s)", r.Alias, strings.Join(names, ", "))
+				}
+			}
 			for _, n := range names {
+				if slices.ContainsFunc(it.exclude, func(c *ColRef) bool { return c.Name == n }) {
+					continue
+				}
+				if k := slices.IndexFunc(it.replace, func(r SelectItem) bool { return r.Alias == n }); k >= 0 {
+					items = append(items, it.replace[k])
+					continue
+				}
 				items = append(items, SelectItem{Col: &ColRef{Name: n, Pos: it.Pos}, Pos: it.Pos})
 			}
 			continue

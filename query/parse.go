@@ -320,13 +320,15 @@ func (p *parser) selectList(st *Statement) {
 	for {
 		t := p.peek()
 		it := SelectItem{Pos: t.pos}
-		if isPunct(t, "*") { // SELECT *, or * beside other items (expandStars)
+		if isPunct(t, "*") { // SELECT *, or * beside other items (joinStar)
 			p.advance()
-			if len(st.Items) == 0 && !isPunct(p.peek(), ",") {
+			it.Col = &ColRef{Name: "*", Pos: t.pos}
+			p.starModifiers(&it)
+			if len(st.Items) == 0 && !isPunct(p.peek(), ",") && it.exclude == nil && it.replace == nil {
 				st.Star = true
 				return
 			}
-			st.Items = append(st.Items, SelectItem{Col: &ColRef{Name: "*", Pos: t.pos}, Pos: t.pos})
+			st.Items = append(st.Items, it)
 			if !p.acceptPunct(",") {
 				return
 			}
@@ -372,6 +374,52 @@ func (p *parser) selectList(st *Statement) {
 		if !p.acceptPunct(",") {
 			return
 		}
+	}
+}
+
+// starModifiers parses what may follow * (DuckDB's): EXCLUDE (c, ...)
+// leaves columns out, REPLACE (x AS c, ...) gives x in c's place.
+func (p *parser) starModifiers(it *SelectItem) {
+	if t := p.peek(); isKw(t, "exclude") {
+		p.advance()
+		paren := p.acceptPunct("(")
+		for {
+			n := p.advance()
+			if n.kind != tIdent && n.kind != tQuoted {
+				p.fail(n.pos, "expected a column name in EXCLUDE, found %s", n.describe())
+			}
+			it.exclude = append(it.exclude, &ColRef{Name: n.text, Pos: n.pos})
+			if !paren || !p.acceptPunct(",") {
+				break
+			}
+		}
+		if paren {
+			p.expectPunct(")")
+		}
+	}
+	if t := p.peek(); isKw(t, "replace") && isPunct(p.tok(p.i+1), "(") {
+		p.advance()
+		p.advance()
+		for {
+			x := SelectItem{Pos: p.peek().pos}
+			p.inItem = true
+			a := p.arith()
+			p.inItem = false
+			x.Expr = a
+			if !p.acceptKw("as") {
+				p.fail(p.peek().pos, "REPLACE wants x AS <the column it replaces>, found %s", p.peek().describe())
+			}
+			n := p.advance()
+			if n.kind != tIdent && n.kind != tQuoted {
+				p.fail(n.pos, "expected a column name after AS, found %s", n.describe())
+			}
+			x.Alias = n.text
+			it.replace = append(it.replace, x)
+			if !p.acceptPunct(",") {
+				break
+			}
+		}
+		p.expectPunct(")")
 	}
 }
 

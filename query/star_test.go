@@ -32,6 +32,12 @@ func TestStarItems(t *testing.T) {
 		{"SELECT series, count(*), max(d) FROM (SELECT *, v * 2 AS d FROM m) GROUP BY series", "SELECT series, count(*), max(v * 2) FROM m GROUP BY series"},
 		{"SELECT *, b.s AS bs FROM m AS a JOIN w AS b ON a.n = b.v ORDER BY a.seq, b.seq",
 			"SELECT a.*, b.*, b.s AS bs FROM m AS a JOIN w AS b ON a.n = b.v ORDER BY a.seq, b.seq"},
+		// EXCLUDE leaves columns out, REPLACE puts a value in a column's place.
+		{"SELECT * EXCLUDE (seq, key, op) FROM m ORDER BY time, seq", "SELECT " + strings.Join(cols[1:2], ", ") + ", series, " + strings.Join(cols[5:], ", ") + " FROM m ORDER BY time, seq"},
+		{"SELECT * EXCLUDE op REPLACE (v * 100 AS v, upper(s) AS s) FROM m ORDER BY seq",
+			"SELECT " + strings.ReplaceAll(strings.ReplaceAll(strings.Replace(all, ", op", "", 1), ", v", ", v * 100 AS v"), ", s,", ", upper(s) AS s,") + " FROM m ORDER BY seq"},
+		{"SELECT * EXCLUDE (b.seq, b.time, b.series, b.key, b.op) FROM m AS a JOIN w AS b ON a.n = b.v ORDER BY a.seq, b.seq",
+			"SELECT a.*, b.s, b.v FROM m AS a JOIN w AS b ON a.n = b.v ORDER BY a.seq, b.seq"},
 	} {
 		sameRows(t, open, c[0], c[1], 5)
 	}
@@ -40,5 +46,9 @@ func TestStarItems(t *testing.T) {
 		{"SELECT DISTINCT *, v FROM m", "SELECT DISTINCT * is not supported", "DISTINCT"},
 		{"SELECT *, count(*) FROM m GROUP BY ALL", "SELECT * names none", "ALL"},
 		{"SELECT *, count(*) FROM m", `column "seq" must be grouped`, "*"},
+		{"SELECT * EXCLUDE (nope) FROM m", "EXCLUDE names nope, which * does not give", "nope"},
+		{"SELECT * REPLACE (v + 1 AS nope) FROM m", "REPLACE names nope, which * does not give", "v + 1"},
+		{"SELECT * REPLACE (v + 1) FROM m", "REPLACE wants x AS <the column it replaces>", ")"},
+		{"SELECT * EXCLUDE (1) FROM m", "expected a column name in EXCLUDE", "1)"},
 	})
 }
