@@ -11,6 +11,9 @@ import (
 // Statement is a parsed query.
 type Statement struct {
 	Explain bool
+	// Analyze: EXPLAIN ANALYZE, the plan and what running it did
+	// (analyze.go)
+	Analyze bool
 	// Delete: DELETE FROM stream [WHERE cond], the put rows of the raw
 	// view matching Where, which Store.Query soft-deletes; Items then
 	// select their seq.

@@ -13,6 +13,7 @@ import (
 // rows of it still selected.
 type batch struct {
 	rows   int
+	bytes  int // the block's, as read
 	seq    []int64
 	time   []int64
 	op     []int64
@@ -89,7 +90,7 @@ func decodeBatch(dec *chunk.Decoder, sg Segment, i int, nd *need, scratch *batch
 		b.seq, b.time, b.op, b.series, b.key = nil, nil, nil, nil, nil
 		clear(b.fields)
 	}
-	b.rows = dec.Rows()
+	b.rows, b.bytes = dec.Rows(), len(data)
 	col := func(name string, base bool) (*chunk.Column, error) {
 		k := dec.Find(name)
 		if k < 0 {

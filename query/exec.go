@@ -27,6 +27,8 @@ type Options struct {
 	Parallelism int
 	// Now is the time now() stands for (default time.Now()).
 	Now time.Time
+	// stats, when set, counts what the scans do (EXPLAIN ANALYZE).
+	stats *runStats
 	// OnCorrupt, when set, makes the query read past a block whose
 	// bytes are corrupt (an error wrapping chunk.ErrCorrupt: a checksum
 	// mismatch, an undecodable column) instead of failing: the block's
@@ -106,6 +108,9 @@ func Matching(ctx context.Context, st *Statement, text string, open Opener, o *O
 }
 
 func exec(ctx context.Context, st *Statement, text string, open Opener, o *Options) (array.RecordReader, error) {
+	if st.Explain && st.Analyze {
+		return execAnalyze(ctx, st, text, open, o)
+	}
 	if len(st.With) > 0 {
 		var err error
 		if open, err = withOpener(ctx, st, text, open, o); err != nil {
@@ -332,6 +337,7 @@ func (x *executor) process(dec *chunk.Decoder, t *task, r *scanRange, scratch *b
 	if x.p.where != nil && len(b.sel) > 0 {
 		b.sel = x.p.where.eval(b, b.sel)
 	}
+	x.o.stats.scanned(b)
 	return b, nil
 }
 

@@ -217,7 +217,7 @@ func (p *parser) expandGroupingSets(st *Statement, start int) {
 	poss := make([]int, len(sets))
 	for i, set := range sets {
 		b := *st
-		b.Explain, b.With, b.OrderBy, b.Limit, b.Offset, b.groupingSets = false, nil, nil, -1, 0, nil
+		b.Explain, b.Analyze, b.With, b.OrderBy, b.Limit, b.Offset, b.groupingSets = false, false, nil, nil, -1, 0, nil
 		b.GroupBy = set
 		in := map[string]bool{}
 		for _, g := range set {
@@ -238,11 +238,11 @@ func (p *parser) expandGroupingSets(st *Statement, start int) {
 	}
 	if len(branches) == 1 {
 		b := branches[0]
-		b.Explain, b.With, b.OrderBy, b.Limit, b.Offset = st.Explain, st.With, st.OrderBy, st.Limit, st.Offset
+		b.Explain, b.Analyze, b.With, b.OrderBy, b.Limit, b.Offset = st.Explain, st.Analyze, st.With, st.OrderBy, st.Limit, st.Offset
 		*st = *b
 		return
 	}
-	*st = Statement{Explain: st.Explain, With: st.With, Union: branches, unionPos: poss, Stream: "(union)", streamPos: pos,
+	*st = Statement{Explain: st.Explain, Analyze: st.Analyze, With: st.With, Union: branches, unionPos: poss, Stream: "(union)", streamPos: pos,
 		OrderBy: st.OrderBy, Limit: st.Limit, Offset: st.Offset}
 }
 

@@ -153,6 +153,9 @@ func (p *parser) statement() (st *Statement, err error) {
 	}()
 	st = &Statement{Limit: -1}
 	st.Explain = p.acceptKw("explain")
+	if st.Explain {
+		st.Analyze = p.acceptKw("analyze")
+	}
 	if t := p.peek(); isKw(t, "delete") {
 		p.advance()
 		p.deleteStmt(st, t.pos)

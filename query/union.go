@@ -29,9 +29,9 @@ func (p *parser) unionTail(st *Statement, pos int) {
 	if !isSetOp(p.peek()) {
 		return
 	}
-	explain, with := st.Explain, st.With
+	explain, analyze, with := st.Explain, st.Analyze, st.With
 	first := *st
-	first.Explain, first.With = false, nil
+	first.Explain, first.Analyze, first.With = false, false, nil
 	sels, poss, ops := []*Statement{&first}, []int{pos}, []string{}
 	for isSetOp(p.peek()) {
 		u := p.advance()
@@ -77,7 +77,7 @@ func (p *parser) unionTail(st *Statement, pos int) {
 	}
 	last := sels[len(sels)-1]
 	*st = *root
-	st.Explain, st.With, st.OrderBy, st.Limit, st.Offset = explain, with, last.OrderBy, last.Limit, last.Offset
+	st.Explain, st.Analyze, st.With, st.OrderBy, st.Limit, st.Offset = explain, analyze, with, last.OrderBy, last.Limit, last.Offset
 	last.OrderBy, last.Limit, last.Offset = nil, -1, 0
 }
 
