@@ -70,8 +70,10 @@ func (s *session) dotHelp(context.Context, []string, string) error {
 		fmt.Fprintf(tw, "%s %s\t%s\n", c.name, c.args, c.help)
 	}
 	fmt.Fprintf(tw, "STATEMENT;\trun a statement; it may span lines and ends with ;\n")
-	fmt.Fprintf(tw, "  SELECT ... FROM s [WHERE ...] [GROUP BY ...] ...\ta query (docs/QUERY.md); EXPLAIN SELECT shows its plan\n")
-	fmt.Fprintf(tw, "  ... FROM s AS a [LEFT | ASOF] JOIN t AS b USING (series, time)\tjoin two streams or subqueries (ON a.x = b.y also)\n")
+	fmt.Fprintf(tw, "  SELECT ... FROM s [WHERE ...] [GROUP BY ...] ...\ta query (docs/QUERY.md); EXPLAIN [ANALYZE] SELECT shows its plan [and run]\n")
+	fmt.Fprintf(tw, "  ... FROM s AS a [LEFT | RIGHT | FULL | ASOF] JOIN t AS b USING (series, time)\tjoin two streams or subqueries (ON a.x = b.y also)\n")
+	fmt.Fprintf(tw, "  SELECT ... {UNION | INTERSECT | EXCEPT} [ALL] SELECT ...\tset operations\n")
+	fmt.Fprintf(tw, "  COPY (SELECT ...) TO 'file' [(FORMAT parquet)]\texport a result, as .export does (COPY s TO 'file': a stream)\n")
 	fmt.Fprintf(tw, "  DELETE FROM s WHERE ...\tsoft-delete the matching rows\n")
 	fmt.Fprintf(tw, "  INSERT INTO s (series, time, f) VALUES (...)\tappend records\n")
 	fmt.Fprintf(tw, "  SHOW STREAMS, DESCRIBE s, SHOW SERIES FROM s\tthe streams, a stream's columns, its series\n")
@@ -264,6 +266,11 @@ func (s *session) dotExport(ctx context.Context, w []string, rest string) error 
 	if err != nil {
 		return err
 	}
+	return s.export(ctx, stmt, path, f)
+}
+
+// export writes the result of stmt to path in format f and says so.
+func (s *session) export(ctx context.Context, stmt, path string, f exportFormat) error {
 	rr, err := runQuery(ctx, s.e, s.st, stmt)
 	if err != nil {
 		return err

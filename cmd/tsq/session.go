@@ -76,6 +76,9 @@ func (s *session) close() error {
 
 // statement runs one statement and renders its result.
 func (s *session) statement(ctx context.Context, text string) error {
+	if isCopy(text) {
+		return s.copyTo(ctx, text)
+	}
 	if s.plotAll {
 		return s.plot(ctx, text)
 	}
