@@ -92,7 +92,7 @@ func Exec(ctx context.Context, st *Statement, text string, open Opener, o *Optio
 		return nil, errAt(text, st.writePos, "%s changes the store: run it with Store.Query", what)
 	}
 	if st.Show != "" {
-		return execShow(st, text, open, o.withDefaults())
+		return execShow(ctx, st, text, open, o.withDefaults())
 	}
 	return exec(ctx, st, text, open, o)
 }

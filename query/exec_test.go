@@ -297,6 +297,7 @@ func FuzzQuery(f *testing.F) {
 		"SELECT *, v * 2 AS d, rank() OVER (ORDER BY n) FROM m AS a FULL JOIN m AS b USING (s) CROSS JOIN (SELECT 1 AS one) AS c QUALIFY d > 1",
 		"SELECT * EXCLUDE (seq, op) REPLACE (v * 2 AS v), n FROM m WHERE v > 1",
 		"EXPLAIN ANALYZE SELECT s, count(*) FROM m WHERE v > 1 GROUP BY ROLLUP (s) UNION SELECT key, 1 FROM m",
+		"DESCRIBE SELECT *, lag(v) OVER w FROM m WINDOW w AS (ORDER BY time) EXCEPT ALL SELECT *, 1 FROM m",
 		"SELECT string_agg(DISTINCT s, ';') FROM m AS o WHERE n IN (SELECT n + 1 FROM m WHERE key = o.key) OR v NOT IN (SELECT min(v) FROM m WHERE s = o.s)",
 		"DELETE FROM m WHERE n > 3",
 		"DESCRIBE m",

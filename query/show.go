@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
@@ -20,6 +21,7 @@ const (
 	ShowColumns   = "columns"
 	ShowSeries    = "series"
 	ShowFunctions = "functions"
+	ShowQuery     = "query" // DESCRIBE SELECT ...: the result's columns
 )
 
 // showStmt parses the rest of SHOW (at pos).
@@ -57,6 +59,12 @@ func (p *parser) showStmt(st *Statement, pos int) {
 // describeStmt parses the rest of DESCRIBE stream (at pos).
 func (p *parser) describeStmt(st *Statement, pos int) {
 	st.writePos, st.Show = pos, ShowColumns
+	if t := p.peek(); isKw(t, "select") || isKw(t, "with") { // DESCRIBE SELECT ...: its result's columns
+		q := &Statement{Limit: -1}
+		p.selectStmt(q)
+		st.Show, st.Sub = ShowQuery, q
+		return
+	}
 	st.Stream, st.streamPos = p.streamName()
 	p.end()
 }
@@ -71,13 +79,16 @@ func (p *parser) end() {
 
 // execShow answers SHOW COLUMNS and SHOW SERIES from the stream's
 // Source; SHOW STREAMS needs the store.
-func execShow(st *Statement, text string, open Opener, o Options) (array.RecordReader, error) {
+func execShow(ctx context.Context, st *Statement, text string, open Opener, o Options) (array.RecordReader, error) {
 	if st.Show == ShowStreams {
 		return nil, errAt(text, st.writePos, "SHOW STREAMS lists a store's streams: run it with Store.Query")
 	}
 	if st.Show == ShowFunctions {
 		cols := []outCol{{name: "name", kind: kString}, {name: "kind", kind: kString}, {name: "call", kind: kString}, {name: "what", kind: kString}}
 		return newRowsReader(o, cols, functionList(st.showLike)), nil
+	}
+	if st.Show == ShowQuery {
+		return describeQuery(ctx, st.Sub, text, open, o)
 	}
 	src, err := open(st.Stream)
 	if err != nil {
@@ -107,6 +118,42 @@ func execShow(st *Statement, text string, open Opener, o Options) (array.RecordR
 		cols = []outCol{{name: "column", kind: kString}, {name: "type", kind: kString}, {name: "nullable", kind: kBool}}
 	}
 	return newRowsReader(o, cols, rows), nil
+}
+
+// describeQuery gives the columns of q's result: q runs for no rows
+// (LIMIT 0: no block of a raw or aggregate scan is read).
+func describeQuery(ctx context.Context, q *Statement, text string, open Opener, o Options) (array.RecordReader, error) {
+	e := *q
+	e.Limit, e.Offset = 0, 0
+	rr, err := exec(ctx, &e, text, open, &o)
+	if err != nil {
+		return nil, err
+	}
+	sc := rr.Schema()
+	rr.Release()
+	var rows [][]value
+	for _, f := range sc.Fields() {
+		if isHeldCopy(f.Name) {
+			continue
+		}
+		rows = append(rows, []value{{s: f.Name}, {s: arrowTypeName(f.Type)}, bv(f.Nullable)})
+	}
+	cols := []outCol{{name: "column", kind: kString}, {name: "type", kind: kString}, {name: "nullable", kind: kBool}}
+	return newRowsReader(o, cols, rows), nil
+}
+
+// arrowTypeName names an Arrow type as DESCRIBE does a stream's
+// columns: a dictionary of text is string, a timestamp timestamp.
+func arrowTypeName(t arrow.DataType) string {
+	switch t.ID() {
+	case arrow.DICTIONARY:
+		return arrowTypeName(t.(*arrow.DictionaryType).ValueType)
+	case arrow.STRING:
+		return "string"
+	case arrow.TIMESTAMP:
+		return "timestamp"
+	}
+	return t.String()
 }
 
 // typeName names a column's kind as its Arrow type, simply.

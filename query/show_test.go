@@ -49,7 +49,20 @@ func TestShow(t *testing.T) {
 	if two, _ := runCells("SHOW SERIES FROM m LIMIT 2", open, nil); len(two) != 2 || two[0][0] != got[0][0] {
 		t.Fatalf("SHOW SERIES LIMIT 2: %v", two)
 	}
+	// DESCRIBE SELECT: the result's columns, names and types, nothing run.
+	got, err = runCells("DESCRIBE SELECT series, time_bucket(1h, time) AS h, avg(v) AS a, count(*) FROM m GROUP BY ALL", open, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := [][]any{{"series", "string", false}, {"h", "timestamp", true}, {"a", "float64", true}, {"count(*)", "int64", false}}; diffCells(got, want) != "" {
+		t.Errorf("DESCRIBE SELECT: %v, want %v", got, want)
+	}
+	got, err = runCells("DESCRIBE SELECT s FROM m UNION SELECT key FROM m", open, nil)
+	if err != nil || diffCells(got, [][]any{{"s", "string", true}}) != "" {
+		t.Errorf("DESCRIBE of a UNION: %v %v", got, err)
+	}
 	for _, c := range []struct{ q, msg string }{
+		{"DESCRIBE SELECT nope FROM m", `unknown column "nope"`},
 		{"SHOW STREAMS", "run it with Store.Query"},
 		{"SHOW INDEXES", "SHOW what?"},
 		{"DESCRIBE", "expected a stream name"},
