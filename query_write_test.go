@@ -100,30 +100,22 @@ func TestDeleteCorrelated(t *testing.T) {
 	s := openT(t, vfs.NewMem(), Options{CompactInterval: 0})
 	defer closeT(t, s)
 	fillDeleteWhere(t, s)
-	const above = "n > (SELECT avg(n) FROM ev WHERE series = e.series)"
-	want := count1(t, s, "SELECT count(*) FROM ev AS e WHERE op = 'put' AND "+above)
-	keep := count1(t, s, "SELECT count(*) FROM ev AS e WHERE NOT ("+above+") OR op != 'put' OR n IS NULL")
-	if want == "0" || keep == "0" {
-		t.Fatalf("%s rows above their series' mean, %s others: the case shows nothing", want, keep)
-	}
-	if _, rows := queryT(t, s, "DELETE FROM ev AS e WHERE "+above); rows[0] != want {
-		t.Fatalf("deleted %v, want %s", rows, want)
-	}
-	if left := count1(t, s, "SELECT count(*) FROM ev"); left != keep {
-		t.Fatalf("%s rows left, want the %s not above their series' mean", left, keep)
-	}
-	// A correlated IN: the smallest n of each key of a series.
-	const least = "n IN (SELECT min(n) FROM ev WHERE series = e.series GROUP BY key)"
-	want = count1(t, s, "SELECT count(*) FROM ev AS e WHERE "+least)
-	keep = count1(t, s, "SELECT count(*) FROM ev AS e WHERE NOT ("+least+") OR n IS NULL")
-	if want == "0" || keep == "0" {
-		t.Fatalf("%s rows the least of their key, %s others: the case shows nothing", want, keep)
-	}
-	if _, rows := queryT(t, s, "DELETE FROM ev AS e WHERE "+least); rows[0] != want {
-		t.Fatalf("deleted %v, want %s", rows, want)
-	}
-	if left := count1(t, s, "SELECT count(*) FROM ev"); left != keep {
-		t.Fatalf("%s rows left, want the %s not the least of their key", left, keep)
+	for _, c := range []struct{ cond, kept, what string }{
+		{"n > (SELECT avg(n) FROM ev WHERE series = e.series)", " OR op != 'put'", "above their series' mean"},
+		// A correlated IN: the smallest n of each key of a series.
+		{"n IN (SELECT min(n) FROM ev WHERE series = e.series GROUP BY key)", "", "the least of their key"},
+	} {
+		want := count1(t, s, "SELECT count(*) FROM ev AS e WHERE op = 'put' AND "+c.cond)
+		keep := count1(t, s, "SELECT count(*) FROM ev AS e WHERE NOT ("+c.cond+")"+c.kept+" OR n IS NULL")
+		if want == "0" || keep == "0" {
+			t.Fatalf("%s rows %s, %s others: the case shows nothing", want, c.what, keep)
+		}
+		if _, rows := queryT(t, s, "DELETE FROM ev AS e WHERE "+c.cond); rows[0] != want {
+			t.Fatalf("%s: deleted %v, want %s", c.cond, rows, want)
+		}
+		if left := count1(t, s, "SELECT count(*) FROM ev"); left != keep {
+			t.Fatalf("%s rows left, want the %s not %s", left, keep, c.what)
+		}
 	}
 }
 

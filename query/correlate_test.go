@@ -23,16 +23,7 @@ func TestCorrelated(t *testing.T) {
 		t.Helper()
 		eachRow(t, open, rows, q, want)
 	}
-	// where returns the rows matching f.
-	where := func(f func(r trow) bool) []trow {
-		var out []trow
-		for _, r := range rows {
-			if f(r) {
-				out = append(out, r)
-			}
-		}
-		return out
-	}
+	where := func(f func(r trow) bool) []trow { return rowsWhere(rows, f) }
 	avgV := func(rs []trow) any {
 		n, s := 0, 0.0
 		for _, r := range rs {
@@ -121,6 +112,17 @@ func TestCorrelated(t *testing.T) {
 	}
 }
 
+// rowsWhere returns the rows matching f.
+func rowsWhere(rows []trow, f func(r trow) bool) []trow {
+	var out []trow
+	for _, r := range rows {
+		if f(r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // eachRow runs q, whose first column is seq in seq order, one row for
 // each of rows, and checks its second column against want of the row.
 func eachRow(t *testing.T, open Opener, rows []trow, q string, want func(o trow) any) {
@@ -150,15 +152,7 @@ func eachRow(t *testing.T, open Opener, rows []trow, q string, want func(o trow)
 func TestCorrelatedIn(t *testing.T) {
 	src, rows := testSource(t, 1500, 40)
 	open := openOnly(src)
-	where := func(f func(r trow) bool) []trow {
-		var out []trow
-		for _, r := range rows {
-			if f(r) {
-				out = append(out, r)
-			}
-		}
-		return out
-	}
+	where := func(f func(r trow) bool) []trow { return rowsWhere(rows, f) }
 	num := func(r trow, f string) (float64, bool) {
 		switch v := r.f[f].(type) {
 		case float64:
