@@ -298,6 +298,7 @@ func FuzzQuery(f *testing.F) {
 		"SELECT * EXCLUDE (seq, op) REPLACE (v * 2 AS v), n FROM m WHERE v > 1",
 		"EXPLAIN ANALYZE SELECT s, count(*) FROM m WHERE v > 1 GROUP BY ROLLUP (s) UNION SELECT key, 1 FROM m",
 		"DESCRIBE SELECT *, lag(v) OVER w FROM m WINDOW w AS (ORDER BY time) EXCEPT ALL SELECT *, 1 FROM m",
+		"SUMMARIZE SELECT s, n % 3 AS r, b FROM m WHERE v > 1",
 		"SELECT string_agg(DISTINCT s, ';') FROM m AS o WHERE n IN (SELECT n + 1 FROM m WHERE key = o.key) OR v NOT IN (SELECT min(v) FROM m WHERE s = o.s)",
 		"DELETE FROM m WHERE n > 3",
 		"DESCRIBE m",

@@ -161,12 +161,15 @@ func (p *parser) statement() (st *Statement, err error) {
 		p.deleteStmt(st, t.pos)
 		return st, nil
 	}
-	if t := p.peek(); (isKw(t, "show") || isKw(t, "describe")) && !st.Explain {
+	if t := p.peek(); (isKw(t, "show") || isKw(t, "describe") || isKw(t, "summarize")) && !st.Explain {
 		p.advance()
-		if isKw(t, "show") {
+		switch {
+		case isKw(t, "show"):
 			p.showStmt(st, t.pos)
-		} else {
+		case isKw(t, "describe"):
 			p.describeStmt(st, t.pos)
+		default:
+			p.summarizeStmt(st, t.pos)
 		}
 		return st, nil
 	}

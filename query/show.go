@@ -21,7 +21,8 @@ const (
 	ShowColumns   = "columns"
 	ShowSeries    = "series"
 	ShowFunctions = "functions"
-	ShowQuery     = "query" // DESCRIBE SELECT ...: the result's columns
+	ShowQuery     = "query"   // DESCRIBE SELECT ...: the result's columns
+	ShowSummary   = "summary" // SUMMARIZE: each column's figures (summarize.go)
 )
 
 // showStmt parses the rest of SHOW (at pos).
@@ -89,6 +90,9 @@ func execShow(ctx context.Context, st *Statement, text string, open Opener, o Op
 	}
 	if st.Show == ShowQuery {
 		return describeQuery(ctx, st.Sub, text, open, o)
+	}
+	if st.Show == ShowSummary {
+		return summarize(ctx, st, text, open, o)
 	}
 	src, err := open(st.Stream)
 	if err != nil {

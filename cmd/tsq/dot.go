@@ -77,6 +77,7 @@ func (s *session) dotHelp(context.Context, []string, string) error {
 	fmt.Fprintf(tw, "  DELETE FROM s WHERE ...\tsoft-delete the matching rows\n")
 	fmt.Fprintf(tw, "  INSERT INTO s (series, time, f) VALUES (...)\tappend records\n")
 	fmt.Fprintf(tw, "  SHOW STREAMS, DESCRIBE s, SHOW SERIES FROM s\tthe streams, a stream's columns, its series\n")
+	fmt.Fprintf(tw, "  SUMMARIZE s\teach column's count, NULLs, min, max, mean and deviation\n")
 	return tw.Flush()
 }
 
