@@ -27,6 +27,7 @@ type tourStep struct{ title, input string }
 // tour is what the demo runs, in order.
 var tour = []tourStep{
 	{"What is in the store", ".stats"},
+	{"Each column of the edits at a glance: values, NULLs, range, mean (SUMMARIZE)", `SUMMARIZE osm;`},
 	{"A raw query: the first samples of one CPU series",
 		`SELECT time, series, value FROM cpu WHERE series = 'nab/realAWSCloudwatch/ec2_cpu_utilization_24ae8d' LIMIT 5;`},
 	{"A time-bucket aggregate: mean and peak CPU per series per day",
