@@ -345,3 +345,20 @@ func TestOrderByExpr(t *testing.T) {
 		}
 	}
 }
+
+// TestOrderByAll: ORDER BY ALL orders by every item, left to right, in
+// the direction given; a union's by its columns; with SELECT * it is
+// refused.
+func TestOrderByAll(t *testing.T) {
+	open := twoStreams(t)
+	for _, c := range [][2]string{
+		{"SELECT s, minute(time) AS h, count(*) AS c FROM m GROUP BY ALL ORDER BY ALL", "SELECT s, minute(time) AS h, count(*) AS c FROM m GROUP BY ALL ORDER BY 1, 2, 3"},
+		{"SELECT s, n FROM m ORDER BY ALL DESC NULLS LAST LIMIT 50", "SELECT s, n FROM m ORDER BY s DESC NULLS LAST, n DESC NULLS LAST LIMIT 50"},
+		{"SELECT s, v FROM w UNION ALL SELECT s, n FROM m ORDER BY ALL", "SELECT s, v FROM (SELECT s, v FROM w UNION ALL SELECT s, n FROM m) ORDER BY s, v"},
+	} {
+		sameRows(t, open, c[0], c[1], 10)
+	}
+	wantErrors(t, open, []errCase{
+		{"SELECT * FROM m ORDER BY ALL", "ORDER BY ALL orders by the SELECT's items, and SELECT * names none", "ALL"},
+	})
+}

@@ -272,7 +272,20 @@ func (p *parser) selectBody(st *Statement) {
 	}
 	if p.acceptKw("order") {
 		p.expectKw("by")
-		for {
+		all := isKw(p.peek(), "all")
+		if t := p.peek(); all { // ORDER BY ALL: every item, left to right
+			p.advance()
+			if st.Star || st.starItem() >= 0 {
+				p.fail(t.pos, "ORDER BY ALL orders by the SELECT's items, and SELECT * names none: name the columns")
+			}
+			desc, nulls := p.direction()
+			for i, it := range st.Items {
+				if !it.Hidden {
+					st.OrderBy = append(st.OrderBy, OrderItem{Index: i + 1, Desc: desc, Nulls: nulls, Pos: t.pos})
+				}
+			}
+		}
+		for !all {
 			st.OrderBy = append(st.OrderBy, p.orderItem())
 			if !p.acceptPunct(",") {
 				break
