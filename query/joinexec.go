@@ -41,10 +41,14 @@ func joinSource(ctx context.Context, st *Statement, text string, open Opener, o 
 				for n := range named {
 					s.St.keep[strings.TrimPrefix(n, s.Alias+".")] = true
 				}
-				if s == &j.Left { // the relation's time and series: buckets, first, last, rate, windows and labels read them unnamed
-					s.St.keep[ColTime], s.St.keep[ColSeries] = true, true
+				// The relation's time and series: buckets, first, last,
+				// rate, windows and labels read them unnamed (the right
+				// side's where a RIGHT or FULL join has no left row); and
+				// a column, so that rows come (a CROSS JOIN may name none).
+				s.St.keep[ColTime] = true
+				if s == &j.Left {
+					s.St.keep[ColSeries] = true
 				}
-				s.St.keep[ColTime] = true // a column, so that rows come (a CROSS JOIN may name none)
 			}
 		}
 	}

@@ -132,9 +132,9 @@ func (s *setOpReader) Next() bool {
 func (s *setOpReader) keep(rec arrow.RecordBatch, sel []int) ([]int, error) {
 	cols := rec.Columns()[:s.keyed]
 	for r := range int(rec.NumRows()) {
-		var ok bool
-		if s.key, ok = appendRowKey(s.key[:0], cols, r); !ok {
-			return nil, errAt(s.text, s.pos, "%s: a column of %s cannot be compared", s.word, cols[0].DataType())
+		var bad int
+		if s.key, bad = appendRowKey(s.key[:0], cols, r); bad >= 0 {
+			return nil, errAt(s.text, s.pos, "%s: column %d is %s, which rows cannot be compared by", s.word, bad+1, cols[bad].DataType())
 		}
 		n, seen := s.held[string(s.key)]
 		switch {
@@ -185,9 +185,9 @@ func (s *setOpReader) hold(n int) error {
 
 // appendRowKey appends the key of row r of cols: per column a NULL, a
 // bool, or the key of its value (lookup.go: numbers of equal value have
-// equal keys); ok is false for a type no key takes.
-func appendRowKey(dst []byte, cols []arrow.Array, r int) ([]byte, bool) {
-	for _, col := range cols {
+// equal keys); bad is the column of a type no key takes, else -1.
+func appendRowKey(dst []byte, cols []arrow.Array, r int) (key []byte, bad int) {
+	for c, col := range cols {
 		if col.IsNull(r) {
 			dst = append(dst, 'z')
 			continue
@@ -202,10 +202,10 @@ func appendRowKey(dst []byte, cols []arrow.Array, r int) ([]byte, bool) {
 		}
 		var ok bool
 		if dst, ok = cellKey(dst, col, r); !ok {
-			return dst, false
+			return dst, c
 		}
 	}
-	return dst, true
+	return dst, -1
 }
 
 // takeRows returns the rows sel (ascending) of rec: its columns cut
