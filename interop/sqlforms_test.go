@@ -87,6 +87,7 @@ func TestInteropJoinFullRight(t *testing.T) {
 		{"FULL ON", "SELECT a.series AS sa, b.series AS sb, count(*) AS n, count(a.value) AS na, count(b.value) AS nb FROM " + hot + " AS a FULL JOIN " + cold +
 			" AS b ON date_trunc('day', a.time) = date_trunc('day', b.time) AND a.series = b.series GROUP BY a.series, b.series ORDER BY sa, sb"},
 		{"RIGHT USING", "SELECT series, count(*) AS n, count(a.value) AS na FROM " + hot + " AS a RIGHT JOIN " + cold + " AS b USING (series) GROUP BY series ORDER BY series"},
+		{"comma", "SELECT a.series AS s, count(*) AS n FROM nab AS a, nab AS b WHERE a.time = b.time AND a.series < b.series AND a.series LIKE 'nab/realAWSCloudwatch/%' GROUP BY a.series ORDER BY s"},
 		{"CROSS", "SELECT series, count(*) FILTER (WHERE value > 3 * m) AS spikes, round(max(value) / max(m), 6) AS r FROM nab CROSS JOIN (SELECT avg(value) AS m FROM nab) AS t GROUP BY series ORDER BY series"},
 		{"FULL USING, WHERE on a side", "SELECT series, count(*) AS n FROM " + hot + " AS a FULL OUTER JOIN " + cold + " AS b USING (series) WHERE a.value IS NULL OR b.value IS NULL GROUP BY series ORDER BY series"},
 	} {

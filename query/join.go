@@ -98,6 +98,9 @@ func (p *parser) joinKind() (kind string, pos int, ok bool) {
 		p.advance()
 		p.advance()
 		return "cross", t.pos, true
+	case isPunct(t, ","): // FROM a, b: a CROSS JOIN, made INNER by WHERE's equalities (crossOn)
+		p.advance()
+		return "cross", t.pos, true
 	}
 	return "", 0, false
 }
@@ -123,7 +126,7 @@ func (p *parser) join(st *Statement, alias string, aliasPos int) {
 	for {
 		p.joinRight(j)
 		k := p.peek()
-		if !isKw(k, "join") && !isKw(k, "inner") && !isKw(k, "left") && !isKw(k, "asof") && !isKw(k, "right") && !isKw(k, "full") && !isKw(k, "cross") {
+		if !isKw(k, "join") && !isKw(k, "inner") && !isKw(k, "left") && !isKw(k, "asof") && !isKw(k, "right") && !isKw(k, "full") && !isKw(k, "cross") && !isPunct(k, ",") {
 			break
 		}
 		// a JOIN b ... JOIN c: the join of a and b is the left side of
@@ -138,6 +141,47 @@ func (p *parser) join(st *Statement, alias string, aliasPos int) {
 		j = &Join{Kind: kind, Pos: pos, Left: JoinSide{St: inner, Alias: strings.Join(j.aliases(), "+"), Pos: pos, nested: j.aliases()}}
 	}
 	st.Sub, st.Fold, st.AsOf, st.Stream, st.Join = nil, false, nil, "(join)", j
+}
+
+// crossOn makes each CROSS JOIN of j (FROM a, b) that WHERE ties by
+// equalities between its sides (a.x = b.y) an INNER JOIN ON them: the
+// same rows (WHERE still applies), without pairing every row with
+// every row first.
+func (j *Join) crossOn(where Expr) {
+	if l := j.Left.St; j.Left.nested != nil && l != nil && l.Join != nil {
+		l.Join.crossOn(where)
+	}
+	if j.Kind != "cross" {
+		return
+	}
+	term := func(a *Arith) (*ColRef, *Arith) {
+		if a.Col != nil && a.Op == 0 {
+			return a.Col, nil
+		}
+		return &ColRef{Name: a.String(), Pos: a.Pos}, a
+	}
+	for _, c := range conjuncts(where, nil) {
+		x, ok := c.(*ArithCompare)
+		if !ok || x.Op != "=" || x.text != "" {
+			continue
+		}
+		ls, lok := j.sideNamed(&ArithCompare{L: x.L, Op: "=", R: x.L})
+		rs, rok := j.sideNamed(&ArithCompare{L: x.R, Op: "=", R: x.R})
+		if !lok || !rok || ls == rs || x.L.hasAgg() || x.R.hasAgg() {
+			continue
+		}
+		l, r := x.L, x.R
+		if ls == 1 {
+			l, r = r, l
+		}
+		jc := JoinCond{Op: "="}
+		jc.L, jc.LX = term(l)
+		jc.R, jc.RX = term(r)
+		j.On = append(j.On, jc)
+	}
+	if len(j.On) > 0 {
+		j.Kind = "inner"
+	}
 }
 
 // joinRight parses the right side of j and its ON or USING.

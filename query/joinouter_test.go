@@ -1,6 +1,9 @@
 package query
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestJoinFullRight: a FULL JOIN gives the LEFT JOIN's rows, then each
 // right row no left row matched (a NULL key matches none) with the left
@@ -93,4 +96,31 @@ func TestJoinCross(t *testing.T) {
 	wantErrors(t, open, []errCase{
 		{"SELECT * FROM m a CROSS JOIN w b ON a.n = b.v", "a CROSS JOIN pairs every row with every row and takes no ON", "ON"},
 	})
+}
+
+// TestJoinComma: FROM a, b is a CROSS JOIN; equalities of WHERE between
+// its sides make it an INNER JOIN ON them (EXPLAIN says so), with the
+// rows the explicit join gives; three sources too.
+func TestJoinComma(t *testing.T) {
+	open := twoStreams(t)
+	for _, c := range [][2]string{
+		{"SELECT a.seq, b.seq AS bseq FROM m AS a, w AS b WHERE a.n = b.v AND b.s = 'red' ORDER BY a.seq, bseq",
+			"SELECT a.seq, b.seq AS bseq FROM m AS a JOIN w AS b ON a.n = b.v WHERE b.s = 'red' ORDER BY a.seq, bseq"},
+		{"SELECT a.seq, b.seq AS bseq FROM m AS a, w AS b WHERE b.v = a.n + 1 ORDER BY a.seq, bseq",
+			"SELECT a.seq, b.seq AS bseq FROM m AS a JOIN w AS b ON a.n + 1 = b.v ORDER BY a.seq, bseq"},
+		{"SELECT count(*) AS c FROM m AS a, w AS b WHERE a.v > 100 AND b.v < 5",
+			"SELECT count(*) AS c FROM m AS a CROSS JOIN w AS b WHERE a.v > 100 AND b.v < 5"},
+		{"SELECT a.seq, c.seq AS cseq FROM m AS a, w AS b, w AS c WHERE a.n = b.v AND b.s = c.s AND c.v < 3 ORDER BY a.seq, cseq",
+			"SELECT a.seq, c.seq AS cseq FROM m AS a JOIN w AS b ON a.n = b.v JOIN w AS c ON b.s = c.s WHERE c.v < 3 ORDER BY a.seq, cseq"},
+	} {
+		sameRows(t, open, c[0], c[1], 1)
+	}
+	plan := mustRun(t, open, "EXPLAIN SELECT count(*) FROM m AS a, w AS b WHERE a.n = b.v")
+	found := false
+	for _, r := range plan {
+		found = found || strings.Contains(r[0].(string), "INNER JOIN ON a.n = b.v")
+	}
+	if !found {
+		t.Errorf("EXPLAIN of a comma join tied by WHERE lacks INNER JOIN ON:\n%v", plan)
+	}
 }

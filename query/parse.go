@@ -240,6 +240,7 @@ func (p *parser) selectBody(st *Statement) {
 	if p.acceptKw("where") {
 		st.Where = p.orExpr()
 		if st.Join != nil {
+			st.Join.crossOn(st.Where)
 			st.Join.pushDown(st.Where)
 		}
 	}
