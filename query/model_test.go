@@ -182,8 +182,21 @@ type qgen struct {
 	join bool
 }
 
-// modelJoin is what a join query's source is followed by.
-const modelJoin = " AS a JOIN (SELECT DISTINCT series FROM m) AS k USING (series)"
+// modelJoin is what a join query's source is followed by; or
+// modelComma, with modelTie first in WHERE (a comma join, made INNER).
+const (
+	modelJoin  = " AS a JOIN (SELECT DISTINCT series FROM m) AS k USING (series)"
+	modelComma = " AS a, (SELECT DISTINCT series FROM m) AS k"
+	modelTie   = " WHERE a.series = k.series"
+)
+
+// unjoined is q without its join (the same rows: qgen.join).
+func unjoined(q string) string {
+	q = strings.Replace(q, modelJoin, "", 1)
+	q = strings.Replace(q, modelComma, "", 1)
+	q = strings.Replace(q, modelTie+" AND ", " WHERE ", 1)
+	return strings.Replace(q, modelTie, "", 1)
+}
 
 func (g *qgen) pick(s ...string) string { return s[g.rng.IntN(len(s))] }
 
@@ -310,12 +323,22 @@ func (g *qgen) query() string {
 			from += " AS OF TIME " + g.timeLit()
 		}
 	}
-	if g.join {
+	comma := g.join && g.rng.IntN(2) == 0
+	switch {
+	case comma:
+		from += modelComma
+	case g.join:
 		from += modelJoin
 	}
 	where := ""
 	if g.rng.IntN(5) > 0 {
 		where = " WHERE " + g.cond(3)
+	}
+	if comma {
+		where = modelTie + strings.Replace(where, " WHERE ", " AND (", 1)
+		if where != modelTie {
+			where += ")"
+		}
 	}
 	if g.rng.IntN(2) == 0 {
 		// raw
@@ -410,7 +433,7 @@ func (g *qgen) query() string {
 
 // brute evaluates a query naively over rows.
 func brute(q string, rows []trow, deleted *roaring64.Bitmap, star []string) ([][]any, error) {
-	st, err := Parse(strings.Replace(q, modelJoin, "", 1)) // the same rows (qgen.join)
+	st, err := Parse(unjoined(q)) // the same rows (qgen.join)
 	if err != nil {
 		return nil, err
 	}
