@@ -40,6 +40,9 @@ type Statement struct {
 	// all", "except" or "except all" of the two SELECTs of Union
 	// (setop.go).
 	SetOp string
+	// distinctAll: this UNION of one SELECT is a SELECT DISTINCT *
+	// (distinctRows)
+	distinctAll bool
 	// unionHeld: the union is read as a subquery's result (execUnion),
 	// its series, key and op copied (heldCopy)
 	unionHeld bool

@@ -254,7 +254,8 @@ func (p *parser) selectBody(st *Statement) {
 		}
 		p.fill(st)
 	}
-	if distinct >= 0 {
+	starDistinct := distinct >= 0 && (st.Star || st.starItem() >= 0)
+	if distinct >= 0 && !starDistinct {
 		p.distinct(st, distinct)
 	}
 	if t := p.peek(); p.acceptKw("having") {
@@ -308,6 +309,22 @@ func (p *parser) selectBody(st *Statement) {
 	p.endWindows()
 	p.endScope(st, start)
 	p.expandGroupingSets(st, start)
+	if starDistinct {
+		p.distinctRows(st, distinct)
+	}
+}
+
+// distinctRows makes st, SELECT DISTINCT * (at pos), the distinct rows
+// of st without DISTINCT, as UNION gives them (setop.go): its columns
+// are known only when it runs. ORDER BY, LIMIT and OFFSET apply to them.
+func (p *parser) distinctRows(st *Statement, pos int) {
+	if isAggregate(st) {
+		p.fail(pos, "SELECT DISTINCT * with an aggregate is not supported: GROUP BY the other columns")
+	}
+	inner := *st
+	inner.Explain, inner.Analyze, inner.With, inner.OrderBy, inner.Limit, inner.Offset = false, false, nil, nil, -1, 0
+	*st = Statement{Explain: st.Explain, Analyze: st.Analyze, With: st.With, Union: []*Statement{&inner}, unionPos: []int{pos}, SetOp: "union",
+		Stream: "(union)", streamPos: pos, OrderBy: st.OrderBy, Limit: st.Limit, Offset: st.Offset, distinctAll: true}
 }
 
 // deleteStmt parses the rest of DELETE FROM stream [WHERE cond] (the

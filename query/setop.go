@@ -61,7 +61,7 @@ type setOpReader struct {
 func newSetOpReader(u *unionReader, st *Statement, text string) *setOpReader {
 	op, all := strings.CutSuffix(st.SetOp, " all")
 	s := &setOpReader{u: u, op: op, all: all, held: map[string]int{}, keyed: len(u.schema.Fields()) - len(u.copies),
-		mem: u.mem, text: text, pos: st.unionPos[1], word: st.setOpWord()}
+		mem: u.mem, text: text, pos: st.unionPos[len(st.unionPos)-1], word: st.setOpWord()}
 	s.refs.Store(1)
 	if op == "union" {
 		s.probing = true // both SELECTs' rows come out

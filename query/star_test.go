@@ -36,6 +36,10 @@ func TestStarItems(t *testing.T) {
 		{"SELECT * EXCLUDE (seq, key, op) FROM m ORDER BY time, seq", "SELECT " + strings.Join(cols[1:2], ", ") + ", series, " + strings.Join(cols[5:], ", ") + " FROM m ORDER BY time, seq"},
 		{"SELECT * EXCLUDE op REPLACE (v * 100 AS v, upper(s) AS s) FROM m ORDER BY seq",
 			"SELECT " + strings.ReplaceAll(strings.ReplaceAll(strings.Replace(all, ", op", "", 1), ", v", ", v * 100 AS v"), ", s,", ", upper(s) AS s,") + " FROM m ORDER BY seq"},
+		// DISTINCT *: the distinct rows of every column given.
+		{"SELECT series, n, s, b FROM (SELECT DISTINCT * EXCLUDE (seq, time, key, op, v, x) FROM m) ORDER BY series, n, s, b",
+			"SELECT DISTINCT series, n, s, b FROM m ORDER BY series, n, s, b"},
+		{"SELECT DISTINCT * FROM m WHERE v > 100", "SELECT * FROM m WHERE v > 100"}, // seq differs row to row
 		{"SELECT * EXCLUDE (b.seq, b.time, b.series, b.key, b.op) FROM m AS a JOIN w AS b ON a.n = b.v ORDER BY a.seq, b.seq",
 			"SELECT a.*, b.s, b.v FROM m AS a JOIN w AS b ON a.n = b.v ORDER BY a.seq, b.seq"},
 	} {
@@ -43,7 +47,8 @@ func TestStarItems(t *testing.T) {
 	}
 	wantErrors(t, open, []errCase{
 		{"SELECT *, 1", "SELECT * needs FROM", ""},
-		{"SELECT DISTINCT *, v FROM m", "SELECT DISTINCT * is not supported", "DISTINCT"},
+		{"SELECT DISTINCT *, count(*) FROM m", "SELECT DISTINCT * with an aggregate is not supported", "DISTINCT"},
+		{"SELECT DISTINCT * FROM m ORDER BY time", "SELECT DISTINCT * with ORDER BY, LIMIT or OFFSET holds its rows, which keep no seq column: * EXCLUDE (seq)", "DISTINCT"},
 		{"SELECT *, count(*) FROM m GROUP BY ALL", "SELECT * names none", "ALL"},
 		{"SELECT *, count(*) FROM m", `column "seq" must be grouped`, "*"},
 		{"SELECT * EXCLUDE (nope) FROM m", "EXCLUDE names nope, which * does not give", "nope"},

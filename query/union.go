@@ -113,6 +113,9 @@ func execUnion(ctx context.Context, st *Statement, text string, open Opener, o *
 	}
 	for _, name := range sub.names {
 		if name == "seq" {
+			if st.distinctAll {
+				return nil, errAt(text, st.streamPos, "SELECT DISTINCT * with ORDER BY, LIMIT or OFFSET holds its rows, which keep no seq column: * EXCLUDE (seq), or name the columns")
+			}
 			return nil, errAt(text, st.streamPos, "a %s with ORDER BY, LIMIT or OFFSET holds its rows, which keep no seq column: name it (seq AS id)", st.setOpWord())
 		}
 		if isHeldCopy(name) {
