@@ -229,10 +229,19 @@ func (p *parser) arithFactor() *Arith {
 	case t.kind == tIdent && isPunct(p.tok(p.i+1), "(") && timeFuncs[strings.ToLower(t.text)] != "":
 		p.advance()
 		return p.timeCall(t)
+	case isKw(t, "if") && isPunct(p.tok(p.i+1), "("):
+		p.advance()
+		return p.ifCall(t)
 	case t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(" && numFuncs[strings.ToLower(t.text)]:
 		p.advance()
 		p.advance()
 		a := &Arith{Op: 'f', Func: strings.ToLower(t.text), L: p.arith(), Pos: t.pos}
+		if a.Func == "mod" { // mod(x, y) is x % y
+			p.expectPunct(",")
+			m := &Arith{Op: '%', L: a.L, R: p.arith(), Pos: t.pos}
+			p.expectPunct(")")
+			return m
+		}
 		if f := funcAliases[a.Func]; f != "" {
 			a.Func = f
 		}
@@ -275,11 +284,12 @@ func (p *parser) arithFactor() *Arith {
 // numFuncs are the numeric functions of arithmetic.
 var numFuncs = map[string]bool{"abs": true, "round": true, "floor": true, "ceil": true, "sqrt": true, "ln": true, "log10": true, "exp": true, "coalesce": true,
 	"epoch": true, "epoch_ms": true, "to_timestamp": true, "greatest": true, "least": true, "nullif": true,
-	"ceiling": true, "trunc": true, "sign": true, "log": true, "log2": true, "cbrt": true, "power": true, "pow": true}
+	"ceiling": true, "trunc": true, "sign": true, "log": true, "log2": true, "cbrt": true, "power": true, "pow": true,
+	"ifnull": true, "mod": true, "if": true}
 
 // funcAliases are other names of numeric functions: PostgreSQL's and
 // DuckDB's.
-var funcAliases = map[string]string{"ceiling": "ceil", "log": "log10", "pow": "power"}
+var funcAliases = map[string]string{"ceiling": "ceil", "log": "log10", "pow": "power", "ifnull": "coalesce"}
 
 // chainFuncs take two or more arguments, as a chain of pairs:
 // coalesce(a, b, c) is coalesce(a, coalesce(b, c)).

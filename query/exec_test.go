@@ -300,6 +300,7 @@ func FuzzQuery(f *testing.F) {
 		"DESCRIBE SELECT *, lag(v) OVER w FROM m WINDOW w AS (ORDER BY time) EXCEPT ALL SELECT *, 1 FROM m",
 		"SUMMARIZE SELECT s, n % 3 AS r, b FROM m WHERE v > 1",
 		"SELECT a.s, b.n, c.v FROM m a, m b, (SELECT 1 AS v) c WHERE a.n = b.n + 1 AND b.s = a.s ORDER BY ALL DESC",
+		"SELECT if(b AND n > 3, mod(n, 4), ifnull(x, n)) FROM m",
 		"SELECT string_agg(DISTINCT s, ';') FROM m AS o WHERE n IN (SELECT n + 1 FROM m WHERE key = o.key) OR v NOT IN (SELECT min(v) FROM m WHERE s = o.s)",
 		"DELETE FROM m WHERE n > 3",
 		"DESCRIBE m",

@@ -90,6 +90,9 @@ var funcDocs = []funcDoc{
 	{"greatest", "numeric", "greatest(x, y, ...)", "the largest not null"},
 	{"least", "numeric", "least(x, y, ...)", "the smallest not null"},
 	{"nullif", "numeric", "nullif(x, y)", "x, or null where x = y"},
+	{"ifnull", "numeric", "ifnull(x, y)", "coalesce(x, y)"},
+	{"mod", "numeric", "mod(x, y)", "x % y"},
+	{"if", "numeric", "if(cond, x, y)", "CASE WHEN cond THEN x ELSE y END"},
 
 	{"now", "time", "now()", "the query's start"},
 	{"epoch", "time", "epoch(t)", "seconds since 1970, a float"},

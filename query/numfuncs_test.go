@@ -40,7 +40,11 @@ func TestMoreNumericFuncs(t *testing.T) {
 			}
 		}
 	}
+	// DuckDB's spellings: if(), mod(), ifnull().
+	sameRows(t, open, "SELECT seq, if(v > 50, 'big', s) AS a, mod(n, 7) AS b, ifnull(x, -1) AS c FROM m ORDER BY seq",
+		"SELECT seq, CASE WHEN v > 50 THEN 'big' ELSE s END AS a, n % 7 AS b, coalesce(x, -1) AS c FROM m ORDER BY seq", 500)
 	wantErrors(t, open, []errCase{
+		{"SELECT if(v > 1, 2) FROM m", `expected ","`, ") FROM"},
 		{"SELECT power(s, 2) FROM m", "type mismatch: power() takes numbers", "power"},
 		{"SELECT power(v) FROM m", `expected ","`, ") FROM"},
 	})

@@ -113,6 +113,26 @@ func (p *parser) caseExpr(t token) *Arith {
 	return a
 }
 
+// ifCall parses the rest of if(cond, x, y), DuckDB's: CASE WHEN cond
+// THEN x ELSE y END.
+func (p *parser) ifCall(t token) *Arith {
+	defer p.noArgWindows()()
+	a := &Arith{Op: 'c', Pos: t.pos}
+	having := p.having
+	p.having = false
+	p.inCase++
+	defer func() { p.having = having; p.inCase-- }()
+	p.expectPunct("(")
+	cond := p.orExpr()
+	p.expectPunct(",")
+	then := p.arith()
+	p.expectPunct(",")
+	a.Else = p.arith()
+	p.expectPunct(")")
+	a.Whens = []CaseWhen{{Cond: cond, Then: then}}
+	return a
+}
+
 // writeText writes a text function's call or a CASE.
 func (a *Arith) writeText(sb *strings.Builder) {
 	if a.Op == 'c' {
