@@ -15,6 +15,9 @@ func TestFuncDocs(t *testing.T) {
 	for _, m := range []map[string]bool{aggregates, winFuncs, numFuncs, truncFuncs} {
 		maps.Copy(known, m)
 	}
+	for f := range textTests {
+		known[f] = true
+	}
 	for f := range timeFuncs {
 		known[f] = true
 	}

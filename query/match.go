@@ -37,6 +37,36 @@ func (e *ExprMatch) String() string {
 	return e.X.String() + " " + not + "LIKE '" + e.Pattern + "'"
 }
 
+// textTests are DuckDB's tests of text, conditions here: their second
+// argument, a string, made the regular expression they match.
+var textTests = map[string]func(string) string{
+	"starts_with":    func(s string) string { return "^" + regexp.QuoteMeta(s) },
+	"ends_with":      func(s string) string { return regexp.QuoteMeta(s) + "$" },
+	"contains":       regexp.QuoteMeta,
+	"regexp_matches": func(s string) string { return s }, // anywhere in the text, as DuckDB matches
+}
+
+// textTest parses the rest of a text test (t its name): starts_with(x,
+// 'a'), ends_with, contains, regexp_matches(x, 're'), a match of x.
+func (p *parser) textTest(t token) Expr {
+	fn := strings.ToLower(t.text)
+	p.advance()
+	p.expectPunct("(")
+	m := &ExprMatch{X: p.arith(), Pos: t.pos}
+	p.expectPunct(",")
+	s := p.advance()
+	if s.kind != tString {
+		p.fail(s.pos, "%s wants a string literal here, found %s", fn, s.describe())
+	}
+	re, err := regexp.Compile(textTests[fn](s.text))
+	if err != nil {
+		p.fail(s.pos, "bad regular expression: %v", err)
+	}
+	p.expectPunct(")")
+	m.Re = re
+	return m
+}
+
 // exprMatch parses a test of the arithmetic x after it, if one follows:
 // IS [NOT] NULL, [NOT] LIKE, =~, !~, [NOT] IN (...); nil otherwise.
 func (p *parser) exprMatch(x *Arith) Expr {

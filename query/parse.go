@@ -757,6 +757,9 @@ func (p *parser) call() *Call {
 	defer p.noArgWindows()()
 	name := p.advance()
 	fn := strings.ToLower(name.text)
+	if textTests[fn] != nil {
+		p.fail(name.pos, "%s() is a condition (WHERE %s(x, 'a')); as a value write CASE WHEN %s(...) THEN 1 ELSE 0 END", fn, fn, fn)
+	}
 	if !aggregates[fn] {
 		p.fail(name.pos, "unknown function %q%s (SHOW FUNCTIONS lists them)", name.text, didYouMean(fn))
 	}
@@ -1149,6 +1152,9 @@ var flipped = map[string]string{"=": "=", "!=": "!=", "<>": "!=", "<": ">", "<="
 func (p *parser) predicate() Expr {
 	if t := p.peek(); isKw(t, "exists") && isPunct(p.tok(p.i+1), "(") {
 		return p.exists()
+	}
+	if t := p.peek(); t.kind == tIdent && isPunct(p.tok(p.i+1), "(") && textTests[strings.ToLower(t.text)] != nil {
+		return p.textTest(t)
 	}
 	if p.arithAt(p.i, false) {
 		return p.arithCompare()

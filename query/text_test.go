@@ -140,6 +140,12 @@ func TestTextAndCase(t *testing.T) {
 		// Text of constants compared: the same for every row (found by FuzzQuery).
 		{"SELECT count(*) FROM m WHERE split_part('a/b', '/', 1) = 'a' OR s = 'x'", "SELECT count(*) FROM m"},
 		{"SELECT count(*) FROM m WHERE split_part('x/beta', '/', 2) IN (s, 'a')", "SELECT count(*) FROM m WHERE s = 'beta'"},
+		// DuckDB's tests of text, as conditions.
+		{"SELECT count(*) FROM m WHERE starts_with(s, 'al')", "SELECT count(*) FROM m WHERE s LIKE 'al%'"},
+		{"SELECT count(*) FROM m WHERE ends_with(lower(s), 'ta') AND NOT contains(s, 'bet')", "SELECT count(*) FROM m WHERE lower(s) LIKE '%ta' AND s NOT LIKE '%bet%'"},
+		{"SELECT count(*) FROM m WHERE contains(series, 'host=\"a')", "SELECT count(*) FROM m WHERE strpos(series, 'host=\"a') > 0"},
+		{"SELECT count(*) FROM m WHERE regexp_matches(s, 'e.a')", "SELECT count(*) FROM m WHERE s =~ '.*e.a.*'"},
+		{"SELECT sum(if(starts_with(s, 'g'), 1, 0)) FROM m", "SELECT count(*) FROM m WHERE s = 'gamma'"},
 	} {
 		got := count(c[0])
 		want := int64(4)
@@ -210,5 +216,16 @@ func TestSimpleCase(t *testing.T) {
 	wantErrors(t, open, []errCase{
 		{"SELECT CASE s WHEN 1 THEN 2 END FROM m", `type mismatch: string column "s" compared with an integer`, "1 THEN"},
 		{"SELECT CASE s END FROM m", `CASE s wants WHEN value THEN result after it, found "END"`, "END"},
+	})
+}
+
+// TestTextTestErrors: starts_with and the like take a string literal and
+// are conditions; elsewhere they say how to write them.
+func TestTextTestErrors(t *testing.T) {
+	src, _ := testSource(t, 100, 50)
+	wantErrors(t, openOnly(src), []errCase{
+		{"SELECT count(*) FROM m WHERE starts_with(s, key)", "starts_with wants a string literal here", "key)"},
+		{"SELECT count(*) FROM m WHERE regexp_matches(s, '(')", "bad regular expression", "'('"},
+		{"SELECT ends_with(s, 'a') FROM m", "ends_with() is a condition (WHERE ends_with(x, 'a'))", "ends_with"},
 	})
 }
