@@ -13,13 +13,6 @@ import (
 // not run.
 func TestExplainAnalyze(t *testing.T) {
 	open := twoStreams(t)
-	lines := func(q string) string {
-		var out []string
-		for _, r := range mustRun(t, open, q) {
-			out = append(out, r[0].(string))
-		}
-		return strings.Join(out, "\n")
-	}
 	count := func(q string) int64 { return mustRun(t, open, q)[0][0].(int64) }
 	m, w := count("SELECT count(*) FROM m"), count("SELECT count(*) FROM w")
 	big := count("SELECT count(*) FROM m WHERE v > 100")
@@ -37,7 +30,7 @@ func TestExplainAnalyze(t *testing.T) {
 		{"EXPLAIN ANALYZE SELECT s FROM m UNION ALL SELECT s FROM w",
 			[]string{"union all of 2 selects:", fmt.Sprintf("analyze: %d rows in ", m+w), fmt.Sprintf(", %d rows; %d rows kept", m+w, m+w)}},
 	} {
-		got := lines(c.q)
+		got := planText(t, open, c.q)
 		for _, want := range c.want {
 			if !strings.Contains(got, want) {
 				t.Errorf("%s lacks %q:\n%s", c.q, want, got)

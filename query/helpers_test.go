@@ -18,6 +18,16 @@ func mustRun(t testing.TB, open Opener, q string) [][]any {
 	return got
 }
 
+// planText runs q, an EXPLAIN, and returns its lines joined.
+func planText(t testing.TB, open Opener, q string) string {
+	t.Helper()
+	var lines []string
+	for _, r := range mustRun(t, open, q) {
+		lines = append(lines, r[0].(string))
+	}
+	return strings.Join(lines, "\n")
+}
+
 // errCase is a statement that must fail with an *Error whose message
 // has msg, pointing at the text that starts with at ("": anywhere).
 type errCase struct{ q, msg, at string }
