@@ -69,16 +69,16 @@ func summarize(ctx context.Context, st *Statement, text string, open Opener, o O
 	if st.Sub == nil { // the stream itself, not a held copy of it
 		agg.Sub, agg.Stream, agg.streamPos = nil, st.Stream, st.streamPos
 	}
-	agg.Items = append(agg.Items, SelectItem{Agg: &Call{Func: "count", Star: true, Pos: st.writePos}, Alias: "n"})
+	agg.Items = append(agg.Items, SelectItem{Agg: &Call{Func: "count", Star: true, Pos: st.writePos}, Alias: "\x00rows"})
 	type figure struct{ col, item int }
 	var figs [][]figure // per column: count, then summaryFigures
 	for c, f := range fields {
 		col := &ColRef{Name: f.Name, Pos: st.writePos}
 		fs := []figure{{c, len(agg.Items)}}
-		agg.Items = append(agg.Items, SelectItem{Agg: &Call{Func: "count", Arg: col, Pos: st.writePos}, Alias: "count " + f.Name})
+		agg.Items = append(agg.Items, SelectItem{Agg: &Call{Func: "count", Arg: col, Pos: st.writePos}, Alias: "\x00count " + f.Name})
 		for _, fn := range figuresOf(f) {
 			fs = append(fs, figure{c, len(agg.Items)})
-			agg.Items = append(agg.Items, SelectItem{Agg: &Call{Func: fn, Arg: col, Pos: st.writePos}, Alias: fn + " " + f.Name})
+			agg.Items = append(agg.Items, SelectItem{Agg: &Call{Func: fn, Arg: col, Pos: st.writePos}, Alias: "\x00" + fn + " " + f.Name})
 		}
 		figs = append(figs, fs)
 	}
