@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -12,7 +13,8 @@ import (
 
 // SUMMARIZE <stream> or SUMMARIZE SELECT ..., as DuckDB has it: a row
 // for each column of the stream's raw view (or of the statement's
-// result) with its type, how many values it has and the share of NULLs,
+// result) with its type, how many values it has and the share of NULLs
+// (a percentage, to 0.01),
 // its least and greatest value (as text) and, for numbers, the mean and
 // the standard deviation. One scan, whatever the columns.
 
@@ -107,7 +109,7 @@ func summarize(ctx context.Context, st *Statement, text string, open Opener, o O
 			n, count := cells[0].(*array.Int64).Value(0), cells[figs[c][0].item].(*array.Int64).Value(0)
 			row[2] = value{i: count}
 			if n > 0 {
-				row[3] = fv(100 * float64(n-count) / float64(n))
+				row[3] = fv(math.Round(10000*float64(n-count)/float64(n)) / 100) // a percentage, to 0.01
 			}
 			for k := range figuresOf(f) {
 				v := cells[figs[c][k+1].item]

@@ -36,7 +36,7 @@ func TestSummarize(t *testing.T) {
 		if r[2] != w[0] {
 			t.Errorf("%s: count %v, want %v", col, r[2], w[0])
 		}
-		if nulls := 100 * float64(n-w[0].(int64)) / float64(n); math.Abs(r[3].(float64)-nulls) > 1e-9 {
+		if nulls := math.Round(10000*float64(n-w[0].(int64))/float64(n)) / 100; r[3] != nulls {
 			t.Errorf("%s: %v%% NULL, want %v", col, r[3], nulls)
 		}
 		for k, x := range w[1:] {
