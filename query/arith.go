@@ -45,6 +45,9 @@ type Arith struct {
 	// inTerm: this EXISTS stands for inTerm IN (SELECT ...), keyed by
 	// the subquery's item too (correlate.go).
 	inTerm *Arith
+	// decimal: this round(CAST(x AS DOUBLE), s) is CAST(x AS
+	// DECIMAL(p, s)) as written (cast.go)
+	decimal string
 }
 
 // String is the item's text, the name of its column without AS: one
@@ -70,6 +73,11 @@ func precedence(op byte) int {
 // write writes a, parenthesised when its precedence is below min.
 func (a *Arith) write(sb *strings.Builder, min int) {
 	switch {
+	case a.decimal != "":
+		sb.WriteString("CAST(")
+		a.L.Args[0].write(sb, 0)
+		sb.WriteString(" AS " + a.decimal + ")")
+		return
 	case a.Col != nil:
 		sb.WriteString(a.Col.Name)
 		return

@@ -4,7 +4,8 @@ import "testing"
 
 // TestBoolAndCountIf: bool_and and bool_or of a bool field (whether every
 // and whether any row's is true, nulls skipped), count_if(cond) as
-// count(*) FILTER (WHERE cond), any_value as first; and their errors.
+// count(*) FILTER (WHERE cond), any_value as first, approx_count_distinct as count(DISTINCT x); and
+// their errors.
 func TestBoolAndCountIf(t *testing.T) {
 	src, rows := testSource(t, 2000, 50)
 	open := openOnly(src)
@@ -46,6 +47,9 @@ func TestBoolAndCountIf(t *testing.T) {
 			t.Errorf("%v, want and %v or %v count %d first %v", g, a.and, a.or, a.n, a.first)
 		}
 	}
+	// approx_count_distinct is count(DISTINCT x), exactly.
+	sameRows(t, open, "SELECT series, approx_count_distinct(s), approx_count_distinct(n) FILTER (WHERE v > 100) FROM m GROUP BY series",
+		"SELECT series, count(DISTINCT s), count(DISTINCT n) FILTER (WHERE v > 100) FROM m GROUP BY series", 3)
 	wantErrors(t, open, []errCase{
 		{"SELECT bool_and(v) FROM m", "type mismatch: bool_and of float64 column \"v\" (want a bool)", "v)"},
 		{"SELECT count_if(v > 1) FILTER (WHERE n > 1) FROM m", "count_if(cond) is count(*) FILTER (WHERE cond)", "FILTER"},

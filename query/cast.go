@@ -1,6 +1,7 @@
 package query
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -8,7 +9,8 @@ import (
 )
 
 // CAST(x AS type) and TRY_CAST(x AS type) convert a value: to a float
-// (DOUBLE, FLOAT, REAL, DECIMAL, NUMERIC), an integer (BIGINT, INTEGER,
+// (DOUBLE, FLOAT, REAL, DECIMAL, NUMERIC; DECIMAL(p, s) rounds it to s
+// digits after the point, as round(x, s)), an integer (BIGINT, INTEGER,
 // INT, SMALLINT; a float rounds to the nearest, ties to even, as DuckDB
 // and PostgreSQL round a DOUBLE; text is read as a float first) or text (VARCHAR, TEXT, STRING; numbers and instants as
 // they print). Text that is not a number, and a float out of the
@@ -39,15 +41,25 @@ func (p *parser) castCall(name token) *Arith {
 		p.fail(t.pos, "%s to %s is not supported: cast to DOUBLE, BIGINT or VARCHAR (times compare with text as they are: time >= '2024-01-01')",
 			strings.ToUpper(name.text), t.describe())
 	}
-	if p.acceptPunct("(") { // DECIMAL(10, 2), VARCHAR(20): a precision or a length, which tsq's types have no need of
-		p.intIn(0, 1<<20, "expected a precision or length in "+t.text+"(...)")
+	cast := &Arith{Op: 'f', Func: fn, Args: []*Arith{x}, Pos: name.pos}
+	if p.acceptPunct("(") { // VARCHAR(20): a length, which tsq's text has no need of
+		ty := strings.ToLower(t.text)
+		prec := p.intIn(0, 1<<20, "expected a precision or length in "+t.text+"(...)")
+		scale, scalePos := int64(0), p.peek().pos
 		if p.acceptPunct(",") {
-			p.intIn(0, 1<<20, "expected a scale in "+t.text+"(...)")
+			scalePos = p.peek().pos
+			scale = p.intIn(0, 38, "expected a scale in "+t.text+"(...)")
 		}
 		p.expectPunct(")")
+		if ty == "decimal" || ty == "numeric" { // a double rounded to the scale's digits
+			p.expectPunct(")")
+			return &Arith{Op: 'f', Func: "round", L: cast, Pos: name.pos,
+				R:       &Arith{Lit: &Lit{Kind: LitInt, Int: scale, Pos: scalePos}, Pos: scalePos},
+				decimal: fmt.Sprintf("DECIMAL(%d,%d)", prec, scale)}
+		}
 	}
 	p.expectPunct(")")
-	return &Arith{Op: 'f', Func: fn, Args: []*Arith{x}, Pos: name.pos}
+	return cast
 }
 
 // isCast reports whether t, followed by "(", starts a CAST.

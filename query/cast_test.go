@@ -1,6 +1,7 @@
 package query
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -64,5 +65,40 @@ func TestCastShorthand(t *testing.T) {
 		{"SELECT 'soon'::date FROM m", "'soon' is not a time", "'soon'"},
 		{"SELECT v::varchar(x) FROM m", "expected a precision or length in varchar(...)", "x)"},
 		{"SELECT v : int FROM m", "unexpected character ':'", ": int"},
+	})
+}
+
+// TestCastDecimal: DECIMAL(p, s) and NUMERIC(p, s) round to s digits
+// after the point (ties away from zero, as DuckDB's DECIMAL does), in
+// either spelling, over constants, text and columns, with NULL kept; a
+// precision alone is scale 0; the column is named as written; DECIMAL
+// without (p, s) is a double.
+func TestCastDecimal(t *testing.T) {
+	open := twoStreams(t)
+	got := mustRun(t, open, "SELECT CAST('12.345' AS DECIMAL(4,1)), 7::DECIMAL(3,2), (-2.5)::NUMERIC(3,0), NULL::DECIMAL(3,1), CAST(1.25 AS NUMERIC(9)), 0.125::DECIMAL(9,2), 0.1234::decimal")
+	want := []any{12.3, 7.0, -3.0, nil, 1.0, 0.13, 0.1234}
+	if msg := diffCells(got, [][]any{want}); msg != "" {
+		t.Fatalf("decimal casts of constants: %s", msg)
+	}
+	rows := mustRun(t, open, "SELECT v, CAST(v / 7 AS DECIMAL(18,3)) FROM m WHERE v IS NOT NULL LIMIT 50")
+	if len(rows) == 0 {
+		t.Fatal("no rows")
+	}
+	for _, r := range rows {
+		v, ok := r[0].(float64)
+		if !ok {
+			v = float64(r[0].(int64))
+		}
+		if want := math.Round(v/7*1000) / 1000; r[1] != want {
+			t.Fatalf("CAST(%v / 7 AS DECIMAL(18,3)) = %v, want %v", v, r[1], want)
+		}
+	}
+	cols, err := columnNamesOf("SELECT CAST(v AS numeric(5)), round(v, 2)::DECIMAL(10, 2) FROM m", open)
+	if err != nil || strings.Join(cols, "|") != "CAST(v AS DECIMAL(5,0))|CAST(round(v, 2) AS DECIMAL(10,2))" {
+		t.Fatalf("names %v %v", cols, err)
+	}
+	wantErrors(t, open, []errCase{
+		{"SELECT CAST(v AS DECIMAL(10, 40)) FROM m", "expected a scale in DECIMAL(...), 0 to 38", "40"},
+		{"SELECT v::DECIMAL(x) FROM m", "expected a precision or length in DECIMAL(...)", "x"},
 	})
 }

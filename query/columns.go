@@ -84,6 +84,11 @@ func rawColumns(fs *fieldSet) []outCol {
 	if fs.star != nil {
 		var cols []outCol
 		for _, n := range fs.star {
+			if isBase(n) { // a subquery's own time, series, ...
+				k, _ := kindOfCol(n, fs)
+				cols = append(cols, outCol{name: n, kind: k, src: n})
+				continue
+			}
 			t, _ := fs.lookup(n)
 			cols = append(cols, outCol{name: n, kind: kindOfField(t), nullable: true, src: n})
 		}

@@ -28,6 +28,7 @@ var funcDocs = []funcDoc{
 	{"min_by", "aggregate", "min_by(x, y)", "arg_min(x, y)"},
 	{"string_agg", "aggregate", "string_agg(x[, 'sep'])", "the texts joined in (time, seq) order"},
 	{"grouping", "grouping", "grouping(a, ...)", "with ROLLUP, CUBE or GROUPING SETS: the bits of the terms a row's set does not group by"},
+	{"approx_count_distinct", "aggregate", "approx_count_distinct(x)", "count(DISTINCT x), exact"},
 	{"count_if", "aggregate", "count_if(cond)", "count(*) FILTER (WHERE cond)"},
 	{"bool_and", "aggregate", "bool_and(b)", "whether every value is true"},
 	{"bool_or", "aggregate", "bool_or(b)", "whether any value is true"},

@@ -739,7 +739,7 @@ var aggregates = map[string]bool{
 	"count": true, "sum": true, "min": true, "max": true, "avg": true,
 	"first": true, "last": true, "rate": true, "quantile": true,
 	"quantile_cont": true, "percentile_cont": true, "approx_quantile": true, "quantile_disc": true, "percentile_disc": true,
-	"count_if": true, "bool_and": true, "bool_or": true, "any_value": true,
+	"count_if": true, "bool_and": true, "bool_or": true, "any_value": true, "approx_count_distinct": true,
 	"median": true, "stddev": true, "stddev_pop": true, "variance": true, "var_pop": true, "spread": true,
 	"arg_max": true, "arg_min": true, "max_by": true, "min_by": true, "string_agg": true,
 	"corr": true, "covar_pop": true, "covar_samp": true, "regr_slope": true, "regr_intercept": true, "regr_r2": true, "regr_count": true,
@@ -789,6 +789,9 @@ func (p *parser) call() *Call {
 			p.fail(t.pos, "count_if(cond) is count(*) FILTER (WHERE cond): it takes no FILTER of its own")
 		}
 		return c
+	case fn == "approx_count_distinct": // exact: count(DISTINCT x)
+		c.Func, c.Distinct = "count", true
+		p.aggArg(c)
 	case fn == "any_value": // any value of the group: the first, so the answer does not vary
 		c.Func = "first"
 		p.aggArg(c)
@@ -797,7 +800,7 @@ func (p *parser) call() *Call {
 	case fn == "quantile":
 		switch t := p.peek(); {
 		case t.kind == tIdent || t.kind == tQuoted:
-			p.fail(t.pos, "quantile wants the quantile first, a number in [0, 1]: quantile(0.99, %s)", t.text)
+			p.fail(t.pos, "quantile wants the quantile first, a number in [0, 1]: quantile(0.99, %s), or quantile_cont(%s, 0.99)", t.text, t.text)
 		case t.kind != tInt && t.kind != tFloat:
 			p.fail(t.pos, "quantile wants a number q in [0, 1] first")
 		}

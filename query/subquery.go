@@ -17,7 +17,9 @@ import (
 // order as seqs 1, 2, ...; its columns time (a timestamp), series, key
 // (text) and op (put, delete, drop) are the rows' own, and every other
 // column is a field (a timestamp as int64 nanoseconds, uint64 as int64).
-// A result column named seq is dropped: seq is the row's position. The
+// A result column named seq is dropped: seq is the row's position.
+// SELECT * outside gives the result's columns as they came, no others.
+// The
 // result is encoded into blocks as it streams in, so what is held is the
 // compressed blocks, at most maxSubqueryRows rows.
 
@@ -133,6 +135,7 @@ func subquerySource(ctx context.Context, st *Statement, text string, open Opener
 	src := &subSource{}
 	for _, f := range rr.Schema().Fields() {
 		src.names = append(src.names, f.Name)
+		src.star = append(src.star, f.Name)
 		if t, ok := jcolType(f.Type); ok && !isBase(f.Name) {
 			src.fields = append(src.fields, FieldDef{Name: f.Name, Type: t})
 			if f.Type.ID() == arrow.TIMESTAMP {

@@ -115,3 +115,36 @@ func TestSubqueryErrors(t *testing.T) {
 	mustRun(t, openOnly(src), "SELECT count(*) FROM (SELECT * FROM m LIMIT 100)")
 	wantErrors(t, openOnly(src), []errCase{{"SELECT count(*) FROM (SELECT * FROM m LIMIT 101)", "its result passes 100 rows", "(SELECT"}})
 }
+
+// TestSubqueryStar: SELECT * over a subquery or a WITH relation gives the
+// inner result's columns, in its order, and no others; the rows are the
+// inner ones.
+func TestSubqueryStar(t *testing.T) {
+	src, _ := testSource(t, 500, 5)
+	open := openOnly(src)
+	for _, c := range []struct {
+		q    string
+		cols []string
+		same string // the same rows, read directly
+	}{
+		{"SELECT * FROM (SELECT series, avg(v) AS a FROM m GROUP BY series)", []string{"series", "a"}, "SELECT series, avg(v) AS a FROM m GROUP BY series"},
+		{"WITH t AS (SELECT series, count(*) AS n FROM m GROUP BY series) SELECT * FROM t ORDER BY n DESC", []string{"series", "n"}, "SELECT series, count(*) AS n FROM m GROUP BY series ORDER BY n DESC"},
+		{"SELECT * FROM (SELECT v, time FROM m) LIMIT 7", []string{"v", "time"}, "SELECT v, time FROM m LIMIT 7"},
+		{"SELECT *, v * 2 AS w FROM (SELECT key, v FROM m) LIMIT 7", []string{"key", "v", "w"}, "SELECT key, v, v * 2 AS w FROM m LIMIT 7"},
+		{"SELECT * EXCLUDE (time) FROM (SELECT time, v, b FROM m) LIMIT 7", []string{"v", "b"}, "SELECT v, b FROM m LIMIT 7"},
+		{"SELECT * FROM (SELECT * FROM m) LIMIT 3", []string{"seq", "time", "series", "key", "op", "b", "n", "s", "v", "x"}, ""},
+	} {
+		cols, err := columnNamesOf(c.q, open)
+		if err != nil {
+			t.Fatalf("%s: %v", c.q, err)
+		}
+		if !slices.Equal(cols, c.cols) {
+			t.Errorf("%s: columns %v, want %v", c.q, cols, c.cols)
+		}
+		if c.same != "" {
+			if d := diffCells(mustRun(t, open, c.q), mustRun(t, open, c.same)); d != "" {
+				t.Errorf("%s: %s", c.q, d)
+			}
+		}
+	}
+}
