@@ -114,7 +114,34 @@ func TestEpochFunctions(t *testing.T) {
 		{"SELECT strftime(v, '%H') FROM m", "strftime() wants a time, v is a float64", "v,"},
 		{"SELECT strftime(time, '%H', 'Mars/X') FROM m", "unknown time zone 'Mars/X'", "'Mars/X'"},
 		{"SELECT strftime(time) FROM m", "strftime() takes 2 or 3 arguments, not 1", "strftime"},
+		{"SELECT dayname(v) FROM m", "dayname() wants a time, v is a float64", "v)"},
+		{"SELECT monthname(time, 'Mars/X') FROM m", "unknown time zone 'Mars/X'", "'Mars/X'"},
 	})
+}
+
+// TestDayMonthName: dayname and monthname of a stream's times, in UTC and
+// on a zone's clock, against the time package's names; of a time as
+// text; NULL of NULL.
+func TestDayMonthName(t *testing.T) {
+	src, rows := testSource(t, 500, 50)
+	open := openOnly(src)
+	tokyo, err := time.LoadLocation("Asia/Tokyo")
+	if err != nil {
+		t.Skip("no zone database:", err)
+	}
+	got := mustRun(t, open, "SELECT dayname(time), monthname(time), dayname(time, 'Asia/Tokyo'), monthname(time, 'Asia/Tokyo') FROM m")
+	var want [][]any
+	for _, r := range rows {
+		u, k := time.Unix(0, r.time).UTC(), time.Unix(0, r.time).In(tokyo)
+		want = append(want, []any{u.Weekday().String(), u.Month().String(), k.Weekday().String(), k.Month().String()})
+	}
+	if d := diffCells(got, want); d != "" {
+		t.Fatal(d)
+	}
+	got = mustRun(t, open, "SELECT dayname('2024-03-01'), monthname('2024-03-31T23:30:00Z', 'Asia/Tokyo'), dayname(NULL)")
+	if d := diffCells(got, [][]any{{"Friday", "April", nil}}); d != "" {
+		t.Fatal(d)
+	}
 }
 
 // TestZoneNamed: strftime's zones by name are IANA names and UTC, never

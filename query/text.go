@@ -43,6 +43,9 @@ var textFuncs = map[string]textFunc{
 	"concat":   {args: []colKind{0, 0}, variadic: true, out: kString},
 	"label":    {args: []colKind{kString, kString}, out: kString},
 	"strftime": {args: []colKind{kInt, kString, kString}, optional: 1, out: kString},
+	// a time's day or month by name (dayname(time[, 'zone']))
+	"dayname":   {args: []colKind{kInt, kString}, optional: 1, out: kString},
+	"monthname": {args: []colKind{kInt, kString}, optional: 1, out: kString},
 	// datediff.go
 	"date_diff": {args: []colKind{kString, kInt, kInt}, out: kInt},
 	// regexp.go
@@ -53,6 +56,10 @@ var textFuncs = map[string]textFunc{
 	"cast_bigint":  {args: []colKind{0}, out: kInt},
 	"cast_varchar": {args: []colKind{0}, out: kString},
 }
+
+// timeText are the text functions of a time: strftime's format is its
+// argument, the others' fixed.
+var timeText = map[string]string{"strftime": "(its argument)", "dayname": "%A", "monthname": "%B"}
 
 // CaseWhen is one WHEN cond THEN value of a CASE.
 type CaseWhen struct {
@@ -187,10 +194,10 @@ func (p *plan) compileText(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arit
 		if i > 0 && a.Func == "date_diff" {
 			p.textAsTime(x, xp) // date_diff('day', '2024-01-02', time)
 		}
-		if i == 0 && a.Func == "strftime" {
+		if i == 0 && timeText[a.Func] != "" {
 			p.textAsTime(x, xp) // strftime('2024-01-02', '%A')
 			if xp.kind != kInt {
-				return p.errAt(x.Pos, "type mismatch: strftime() wants a time, %s is a %s", x.String(), xp.kind)
+				return p.errAt(x.Pos, "type mismatch: %s() wants a time, %s is a %s", a.Func, x.String(), xp.kind)
 			}
 		}
 		want := f.args[min(i, len(f.args)-1)]
@@ -203,7 +210,7 @@ func (p *plan) compileText(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arit
 		case want == kInt && xp.kind != kInt:
 			return p.errAt(x.Pos, "type mismatch: %s() wants an integer, %s is a %s", a.Func, x.String(), xp.kind)
 		}
-		if i == 2 && a.Func == "strftime" && xp.lit != nil && !xp.lit.null {
+		if (i == 2 && a.Func == "strftime" || i == 1 && a.Func != "strftime" && timeText[a.Func] != "") && xp.lit != nil && !xp.lit.null {
 			if _, ok := zoneNamed(xp.lit.s); !ok {
 				return p.errAt(x.Pos, "unknown time zone %s (want an IANA name such as 'Europe/Berlin', 'America/New_York' or 'UTC')", x.String())
 			}
@@ -320,15 +327,19 @@ func textValue(fn string, args []*arithPlan, v []value) (value, bool) {
 		return regexpValue(fn, args, v)
 	case "date_diff":
 		return value{i: dateDiff(args[0].lit.s, v[1].i, v[2].i)}, true
-	case "strftime":
+	case "strftime", "dayname", "monthname":
+		format, zone := timeText[fn], v[1:]
+		if fn == "strftime" {
+			format, zone = v[1].s, v[2:]
+		}
 		loc := time.UTC
-		if len(v) > 2 {
+		if len(zone) > 0 {
 			var ok bool
-			if loc, ok = zoneNamed(v[2].s); !ok {
+			if loc, ok = zoneNamed(zone[0].s); !ok {
 				return nullValue, false
 			}
 		}
-		return value{s: strftime(time.Unix(0, v[0].i).In(loc), v[1].s)}, true
+		return value{s: strftime(time.Unix(0, v[0].i).In(loc), format)}, true
 	}
 	// concat: numbers as they print
 	var sb strings.Builder
