@@ -45,6 +45,8 @@ type Arith struct {
 	// inTerm: this EXISTS stands for inTerm IN (SELECT ...), keyed by
 	// the subquery's item too (correlate.go).
 	inTerm *Arith
+	// pipes: this concat is a || b || ..., written so
+	pipes bool
 	// decimal: this round(CAST(x AS DOUBLE), s) is CAST(x AS
 	// DECIMAL(p, s)) as written (cast.go)
 	decimal string
@@ -73,6 +75,20 @@ func precedence(op byte) int {
 // write writes a, parenthesised when its precedence is below min.
 func (a *Arith) write(sb *strings.Builder, min int) {
 	switch {
+	case a.pipes:
+		if min > 0 {
+			sb.WriteString("(")
+		}
+		for i, x := range a.Args {
+			if i > 0 {
+				sb.WriteString(" || ")
+			}
+			x.write(sb, 1)
+		}
+		if min > 0 {
+			sb.WriteString(")")
+		}
+		return
 	case a.decimal != "":
 		sb.WriteString("CAST(")
 		a.L.Args[0].write(sb, 0)
@@ -152,6 +168,21 @@ func (a *Arith) write(sb *strings.Builder, min int) {
 
 // arith parses an expression of terms joined by + and -.
 func (p *parser) arith() *Arith {
+	l := p.arithSum()
+	for isPunct(p.peek(), "||") { // text concatenation, below + and - (as in PostgreSQL)
+		t := p.advance()
+		r := p.arithSum()
+		if l.pipes && l.Op == 'f' {
+			l.Args = append(l.Args, r)
+			continue
+		}
+		l = &Arith{Op: 'f', Func: "concat", Args: []*Arith{l, r}, Pos: t.pos, pipes: true}
+	}
+	return l
+}
+
+// arithSum parses terms joined by + and -.
+func (p *parser) arithSum() *Arith {
 	l := p.arithTerm()
 	for {
 		t := p.peek()

@@ -49,7 +49,7 @@ func isPunct(t token, set ...string) bool {
 	return false
 }
 
-func isArithOp(t token) bool { return isPunct(t, "+", "-", "*", "/", "%") }
+func isArithOp(t token) bool { return isPunct(t, "+", "-", "*", "/", "%", "||") }
 
 // closing returns the index of the ")" matching the "(" at i, or of the
 // end of the statement when none does.
@@ -100,7 +100,9 @@ func (p *parser) arithAt(i int, right bool) bool {
 	switch {
 	case t.kind == tDuration: // 1h + time is arithmetic
 		return isArithOp(p.tok(i + 1))
-	case t.kind == tString || t.kind == tEOF:
+	case t.kind == tString: // 'a' || s is text arithmetic
+		return isPunct(p.tok(i+1), "||")
+	case t.kind == tEOF:
 		return false
 	case isKw(t, "now") && isPunct(p.tok(i+1), "(") && isPunct(p.tok(i+2), ")"):
 		// now() - 1h is a time literal; now() - time is arithmetic
@@ -122,6 +124,9 @@ func (p *parser) arithAt(i int, right bool) bool {
 			return true
 		}
 		after := p.tok(p.closing(i) + 1)
+		if isKw(after, "in") || isKw(after, "between") || isKw(after, "like") || isKw(after, "ilike") || isKw(after, "is") || isKw(after, "not") {
+			return !p.condInside(i) // (v + 1) IN (2, 3); (a = 1 OR b = 2) IS ... groups
+		}
 		return isArithOp(after) || after.kind == tPunct && cmpOps[after.text]
 	case right && (t.kind == tIdent || t.kind == tQuoted) && !isPunct(p.tok(i+1), "("):
 		return true
@@ -130,6 +135,31 @@ func (p *parser) arithAt(i int, right bool) bool {
 	}
 	return isArithOp(p.tok(p.operandEnd(i)))
 }
+
+// condInside reports whether the parentheses opening at token i hold a
+// condition: a comparison, AND, OR, NOT, IN, LIKE, BETWEEN, IS or EXISTS
+// outside any inner parentheses.
+func (p *parser) condInside(i int) bool {
+	end := p.closing(i)
+	for j, depth := i+1, 0; j < end; j++ {
+		t := p.toks[j]
+		switch {
+		case isPunct(t, "("):
+			depth++
+		case isPunct(t, ")"):
+			depth--
+		case depth > 0:
+		case t.kind == tPunct && cmpOps[t.text]:
+			return true
+		case t.kind == tIdent && condWords[strings.ToLower(t.text)]:
+			return true
+		}
+	}
+	return false
+}
+
+// condWords are the words only a condition holds outside parentheses.
+var condWords = map[string]bool{"and": true, "or": true, "not": true, "in": true, "like": true, "ilike": true, "between": true, "is": true, "exists": true}
 
 // arithCompare parses arithmetic op arithmetic. One column against one
 // number is a Compare, as written the other way round.

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -360,5 +361,80 @@ func TestOrderByAll(t *testing.T) {
 	}
 	wantErrors(t, open, []errCase{
 		{"SELECT * FROM m ORDER BY ALL", "ORDER BY ALL orders by the SELECT's items, and SELECT * names none", "ALL"},
+	})
+}
+
+// TestBetweenAndPipes: [NOT] BETWEEN over columns and arithmetic with
+// literal or computed bounds, a parenthesised side before IN, BETWEEN,
+// LIKE or IS, and a || b (concat, NULL when either is NULL, below + in
+// precedence), against the same computed in Go row by row.
+func TestBetweenAndPipes(t *testing.T) {
+	src, rows := testSource(t, 2000, 50)
+	open := openOnly(src)
+	num := func(r trow, f string) (float64, bool) {
+		switch v := r.f[f].(type) {
+		case float64:
+			return v, true
+		case int64:
+			return float64(v), true
+		}
+		return 0, false
+	}
+	for _, c := range []struct {
+		where string
+		want  func(r trow) bool
+	}{
+		{"n BETWEEN 10 AND 40", func(r trow) bool { n, ok := num(r, "n"); return ok && n >= 10 && n <= 40 }},
+		{"n NOT BETWEEN 10 AND 40", func(r trow) bool { n, ok := num(r, "n"); return ok && (n < 10 || n > 40) }},
+		{"n * 2 BETWEEN 10 AND 40", func(r trow) bool { n, ok := num(r, "n"); return ok && n*2 >= 10 && n*2 <= 40 }},
+		{"(n * 2) NOT BETWEEN 10 AND 40", func(r trow) bool { n, ok := num(r, "n"); return ok && (n*2 < 10 || n*2 > 40) }},
+		{"v BETWEEN n AND n + 50", func(r trow) bool {
+			v, vok := num(r, "v")
+			n, nok := num(r, "n")
+			return vok && nok && v >= n && v <= n+50
+		}},
+		{"(n + 1) IN (3, 5, 8)", func(r trow) bool { n, ok := num(r, "n"); return ok && (n+1 == 3 || n+1 == 5 || n+1 == 8) }},
+		{"(s || 'x') LIKE 'b%x'", func(r trow) bool { s, ok := r.f["s"].(string); return ok && strings.HasPrefix(s, "b") }},
+		{"(n - 1) IS NULL", func(r trow) bool { _, ok := num(r, "n"); return !ok }},
+		{"s || '/' || n = 'beta/7'", func(r trow) bool { return r.f["s"] == "beta" && r.f["n"] == int64(7) }},
+		{"'<' || s || '>' = '<alpha>'", func(r trow) bool { return r.f["s"] == "alpha" }},
+		{"key || 1 + 1 = 'k12'", func(r trow) bool { return r.key == "k1" }},
+	} {
+		got := mustRun(t, open, "SELECT seq FROM m WHERE "+c.where)
+		var want [][]any
+		for _, r := range rows {
+			if c.want(r) {
+				want = append(want, []any{r.seq})
+			}
+		}
+		if len(want) == 0 {
+			t.Fatalf("%s: no row matches: a weak case", c.where)
+		}
+		if d := diffCells(got, want); d != "" {
+			t.Errorf("WHERE %s: %s", c.where, d)
+		}
+	}
+	got := mustRun(t, open, "SELECT s || '-' || n, n || '', 'a' || NULL FROM m LIMIT 200")
+	for i, r := range rows[:200] {
+		var a, b any
+		s, sok := r.f["s"].(string)
+		n, nok := r.f["n"].(int64)
+		if sok && nok {
+			a = s + "-" + strconv.FormatInt(n, 10)
+		}
+		if nok {
+			b = strconv.FormatInt(n, 10)
+		}
+		if d := diffCells(got[i:i+1], [][]any{{a, b, nil}}); d != "" {
+			t.Fatalf("row %d: %s", i, d)
+		}
+	}
+	cols, err := columnNamesOf("SELECT s || key, (s || key) || 'x', length(s || 'a') * 2, 'a' || 1 + 2 FROM m", open)
+	if err != nil || strings.Join(cols, "|") != "s || key|s || key || 'x'|length(s || 'a') * 2|'a' || 1 + 2" {
+		t.Fatalf("names %q %v", cols, err)
+	}
+	wantErrors(t, open, []errCase{
+		{"SELECT * FROM m WHERE n BETWEEN 1", "expected and", ""},
+		{"SELECT * FROM m WHERE n * 2 NOT BETWEEN 1 OR 2", "expected and", "OR"},
 	})
 }

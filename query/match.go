@@ -68,7 +68,8 @@ func (p *parser) textTest(t token) Expr {
 }
 
 // exprMatch parses a test of the arithmetic x after it, if one follows:
-// IS [NOT] NULL, [NOT] LIKE, =~, !~, [NOT] IN (...); nil otherwise.
+// IS [NOT] NULL, [NOT] LIKE, =~, !~, [NOT] IN (...), [NOT] BETWEEN;
+// nil otherwise.
 func (p *parser) exprMatch(x *Arith) Expr {
 	t := p.peek()
 	m := &ExprMatch{X: x, Pos: t.pos}
@@ -87,6 +88,16 @@ func (p *parser) exprMatch(x *Arith) Expr {
 		}
 		m.Re, m.Neg = p.regex(s), t.text == "!~"
 		return m
+	case isKw(t, "between") || isKw(t, "not") && isKw(p.tok(p.i+1), "between"): // x BETWEEN lo AND hi: x >= lo AND x <= hi
+		neg := p.acceptKw("not")
+		p.advance()
+		lo := p.arith()
+		and := p.expectKw("and")
+		hi := p.arith()
+		if neg {
+			return &Or{p.comparison(x, "<", lo, t.pos), p.comparison(x, ">", hi, and.pos)}
+		}
+		return &And{p.comparison(x, ">=", lo, t.pos), p.comparison(x, "<=", hi, and.pos)}
 	case isKw(t, "not") && (isKw(p.tok(p.i+1), "like") || isKw(p.tok(p.i+1), "ilike") || isKw(p.tok(p.i+1), "in")):
 		p.advance()
 		m.Neg = true

@@ -1256,12 +1256,22 @@ func (p *parser) predicate() Expr {
 		}
 		p.expectPunct(")")
 		return in
-	case isKw(k, "between") && !neg:
+	case isKw(k, "between"):
 		p.advance()
-		lo := p.literal()
+		bound := func(op string) Expr { // a literal, or arithmetic (BETWEEN n - 1 AND n + 1)
+			if t := p.peek(); p.arithAt(p.i, true) {
+				return p.comparison(&Arith{Col: c, Pos: c.Pos}, op, p.arith(), t.pos)
+			}
+			return &Compare{Col: c, Op: op, Lit: p.literal()}
+		}
+		if neg {
+			lo := bound("<")
+			p.expectKw("and")
+			return &Or{lo, bound(">")}
+		}
+		lo := bound(">=")
 		p.expectKw("and")
-		hi := p.literal()
-		return &And{&Compare{Col: c, Op: ">=", Lit: lo}, &Compare{Col: c, Op: "<=", Lit: hi}}
+		return &And{lo, bound("<=")}
 	}
 	k := p.peek()
 	if k.kind == tEOF || isPunct(k, ")", ";") || k.kind == tIdent && (reserved[strings.ToLower(k.text)] || isKw(k, "fill") || isKw(k, "then") || isKw(k, "when") || isKw(k, "else") || isKw(k, "end")) && !isKw(k, "not") {

@@ -31,6 +31,7 @@ var textFuncs = map[string]textFunc{
 	"replace":    {args: []colKind{kString, kString, kString}, out: kString},
 	"split_part": {args: []colKind{kString, kString, kInt}, out: kString},
 	"strpos":     {args: []colKind{kString, kString}, out: kInt},
+	"position":   {args: []colKind{kString, kString}, out: kInt}, // position(sub IN s): strpos(s, sub)
 	// textpad.go
 	"left":     {args: []colKind{kString, kInt}, out: kString},
 	"right":    {args: []colKind{kString, kInt}, out: kString},
@@ -71,6 +72,15 @@ type CaseWhen struct {
 func (p *parser) textCall(name token) *Arith {
 	p.expectPunct("(")
 	a := &Arith{Op: 'f', Func: strings.ToLower(name.text), Pos: name.pos}
+	if a.Func == "position" { // SQL's position(sub IN s)
+		sub := p.arith()
+		if t := p.advance(); !isKw(t, "in") {
+			p.fail(t.pos, "position wants position(sub IN s), found %s", t.describe())
+		}
+		a.Func, a.Args = "strpos", []*Arith{p.arith(), sub}
+		p.expectPunct(")")
+		return a
+	}
 	for {
 		a.Args = append(a.Args, p.arith())
 		if !p.acceptPunct(",") {

@@ -35,6 +35,8 @@ func TestTextFunctions(t *testing.T) {
 		{"split_part('way/42', '', 1)", ""},
 		{"strpos('héllo', 'llo')", int64(3)},
 		{"strpos('hello', 'z')", int64(0)},
+		{"position('llo' IN 'héllo')", int64(3)},
+		{"position(concat('l', 'o') in upper('hello') || 'lo')", int64(6)},
 		{"concat('n=', 7, ' v=', 2.5, '!')", "n=7 v=2.5!"},
 		{"label('cpu{host=\"a\",dc=\"x\"}', 'dc')", "x"},
 		{"label('cpu{host=\"a\"}', 'dc')", ""},
