@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"text/tabwriter"
+	"strings"
 )
 
 func init() {
@@ -25,13 +25,51 @@ func runHelp(_ context.Context, e *env, args []string) error {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "usage: tsq [--store DIR] [COMMAND] [flags]")
 	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	var rows [][2]string
 	for _, n := range commandNames() {
-		fmt.Fprintf(tw, "  %s\t%s\n", n, commands[n].short)
+		rows = append(rows, [2]string{"  " + n, commands[n].short})
 	}
-	tw.Flush()
+	var b strings.Builder
+	writeHelp(&b, rows, 13)
+	fmt.Fprint(w, b.String())
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "The store defaults to $XDG_DATA_HOME/tsq, else ~/.local/share/tsq.")
 	fmt.Fprintln(w, "Start with: tsq demo")
 	return nil
+}
+
+// helpWidth is the width of the shell's .help first column.
+const helpWidth = 30
+
+// writeHelp writes rows of (form, description) as two columns within 80
+// columns, the descriptions from column indent, wrapped at spaces; a
+// form too long for its column has its description on the next line.
+func writeHelp(b *strings.Builder, rows [][2]string, indent int) {
+	const width = 80
+	for _, r := range rows {
+		b.WriteString(r[0])
+		col := len(r[0])
+		if col > indent-2 {
+			b.WriteString("\n")
+			col = 0
+		}
+		line := 0
+		for _, w := range strings.Fields(r[1]) {
+			switch {
+			case line == 0:
+			case indent+line+1+len(w) > width:
+				b.WriteString("\n")
+				col, line = 0, 0
+			default:
+				b.WriteString(" ")
+				line++
+			}
+			if line == 0 {
+				b.WriteString(strings.Repeat(" ", indent-col))
+			}
+			b.WriteString(w)
+			line += len(w)
+		}
+		b.WriteString("\n")
+	}
 }

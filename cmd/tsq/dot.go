@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -65,20 +66,26 @@ func (s *session) dot(ctx context.Context, line string) error {
 }
 
 func (s *session) dotHelp(context.Context, []string, string) error {
-	tw := tabwriter.NewWriter(s.e.stdout, 0, 4, 2, ' ', 0)
+	var rows [][2]string
 	for _, c := range dotCmds {
-		fmt.Fprintf(tw, "%s %s\t%s\n", c.name, c.args, c.help)
+		rows = append(rows, [2]string{strings.TrimSpace(c.name + " " + c.args), c.help})
 	}
-	fmt.Fprintf(tw, "STATEMENT;\trun a statement; it may span lines and ends with ;\n")
-	fmt.Fprintf(tw, "  SELECT ... FROM s [WHERE ...] [GROUP BY ...] ...\ta query (docs/QUERY.md); EXPLAIN [ANALYZE] SELECT shows its plan [and run]\n")
-	fmt.Fprintf(tw, "  ... FROM s AS a [LEFT | RIGHT | FULL | ASOF] JOIN t AS b USING (series, time)\tjoin two streams or subqueries (ON a.x = b.y also)\n")
-	fmt.Fprintf(tw, "  SELECT ... {UNION | INTERSECT | EXCEPT} [ALL] SELECT ...\tset operations\n")
-	fmt.Fprintf(tw, "  COPY (SELECT ...) TO 'file' [(FORMAT parquet)]\texport a result, as .export does (COPY s TO 'file': a stream)\n")
-	fmt.Fprintf(tw, "  DELETE FROM s WHERE ...\tsoft-delete the matching rows\n")
-	fmt.Fprintf(tw, "  INSERT INTO s (series, time, f) VALUES (...)\tappend records\n")
-	fmt.Fprintf(tw, "  SHOW STREAMS, DESCRIBE s, SHOW SERIES FROM s\tthe streams, a stream's columns, its series\n")
-	fmt.Fprintf(tw, "  SUMMARIZE s\teach column's count, NULLs, min, max, mean and deviation\n")
-	return tw.Flush()
+	rows = append(rows, [][2]string{
+		{"STATEMENT;", "run a statement, which may span lines and ends with a semicolon"},
+		{"  SELECT ... FROM s [WHERE ...] [GROUP BY ...] ...", "a query (docs/QUERY.md); EXPLAIN [ANALYZE] SELECT shows its plan [and run]"},
+		{"  ... FROM s AS a [LEFT | RIGHT | FULL | ASOF] JOIN t AS b USING (series, time)", "join two streams or subqueries (ON a.x = b.y also)"},
+		{"  SELECT ... {UNION | INTERSECT | EXCEPT} [ALL] SELECT ...", "set operations"},
+		{"  COPY (SELECT ...) TO 'file' [(FORMAT parquet)]", "export a result, as .export does (COPY s TO 'file': a stream)"},
+		{"  DELETE FROM s WHERE ...", "soft-delete the matching rows"},
+		{"  INSERT INTO s (series, time, f) VALUES (...)", "append records"},
+		{"  SHOW STREAMS, DESCRIBE s, SHOW SERIES FROM s", "the streams, a stream's columns, its series"},
+		{"  SUMMARIZE s", "each column's count, NULLs, min, max, mean and deviation"},
+		{"  SHOW FUNCTIONS", "every function, with its form and what it gives"},
+	}...)
+	var b strings.Builder
+	writeHelp(&b, rows, helpWidth+2)
+	_, err := io.WriteString(s.e.stdout, b.String())
+	return err
 }
 
 func (s *session) dotStreams(context.Context, []string, string) error {

@@ -153,6 +153,34 @@ func TestDotCommands(t *testing.T) {
 	}
 }
 
+// TestHelpFits: .help lists every dot command; a line is wider than 80
+// columns only when a form alone is, and no description is cut.
+func TestHelpFits(t *testing.T) {
+	var b strings.Builder
+	writeHelp(&b, [][2]string{{".x", strings.Repeat("word ", 30)}, {strings.Repeat("f", 40), "short"}}, helpWidth+2)
+	if got := strings.Count(b.String(), "word"); got != 30 {
+		t.Fatalf("%d words of 30 kept:\n%s", got, b.String())
+	}
+	r := runTSQ(t, ".help\n", "--store", demoStore(t))
+	top := runTSQ(t, "", "help")
+	if r.code != 0 || top.code != 0 {
+		t.Fatalf("exit %d: %s %s", r.code, r.stderr, top.stderr)
+	}
+	for _, out := range []string{b.String(), r.stdout, top.stdout} {
+		for _, line := range strings.Split(out, "\n") {
+			// past 80 only a form alone: no padding before a description, no description line
+			if len(line) > 80 && (strings.Contains(strings.TrimSpace(line), "  ") || strings.HasPrefix(line, strings.Repeat(" ", helpWidth))) {
+				t.Errorf("line of %d columns: %q", len(line), line)
+			}
+		}
+	}
+	for _, c := range dotCmds {
+		if !strings.Contains(r.stdout, "\n"+c.name+" ") && !strings.HasPrefix(r.stdout, c.name+" ") {
+			t.Errorf(".help lacks %s", c.name)
+		}
+	}
+}
+
 // TestDotImport: .import in the shell imports a file into the stream
 // named after it, or the one given, guessing format and time as tsq
 // import does; the shell's queries see the rows at once; a missing file
