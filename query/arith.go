@@ -47,9 +47,11 @@ type Arith struct {
 	inTerm *Arith
 	// pipes: this concat is a || b || ..., written so
 	pipes bool
-	// decimal: this round(CAST(x AS DOUBLE), s) is CAST(x AS
-	// DECIMAL(p, s)) as written (cast.go)
-	decimal string
+	// castAs: this is CAST(castOf AS castAs) as written, computed another
+	// way (round(CAST(x AS DOUBLE), s) for DECIMAL(p, s), date_trunc for
+	// DATE: cast.go)
+	castOf *Arith
+	castAs string
 }
 
 // String is the item's text, the name of its column without AS: one
@@ -89,10 +91,10 @@ func (a *Arith) write(sb *strings.Builder, min int) {
 			sb.WriteString(")")
 		}
 		return
-	case a.decimal != "":
+	case a.castAs != "":
 		sb.WriteString("CAST(")
-		a.L.Args[0].write(sb, 0)
-		sb.WriteString(" AS " + a.decimal + ")")
+		a.castOf.write(sb, 0)
+		sb.WriteString(" AS " + a.castAs + ")")
 		return
 	case a.Col != nil:
 		sb.WriteString(a.Col.Name)
@@ -732,6 +734,9 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 	if a.Op == 'f' && (timeFuncs[a.Func] != "" || a.Trunc != nil || a.Func == "epoch" || a.Func == "epoch_ms") {
 		p.textAsTime(a.L, ap.l) // hour('2024-01-02T03:04:05Z')
 		ap.kind = ap.l.kind
+	}
+	if a.Trunc != nil && a.castAs != "" && ap.l.kind != kInt {
+		return nil, p.errAt(a.Pos, "CAST to %s wants a time, not a %s (a time in text: '2024-01-02'::%s)", a.castAs, ap.l.kind, a.castAs)
 	}
 	if err := p.number(a.L, ap.l); err != nil {
 		return nil, err

@@ -6,11 +6,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // CAST(x AS type) and TRY_CAST(x AS type) convert a value: to a float
 // (DOUBLE, FLOAT, REAL, DECIMAL, NUMERIC; DECIMAL(p, s) rounds it to s
-// digits after the point, as round(x, s)), an integer (BIGINT, INTEGER,
+// digits after the point, as round(x, s)), a time's day (DATE) or the
+// time itself (TIMESTAMP; timeCast), an integer (BIGINT, INTEGER,
 // INT, SMALLINT; a float rounds to the nearest, ties to even, as DuckDB
 // and PostgreSQL round a DOUBLE; text is read as a float first) or text (VARCHAR, TEXT, STRING; numbers and instants as
 // they print). Text that is not a number, and a float out of the
@@ -36,9 +38,13 @@ func (p *parser) castCall(name token) *Arith {
 		p.fail(t.pos, "expected AS type in %s(x AS type), found %s", strings.ToUpper(name.text), t.describe())
 	}
 	t := p.advance()
+	if ty := strings.ToLower(t.text); t.kind == tIdent && timeTypes[ty] {
+		p.expectPunct(")")
+		return timeCast(x, ty, name.pos)
+	}
 	fn, ok := castTypes[strings.ToLower(t.text)]
 	if t.kind != tIdent || !ok {
-		p.fail(t.pos, "%s to %s is not supported: cast to DOUBLE, BIGINT or VARCHAR (times compare with text as they are: time >= '2024-01-01')",
+		p.fail(t.pos, "%s to %s is not supported: cast to DOUBLE, DECIMAL(p, s), BIGINT, VARCHAR, DATE or TIMESTAMP (times compare with text as they are: time >= '2024-01-01')",
 			strings.ToUpper(name.text), t.describe())
 	}
 	cast := &Arith{Op: 'f', Func: fn, Args: []*Arith{x}, Pos: name.pos}
@@ -54,12 +60,23 @@ func (p *parser) castCall(name token) *Arith {
 		if ty == "decimal" || ty == "numeric" { // a double rounded to the scale's digits
 			p.expectPunct(")")
 			return &Arith{Op: 'f', Func: "round", L: cast, Pos: name.pos,
-				R:       &Arith{Lit: &Lit{Kind: LitInt, Int: scale, Pos: scalePos}, Pos: scalePos},
-				decimal: fmt.Sprintf("DECIMAL(%d,%d)", prec, scale)}
+				R:      &Arith{Lit: &Lit{Kind: LitInt, Int: scale, Pos: scalePos}, Pos: scalePos},
+				castOf: x, castAs: fmt.Sprintf("DECIMAL(%d,%d)", prec, scale)}
 		}
 	}
 	p.expectPunct(")")
 	return cast
+}
+
+// timeCast is CAST(x AS ty), ty a time type, of a time x: DATE is its
+// day (date_trunc('day', x), UTC midnight), the others x itself.
+func timeCast(x *Arith, ty string, pos int) *Arith {
+	unit, width := "day", int64(24*time.Hour)
+	if ty != "date" {
+		unit, width = "microsecond", 1 // the identity: a bucket of 1ns
+	}
+	return &Arith{Op: 'f', Func: "date_trunc", L: x, Pos: pos, Trunc: &Trunc{Unit: unit, Width: width},
+		castOf: x, castAs: strings.ToUpper(ty)}
 }
 
 // isCast reports whether t, followed by "(", starts a CAST.
@@ -145,8 +162,12 @@ func foldCasts(src string, toks []token) ([]token, error) {
 			end = min(end+1, len(toks))
 		}
 		if x := toks[start]; start == k-1 && x.kind == tString && timeTypes[strings.ToLower(ty.text)] {
-			if _, ok := parseTime(x.text); !ok {
+			ns, ok := parseTime(x.text)
+			if !ok {
 				return nil, errAt(src, x.pos, "'%s' is not a time (want RFC 3339, e.g. 2024-01-01T12:00:00Z, or a date)", x.text)
+			}
+			if strings.EqualFold(ty.text, "date") { // its day
+				toks[start].text = time.Unix(0, ns).UTC().Format(time.DateOnly)
 			}
 			toks = slices.Delete(toks, k, end)
 			k--

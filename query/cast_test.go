@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestCast: CAST and TRY_CAST convert between floats, integers and text
@@ -36,7 +37,7 @@ func TestCast(t *testing.T) {
 		t.Fatalf("names %v %v", cols, err)
 	}
 	wantErrors(t, open, []errCase{
-		{"SELECT CAST(v AS DATE) FROM m", `CAST to "DATE" is not supported`, "DATE"},
+		{"SELECT CAST(v AS BLOB) FROM m", `CAST to "BLOB" is not supported`, "BLOB"},
 		{"SELECT CAST(v) FROM m", "expected AS type in CAST(x AS type)", ")"},
 		{"SELECT CAST(v AS BIGINT FROM m", `expected ")"`, "FROM"},
 		{"SELECT CAST(s = 'red' AS BIGINT) FROM w", "expected AS type", "= 'red'"}, // a condition is not a value
@@ -61,7 +62,7 @@ func TestCastShorthand(t *testing.T) {
 	wantErrors(t, open, []errCase{
 		{"SELECT v:: FROM m", "expected a type after ::, found \"FROM\"", "FROM"},
 		{"SELECT ::int FROM m", ":: casts the value just before it, and there is none", "::int"},
-		{"SELECT v::timestamp FROM m", `CAST to "timestamp" is not supported`, "timestamp"},
+		{"SELECT v::blob FROM m", `CAST to "blob" is not supported`, "blob"},
 		{"SELECT 'soon'::date FROM m", "'soon' is not a time", "'soon'"},
 		{"SELECT v::varchar(x) FROM m", "expected a precision or length in varchar(...)", "x)"},
 		{"SELECT v : int FROM m", "unexpected character ':'", ": int"},
@@ -100,5 +101,39 @@ func TestCastDecimal(t *testing.T) {
 	wantErrors(t, open, []errCase{
 		{"SELECT CAST(v AS DECIMAL(10, 40)) FROM m", "expected a scale in DECIMAL(...), 0 to 38", "40"},
 		{"SELECT v::DECIMAL(x) FROM m", "expected a precision or length in DECIMAL(...)", "x"},
+	})
+}
+
+// TestCastTime: CAST(t AS DATE) (and t::date) is t's UTC day, as
+// date_trunc('day', t) gives it, before the epoch too; TIMESTAMP and its
+// spellings are t itself; a time in text cast to DATE is its day, still a
+// literal that bounds the scan; what is no time is refused.
+func TestCastTime(t *testing.T) {
+	src, rows := testSource(t, 500, 50)
+	open := openOnly(src)
+	got := mustRun(t, open, "SELECT CAST(time AS DATE), time::date, CAST(time AS TIMESTAMP), time::timestamptz, CAST(time - 20000d AS date) FROM m")
+	day := int64(24 * time.Hour)
+	floorDay := func(ns int64) int64 { return ns - ((ns%day)+day)%day }
+	var want [][]any
+	for _, r := range rows {
+		past := r.time - 20000*day
+		want = append(want, []any{floorDay(r.time), floorDay(r.time), r.time, r.time, floorDay(past)})
+	}
+	if d := diffCells(got, want); d != "" {
+		t.Fatal(d)
+	}
+	sameRows(t, open, "SELECT seq FROM m WHERE time >= '1970-01-01T00:20:00Z'::date + 1d", "SELECT seq FROM m WHERE time >= '1970-01-02'", 0)
+	got = mustRun(t, open, "SELECT '2024-01-05T10:00:00Z'::date, CAST('2024-01-05 23:59' AS DATE), '1969-12-31T23:00:00Z'::DATE")
+	if d := diffCells(got, [][]any{{"2024-01-05", time.Date(2024, 1, 5, 0, 0, 0, 0, time.UTC).UnixNano(), "1969-12-31"}}); d != "" {
+		t.Fatal(d)
+	}
+	cols, err := columnNamesOf("SELECT CAST(time AS DATE), time::timestamp FROM m", open)
+	if err != nil || strings.Join(cols, "|") != "CAST(time AS DATE)|CAST(time AS TIMESTAMP)" {
+		t.Fatalf("names %v %v", cols, err)
+	}
+	wantErrors(t, open, []errCase{
+		{"SELECT CAST(v AS DATE) FROM m", "CAST to DATE wants a time, not a float64", "CAST"},
+		{"SELECT s::timestamp FROM m", "CAST to TIMESTAMP wants a time, not a string", "::"},
+		{"SELECT 'x'::date FROM m", "'x' is not a time", "'x'"},
 	})
 }
