@@ -554,6 +554,8 @@ func exprColumn(b *batch, x *arithPlan, sel []int32) *chunk.Column {
 	case kString:
 		c.Type, c.Strs = chunk.String, b.vecs.strsN(b.rows)
 		clear(c.Strs)
+	case kBool: // a condition's value
+		c.Type, c.Bools = chunk.Bool, b.vecs.nulls(b.rows)
 	default:
 		c.Ints = b.vecs.intsN(b.rows)
 		clear(c.Ints)
@@ -573,6 +575,8 @@ func exprColumn(b *batch, x *arithPlan, sel []int32) *chunk.Column {
 			c.Floats[r] = v.floats[i]
 		case kString:
 			c.Strs[r] = v.strs[i]
+		case kBool:
+			c.Bools[r] = v.ints[i] != 0
 		default:
 			c.Ints[r] = v.ints[i]
 		}

@@ -47,6 +47,8 @@ type Arith struct {
 	inTerm *Arith
 	// pipes: this concat is a || b || ..., written so
 	pipes bool
+	// cond: this CASE is the condition as a bool value (condvalue.go)
+	cond Expr
 	// castAs: this is CAST(castOf AS castAs) as written, computed another
 	// way (round(CAST(x AS DOUBLE), s) for DECIMAL(p, s), date_trunc for
 	// DATE: cast.go)
@@ -87,6 +89,15 @@ func (a *Arith) write(sb *strings.Builder, min int) {
 			}
 			x.write(sb, 1)
 		}
+		if min > 0 {
+			sb.WriteString(")")
+		}
+		return
+	case a.cond != nil:
+		if min > 0 {
+			sb.WriteString("(")
+		}
+		sb.WriteString(condText(a.cond))
 		if min > 0 {
 			sb.WriteString(")")
 		}
@@ -218,9 +229,12 @@ func (p *parser) arithFactor() *Arith {
 		return p.scalarSub()
 	case t.kind == tPunct && t.text == "(":
 		p.advance()
-		a := p.arith()
+		a := p.valueOrCond() // (v > 1)::int: a condition's value
 		p.expectPunct(")")
 		return a
+	case isKw(t, "true") || isKw(t, "false"):
+		p.advance()
+		return &Arith{Lit: &Lit{Kind: LitBool, Bool: isKw(t, "true"), Pos: t.pos}, Pos: t.pos}
 	case t.kind == tPunct && t.text == "-":
 		p.advance()
 		return &Arith{Op: 'n', L: p.arithFactor(), Pos: t.pos}
@@ -276,7 +290,7 @@ func (p *parser) arithFactor() *Arith {
 	case t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(" && numFuncs[strings.ToLower(t.text)]:
 		p.advance()
 		p.advance()
-		a := &Arith{Op: 'f', Func: strings.ToLower(t.text), L: p.arith(), Pos: t.pos}
+		a := &Arith{Op: 'f', Func: strings.ToLower(t.text), L: p.valueOrCond(), Pos: t.pos}
 		if a.Func == "mod" { // mod(x, y) is x % y
 			p.expectPunct(",")
 			m := &Arith{Op: '%', L: a.L, R: p.arith(), Pos: t.pos}
@@ -293,7 +307,7 @@ func (p *parser) arithFactor() *Arith {
 		}
 		if a.Func == "nullif" || a.Func == "power" {
 			p.expectPunct(",")
-			a.R = p.arith()
+			a.R = p.valueOrCond()
 		}
 		if a.Func == "round" && p.acceptPunct(",") {
 			d := p.peek()
@@ -339,7 +353,7 @@ var chainFuncs = map[string]bool{"coalesce": true, "greatest": true, "least": tr
 // chainRest parses the arguments of chain function fn after its first
 // and the comma.
 func (p *parser) chainRest(fn string, pos int) *Arith {
-	a := p.arith()
+	a := p.valueOrCond()
 	if p.acceptPunct(",") {
 		return &Arith{Op: 'f', Func: fn, L: a, R: p.chainRest(fn, pos), Pos: pos}
 	}
@@ -647,6 +661,11 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 			ap.kind, ap.lit, ap.ts = kInt, &value{i: t}, true
 		case LitNull:
 			ap.kind, ap.lit = kInt, &nullValue
+		case LitBool:
+			ap.kind, ap.lit = kBool, &value{}
+			if a.Lit.Bool {
+				ap.lit = &value{i: 1}
+			}
 		default:
 			return nil, p.errAt(a.Pos, "arithmetic takes numbers, found %s", litKindName(a.Lit.Kind))
 		}
@@ -709,8 +728,8 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 			return nil, p.errAt(a.Pos, "type mismatch: power() takes numbers")
 		case a.Func == "power":
 			ap.kind = kFloat
-		case (ap.l.kind == kString) != (ap.r.kind == kString):
-			return nil, p.errAt(a.Pos, "type mismatch: %s() takes all text or all numbers", a.Func)
+		case (ap.l.kind == kString) != (ap.r.kind == kString) || (ap.l.kind == kBool) != (ap.r.kind == kBool):
+			return nil, p.errAt(a.Pos, "type mismatch: %s() takes all text, all bools or all numbers", a.Func)
 		case ap.r.kind == kFloat && a.Func != "nullif": // nullif(x, y) is x or null
 			ap.kind = kFloat
 		}
@@ -802,6 +821,9 @@ func (a *arithPlan) outKind() colKind {
 
 // number refuses x (planned as xp) where a number is wanted.
 func (p *plan) number(x *Arith, xp *arithPlan) error {
+	if xp.kind == kBool {
+		return p.errAt(x.Pos, "type mismatch: arithmetic on %s, a bool (as a number: CAST(%s AS INT))", x.String(), x.String())
+	}
 	if xp.kind != kString {
 		return nil
 	}

@@ -33,7 +33,7 @@ var castNames = map[string]string{"cast_double": "DOUBLE", "cast_bigint": "BIGIN
 // castCall parses the rest of CAST(x AS type) after CAST.
 func (p *parser) castCall(name token) *Arith {
 	p.expectPunct("(")
-	x := p.arith()
+	x := p.valueOrCond()
 	if t := p.peek(); !p.acceptKw("as") {
 		p.fail(t.pos, "expected AS type in %s(x AS type), found %s", strings.ToUpper(name.text), t.describe())
 	}

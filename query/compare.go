@@ -1,6 +1,7 @@
 package query
 
 import (
+	"fmt"
 	"math"
 	"strings"
 )
@@ -21,6 +22,9 @@ type ArithCompare struct {
 	// text: the condition as written when this compare stands for it
 	// (a correlated x IN (SELECT ...)), so that names keep their text
 	text string
+	// bare: L alone is the condition, a bool value (WHERE coalesce(ok,
+	// false)), compared with true; the error to give when L is no bool
+	bare string
 }
 
 func (*ArithCompare) exprNode() {}
@@ -32,7 +36,13 @@ func (e *ArithCompare) String() string {
 	if e.L.exists || e.L.Corr != nil && e.L.Corr.Exists { // EXISTS (...) = 1
 		return e.L.String()
 	}
-	return e.L.String() + " " + e.Op + " " + e.R.String()
+	side := func(a *Arith) string {
+		if a.cond != nil { // (v > 1) = true
+			return "(" + a.String() + ")"
+		}
+		return a.String()
+	}
+	return side(e.L) + " " + e.Op + " " + side(e.R)
 }
 
 var cmpOps = map[string]bool{"=": true, "!=": true, "<>": true, "<": true, "<=": true, ">": true, ">=": true}
@@ -170,7 +180,12 @@ func (p *parser) arithCompare() Expr {
 	}
 	op := p.peek()
 	if op.kind != tPunct || !cmpOps[op.text] {
-		p.fail(op.pos, "expected a comparison after %s, found %s", l.String(), op.describe())
+		msg := fmt.Sprintf("expected a comparison after %s, found %s", l.String(), op.describe())
+		if !p.condEnds(op) {
+			p.fail(op.pos, "%s", msg)
+		}
+		yes := &Arith{Lit: &Lit{Kind: LitBool, Bool: true, Pos: op.pos}, Pos: op.pos}
+		return &ArithCompare{L: l, R: yes, Op: "=", Pos: l.Pos, text: l.String(), bare: msg}
 	}
 	p.advance()
 	r := p.arith()
@@ -302,15 +317,21 @@ func (p *plan) timeSides(e *ArithCompare, l, r *arithPlan) {
 
 // sameSide refuses a comparison of text with a number.
 func (p *plan) sameSide(e *ArithCompare, l, r *arithPlan) error {
-	if (l.kind == kString) != (r.kind == kString) {
+	if e.bare != "" && l.kind != kBool { // WHERE v * 2
+		return p.errAt(e.Pos, "%s", e.bare)
+	}
+	if (l.kind == kString) != (r.kind == kString) || (l.kind == kBool) != (r.kind == kBool) {
 		return p.errAt(e.Pos, "type mismatch: %s compares %s with %s", e.String(), kindWord(l.kind), kindWord(r.kind))
 	}
 	return nil
 }
 
 func kindWord(k colKind) string {
-	if k == kString {
+	switch k {
+	case kString:
 		return "text"
+	case kBool:
+		return "a bool"
 	}
 	return "a number"
 }

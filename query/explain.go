@@ -237,6 +237,9 @@ func exprString(e Expr) string {
 	case *Not:
 		return "NOT " + exprString(e.X)
 	case *Compare:
+		if e.bare { // WHERE ok
+			return e.Col.Name
+		}
 		return e.Col.Name + " " + e.Op + " " + e.Lit.String()
 	case *ArithCompare:
 		return e.String()

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -64,9 +65,48 @@ func lex(src string) ([]token, error) {
 			if out, err = foldIntervals(src, out); err != nil {
 				return nil, err
 			}
-			return foldCasts(src, out)
+			return foldCasts(src, foldNiladic(out))
 		}
 	}
+}
+
+// foldNiladic rewrites SQL's values without arguments as what they are:
+// current_timestamp is now(), current_date date_trunc('day', now()) (as
+// are today() and current_date()), pi() the number.
+func foldNiladic(toks []token) []token {
+	for k := 0; k < len(toks); k++ {
+		t := toks[k]
+		if t.kind != tIdent {
+			continue
+		}
+		call := isPunct(toks[min(k+1, len(toks)-1)], "(") && isPunct(toks[min(k+2, len(toks)-1)], ")")
+		end := k + 1
+		if call {
+			end = k + 3
+		}
+		p := func(s string) token { return token{kind: tPunct, text: s, pos: t.pos} }
+		now := []token{{kind: tIdent, text: "now", pos: t.pos}, p("("), p(")")}
+		var with []token
+		switch strings.ToLower(t.text) {
+		case "current_timestamp":
+			with = now
+		case "current_date", "today":
+			if !call && isKw(t, "today") {
+				continue // a column so named
+			}
+			with = slices.Concat([]token{{kind: tIdent, text: "date_trunc", pos: t.pos}, p("("), {kind: tString, text: "day", pos: t.pos}, p(",")}, now, []token{p(")")})
+		case "pi":
+			if !call {
+				continue
+			}
+			with = []token{{kind: tFloat, text: "3.141592653589793", pos: t.pos}}
+		default:
+			continue
+		}
+		toks = slices.Concat(toks[:k], with, toks[end:])
+		k += len(with) - 1
+	}
+	return toks
 }
 
 func isLetter(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

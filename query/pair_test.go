@@ -72,8 +72,8 @@ func TestPairFuncs(t *testing.T) {
 		t.Errorf("nullif(time, now()) is a %v, want a timestamp", typ)
 	}
 	wantErrors(t, open, []errCase{
-		{"SELECT greatest(v, s) FROM m", "greatest() takes all text or all numbers", "greatest"},
-		{"SELECT nullif(s, 1) FROM m", "nullif() takes all text or all numbers", "nullif"},
+		{"SELECT greatest(v, s) FROM m", "greatest() takes all text, all bools or all numbers", "greatest"},
+		{"SELECT nullif(s, 1) FROM m", "nullif() takes all text, all bools or all numbers", "nullif"},
 		{"SELECT least(v) FROM m", "expected \",\"", ")"},
 	})
 }

@@ -42,6 +42,8 @@ type parser struct {
 	i      int
 	having bool // in HAVING: an operand may be an aggregate call
 	inCase int  // in a CASE's conditions (nested: > 1)
+	// inCondValue: in a condition standing as a value (condvalue.go)
+	inCondValue int
 	// inItem: parsing a SELECT item's arithmetic, where a window
 	// function may be an operand (value - lag(value)); not inside a
 	// window's or an aggregate's arguments, nor in conditions.
@@ -120,11 +122,14 @@ func (p *parser) expectPunct(s string) token {
 func (p *parser) aggArg(c *Call) {
 	t := p.peek()
 	call := t.kind == tIdent && isPunct(p.tok(p.i+1), "(")
-	if !call && !isPunct(t, "(") && !isPunct(t, "-") && t.kind != tInt && t.kind != tFloat && !p.arithAt(p.i, false) {
-		c.Arg = p.colRef()
-		return
+	start := p.i
+	if !call && !isPunct(t, "(") && !isPunct(t, "-") && t.kind != tInt && t.kind != tFloat && !p.arithAt(p.i, false) && !isKw(t, "not") {
+		if c.Arg = p.colRef(); !p.condFollows(p.i) {
+			return
+		}
+		p.i = start // bool_and(v > 1): a condition's value
 	}
-	a := p.arith()
+	a := p.valueOrCond()
 	if a.Col != nil { // (value)
 		c.Arg = a.Col
 		return
@@ -396,7 +401,7 @@ func (p *parser) selectList(st *Statement) {
 			}
 		}
 		p.inItem = true
-		a := p.arith()
+		a := p.valueOrCond()
 		p.inItem = false
 		switch {
 		case a.Col != nil:
@@ -440,7 +445,7 @@ func (p *parser) starModifiers(it *SelectItem) {
 		for {
 			x := SelectItem{Pos: p.peek().pos}
 			p.inItem = true
-			a := p.arith()
+			a := p.valueOrCond()
 			p.inItem = false
 			x.Expr = a
 			if !p.acceptKw("as") {
@@ -1274,12 +1279,18 @@ func (p *parser) predicate() Expr {
 		return &And{lo, bound("<=")}
 	}
 	k := p.peek()
-	if k.kind == tEOF || isPunct(k, ")", ";") || k.kind == tIdent && (reserved[strings.ToLower(k.text)] || isKw(k, "fill") || isKw(k, "then") || isKw(k, "when") || isKw(k, "else") || isKw(k, "end")) && !isKw(k, "not") {
+	if p.condEnds(k) {
 		// A column alone is a condition when it is a bool: WHERE ok.
 		return &Compare{Col: c, Op: "=", Lit: &Lit{Kind: LitBool, Bool: true, Pos: c.Pos}, bare: true}
 	}
 	p.fail(k.pos, "expected a comparison after %s, found %s", c.Name, k.describe())
 	return nil
+}
+
+// condEnds reports whether k ends a condition: the statement, a ")", AND,
+// OR, THEN, a clause.
+func (p *parser) condEnds(k token) bool {
+	return k.kind == tEOF || isPunct(k, ")", ";", ",") || k.kind == tIdent && (reserved[strings.ToLower(k.text)] || isKw(k, "fill") || isKw(k, "then") || isKw(k, "when") || isKw(k, "else") || isKw(k, "end")) && !isKw(k, "not")
 }
 
 // regex compiles an anchored regular expression.
@@ -1475,6 +1486,9 @@ var minTime, maxTime = time.Unix(0, math.MinInt64), time.Unix(0, math.MaxInt64)
 
 // failAggregate refuses aggregate fn where a condition tests rows.
 func (p *parser) failAggregate(pos int, fn string) {
+	if p.inCondValue > 0 {
+		p.fail(pos, "aggregate %s in a condition's value (SELECT x > 1): it is computed on the row's columns; test aggregates in HAVING", fn)
+	}
 	if p.inCase > 0 {
 		p.fail(pos, "aggregate %s in a CASE condition: CASE tests the row's columns", fn)
 	}

@@ -82,7 +82,7 @@ func (p *parser) textCall(name token) *Arith {
 		return a
 	}
 	for {
-		a.Args = append(a.Args, p.arith())
+		a.Args = append(a.Args, p.valueOrCond())
 		if !p.acceptPunct(",") {
 			break
 		}
@@ -114,7 +114,7 @@ func (p *parser) caseExpr(t token) *Arith {
 			cond = p.orExpr()
 		}
 		p.expectKw("then")
-		a.Whens = append(a.Whens, CaseWhen{Cond: cond, Then: p.arith()})
+		a.Whens = append(a.Whens, CaseWhen{Cond: cond, Then: p.valueOrCond()})
 	}
 	if len(a.Whens) == 0 {
 		k := p.peek()
@@ -124,7 +124,7 @@ func (p *parser) caseExpr(t token) *Arith {
 		p.fail(k.pos, "CASE wants WHEN cond THEN value, found %s", k.describe())
 	}
 	if p.acceptKw("else") {
-		a.Else = p.arith()
+		a.Else = p.valueOrCond()
 	}
 	p.expectKw("end")
 	return a
@@ -142,9 +142,9 @@ func (p *parser) ifCall(t token) *Arith {
 	p.expectPunct("(")
 	cond := p.orExpr()
 	p.expectPunct(",")
-	then := p.arith()
+	then := p.valueOrCond()
 	p.expectPunct(",")
-	a.Else = p.arith()
+	a.Else = p.valueOrCond()
 	p.expectPunct(")")
 	a.Whens = []CaseWhen{{Cond: cond, Then: then}}
 	return a
@@ -265,8 +265,8 @@ func (p *plan) compileCase(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arit
 		case xp.nullLit(): // THEN NULL: of the others' kind (below)
 		case first:
 			ap.kind, first = xp.kind, false
-		case (xp.kind == kString) != (ap.kind == kString):
-			return p.errAt(x.Pos, "type mismatch: CASE values are all text or all numbers; %s is a %s", x.String(), xp.kind)
+		case (xp.kind == kString) != (ap.kind == kString) || (xp.kind == kBool) != (ap.kind == kBool):
+			return p.errAt(x.Pos, "type mismatch: CASE values are all text, all bools or all numbers; %s is a %s", x.String(), xp.kind)
 		case xp.kind == kFloat:
 			ap.kind = kFloat
 		}
@@ -367,6 +367,8 @@ func textValue(fn string, args []*arithPlan, v []value) (value, bool) {
 			fallthrough
 		default:
 			sb.WriteString(strconv.FormatInt(x.i, 10))
+		case kBool:
+			sb.WriteString(strconv.FormatBool(x.i != 0))
 		}
 	}
 	return value{s: sb.String()}, true

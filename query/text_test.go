@@ -190,7 +190,7 @@ func TestTextAndCase(t *testing.T) {
 		{"SELECT substr(s, 'a') FROM m", "substr() wants an integer", "'a'"},
 		{"SELECT substr(s) FROM m", "substr() takes 2 or 3 arguments, not 1", "substr"},
 		{"SELECT lower(s, s) FROM m", "lower() takes 1 arguments, not 2", "lower"},
-		{"SELECT CASE WHEN b THEN 1 ELSE 'a' END FROM m", "CASE values are all text or all numbers", "'a'"},
+		{"SELECT CASE WHEN b THEN 1 ELSE 'a' END FROM m", "CASE values are all text, all bools or all numbers", "'a'"},
 		{"SELECT series, CASE WHEN count(*) > 5 THEN 1 END FROM m GROUP BY series", "aggregate count in a CASE condition", "count"},
 		{"SELECT series, CASE WHEN series = 'a' THEN 1 END FROM m GROUP BY series", "CASE works on the row's columns", "CASE"},
 		{"SELECT * FROM m WHERE n LIKE 'a%'", `LIKE on int64 column "n"`, "n LIKE"},
