@@ -680,6 +680,10 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 			ap.kind = kString
 			return ap, nil
 		}
+		if ap.in == kBool { // a bool field: a value as a condition's is
+			ap.kind = kBool
+			return ap, nil
+		}
 		if !isIntKind(ap.in) && ap.in != kFloat {
 			what := "column " + strconv.Quote(a.String())
 			if a.Agg != nil {

@@ -45,7 +45,7 @@ func TestCondValue(t *testing.T) {
 	}
 	got := mustRun(t, open, "SELECT v > 50, NOT v > 50, v > 50 AND n < 10, s LIKE 'b%', s IS NULL, (n + 1) IN (2, 3), "+
 		"CAST(v > 50 AS INT), (v > 50)::varchar, coalesce(v > 50, false), CASE WHEN n IS NULL THEN true ELSE n > 25 END, true, b = true, "+
-		"CAST(s = 'beta' AS BIGINT) FROM m")
+		"CAST(s = 'beta' AS BIGINT), coalesce(b, false) FROM m")
 	if len(got) != len(rows) {
 		t.Fatalf("%d rows, want %d", len(got), len(rows))
 	}
@@ -84,7 +84,7 @@ func TestCondValue(t *testing.T) {
 				return n < 10
 			}
 			return nil
-		}()), like, isNull, in, asInt, asText, seen, nBig, true, bTrue, beta}
+		}()), like, isNull, in, asInt, asText, seen, nBig, true, bTrue, beta, bTrue == true}
 		if d := diffCells(got[i:i+1], [][]any{want}); d != "" {
 			t.Fatalf("row %d (%v): %s", i, r.f, d)
 		}
@@ -136,6 +136,21 @@ func TestCondValue(t *testing.T) {
 		}
 		if d := diffCells([][]any{g[1:]}, [][]any{{a.rows, a.nonNull, a.all, a.any, sum}}); d != "" {
 			t.Errorf("group %v: %s", g[0], d)
+		}
+	}
+	// In a window function: lag of it is the row before's.
+	lagged := mustRun(t, open, "SELECT v > 50, lag(v > 50) OVER (ORDER BY seq), count(v > 50) OVER (ORDER BY seq ROWS UNBOUNDED PRECEDING) FROM m ORDER BY seq")
+	var counted int64
+	for i, r := range lagged {
+		var prev any
+		if i > 0 {
+			prev = lagged[i-1][0]
+		}
+		if r[0] != nil {
+			counted++
+		}
+		if r[1] != prev || r[2] != counted {
+			t.Fatalf("row %d: %v, want lag %v, count %d", i, r, prev, counted)
 		}
 	}
 	sameRows(t, open, "SELECT seq FROM m WHERE coalesce(v > 50, false) AND NOT (n > 10) = true", "SELECT seq FROM m WHERE v > 50 AND n <= 10", 1)

@@ -385,6 +385,9 @@ func (g *qgen) query() string {
 					g.pick("v", "n", "x", "s", "time", "n % 7", "abs(v - 50)", "series"))
 			case "min", "max", "first", "last", "count":
 				arg = g.pick("v", "n", "x", "s", "time", "series", "date_trunc('minute', time)", "time_bucket(7m, time) + 1h")
+				if fn != "min" && fn != "max" && g.rng.IntN(4) == 0 { // a condition's value: a bool, NULL when unknown
+					arg = g.pick("v > 50", "NOT b", "s LIKE 'a%' OR n < 5", "n BETWEEN 10 AND 30", "coalesce(x > 2, b)")
+				}
 				fallthrough
 			default:
 				text = fn + "(" + arg + ")"
@@ -409,7 +412,7 @@ func (g *qgen) query() string {
 		if g.rng.IntN(4) == 0 {
 			groups = append(groups, g.pick("hour(time)", "floor(v / 25)", "dayofweek(time, 'Asia/Kolkata')", "n / 10", "minute(time) * 2 + isodow(time)",
 				"lower(s)", "CASE WHEN v > 50 THEN 'hi' WHEN v > 0 THEN 'mid' END", "split_part(series, '{', 1)",
-				"date_trunc('hour', time)", "time_bucket(25m, time, -5m)", "date_trunc('day', time, 'America/New_York')"))
+				"date_trunc('hour', time)", "time_bucket(25m, time, -5m)", "date_trunc('day', time, 'America/New_York')", "v > 50", "n IS NULL OR b"))
 		}
 		if len(groups) > 0 {
 			sb.WriteString(" GROUP BY " + strings.Join(groups, ", "))
@@ -1174,13 +1177,15 @@ func bruteArith(a *Arith, r *trow) any {
 			return a.Lit.Str
 		case LitTime:
 			return litTime(a.Lit)
+		case LitBool:
+			return a.Lit.Bool
 		}
 		return a.Lit.Float
 	case a.Col != nil:
 		switch v := cellAt(r, a.Col.Name).(type) {
 		case uint64:
 			return int64(v)
-		case int64, float64, string:
+		case int64, float64, string, bool:
 			return v
 		}
 		return nil

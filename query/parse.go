@@ -516,7 +516,7 @@ func (p *parser) winCall() *WinCall {
 		w.Over = p.over()
 		return w
 	}
-	w.Arg = p.arith()
+	w.Arg = p.valueOrCond()
 	switch w.Func {
 	case "lag", "lead":
 		w.N = 1
@@ -983,8 +983,11 @@ func (p *parser) groupItem() GroupItem {
 		g.text = p.src[t.pos : close.pos+1]
 		return g
 	}
-	if p.arithAt(p.i, false) {
-		a := p.arith()
+	if p.arithAt(p.i, false) || isKw(t, "not") || p.condFollows(p.operandEnd(p.i)) {
+		a := p.valueOrCond() // GROUP BY v > 50: a condition's value
+		if a.Col != nil {
+			return GroupItem{Col: a.Col, Pos: a.Col.Pos}
+		}
 		return GroupItem{Expr: a, Pos: t.pos}
 	}
 	c := p.colRef()

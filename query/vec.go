@@ -447,6 +447,28 @@ func (a *arithPlan) leafVec(b *batch, sel []int32) vec {
 		return out
 	}
 	c := b.fields[a.src]
+	if a.kind == kBool { // a bool field: 0 or 1
+		if c == nil || c.Type != chunk.Bool {
+			out.null = m.nulls(n)
+			for i := range out.null {
+				out.null[i] = true
+			}
+			return out
+		}
+		for i, r := range sel {
+			out.ints[i] = 0
+			if c.Bools[r] {
+				out.ints[i] = 1
+			}
+		}
+		if c.Valid != nil {
+			out.null = m.nulls(n)
+			for i, r := range sel {
+				out.null[i] = !c.Valid[r]
+			}
+		}
+		return out
+	}
 	// (a block of a float field read as int64 is possible only if it
 	// came after planning; its rows are null then, not misread)
 	if c == nil || c.Type != chunk.Int64 && c.Type != chunk.Float64 || c.Type == chunk.Float64 && a.kind != kFloat {
