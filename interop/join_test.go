@@ -210,6 +210,8 @@ func joinRows(t *testing.T, rr array.RecordReader) ([][]string, []bool) {
 					cells = append(cells, strconv.FormatFloat(a.Value(i), 'g', -1, 64))
 				case *array.String:
 					cells = append(cells, a.Value(i))
+				case *array.Boolean:
+					cells = append(cells, strconv.FormatBool(a.Value(i)))
 				case *array.Dictionary:
 					cells = append(cells, a.Dictionary().(*array.String).Value(a.GetValueIndex(i)))
 				default:

@@ -94,3 +94,23 @@ func TestInteropJoinFullRight(t *testing.T) {
 		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)
 	}
 }
+
+// TestInteropCondValues holds this stop's SQL forms against DuckDB's:
+// conditions as bool values, ||, [NOT] BETWEEN over arithmetic,
+// DECIMAL(p, s), ::date, dayname and monthname, position, and SELECT *
+// over a grouped subquery.
+func TestInteropCondValues(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	for _, c := range []struct{ name, q string }{
+		{"bool group", "SELECT value > 50 AS hot, count(*) AS n, bool_and(value >= 0) AS nonneg, bool_or(value > 99) AS top FROM nab GROUP BY hot ORDER BY hot"},
+		{"bool cast", "SELECT series, sum((value > 50)::int) AS hot, avg(CAST(value > 90 AS DOUBLE)) AS share FROM nab GROUP BY series ORDER BY series"},
+		{"bool where", "SELECT series, count(*) AS n FROM nab WHERE coalesce(value > 50, false) AND NOT (value BETWEEN 60 AND 70) GROUP BY series ORDER BY series"},
+		{"pipes", "SELECT series || '#' || hour(time) AS k, count(*) AS n FROM nab WHERE value * 2 NOT BETWEEN 1 AND 199 GROUP BY k ORDER BY n DESC, k LIMIT 20"},
+		{"decimal", "SELECT series, avg(value)::DECIMAL(10, 2) AS a, CAST(max(value) AS NUMERIC(12, 3)) AS m FROM nab GROUP BY series ORDER BY series"},
+		{"date", "SELECT strftime(time::date, '%Y-%m-%d') AS d, dayname(time) AS dn, monthname(time) AS mn, count(*) AS n FROM nab WHERE position('cpu' IN series) > 0 GROUP BY d, dn, mn ORDER BY d LIMIT 30"},
+		{"star over grouped", "SELECT * FROM (SELECT series, max(value) AS top FROM nab GROUP BY series) WHERE top > 90 ORDER BY series"},
+	} {
+		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)
+	}
+}
