@@ -232,6 +232,8 @@ func (p *parser) arithFactor() *Arith {
 		a := p.valueOrCond() // (v > 1)::int: a condition's value
 		p.expectPunct(")")
 		return a
+	case t.kind == tIdent && isPunct(p.tok(p.i+1), "(") && textTests[strings.ToLower(t.text)] != nil:
+		return p.textTestValue(t) // starts_with(s, 'a') as a value
 	case isKw(t, "true") || isKw(t, "false"):
 		p.advance()
 		return &Arith{Lit: &Lit{Kind: LitBool, Bool: isKw(t, "true"), Pos: t.pos}, Pos: t.pos}

@@ -47,8 +47,22 @@ func (p *parser) condValue() *Arith {
 	p.having = false // on the row's columns, as CASE's conditions
 	p.inCondValue++
 	defer func() { p.having = having; p.inCondValue-- }()
-	cond := p.orExpr()
-	lit := func(b bool) *Arith { return &Arith{Lit: &Lit{Kind: LitBool, Bool: b, Pos: t.pos}, Pos: t.pos} }
-	return &Arith{Op: 'c', Pos: t.pos, cond: cond,
+	return boolValue(p.orExpr(), t.pos)
+}
+
+// boolValue is cond as a bool value (at pos).
+func boolValue(cond Expr, pos int) *Arith {
+	lit := func(b bool) *Arith { return &Arith{Lit: &Lit{Kind: LitBool, Bool: b, Pos: pos}, Pos: pos} }
+	return &Arith{Op: 'c', Pos: pos, cond: cond,
 		Whens: []CaseWhen{{Cond: cond, Then: lit(true)}, {Cond: &Not{cond}, Then: lit(false)}}}
+}
+
+// textTestValue parses DuckDB's text test at t (starts_with(s, 'a'),
+// ...) as a bool value.
+func (p *parser) textTestValue(t token) *Arith {
+	having := p.having
+	p.having = false
+	p.inCondValue++
+	defer func() { p.having = having; p.inCondValue-- }()
+	return boolValue(p.textTest(t), t.pos)
 }

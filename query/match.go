@@ -15,11 +15,16 @@ type ExprMatch struct {
 	Re      *regexp.Regexp // =~ (Neg: !~)
 	Neg     bool
 	Pos     int
+	// text: the test as written (starts_with(s, 'a')), when it was one
+	text string
 }
 
 func (*ExprMatch) exprNode() {}
 
 func (e *ExprMatch) String() string {
+	if e.text != "" {
+		return e.text
+	}
 	not := ""
 	if e.Neg {
 		not = "NOT "
@@ -63,7 +68,7 @@ func (p *parser) textTest(t token) Expr {
 		p.fail(s.pos, "bad regular expression: %v", err)
 	}
 	p.expectPunct(")")
-	m.Re = re
+	m.Re, m.text = re, fn+"("+m.X.String()+", "+(&Lit{Kind: LitString, Str: s.text}).String()+")"
 	return m
 }
 

@@ -762,9 +762,6 @@ func (p *parser) call() *Call {
 	defer p.noArgWindows()()
 	name := p.advance()
 	fn := strings.ToLower(name.text)
-	if textTests[fn] != nil {
-		p.fail(name.pos, "%s() is a condition (WHERE %s(x, 'a')); as a value write CASE WHEN %s(...) THEN 1 ELSE 0 END", fn, fn, fn)
-	}
 	if !aggregates[fn] {
 		p.fail(name.pos, "unknown function %q%s (SHOW FUNCTIONS lists them)", name.text, didYouMean(fn))
 	}

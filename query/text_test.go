@@ -1,6 +1,8 @@
 package query
 
 import (
+	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -221,13 +223,34 @@ func TestSimpleCase(t *testing.T) {
 	})
 }
 
-// TestTextTestErrors: starts_with and the like take a string literal and
-// are conditions; elsewhere they say how to write them.
+// TestTextTestErrors: starts_with and the like take a string literal;
+// as values they are bools (NULL of NULL text), named as written.
 func TestTextTestErrors(t *testing.T) {
-	src, _ := testSource(t, 100, 50)
-	wantErrors(t, openOnly(src), []errCase{
+	src, rows := testSource(t, 100, 50)
+	open := openOnly(src)
+	wantErrors(t, open, []errCase{
 		{"SELECT count(*) FROM m WHERE starts_with(s, key)", "starts_with wants a string literal here", "key)"},
 		{"SELECT count(*) FROM m WHERE regexp_matches(s, '(')", "bad regular expression", "'('"},
-		{"SELECT ends_with(s, 'a') FROM m", "ends_with() is a condition (WHERE ends_with(x, 'a'))", "ends_with"},
+		{"SELECT ends_with(s, 'a') + 1 FROM m", "arithmetic on ends_with(s, 'a'), a bool", "ends_with"},
 	})
+	got := mustRun(t, open, "SELECT ends_with(s, 'a'), starts_with(s, 'b')::int, contains(key, '1') OR regexp_matches(s, 'l.h') FROM m")
+	for i, r := range rows {
+		var end, start, either any
+		if s, ok := r.f["s"].(string); ok {
+			end, start = strings.HasSuffix(s, "a"), int64(0)
+			if strings.HasPrefix(s, "b") {
+				start = int64(1)
+			}
+			either = strings.Contains(r.key, "1") || regexp.MustCompile("l.h").MatchString(s)
+		} else if strings.Contains(r.key, "1") {
+			either = true
+		}
+		if d := diffCells(got[i:i+1], [][]any{{end, start, either}}); d != "" {
+			t.Fatalf("row %d (%q %v): %s", i, r.key, r.f["s"], d)
+		}
+	}
+	cols, err := columnNamesOf("SELECT ends_with(s, 'a'), contains(key, 'it''s') FROM m", open)
+	if err != nil || strings.Join(cols, "|") != "ends_with(s, 'a')|contains(key, 'it''s')" {
+		t.Fatalf("names %q %v", cols, err)
+	}
 }
