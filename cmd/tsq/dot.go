@@ -31,8 +31,8 @@ var dotCmds []dotCmd
 func init() {
 	dotCmds = []dotCmd{
 		{".help", "", "show this help", (*session).dotHelp},
-		{".streams", "", "list the streams with their row counts", (*session).dotStreams},
-		{".schema", "STREAM", "show a stream's columns and types", (*session).dotSchema},
+		{".streams", "", "list the streams with their row counts (also .tables)", (*session).dotStreams},
+		{".schema", "[STREAM...]", "show the columns and types of the streams (all by default)", (*session).dotSchema},
 		{".series", "STREAM [N]", "list up to N (20) series of a stream", (*session).dotSeries},
 		{".stats", "[STREAM...]", "rows, segments, blocks, bytes and a sparkline of rows over time per stream", (*session).dotStats},
 		{".mode", "table|csv|json|line|jsonl|logfmt|markdown", "set the output format", (*session).dotMode},
@@ -57,12 +57,53 @@ func (s *session) dot(ctx context.Context, line string) error {
 	line = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(line), ";"))
 	name, rest, _ := strings.Cut(line, " ")
 	rest = strings.TrimSpace(rest)
+	if a := dotAliases[name]; a != "" {
+		name = a
+	}
 	for _, c := range dotCmds {
 		if c.name == name {
 			return c.run(s, ctx, strings.Fields(rest), rest)
 		}
 	}
+	if near := nearestDot(name); near != "" {
+		return fmt.Errorf("unknown command %s: did you mean %s? (.help lists them)", name, near)
+	}
 	return fmt.Errorf("unknown command %s (try .help)", name)
+}
+
+// dotAliases are other shells' names of the dot commands.
+var dotAliases = map[string]string{".tables": ".streams", ".q": ".quit", ".h": ".help"}
+
+// nearestDot returns the dot command within two edits of name, or "".
+func nearestDot(name string) string {
+	best, bestD := "", 3
+	for _, c := range dotCmds {
+		if d := editDistance(name, c.name); d < bestD {
+			best, bestD = c.name, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 func (s *session) dotHelp(context.Context, []string, string) error {
@@ -109,10 +150,34 @@ func (s *session) dotStreams(context.Context, []string, string) error {
 }
 
 func (s *session) dotSchema(_ context.Context, w []string, _ string) error {
-	if len(w) != 1 {
-		return errors.New(".schema needs one stream name")
+	if len(w) == 0 { // every stream's, each under its name
+		names, err := s.st.Streams()
+		if err != nil {
+			return err
+		}
+		if len(names) == 0 {
+			fmt.Fprintln(s.out, "no streams")
+			return nil
+		}
+		w = names
 	}
-	sc, err := streamSchema(s.st, w[0])
+	for i, name := range w {
+		if len(w) > 1 {
+			if i > 0 {
+				fmt.Fprintln(s.out)
+			}
+			fmt.Fprintf(s.out, "%s:\n", name)
+		}
+		if err := s.schemaOf(name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// schemaOf prints the columns of stream name and their types.
+func (s *session) schemaOf(name string) error {
+	sc, err := streamSchema(s.st, name)
 	if err != nil {
 		return err
 	}

@@ -153,6 +153,29 @@ func TestDotCommands(t *testing.T) {
 	}
 }
 
+// TestDotAliases: .tables is .streams; .schema without a name shows every
+// stream's under its name; a misspelt command names the nearest.
+func TestDotAliases(t *testing.T) {
+	dir := demoStore(t)
+	r := runTSQ(t, ".tables\n.schema\n", "--store", dir)
+	if r.code != 0 || r.stderr != "" {
+		t.Fatalf("exit %d stderr %q", r.code, r.stderr)
+	}
+	for _, want := range []string{"cpu  16128 rows\nosm  985 rows\n", "cpu:\nseq     uint64\n", "value   float64  nullable\n\nosm:\nseq        uint64\n", "name       string   nullable\n"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	r = runTSQ(t, ".shema cpu\n", "--store", dir)
+	if r.code == 0 || !strings.Contains(r.stderr, "unknown command .shema: did you mean .schema?") {
+		t.Fatalf("misspelt: exit %d stderr %q", r.code, r.stderr)
+	}
+	r = runTSQ(t, ".zzzzzz\n", "--store", dir)
+	if r.code == 0 || !strings.Contains(r.stderr, "unknown command .zzzzzz (try .help)") {
+		t.Fatalf("unknown: exit %d stderr %q", r.code, r.stderr)
+	}
+}
+
 // TestHelpFits: .help lists every dot command; a line is wider than 80
 // columns only when a form alone is, and no description is cut.
 func TestHelpFits(t *testing.T) {
