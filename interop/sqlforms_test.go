@@ -110,6 +110,9 @@ func TestInteropCondValues(t *testing.T) {
 		{"decimal", "SELECT series, avg(value)::DECIMAL(10, 2) AS a, CAST(max(value) AS NUMERIC(12, 3)) AS m FROM nab GROUP BY series ORDER BY series"},
 		{"date", "SELECT strftime(time::date, '%Y-%m-%d') AS d, dayname(time) AS dn, monthname(time) AS mn, count(*) AS n FROM nab WHERE position('cpu' IN series) > 0 GROUP BY d, dn, mn ORDER BY d LIMIT 30"},
 		{"star over grouped", "SELECT * FROM (SELECT series, max(value) AS top FROM nab GROUP BY series) WHERE top > 90 ORDER BY series"},
+		{"pivot IN", "PIVOT nab ON hour(time) IN (0, 6, 12, 18) USING avg(value) GROUP BY series"},
+		{"pivot condition", "PIVOT (SELECT * FROM nab WHERE series LIKE '%cpu%') ON value > 50 USING count(*), max(value) AS top GROUP BY series"},
+		{"pivot two terms", "PIVOT (SELECT * FROM nab WHERE series LIKE '%Cloudwatch%') ON value > 10, dayofweek(time) USING sum(value) GROUP BY series"},
 	} {
 		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)
 	}

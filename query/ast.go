@@ -36,6 +36,8 @@ type Statement struct {
 	// other clauses unused. Stream is "(union)".
 	Union    []*Statement
 	unionPos []int
+	// Pivot: PIVOT <source> ON ... USING ... (pivot.go); nil otherwise
+	Pivot *Pivot
 	// SetOp: "" for UNION ALL, else "union", "intersect", "intersect
 	// all", "except" or "except all" of the two SELECTs of Union
 	// (setop.go).

@@ -108,6 +108,9 @@ func Matching(ctx context.Context, st *Statement, text string, open Opener, o *O
 }
 
 func exec(ctx context.Context, st *Statement, text string, open Opener, o *Options) (array.RecordReader, error) {
+	if st.Pivot != nil {
+		return execPivot(ctx, st, text, open, o)
+	}
 	if st.Explain && st.Analyze {
 		return execAnalyze(ctx, st, text, open, o)
 	}

@@ -178,6 +178,11 @@ func (p *parser) statement() (st *Statement, err error) {
 		}
 		return st, nil
 	}
+	if t := p.peek(); isKw(t, "pivot") {
+		p.advance()
+		p.pivotStmt(st, t.pos)
+		return st, nil
+	}
 	if t := p.peek(); isKw(t, "insert") {
 		if st.Explain {
 			p.fail(t.pos, "EXPLAIN INSERT is not supported: an INSERT reads nothing")
@@ -1174,6 +1179,11 @@ func (p *parser) predicate() Expr {
 		return x
 	}
 	t := p.peek()
+	if (isKw(t, "true") || isKw(t, "false")) && p.condEnds(p.tok(p.i+1)) { // WHERE false
+		p.advance()
+		lit := func(b bool) *Arith { return &Arith{Lit: &Lit{Kind: LitBool, Bool: b, Pos: t.pos}, Pos: t.pos} }
+		return &ArithCompare{L: lit(isKw(t, "true")), R: lit(true), Op: "=", Pos: t.pos, text: strings.ToLower(t.text)}
+	}
 	if t.kind != tIdent && t.kind != tQuoted || isKw(t, "now") || isKw(t, "true") || isKw(t, "false") || isKw(t, "null") {
 		// literal op column
 		l := p.literal()

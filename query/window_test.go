@@ -178,13 +178,6 @@ func TestWindowRaw(t *testing.T) {
 	}
 }
 
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // TestWindowAggregate: window functions of an aggregate query run over
 // the buckets of each other group in time order, after HAVING, on the
 // aggregates' values.

@@ -121,6 +121,7 @@ func (s *session) dotHelp(context.Context, []string, string) error {
 		{"  INSERT INTO s (series, time, f) VALUES (...)", "append records"},
 		{"  SHOW STREAMS, DESCRIBE s, SHOW SERIES FROM s", "the streams, a stream's columns, its series"},
 		{"  SUMMARIZE s", "each column's count, NULLs, min, max, mean and deviation"},
+		{"  PIVOT s ON x USING avg(v) GROUP BY time(1h)", "a column for each value of x"},
 		{"  SHOW FUNCTIONS", "every function, with its form and what it gives"},
 	}...)
 	var b strings.Builder

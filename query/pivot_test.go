@@ -1,0 +1,145 @@
+package query
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestPivot: PIVOT makes a column of each ON value (sorted, NULL last),
+// or of each IN value, or of each combination of several ON terms'
+// values; each holds its aggregate over the group's rows with that value
+// (count 0 and the others NULL where none), named as DuckDB names them;
+// against the same computed in Go.
+func TestPivot(t *testing.T) {
+	src, rows := testSource(t, 3000, 50)
+	open := openOnly(src)
+	type key struct{ series, s string }
+	count, sum := map[key]int64{}, map[key]float64{}
+	sumSeen := map[key]bool{}
+	seriesSet, sSet := map[string]bool{}, map[string]bool{}
+	for _, r := range rows {
+		if r.op != 1 {
+			continue
+		}
+		s, ok := r.f["s"].(string)
+		if !ok {
+			s = "NULL"
+		}
+		k := key{r.series, s}
+		seriesSet[r.series], sSet[s] = true, true
+		count[k]++
+		if v, ok := r.f["v"].(float64); ok {
+			sum[k] += v
+			sumSeen[k] = true
+		}
+	}
+	sVals := slices.Sorted(func(yield func(string) bool) {
+		for s := range sSet {
+			if s != "NULL" && !yield(s) {
+				return
+			}
+		}
+	})
+	if len(sVals) < 3 || len(seriesSet) < 3 {
+		t.Fatalf("a weak source: %v, %d series", sVals, len(seriesSet))
+	}
+	q := "PIVOT (SELECT * FROM m WHERE op = 'put') ON s USING count(*), sum(v) AS total GROUP BY series ORDER BY series"
+	cols, err := columnNamesOf(q, open)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCols := []string{"series"}
+	for _, s := range sVals {
+		wantCols = append(wantCols, s+"_count(*)", s+"_total")
+	}
+	if !slices.Equal(cols, wantCols) {
+		t.Fatalf("columns %q, want %q", cols, wantCols)
+	}
+	got := mustRun(t, open, q)
+	var want [][]any
+	for _, series := range slices.Sorted(func(yield func(string) bool) {
+		for s := range seriesSet {
+			if !yield(s) {
+				return
+			}
+		}
+	}) {
+		row := []any{series}
+		for _, s := range sVals {
+			k := key{series, s}
+			var total any
+			if sumSeen[k] {
+				total = sum[k]
+			}
+			row = append(row, count[k], total)
+		}
+		want = append(want, row)
+	}
+	// sums agree within rounding (summation order)
+	for i := range got {
+		for j := range got[i] {
+			if g, ok := got[i][j].(float64); ok {
+				if w, ok := want[i][j].(float64); ok && math.Abs(g-w) <= 1e-9*max(1, math.Abs(w)) {
+					got[i][j] = w
+				}
+			}
+		}
+	}
+	if d := diffCells(got, want); d != "" {
+		t.Fatal(d)
+	}
+	// IN picks the columns, a value absent included, NULL too; one USING unnamed
+	// names a column by the value alone; no GROUP BY is one row.
+	got = mustRun(t, open, "PIVOT (SELECT * FROM m WHERE op = 'put') ON s IN ('alpha', 'nothing', NULL) USING count(*)")
+	var alpha, null int64
+	for k, n := range count {
+		switch k.s {
+		case "alpha":
+			alpha += n
+		case "NULL":
+			null += n
+		}
+	}
+	if null == 0 {
+		t.Fatal("a weak source: no put row without s")
+	}
+	if d := diffCells(got, [][]any{{alpha, int64(0), null}}); d != "" {
+		t.Fatalf("IN: %s", d)
+	}
+	// Several ON terms: every combination of their values, a condition's
+	// too.
+	cols, err = columnNamesOf("PIVOT m ON b, n > 25 USING count(*)", open)
+	if err != nil || strings.Join(cols, "|") != "false_false|false_true|true_false|true_true" {
+		t.Fatalf("two ON terms: %q %v", cols, err)
+	}
+	got = mustRun(t, open, "PIVOT m ON b, n > 25 USING count(*)")
+	var tt int64
+	for _, r := range rows {
+		if b, ok := r.f["b"].(bool); ok && b {
+			if n, ok := r.f["n"].(int64); ok && n > 25 {
+				tt++
+			}
+		}
+	}
+	if got[0][3] != tt {
+		t.Fatalf("true_true %v, want %d", got[0][4], tt)
+	}
+	// An expression of aggregates in USING takes each filtered.
+	sameRows(t, open, "PIVOT m ON s IN ('alpha') USING max(v) - min(v) AS spread GROUP BY series",
+		"SELECT max(v) FILTER (WHERE s = 'alpha') - min(v) FILTER (WHERE s = 'alpha') AS alpha_spread FROM m GROUP BY series", 3)
+	// Time buckets group it, ORDER BY and LIMIT apply to the result.
+	sameRows(t, open, "PIVOT m ON s IN ('alpha', 'beta') USING max(v) GROUP BY time(1h) ORDER BY time DESC LIMIT 3",
+		"SELECT max(v) FILTER (WHERE s = 'alpha') AS alpha, max(v) FILTER (WHERE s = 'beta') AS beta FROM m GROUP BY time(1h) ORDER BY time DESC LIMIT 3", 3)
+	wantErrors(t, open, []errCase{
+		{"PIVOT m USING count(*)", "PIVOT wants ON <column> after its source", "USING"},
+		{"PIVOT m ON s", "PIVOT wants USING <aggregate> after ON", ""},
+		{"PIVOT m ON s USING v + 1", "PIVOT ... USING wants an aggregate", "+"},
+		{"PIVOT m ON s, b IN (1) USING count(*)", "IN (...) lists the values of one ON column", "IN"},
+		{"PIVOT m ON v USING count(*)", fmt.Sprintf("more than %d values", maxPivotColumns), "v USING"},
+		{"PIVOT (SELECT * FROM m WHERE false) ON s USING count(*)", "ON has no value in the source", "PIVOT"},
+		{"PIVOT m ON nope USING count(*)", `unknown column "nope"`, "nope"},
+	})
+}
