@@ -112,6 +112,7 @@ func TestInteropCondValues(t *testing.T) {
 		{"star over grouped", "SELECT * FROM (SELECT series, max(value) AS top FROM nab GROUP BY series) WHERE top > 90 ORDER BY series"},
 		{"pivot IN", "PIVOT nab ON hour(time) IN (0, 6, 12, 18) USING avg(value) GROUP BY series"},
 		{"pivot condition", "PIVOT (SELECT * FROM nab WHERE series LIKE '%cpu%') ON value > 50 USING count(*), max(value) AS top GROUP BY series"},
+		{"unpivot", "SELECT name, count(*) AS n, round(avg(value), 6) AS a FROM (UNPIVOT (SELECT series, time, value, value * 2 AS twice FROM nab) ON value, twice) GROUP BY name ORDER BY name"},
 		{"pivot two terms", "PIVOT (SELECT * FROM nab WHERE series LIKE '%Cloudwatch%') ON value > 10, dayofweek(time) USING sum(value) GROUP BY series"},
 	} {
 		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)

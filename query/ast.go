@@ -38,6 +38,8 @@ type Statement struct {
 	unionPos []int
 	// Pivot: PIVOT <source> ON ... USING ... (pivot.go); nil otherwise
 	Pivot *Pivot
+	// unpivot: this UNION ALL is an UNPIVOT's (unpivot.go)
+	unpivot bool
 	// SetOp: "" for UNION ALL, else "union", "intersect", "intersect
 	// all", "except" or "except all" of the two SELECTs of Union
 	// (setop.go).
@@ -126,6 +128,9 @@ type SelectItem struct {
 	// columns left out and put in by another value (Col is *)
 	exclude []*ColRef
 	replace []SelectItem
+	// clash: names * must not give, the other items' (UNPIVOT's name
+	// and value columns: unpivot.go)
+	clash []string
 }
 
 // WinCall is a window function of a series over time: difference(value),

@@ -224,6 +224,9 @@ func joinStar(st *Statement, text string, fs *fieldSet) (*Statement, error) {
 				}
 			}
 			for _, c := range it.exclude {
+				if !slices.Contains(names, c.Name) && it.clash != nil { // UNPIVOT's
+					return nil, errAt(text, c.Pos, "UNPIVOT ON names %s, which the source does not have (%s)", c.Name, strings.Join(slices.DeleteFunc(slices.Clone(names), func(n string) bool { return n == ColSeq }), ", "))
+				}
 				if !slices.Contains(names, c.Name) {
 					return nil, errAt(text, c.Pos, "EXCLUDE names %s, which * does not give (%s)", c.Name, strings.Join(names, ", "))
 				}
@@ -231,6 +234,11 @@ func joinStar(st *Statement, text string, fs *fieldSet) (*Statement, error) {
 			for _, r := range it.replace {
 				if !slices.Contains(names, r.Alias) {
 					return nil, errAt(text, r.Pos, "REPLACE names %s, which * does not give (%s)", r.Alias, strings.Join(names, ", "))
+				}
+			}
+			for _, c := range it.clash {
+				if slices.Contains(names, c) && !slices.ContainsFunc(it.exclude, func(x *ColRef) bool { return x.Name == c }) {
+					return nil, errAt(text, it.Pos, "UNPIVOT: the source has a column %s already: name the new ones with INTO NAME n VALUE v", c)
 				}
 			}
 			for _, n := range names {

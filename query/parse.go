@@ -178,9 +178,9 @@ func (p *parser) statement() (st *Statement, err error) {
 		}
 		return st, nil
 	}
-	if t := p.peek(); isKw(t, "pivot") {
-		p.advance()
-		p.pivotStmt(st, t.pos)
+	if t := p.peek(); isKw(t, "pivot") || isKw(t, "unpivot") {
+		p.pivotOrUnpivot(st)
+		p.end()
 		return st, nil
 	}
 	if t := p.peek(); isKw(t, "insert") {

@@ -39,6 +39,17 @@ type Pivot struct {
 // maxPivotColumns bounds the columns a PIVOT makes.
 const maxPivotColumns = 1000
 
+// pivotOrUnpivot parses PIVOT ... or UNPIVOT ... into st, a statement
+// or a subquery (FROM (PIVOT ...)).
+func (p *parser) pivotOrUnpivot(st *Statement) {
+	t := p.advance()
+	if isKw(t, "pivot") {
+		p.pivotStmt(st, t.pos)
+		return
+	}
+	p.unpivotStmt(st, t.pos)
+}
+
 // pivotStmt parses the rest of PIVOT (at pos).
 func (p *parser) pivotStmt(st *Statement, pos int) {
 	pv := &Pivot{Pos: pos}
@@ -108,7 +119,6 @@ func (p *parser) pivotStmt(st *Statement, pos int) {
 	if p.acceptKw("limit") {
 		st.Limit = p.count("LIMIT")
 	}
-	p.end()
 }
 
 // execPivot runs PIVOT st as the SELECT it stands for.

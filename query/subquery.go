@@ -30,11 +30,15 @@ var maxSubqueryRows = 1 << 24 // a variable for tests
 func (p *parser) subquery(st *Statement, t token) {
 	sub := &Statement{Limit: -1}
 	k := p.peek()
-	if !isKw(k, "select") {
+	switch {
+	case isKw(k, "pivot") || isKw(k, "unpivot"):
+		p.pivotOrUnpivot(sub)
+	case !isKw(k, "select"):
 		p.fail(k.pos, "expected SELECT after FROM (, found %s", k.describe())
+	default:
+		p.selectBody(sub)
+		p.unionTail(sub, k.pos)
 	}
-	p.selectBody(sub)
-	p.unionTail(sub, k.pos)
 	p.expectPunct(")")
 	st.Sub, st.Stream, st.streamPos = sub, "(subquery)", t.pos
 	st.subAlias, st.subAliasPos = p.aliasAfterSource("subquery") // a name: for a JOIN; else nothing refers to it

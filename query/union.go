@@ -104,7 +104,7 @@ func execUnion(ctx context.Context, st *Statement, text string, open Opener, o *
 		return concatUnion(ctx, st, text, open, o)
 	}
 	// Hold the rows and read them as a subquery's, in order.
-	inner := &Statement{Union: st.Union, unionPos: st.unionPos, SetOp: st.SetOp, Limit: -1, Stream: "(union)", streamPos: st.streamPos, unionHeld: true}
+	inner := &Statement{Union: st.Union, unionPos: st.unionPos, SetOp: st.SetOp, Limit: -1, Stream: "(union)", streamPos: st.streamPos, unionHeld: true, unpivot: st.unpivot}
 	outer := &Statement{Explain: st.Explain, Sub: inner, Stream: "(subquery)", streamPos: st.streamPos,
 		OrderBy: st.OrderBy, Limit: st.Limit, Offset: st.Offset}
 	sub, err := subquerySource(ctx, outer, text, open, o)
@@ -170,6 +170,11 @@ func concatUnion(ctx context.Context, st *Statement, text string, open Opener, o
 	untyped := nullItems(st.Union[0], fields) // columns of NULL alone so far
 	for i, rr := range u.rs[1:] {
 		if err := unionMatch(fields, untyped, rr.Schema(), nullItems(st.Union[i+1], rr.Schema().Fields()), text, st.unionPos[i+1], st.setOpWord()); err != nil {
+			if st.unpivot { // its SELECTs are its ON columns
+				first, this := st.Union[0].Items[2].Col.Name, st.Union[i+1].Items[2].Col.Name
+				err = errAt(text, st.unionPos[i+1], "UNPIVOT puts %s and %s in one column, and their types differ (%s, %s): CAST one in a subquery",
+					first, this, typeWord(u.rs[0].Schema().Field(len(fields)-1).Type), typeWord(rr.Schema().Field(rr.Schema().NumFields()-1).Type))
+			}
 			u.Release()
 			return nil, err
 		}

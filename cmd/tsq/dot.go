@@ -122,6 +122,7 @@ func (s *session) dotHelp(context.Context, []string, string) error {
 		{"  SHOW STREAMS, DESCRIBE s, SHOW SERIES FROM s", "the streams, a stream's columns, its series"},
 		{"  SUMMARIZE s", "each column's count, NULLs, min, max, mean and deviation"},
 		{"  PIVOT s ON x USING avg(v) GROUP BY time(1h)", "a column for each value of x"},
+		{"  UNPIVOT s ON a, b", "a row for each of the columns a, b"},
 		{"  SHOW FUNCTIONS", "every function, with its form and what it gives"},
 	}...)
 	var b strings.Builder
