@@ -12,6 +12,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 // PIVOT <source> ON x[, y ...] [IN (v, ...)] USING agg(...) [AS name][,
@@ -19,14 +20,14 @@ import (
 // column for each value of x (each combination of x, y, ...), holding
 // the aggregate of the group's rows with that value. It runs as
 //
-//	SELECT agg(...) FILTER (WHERE x = v1) AS "v1", agg(...) FILTER (WHERE x = v2) AS "v2", ...
-//	FROM <source> GROUP BY ...
+//	SELECT agg(...), x, y FROM <source> GROUP BY ..., x, y
 //
-// the values being IN's, else the distinct ones of the source but NULL,
-// in order (numbers by value, where DuckDB orders them as text; one scan
-// more). A column is named by its values joined by "_", and
-// "_" and the aggregate's name after them when USING has more than one
-// or names it. Without GROUP BY the result is one row.
+// (so that it takes the aggregates' fast paths), whose rows are then
+// spread into columns: the values are IN's, else the distinct ones the
+// result has but NULL, in order (numbers by value, where DuckDB orders
+// them as text). A column is named by its values joined by "_", and "_"
+// and the aggregate's name after them when USING has more than one or
+// names it. Without GROUP BY the result is one row.
 
 // Pivot is a PIVOT's ON, IN and USING.
 type Pivot struct {
@@ -121,157 +122,263 @@ func (p *parser) pivotStmt(st *Statement, pos int) {
 	}
 }
 
-// execPivot runs PIVOT st as the SELECT it stands for.
+// execPivot runs PIVOT st: the aggregate query grouped by the GROUP BY
+// terms and the ON terms, its rows then spread into a row per group with
+// a column per ON value (combination). Where a group has no row of a
+// value, the column holds the aggregate of no rows (count 0, the others
+// NULL), as the same aggregate FILTER (WHERE term = value) would.
 func execPivot(ctx context.Context, st *Statement, text string, open Opener, o *Options) (array.RecordReader, error) {
 	pv := st.Pivot
-	combos := [][]*Lit{}
-	for _, l := range pv.In {
-		combos = append(combos, []*Lit{l})
+	opts := o.withDefaults()
+	mem := opts.Allocator
+	inner := *st
+	inner.Pivot, inner.Items, inner.OrderBy, inner.Limit, inner.Offset = nil, nil, nil, -1, 0
+	inner.GroupBy = slices.Clone(st.GroupBy)
+	for i, u := range pv.Using {
+		it := u
+		it.Alias = fmt.Sprintf("\x00using %d", i)
+		inner.Items = append(inner.Items, it)
 	}
-	if pv.In == nil {
-		var err error
-		if combos, err = pivotValues(ctx, st, text, open, o); err != nil {
-			return nil, err
-		}
-	}
-	if n := len(combos) * len(pv.Using); n > maxPivotColumns {
-		return nil, errAt(text, pv.Pos, "PIVOT makes %d columns, more than %d: list the values with ON x IN (...), or narrow the source", n, maxPivotColumns)
-	}
-	sel := *st
-	sel.Pivot, sel.Items = nil, nil
-	for _, combo := range combos {
-		var names []string
-		var filter Expr
-		for i, l := range combo {
-			names = append(names, pivotName(l))
-			var e Expr
-			if l.Kind == LitNull {
-				e = &ExprMatch{X: pv.On[i], Null: true, Pos: pv.On[i].Pos}
-			} else {
-				e = &ArithCompare{L: pv.On[i], R: &Arith{Lit: l, Pos: l.Pos}, Op: "=", Pos: pv.On[i].Pos}
-			}
-			if filter == nil {
-				filter = e
-			} else {
-				filter = &And{filter, e}
-			}
-		}
-		for _, u := range pv.Using {
-			name := strings.Join(names, "_")
-			if len(pv.Using) > 1 || u.Alias != "" {
-				name += "_" + cmp.Or(u.Alias, u.Name())
-			}
-			it := SelectItem{Alias: name, Pos: u.Pos}
-			if u.Agg != nil {
-				it.Agg = filtered(u.Agg, filter)
-			} else {
-				it.Expr = filteredArith(u.Expr, filter)
-			}
-			sel.Items = append(sel.Items, it)
-		}
-	}
-	if len(sel.Items) == 0 { // no value (an empty source): the groups alone
-		if len(sel.GroupBy) == 0 {
-			return nil, errAt(text, pv.Pos, "PIVOT: ON has no value in the source (it has no rows), so there is no column to make")
-		}
-		for _, g := range sel.GroupBy {
-			switch {
-			case g.Bucket != 0:
-				sel.Items = append(sel.Items, SelectItem{Col: &ColRef{Name: ColTime, Pos: g.Pos}, Pos: g.Pos})
-			case g.Col != nil:
-				sel.Items = append(sel.Items, SelectItem{Col: g.Col, Pos: g.Pos})
-			default:
-				sel.Items = append(sel.Items, SelectItem{Expr: g.Expr, Pos: g.Pos})
-			}
-		}
-	}
-	return exec(ctx, &sel, text, open, o)
-}
-
-// filtered is a copy of aggregate c taking only the rows f passes too.
-func filtered(c *Call, f Expr) *Call {
-	d := *c
-	if d.Filter != nil {
-		d.Filter = &And{d.Filter, f}
-	} else {
-		d.Filter = f
-	}
-	return &d
-}
-
-// filteredArith is a copy of a whose aggregates are filtered by f.
-func filteredArith(a *Arith, f Expr) *Arith {
-	if a == nil {
-		return nil
-	}
-	d := *a
-	if d.Agg != nil {
-		d.Agg = filtered(d.Agg, f)
-	}
-	d.L, d.R = filteredArith(a.L, f), filteredArith(a.R, f)
-	if a.Args != nil {
-		d.Args = make([]*Arith, len(a.Args))
-		for i, x := range a.Args {
-			d.Args[i] = filteredArith(x, f)
-		}
-	}
-	return &d
-}
-
-// pivotValues returns the combinations of the distinct values of st's ON
-// terms in the source (each term's, crossed, NULL left out), in order.
-func pivotValues(ctx context.Context, st *Statement, text string, open Opener, o *Options) ([][]*Lit, error) {
-	pv := st.Pivot
-	q := *st
-	q.Pivot, q.Items, q.GroupBy, q.OrderBy, q.Limit, q.Offset, q.Explain, q.Analyze = nil, nil, nil, nil, -1, 0, false, false
-	q.Fill = nil
 	for i, on := range pv.On {
+		it := SelectItem{Expr: on, Alias: fmt.Sprintf("\x00on %d", i), Pos: on.Pos}
+		g := GroupItem{Expr: on, Pos: on.Pos}
 		if on.Col != nil {
-			q.Items = append(q.Items, SelectItem{Col: on.Col, Alias: fmt.Sprintf("\x00on %d", i), Pos: on.Pos})
-			q.GroupBy = append(q.GroupBy, GroupItem{Col: on.Col, Pos: on.Pos})
-			continue
+			it.Expr, it.Col, g.Expr, g.Col = nil, on.Col, nil, on.Col
 		}
-		q.Items = append(q.Items, SelectItem{Expr: on, Alias: fmt.Sprintf("\x00on %d", i), Pos: on.Pos})
-		q.GroupBy = append(q.GroupBy, GroupItem{Expr: on, Pos: on.Pos})
+		inner.Items = append(inner.Items, it)
+		inner.GroupBy = append(inner.GroupBy, g)
 	}
-	rr, err := exec(ctx, &q, text, open, o)
+	if err := pivotColumnsExist(ctx, st, text, open, o); err != nil {
+		return nil, err
+	}
+	if st.Explain { // the aggregate query's plan
+		return exec(ctx, &inner, text, open, o)
+	}
+	rr, err := exec(ctx, &inner, text, open, o)
 	if err != nil {
 		return nil, err
 	}
-	defer rr.Release()
-	values := make([][]*Lit, len(pv.On)) // each term's, distinct
-	seen := make([]map[string]bool, len(pv.On))
-	n := rr.Schema().NumFields()
-	for rr.Next() {
-		rec := rr.RecordBatch()
-		for r := range int(rec.NumRows()) {
-			for i := range pv.On {
-				l, err := litAt(rec.Column(n-len(pv.On)+i), r)
-				if err != nil {
-					return nil, errAt(text, pv.On[i].Pos, "PIVOT ON %s: %v", pv.On[i].String(), err)
-				}
-				if l.Kind == LitNull { // no column, as in DuckDB (IN (NULL) makes one)
-					continue
-				}
-				if seen[i] == nil {
-					seen[i] = map[string]bool{}
-				}
-				if k := fmt.Sprint(l.Kind, pivotName(l)); !seen[i][k] {
-					if len(seen[i]) == maxPivotColumns {
-						return nil, errAt(text, pv.On[i].Pos, "PIVOT ON %s gives more than %d values: list the ones wanted with ON x IN (...), or narrow the source", pv.On[i].String(), maxPivotColumns)
-					}
-					seen[i][k] = true
-					l.Pos = pv.On[i].Pos
-					values[i] = append(values[i], l)
-				}
-			}
-		}
-	}
-	if err := rr.Err(); err != nil {
+	rec, err := oneRecord(rr, mem)
+	rr.Release()
+	if err != nil {
 		return nil, err
 	}
+	defer rec.Release()
+	nU, nOn := len(pv.Using), len(pv.On)
+	nG := int(rec.NumCols()) - nU - nOn
+	cols := rec.Columns()
+	onCols := cols[nG+nU:]
+
+	// The columns: IN's values, else each term's distinct values crossed.
+	var combos [][]*Lit
+	if pv.In != nil {
+		for _, l := range pv.In {
+			combos = append(combos, []*Lit{l})
+		}
+	} else if combos, err = pivotCombos(onCols, pv, text); err != nil {
+		return nil, err
+	}
+	if n := len(combos) * nU; n > maxPivotColumns {
+		return nil, errAt(text, pv.Pos, "PIVOT makes %d columns, more than %d: list the values with ON x IN (...), or narrow the source", n, maxPivotColumns)
+	}
+	if len(combos) == 0 && nG == 0 {
+		return nil, errAt(text, pv.Pos, "PIVOT: ON has no value in the source (it has no rows), so there is no column to make")
+	}
+	comboOf := map[string]int{}
+	for c, combo := range combos {
+		var k []byte
+		for i, l := range combo {
+			k = pivotKey(k, l, onCols[i].DataType().ID() == arrow.TIMESTAMP)
+		}
+		comboOf[string(k)] = c
+	}
+
+	// The groups, in the order their rows come; each value's row in each.
+	n := int(rec.NumRows())
+	groupOf := map[string]int{}
+	var first []int                     // a row of each group
+	cells := make([][]int, len(combos)) // [combo][group]: the row, or n (none)
+	var gk, ck []byte
+	for r := range n {
+		gk, _ = appendRowKey(gk[:0], cols[:nG], r)
+		g, ok := groupOf[string(gk)]
+		if !ok {
+			g = len(first)
+			groupOf[string(gk)] = g
+			first = append(first, r)
+			for c := range cells {
+				cells[c] = append(cells[c], n)
+			}
+		}
+		ck = ck[:0]
+		for i, col := range onCols {
+			l, err := litAt(col, r)
+			if err != nil {
+				return nil, errAt(text, pv.On[i].Pos, "PIVOT ON %s: %v", pv.On[i].String(), err)
+			}
+			ck = pivotKey(ck, l, false)
+		}
+		if c, ok := comboOf[string(ck)]; ok { // NULL has a column only in IN
+			cells[c][g] = r
+		}
+	}
+
+	// A row of the aggregates of no rows, for the groups a value misses.
+	empty, err := pivotEmpty(ctx, st, text, open, o, mem)
+	if err != nil {
+		return nil, err
+	}
+	defer empty.Release()
+	var fields []arrow.Field
+	var out []arrow.Array
+	release := func() {
+		for _, a := range out {
+			a.Release()
+		}
+	}
+	for g := range nG {
+		a, err := takeIndices(mem, cols[g], first)
+		if err != nil {
+			release()
+			return nil, err
+		}
+		fields, out = append(fields, rec.Schema().Field(g)), append(out, a)
+	}
+	for u := range nU {
+		withEmpty, err := withEmptyRow(mem, cols[nG+u], empty.Column(u))
+		if err != nil {
+			release()
+			return nil, err
+		}
+		for c, combo := range combos {
+			a, err := takeIndices(mem, withEmpty, cells[c])
+			if err != nil {
+				withEmpty.Release()
+				release()
+				return nil, err
+			}
+			fields = append(fields, arrow.Field{Name: pivotColumn(pv, combo, u), Type: withEmpty.DataType(), Nullable: true})
+			out = append(out, a)
+		}
+		withEmpty.Release()
+	}
+	// each value's columns together: combo by combo, then USING's order
+	order := make([]int, 0, len(out))
+	for g := range nG {
+		order = append(order, g)
+	}
+	for c := range combos {
+		for u := range nU {
+			order = append(order, nG+u*len(combos)+c)
+		}
+	}
+	fs, as := make([]arrow.Field, len(order)), make([]arrow.Array, len(order))
+	for i, j := range order {
+		fs[i], as[i] = fields[j], out[j]
+	}
+	res := array.NewRecordBatch(arrow.NewSchema(fs, nil), as, int64(len(first)))
+	release()
+	defer res.Release()
+	reader, err := array.NewRecordReader(res.Schema(), []arrow.RecordBatch{res})
+	if err != nil {
+		return nil, err
+	}
+	if len(st.OrderBy) == 0 && st.Limit < 0 {
+		return reader, nil
+	}
+	held, err := holdResult(reader, pv.Pos, text) // ORDER BY and LIMIT over the pivoted rows
+	reader.Release()
+	if err != nil {
+		return nil, err
+	}
+	outer := &Statement{Star: true, Sub: &Statement{}, Stream: "(subquery)", streamPos: pv.Pos, OrderBy: st.OrderBy, Limit: st.Limit}
+	return execSource(ctx, outer, text, held, o, inValues{})
+}
+
+// pivotColumnsExist checks that the columns ON names are the source's:
+// GROUP BY takes a column no row has as text, "" in every row.
+func pivotColumnsExist(ctx context.Context, st *Statement, text string, open Opener, o *Options) error {
+	q := *st
+	q.Pivot, q.Items, q.GroupBy, q.Fill, q.OrderBy, q.Limit, q.Offset, q.Explain, q.Star = nil, nil, nil, nil, nil, 0, 0, false, true
+	rr, err := exec(ctx, &q, text, open, o)
+	if err != nil {
+		return err
+	}
+	defer rr.Release()
+	var names []string
+	for _, f := range rr.Schema().Fields() {
+		names = append(names, f.Name)
+	}
+	for _, on := range st.Pivot.On {
+		if on.Col != nil && !slices.Contains(names, on.Col.Name) {
+			return errAt(text, on.Pos, "unknown column %q in PIVOT's source (columns: %s)", on.Col.Name, strings.Join(names, ", "))
+		}
+	}
+	return nil
+}
+
+// pivotColumn names the column of USING item u for the values combo.
+func pivotColumn(pv *Pivot, combo []*Lit, u int) string {
+	var names []string
+	for _, l := range combo {
+		names = append(names, pivotName(l))
+	}
+	name := strings.Join(names, "_")
+	if it := pv.Using[u]; len(pv.Using) > 1 || it.Alias != "" {
+		name += "_" + cmp.Or(it.Alias, it.Name())
+	}
+	return name
+}
+
+// pivotKey appends the key of value l (a time in text read as one when
+// asTime): numbers of equal value have equal keys.
+func pivotKey(dst []byte, l *Lit, asTime bool) []byte {
+	switch {
+	case l.Kind == LitNull:
+		return append(dst, 'z')
+	case l.Kind == LitTime || asTime && l.Kind == LitString:
+		ns := l.Int // litAt's
+		if l.Kind == LitString {
+			ns, _ = parseTime(l.Str)
+		}
+		return strconv.AppendInt(append(dst, 't'), ns, 10)
+	case l.Kind == LitInt:
+		return strconv.AppendFloat(append(dst, 'n'), float64(l.Int), 'g', -1, 64)
+	case l.Kind == LitFloat:
+		return strconv.AppendFloat(append(dst, 'n'), l.Float, 'g', -1, 64)
+	case l.Kind == LitBool:
+		return strconv.AppendBool(append(dst, 'b'), l.Bool)
+	}
+	return append(strconv.AppendInt(append(dst, 's'), int64(len(l.Str)), 10), l.Str...)
+}
+
+// pivotCombos returns the combinations of the distinct values of the ON
+// columns (each term's, crossed, NULL left out), in order.
+func pivotCombos(onCols []arrow.Array, pv *Pivot, text string) ([][]*Lit, error) {
 	combos := [][]*Lit{{}}
-	for _, vs := range values {
+	for i, col := range onCols {
+		seen := map[string]bool{}
+		var vs []*Lit
+		for r := range col.Len() {
+			l, err := litAt(col, r)
+			if err != nil {
+				return nil, errAt(text, pv.On[i].Pos, "PIVOT ON %s: %v", pv.On[i].String(), err)
+			}
+			if l.Kind == LitNull { // no column, as in DuckDB (IN (NULL) makes one)
+				continue
+			}
+			if k := string(pivotKey(nil, l, false)); !seen[k] {
+				if len(seen) == maxPivotColumns {
+					return nil, errAt(text, pv.On[i].Pos, "PIVOT ON %s gives more than %d values: list the ones wanted with ON x IN (...), or narrow the source", pv.On[i].String(), maxPivotColumns)
+				}
+				seen[k] = true
+				l.Pos = pv.On[i].Pos
+				vs = append(vs, l)
+			}
+		}
+		if len(vs) == 0 {
+			return nil, nil
+		}
 		slices.SortFunc(vs, compareLits)
 		var next [][]*Lit
 		for _, c := range combos {
@@ -284,10 +391,101 @@ func pivotValues(ctx context.Context, st *Statement, text string, open Opener, o
 		}
 		combos = next
 	}
-	if len(values) == 0 || len(values[0]) == 0 {
-		return nil, nil // an empty source: no value, no column
-	}
 	return combos, nil
+}
+
+// pivotEmpty returns the row of st's USING aggregates over no rows: its
+// source with seq 0, which no row has (no block is read).
+func pivotEmpty(ctx context.Context, st *Statement, text string, open Opener, o *Options, mem memory.Allocator) (arrow.RecordBatch, error) {
+	q := *st
+	q.Pivot, q.GroupBy, q.Fill, q.OrderBy, q.Limit, q.Offset, q.Explain = nil, nil, nil, nil, -1, 0, false
+	q.Items = slices.Clone(st.Pivot.Using)
+	for i := range q.Items {
+		q.Items[i].Alias = fmt.Sprintf("\x00using %d", i)
+	}
+	q.Where = &Compare{Col: &ColRef{Name: ColSeq, Pos: st.Pivot.Pos}, Op: "=", Lit: &Lit{Kind: LitInt, Pos: st.Pivot.Pos}}
+	rr, err := exec(ctx, &q, text, open, o)
+	if err != nil {
+		return nil, err
+	}
+	defer rr.Release()
+	return oneRecord(rr, mem)
+}
+
+// oneRecord reads rr's batches into one record.
+func oneRecord(rr array.RecordReader, mem memory.Allocator) (arrow.RecordBatch, error) {
+	var recs []arrow.RecordBatch
+	defer func() {
+		for _, r := range recs {
+			r.Release()
+		}
+	}()
+	for rr.Next() {
+		r := rr.RecordBatch()
+		r.Retain()
+		recs = append(recs, r)
+	}
+	if err := rr.Err(); err != nil {
+		return nil, err
+	}
+	sc := rr.Schema()
+	cols := make([]arrow.Array, sc.NumFields())
+	var rows int64
+	for _, r := range recs {
+		rows += r.NumRows()
+	}
+	for c := range cols {
+		parts := []arrow.Array{}
+		for _, r := range recs {
+			parts = append(parts, r.Column(c))
+		}
+		var err error
+		if len(parts) == 0 {
+			cols[c] = array.MakeArrayOfNull(mem, sc.Field(c).Type, 0)
+		} else if cols[c], err = array.Concatenate(parts, mem); err != nil {
+			for _, a := range cols[:c] {
+				a.Release()
+			}
+			return nil, err
+		}
+	}
+	rec := array.NewRecordBatch(sc, cols, rows)
+	for _, a := range cols {
+		a.Release()
+	}
+	return rec, nil
+}
+
+// withEmptyRow is col with the value of e (one row) after its rows, or
+// NULL when their types differ.
+func withEmptyRow(mem memory.Allocator, col, e arrow.Array) (arrow.Array, error) {
+	if !arrow.TypeEqual(col.DataType(), e.DataType()) {
+		e = array.MakeArrayOfNull(mem, col.DataType(), 1)
+		defer e.Release()
+	}
+	return array.Concatenate([]arrow.Array{col, e}, mem)
+}
+
+// takeIndices returns the rows idx of a, in that order.
+func takeIndices(mem memory.Allocator, a arrow.Array, idx []int) (arrow.Array, error) {
+	if len(idx) == 0 {
+		return array.NewSlice(a, 0, 0), nil
+	}
+	var parts []arrow.Array
+	defer func() {
+		for _, p := range parts {
+			p.Release()
+		}
+	}()
+	for i := 0; i < len(idx); {
+		j := i + 1
+		for j < len(idx) && idx[j] == idx[j-1]+1 {
+			j++
+		}
+		parts = append(parts, array.NewSlice(a, int64(idx[i]), int64(idx[j-1]+1)))
+		i = j
+	}
+	return array.Concatenate(parts, mem)
 }
 
 // litAt is row r of column a as a literal.

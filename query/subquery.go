@@ -136,6 +136,11 @@ func subquerySource(ctx context.Context, st *Statement, text string, open Opener
 		return nil, err
 	}
 	defer rr.Release()
+	return holdResult(rr, st.streamPos, text)
+}
+
+// holdResult holds the rows of rr as a subquery's result (at pos).
+func holdResult(rr array.RecordReader, pos int, text string) (*subSource, error) {
 	src := &subSource{}
 	for _, f := range rr.Schema().Fields() {
 		src.names = append(src.names, f.Name)
@@ -150,7 +155,7 @@ func subquerySource(ctx context.Context, st *Statement, text string, open Opener
 			}
 		}
 	}
-	b := &subBuilder{src: src, pos: st.streamPos, text: text}
+	b := &subBuilder{src: src, pos: pos, text: text}
 	for rr.Next() {
 		if err := b.add(rr.RecordBatch()); err != nil {
 			return nil, err
