@@ -249,6 +249,17 @@ func BenchmarkQueryAggregateExpr(b *testing.B) {
 	benchQuery(b, "SELECT avg(value * 2), max(value) FROM nab GROUP BY time(5m), series")
 }
 
+// BenchmarkQueryCondValue: a condition's value (a CASE underneath) as a
+// group key and summed as an integer.
+func BenchmarkQueryCondValue(b *testing.B) {
+	benchQuery(b, "SELECT value > 50 AS hot, count(*), sum((value > 90)::int) FROM nab GROUP BY hot")
+}
+
+// BenchmarkQueryPivot: a column per series, a row per day.
+func BenchmarkQueryPivot(b *testing.B) {
+	benchQuery(b, "PIVOT nab ON series USING avg(value) GROUP BY time(1d)")
+}
+
 // BenchmarkQueryLatest: the ten latest samples of the stream, ORDER BY
 // time DESC LIMIT 10: blocks read latest first, the rest left unread.
 func BenchmarkQueryLatest(b *testing.B) {

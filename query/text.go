@@ -419,9 +419,7 @@ func (a *arithPlan) caseVec(b *batch, sel []int32) vec {
 	n, m := len(sel), &b.vecs
 	out := m.newVec(a.kind, n)
 	out.null = m.nulls(n)
-	pos := make(map[int32]int, n) // row -> its index in sel
-	for i, r := range sel {
-		pos[r] = i
+	for i := range out.null {
 		out.null[i] = true
 	}
 	rest := sel
@@ -434,8 +432,12 @@ func (a *arithPlan) caseVec(b *batch, sel []int32) vec {
 		}
 		if len(hit) > 0 {
 			v := a.args[k].vec(b, hit)
+			i := 0 // hit's rows are sel's, ascending: found by walking it
 			for j, r := range hit {
-				i, jj := pos[r], j
+				for sel[i] != r {
+					i++
+				}
+				jj := j
 				if v.scalar {
 					jj = 0
 				}
