@@ -386,6 +386,12 @@ func (a *arithPlan) textVec(b *batch, sel []int32) vec {
 	if scalar {
 		return a.scalarVec()
 	}
+	if k := a.args[0].kind; (a.fn == "cast_bigint" || a.fn == "cast_double") && (isIntKind(k) || k == kBool) {
+		if a.fn == "cast_bigint" { // an integer or a bool (0, 1) as it is
+			return args[0]
+		}
+		return vec{floats: m.floatsOf(args[0], kInt), null: args[0].null}
+	}
 	out := m.newVec(a.kind, n)
 	vals := make([]value, len(args))
 	for i := range n {
