@@ -113,6 +113,7 @@ func TestInteropCondValues(t *testing.T) {
 		{"pivot IN", "PIVOT nab ON hour(time) IN (0, 6, 12, 18) USING avg(value) GROUP BY series"},
 		{"pivot condition", "PIVOT (SELECT * FROM nab WHERE series LIKE '%cpu%') ON value > 50 USING count(*), max(value) AS top GROUP BY series"},
 		{"unpivot", "SELECT name, count(*) AS n, round(avg(value), 6) AS a FROM (UNPIVOT (SELECT series, time, value, value * 2 AS twice FROM nab) ON value, twice) GROUP BY name ORDER BY name"},
+		{"values join", "SELECT l.kind, count(*) AS n, round(avg(value), 6) AS a FROM nab JOIN (VALUES ('nab/realAWSCloudwatch/ec2_cpu_utilization_24ae8d', 'web'), ('nab/realAWSCloudwatch/rds_cpu_utilization_cc0c53', 'db')) AS l(s, kind) ON nab.series = l.s GROUP BY l.kind ORDER BY l.kind"},
 		{"pivot two terms", "PIVOT (SELECT * FROM nab WHERE series LIKE '%Cloudwatch%') ON value > 10, dayofweek(time) USING sum(value) GROUP BY series"},
 	} {
 		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)

@@ -40,6 +40,9 @@ type Statement struct {
 	Pivot *Pivot
 	// unpivot: this UNION ALL is an UNPIVOT's (unpivot.go)
 	unpivot bool
+	// Values: (VALUES (...), ...), rows written out (values.go); nil
+	// otherwise
+	Values *Values
 	// SetOp: "" for UNION ALL, else "union", "intersect", "intersect
 	// all", "except" or "except all" of the two SELECTs of Union
 	// (setop.go).

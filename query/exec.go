@@ -111,6 +111,10 @@ func exec(ctx context.Context, st *Statement, text string, open Opener, o *Optio
 	if st.Pivot != nil {
 		return execPivot(ctx, st, text, open, o)
 	}
+	if st.Values != nil {
+		opts := o.withDefaults()
+		return valuesReader(st.Values, text, opts.Now.UnixNano(), opts.Allocator)
+	}
 	if st.Explain && st.Analyze {
 		return execAnalyze(ctx, st, text, open, o)
 	}

@@ -31,6 +31,9 @@ func (p *parser) subquery(st *Statement, t token) {
 	sub := &Statement{Limit: -1}
 	k := p.peek()
 	switch {
+	case isKw(k, "values"):
+		p.advance()
+		sub.Values, sub.Stream, sub.streamPos = p.valuesList(k.pos), "(values)", k.pos
 	case isKw(k, "pivot") || isKw(k, "unpivot"):
 		p.pivotOrUnpivot(sub)
 	case !isKw(k, "select"):
@@ -41,7 +44,10 @@ func (p *parser) subquery(st *Statement, t token) {
 	}
 	p.expectPunct(")")
 	st.Sub, st.Stream, st.streamPos = sub, "(subquery)", t.pos
-	st.subAlias, st.subAliasPos = p.aliasAfterSource("subquery") // a name: for a JOIN; else nothing refers to it
+	st.subAlias, st.subAliasPos = p.aliasAfterSource("subquery")      // a name: for a JOIN; else nothing refers to it
+	if sub.Values != nil && st.subAlias != "" && p.acceptPunct("(") { // AS t(x, y): the columns' names
+		p.columnNames(sub.Values)
+	}
 }
 
 // subSource is a subquery's result as a Source: one segment of blocks.
