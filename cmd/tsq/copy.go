@@ -7,17 +7,22 @@ import (
 	"unicode"
 )
 
-// COPY, as DuckDB writes an export, is .export in SQL's words:
+// COPY, as DuckDB writes an export and reads a file, is .export and
+// .import in SQL's words:
 //
 //	COPY (SELECT ...) TO 'file.parquet' [(FORMAT parquet)]
 //	COPY stream TO 'file.csv'
+//	COPY stream FROM 'file.csv' [(FORMAT csv)]
 //
-// The format is FORMAT's, else the file's extension's.
+// The format is FORMAT's, else the file's extension's (an import's is
+// guessed from its bytes too, as tsq import guesses it).
 
 // copyStmt is a COPY statement parsed: the statement whose result is
-// written, the file and the format named (empty: by the extension).
+// written, the file and the format named (empty: by the extension); with
+// from, the stream the file is imported into.
 type copyStmt struct {
 	stmt, path, format string
+	from               string
 }
 
 // isCopy reports whether text is a COPY statement.
@@ -45,17 +50,26 @@ func parseCopy(text string) (copyStmt, error) {
 			return c, fmt.Errorf("COPY wants (SELECT ...) or a stream, then TO 'file'")
 		}
 		c.stmt, rest = "SELECT * FROM "+rest[:i], strings.TrimSpace(rest[i:])
+		if len(rest) > 4 && strings.EqualFold(rest[:4], "from") && unicode.IsSpace(rune(rest[4])) {
+			c.stmt, c.from, rest = "", strings.ToLower(strings.TrimPrefix(c.stmt, "SELECT * FROM ")), strings.TrimSpace(rest[4:])
+		}
 	}
-	if len(rest) < 2 || !strings.EqualFold(rest[:2], "to") {
-		return c, fmt.Errorf("COPY: expected TO 'file' after the statement, found %q", rest)
+	switch {
+	case c.from != "":
+	case len(rest) < 2 || !strings.EqualFold(rest[:2], "to"):
+		return c, fmt.Errorf("COPY: expected TO 'file' after the statement (or FROM 'file' after a stream), found %q", rest)
+	default:
+		rest = strings.TrimSpace(rest[2:])
 	}
-	rest = strings.TrimSpace(rest[2:])
 	if !strings.HasPrefix(rest, "'") {
+		if c.from != "" {
+			return c, fmt.Errorf("COPY ... FROM wants the file in single quotes: FROM 'data.csv'")
+		}
 		return c, fmt.Errorf("COPY ... TO wants the file in single quotes: TO 'out.parquet'")
 	}
 	end := strings.Index(rest[1:], "'")
 	if end < 0 {
-		return c, fmt.Errorf("COPY ... TO: the file's quote is not closed")
+		return c, fmt.Errorf("COPY: the file's quote is not closed")
 	}
 	c.path, rest = rest[1:end+1], strings.TrimSpace(rest[end+2:])
 	if rest == "" {
@@ -70,6 +84,9 @@ func parseCopy(text string) (copyStmt, error) {
 		if len(w) == 2 && strings.EqualFold(w[0], "format") {
 			c.format = strings.Trim(w[1], "'")
 			continue
+		}
+		if c.from != "" {
+			return c, fmt.Errorf("COPY ... FROM: option %q is not supported (FORMAT jsonl | json | csv | lp | prom | arrow | parquet)", strings.TrimSpace(opt))
 		}
 		return c, fmt.Errorf("COPY: option %q is not supported (FORMAT arrow | arrows | parquet | csv | jsonl)", strings.TrimSpace(opt))
 	}
@@ -108,6 +125,9 @@ func (s *session) copyTo(ctx context.Context, text string) error {
 		return err
 	}
 	path := s.e.expandHome(c.path)
+	if c.from != "" {
+		return s.copyFrom(ctx, c.from, path, c.format)
+	}
 	f, err := exportFormatOf(path)
 	if c.format != "" {
 		f, err = parseExportFormat(c.format)

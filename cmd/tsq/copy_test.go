@@ -41,3 +41,30 @@ func TestCopy(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyFrom: COPY stream FROM 'file' imports the file as .import does
+// (format guessed, or FORMAT's), and the shell reads the rows at once; a
+// COPY FROM that cannot run says why.
+func TestCopyFrom(t *testing.T) {
+	dir := demoStore(t)
+	files := t.TempDir()
+	csv := filepath.Join(files, "hosts.data")
+	if err := os.WriteFile(csv, []byte("time,host,v\n2024-01-01T00:00:00Z,a,1\n2024-01-01T00:01:00Z,b,2.5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runTSQ(t, "COPY hosts FROM '"+csv+"' (FORMAT csv);\nSELECT host, v FROM hosts ORDER BY time;\ncopy more from '"+csv+"';\nSELECT count(*) FROM more;\n", "--store", dir, "--mode", "csv")
+	if r.code != 0 || !strings.Contains(r.stdout, "imported 2 rows") || !strings.Contains(r.stdout, "host,v\na,1\nb,2.5\n") || !strings.Contains(r.stdout, "count(*)\n2\n") {
+		t.Fatalf("%+v", r)
+	}
+	for _, c := range []struct{ stmt, err string }{
+		{"COPY x FROM nofile.csv", "FROM wants the file in single quotes"},
+		{"COPY x FROM '" + filepath.Join(files, "none.csv") + "'", "COPY: stat"},
+		{"COPY x FROM '" + csv + "' (FORMAT xml)", `unknown format "xml"`},
+		{"COPY x FROM '" + csv + "' (HEADER false)", `COPY ... FROM: option "HEADER false" is not supported`},
+	} {
+		r := runTSQ(t, c.stmt+";\n", "--store", dir)
+		if r.code == 0 || !strings.Contains(r.stderr, c.err) {
+			t.Errorf("%s: exit %d, stderr %q, want %q", c.stmt, r.code, r.stderr, c.err)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/tsqdb/tsq/ingest"
 	"github.com/tsqdb/tsq/internal/progress"
 	"github.com/tsqdb/tsq/internal/render"
 )
@@ -117,6 +118,7 @@ func (s *session) dotHelp(context.Context, []string, string) error {
 		{"  ... FROM s AS a [LEFT | RIGHT | FULL | ASOF] JOIN t AS b USING (series, time)", "join two streams or subqueries (ON a.x = b.y also)"},
 		{"  SELECT ... {UNION | INTERSECT | EXCEPT} [ALL] SELECT ...", "set operations"},
 		{"  COPY (SELECT ...) TO 'file' [(FORMAT parquet)]", "export a result, as .export does (COPY s TO 'file': a stream)"},
+		{"  COPY s FROM 'file' [(FORMAT csv)]", "import a file into stream s, as .import does"},
 		{"  DELETE FROM s WHERE ...", "soft-delete the matching rows"},
 		{"  INSERT INTO s (series, time, f) VALUES (...)", "append records"},
 		{"  SHOW STREAMS, DESCRIBE s, SHOW SERIES FROM s", "the streams, a stream's columns, its series"},
@@ -393,33 +395,55 @@ func (s *session) dotImport(ctx context.Context, _ []string, rest string) error 
 		return errors.New(".import needs a file name, and may take a stream name after it: .import data.csv [STREAM]")
 	}
 	path, name := w[0], ""
+	if len(w) == 2 {
+		name = strings.ToLower(w[1])
+	}
+	return s.importInto(ctx, ".import", path, name, "")
+}
+
+// copyFrom runs COPY stream FROM 'file' [(FORMAT f)]: .import of the file
+// into the stream.
+func (s *session) copyFrom(ctx context.Context, stream, path, format string) error {
+	return s.importInto(ctx, "COPY", path, stream, format)
+}
+
+// importInto imports the file or the directory's files at path into
+// stream name (by default the one named after it), in format (""
+// guessed); what names the command in errors.
+func (s *session) importInto(ctx context.Context, what, path, name, format string) error {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return fmt.Errorf(".import: %w", err)
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	files := []string{path}
 	if fi.IsDir() { // its files, as tsq import takes them
 		if files, err = dataFiles(path); err != nil {
-			return fmt.Errorf(".import: %w", err)
+			return fmt.Errorf("%s: %w", what, err)
 		}
 	}
 	switch {
-	case len(w) == 2:
-		name = strings.ToLower(w[1])
+	case name != "":
 	case fi.IsDir():
 		name = dirStreamName(path)
 	default:
 		name = streamNameOf(path)
 	}
 	if name == "" {
-		return fmt.Errorf(".import: no stream name can be made from %q: give one, .import %s STREAM", filepath.Base(path), path)
+		return fmt.Errorf("%s: no stream name can be made from %q: give one, .import %s STREAM", what, filepath.Base(path), path)
+	}
+	o := importOptions{guessTime: true, noted: new(string)}
+	if format != "" {
+		f, err := ingest.ParseFormat(format)
+		if err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		o.format = f
 	}
 	st, err := s.e.openStore(false)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	o := importOptions{guessTime: true, noted: new(string)}
 	for _, f := range files {
 		if err := importFile(ctx, s.e, st, f, name, "", o); err != nil {
 			return err
