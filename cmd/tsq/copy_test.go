@@ -46,8 +46,8 @@ func TestCopy(t *testing.T) {
 // (format guessed, or FORMAT's), and the shell reads the rows at once; a
 // COPY FROM that cannot run says why.
 func TestCopyFrom(t *testing.T) {
-	dir := demoStore(t)
 	files := t.TempDir()
+	dir := filepath.Join(files, "store") // its own: the shared demo store stays as it is
 	csv := filepath.Join(files, "hosts.data")
 	if err := os.WriteFile(csv, []byte("time,host,v\n2024-01-01T00:00:00Z,a,1\n2024-01-01T00:01:00Z,b,2.5\n"), 0o644); err != nil {
 		t.Fatal(err)
