@@ -55,13 +55,23 @@ func (p *parser) aliasAfterSource(what string) (string, int) {
 		if a.kind != tIdent && a.kind != tQuoted || a.kind == tIdent && (reserved[strings.ToLower(a.text)] || joinWords[strings.ToLower(a.text)]) {
 			p.fail(a.pos, "expected a name for the %s after AS, found %s", what, a.describe())
 		}
+		p.aliasNoDot(a)
 		return a.text, a.pos
 	}
 	if t.kind == tIdent && !reserved[strings.ToLower(t.text)] && !joinWords[strings.ToLower(t.text)] && !isKw(t, "fill") && !isWindowClause(t, p.tok(p.i+1), p.tok(p.i+2)) {
 		p.advance()
+		p.aliasNoDot(t)
 		return t.text, t.pos
 	}
 	return "", 0
+}
+
+// aliasNoDot refuses a source's name with a dot: a.x names column x of
+// the source a.
+func (p *parser) aliasNoDot(a token) {
+	if strings.Contains(a.text, ".") {
+		p.fail(a.pos, "a source's name cannot hold a dot (%s): a.x names column x of source a", a.text)
+	}
 }
 
 // joinKind parses [INNER | {LEFT | RIGHT | FULL} [OUTER] | ASOF [LEFT] |

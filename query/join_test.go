@@ -272,6 +272,8 @@ func TestJoinErrors(t *testing.T) {
 	wantErrors(t, open, []errCase{
 		{"SELECT * FROM m JOIN m USING (series)", "two sources of the JOIN are named m", "m USING"},
 		{"SELECT * FROM m a JOIN w b", "expected ON or USING", ""},
+		{"SELECT * FROM m AS a JOIN w x.a USING (series)", "a source's name cannot hold a dot (x.a)", "x.a"}, // FuzzQuery found it duplicating a.seq
+		{"SELECT * FROM (SELECT 1 AS one) AS t.u", "a source's name cannot hold a dot", "t.u"},
 		{"SELECT count(*) FROM m a JOIN (SELECT time, v AS vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv FROM w) b USING (time)", "has a name of 300 bytes, which the joined rows cannot keep", "JOIN"},
 		{"SELECT * FROM m a JOIN w b ON a.n > b.n", "an INNER JOIN matches by equality", ">"},
 		{"SELECT * FROM m a ASOF JOIN w b ON a.n = b.n", "exactly one inequality in ON", "ASOF"},
