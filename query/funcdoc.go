@@ -120,6 +120,7 @@ var funcDocs = []funcDoc{
 	{"time_bucket", "time", "time_bucket(width, t[, offset][, 'zone'])", "the start of t's bucket"},
 	{"date_diff", "time", "date_diff('unit', a, b)", "unit boundaries from a to b"},
 	{"strftime", "time", "strftime(t, 'format'[, 'zone'])", "t as text"},
+	{"strptime", "time", "strptime(s, 'format')", "the time text s writes in format; NULL if it does not fit"},
 	{"dayname", "time", "dayname(t[, 'zone'])", "the day of the week by name: Monday"},
 	{"monthname", "time", "monthname(t[, 'zone'])", "the month by name: January"},
 

@@ -44,6 +44,7 @@ var textFuncs = map[string]textFunc{
 	"concat":   {args: []colKind{0, 0}, variadic: true, out: kString},
 	"label":    {args: []colKind{kString, kString}, out: kString},
 	"strftime": {args: []colKind{kInt, kString, kString}, optional: 1, out: kString},
+	"strptime": {args: []colKind{kString, kString}, out: kInt}, // strptime.go: an instant
 	// a time's day or month by name (dayname(time[, 'zone']))
 	"dayname":   {args: []colKind{kInt, kString}, optional: 1, out: kString},
 	"monthname": {args: []colKind{kInt, kString}, optional: 1, out: kString},
@@ -233,6 +234,7 @@ func (p *plan) compileText(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arit
 	if a.Func == "date_diff" {
 		return p.compileDateDiff(a, ap)
 	}
+	ap.ts = a.Func == "strptime"
 	return nil
 }
 
@@ -337,6 +339,12 @@ func textValue(fn string, args []*arithPlan, v []value) (value, bool) {
 		return regexpValue(fn, args, v)
 	case "date_diff":
 		return value{i: dateDiff(args[0].lit.s, v[1].i, v[2].i)}, true
+	case "strptime":
+		ns, ok := strptime(v[0].s, v[1].s)
+		if !ok {
+			return nullValue, false
+		}
+		return value{i: ns}, true
 	case "strftime", "dayname", "monthname":
 		format, zone := timeText[fn], v[1:]
 		if fn == "strftime" {
