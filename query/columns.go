@@ -82,18 +82,29 @@ type outCol struct {
 
 func rawColumns(fs *fieldSet) []outCol {
 	if fs.star != nil {
-		var cols []outCol
-		for _, n := range fs.star {
-			if isBase(n) { // a subquery's own time, series, ...
-				k, _ := kindOfCol(n, fs)
-				cols = append(cols, outCol{name: n, kind: k, src: n})
-				continue
-			}
-			t, _ := fs.lookup(n)
-			cols = append(cols, outCol{name: n, kind: kindOfField(t), nullable: true, src: n})
-		}
-		return cols
+		return starColumns(fs)
 	}
+	return viewColumns(fs)
+}
+
+// starColumns are the columns SELECT * gives of a held result: its own.
+func starColumns(fs *fieldSet) []outCol {
+	var cols []outCol
+	for _, n := range fs.star {
+		if isBase(n) { // a subquery's own time, series, ...
+			k, _ := kindOfCol(n, fs)
+			cols = append(cols, outCol{name: n, kind: k, src: n})
+			continue
+		}
+		t, _ := fs.lookup(n)
+		cols = append(cols, outCol{name: n, kind: kindOfField(t), nullable: true, src: n})
+	}
+	return cols
+}
+
+// viewColumns are the columns of the raw view: seq, time, series, key,
+// op and the fields.
+func viewColumns(fs *fieldSet) []outCol {
 	cols := []outCol{{name: ColSeq, kind: kSeq, src: ColSeq}, {name: ColTime, kind: kTime, src: ColTime},
 		{name: ColSeries, kind: kSeries, src: ColSeries}, {name: ColKey, kind: kKey, src: ColKey}, {name: ColOp, kind: kOp, src: ColOp}}
 	for _, f := range fs.list {

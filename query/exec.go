@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"runtime"
 	"slices"
@@ -113,6 +114,12 @@ func exec(ctx context.Context, st *Statement, text string, open Opener, o *Optio
 	}
 	if st.Values != nil {
 		opts := o.withDefaults()
+		if st.Explain {
+			pr := newRowsReader(opts, []outCol{{name: "plan", kind: kString}},
+				[][]value{{{s: fmt.Sprintf("values: %d rows of %d columns, written out", len(st.Values.Rows), len(st.Values.Names))}}})
+			pr.schema = ExplainSchema
+			return pr, nil
+		}
 		return valuesReader(st.Values, text, opts.Now.UnixNano(), opts.Allocator)
 	}
 	if st.Explain && st.Analyze {

@@ -134,13 +134,13 @@ func execPivot(ctx context.Context, st *Statement, text string, open Opener, o *
 	inner := *st
 	inner.Pivot, inner.Items, inner.OrderBy, inner.Limit, inner.Offset = nil, nil, nil, -1, 0
 	inner.GroupBy = slices.Clone(st.GroupBy)
-	for i, u := range pv.Using {
+	for i, u := range pv.Using { // named for EXPLAIN; the names go with the spreading
 		it := u
-		it.Alias = fmt.Sprintf("\x00using %d", i)
+		it.Alias = fmt.Sprintf("USING %d: %s", i+1, u.Name())
 		inner.Items = append(inner.Items, it)
 	}
 	for i, on := range pv.On {
-		it := SelectItem{Expr: on, Alias: fmt.Sprintf("\x00on %d", i), Pos: on.Pos}
+		it := SelectItem{Expr: on, Alias: fmt.Sprintf("ON %d: %s", i+1, on.String()), Pos: on.Pos}
 		g := GroupItem{Expr: on, Pos: on.Pos}
 		if on.Col != nil {
 			it.Expr, it.Col, g.Expr, g.Col = nil, on.Col, nil, on.Col

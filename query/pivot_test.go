@@ -133,6 +133,15 @@ func TestPivot(t *testing.T) {
 	// Time buckets group it, ORDER BY and LIMIT apply to the result.
 	sameRows(t, open, "PIVOT m ON s IN ('alpha', 'beta') USING max(v) GROUP BY time(1h) ORDER BY time DESC LIMIT 3",
 		"SELECT max(v) FILTER (WHERE s = 'alpha') AS alpha, max(v) FILTER (WHERE s = 'beta') AS beta FROM m GROUP BY time(1h) ORDER BY time DESC LIMIT 3", 3)
+	// As a WITH relation, beside VALUES; DESCRIBE and SUMMARIZE take it.
+	sameRows(t, open, "WITH p AS (PIVOT m ON s IN ('alpha', 'beta') USING count(*) GROUP BY series), k AS (VALUES ('alpha')) SELECT p.series, p.alpha FROM p, k ORDER BY p.series",
+		"SELECT series, count(*) FILTER (WHERE s = 'alpha') AS alpha FROM m GROUP BY series ORDER BY series", 3)
+	if d := diffCells(mustRun(t, open, "DESCRIBE PIVOT m ON s IN ('alpha') USING max(v) GROUP BY series"), [][]any{{"series", "string", false}, {"alpha", "float64", true}}); d != "" {
+		t.Fatalf("DESCRIBE PIVOT: %s", d)
+	}
+	if got := mustRun(t, open, "SUMMARIZE UNPIVOT (SELECT v, x FROM m) ON v, x"); len(got) != 2 || got[0][0] != "name" || got[1][0] != "value" {
+		t.Fatalf("SUMMARIZE UNPIVOT: %v", got)
+	}
 	wantErrors(t, open, []errCase{
 		{"PIVOT m USING count(*)", "PIVOT wants ON <column> after its source", "USING"},
 		{"PIVOT m ON s", "PIVOT wants USING <aggregate> after ON", ""},

@@ -167,8 +167,8 @@ func (p *plan) columnNames() []string {
 func (p *plan) planRaw() error {
 	if p.st.Star {
 		p.out = rawColumns(p.fields)
-		if p.st.keep != nil {
-			p.out = slices.DeleteFunc(p.out, func(c outCol) bool { return !p.st.keep[c.name] })
+		if p.st.keep != nil { // a join side's read: the view's columns it names, time always
+			p.out = slices.DeleteFunc(viewColumns(p.fields), func(c outCol) bool { return !p.st.keep[c.name] })
 		}
 		for _, it := range p.st.Items { // SELECT * ... QUALIFY rank() OVER (...) = 1
 			if it.Hidden {

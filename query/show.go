@@ -66,6 +66,13 @@ func (p *parser) describeStmt(st *Statement, pos int) {
 		st.Show, st.Sub = ShowQuery, q
 		return
 	}
+	if t := p.peek(); isKw(t, "pivot") || isKw(t, "unpivot") {
+		q := &Statement{Limit: -1}
+		p.pivotOrUnpivot(q)
+		p.end()
+		st.Show, st.Sub = ShowQuery, q
+		return
+	}
 	st.Stream, st.streamPos = p.streamName()
 	p.end()
 }

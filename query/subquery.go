@@ -29,6 +29,19 @@ var maxSubqueryRows = 1 << 24 // a variable for tests
 // subquery parses the rest of FROM (SELECT ...) [[AS] name], the "(" at t.
 func (p *parser) subquery(st *Statement, t token) {
 	sub := &Statement{Limit: -1}
+	p.relation(sub, "FROM (")
+	p.expectPunct(")")
+	st.Sub, st.Stream, st.streamPos = sub, "(subquery)", t.pos
+	st.subAlias, st.subAliasPos = p.aliasAfterSource("subquery")      // a name: for a JOIN; else nothing refers to it
+	if sub.Values != nil && st.subAlias != "" && p.acceptPunct("(") { // AS t(x, y): the columns' names
+		p.columnNames(sub.Values)
+	}
+}
+
+// relation parses what a subquery or a WITH relation holds (after what,
+// "FROM (" or "name AS ("): a SELECT (or a union of them), a PIVOT, an
+// UNPIVOT or a VALUES list.
+func (p *parser) relation(sub *Statement, what string) {
 	k := p.peek()
 	switch {
 	case isKw(k, "values"):
@@ -37,16 +50,10 @@ func (p *parser) subquery(st *Statement, t token) {
 	case isKw(k, "pivot") || isKw(k, "unpivot"):
 		p.pivotOrUnpivot(sub)
 	case !isKw(k, "select"):
-		p.fail(k.pos, "expected SELECT after FROM (, found %s", k.describe())
+		p.fail(k.pos, "expected SELECT after %s, found %s", what, k.describe())
 	default:
 		p.selectBody(sub)
 		p.unionTail(sub, k.pos)
-	}
-	p.expectPunct(")")
-	st.Sub, st.Stream, st.streamPos = sub, "(subquery)", t.pos
-	st.subAlias, st.subAliasPos = p.aliasAfterSource("subquery")      // a name: for a JOIN; else nothing refers to it
-	if sub.Values != nil && st.subAlias != "" && p.acceptPunct("(") { // AS t(x, y): the columns' names
-		p.columnNames(sub.Values)
 	}
 }
 

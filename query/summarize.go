@@ -27,6 +27,13 @@ func (p *parser) summarizeStmt(st *Statement, pos int) {
 		st.Sub = q
 		return
 	}
+	if t := p.peek(); isKw(t, "pivot") || isKw(t, "unpivot") {
+		q := &Statement{Limit: -1}
+		p.pivotOrUnpivot(q)
+		p.end()
+		st.Sub = q
+		return
+	}
 	st.Stream, st.streamPos = p.streamName()
 	p.end()
 }

@@ -45,6 +45,18 @@ func TestValues(t *testing.T) {
 		t.Fatalf("join: %s", d)
 	}
 	sameRows(t, open, "SELECT seq FROM m WHERE s IN (SELECT col0 FROM (VALUES ('alpha'), ('beta')))", "SELECT seq FROM m WHERE s IN ('alpha', 'beta')", 10)
+	// As a WITH relation on a join's right side (held, read for its rows
+	// though the statement names none of its columns), and in EXPLAIN.
+	n := int64(len(rows))
+	for _, q := range []string{"WITH k AS (VALUES (1, 'x')) SELECT count(*) FROM m CROSS JOIN k",
+		"WITH k AS (SELECT * FROM (VALUES (1), (2))) SELECT count(*) / 2 FROM m, k"} {
+		if got := mustRun(t, open, q); got[0][0] != n && got[0][0] != float64(n) {
+			t.Errorf("%s: %v, want %d", q, got, n)
+		}
+	}
+	if plan := planText(t, open, "EXPLAIN SELECT * FROM (VALUES (1), (2)) AS t(x)"); !strings.Contains(plan, "values: 2 rows of 1 columns, written out") {
+		t.Errorf("EXPLAIN:\n%s", plan)
+	}
 	wantErrors(t, open, []errCase{
 		{"SELECT * FROM (VALUES (1, 'a'), ('b', 2))", "VALUES: column col0 holds an integer and a string", "'b'"},
 		{"SELECT * FROM (VALUES (1, 2), (3))", "VALUES: this row has 1 values, the first 2", "(3)"},

@@ -31,13 +31,8 @@ func (p *parser) with(st *Statement) {
 			p.fail(t.pos, "expected AS ( SELECT ... ) after WITH %s, found %s", name, t.describe())
 		}
 		p.expectPunct("(")
-		k := p.peek()
-		if !isKw(k, "select") {
-			p.fail(k.pos, "expected SELECT after %s AS (, found %s", name, k.describe())
-		}
 		sub := &Statement{Limit: -1}
-		p.selectBody(sub)
-		p.unionTail(sub, k.pos)
+		p.relation(sub, name+" AS (")
 		p.expectPunct(")")
 		st.With = append(st.With, CTE{Name: name, Pos: pos, St: sub})
 		if !p.acceptPunct(",") {
