@@ -134,8 +134,11 @@ func (p *parser) arithAt(i int, right bool) bool {
 			return true
 		}
 		after := p.tok(p.closing(i) + 1)
-		if isKw(after, "in") || isKw(after, "between") || isKw(after, "like") || isKw(after, "ilike") || isKw(after, "is") || isKw(after, "not") {
-			return !p.condInside(i) // (v + 1) IN (2, 3); (a = 1 OR b = 2) IS ... groups
+		if isKw(after, "is") { // (v + 1) IS NULL, (v > 1) IS TRUE: a value tested
+			return true
+		}
+		if isKw(after, "in") || isKw(after, "between") || isKw(after, "like") || isKw(after, "ilike") || isKw(after, "not") {
+			return !p.condInside(i) // (v + 1) IN (2, 3); (a = 1 OR b = 2) NOT ... groups
 		}
 		return isArithOp(after) || after.kind == tPunct && cmpOps[after.text]
 	case right && (t.kind == tIdent || t.kind == tQuoted) && !isPunct(p.tok(i+1), "("):

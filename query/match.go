@@ -29,17 +29,21 @@ func (e *ExprMatch) String() string {
 	if e.Neg {
 		not = "NOT "
 	}
+	x := e.X.String()
+	if e.X.cond != nil { // (v > 1) IS NULL
+		x = "(" + x + ")"
+	}
 	switch {
 	case e.Null:
-		return e.X.String() + " IS " + not + "NULL"
+		return x + " IS " + not + "NULL"
 	case e.Re != nil:
 		op := "=~"
 		if e.Neg {
 			op = "!~"
 		}
-		return e.X.String() + " " + op + " /" + e.Re.String() + "/"
+		return x + " " + op + " /" + e.Re.String() + "/"
 	}
-	return e.X.String() + " " + not + "LIKE '" + e.Pattern + "'"
+	return x + " " + not + "LIKE '" + e.Pattern + "'"
 }
 
 // textTests are DuckDB's tests of text, conditions here: their second
@@ -82,6 +86,15 @@ func (p *parser) exprMatch(x *Arith) Expr {
 	case isKw(t, "is"):
 		p.advance()
 		m.Neg = p.acceptKw("not")
+		if k := p.peek(); isKw(k, "true") || isKw(k, "false") { // x IS [NOT] TRUE: never NULL
+			p.advance()
+			lit := &Arith{Lit: &Lit{Kind: LitBool, Bool: isKw(k, "true"), Pos: k.pos}, Pos: k.pos}
+			notLit := &Arith{Lit: &Lit{Kind: LitBool, Bool: !isKw(k, "true"), Pos: k.pos}, Pos: k.pos}
+			if m.Neg { // x IS NOT TRUE: x = false OR x IS NULL
+				return &Or{p.comparison(x, "=", notLit, k.pos), &ExprMatch{X: x, Null: true, Pos: t.pos}}
+			}
+			return &And{p.comparison(x, "=", lit, k.pos), &ExprMatch{X: x, Null: true, Neg: true, Pos: t.pos}}
+		}
 		p.expectKw("null")
 		m.Null = true
 		return m

@@ -1141,7 +1141,12 @@ func (p *parser) notExpr() Expr {
 	if p.acceptKw("not") {
 		return &Not{p.notExpr()}
 	}
-	return p.predicate()
+	t := p.peek()
+	e := p.predicate()
+	for isKw(p.peek(), "is") { // v > 1 IS TRUE: the comparison's value, tested
+		e = p.exprMatch(boolValue(e, t.pos))
+	}
+	return e
 }
 
 // operand is the column a condition tests; in HAVING also an aggregate,
@@ -1228,6 +1233,8 @@ func (p *parser) predicate() Expr {
 	}
 	neg := false
 	switch {
+	case isKw(p.peek(), "is") && (isKw(p.tok(p.i+1), "true") || isKw(p.tok(p.i+1), "false") || isKw(p.tok(p.i+1), "not") && !isKw(p.tok(p.i+2), "null")):
+		return p.exprMatch(&Arith{Col: c, Pos: c.Pos}) // ok IS [NOT] TRUE
 	case p.acceptKw("is"):
 		n := p.acceptKw("not")
 		p.expectKw("null")

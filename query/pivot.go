@@ -223,6 +223,12 @@ func execPivot(ctx context.Context, st *Statement, text string, open Opener, o *
 		}
 	}
 
+	if nG == 0 && len(first) == 0 { // no GROUP BY, no row: one row still, as an aggregate has
+		first = append(first, -1) // (no group column to take it)
+		for c := range cells {
+			cells[c] = append(cells[c], n)
+		}
+	}
 	// A row of the aggregates of no rows, for the groups a value misses.
 	empty, err := pivotEmpty(ctx, st, text, open, o, mem)
 	if err != nil {

@@ -3,9 +3,11 @@ package query
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestPivot: PIVOT makes a column of each ON value (sorted, NULL last),
@@ -151,4 +153,107 @@ func TestPivot(t *testing.T) {
 		{"PIVOT (SELECT * FROM m WHERE false) ON s USING count(*)", "ON has no value in the source", "PIVOT"},
 		{"PIVOT m ON nope USING count(*)", `unknown column "nope"`, "nope"},
 	})
+}
+
+// TestPivotModel: random PIVOTs (sources, ON terms with and without IN,
+// USING aggregates and expressions of them, GROUP BY terms and time
+// buckets) against the SELECT they stand for, each value's aggregate
+// FILTER (WHERE term = value): the same rows, the same cells. The
+// values without IN are the term's distinct ones but NULL.
+func TestPivotModel(t *testing.T) {
+	seed := *modelSeed
+	if seed == 0 {
+		seed = uint64(time.Now().UnixNano())
+	}
+	t.Logf("seed %d (replay with -model.seed=%d)", seed, seed)
+	rng := rand.New(rand.NewPCG(seed, 9))
+	rows := genRows(rng, 1200, modelNow.Add(-5*time.Hour).UnixNano())
+	src, err := buildSource(rng, rows, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := openOnly(src)
+	g := &qgen{rng: rng, rows: rows}
+	type using struct{ text, filtered string } // filtered: %[1]s the filter
+	usings := []using{
+		{"count(*)", "count(*) FILTER (WHERE %[1]s)"},
+		{"sum(n)", "sum(n) FILTER (WHERE %[1]s)"},
+		{"avg(v)", "avg(v) FILTER (WHERE %[1]s)"},
+		{"min(x)", "min(x) FILTER (WHERE %[1]s)"},
+		{"max(time)", "max(time) FILTER (WHERE %[1]s)"},
+		{"count(DISTINCT key)", "count(DISTINCT key) FILTER (WHERE %[1]s)"},
+		{"string_agg(key, ';')", "string_agg(key, ';') FILTER (WHERE %[1]s)"},
+		{"max(v) - min(v)", "max(v) FILTER (WHERE %[1]s) - min(v) FILTER (WHERE %[1]s)"},
+		{"bool_or(b)", "bool_or(b) FILTER (WHERE %[1]s)"},
+	}
+	ons := []struct{ term, in string }{
+		{"s", "('alpha', 'beta', 'zeta')"}, {"b", ""}, {"n % 3", "(0, 2, 5)"}, {"key", ""}, {"v > 50", ""}, {"lower(s)", ""},
+	}
+	for i := range *modelQueries / 10 {
+		source := "m"
+		if rng.IntN(3) == 0 {
+			source = "(SELECT * FROM m WHERE " + g.cond(2) + ")"
+		}
+		on := ons[rng.IntN(len(ons))]
+		withIn := on.in != "" && rng.IntN(2) == 0
+		var us []using
+		for range 1 + rng.IntN(2) {
+			us = append(us, usings[rng.IntN(len(usings))])
+		}
+		us = slices.CompactFunc(us, func(a, b using) bool { return a.text == b.text })
+		group := g.pick("", " GROUP BY time(1h)", " GROUP BY series", " GROUP BY hour(time), series", " GROUP BY time(30m), s", " GROUP BY n % 2")
+		q := "PIVOT " + source + " ON " + on.term
+		if withIn {
+			q += " IN " + on.in
+		}
+		var texts []string
+		for _, u := range us {
+			texts = append(texts, u.text)
+		}
+		q += " USING " + strings.Join(texts, ", ") + group
+		// The values the SELECT filters on.
+		var values []string
+		if withIn {
+			values = strings.Split(strings.Trim(on.in, "()"), ", ")
+		} else {
+			for _, r := range mustRun(t, open, "SELECT DISTINCT "+on.term+" AS t FROM "+source+" WHERE "+on.term+" IS NOT NULL ORDER BY t") {
+				switch v := r[0].(type) {
+				case string:
+					values = append(values, "'"+v+"'")
+				default:
+					values = append(values, fmt.Sprint(v))
+				}
+			}
+		}
+		var items []string
+		for _, v := range values {
+			filter := on.term + " = " + v
+			if v == "true" || v == "false" {
+				filter = "(" + on.term + ") = " + v
+			}
+			for _, u := range us {
+				items = append(items, fmt.Sprintf(u.filtered, filter))
+			}
+		}
+		if len(items) == 0 {
+			continue // an empty source: PIVOT says so (TestPivot)
+		}
+		same := "SELECT " + strings.Join(items, ", ") + " FROM " + source + group
+		got, err := runCells(q, open, &Options{BatchRows: 1 + rng.IntN(300), Parallelism: 1 + rng.IntN(3), Now: modelNow})
+		if err != nil {
+			t.Fatalf("query %d %q: %v", i, q, err)
+		}
+		want, err := runCells(same, open, &Options{Now: modelNow})
+		if err != nil {
+			t.Fatalf("query %d %q: %v", i, same, err)
+		}
+		sortRows := func(rows [][]any) {
+			slices.SortFunc(rows, func(a, b []any) int { return strings.Compare(fmt.Sprint(a), fmt.Sprint(b)) })
+		}
+		sortRows(got)
+		sortRows(want)
+		if d := diffCells(got, want); d != "" {
+			t.Fatalf("query %d (seed %d)\n%s\nagainst\n%s\n%s", i, seed, q, same, d)
+		}
+	}
 }
