@@ -189,7 +189,7 @@ func TestPivotModel(t *testing.T) {
 	ons := []struct{ term, in string }{
 		{"s", "('alpha', 'beta', 'zeta')"}, {"b", ""}, {"n % 3", "(0, 2, 5)"}, {"key", ""}, {"v > 50", ""}, {"lower(s)", ""},
 	}
-	for i := range *modelQueries / 10 {
+	for i := range *modelQueries / 2 {
 		source := "m"
 		if rng.IntN(3) == 0 {
 			source = "(SELECT * FROM m WHERE " + g.cond(2) + ")"
