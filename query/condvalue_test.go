@@ -1,8 +1,10 @@
 package query
 
 import (
+	"math"
 	"strconv"
 	"testing"
+	"time"
 )
 
 // TestCondValue: a condition where a value goes is a bool: true where the
@@ -173,4 +175,56 @@ func toStr(v any) string {
 		return "NULL"
 	}
 	return strconv.FormatBool(v.(bool))
+}
+
+// TestIsTrue: x IS [NOT] TRUE and IS [NOT] FALSE are never NULL: a NULL x
+// is neither true nor false; after a comparison, a parenthesised value
+// or a bool column; against the rows counted in Go.
+func TestIsTrue(t *testing.T) {
+	src, rows := testSource(t, 2000, 50)
+	open := openOnly(src)
+	var hot, cold, unknown, bTrue, bFalse, bNull int64
+	for _, r := range rows {
+		switch v, ok := r.f["v"].(float64); {
+		case !ok:
+			unknown++
+		case v > 50:
+			hot++
+		default:
+			cold++
+		}
+		switch b, ok := r.f["b"].(bool); {
+		case !ok:
+			bNull++
+		case b:
+			bTrue++
+		default:
+			bFalse++
+		}
+	}
+	if unknown == 0 || hot == 0 || cold == 0 || bNull == 0 {
+		t.Fatalf("a weak source: %d %d %d %d", hot, cold, unknown, bNull)
+	}
+	got := mustRun(t, open, "SELECT count(*) FILTER (WHERE v > 50 IS TRUE), count(*) FILTER (WHERE (v > 50) IS NOT TRUE), "+
+		"count(*) FILTER (WHERE v > 50 IS FALSE), count(*) FILTER (WHERE v > 50 IS NOT FALSE), count(*) FILTER (WHERE (v > 50) IS NULL), "+
+		"count(*) FILTER (WHERE b IS TRUE), count(*) FILTER (WHERE b IS NOT FALSE), count(*) FILTER (WHERE NOT b IS NOT TRUE) FROM m")
+	want := []any{hot, cold + unknown, cold, hot + unknown, unknown, bTrue, bTrue + bNull, bTrue}
+	if d := diffCells(got, [][]any{want}); d != "" {
+		t.Fatal(d)
+	}
+}
+
+// TestNiladic: current_timestamp is now(), current_date (and today())
+// its day, pi() the number; a column named today stays one.
+func TestNiladic(t *testing.T) {
+	src, _ := testSource(t, 10, 5)
+	now := time.Date(2026, 12, 4, 23, 40, 5, 0, time.UTC)
+	got, err := runCells("SELECT current_timestamp, current_date, today(), current_date(), pi(), 2 * pi() FROM m LIMIT 1", openOnly(src), &Options{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	day := time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC).UnixNano()
+	if d := diffCells(got, [][]any{{now.UnixNano(), day, day, day, math.Pi, 2 * math.Pi}}); d != "" {
+		t.Fatal(d)
+	}
 }
