@@ -371,15 +371,7 @@ func TestOrderByAll(t *testing.T) {
 func TestBetweenAndPipes(t *testing.T) {
 	src, rows := testSource(t, 2000, 50)
 	open := openOnly(src)
-	num := func(r trow, f string) (float64, bool) {
-		switch v := r.f[f].(type) {
-		case float64:
-			return v, true
-		case int64:
-			return float64(v), true
-		}
-		return 0, false
-	}
+	num := numField
 	for _, c := range []struct {
 		where string
 		want  func(r trow) bool

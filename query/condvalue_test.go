@@ -15,15 +15,7 @@ func TestCondValue(t *testing.T) {
 	src, rows := testSource(t, 2000, 50)
 	open := openOnly(src)
 	type tri = any // true, false or nil (NULL)
-	num := func(r trow, f string) (float64, bool) {
-		switch v := r.f[f].(type) {
-		case float64:
-			return v, true
-		case int64:
-			return float64(v), true
-		}
-		return 0, false
-	}
+	num := numField
 	gt := func(r trow, f string, c float64) tri {
 		if v, ok := num(r, f); ok {
 			return v > c

@@ -153,15 +153,7 @@ func TestCorrelatedIn(t *testing.T) {
 	src, rows := testSource(t, 1500, 40)
 	open := openOnly(src)
 	where := func(f func(r trow) bool) []trow { return rowsWhere(rows, f) }
-	num := func(r trow, f string) (float64, bool) {
-		switch v := r.f[f].(type) {
-		case float64:
-			return v, true
-		case int64:
-			return float64(v), true
-		}
-		return 0, false
-	}
+	num := numField
 	// inOut writes the CASE telling in, out and neither apart, and its
 	// oracle: x of the outer row against the values of the rows tied.
 	inOut := func(x, sub string, ox func(o trow) (float64, bool), tied func(o, r trow) bool, y func(rs []trow) []float64) {

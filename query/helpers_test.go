@@ -18,6 +18,17 @@ func mustRun(t testing.TB, open Opener, q string) [][]any {
 	return got
 }
 
+// numField is field f of r as a float64, if it is a number.
+func numField(r trow, f string) (float64, bool) {
+	switch v := r.f[f].(type) {
+	case float64:
+		return v, true
+	case int64:
+		return float64(v), true
+	}
+	return 0, false
+}
+
 // planText runs q, an EXPLAIN, and returns its lines joined.
 func planText(t testing.TB, open Opener, q string) string {
 	t.Helper()

@@ -70,15 +70,7 @@ func (p *parser) insertStmt(st *Statement, pos int) {
 	}
 	p.expectKw("values")
 	for {
-		t := p.expectPunct("(")
-		var row []*Lit
-		for {
-			row = append(row, p.literal())
-			if !p.acceptPunct(",") {
-				break
-			}
-		}
-		p.expectPunct(")")
+		row, t := p.literalRow()
 		if len(row) != len(st.Insert.Cols) {
 			p.fail(t.pos, "%d values for %d columns", len(row), len(st.Insert.Cols))
 		}

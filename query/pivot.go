@@ -108,6 +108,12 @@ func (p *parser) pivotStmt(st *Statement, pos int) {
 		p.groupList(st)
 		p.fill(st)
 	}
+	p.orderLimit(st)
+}
+
+// orderLimit parses [ORDER BY ...] [LIMIT n] after a PIVOT or UNPIVOT:
+// they apply to its result.
+func (p *parser) orderLimit(st *Statement) {
 	if p.acceptKw("order") {
 		p.expectKw("by")
 		for {

@@ -68,16 +68,5 @@ func (p *parser) unpivotStmt(st *Statement, pos int) {
 		u.Union, u.unionPos = append(u.Union, &sel), append(u.unionPos, c.Pos)
 	}
 	*st = Statement{Explain: st.Explain, Analyze: st.Analyze, Union: u.Union, unionPos: u.unionPos, Stream: u.Stream, streamPos: pos, Limit: -1, unpivot: true}
-	if p.acceptKw("order") {
-		p.expectKw("by")
-		for {
-			st.OrderBy = append(st.OrderBy, p.orderItem())
-			if !p.acceptPunct(",") {
-				break
-			}
-		}
-	}
-	if p.acceptKw("limit") {
-		st.Limit = p.count("LIMIT")
-	}
+	p.orderLimit(st)
 }

@@ -29,15 +29,7 @@ const maxValuesRows = 100_000
 func (p *parser) valuesList(pos int) *Values {
 	v := &Values{Pos: pos}
 	for {
-		t := p.expectPunct("(")
-		var row []*Lit
-		for {
-			row = append(row, p.literal())
-			if !p.acceptPunct(",") {
-				break
-			}
-		}
-		p.expectPunct(")")
+		row, t := p.literalRow()
 		if len(v.Rows) > 0 && len(row) != len(v.Rows[0]) {
 			p.fail(t.pos, "VALUES: this row has %d values, the first %d", len(row), len(v.Rows[0]))
 		}
@@ -53,6 +45,20 @@ func (p *parser) valuesList(pos int) *Values {
 		v.Names = append(v.Names, fmt.Sprintf("col%d", i))
 	}
 	return v
+}
+
+// literalRow parses (literal, ...): a row of VALUES, and its "(".
+func (p *parser) literalRow() ([]*Lit, token) {
+	t := p.expectPunct("(")
+	var row []*Lit
+	for {
+		row = append(row, p.literal())
+		if !p.acceptPunct(",") {
+			break
+		}
+	}
+	p.expectPunct(")")
+	return row, t
 }
 
 // columnNames parses (x, y, ...) after a VALUES list's alias: its
