@@ -3,6 +3,8 @@ package query
 import (
 	"slices"
 	"strings"
+
+	"github.com/tsqdb/tsq/internal/textdist"
 )
 
 // funcDoc describes one function of the language for SHOW FUNCTIONS and
@@ -179,7 +181,7 @@ func functionList(pat *string) [][]value {
 func didYouMean(fn string) string {
 	best, dist := "", 3
 	for _, d := range funcDocs {
-		if n := editDistance(fn, d.name); n < dist {
+		if n := textdist.Edit(fn, d.name); n < dist {
 			best, dist = d.name, n
 		}
 	}
@@ -187,25 +189,4 @@ func didYouMean(fn string) string {
 		return ""
 	}
 	return ": did you mean " + best + "?"
-}
-
-// editDistance is the Levenshtein distance of a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/tsqdb/tsq/ingest"
 	"github.com/tsqdb/tsq/internal/progress"
 	"github.com/tsqdb/tsq/internal/render"
+	"github.com/tsqdb/tsq/internal/textdist"
 )
 
 // errQuit ends the shell (.quit, .exit).
@@ -79,32 +80,11 @@ var dotAliases = map[string]string{".tables": ".streams", ".q": ".quit", ".h": "
 func nearestDot(name string) string {
 	best, bestD := "", 3
 	for _, c := range dotCmds {
-		if d := editDistance(name, c.name); d < bestD {
+		if d := textdist.Edit(name, c.name); d < bestD {
 			best, bestD = c.name, d
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance of a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 func (s *session) dotHelp(context.Context, []string, string) error {
