@@ -46,6 +46,8 @@ var tour = []tourStep{
 		`SELECT series, round(max(m.mean), 2) AS mean, count(*) FILTER (WHERE c.value > 2 * m.mean) AS over_twice, round(max(c.value) / max(m.mean), 1) AS peak_x FROM cpu AS c JOIN (SELECT series, avg(value) AS mean FROM cpu GROUP BY series) AS m USING (series) GROUP BY series;`},
 	{"Per series and in all (ROLLUP), the samples over twice their own series' mean (a correlated subquery)",
 		`SELECT series, count(*) AS samples, count(*) FILTER (WHERE value > 2 * (SELECT avg(value) FROM cpu WHERE series = c.series)) AS over_twice, grouping(series) AS total FROM cpu AS c GROUP BY ROLLUP (series) ORDER BY total, series;`},
+	{"PIVOT: a column per series, named by a lookup table (VALUES), a row per day",
+		`PIVOT (SELECT c.time AS time, n.name AS name, c.value AS value FROM cpu AS c JOIN (VALUES ('nab/realAWSCloudwatch/ec2_cpu_utilization_24ae8d', 'web'), ('nab/realAWSCloudwatch/ec2_cpu_utilization_53ea38', 'api'), ('nab/realAWSCloudwatch/ec2_cpu_utilization_5f5533', 'batch'), ('nab/realAWSCloudwatch/rds_cpu_utilization_cc0c53', 'db')) AS n(series, name) USING (series)) ON name USING round(avg(value), 2) GROUP BY time(1d) ORDER BY time LIMIT 5;`},
 	{"WITH and UNION ALL: hourly means computed once, the peak of each series and of all",
 		`WITH hourly AS (SELECT time, series, avg(value) AS v FROM cpu GROUP BY time(1h), series) SELECT series, round(max(v), 2) AS peak FROM hourly GROUP BY series UNION ALL SELECT 'all four', round(max(v), 2) FROM hourly ORDER BY peak DESC;`},
 	{"Raw versus folded: every put and delete, then the current state of each element",

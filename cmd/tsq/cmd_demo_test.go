@@ -38,6 +38,7 @@ func TestDemo(t *testing.T) {
 		regexp.MustCompile(`(?s)QUALIFY r <= 2 ORDER BY series, r;\n┌.*│ nab/realAWSCloudwatch/ec2_cpu_utilization_5f5533 │ 2014-02-19T00:00:00Z │ +48\.69 │ +1\.82 │ +47\.21 │ +1 │.*8 rows`),
 		regexp.MustCompile(`(?s)ORDER BY series, time DESC;\n┌.*│ nab/realAWSCloudwatch/ec2_cpu_utilization_5f5533 │ 2014-02-28T14:22:00Z │ +37\.718 │ +24\.42 │.*4 rows`),
 		regexp.MustCompile(`(?s)ORDER BY total, series;\n┌.*│ nab/realAWSCloudwatch/ec2_cpu_utilization_24ae8d │ +4032 │ +22 │ +0 │.*│ NULL +│ +16128 │ +32 │ +1 │.*5 rows`),
+		regexp.MustCompile(`(?s)GROUP BY time\(1d\) ORDER BY time LIMIT 5;\n┌.*│ time +│ +api │ +batch │ +db │ +web │.*│ 2014-02-14T00:00:00Z │ +1\.82 │ +46\.83 │ +6\.11 │ +0\.13 │.*5 rows`),
 		regexp.MustCompile(`(?s)SUMMARIZE osm;\n┌.*│ lat +│ float64 +│ +446 │ +54\.72 │ 46\.5583569 +│ 47\.7420739 +│`),
 		regexp.MustCompile(`(?s)FROM osm;\n┌.*│ +985 │`),
 		regexp.MustCompile(`(?s)FROM fold\(osm\);\n┌.*│ +485 │`),
