@@ -103,9 +103,12 @@ func (p *parser) pivotStmt(st *Statement, pos int) {
 			break
 		}
 	}
-	if p.acceptKw("group") {
+	if t := p.peek(); p.acceptKw("group") {
 		p.expectKw("by")
 		p.groupList(st)
+		if st.groupingSets != nil {
+			p.fail(t.pos, "PIVOT's GROUP BY takes plain terms: ROLLUP, CUBE and GROUPING SETS are not supported (pivot a SELECT that has them)")
+		}
 		p.fill(st)
 	}
 	p.orderLimit(st)

@@ -151,6 +151,7 @@ func TestPivot(t *testing.T) {
 		{"PIVOT m ON s, b IN (1) USING count(*)", "IN (...) lists the values of one ON column", "IN"},
 		{"PIVOT m ON v USING count(*)", fmt.Sprintf("more than %d values", maxPivotColumns), "v USING"},
 		{"PIVOT (SELECT * FROM m WHERE false) ON s USING count(*)", "ON has no value in the source", "PIVOT"},
+		{"PIVOT m ON s USING count(*) GROUP BY ROLLUP (series)", "PIVOT's GROUP BY takes plain terms", "GROUP"},
 		{"PIVOT m ON nope USING count(*)", `unknown column "nope"`, "nope"},
 	})
 }
