@@ -332,6 +332,23 @@ func pivotColumnsExist(ctx context.Context, st *Statement, text string, open Ope
 	return nil
 }
 
+// take appends the rows idx of a (value reads one) to b and returns them.
+func take[T any, B interface {
+	array.Builder
+	Append(T)
+}](b B, a arrow.Array, idx []int, value func(int) T) arrow.Array {
+	defer b.Release()
+	b.Reserve(len(idx))
+	for _, i := range idx {
+		if a.IsNull(i) {
+			b.AppendNull()
+		} else {
+			b.Append(value(i))
+		}
+	}
+	return b.NewArray()
+}
+
 // pivotColumn names the column of USING item u for the values combo.
 func pivotColumn(pv *Pivot, combo []*Lit, u int) string {
 	var names []string
@@ -481,10 +498,32 @@ func withEmptyRow(mem memory.Allocator, col, e arrow.Array) (arrow.Array, error)
 	return array.Concatenate([]arrow.Array{col, e}, mem)
 }
 
-// takeIndices returns the rows idx of a, in that order.
+// takeIndices returns the rows idx of a, in that order: value by value
+// for the common types, else as slices of its runs put together.
 func takeIndices(mem memory.Allocator, a arrow.Array, idx []int) (arrow.Array, error) {
 	if len(idx) == 0 {
 		return array.NewSlice(a, 0, 0), nil
+	}
+	switch a := a.(type) {
+	case *array.Int64:
+		return take(array.NewInt64Builder(mem), a, idx, a.Value), nil
+	case *array.Float64:
+		return take(array.NewFloat64Builder(mem), a, idx, a.Value), nil
+	case *array.Timestamp:
+		return take(array.NewTimestampBuilder(mem, a.DataType().(*arrow.TimestampType)), a, idx, a.Value), nil
+	case *array.String:
+		return take(array.NewStringBuilder(mem), a, idx, a.Value), nil
+	case *array.Boolean:
+		return take(array.NewBooleanBuilder(mem), a, idx, a.Value), nil
+	case *array.Int32:
+		return take(array.NewInt32Builder(mem), a, idx, a.Value), nil
+	case *array.Dictionary: // series, op: the codes taken, the dictionary shared
+		codes, err := takeIndices(mem, a.Indices(), idx)
+		if err != nil {
+			return nil, err
+		}
+		defer codes.Release()
+		return array.NewDictionaryArray(a.DataType(), codes, a.Dictionary()), nil
 	}
 	var parts []arrow.Array
 	defer func() {
