@@ -260,6 +260,12 @@ func BenchmarkQueryPivot(b *testing.B) {
 	benchQuery(b, "PIVOT nab ON series USING avg(value) GROUP BY time(1d)")
 }
 
+// BenchmarkQueryPivotFine: a column per series, a row per 5 minutes:
+// many rows to spread.
+func BenchmarkQueryPivotFine(b *testing.B) {
+	benchQuery(b, "PIVOT nab ON series USING avg(value) GROUP BY time(5m)")
+}
+
 // BenchmarkQueryLatest: the ten latest samples of the stream, ORDER BY
 // time DESC LIMIT 10: blocks read latest first, the rest left unread.
 func BenchmarkQueryLatest(b *testing.B) {
