@@ -78,6 +78,10 @@ func (s *Store) opener(stream string) (query.Source, error) {
 	return src, nil
 }
 
+// QuerySource returns stream as a query source (a snapshot of it), for a
+// query.Options.OpenFile that reads files through a store of their own.
+func (s *Store) QuerySource(stream string) (query.Source, error) { return s.opener(stream) }
+
 // Schema returns the Arrow schema of a stream's raw view: seq, time,
 // series, key, op, then its fields in order of first appearance.
 func (s *Store) Schema(stream string) (*arrow.Schema, error) {

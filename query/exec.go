@@ -36,6 +36,9 @@ type Options struct {
 	// rows are left out and OnCorrupt is called once for it, from any
 	// goroutine, one call at a time. Read errors still fail the query.
 	OnCorrupt func(CorruptBlock)
+	// OpenFile, when set, reads a file named in FROM (files.go) as a
+	// source, in format ("" told by its bytes).
+	OpenFile func(path, format string) (Source, error)
 }
 
 // CorruptBlock is a block a query left out (Options.OnCorrupt).
@@ -92,6 +95,7 @@ func Exec(ctx context.Context, st *Statement, text string, open Opener, o *Optio
 		}
 		return nil, errAt(text, st.writePos, "%s changes the store: run it with Store.Query", what)
 	}
+	open = withFiles(open, o)
 	if st.Show != "" {
 		return execShow(ctx, st, text, open, o.withDefaults())
 	}

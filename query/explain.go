@@ -40,7 +40,7 @@ func (x *executor) explain(ps pruneStats) (array.RecordReader, error) {
 			add("  | %s", l)
 		}
 	} else {
-		add("stream %s (%s view)", p.st.Stream, view)
+		add("%s (%s view)", sourceName(p.st.Stream, false), view)
 	}
 	r := x.scanRange()
 	add("range: seq %s, time %s, series %s", seqRange(r.slo, r.shi), timeRange(r.tlo, r.thi), seriesSet(r.series))

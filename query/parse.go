@@ -893,6 +893,9 @@ func (p *parser) source(st *Statement) {
 		p.subquery(st, t)
 		return
 	}
+	if p.fileSource(st, t) {
+		return
+	}
 	if isKw(t, "fold") && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(" {
 		p.advance()
 		p.advance()

@@ -150,7 +150,7 @@ func (p *plan) column(c *ColRef) (colKind, error) {
 		return 0, p.errAt(c.Pos, "unknown column %q: a SELECT without FROM has no columns (FROM <stream> reads a stream's)", c.Name)
 	}
 	if !ok {
-		return 0, p.errAt(c.Pos, "unknown column %q in stream %q (columns: %s)", c.Name, p.st.Stream, strings.Join(p.columnNames(), ", "))
+		return 0, p.errAt(c.Pos, "unknown column %q in %s (columns: %s)", c.Name, sourceName(p.st.Stream, true), strings.Join(p.columnNames(), ", "))
 	}
 	p.nd.add(c.Name)
 	return k, nil

@@ -184,35 +184,48 @@ func streamNameOf(path string) string {
 	return strings.TrimRight(name, "_.-")
 }
 
+// importInput opens path (- for stdin) for an import: a Parquet file's
+// rows as an Arrow stream (parquetRead then counts the file's bytes
+// read), any other file as it is; it sets o's source, size and, for
+// Parquet, format. closeInput closes what it opened.
+func importInput(ctx context.Context, e *env, path string, o *importOptions) (r io.Reader, parquetRead *atomic.Int64, closeInput func(), err error) {
+	o.source = path
+	r, closeInput = e.stdin, func() {}
+	if path == "-" {
+		return r, nil, closeInput, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("import: %w", err)
+	}
+	closeInput = func() { f.Close() }
+	if fi, err := f.Stat(); err == nil {
+		o.size = fi.Size()
+	}
+	var magic [4]byte
+	if n, _ := f.ReadAt(magic[:], 0); n != 4 || string(magic[:]) != pqin.Magic {
+		return f, nil, closeInput, nil
+	}
+	// Parquet: its rows as an Arrow stream (the footer first)
+	parquetRead = new(atomic.Int64)
+	budget := cmp.Or(o.budget, tsq.DefaultImportBudget)
+	ps, err := pqin.NewStream(ctx, countingReaderAt{f, parquetRead}, o.size, int(budget/16))
+	if err != nil {
+		f.Close()
+		return nil, nil, nil, fmt.Errorf("import: %s: %w", path, err)
+	}
+	o.format = ingest.Arrow
+	return ps, parquetRead, func() { ps.Close(); f.Close() }, nil
+}
+
 // importFile imports path (- for stdin) into stream name, prints its
 // summary line and, when the times look misread, a note.
 func importFile(ctx context.Context, e *env, st *tsq.Store, path, name, rejects string, o importOptions) error {
-	o.source = path
-	var r io.Reader = e.stdin
-	var parquetRead *atomic.Int64 // bytes of a Parquet file read so far
-	if path != "-" {
-		f, err := os.Open(path)
-		if err != nil {
-			return fmt.Errorf("import: %w", err)
-		}
-		defer f.Close()
-		if fi, err := f.Stat(); err == nil {
-			o.size = fi.Size()
-		}
-		r = f
-		var magic [4]byte
-		if n, _ := f.ReadAt(magic[:], 0); n == 4 && string(magic[:]) == pqin.Magic {
-			// Parquet: its rows as an Arrow stream (the footer first)
-			parquetRead = new(atomic.Int64)
-			budget := cmp.Or(o.budget, tsq.DefaultImportBudget)
-			ps, err := pqin.NewStream(ctx, countingReaderAt{f, parquetRead}, o.size, int(budget/16))
-			if err != nil {
-				return fmt.Errorf("import: %s: %w", path, err)
-			}
-			defer ps.Close()
-			r, o.format = ps, ingest.Arrow
-		}
+	r, parquetRead, closeInput, err := importInput(ctx, e, path, &o)
+	if err != nil {
+		return err
 	}
+	defer closeInput()
 	if o.skipBad {
 		rp := rejects
 		if rp == "" && path != "-" {

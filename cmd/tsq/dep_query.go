@@ -19,7 +19,7 @@ func runQuery(ctx context.Context, e *env, s *tsq.Store, text string) (array.Rec
 	if w := writes(text); w != "" {
 		return nil, fmt.Errorf("%s changes the store and gives no rows to plot or export: run it as a statement, in the shell or with tsq query -c", w)
 	}
-	return s.Query(ctx, text, queryOptions(e))
+	return withQueryFiles(ctx, e, queryOptions(e), func(o *query.Options) (array.RecordReader, error) { return s.Query(ctx, text, o) })
 }
 
 // writes returns DELETE or INSERT when text is such a statement (not
@@ -46,7 +46,9 @@ func runWrite(ctx context.Context, e *env, text string) (array.RecordReader, err
 		return nil, err
 	}
 	defer w.Close()
-	return w.Query(ctx, text, queryOptions(e))
+	// INSERT ... SELECT FROM 'x.csv' reads the file; the statement is
+	// done when Query returns, its result held
+	return withQueryFiles(ctx, e, queryOptions(e), func(o *query.Options) (array.RecordReader, error) { return w.Query(ctx, text, o) })
 }
 
 // queryOptions are the options of --skip-corrupt.

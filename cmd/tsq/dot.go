@@ -99,6 +99,7 @@ func (s *session) dotHelp(context.Context, []string, string) error {
 		{"  SELECT ... {UNION | INTERSECT | EXCEPT} [ALL] SELECT ...", "set operations"},
 		{"  COPY (SELECT ...) TO 'file' [(FORMAT parquet)]", "export a result, as .export does (COPY s TO 'file': a stream)"},
 		{"  COPY s FROM 'file' [(FORMAT csv)]", "import a file into stream s, as .import does"},
+		{"  SELECT ... FROM 'file.csv'", "query a file as it is (read_csv, read_parquet, ...)"},
 		{"  DELETE FROM s WHERE ...", "soft-delete the matching rows"},
 		{"  INSERT INTO s (series, time, f) VALUES (...)", "append records"},
 		{"  SHOW STREAMS, DESCRIBE s, SHOW SERIES FROM s", "the streams, a stream's columns, its series"},

@@ -1,0 +1,79 @@
+package query
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestFileSource: read_csv('p'), read_parquet('p') and a quoted path
+// ('data/x.csv', 'x.parquet.gz') name files, read by Options.OpenFile in
+// the format the reader names; a quoted name that looks like no file is
+// a stream's; a file side of a join goes by its base name; without
+// OpenFile, or when it fails, the error is at the file's name.
+func TestFileSource(t *testing.T) {
+	src, _ := testSource(t, 300, 20)
+	open := openOnly(src)
+	var asked []string
+	o := &Options{OpenFile: func(path, format string) (Source, error) {
+		asked = append(asked, format+"|"+path)
+		if strings.Contains(path, "missing") {
+			return nil, errors.New("no such file")
+		}
+		return src, nil
+	}}
+	run := func(q string) [][]any {
+		t.Helper()
+		rows, err := runCells(q, open, o)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return rows
+	}
+	want := run("SELECT count(*), sum(n) FROM m")
+	for _, q := range []string{
+		"SELECT count(*), sum(n) FROM read_csv('data/x.csv')",
+		"SELECT count(*), sum(n) FROM read_parquet('x.parquet')",
+		"SELECT count(*), sum(n) FROM 'y.parquet.gz'",
+		"SELECT count(*), sum(n) FROM 'dir/plain'",
+	} {
+		if d := diffCells(run(q), want); d != "" {
+			t.Errorf("%s: %s", q, d)
+		}
+	}
+	if got := strings.Join(asked, ","); got != "csv|data/x.csv,parquet|x.parquet,|y.parquet.gz,|dir/plain" {
+		t.Fatalf("OpenFile asked for %s", got)
+	}
+	asked = nil
+	if d := diffCells(run("SELECT count(*) FROM 'm'"), run("SELECT count(*) FROM m")); d != "" || len(asked) != 0 {
+		t.Fatalf("'m' is the stream m: %s, files %v", d, asked)
+	}
+	got := run("SELECT x.n, m.n FROM m JOIN 'a/x.v2.csv' USING (seq) LIMIT 3")
+	if len(got) != 3 || got[0][0] != got[0][1] {
+		t.Fatalf("join with a file: %v", got)
+	}
+	plan := strings.Join(func() []string {
+		var l []string
+		for _, r := range run("EXPLAIN SELECT count(*) FROM 'a/b.csv'") {
+			l = append(l, r[0].(string))
+		}
+		return l
+	}(), "\n")
+	if !strings.Contains(plan, "file 'a/b.csv' (raw view)") {
+		t.Fatalf("EXPLAIN:\n%s", plan)
+	}
+	for _, c := range []struct {
+		q   string
+		o   *Options
+		err string
+	}{
+		{"SELECT * FROM 'a/b.csv'", nil, "reading a file in FROM takes tsq's shell or tsq query"},
+		{"SELECT * FROM read_csv('missing.csv')", o, "no such file"},
+		{"SELECT * FROM read_csv(x)", o, "read_csv wants the file's path in quotes"},
+		{"SELECT nope FROM 'a/b.csv'", o, `unknown column "nope" in file 'a/b.csv'`},
+	} {
+		if _, err := runCells(c.q, open, c.o); err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("%s: %v, want %q", c.q, err, c.err)
+		}
+	}
+}
