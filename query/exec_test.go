@@ -301,6 +301,7 @@ func FuzzQuery(f *testing.F) {
 		"SELECT v > 1 AS h, NOT b, (n BETWEEN 2 AND 5)::int, s || key || n, bool_and(x > 2 OR b) FROM m WHERE coalesce(v > 3, b) GROUP BY h, 2, 3, 4",
 		"SELECT name, count(*) FROM (UNPIVOT (SELECT s, v, x, n FROM m) ON v, x, n INTO NAME name VALUE val ORDER BY val LIMIT 40) GROUP BY name",
 		"SELECT l.x, count(*) FROM m JOIN (VALUES ('alpha', 1), ('beta', NULL)) AS l(s, x) USING (s) WHERE l.x IS NULL OR v > 1 GROUP BY l.x",
+		"SELECT count(*) FROM read_csv('a/x.csv') AS f JOIN m USING (seq) WHERE f.v > 1 UNION ALL SELECT n FROM 'b.parquet'",
 		"PIVOT (SELECT * FROM m WHERE v > 1) ON s, n > 3 USING count(*), max(v) - min(x) AS r GROUP BY time(10m), host ORDER BY time LIMIT 4",
 		"SELECT CAST(time AS DATE), avg(v)::DECIMAL(9, 2), dayname(time), position('a' IN s), lag(v > 1) OVER (ORDER BY time) FROM (SELECT * FROM m) WHERE (n * 2) NOT BETWEEN 1 AND 9",
 		"SUMMARIZE SELECT s, n % 3 AS r, b FROM m WHERE v > 1",
