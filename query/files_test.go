@@ -48,6 +48,9 @@ func TestFileSource(t *testing.T) {
 	if d := diffCells(run("SELECT count(*) FROM 'm'"), run("SELECT count(*) FROM m")); d != "" || len(asked) != 0 {
 		t.Fatalf("'m' is the stream m: %s, files %v", d, asked)
 	}
+	if d := diffCells(run("SELECT count(*) FROM fold('a/x.jsonl')"), run("SELECT count(*) FROM fold(m)")); d != "" {
+		t.Fatalf("fold of a file: %s", d)
+	}
 	got := run("SELECT x.n, m.n FROM m JOIN 'a/x.v2.csv' USING (seq) LIMIT 3")
 	if len(got) != 3 || got[0][0] != got[0][1] {
 		t.Fatalf("join with a file: %v", got)

@@ -900,7 +900,9 @@ func (p *parser) source(st *Statement) {
 		p.advance()
 		p.advance()
 		st.Fold = true
-		st.Stream, st.streamPos = p.streamName()
+		if !p.fileSource(st, p.peek()) { // fold('events.jsonl'): a file's current state
+			st.Stream, st.streamPos = p.streamName()
+		}
 		p.expectPunct(")")
 		if isKw(p.peek(), "as") && isKw(p.tok(p.i+1), "of") { // AS name is a join side's name
 			p.advance()
