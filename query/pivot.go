@@ -157,8 +157,10 @@ func execPivot(ctx context.Context, st *Statement, text string, open Opener, o *
 		inner.Items = append(inner.Items, it)
 		inner.GroupBy = append(inner.GroupBy, g)
 	}
-	if err := pivotColumnsExist(ctx, st, text, open, o); err != nil {
-		return nil, err
+	if slices.ContainsFunc(pv.On, func(a *Arith) bool { return a.Col != nil }) {
+		if err := pivotColumnsExist(ctx, st, text, open, o); err != nil {
+			return nil, err
+		}
 	}
 	if st.Explain { // the aggregate query's plan
 		return exec(ctx, &inner, text, open, o)
@@ -239,11 +241,13 @@ func execPivot(ctx context.Context, st *Statement, text string, open Opener, o *
 		}
 	}
 	// A row of the aggregates of no rows, for the groups a value misses.
-	empty, err := pivotEmpty(ctx, st, text, open, o, mem)
-	if err != nil {
-		return nil, err
+	var empty arrow.RecordBatch // run only when a group misses a value
+	if slices.ContainsFunc(cells, func(c []int) bool { return slices.Contains(c, n) }) {
+		if empty, err = pivotEmpty(ctx, st, text, open, o, mem); err != nil {
+			return nil, err
+		}
+		defer empty.Release()
 	}
-	defer empty.Release()
 	var fields []arrow.Field
 	var out []arrow.Array
 	release := func() {
@@ -260,10 +264,14 @@ func execPivot(ctx context.Context, st *Statement, text string, open Opener, o *
 		fields, out = append(fields, rec.Schema().Field(g)), append(out, a)
 	}
 	for u := range nU {
-		withEmpty, err := withEmptyRow(mem, cols[nG+u], empty.Column(u))
-		if err != nil {
-			release()
-			return nil, err
+		withEmpty := cols[nG+u] // no group misses a value: no row n
+		withEmpty.Retain()
+		if empty != nil {
+			withEmpty.Release()
+			if withEmpty, err = withEmptyRow(mem, cols[nG+u], empty.Column(u)); err != nil {
+				release()
+				return nil, err
+			}
 		}
 		for c, combo := range combos {
 			a, err := takeIndices(mem, withEmpty, cells[c])

@@ -114,14 +114,19 @@ func (s *session) dotHelp(context.Context, []string, string) error {
 	return err
 }
 
-func (s *session) dotStreams(context.Context, []string, string) error {
+// streams returns the store's streams; none, it says so.
+func (s *session) streams() ([]string, error) {
 	names, err := s.st.Streams()
-	if err != nil {
-		return err
-	}
-	if len(names) == 0 {
+	if err == nil && len(names) == 0 {
 		fmt.Fprintln(s.out, "no streams")
-		return nil
+	}
+	return names, err
+}
+
+func (s *session) dotStreams(context.Context, []string, string) error {
+	names, err := s.streams()
+	if err != nil || len(names) == 0 {
+		return err
 	}
 	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
 	for _, n := range names {
@@ -136,13 +141,9 @@ func (s *session) dotStreams(context.Context, []string, string) error {
 
 func (s *session) dotSchema(_ context.Context, w []string, _ string) error {
 	if len(w) == 0 { // every stream's, each under its name
-		names, err := s.st.Streams()
-		if err != nil {
+		names, err := s.streams()
+		if err != nil || len(names) == 0 {
 			return err
-		}
-		if len(names) == 0 {
-			fmt.Fprintln(s.out, "no streams")
-			return nil
 		}
 		w = names
 	}
