@@ -114,6 +114,9 @@ func TestInteropCondValues(t *testing.T) {
 		{"pivot condition", "PIVOT (SELECT * FROM nab WHERE series LIKE '%cpu%') ON value > 50 USING count(*), max(value) AS top GROUP BY series"},
 		{"unpivot", "SELECT name, count(*) AS n, round(avg(value), 6) AS a FROM (UNPIVOT (SELECT series, time, value, value * 2 AS twice FROM nab) ON value, twice) GROUP BY name ORDER BY name"},
 		{"values join", "SELECT l.kind, count(*) AS n, round(avg(value), 6) AS a FROM nab JOIN (VALUES ('nab/realAWSCloudwatch/ec2_cpu_utilization_24ae8d', 'web'), ('nab/realAWSCloudwatch/rds_cpu_utilization_cc0c53', 'db')) AS l(s, kind) ON nab.series = l.s GROUP BY l.kind ORDER BY l.kind"},
+		{"pivot implicit group", "PIVOT (SELECT series, hour(time) AS h, value FROM nab) ON h IN (0, 12) USING max(value) ORDER BY ALL"},
+		{"pivot values", "PIVOT (VALUES ('a', 1, 2.5), ('a', 2, 3.0), ('b', 1, 5.0)) AS t(k, y, v) ON y USING sum(v)"},
+		{"values statement", "VALUES (1, 'a'), (2, 'b') ORDER BY 1 DESC"},
 		{"pivot two terms", "PIVOT (SELECT * FROM nab WHERE series LIKE '%Cloudwatch%') ON value > 10, dayofweek(time) USING sum(value) GROUP BY series"},
 	} {
 		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)

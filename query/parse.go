@@ -183,6 +183,15 @@ func (p *parser) statement() (st *Statement, err error) {
 		p.end()
 		return st, nil
 	}
+	if t := p.peek(); isKw(t, "values") { // VALUES (...), ...: SELECT * FROM (VALUES ...)
+		p.advance()
+		sub := &Statement{Limit: -1, Stream: "(values)", streamPos: t.pos}
+		sub.Values = p.valuesList(t.pos)
+		st.Star, st.Sub, st.Stream, st.streamPos = true, sub, "(subquery)", t.pos
+		p.orderLimit(st)
+		p.end()
+		return st, nil
+	}
 	if t := p.peek(); isKw(t, "insert") {
 		if st.Explain {
 			p.fail(t.pos, "EXPLAIN INSERT is not supported: an INSERT reads nothing")

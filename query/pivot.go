@@ -27,7 +27,8 @@ import (
 // result has but NULL, in order (numbers by value, where DuckDB orders
 // them as text). A column is named by its values joined by "_", and "_"
 // and the aggregate's name after them when USING has more than one or
-// names it. Without GROUP BY the result is one row.
+// names it. Without GROUP BY it groups by the columns ON and USING leave
+// (pivotImplicitGroup).
 
 // Pivot is a PIVOT's ON, IN and USING.
 type Pivot struct {
@@ -35,6 +36,8 @@ type Pivot struct {
 	In    []*Lit // the values of On[0], when given
 	Using []SelectItem
 	Pos   int
+	// OrderAll: ORDER BY ALL, its direction; nil otherwise
+	OrderAll *OrderItem
 }
 
 // maxPivotColumns bounds the columns a PIVOT makes.
@@ -114,12 +117,21 @@ func (p *parser) pivotStmt(st *Statement, pos int) {
 	p.orderLimit(st)
 }
 
-// orderLimit parses [ORDER BY ...] [LIMIT n] after a PIVOT or UNPIVOT:
-// they apply to its result.
+// orderLimit parses [ORDER BY ...] [LIMIT n] after a PIVOT, UNPIVOT or VALUES:
+// they apply to its result. A PIVOT's ORDER BY ALL orders by every
+// column, left to right, once they are known (Pivot.OrderAll).
 func (p *parser) orderLimit(st *Statement) {
 	if p.acceptKw("order") {
 		p.expectKw("by")
-		for {
+		if t := p.peek(); isKw(t, "all") {
+			p.advance()
+			if st.Pivot == nil {
+				p.fail(t.pos, "ORDER BY ALL is not supported here: name the columns")
+			}
+			desc, nulls := p.direction()
+			st.Pivot.OrderAll = &OrderItem{Desc: desc, Nulls: nulls, Pos: t.pos}
+		}
+		for st.Pivot == nil || st.Pivot.OrderAll == nil {
 			st.OrderBy = append(st.OrderBy, p.orderItem())
 			if !p.acceptPunct(",") {
 				break
@@ -157,9 +169,13 @@ func execPivot(ctx context.Context, st *Statement, text string, open Opener, o *
 		inner.Items = append(inner.Items, it)
 		inner.GroupBy = append(inner.GroupBy, g)
 	}
-	if slices.ContainsFunc(pv.On, func(a *Arith) bool { return a.Col != nil }) {
-		if err := pivotColumnsExist(ctx, st, text, open, o); err != nil {
+	if len(st.GroupBy) == 0 || slices.ContainsFunc(pv.On, func(a *Arith) bool { return a.Col != nil }) {
+		fields, err := pivotSourceFields(ctx, st, text, open, o)
+		if err != nil {
 			return nil, err
+		}
+		if len(st.GroupBy) == 0 { // the columns ON and USING leave, before ON's terms
+			inner.GroupBy = append(pivotImplicitGroup(st, fields), inner.GroupBy...)
 		}
 	}
 	if st.Explain { // the aggregate query's plan
@@ -192,7 +208,7 @@ func execPivot(ctx context.Context, st *Statement, text string, open Opener, o *
 	if n := len(combos) * nU; n > maxPivotColumns {
 		return nil, errAt(text, pv.Pos, "PIVOT makes %d columns, more than %d: list the values with ON x IN (...), or narrow the source", n, maxPivotColumns)
 	}
-	if len(combos) == 0 && nG == 0 {
+	if len(combos) == 0 && len(st.GroupBy) == 0 {
 		return nil, errAt(text, pv.Pos, "PIVOT: ON has no value in the source (it has no rows), so there is no column to make")
 	}
 	comboOf := map[string]int{}
@@ -306,7 +322,15 @@ func execPivot(ctx context.Context, st *Statement, text string, open Opener, o *
 	if err != nil {
 		return nil, err
 	}
-	if len(st.OrderBy) == 0 && st.Limit < 0 {
+	orderBy := st.OrderBy
+	if all := pv.OrderAll; all != nil {
+		for i := range fs {
+			o := *all
+			o.Index = i + 1
+			orderBy = append(orderBy, o)
+		}
+	}
+	if len(orderBy) == 0 && st.Limit < 0 {
 		return reader, nil
 	}
 	held, err := holdResult(reader, pv.Pos, text) // ORDER BY and LIMIT over the pivoted rows
@@ -314,30 +338,65 @@ func execPivot(ctx context.Context, st *Statement, text string, open Opener, o *
 	if err != nil {
 		return nil, err
 	}
-	outer := &Statement{Star: true, Sub: &Statement{}, Stream: "(subquery)", streamPos: pv.Pos, OrderBy: st.OrderBy, Limit: st.Limit}
+	outer := &Statement{Star: true, Sub: &Statement{}, Stream: "(subquery)", streamPos: pv.Pos, OrderBy: orderBy, Limit: st.Limit}
 	return execSource(ctx, outer, text, held, o, inValues{})
 }
 
-// pivotColumnsExist checks that the columns ON names are the source's:
-// GROUP BY takes a column no row has as text, "" in every row.
-func pivotColumnsExist(ctx context.Context, st *Statement, text string, open Opener, o *Options) error {
+// pivotSourceFields returns the columns of st's source, as SELECT *
+// gives them, having checked that the columns ON names are among them
+// (GROUP BY takes a column no row has as text, "" in every row).
+func pivotSourceFields(ctx context.Context, st *Statement, text string, open Opener, o *Options) ([]arrow.Field, error) {
 	q := *st
 	q.Pivot, q.Items, q.GroupBy, q.Fill, q.OrderBy, q.Limit, q.Offset, q.Explain, q.Star = nil, nil, nil, nil, nil, 0, 0, false, true
 	rr, err := exec(ctx, &q, text, open, o)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer rr.Release()
+	fields := rr.Schema().Fields()
 	var names []string
-	for _, f := range rr.Schema().Fields() {
+	for _, f := range fields {
 		names = append(names, f.Name)
 	}
 	for _, on := range st.Pivot.On {
 		if on.Col != nil && !slices.Contains(names, on.Col.Name) {
-			return errAt(text, on.Pos, "unknown column %q in PIVOT's source (columns: %s)", on.Col.Name, strings.Join(names, ", "))
+			return nil, errAt(text, on.Pos, "unknown column %q in PIVOT's source (columns: %s)", on.Col.Name, strings.Join(names, ", "))
 		}
 	}
-	return nil
+	return fields, nil
+}
+
+// pivotImplicitGroup returns the GROUP BY of a PIVOT that has none, as
+// DuckDB has it: each column of the source that ON and USING do not
+// name, but those no GROUP BY takes (seq, time: group by a bucket of
+// it; bytes) and, when the source is a stream's view (its columns start
+// seq, time, series, key, op), its key and op, which are each record's
+// own rather than data: a stream's implicit groups are its series and
+// its other fields.
+func pivotImplicitGroup(st *Statement, fields []arrow.Field) []GroupItem {
+	named := map[string]bool{}
+	refs := &Statement{}
+	for _, u := range st.Pivot.Using {
+		refs.Items = append(refs.Items, u)
+	}
+	for _, on := range st.Pivot.On {
+		refs.Items = append(refs.Items, SelectItem{Expr: on})
+	}
+	eachCol(refs, func(name string, _ int) { named[name] = true })
+	view := len(fields) >= 5
+	for i, n := range []string{ColSeq, ColTime, ColSeries, ColKey, ColOp} {
+		view = view && fields[i].Name == n
+	}
+	var group []GroupItem
+	for _, f := range fields {
+		switch {
+		case named[f.Name], f.Name == ColSeq, f.Name == ColTime, f.Type.ID() == arrow.BINARY:
+		case view && (f.Name == ColKey || f.Name == ColOp):
+		default:
+			group = append(group, GroupItem{Col: &ColRef{Name: f.Name, Pos: st.Pivot.Pos}, Pos: st.Pivot.Pos})
+		}
+	}
+	return group
 }
 
 // take appends the rows idx of a (value reads one) to b and returns them.

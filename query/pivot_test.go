@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -94,8 +95,9 @@ func TestPivot(t *testing.T) {
 		t.Fatal(d)
 	}
 	// IN picks the columns, a value absent included, NULL too; one USING unnamed
-	// names a column by the value alone; no GROUP BY is one row.
-	got = mustRun(t, open, "PIVOT (SELECT * FROM m WHERE op = 'put') ON s IN ('alpha', 'nothing', NULL) USING count(*)")
+	// names a column by the value alone; a source of the ON column alone is
+	// one row.
+	got = mustRun(t, open, "PIVOT (SELECT s FROM m WHERE op = 'put') ON s IN ('alpha', 'nothing', NULL) USING count(*)")
 	var alpha, null int64
 	for k, n := range count {
 		switch k.s {
@@ -113,11 +115,11 @@ func TestPivot(t *testing.T) {
 	}
 	// Several ON terms: every combination of their values, a condition's
 	// too.
-	cols, err = columnNamesOf("PIVOT m ON b, n > 25 USING count(*)", open)
+	cols, err = columnNamesOf("PIVOT (SELECT b, n FROM m) ON b, n > 25 USING count(*)", open)
 	if err != nil || strings.Join(cols, "|") != "false_false|false_true|true_false|true_true" {
 		t.Fatalf("two ON terms: %q %v", cols, err)
 	}
-	got = mustRun(t, open, "PIVOT m ON b, n > 25 USING count(*)")
+	got = mustRun(t, open, "PIVOT (SELECT b, n FROM m) ON b, n > 25 USING count(*)")
 	var tt int64
 	for _, r := range rows {
 		if b, ok := r.f["b"].(bool); ok && b {
@@ -129,6 +131,18 @@ func TestPivot(t *testing.T) {
 	if got[0][3] != tt {
 		t.Fatalf("true_true %v, want %d", got[0][4], tt)
 	}
+	// Without GROUP BY it groups by the columns ON and USING leave, as
+	// DuckDB does: a stream's series and other fields (not its seq, time,
+	// key and op, nor bytes), a relation's own columns.
+	if cols, err := columnNamesOf("PIVOT m ON s IN ('alpha') USING count(*)", open); err != nil || strings.Join(cols, "|") != "series|b|n|v|x|alpha" {
+		t.Fatalf("implicit GROUP BY: %q %v", cols, err)
+	}
+	sameRows(t, open, "PIVOT m ON s IN ('alpha', 'beta') USING avg(v) ORDER BY ALL",
+		"SELECT series, b, n, x, avg(v) FILTER (WHERE s = 'alpha') AS alpha, avg(v) FILTER (WHERE s = 'beta') AS beta FROM m GROUP BY series, b, n, x ORDER BY ALL", 100)
+	sameRows(t, open, "PIVOT (SELECT series AS host, s, v, key FROM m) ON s IN ('alpha') USING sum(v) ORDER BY host, key",
+		"SELECT series AS host, key, sum(v) FILTER (WHERE s = 'alpha') AS alpha FROM m GROUP BY host, key ORDER BY host, key", 20)
+	sameRows(t, open, "PIVOT (VALUES ('a', 1, 2.5), ('a', 2, 3), ('b', 1, 5)) AS t(k, y, v) ON y USING sum(v)",
+		"VALUES ('a', 2.5, 3.0), ('b', 5, NULL)", 2)
 	// An expression of aggregates in USING takes each filtered.
 	sameRows(t, open, "PIVOT m ON s IN ('alpha') USING max(v) - min(v) AS spread GROUP BY series",
 		"SELECT max(v) FILTER (WHERE s = 'alpha') - min(v) FILTER (WHERE s = 'alpha') AS alpha_spread FROM m GROUP BY series", 3)
@@ -212,6 +226,15 @@ func TestPivotModel(t *testing.T) {
 			texts = append(texts, u.text)
 		}
 		q += " USING " + strings.Join(texts, ", ") + group
+		if group == "" { // the columns ON and USING leave: series, the fields unnamed
+			var left []string
+			for _, f := range []string{"series", "b", "n", "s", "v", "x"} {
+				if !regexp.MustCompile(`\b` + f + `\b`).MatchString(on.term + " " + strings.Join(texts, " ")) {
+					left = append(left, f)
+				}
+			}
+			group = " GROUP BY " + strings.Join(left, ", ")
+		}
 		// The values the SELECT filters on.
 		var values []string
 		if withIn {

@@ -22,6 +22,11 @@ func TestValues(t *testing.T) {
 	if d := diffCells(got, [][]any{{int64(-3), "c", -1000.0, nil, nil}, {int64(1), "a", 2.5, true, nil}}); d != "" {
 		t.Fatal(d)
 	}
+	// A VALUES list alone is a statement, ORDER BY and LIMIT after it.
+	got = mustRun(t, open, "VALUES (1, 'a'), (2, 'b'), (3, NULL) ORDER BY 1 DESC LIMIT 2;")
+	if d := diffCells(got, [][]any{{int64(3), nil}, {int64(2), "b"}}); d != "" {
+		t.Fatalf("VALUES statement: %s", d)
+	}
 	day := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).UnixNano()
 	got = mustRun(t, open, "SELECT time, x FROM (VALUES ('2024-01-01', 1), ('2024-01-01T00:00:01Z', 2)) AS t(time, x) WHERE time > '2024-01-01'")
 	if d := diffCells(got, [][]any{{day + 1e9, int64(2)}}); d != "" {
@@ -62,5 +67,7 @@ func TestValues(t *testing.T) {
 		{"SELECT * FROM (VALUES (1, 2), (3))", "VALUES: this row has 1 values, the first 2", "(3)"},
 		{"SELECT * FROM (VALUES (1, 2)) AS t(x)", "VALUES has 2 columns and the alias names 1", "x)"},
 		{"SELECT * FROM (VALUES (1), (v))", "expected a value", "v)"},
+		{"VALUES (1) ORDER BY ALL", "ORDER BY ALL is not supported here", "ALL"},
+		{"VALUES (1) WHERE true", "unexpected", "WHERE"},
 	})
 }
