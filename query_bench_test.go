@@ -266,6 +266,12 @@ func BenchmarkQueryPivotFine(b *testing.B) {
 	benchQuery(b, "PIVOT nab ON series USING avg(value) GROUP BY time(5m)")
 }
 
+// BenchmarkQueryPivotSubquery: a PIVOT of a subquery, grouped by the
+// columns ON and USING leave (series): the subquery runs once.
+func BenchmarkQueryPivotSubquery(b *testing.B) {
+	benchQuery(b, "PIVOT (SELECT series, hour(time) AS h, value FROM nab WHERE value > 60) ON h IN (0, 6, 12, 18) USING max(value)")
+}
+
 // BenchmarkQueryLatest: the ten latest samples of the stream, ORDER BY
 // time DESC LIMIT 10: blocks read latest first, the rest left unread.
 func BenchmarkQueryLatest(b *testing.B) {

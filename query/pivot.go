@@ -152,6 +152,22 @@ func execPivot(ctx context.Context, st *Statement, text string, open Opener, o *
 	pv := st.Pivot
 	opts := o.withDefaults()
 	mem := opts.Allocator
+	if st.Sub != nil && !st.Explain { // run the subquery once for the queries below
+		src, err := subquerySource(ctx, st, text, open, o)
+		if err != nil {
+			return nil, err
+		}
+		outer := open
+		open = func(name string) (Source, error) {
+			if name == st.Stream {
+				return src, nil
+			}
+			return outer(name)
+		}
+		held := *st
+		held.Sub = nil
+		st = &held
+	}
 	inner := *st
 	inner.Pivot, inner.Items, inner.OrderBy, inner.Limit, inner.Offset = nil, nil, nil, -1, 0
 	inner.GroupBy = slices.Clone(st.GroupBy)
