@@ -281,3 +281,27 @@ func TestPivotModel(t *testing.T) {
 		}
 	}
 }
+
+// TestPivotSubqueryOnce: a PIVOT or UNPIVOT of a subquery runs the
+// subquery once, whatever queries it makes of it: the stream is opened
+// once.
+func TestPivotSubqueryOnce(t *testing.T) {
+	src, _ := testSource(t, 500, 20)
+	for _, q := range []string{
+		"PIVOT (SELECT series, s, v FROM m) ON s USING avg(v)",
+		"PIVOT (SELECT series, s, v FROM m) ON s IN ('alpha', 'nothing') USING count(*), max(v) GROUP BY series",
+		"UNPIVOT (SELECT series, v, x, n FROM m) ON v, x, n",
+	} {
+		opened := 0
+		open := func(name string) (Source, error) {
+			opened++
+			return openOnly(src)(name)
+		}
+		if rows := mustRun(t, open, q); len(rows) == 0 {
+			t.Fatalf("%s: no rows", q)
+		}
+		if opened != 1 {
+			t.Errorf("%s: the stream opened %d times, want once", q, opened)
+		}
+	}
+}

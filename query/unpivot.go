@@ -9,7 +9,8 @@ package query
 //
 //	SELECT * EXCLUDE (seq, x, y, ...), 'x' AS n, x AS v FROM <source> WHERE x IS NOT NULL
 //
-// for each ON column, so its rows come column by column.
+// for each ON column, so its rows come column by column. A subquery
+// source becomes the union's WITH relation: it runs once.
 
 // unpivotStmt parses the rest of UNPIVOT (at pos) into the union it is.
 func (p *parser) unpivotStmt(st *Statement, pos int) {
@@ -56,6 +57,11 @@ func (p *parser) unpivotStmt(st *Statement, pos int) {
 	if src.Sub == nil { // a stream's: its seq names no row of the result
 		exclude = append([]*ColRef{{Name: ColSeq, Pos: pos}}, on...)
 	}
+	var with []CTE
+	if src.Sub != nil { // run once, read by each SELECT as a WITH relation is
+		with = []CTE{{Name: "(subquery)", Pos: src.streamPos, St: src.Sub}}
+		src.Sub = nil
+	}
 	u := &Statement{Stream: "(union)", streamPos: pos, Limit: -1}
 	for _, c := range on {
 		sel := *src
@@ -67,6 +73,6 @@ func (p *parser) unpivotStmt(st *Statement, pos int) {
 		sel.Where = &ExprMatch{X: &Arith{Col: c, Pos: c.Pos}, Null: true, Neg: true, Pos: c.Pos}
 		u.Union, u.unionPos = append(u.Union, &sel), append(u.unionPos, c.Pos)
 	}
-	*st = Statement{Explain: st.Explain, Analyze: st.Analyze, Union: u.Union, unionPos: u.unionPos, Stream: u.Stream, streamPos: pos, Limit: -1, unpivot: true}
+	*st = Statement{Explain: st.Explain, Analyze: st.Analyze, With: with, Union: u.Union, unionPos: u.unionPos, Stream: u.Stream, streamPos: pos, Limit: -1, unpivot: true}
 	p.orderLimit(st)
 }
