@@ -200,7 +200,10 @@ func execSource(ctx context.Context, st *Statement, text string, src Source, o *
 		return nil, err
 	}
 	if sub, ok := src.(*subSource); ok {
-		fs.instants, fs.star = sub.instants, sub.star
+		fs.instants, fs.star, fs.relation = sub.instants, sub.star, "the subquery"
+		if sub.cte != "" {
+			fs.relation = "WITH relation " + sub.cte
+		}
 		for _, f := range sub.fields { // also when no row came
 			if err := fs.add(f.Name, f.Type); err != nil {
 				return nil, err

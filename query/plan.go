@@ -149,6 +149,9 @@ func (p *plan) column(c *ColRef) (colKind, error) {
 	if p.st.noFrom { // its one row's seq, time and series are no one's
 		return 0, p.errAt(c.Pos, "unknown column %q: a SELECT without FROM has no columns (FROM <stream> reads a stream's)", c.Name)
 	}
+	if !ok && p.fields.relation != "" && p.fields.star != nil {
+		return 0, p.errAt(c.Pos, "unknown column %q in %s (columns: %s)", c.Name, p.fields.relation, strings.Join(p.fields.star, ", "))
+	}
 	if !ok {
 		return 0, p.errAt(c.Pos, "unknown column %q in %s (columns: %s)", c.Name, sourceName(p.st.Stream, true), strings.Join(p.columnNames(), ", "))
 	}

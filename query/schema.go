@@ -47,6 +47,9 @@ type fieldSet struct {
 	// star, when set, lists the columns of SELECT * (a join's: a.time,
 	// b.value, ...) instead of the base columns and every field
 	star []string
+	// relation names a held result in messages ("the subquery", "WITH
+	// relation p"); "" for a stream
+	relation string
 }
 
 // instant reports whether field name holds instants.

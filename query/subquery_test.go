@@ -108,7 +108,7 @@ func TestSubqueryErrors(t *testing.T) {
 		{"SELECT count(*) FROM (SELECT * FROM m", `expected ")"`, ""},
 		{"SELECT count(*) FROM (m)", "expected SELECT after FROM (", "m)"},
 		{"SELECT count(*) FROM (SELECT * FROM m) AS", "expected a name for the subquery", ""},
-		{"SELECT x FROM (SELECT v FROM m LIMIT 3)", `unknown column "x" in stream "(subquery)"`, "x"},
+		{"SELECT x FROM (SELECT v FROM m LIMIT 3)", `unknown column "x" in the subquery (columns: v)`, "x"},
 		{"SELECT * FROM (SELECT b, b FROM m)", "its column b appears twice", "(SELECT"},
 	})
 	maxSubqueryRows = 100
