@@ -26,9 +26,10 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
-	store          string // --store, resolved
-	storeSet       bool   // --store was given
-	skipCorrupt    bool   // --skip-corrupt: queries leave out corrupt blocks
+	store          string     // --store, resolved
+	storeSet       bool       // --store was given
+	skipCorrupt    bool       // --skip-corrupt: queries leave out corrupt blocks
+	fileCache      *fileCache // files read by statements (queryfiles.go); see files()
 }
 
 // command is one subcommand.
@@ -68,6 +69,9 @@ func run(ctx context.Context, e *env, args []string) int {
 		} else {
 			err = c.run(ctx, e, rest)
 		}
+	}
+	if cerr := e.fileCache.close(); cerr != nil && err == nil {
+		err = fmt.Errorf("removing the files read: %w", cerr)
 	}
 	if err == nil {
 		return 0

@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	tsq "github.com/tsqdb/tsq"
@@ -14,25 +17,143 @@ import (
 	"github.com/tsqdb/tsq/query"
 )
 
-// queryFiles reads the files a statement names in FROM (FROM 'x.csv',
-// read_parquet('y.parquet')) as tsq import reads them: each into a
-// temporary store of its own, bounded in memory as an import is, which
-// close removes. A file named twice is read once.
-type queryFiles struct {
-	ctx     context.Context
-	e       *env
-	sources map[string]query.Source
-	stores  []*tsq.Store
-	dirs    []string
+// Files a statement names in FROM (FROM 'x.csv', read_parquet('y.parquet'))
+// are read as tsq import reads them: each into a temporary store of its
+// own, bounded in memory as an import is. The process keeps them (a
+// fileCache): a shell session queries a file again without reading it
+// again, until the file changes (its size or modification time), and
+// removes them when it ends.
+
+// maxCachedFiles bounds the files kept; the least recently used one that
+// no result reads goes first.
+const maxCachedFiles = 16
+
+// fileCache holds the files read, by format and path.
+type fileCache struct {
+	mu      sync.Mutex
+	entries map[string]*cachedFile
+	clock   int
 }
 
-// open is query.Options.OpenFile.
-func (f *queryFiles) open(path, format string) (query.Source, error) {
-	path = f.e.expandHome(path)
-	key := format + ":" + path
-	if src, ok := f.sources[key]; ok {
-		return src, nil
+// cachedFile is one file read into a temporary store.
+type cachedFile struct {
+	key   string
+	size  int64
+	mtime time.Time
+	store *tsq.Store
+	dir   string
+	src   query.Source
+	refs  int  // the statements reading it
+	gone  bool // out of the cache: removed when refs reaches 0
+	used  int  // the cache's clock when last taken
+}
+
+// remove closes the file's store and removes it.
+func (c *cachedFile) remove() error {
+	var err error
+	if c.store != nil {
+		err = c.store.Close()
 	}
+	return errors.Join(err, os.RemoveAll(c.dir))
+}
+
+// files returns the process's cache of files read.
+func (e *env) files() *fileCache {
+	if e.fileCache == nil {
+		e.fileCache = &fileCache{entries: map[string]*cachedFile{}}
+	}
+	return e.fileCache
+}
+
+// take returns path read as format, from the cache when the file has not
+// changed since, else read now; the caller gives it back with give.
+func (fc *fileCache) take(ctx context.Context, e *env, path, format string) (*cachedFile, error) {
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	key := format + ":" + abs
+	fi, statErr := os.Stat(path)
+	if c, ok := fc.entries[key]; ok {
+		if statErr == nil && fi.Size() == c.size && fi.ModTime().Equal(c.mtime) {
+			fc.clock++
+			c.refs, c.used = c.refs+1, fc.clock
+			return c, nil
+		}
+		fc.drop(c) // changed: read again
+	}
+	c, err := readFile(ctx, e, path, format)
+	if err != nil {
+		return nil, err
+	}
+	c.key, c.refs = key, 1
+	if statErr == nil { // else (not a regular file) read for this statement only
+		fc.clock++
+		c.size, c.mtime, c.used = fi.Size(), fi.ModTime(), fc.clock
+		fc.entries[key] = c
+		fc.evict()
+	} else {
+		c.gone = true
+	}
+	return c, nil
+}
+
+// give returns c, taken for a statement now done.
+func (fc *fileCache) give(c *cachedFile) error {
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	if c.refs--; c.refs == 0 && c.gone {
+		return c.remove()
+	}
+	return nil
+}
+
+// drop takes c out of the cache, removing it once nothing reads it.
+func (fc *fileCache) drop(c *cachedFile) {
+	delete(fc.entries, c.key)
+	c.gone = true
+	if c.refs == 0 {
+		_ = c.remove()
+	}
+}
+
+// evict drops the least recently used files that no statement reads
+// while more than maxCachedFiles are kept.
+func (fc *fileCache) evict() {
+	for len(fc.entries) > maxCachedFiles {
+		var lru *cachedFile
+		for _, c := range fc.entries {
+			if c.refs == 0 && (lru == nil || c.used < lru.used) {
+				lru = c
+			}
+		}
+		if lru == nil {
+			return
+		}
+		fc.drop(lru)
+	}
+}
+
+// close removes every file kept; results reading them are done.
+func (fc *fileCache) close() error {
+	if fc == nil {
+		return nil
+	}
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	var errs []error
+	for _, c := range fc.entries {
+		delete(fc.entries, c.key)
+		errs = append(errs, c.remove())
+	}
+	return errors.Join(errs...)
+}
+
+// readFile imports path (as format, or as tsq import guesses) into a
+// temporary store.
+func readFile(ctx context.Context, e *env, path, format string) (c *cachedFile, err error) {
 	o := importOptions{guessTime: true}
 	if format != "" && format != "parquet" {
 		ff, err := ingest.ParseFormat(format)
@@ -41,7 +162,7 @@ func (f *queryFiles) open(path, format string) (query.Source, error) {
 		}
 		o.format = ff
 	}
-	r, _, closeInput, err := importInput(f.ctx, f.e, path, &o)
+	r, _, closeInput, err := importInput(ctx, e, path, &o)
 	if err != nil {
 		return nil, err
 	}
@@ -50,41 +171,53 @@ func (f *queryFiles) open(path, format string) (query.Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	f.dirs = append(f.dirs, dir)
-	st, err := tsq.Open(dir, &tsq.Options{Sync: tsq.SyncNever})
-	if err != nil {
+	c = &cachedFile{dir: dir}
+	defer func() {
+		if err != nil {
+			_ = c.remove()
+		}
+	}()
+	if c.store, err = tsq.Open(dir, &tsq.Options{Sync: tsq.SyncNever}); err != nil {
 		return nil, err
 	}
-	f.stores = append(f.stores, st)
 	name := cmp.Or(streamNameOf(path), "file") // the rows' series, as tsq import names it
-	stats, err := importStream(f.ctx, st, name, r, o)
+	stats, err := importStream(ctx, c.store, name, r, o)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if stats.Rows == 0 {
 		return nil, fmt.Errorf("%s holds no rows", path)
 	}
-	src, err := st.QuerySource(name)
+	if c.src, err = c.store.QuerySource(name); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// queryFiles are the files one statement reads, taken from the cache.
+type queryFiles struct {
+	ctx   context.Context
+	e     *env
+	taken []*cachedFile
+}
+
+// open is query.Options.OpenFile.
+func (f *queryFiles) open(path, format string) (query.Source, error) {
+	c, err := f.e.files().take(f.ctx, f.e, f.e.expandHome(path), format)
 	if err != nil {
 		return nil, err
 	}
-	if f.sources == nil {
-		f.sources = map[string]query.Source{}
-	}
-	f.sources[key] = src
-	return src, nil
+	f.taken = append(f.taken, c)
+	return c.src, nil
 }
 
-// close closes the temporary stores and removes them.
+// close gives the files back.
 func (f *queryFiles) close() error {
 	var errs []error
-	for _, st := range f.stores {
-		errs = append(errs, st.Close())
+	for _, c := range f.taken {
+		errs = append(errs, f.e.files().give(c))
 	}
-	for _, d := range f.dirs {
-		errs = append(errs, os.RemoveAll(d))
-	}
-	f.stores, f.dirs, f.sources = nil, nil, nil
+	f.taken = nil
 	return errors.Join(errs...)
 }
 

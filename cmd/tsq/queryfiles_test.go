@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,7 +12,7 @@ import (
 // TestQueryFiles: the shell reads a file named in FROM as tsq import
 // reads it (CSV, and Parquet that COPY wrote), joins it to a stream,
 // INSERT ... SELECT takes its rows, and the temporary stores are gone
-// after each statement; a missing file is an error at its name.
+// when the session ends; a missing file is an error at its name.
 func TestQueryFiles(t *testing.T) {
 	dir := demoStore(t)
 	files := t.TempDir()
@@ -47,5 +49,89 @@ func TestQueryFiles(t *testing.T) {
 	r = runTSQ(t, "SELECT * FROM '"+filepath.Join(files, "none.csv")+"';\n", "--store", dir)
 	if r.code == 0 || !strings.Contains(r.stderr, "no such file or directory") || !strings.Contains(r.stderr, "^") {
 		t.Fatalf("missing file: %+v", r)
+	}
+}
+
+// TestQueryFilesKept: a session reads a file once and queries it again
+// from its temporary store, reads it again once it changes (COPY TO
+// rewrites it here), keeps at most maxCachedFiles, and removes them all
+// when it ends.
+func TestQueryFilesKept(t *testing.T) {
+	files := t.TempDir()
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	csv := filepath.Join(files, "f.csv")
+	if err := os.WriteFile(csv, []byte("time,v\n2024-01-01T00:00:00Z,1\n2024-01-01T00:01:00Z,2\n2024-01-01T00:02:00Z,4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := "SELECT count(*) AS n FROM '" + csv + "';\n" +
+		"SELECT sum(v) AS s FROM '" + csv + "';\n" +
+		"COPY (SELECT * FROM (VALUES (1), (2), (3), (4), (5)) AS t(v)) TO '" + csv + "' (FORMAT csv);\n" +
+		"SELECT count(*) AS n FROM '" + csv + "';\n"
+	r := runTSQ(t, script, "--store", filepath.Join(files, "store"), "--mode", "csv")
+	if r.code != 0 || !strings.Contains(r.stdout, "n\n3\n") || !strings.Contains(r.stdout, "s\n7\n") || !strings.Contains(r.stdout, "n\n5\n") {
+		t.Fatalf("%+v", r)
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "tsq-file-*")); len(left) != 0 {
+		t.Fatalf("temporary stores left: %v", left)
+	}
+
+	// The cache itself: the same file is the same store until it changes.
+	e := &env{getenv: func(string) string { return "" }}
+	ctx := context.Background()
+	a, err := e.files().take(ctx, e, csv, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := e.files().take(ctx, e, csv, "")
+	if err != nil || b != a {
+		t.Fatalf("taken again: %p %p %v", a, b, err)
+	}
+	if err := os.WriteFile(csv, []byte("time,v\n2024-01-01T00:00:00Z,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := e.files().take(ctx, e, csv, "")
+	if err != nil || c == a {
+		t.Fatalf("a changed file read again: %p %p %v", a, c, err)
+	}
+	if _, err := os.Stat(a.dir); err != nil {
+		t.Fatalf("the store a statement still reads went: %v", err)
+	}
+	for _, x := range []*cachedFile{a, b} {
+		if err := e.files().give(x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := os.Stat(a.dir); !os.IsNotExist(err) {
+		t.Fatalf("the stale store stays once given back: %v", err)
+	}
+	if err := e.files().give(c); err != nil {
+		t.Fatal(err)
+	}
+	// More files than kept: the least recently used go.
+	for i := range maxCachedFiles + 3 {
+		p := filepath.Join(files, fmt.Sprintf("g%d.csv", i))
+		if err := os.WriteFile(p, []byte("time,v\n2024-01-01T00:00:00Z,1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		x, err := e.files().take(ctx, e, p, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.files().give(x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(e.files().entries); n != maxCachedFiles {
+		t.Fatalf("%d files kept, want %d", n, maxCachedFiles)
+	}
+	if _, ok := e.files().entries[":"+csv]; ok {
+		t.Fatal("the least recently used file stays")
+	}
+	if err := e.fileCache.close(); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "tsq-file-*")); len(left) != 0 {
+		t.Fatalf("temporary stores left after close: %v", left)
 	}
 }
