@@ -356,10 +356,18 @@ const (
 // Expr is a WHERE condition.
 type Expr interface{ exprNode() }
 
-// And, Or and Not combine conditions.
+// And, Or and Not combine conditions. An And or Or the parser made of
+// a form it expands (x BETWEEN a AND b, x IS NOT TRUE) keeps the form as
+// written in text, which names it.
 type (
-	And struct{ L, R Expr }
-	Or  struct{ L, R Expr }
+	And struct {
+		L, R Expr
+		text string
+	}
+	Or struct {
+		L, R Expr
+		text string
+	}
 	Not struct{ X Expr }
 )
 

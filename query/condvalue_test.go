@@ -3,6 +3,7 @@ package query
 import (
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -175,6 +176,11 @@ func toStr(v any) string {
 func TestIsTrue(t *testing.T) {
 	src, rows := testSource(t, 2000, 50)
 	open := openOnly(src)
+	// Forms the parser expands are named as written.
+	cols, err := columnNamesOf("SELECT v > 50 IS TRUE, b IS NOT FALSE, v NOT BETWEEN 1 AND 2, n * 2 between n and n + 1, v BETWEEN -1 AND 2.5 AND b FROM m", open)
+	if want := "(v > 50) IS TRUE|b IS NOT FALSE|v NOT BETWEEN 1 AND 2|(n * 2) BETWEEN n AND (n + 1)|(v BETWEEN -1 AND 2.5) AND b"; err != nil || strings.Join(cols, "|") != want {
+		t.Fatalf("names %q %v, want %s", cols, err, want)
+	}
 	var hot, cold, unknown, bTrue, bFalse, bNull int64
 	for _, r := range rows {
 		switch v, ok := r.f["v"].(float64); {

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -231,9 +232,9 @@ func condText(e Expr) string {
 func exprString(e Expr) string {
 	switch e := e.(type) {
 	case *And:
-		return "(" + exprString(e.L) + " AND " + exprString(e.R) + ")"
+		return "(" + cmp.Or(e.text, exprString(e.L)+" AND "+exprString(e.R)) + ")"
 	case *Or:
-		return "(" + exprString(e.L) + " OR " + exprString(e.R) + ")"
+		return "(" + cmp.Or(e.text, exprString(e.L)+" OR "+exprString(e.R)) + ")"
 	case *Not:
 		return "NOT " + exprString(e.X)
 	case *Compare:

@@ -253,9 +253,9 @@ func walkArith(a *Arith, name func(string), stop func()) {
 func mapConds(e Expr, leaf func(Expr) Expr) Expr {
 	switch x := e.(type) {
 	case *And:
-		return &And{L: mapConds(x.L, leaf), R: mapConds(x.R, leaf)}
+		return &And{L: mapConds(x.L, leaf), R: mapConds(x.R, leaf), text: x.text}
 	case *Or:
-		return &Or{L: mapConds(x.L, leaf), R: mapConds(x.R, leaf)}
+		return &Or{L: mapConds(x.L, leaf), R: mapConds(x.R, leaf), text: x.text}
 	case *Not:
 		return &Not{X: mapConds(x.X, leaf)}
 	}

@@ -76,6 +76,15 @@ func (p *parser) textTest(t token) Expr {
 	return m
 }
 
+// operandText renders x as an operand of BETWEEN or IS: in parentheses
+// when it is a condition's value or has an operator.
+func operandText(x *Arith) string {
+	if x.cond != nil || x.pipes || strings.IndexByte("+-*/", x.Op) >= 0 && x.Op != 0 {
+		return "(" + x.String() + ")"
+	}
+	return x.String()
+}
+
 // exprMatch parses a test of the arithmetic x after it, if one follows:
 // IS [NOT] NULL, [NOT] LIKE, =~, !~, [NOT] IN (...), [NOT] BETWEEN;
 // nil otherwise.
@@ -90,10 +99,12 @@ func (p *parser) exprMatch(x *Arith) Expr {
 			p.advance()
 			lit := &Arith{Lit: &Lit{Kind: LitBool, Bool: isKw(k, "true"), Pos: k.pos}, Pos: k.pos}
 			notLit := &Arith{Lit: &Lit{Kind: LitBool, Bool: !isKw(k, "true"), Pos: k.pos}, Pos: k.pos}
+			text := operandText(x) + " IS " + strings.ToUpper(k.text)
 			if m.Neg { // x IS NOT TRUE: x = false OR x IS NULL
-				return &Or{p.comparison(x, "=", notLit, k.pos), &ExprMatch{X: x, Null: true, Pos: t.pos}}
+				text = operandText(x) + " IS NOT " + strings.ToUpper(k.text)
+				return &Or{L: p.comparison(x, "=", notLit, k.pos), R: &ExprMatch{X: x, Null: true, Pos: t.pos}, text: text}
 			}
-			return &And{p.comparison(x, "=", lit, k.pos), &ExprMatch{X: x, Null: true, Neg: true, Pos: t.pos}}
+			return &And{L: p.comparison(x, "=", lit, k.pos), R: &ExprMatch{X: x, Null: true, Neg: true, Pos: t.pos}, text: text}
 		}
 		p.expectKw("null")
 		m.Null = true
@@ -112,10 +123,12 @@ func (p *parser) exprMatch(x *Arith) Expr {
 		lo := p.arith()
 		and := p.expectKw("and")
 		hi := p.arith()
+		text := operandText(x) + " BETWEEN " + operandText(lo) + " AND " + operandText(hi)
 		if neg {
-			return &Or{p.comparison(x, "<", lo, t.pos), p.comparison(x, ">", hi, and.pos)}
+			text = operandText(x) + " NOT BETWEEN " + operandText(lo) + " AND " + operandText(hi)
+			return &Or{L: p.comparison(x, "<", lo, t.pos), R: p.comparison(x, ">", hi, and.pos), text: text}
 		}
-		return &And{p.comparison(x, ">=", lo, t.pos), p.comparison(x, "<=", hi, and.pos)}
+		return &And{L: p.comparison(x, ">=", lo, t.pos), R: p.comparison(x, "<=", hi, and.pos), text: text}
 	case isKw(t, "not") && (isKw(p.tok(p.i+1), "like") || isKw(p.tok(p.i+1), "ilike") || isKw(p.tok(p.i+1), "in")):
 		p.advance()
 		m.Neg = true
@@ -151,9 +164,9 @@ func (p *parser) exprMatch(x *Arith) Expr {
 		case out == nil:
 			out = e
 		case m.Neg:
-			out = &And{out, e}
+			out = &And{L: out, R: e}
 		default:
-			out = &Or{out, e}
+			out = &Or{L: out, R: e}
 		}
 		if !p.acceptPunct(",") {
 			break

@@ -1138,7 +1138,7 @@ func (p *parser) orExpr() Expr {
 	defer p.noWindows()()
 	x := p.andExpr()
 	for p.acceptKw("or") {
-		x = &Or{x, p.andExpr()}
+		x = &Or{L: x, R: p.andExpr()}
 	}
 	return x
 }
@@ -1146,7 +1146,7 @@ func (p *parser) orExpr() Expr {
 func (p *parser) andExpr() Expr {
 	x := p.notExpr()
 	for p.acceptKw("and") {
-		x = &And{x, p.notExpr()}
+		x = &And{L: x, R: p.notExpr()}
 	}
 	return x
 }
@@ -1294,20 +1294,27 @@ func (p *parser) predicate() Expr {
 		return in
 	case isKw(k, "between"):
 		p.advance()
+		var texts []string
 		bound := func(op string) Expr { // a literal, or arithmetic (BETWEEN n - 1 AND n + 1)
 			if t := p.peek(); p.arithAt(p.i, true) {
-				return p.comparison(&Arith{Col: c, Pos: c.Pos}, op, p.arith(), t.pos)
+				a := p.arith()
+				texts = append(texts, operandText(a))
+				return p.comparison(&Arith{Col: c, Pos: c.Pos}, op, a, t.pos)
 			}
-			return &Compare{Col: c, Op: op, Lit: p.literal()}
+			l := p.literal()
+			texts = append(texts, l.String())
+			return &Compare{Col: c, Op: op, Lit: l}
 		}
 		if neg {
 			lo := bound("<")
 			p.expectKw("and")
-			return &Or{lo, bound(">")}
+			hi := bound(">")
+			return &Or{L: lo, R: hi, text: operandText(&Arith{Col: c}) + " NOT BETWEEN " + texts[0] + " AND " + texts[1]}
 		}
 		lo := bound(">=")
 		p.expectKw("and")
-		return &And{lo, bound("<=")}
+		hi := bound("<=")
+		return &And{L: lo, R: hi, text: operandText(&Arith{Col: c}) + " BETWEEN " + texts[0] + " AND " + texts[1]}
 	}
 	k := p.peek()
 	if p.condEnds(k) {
