@@ -51,4 +51,19 @@ func TestJoinThree(t *testing.T) {
 	if text := strings.Join(plan, "\n"); !strings.Contains(text, "filter: v > 10") {
 		t.Errorf("a's term is not given to a's scan:\n%s", text)
 	}
+	// The earlier join holds only the columns the statement names: not
+	// the fields s and x of a and b, nor a's v.
+	plan = plan[:0]
+	for _, r := range mustRun(t, open, "EXPLAIN SELECT a.seq, c.seq FROM m AS a JOIN w AS b ON a.n = b.v JOIN w AS c ON b.series = c.series") {
+		plan = append(plan, r[0].(string))
+	}
+	text := strings.Join(plan, "\n")
+	if !strings.Contains(text, "a.n") || !strings.Contains(text, "b.v") {
+		t.Fatalf("the plan names no column of the earlier join:\n%s", text)
+	}
+	for _, unnamed := range []string{"a.s", "a.x", "a.v", "b.s", "b.x", "b.n", ", s", ", x"} {
+		if strings.Contains(text, unnamed+",") || strings.HasSuffix(text, unnamed) || strings.Contains(text, unnamed+"\n") {
+			t.Errorf("the earlier join holds %s, which nothing names:\n%s", unnamed, text)
+		}
+	}
 }

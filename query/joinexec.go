@@ -27,10 +27,16 @@ import (
 func joinSource(ctx context.Context, st *Statement, text string, open Opener, o *Options, in inValues) (*subSource, error) {
 	j := st.Join
 	var named map[string]bool
-	if !st.Star && st.starItem() < 0 {
+	nested := st.keep != nil // a nested join (its items a.*, b.*), narrowed by the join after it
+	switch {
+	case nested:
+		named = st.keep
+	case !st.Star && st.starItem() < 0:
 		named = namesIn(text)
+	}
+	if named != nil {
 		for _, s := range []*JoinSide{&j.Left, &j.Right} {
-			if slices.ContainsFunc(st.Items, func(it SelectItem) bool {
+			if !nested && slices.ContainsFunc(st.Items, func(it SelectItem) bool {
 				return it.Col != nil && strings.HasSuffix(it.Col.Name, ".*") && slices.Contains(s.names(), strings.TrimSuffix(it.Col.Name, ".*"))
 			}) {
 				named[s.Alias+".*"] = true // SELECT a.*: all of a (of a nested side: all of it)
@@ -48,6 +54,16 @@ func joinSource(ctx context.Context, st *Statement, text string, open Opener, o 
 				s.St.keep[ColTime] = true
 				if s == &j.Left {
 					s.St.keep[ColSeries] = true
+				}
+			} else if s.nested != nil { // the join before: only the columns named, a bare name (USING's) of any of its sources
+				s.St.keep = map[string]bool{}
+				for n := range named {
+					s.St.keep[n] = true
+					if !strings.Contains(n, ".") {
+						for _, a := range s.nested {
+							s.St.keep[a+"."+n] = true
+						}
+					}
 				}
 			}
 		}
@@ -98,7 +114,15 @@ func joinSource(ctx context.Context, st *Statement, text string, open Opener, o 
 		})
 	}
 	groups := jp.buildRight()
-	src := &subSource{join: j.String(), star: jp.star}
+	star := jp.star
+	if nested { // SELECT a.* of the nested join: the columns kept
+		kept := map[string]bool{}
+		for _, o := range jp.outs {
+			kept[o.name] = true
+		}
+		star = slices.DeleteFunc(slices.Clone(star), func(n string) bool { return !kept[n] })
+	}
+	src := &subSource{join: j.String(), star: star}
 	for _, out := range jp.outs {
 		if len(out.name) > chunk.MaxNameLen {
 			return nil, errAt(text, j.Pos, "join: its column %.40s... has a name of %d bytes, which the joined rows cannot keep (at most %d): rename it (AS ...)", out.name, len(out.name), chunk.MaxNameLen)
