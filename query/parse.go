@@ -2,6 +2,7 @@ package query
 
 import (
 	"fmt"
+	"github.com/tsqdb/tsq/internal/textdist"
 	"math"
 	"regexp"
 	"regexp/syntax"
@@ -200,8 +201,29 @@ func (p *parser) statement() (st *Statement, err error) {
 		p.insertStmt(st, t.pos)
 		return st, nil
 	}
+	if t := p.peek(); t.kind == tIdent && !isKw(t, "select") && !isKw(t, "with") {
+		p.fail(t.pos, "expected a statement (SELECT, WITH, VALUES, PIVOT, UNPIVOT, INSERT, DELETE, EXPLAIN, SHOW, DESCRIBE or SUMMARIZE), found %q%s", t.text, nearestWord(t.text, statementWords))
+	}
 	p.selectStmt(st)
 	return st, nil
+}
+
+// statementWords are the words a statement starts with.
+var statementWords = []string{"select", "with", "values", "pivot", "unpivot", "insert", "delete", "explain", "show", "describe", "summarize"}
+
+// nearestWord returns ": did you mean X?" for the word of words nearest
+// w (any case), within two edits, else "".
+func nearestWord(w string, words []string) string {
+	best, dist := "", 3
+	for _, c := range words {
+		if n := textdist.Edit(strings.ToLower(w), c); n < dist {
+			best, dist = c, n
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return ": did you mean " + strings.ToUpper(best) + "?"
 }
 
 // selectStmt parses a SELECT statement to its end.

@@ -116,6 +116,8 @@ func TestParseBad(t *testing.T) {
 		msg       string
 	}{
 		{"", 1, 1, "expected select"},
+		{"SELEC value FROM m", 1, 1, "found \"SELEC\": did you mean SELECT?"},
+		{"  frobnicate", 1, 3, "expected a statement (SELECT, WITH,"},
 		{"SELECT", 1, 7, "expected a column name"},
 		{"SELECT * FORM m", 1, 10, "expected from"},
 		{"SELECT value * 1mo FROM m", 1, 16, "1mo is a calendar span, not a duration"},
