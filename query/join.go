@@ -127,7 +127,7 @@ func (p *parser) join(st *Statement, alias string, aliasPos int) {
 			st.alias = alias // FROM cpu AS c: c.value is value (qualify.go)
 		}
 		if t := p.peek(); alias != "" && t.kind == tIdent && !reserved[strings.ToLower(t.text)] && !isKw(t, "window") {
-			p.fail(t.pos, "unexpected %s after FROM %s %s: a clause (WHERE, GROUP BY, ...) or a JOIN goes there", t.describe(), st.Stream, alias)
+			p.fail(t.pos, "unexpected %s after FROM %s %s: a clause (WHERE, GROUP BY, ...) or a JOIN goes there%s", t.describe(), st.Stream, alias, p.typoHint())
 		}
 		return
 	}

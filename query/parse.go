@@ -208,6 +208,25 @@ func (p *parser) statement() (st *Statement, err error) {
 	return st, nil
 }
 
+// clauseWords are words that go on with a statement, which a typo turns
+// into an alias or a stray word.
+var clauseWords = []string{"where", "group", "order", "having", "qualify", "limit", "offset", "window", "and", "or", "join", "union", "except", "intersect", "from"}
+
+// typoHint returns ": did you mean X?" when the token at p.i, or the one
+// before it, is within two edits of a clause word it is not (GRUOP BY,
+// ADN), else "".
+func (p *parser) typoHint() string {
+	for _, i := range []int{p.i, p.i - 1} {
+		if i < 0 || i >= len(p.toks) || p.toks[i].kind != tIdent || len(p.toks[i].text) < 3 || slices.Contains(clauseWords, strings.ToLower(p.toks[i].text)) {
+			continue
+		}
+		if h := nearestWord(p.toks[i].text, clauseWords); h != "" {
+			return " (" + p.toks[i].text + h + ")"
+		}
+	}
+	return ""
+}
+
 // statementWords are the words a statement starts with.
 var statementWords = []string{"select", "with", "values", "pivot", "unpivot", "insert", "delete", "explain", "show", "describe", "summarize"}
 
@@ -234,7 +253,7 @@ func (p *parser) selectStmt(st *Statement) {
 	p.unionTail(st, pos)
 	p.acceptPunct(";")
 	if t := p.peek(); t.kind != tEOF {
-		p.fail(t.pos, "unexpected %s after the statement", t.describe())
+		p.fail(t.pos, "unexpected %s after the statement%s", t.describe(), p.typoHint())
 	}
 }
 

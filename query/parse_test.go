@@ -118,6 +118,8 @@ func TestParseBad(t *testing.T) {
 		{"", 1, 1, "expected select"},
 		{"SELEC value FROM m", 1, 1, "found \"SELEC\": did you mean SELECT?"},
 		{"  frobnicate", 1, 3, "expected a statement (SELECT, WITH,"},
+		{"SELECT avg(value) FROM m GRUOP BY series", 1, 32, `unexpected "BY" after the statement (GRUOP: did you mean GROUP?)`},
+		{"SELECT * FROM m WHERE value > 1 ADN value < 3", 1, 33, `(ADN: did you mean AND?)`},
 		{"SELECT", 1, 7, "expected a column name"},
 		{"SELECT * FORM m", 1, 10, "expected from"},
 		{"SELECT value * 1mo FROM m", 1, 16, "1mo is a calendar span, not a duration"},
