@@ -44,6 +44,12 @@ func TestFileSource(t *testing.T) {
 	if got := strings.Join(asked, ","); got != "csv|data/x.csv,parquet|x.parquet,|y.parquet.gz,|dir/plain" {
 		t.Fatalf("OpenFile asked for %s", got)
 	}
+	// DESCRIBE and SUMMARIZE take a file as they take a stream.
+	for _, c := range [][2]string{{"DESCRIBE 'data/x.csv'", "DESCRIBE m"}, {"SUMMARIZE read_json('y.jsonl')", "SUMMARIZE m"}} {
+		if d := diffCells(run(c[0]), run(c[1])); d != "" {
+			t.Errorf("%s: %s", c[0], d)
+		}
+	}
 	asked = nil
 	if d := diffCells(run("SELECT count(*) FROM 'm'"), run("SELECT count(*) FROM m")); d != "" || len(asked) != 0 {
 		t.Fatalf("'m' is the stream m: %s, files %v", d, asked)

@@ -73,7 +73,9 @@ func (p *parser) describeStmt(st *Statement, pos int) {
 		st.Show, st.Sub = ShowQuery, q
 		return
 	}
-	st.Stream, st.streamPos = p.streamName()
+	if !p.fileSource(st, p.peek()) { // DESCRIBE 'x.csv', read_parquet('y.parquet'): a file's
+		st.Stream, st.streamPos = p.streamName()
+	}
 	p.end()
 }
 

@@ -34,7 +34,9 @@ func (p *parser) summarizeStmt(st *Statement, pos int) {
 		st.Sub = q
 		return
 	}
-	st.Stream, st.streamPos = p.streamName()
+	if !p.fileSource(st, p.peek()) { // DESCRIBE 'x.csv', read_parquet('y.parquet'): a file's
+		st.Stream, st.streamPos = p.streamName()
+	}
 	p.end()
 }
 
