@@ -37,8 +37,8 @@ type Options struct {
 	// goroutine, one call at a time. Read errors still fail the query.
 	OnCorrupt func(CorruptBlock)
 	// OpenFile, when set, reads a file named in FROM (files.go) as a
-	// source, in format ("" told by its bytes).
-	OpenFile func(path, format string) (Source, error)
+	// source.
+	OpenFile func(File) (Source, error)
 }
 
 // CorruptBlock is a block a query left out (Options.OnCorrupt).

@@ -15,9 +15,9 @@ func TestFileSource(t *testing.T) {
 	src, _ := testSource(t, 300, 20)
 	open := openOnly(src)
 	var asked []string
-	o := &Options{OpenFile: func(path, format string) (Source, error) {
-		asked = append(asked, format+"|"+path)
-		if strings.Contains(path, "missing") {
+	o := &Options{OpenFile: func(f File) (Source, error) {
+		asked = append(asked, f.Format+"|"+f.Path+strings.Join(f.Mapping, "&"))
+		if strings.Contains(f.Path, "missing") {
 			return nil, errors.New("no such file")
 		}
 		return src, nil
@@ -57,6 +57,13 @@ func TestFileSource(t *testing.T) {
 	if d := diffCells(run("SELECT count(*) FROM fold('a/x.jsonl')"), run("SELECT count(*) FROM fold(m)")); d != "" {
 		t.Fatalf("fold of a file: %s", d)
 	}
+	// A reader's named arguments are the import mapping settings the
+	// file is read with, part of its name (another mapping, another read).
+	asked = nil
+	run("SELECT count(*) FROM read_json('e.jsonl', time = 'ts_ms', time_unit = 'ms', series = 'type', key = 'type,id', op = 'action', map = 'type.id=int64', keep_mapped = true) AS e JOIN read_json('e.jsonl') AS f USING (seq)")
+	if got := strings.Join(asked, ","); got != "|e.jsonl,|e.jsonltime=ts_ms&time.unit=ms&series=type&key=type,id&op=action&type.id=int64&keep.mapped=true" { // the right side first
+		t.Fatalf("OpenFile asked for %s", got)
+	}
 	got := run("SELECT x.n, m.n FROM m JOIN 'a/x.v2.csv' USING (seq) LIMIT 3")
 	if len(got) != 3 || got[0][0] != got[0][1] {
 		t.Fatalf("join with a file: %v", got)
@@ -80,6 +87,10 @@ func TestFileSource(t *testing.T) {
 		{"SELECT * FROM read_csv('missing.csv')", o, "no such file"},
 		{"SELECT * FROM read_csv(x)", o, "read_csv wants the file's path in quotes"},
 		{"SELECT nope FROM 'a/b.csv'", o, `unknown column "nope" in file 'a/b.csv'`},
+		{"SELECT * FROM read_csv('a.csv', delim = ';')", o, "read_csv takes the path, then named arguments (drop, keep,"},
+		{"SELECT * FROM read_csv('a.csv', time 'ts')", o, "expected = after time"},
+		{"SELECT * FROM read_csv('a.csv', time = ts)", o, "time wants a value in quotes"},
+		{"SELECT * FROM read_csv('a.csv', map = 'ts')", o, "map wants a mapping setting k=v"},
 	} {
 		if _, err := runCells(c.q, open, c.o); err == nil || !strings.Contains(err.Error(), c.err) {
 			t.Errorf("%s: %v, want %q", c.q, err, c.err)

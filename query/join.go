@@ -257,8 +257,8 @@ func (p *parser) sideOf(st *Statement, alias string, aliasPos int) JoinSide {
 	s := &Statement{Star: true, Stream: st.Stream, Fold: st.Fold, AsOf: st.AsOf, Limit: -1, streamPos: st.streamPos}
 	if alias == "" {
 		alias, aliasPos = st.Stream, st.streamPos
-		if _, path, ok := FileOf(st.Stream); ok {
-			alias = fileAlias(path)
+		if f, ok := FileOf(st.Stream); ok {
+			alias = fileAlias(f.Path)
 		}
 	}
 	return JoinSide{St: s, Alias: alias, Pos: aliasPos, stream: true}

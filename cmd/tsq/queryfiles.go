@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -67,15 +68,15 @@ func (e *env) files() *fileCache {
 
 // take returns path read as format, from the cache when the file has not
 // changed since, else read now; the caller gives it back with give.
-func (fc *fileCache) take(ctx context.Context, e *env, path, format string) (*cachedFile, error) {
+func (fc *fileCache) take(ctx context.Context, e *env, f query.File) (*cachedFile, error) {
 	fc.mu.Lock()
 	defer fc.mu.Unlock()
-	abs, err := filepath.Abs(path)
+	abs, err := filepath.Abs(f.Path)
 	if err != nil {
-		abs = path
+		abs = f.Path
 	}
-	key := format + ":" + abs
-	fi, statErr := os.Stat(path)
+	key := query.FileStream(query.File{Path: abs, Format: f.Format, Mapping: f.Mapping}) // its path, format and mapping
+	fi, statErr := os.Stat(f.Path)
 	if c, ok := fc.entries[key]; ok {
 		if statErr == nil && fi.Size() == c.size && fi.ModTime().Equal(c.mtime) {
 			fc.clock++
@@ -84,7 +85,7 @@ func (fc *fileCache) take(ctx context.Context, e *env, path, format string) (*ca
 		}
 		fc.drop(c) // changed: read again
 	}
-	c, err := readFile(ctx, e, path, format)
+	c, err := readFile(ctx, e, f)
 	if err != nil {
 		return nil, err
 	}
@@ -151,16 +152,25 @@ func (fc *fileCache) close() error {
 	return errors.Join(errs...)
 }
 
-// readFile imports path (as format, or as tsq import guesses) into a
-// temporary store.
-func readFile(ctx context.Context, e *env, path, format string) (c *cachedFile, err error) {
+// readFile imports file f (in its format, or as tsq import guesses,
+// with its mapping) into a temporary store.
+func readFile(ctx context.Context, e *env, f query.File) (c *cachedFile, err error) {
+	path := f.Path
 	o := importOptions{guessTime: true}
-	if format != "" && format != "parquet" {
-		ff, err := ingest.ParseFormat(format)
+	if f.Format != "" && f.Format != "parquet" {
+		ff, err := ingest.ParseFormat(f.Format)
 		if err != nil {
 			return nil, err
 		}
 		o.format = ff
+	}
+	for _, m := range f.Mapping {
+		if err := o.mapping.Set(m); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if strings.HasPrefix(m, "time=") {
+			o.guessTime = false
+		}
 	}
 	r, _, closeInput, err := importInput(ctx, e, path, &o)
 	if err != nil {
@@ -202,8 +212,9 @@ type queryFiles struct {
 }
 
 // open is query.Options.OpenFile.
-func (f *queryFiles) open(path, format string) (query.Source, error) {
-	c, err := f.e.files().take(f.ctx, f.e, f.e.expandHome(path), format)
+func (f *queryFiles) open(file query.File) (query.Source, error) {
+	file.Path = f.e.expandHome(file.Path)
+	c, err := f.e.files().take(f.ctx, f.e, file)
 	if err != nil {
 		return nil, err
 	}

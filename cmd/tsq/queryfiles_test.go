@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tsqdb/tsq/query"
 )
 
 // TestQueryFiles: the shell reads a file named in FROM as tsq import
@@ -46,6 +48,23 @@ func TestQueryFiles(t *testing.T) {
 	if left, _ := filepath.Glob(filepath.Join(tmp, "tsq-file-*")); len(left) != 0 {
 		t.Fatalf("temporary stores left: %v", left)
 	}
+	// A reader's named arguments map the file as tsq import's flags do:
+	// its time, series, key and op; fold gives its current state.
+	ev := filepath.Join(files, "ev.jsonl")
+	if err := os.WriteFile(ev, []byte(`{"ts_ms":1700000000000,"type":"node","id":1,"action":"create","v":1}
+{"ts_ms":1700000001000,"type":"node","id":1,"action":"modify","v":2}
+{"ts_ms":1700000002000,"type":"way","id":7,"action":"create","v":5}
+{"ts_ms":1700000003000,"type":"way","id":7,"action":"delete"}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := "'" + ev + "', time = 'ts_ms', series = 'type', key = 'type,id', op = 'action'"
+	r = runTSQ(t, "SELECT time, series, key, op, v FROM read_json("+args+") ORDER BY time;\nSELECT series, key, v FROM fold(read_json("+args+"));\n"+
+		"SELECT count(*) AS n FROM read_json('"+ev+"', time_unit = 'xx');\n", "--store", dir, "--mode", "csv", "--continue")
+	if !strings.Contains(r.stdout, "time,series,key,op,v\n2023-11-14T22:13:20Z,node,node/1,put,1\n2023-11-14T22:13:21Z,node,node/1,put,2\n2023-11-14T22:13:22Z,way,way/7,put,5\n2023-11-14T22:13:23Z,way,way/7,delete,\n") ||
+		!strings.Contains(r.stdout, "series,key,v\nnode,node/1,2\n") || !strings.Contains(r.stderr, `time unit "xx": use s, ms, us or ns`) {
+		t.Fatalf("named arguments: %+v", r)
+	}
 	r = runTSQ(t, "SELECT * FROM '"+filepath.Join(files, "none.csv")+"';\n", "--store", dir)
 	if r.code == 0 || !strings.Contains(r.stderr, "no such file or directory") || !strings.Contains(r.stderr, "^") {
 		t.Fatalf("missing file: %+v", r)
@@ -79,18 +98,18 @@ func TestQueryFilesKept(t *testing.T) {
 	// The cache itself: the same file is the same store until it changes.
 	e := &env{getenv: func(string) string { return "" }}
 	ctx := context.Background()
-	a, err := e.files().take(ctx, e, csv, "")
+	a, err := e.files().take(ctx, e, query.File{Path: csv})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := e.files().take(ctx, e, csv, "")
+	b, err := e.files().take(ctx, e, query.File{Path: csv})
 	if err != nil || b != a {
 		t.Fatalf("taken again: %p %p %v", a, b, err)
 	}
 	if err := os.WriteFile(csv, []byte("time,v\n2024-01-01T00:00:00Z,1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c, err := e.files().take(ctx, e, csv, "")
+	c, err := e.files().take(ctx, e, query.File{Path: csv})
 	if err != nil || c == a {
 		t.Fatalf("a changed file read again: %p %p %v", a, c, err)
 	}
@@ -114,7 +133,7 @@ func TestQueryFilesKept(t *testing.T) {
 		if err := os.WriteFile(p, []byte("time,v\n2024-01-01T00:00:00Z,1\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		x, err := e.files().take(ctx, e, p, "")
+		x, err := e.files().take(ctx, e, query.File{Path: p})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -125,7 +144,7 @@ func TestQueryFilesKept(t *testing.T) {
 	if n := len(e.files().entries); n != maxCachedFiles {
 		t.Fatalf("%d files kept, want %d", n, maxCachedFiles)
 	}
-	if _, ok := e.files().entries[":"+csv]; ok {
+	if _, ok := e.files().entries[query.FileStream(query.File{Path: csv})]; ok {
 		t.Fatal("the least recently used file stays")
 	}
 	if err := e.fileCache.close(); err != nil {
