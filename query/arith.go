@@ -381,7 +381,7 @@ func apply(fn string, k colKind, x value, d int64, hasD bool) value {
 			}
 			return x
 		case "round", "floor", "ceil", "trunc":
-			if !hasD || d >= 0 {
+			if !hasD { // round(n, d) is a float (funcKind), whatever d
 				return x
 			}
 		case "sign":

@@ -169,7 +169,7 @@ func TestArithmetic(t *testing.T) {
 func TestArithmeticFunctions(t *testing.T) {
 	src, rows := testSource(t, 1500, 50)
 	open := openOnly(src)
-	q := "SELECT seq, abs(n - 50), round(v / 7, 2), round(n, -1), floor(v / 3), ceil(v / 3), sqrt(v), ln(n), log10(abs(v) + 1), exp(n / 10), round(-v) FROM m"
+	q := "SELECT seq, abs(n - 50), round(v / 7, 2), round(n, -1), floor(v / 3), ceil(v / 3), sqrt(v), ln(n), log10(abs(v) + 1), exp(n / 10), round(-v), round(n, 2), round(n * 3, 0) FROM m"
 	got, err := runCells(q, open, &Options{Now: modelNow})
 	if err != nil {
 		t.Fatal(err)
@@ -183,9 +183,10 @@ func TestArithmeticFunctions(t *testing.T) {
 	for i, r := range rows {
 		v, hasV := r.f["v"].(float64)
 		n, hasN := r.f["n"].(int64)
-		want := []any{r.seq, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil}
+		want := []any{r.seq, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil}
 		if hasN {
 			want[1] = max(n-50, 50-n)
+			want[11], want[12] = float64(n), float64(n*3) // an integer rounded to digits: a float
 			want[3] = math.Round(float64(n)/10) * 10
 			want[7] = finite(math.Log(float64(n)))
 			want[9] = finite(math.Exp(float64(n) / 10))

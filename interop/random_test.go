@@ -1,0 +1,236 @@
+package interop_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tsqdb/tsq/query"
+)
+
+// TestInteropRandomSQL runs random statements, each the same text in
+// tsq and in DuckDB, over the NAB rows (tsq's store, and DuckDB's table
+// of its Parquet export), and compares the results as sets of rows
+// (floats to 1e-9): filters (comparisons, BETWEEN, IN, LIKE, IS NULL,
+// AND, OR, NOT), arithmetic and scalar functions, CASE, aggregates
+// with FILTER, GROUP BY a column, a time part or a condition, HAVING,
+// ORDER BY with LIMIT. TSQ_RANDOM_SQL sets the statements (150) and
+// TSQ_RANDOM_SEED the seed (from the clock; printed).
+func TestInteropRandomSQL(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	n := 150
+	if v, err := strconv.Atoi(os.Getenv("TSQ_RANDOM_SQL")); err == nil {
+		n = v
+	}
+	seed := uint64(time.Now().UnixNano())
+	if v, err := strconv.ParseUint(os.Getenv("TSQ_RANDOM_SEED"), 10, 64); err == nil {
+		seed = v
+	}
+	t.Logf("seed %d (replay with TSQ_RANDOM_SEED=%d)", seed, seed)
+	g := &sqlGen{rng: rand.New(rand.NewPCG(seed, 5))}
+	qs := make([]string, n)
+	for i := range qs {
+		qs[i] = g.statement()
+	}
+	in, err := json.Marshal(qs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "query_many.mjs", path)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(in), &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("node: %v\n%s", err, stderr.String())
+	}
+	var duck []struct {
+		Rows  [][]*string
+		Error string
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &duck); err != nil || len(duck) != n {
+		t.Fatalf("DuckDB printed %d results (%v), want %d", len(duck), err, n)
+	}
+	withRows := 0
+	for i, q := range qs {
+		if duck[i].Error != "" {
+			t.Errorf("statement %d: DuckDB refuses it: %s\n%s", i, duck[i].Error, q)
+			continue
+		}
+		rr, err := s.Query(context.Background(), q, &query.Options{BatchRows: 1 + g.rng.IntN(8192)})
+		if err != nil {
+			t.Errorf("statement %d: tsq refuses it: %v\n%s", i, err, q)
+			continue
+		}
+		got, floats := joinRows(t, rr)
+		var want [][]string
+		for _, r := range duck[i].Rows {
+			var cells []string
+			for _, c := range r {
+				if c == nil {
+					cells = append(cells, "null")
+				} else {
+					cells = append(cells, *c)
+				}
+			}
+			want = append(want, cells)
+		}
+		if len(want) > 0 {
+			withRows++
+		}
+		if len(got) < 2 && len(want) < 2 { // diffJoinRows wants two rows to compare
+			if len(got) != len(want) || len(got) == 1 && !sameJoinRow(got[0], want[0], floats) {
+				t.Errorf("statement %d: tsq %q, DuckDB %q\n%s", i, got, want, q)
+			}
+			continue
+		}
+		if d := diffJoinRows(got, want, floats); d != "" {
+			t.Errorf("statement %d: tsq and DuckDB disagree: %s\n%s", i, d, q)
+		}
+	}
+	if withRows < n/2 {
+		t.Errorf("only %d of %d statements give rows: the generator is too narrow", withRows, n)
+	}
+	t.Logf("%d statements agree, %d of them with rows", n, withRows)
+}
+
+// sqlGen writes random statements over nab (time, series, value) that
+// tsq and DuckDB read the same.
+type sqlGen struct{ rng *rand.Rand }
+
+func (g *sqlGen) pick(s ...string) string { return s[g.rng.IntN(len(s))] }
+
+func (g *sqlGen) num() string { return strconv.Itoa(g.rng.IntN(120) - 10) }
+
+// expr is a numeric term of a row.
+func (g *sqlGen) expr(depth int) string {
+	if depth <= 0 || g.rng.IntN(3) == 0 {
+		return g.pick("value", "value", "hour(time)", "minute(time)", "month(time)", "day(time)")
+	}
+	d := depth - 1
+	switch g.rng.IntN(11) {
+	case 0:
+		return "(" + g.expr(d) + " " + g.pick("+", "-", "*") + " " + g.num() + ")"
+	case 1:
+		return "(" + g.expr(d) + " " + g.pick("+", "-") + " " + g.expr(d) + ")"
+	case 2:
+		return "abs(" + g.expr(d) + " - " + g.num() + ")"
+	case 3:
+		return "round(" + g.expr(d) + ", " + strconv.Itoa(g.rng.IntN(3)) + ")"
+	case 4:
+		return g.pick("floor", "ceil") + "(" + g.expr(d) + ")"
+	case 5:
+		return "CASE WHEN " + g.cond(d) + " THEN " + g.expr(d) + " ELSE " + g.num() + " END"
+	case 6:
+		return "nullif(" + g.expr(d) + ", " + g.num() + ")"
+	case 7:
+		return "coalesce(nullif(value, " + g.num() + "), " + g.num() + ")"
+	case 8:
+		return g.pick("greatest", "least") + "(" + g.expr(d) + ", " + g.num() + ")"
+	case 9:
+		return "CASE WHEN " + g.cond(d) + " THEN NULL ELSE " + g.expr(d) + " END"
+	default:
+		return "length(series) + " + g.expr(d)
+	}
+}
+
+// cond is a condition on a row.
+func (g *sqlGen) cond(depth int) string {
+	if depth <= 0 || g.rng.IntN(3) == 0 {
+		switch g.rng.IntN(8) {
+		case 0:
+			return "value BETWEEN " + g.num() + " AND " + strconv.Itoa(g.rng.IntN(60)+40)
+		case 1:
+			return "series LIKE '%" + g.pick("cpu", "Cloudwatch", "Traffic", "taxi", "_5", "a%z") + "%'"
+		case 2:
+			return "hour(time) IN (" + strconv.Itoa(g.rng.IntN(24)) + ", " + strconv.Itoa(g.rng.IntN(24)) + ")"
+		case 3:
+			return "value NOT BETWEEN " + g.num() + " AND " + strconv.Itoa(g.rng.IntN(60)+40)
+		case 4:
+			return "nullif(value, " + g.num() + ") IS " + g.pick("NULL", "NOT NULL")
+		default:
+			return g.expr(1) + " " + g.pick("<", "<=", ">", ">=", "=", "<>") + " " + g.num()
+		}
+	}
+	d := depth - 1
+	switch g.rng.IntN(3) {
+	case 0:
+		return "(" + g.cond(d) + " AND " + g.cond(d) + ")"
+	case 1:
+		return "(" + g.cond(d) + " OR " + g.cond(d) + ")"
+	default:
+		return "NOT (" + g.cond(d) + ")"
+	}
+}
+
+// agg is an aggregate, named a<i>.
+func (g *sqlGen) agg(i int) string {
+	var a string
+	switch g.rng.IntN(9) {
+	case 0:
+		a = "count(*)"
+	case 1:
+		a = "count(" + g.expr(2) + ")"
+	case 2:
+		a = "sum(" + g.expr(2) + ")"
+	case 3:
+		a = "avg(" + g.expr(2) + ")"
+	case 4:
+		a = g.pick("min", "max") + "(" + g.expr(2) + ")"
+	case 5:
+		a = "count(*) FILTER (WHERE " + g.cond(2) + ")"
+	case 6:
+		a = g.pick("bool_and", "bool_or") + "(" + g.cond(1) + ")"
+	case 7:
+		a = g.pick("sum", "max") + "(" + g.expr(1) + ") FILTER (WHERE " + g.cond(1) + ")"
+	default:
+		a = "round(avg(" + g.expr(1) + ") * 2, 3)"
+	}
+	return fmt.Sprintf("%s AS a%d", a, i)
+}
+
+func (g *sqlGen) aggs() string {
+	var out []string
+	for i := range 1 + g.rng.IntN(3) {
+		out = append(out, g.agg(i))
+	}
+	return strings.Join(out, ", ")
+}
+
+func (g *sqlGen) where() string {
+	if g.rng.IntN(4) == 0 {
+		return ""
+	}
+	return " WHERE " + g.cond(3)
+}
+
+func (g *sqlGen) statement() string {
+	switch g.rng.IntN(6) {
+	case 0:
+		return "SELECT " + g.aggs() + " FROM nab" + g.where()
+	case 1:
+		having := ""
+		if g.rng.IntN(2) == 0 {
+			having = " HAVING count(*) > " + strconv.Itoa(g.rng.IntN(3000))
+		}
+		return "SELECT series, " + g.aggs() + " FROM nab" + g.where() + " GROUP BY series" + having
+	case 2:
+		part := g.pick("hour", "month", "day", "minute")
+		return "SELECT " + part + "(time) AS p, " + g.aggs() + " FROM nab" + g.where() + " GROUP BY p"
+	case 3:
+		return "SELECT " + g.cond(2) + " AS flag, " + g.aggs() + " FROM nab" + g.where() + " GROUP BY flag"
+	case 4:
+		return "SELECT epoch_ms(time) AS t, series, " + g.expr(3) + " AS x FROM nab" + g.where() + " ORDER BY t, series LIMIT " + strconv.Itoa(1+g.rng.IntN(60))
+	default:
+		return "SELECT series, " + g.expr(3) + " AS x FROM nab" + g.where() + " ORDER BY x DESC NULLS LAST, series LIMIT " + strconv.Itoa(1+g.rng.IntN(40))
+	}
+}
