@@ -299,6 +299,23 @@ func (p *plan) planAggregate() error {
 		items = append(items, item{-1, len(a.aggs) - 1})
 		p.out = append(p.out, outCol{name: spec.name, kind: spec.out, nullable: spec.fn != "count"})
 	}
+	// HAVING an aggregate the SELECT does not return: a hidden column
+	// (SELECT series ... HAVING count(*) > 10).
+	for _, c := range st.havingAggs {
+		name := c.String()
+		if slices.ContainsFunc(p.out, func(o outCol) bool { return o.name == name }) ||
+			slices.ContainsFunc(st.Items, func(it SelectItem) bool { return it.Agg != nil && it.Agg.String() == name }) {
+			continue
+		}
+		spec, err := p.aggSpec(c)
+		if err != nil {
+			return err
+		}
+		spec.name = name
+		a.aggs = append(a.aggs, spec)
+		items = append(items, item{-1, len(a.aggs) - 1})
+		p.out = append(p.out, outCol{name: name, kind: spec.out, nullable: spec.fn != "count", hidden: true, having: true})
+	}
 	// ORDER BY an aggregate, or arithmetic on aggregates, the SELECT does
 	// not return: a hidden column (ORDER BY max(value) DESC LIMIT 3).
 	for _, o := range st.OrderBy {

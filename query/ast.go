@@ -68,6 +68,9 @@ type Statement struct {
 	Fill         *Fill // GROUP BY time(d) FILL(...); nil: none
 	Having       Expr  // on the result's columns (aggregates by their text); nil: every group
 	havingPos    int
+	// havingAggs are the aggregates HAVING names, computed as hidden
+	// columns when the SELECT does not return them (planAggregate)
+	havingAggs []*Call
 	// Qualify is on the result's columns after the window functions
 	// (QUALIFY rn <= 3); nil: every row.
 	Qualify    Expr

@@ -72,6 +72,7 @@ type outCol struct {
 	nullable bool
 	src      string     // raw view: the stored column it reads
 	hidden   bool       // read for ORDER BY only, not output
+	having   bool       // hidden: an aggregate HAVING names, not output
 	expr     *arithPlan // computed from the row (SELECT arithmetic); src ""
 	win      *winPlan   // a window function, computed over the rows (window.go)
 	// post is arithmetic on window functions (value - lag(value)),

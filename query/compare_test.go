@@ -69,7 +69,6 @@ func TestArithCompareErrors(t *testing.T) {
 		{"SELECT * FROM m WHERE v * 2 >", "expected", ""},
 		{"SELECT * FROM m WHERE v * 2", "expected a comparison after v * 2", ""},
 		{"SELECT * FROM m WHERE nope + 1 > 2", `unknown column "nope"`, "nope"},
-		{"SELECT series FROM m GROUP BY series HAVING max(v) > 2 * avg(v)", "HAVING max(v): not a column of the result", "max(v) >"},
 		{"SELECT series, max(v) FROM m GROUP BY series HAVING max(v) > series", "max(v) > series compares a number with text", "> series"},
 	})
 }

@@ -120,7 +120,7 @@ func (p *plan) resultCol(c *ColRef) (int, colKind, error) {
 		}
 	}
 	for i, o := range p.out {
-		if o.name == name && (!o.hidden || o.win != nil && p.clause == "QUALIFY") { // QUALIFY's own windows are hidden
+		if o.name == name && (!o.hidden || o.win != nil && p.clause == "QUALIFY" || o.having && p.clause == "HAVING") { // QUALIFY's own windows are hidden, as are HAVING's aggregates
 			if (o.win != nil || o.post != nil) && p.clause == "HAVING" {
 				return 0, 0, p.errAt(c.Pos, "HAVING cannot use %s: window functions are computed after HAVING", name)
 			}

@@ -42,7 +42,9 @@ type parser struct {
 	toks   []token
 	i      int
 	having bool // in HAVING: an operand may be an aggregate call
-	inCase int  // in a CASE's conditions (nested: > 1)
+	// havingCalls are the aggregate calls HAVING makes (Statement.havingAggs)
+	havingCalls []*Call
+	inCase      int // in a CASE's conditions (nested: > 1)
 	// inCondValue: in a condition standing as a value (condvalue.go)
 	inCondValue int
 	// inItem: parsing a SELECT item's arithmetic, where a window
@@ -320,9 +322,9 @@ func (p *parser) selectBody(st *Statement) {
 	}
 	if t := p.peek(); p.acceptKw("having") {
 		st.havingPos = t.pos
-		p.having = true
+		p.having, p.havingCalls = true, nil
 		st.Having = p.orExpr()
-		p.having = false
+		p.having, st.havingAggs = false, p.havingCalls
 	}
 	p.windowClause()
 	if t := p.peek(); p.acceptKw("qualify") {
@@ -813,14 +815,17 @@ var bivariate = map[string]bool{"corr": true, "covar_pop": true, "covar_samp": t
 // the second is largest (smallest).
 var argExtremes = map[string]string{"arg_max": "arg_max", "max_by": "arg_max", "arg_min": "arg_min", "min_by": "arg_min"}
 
-func (p *parser) call() *Call {
+func (p *parser) call() (c *Call) {
 	defer p.noArgWindows()()
+	if p.having && !p.qualify { // HAVING count(*) > 1: computed though not selected (havingAggs)
+		defer func() { p.havingCalls = append(p.havingCalls, c) }()
+	}
 	name := p.advance()
 	fn := strings.ToLower(name.text)
 	if !aggregates[fn] {
 		p.fail(name.pos, "unknown function %q%s (SHOW FUNCTIONS lists them)", name.text, didYouMean(fn))
 	}
-	c := &Call{Func: fn, Pos: name.pos}
+	c = &Call{Func: fn, Pos: name.pos}
 	if fn == "median" {
 		c.Q = 0.5
 	}
