@@ -141,8 +141,58 @@ func (g *sqlGen) expr(depth int) string {
 		return g.pick("greatest", "least") + "(" + g.expr(d) + ", " + g.num() + ")"
 	case 9:
 		return "CASE WHEN " + g.cond(d) + " THEN NULL ELSE " + g.expr(d) + " END"
-	default:
+	case 10:
 		return "length(series) + " + g.expr(d)
+	}
+	return g.extra(d)
+}
+
+// extra is a numeric term of the wider forms: text and time functions,
+// casts, division and modulo.
+func (g *sqlGen) extra(d int) string {
+	switch g.rng.IntN(10) {
+	case 0:
+		return "length(" + g.text(d) + ")"
+	case 1:
+		return "CAST(" + g.expr(d) + " AS BIGINT)"
+	case 2:
+		return "(" + g.expr(d) + " / " + g.pick("4", "7", "2.5", "-3") + ")"
+	case 3:
+		return "(" + g.pick("hour(time)", "minute(time)", "day(time)") + " % " + g.pick("2", "5", "7") + ")"
+	case 4:
+		return "epoch_ms(date_trunc('" + g.pick("hour", "day", "week", "month") + "', time)) / 1000"
+	case 5:
+		return g.pick("dayofweek", "dayofyear", "quarter", "year") + "(time)"
+	case 6:
+		return "strpos(series, '" + g.pick("cpu", "a", "_", "Known") + "')"
+	case 7:
+		return "sign(" + g.expr(d) + ")"
+	case 8:
+		return "CASE WHEN " + g.cond(d) + " THEN 1 WHEN " + g.cond(d) + " THEN 2 ELSE 3 END"
+	default:
+		return "(" + g.expr(d) + " * " + g.expr(d) + ")"
+	}
+}
+
+// text is a text term of a row.
+func (g *sqlGen) text(d int) string {
+	switch g.rng.IntN(8) {
+	case 0:
+		return "upper(series)"
+	case 1:
+		return "split_part(series, '/', " + strconv.Itoa(1+g.rng.IntN(3)) + ")"
+	case 2:
+		return "replace(series, '" + g.pick("_", "real", "cpu") + "', '" + g.pick("", "-", "XY") + "')"
+	case 3:
+		return "substr(series, " + strconv.Itoa(1+g.rng.IntN(10)) + ", " + strconv.Itoa(1+g.rng.IntN(8)) + ")"
+	case 4:
+		return "series || '" + g.pick("#", "") + "' || " + g.pick("hour(time)", "'x'")
+	case 5:
+		return "strftime(time, '" + g.pick("%Y-%m-%d", "%H:%M", "%Y %j", "%a") + "')"
+	case 6:
+		return "CASE WHEN " + g.cond(max(d-1, 0)) + " THEN 'yes' ELSE lower(series) END"
+	default:
+		return "left(series, " + strconv.Itoa(1+g.rng.IntN(12)) + ")"
 	}
 }
 
@@ -217,7 +267,7 @@ func (g *sqlGen) where() string {
 }
 
 func (g *sqlGen) statement() string {
-	switch g.rng.IntN(6) {
+	switch g.rng.IntN(12) {
 	case 0:
 		return "SELECT " + g.aggs() + " FROM nab" + g.where()
 	case 1:
@@ -233,7 +283,21 @@ func (g *sqlGen) statement() string {
 		return "SELECT " + g.cond(2) + " AS flag, " + g.aggs() + " FROM nab" + g.where() + " GROUP BY flag"
 	case 4:
 		return "SELECT epoch_ms(time) AS t, series, " + g.expr(3) + " AS x FROM nab" + g.where() + " ORDER BY t, series LIMIT " + strconv.Itoa(1+g.rng.IntN(60))
-	default:
+	case 5:
 		return "SELECT series, " + g.expr(3) + " AS x FROM nab" + g.where() + " ORDER BY x DESC NULLS LAST, series LIMIT " + strconv.Itoa(1+g.rng.IntN(40))
+	case 6:
+		return "SELECT " + g.text(2) + " AS k, " + g.aggs() + " FROM nab" + g.where() + " GROUP BY k"
+	case 7:
+		return "SELECT DISTINCT " + g.text(2) + " AS k, " + g.pick("hour(time)", "month(time)", "value > 50") + " AS j FROM nab" + g.where()
+	case 8:
+		return "SELECT series, " + g.pick("count(DISTINCT hour(time))", "median(value)", "quantile_cont(value, 0.9)", "stddev(value)", "var_pop(value)", "count(DISTINCT round(value))") +
+			" AS a FROM nab" + g.where() + " GROUP BY series"
+	case 9:
+		return "SELECT series, count(*) AS n FROM nab WHERE value > (SELECT " + g.pick("avg", "max", "min") + "(value) FROM nab WHERE " + g.cond(1) + ") GROUP BY series"
+	case 10:
+		w := g.pick("lag(value) OVER w", "value - lag(value) OVER w", "row_number() OVER w", "lead(value, 2) OVER w", "sum(value) OVER w", "max(value) OVER (PARTITION BY series ORDER BY time ROWS BETWEEN 3 PRECEDING AND CURRENT ROW)")
+		return "SELECT epoch_ms(time) AS t, series, " + w + " AS x FROM nab" + g.where() + " WINDOW w AS (PARTITION BY series ORDER BY time) ORDER BY t, series LIMIT " + strconv.Itoa(1+g.rng.IntN(80))
+	default:
+		return "SELECT series, count(*) AS n FROM nab WHERE hour(time) IN (SELECT hour(time) FROM nab WHERE " + g.cond(2) + ") GROUP BY series"
 	}
 }

@@ -408,7 +408,10 @@ type Regex struct {
 // values, which each run of the statement takes first (insub.go; the
 // statement is not changed).
 type In struct {
-	Col     *ColRef
+	Col *ColRef
+	// X: arithmetic IN (SELECT ...) (hour(time) IN (SELECT ...)): the
+	// term, and Col names it by its text; nil for a column's IN
+	X       *Arith
 	Lits    []*Lit
 	Neg     bool
 	Sub     *Statement

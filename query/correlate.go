@@ -91,7 +91,10 @@ func (p *parser) correlatedIn(in *In) Expr {
 	case q.Limit >= 0 || q.Offset > 0:
 		p.fail(pos, "a correlated IN (SELECT ...) takes no LIMIT or OFFSET: it is a set of values for each outer row")
 	}
-	x := &Arith{Col: in.Col, Pos: in.Col.Pos}
+	x := in.X
+	if x == nil {
+		x = &Arith{Col: in.Col, Pos: in.Col.Pos}
+	}
 	sub := &Arith{Scalar: q, scalarText: in.subText, Pos: pos}
 	// NOT IN is !=: false, as NOT (x IN ...) is, where x IN ... is NULL.
 	op := map[bool]string{false: "=", true: "!="}[in.Neg]

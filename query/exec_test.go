@@ -305,6 +305,7 @@ func FuzzQuery(f *testing.F) {
 		"PIVOT (SELECT * FROM m WHERE v > 1) ON s, n > 3 USING count(*), max(v) - min(x) AS r GROUP BY time(10m), host ORDER BY time LIMIT 4",
 		"PIVOT m ON s USING avg(v) ORDER BY ALL DESC LIMIT 3",
 		"VALUES (1, 'a'), (2, NULL) ORDER BY 2 LIMIT 1",
+		"SELECT series FROM m WHERE hour(time) NOT IN (SELECT hour(time) FROM m WHERE v > 1) GROUP BY series HAVING count(*) > 2",
 		"SELECT CAST(time AS DATE), avg(v)::DECIMAL(9, 2), dayname(time), position('a' IN s), lag(v > 1) OVER (ORDER BY time) FROM (SELECT * FROM m) WHERE (n * 2) NOT BETWEEN 1 AND 9",
 		"SUMMARIZE SELECT s, n % 3 AS r, b FROM m WHERE v > 1",
 		"SELECT a.s, b.n, c.v FROM m a, m b, (SELECT 1 AS v) c WHERE a.n = b.n + 1 AND b.s = a.s ORDER BY ALL DESC",

@@ -129,3 +129,79 @@ func runIn(ctx context.Context, e *In, text string, open Opener, o *Options) ([]
 	}
 	return lits, nil
 }
+
+// compileArithIn plans x [NOT] IN (SELECT ...) of arithmetic x (e.X):
+// the subquery's values as a set x's value is looked up in, row by row
+// (numbers by value, 2 = 2.0; times by instant). A NULL x is in no set
+// and out of none; NOT IN of a set that holds a NULL holds for no row,
+// as in SQL.
+func (p *plan) compileArithIn(e *In, neg bool) (pred, error) {
+	x, err := p.rawArith(e.X)
+	if err != nil {
+		return nil, err
+	}
+	ip := &arithInPred{x: x, out: e.Neg != neg, nums: map[float64]bool{}, ints: map[int64]bool{}, strs: map[string]bool{}}
+	for _, l := range p.in.lits(e) {
+		switch {
+		case l.Kind == LitNull:
+			ip.hasNull = true
+		case x.kind == kString && l.Kind == LitString:
+			ip.strs[l.Str] = true
+		case x.kind == kBool && l.Kind == LitBool:
+			ip.ints[int64(boolInt(l.Bool))] = true
+		case (x.kind == kInt || x.kind == kFloat) && (l.Kind == LitInt || l.Kind == LitFloat):
+			f := litFloat(l)
+			ip.nums[f] = true
+			if l.Kind == LitInt {
+				ip.ints[l.Int] = true
+			} else if f == math.Trunc(f) && f >= math.MinInt64 && f < math.MaxInt64 {
+				ip.ints[int64(f)] = true
+			}
+		default:
+			return nil, p.errAt(e.subPos, "type mismatch: %s IN (SELECT ...) compares %s with %s", e.X.String(), kindWord(x.kind), litKindName(l.Kind))
+		}
+	}
+	return ip, nil
+}
+
+// arithInPred holds for a row whose x is in the set (out: not in it,
+// and the set holds no NULL).
+type arithInPred struct {
+	x       *arithPlan
+	nums    map[float64]bool // numbers, by value
+	ints    map[int64]bool   // integers (exact past 2^53), bools as 0 and 1
+	strs    map[string]bool
+	hasNull bool
+	out     bool
+}
+
+func (p *arithInPred) eval(b *batch, sel []int32) []int32 {
+	if p.out && p.hasNull {
+		return nil
+	}
+	defer b.vecs.release(b.vecs.mark())
+	v := p.x.vec(b, sel)
+	out := make([]int32, 0, len(sel))
+	for i, r := range sel {
+		j := i
+		if v.scalar {
+			j = 0
+		}
+		if v.isNull(j) {
+			continue
+		}
+		var in bool
+		switch {
+		case v.strs != nil:
+			in = p.strs[v.strs[j]]
+		case v.floats != nil:
+			in = p.nums[v.floats[j]]
+		default:
+			in = p.ints[v.ints[j]]
+		}
+		if in != p.out {
+			out = append(out, r)
+		}
+	}
+	return out
+}

@@ -104,3 +104,46 @@ func TestInSubquery(t *testing.T) {
 		{"SELECT * FROM m WHERE n IN (SELECT s FROM m LIMIT 2)", "type mismatch", ""},
 	})
 }
+
+// TestInSubqueryArith: arithmetic IN (SELECT ...) holds as its IN of
+// the values written out does (numbers by value, text, bools, NOT IN,
+// in FILTER), against the rows counted in Go.
+func TestInSubqueryArith(t *testing.T) {
+	src, rows := testSource(t, 3000, 50)
+	open := openOnly(src)
+	count := func(q string) int64 { return mustRun(t, open, q)[0][0].(int64) }
+	var inN, notIn, upper int64
+	for _, r := range rows {
+		if n, ok := r.f["n"].(int64); ok {
+			if n%7 == 3 || n%7 == 5 {
+				inN++
+			} else {
+				notIn++
+			}
+		}
+		if s, ok := r.f["s"].(string); ok && (s == "alpha" || s == "beta") {
+			upper++
+		}
+	}
+	if inN == 0 || notIn == 0 || upper == 0 {
+		t.Fatal("a weak source")
+	}
+	for _, c := range []struct {
+		q    string
+		want int64
+	}{
+		{"SELECT count(*) FROM m WHERE n % 7 IN (SELECT n % 7 FROM m WHERE n % 7 IN (3, 5))", inN},
+		{"SELECT count(*) FROM m WHERE n % 7 * 1.0 IN (SELECT n % 7 FROM m WHERE n % 7 IN (3, 5))", inN}, // 3.0 = 3
+		{"SELECT count(*) FROM m WHERE n % 7 NOT IN (SELECT n % 7 FROM m WHERE n % 7 IN (3, 5))", notIn},
+		{"SELECT count(*) FROM m WHERE upper(s) IN (SELECT upper(s) FROM m WHERE s IN ('alpha', 'beta'))", upper},
+		{"SELECT count(*) FILTER (WHERE upper(s) IN (SELECT upper(s) FROM m WHERE s IN ('alpha', 'beta'))) FROM m", upper},
+		{"SELECT count(*) FROM m WHERE coalesce(b, false) IN (SELECT b FROM m WHERE b = false)", count("SELECT count(*) FROM m WHERE b = false OR b IS NULL")},
+	} {
+		if got := count(c.q); got != c.want {
+			t.Errorf("%s: %d, want %d", c.q, got, c.want)
+		}
+	}
+	wantErrors(t, open, []errCase{
+		{"SELECT count(*) FROM m WHERE upper(s) IN (SELECT n FROM m)", "type mismatch: upper(s) IN (SELECT ...) compares text with an integer", "(SELECT n"},
+	})
+}

@@ -300,6 +300,9 @@ func cloneCond(e Expr, rename func(string) string) Expr {
 	case *In:
 		c := *x
 		c.Col = col(x.Col)
+		if x.X != nil {
+			c.X = cloneArith(x.X, rename)
+		}
 		c.Lits = make([]*Lit, len(x.Lits))
 		for i, l := range x.Lits {
 			c.Lits[i] = cloneLit(l)

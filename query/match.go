@@ -152,7 +152,16 @@ func (p *parser) exprMatch(x *Arith) Expr {
 		return m
 	}
 	p.expectKw("in") // x IN (a, b): x = a OR x = b; NOT IN: x != a AND x != b
-	p.expectPunct("(")
+	open := p.expectPunct("(")
+	if isKw(p.peek(), "select") { // x IN (SELECT ...): its values (insub.go)
+		in := &In{X: x, Col: &ColRef{Name: x.String(), Pos: x.Pos}, Neg: m.Neg, Sub: &Statement{Limit: -1}, subPos: open.pos}
+		sel := p.peek()
+		p.selectBody(in.Sub)
+		p.unionTail(in.Sub, sel.pos)
+		close := p.expectPunct(")")
+		in.subText = p.src[open.pos : close.pos+1]
+		return in
+	}
 	var out Expr
 	for {
 		v := p.arith()

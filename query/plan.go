@@ -501,6 +501,9 @@ func (p *plan) opCode(l *Lit) (int64, error) {
 }
 
 func (p *plan) compileIn(e *In, neg bool) (pred, error) {
+	if e.X != nil {
+		return p.compileArithIn(e, neg)
+	}
 	k, err := p.column(e.Col)
 	if err != nil {
 		return nil, err

@@ -54,6 +54,8 @@ func eachNode(st *Statement, fe func(Expr), fa func(*Arith)) {
 			arith(e.R)
 		case *ExprMatch:
 			arith(e.X)
+		case *In:
+			arith(e.X)
 		}
 	}
 	arith = func(a *Arith) {
@@ -140,7 +142,9 @@ func exprCols(e Expr, f func(*ColRef)) {
 	case *Regex:
 		f(e.Col)
 	case *In:
-		f(e.Col)
+		if e.X == nil { // else its arithmetic's columns are its nodes'
+			f(e.Col)
+		}
 	case *SeriesMatch:
 		f(e.Col)
 	}
