@@ -267,7 +267,7 @@ func (g *sqlGen) where() string {
 }
 
 func (g *sqlGen) statement() string {
-	switch g.rng.IntN(12) {
+	switch g.rng.IntN(14) {
 	case 0:
 		return "SELECT " + g.aggs() + " FROM nab" + g.where()
 	case 1:
@@ -297,7 +297,11 @@ func (g *sqlGen) statement() string {
 	case 10:
 		w := g.pick("lag(value) OVER w", "value - lag(value) OVER w", "row_number() OVER w", "lead(value, 2) OVER w", "sum(value) OVER w", "max(value) OVER (PARTITION BY series ORDER BY time ROWS BETWEEN 3 PRECEDING AND CURRENT ROW)")
 		return "SELECT epoch_ms(time) AS t, series, " + w + " AS x FROM nab" + g.where() + " WINDOW w AS (PARTITION BY series ORDER BY time) ORDER BY t, series LIMIT " + strconv.Itoa(1+g.rng.IntN(80))
-	default:
+	case 12:
 		return "SELECT series, count(*) AS n FROM nab WHERE hour(time) IN (SELECT hour(time) FROM nab WHERE " + g.cond(2) + ") GROUP BY series"
+	default: // NOT IN of values that may hold a NULL, or none; x may be NULL
+		x := g.pick("value", "nullif(value, 0)", "hour(time)", "CASE WHEN value > 50 THEN NULL ELSE hour(time) END")
+		y := g.pick("value", "nullif(value, "+g.num()+")", "hour(time)", "CASE WHEN "+g.cond(1)+" THEN NULL ELSE hour(time) END")
+		return "SELECT series, count(*) AS n, count(*) FILTER (WHERE " + x + " NOT IN (SELECT " + y + " FROM nab WHERE " + g.cond(2) + ")) AS m FROM nab GROUP BY series"
 	}
 }

@@ -62,8 +62,12 @@ func (p *plan) havingExpr(e Expr, neg bool) (rowPred, error) {
 			preds = append(preds, c)
 		}
 		out := e.Neg != neg
+		none, all := p.in.outNone(e, out), p.in.outAll(e, out)
 		return func(row []value) bool {
-			if row[i].null {
+			if all {
+				return true
+			}
+			if row[i].null || none {
 				return false
 			}
 			for _, c := range preds {

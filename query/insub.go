@@ -10,7 +10,9 @@ import (
 // x IN (SELECT ...): the subquery runs first, and its one column's
 // distinct values become the condition's list, as if written out; so
 // series IN (SELECT ...) also narrows the scan to those series (bloom
-// filters and all). Nulls among the values are left out.
+// filters and all). Nulls among the values are left out of the list; a
+// NOT IN of values with a NULL holds for no row, as in SQL (x might be
+// the unknown value).
 
 // maxInValues bounds the distinct values of an IN subquery.
 var maxInValues = 1 << 20 // a variable for tests
@@ -22,6 +24,19 @@ var maxInValues = 1 << 20 // a variable for tests
 type inValues struct {
 	lists  map[any][]*Lit
 	tables map[*Correlated]*lookupTable
+	// nulls: the IN subqueries whose values held a NULL, of which
+	// NOT IN holds for no row (x is not known to be out of the list)
+	nulls map[*In]bool
+}
+
+// outNone reports whether [NOT] IN e (out: NOT IN) holds for no row: a
+// NOT IN of a subquery that gave a NULL.
+func (v inValues) outNone(e *In, out bool) bool { return out && e.Sub != nil && v.nulls[e] }
+
+// outAll reports whether [NOT] IN e holds for every row, a NULL x's too:
+// a NOT IN of a subquery that gave no value.
+func (v inValues) outAll(e *In, out bool) bool {
+	return out && e.Sub != nil && !v.nulls[e] && len(v.lists[e]) == 0
 }
 
 // resolveIn runs the IN subqueries of st's conditions (WHERE, HAVING,
@@ -30,10 +45,14 @@ type inValues struct {
 // windows' arguments and OVER, ORDER BY) and returns their values.
 func resolveIn(ctx context.Context, st *Statement, text string, open Opener, o *Options) (inValues, error) {
 	var err error
-	vals := inValues{lists: map[any][]*Lit{}, tables: map[*Correlated]*lookupTable{}}
+	vals := inValues{lists: map[any][]*Lit{}, tables: map[*Correlated]*lookupTable{}, nulls: map[*In]bool{}}
 	eachNode(st, func(e Expr) {
 		if in, ok := e.(*In); ok && in.Sub != nil && err == nil {
-			vals.lists[in], err = runIn(ctx, in, text, open, o)
+			var null bool
+			vals.lists[in], null, err = runIn(ctx, in, text, open, o)
+			if null {
+				vals.nulls[in] = true
+			}
 		}
 	}, func(a *Arith) {
 		switch {
@@ -57,10 +76,10 @@ func (v inValues) lits(e *In) []*Lit {
 }
 
 // runIn runs e's subquery and returns its values as literals.
-func runIn(ctx context.Context, e *In, text string, open Opener, o *Options) ([]*Lit, error) {
+func runIn(ctx context.Context, e *In, text string, open Opener, o *Options) (lits []*Lit, null bool, err error) {
 	rr, err := exec(ctx, e.Sub, text, open, o)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer rr.Release()
 	// One column: the only one, or the one item selected (GROUP BY puts
@@ -74,11 +93,11 @@ func runIn(ctx context.Context, e *In, text string, open Opener, o *Options) ([]
 			}
 		}
 		if ci < 0 {
-			return nil, errAt(text, e.subPos, "IN (SELECT ...) wants one column; the subquery gives %d", n)
+			return nil, false, errAt(text, e.subPos, "IN (SELECT ...) wants one column; the subquery gives %d", n)
 		}
 	}
 	seen := map[any]bool{}
-	lits := []*Lit{}
+	lits = []*Lit{}
 	add := func(l *Lit, key any) error {
 		if seen[key] {
 			return nil
@@ -95,6 +114,7 @@ func runIn(ctx context.Context, e *In, text string, open Opener, o *Options) ([]
 		col := rr.RecordBatch().Column(ci)
 		for i := range col.Len() {
 			if col.IsNull(i) {
+				null = true
 				continue
 			}
 			var err error
@@ -105,7 +125,7 @@ func runIn(ctx context.Context, e *In, text string, open Opener, o *Options) ([]
 				err = add(&Lit{Kind: LitInt, Int: int64(a.Value(i))}, int64(a.Value(i)))
 			case *array.Uint64:
 				if a.Value(i) > math.MaxInt64 {
-					return nil, errAt(text, e.subPos, "IN (SELECT ...): value %d beyond int64", a.Value(i))
+					return nil, false, errAt(text, e.subPos, "IN (SELECT ...): value %d beyond int64", a.Value(i))
 				}
 				err = add(&Lit{Kind: LitInt, Int: int64(a.Value(i))}, int64(a.Value(i)))
 			case *array.Float64:
@@ -115,32 +135,36 @@ func runIn(ctx context.Context, e *In, text string, open Opener, o *Options) ([]
 			default:
 				s, _, terr := textAt(col, i)
 				if terr != nil {
-					return nil, errAt(text, e.subPos, "IN (SELECT ...): a column of %s cannot be compared", col.DataType())
+					return nil, false, errAt(text, e.subPos, "IN (SELECT ...): a column of %s cannot be compared", col.DataType())
 				}
 				err = add(&Lit{Kind: LitString, Str: s}, s)
 			}
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 		}
 	}
 	if err := rr.Err(); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return lits, nil
+	return lits, null, nil
 }
 
 // compileArithIn plans x [NOT] IN (SELECT ...) of arithmetic x (e.X):
 // the subquery's values as a set x's value is looked up in, row by row
-// (numbers by value, 2 = 2.0; times by instant). A NULL x is in no set
-// and out of none; NOT IN of a set that holds a NULL holds for no row,
-// as in SQL.
+// (numbers by value, 2 = 2.0; times by instant). As in SQL, a NULL x
+// is in no set and out of none but the empty one, and NOT IN of a set
+// that holds a NULL holds for no row.
 func (p *plan) compileArithIn(e *In, neg bool) (pred, error) {
 	x, err := p.rawArith(e.X)
 	if err != nil {
 		return nil, err
 	}
 	ip := &arithInPred{x: x, out: e.Neg != neg, nums: map[float64]bool{}, ints: map[int64]bool{}, strs: map[string]bool{}}
+	ip.hasNull = p.in.nulls[e]
+	if p.in.outAll(e, ip.out) {
+		return constPred(true), nil
+	}
 	for _, l := range p.in.lits(e) {
 		switch {
 		case l.Kind == LitNull:

@@ -147,3 +147,37 @@ func TestInSubqueryArith(t *testing.T) {
 		{"SELECT count(*) FROM m WHERE upper(s) IN (SELECT n FROM m)", "type mismatch: upper(s) IN (SELECT ...) compares text with an integer", "(SELECT n"},
 	})
 }
+
+// TestInSubqueryNulls: as in SQL, NOT IN of values that hold a NULL
+// holds for no row, NOT IN of no values for every row (a NULL x's too),
+// and IN ignores the NULL; for a column and for arithmetic, in WHERE,
+// FILTER and HAVING.
+func TestInSubqueryNulls(t *testing.T) {
+	src, _ := testSource(t, 2000, 50)
+	open := openOnly(src)
+	count := func(q string) int64 { return mustRun(t, open, q)[0][0].(int64) }
+	all := count("SELECT count(*) FROM m")
+	withNull := "(SELECT CASE WHEN n > 50 THEN NULL ELSE n END FROM m)"
+	none := "(SELECT n FROM m WHERE n > 1000000)"
+	for _, c := range []struct {
+		q    string
+		want int64
+	}{
+		{"SELECT count(*) FROM m WHERE n NOT IN " + withNull, 0},
+		{"SELECT count(*) FROM m WHERE n + 0 NOT IN " + withNull, 0},
+		{"SELECT count(*) FILTER (WHERE n NOT IN " + withNull + ") FROM m", 0},
+		{"SELECT count(*) FROM m WHERE n IN " + withNull, count("SELECT count(*) FROM m WHERE n <= 50")},
+		{"SELECT count(*) FROM m WHERE n * 1 IN " + withNull, count("SELECT count(*) FROM m WHERE n <= 50")},
+		{"SELECT count(*) FROM m WHERE n NOT IN " + none, all},
+		{"SELECT count(*) FROM m WHERE n * 2 NOT IN " + none, all},
+		{"SELECT count(*) FROM m WHERE n IN " + none, 0},
+		{"SELECT count(*) FROM (SELECT series, max(n) AS top FROM m GROUP BY series HAVING max(n) NOT IN " + withNull + ")", 0},
+	} {
+		if got := count(c.q); got != c.want {
+			t.Errorf("%s: %d, want %d", c.q, got, c.want)
+		}
+	}
+	if count("SELECT count(*) FROM m WHERE n IS NULL") == 0 {
+		t.Fatal("a weak source: no row without n")
+	}
+}

@@ -509,6 +509,12 @@ func (p *plan) compileIn(e *In, neg bool) (pred, error) {
 		return nil, err
 	}
 	out := e.Neg != neg
+	switch {
+	case p.in.outNone(e, out):
+		return constPred(false), nil
+	case p.in.outAll(e, out):
+		return constPred(true), nil
+	}
 	switch k {
 	case kSeq, kTime, kOp:
 		set := map[int64]bool{}
