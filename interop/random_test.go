@@ -246,7 +246,7 @@ func (g *sqlGen) agg(i int) string {
 	case 7:
 		a = g.pick("sum", "max") + "(" + g.expr(1) + ") FILTER (WHERE " + g.cond(1) + ")"
 	default:
-		a = "round(avg(" + g.expr(1) + ") * 2, 3)"
+		a = "avg(" + g.expr(1) + ") * 2"
 	}
 	return fmt.Sprintf("%s AS a%d", a, i)
 }
@@ -267,7 +267,7 @@ func (g *sqlGen) where() string {
 }
 
 func (g *sqlGen) statement() string {
-	switch g.rng.IntN(14) {
+	switch g.rng.IntN(22) {
 	case 0:
 		return "SELECT " + g.aggs() + " FROM nab" + g.where()
 	case 1:
@@ -299,6 +299,24 @@ func (g *sqlGen) statement() string {
 		return "SELECT epoch_ms(time) AS t, series, " + w + " AS x FROM nab" + g.where() + " WINDOW w AS (PARTITION BY series ORDER BY time) ORDER BY t, series LIMIT " + strconv.Itoa(1+g.rng.IntN(80))
 	case 12:
 		return "SELECT series, count(*) AS n FROM nab WHERE hour(time) IN (SELECT hour(time) FROM nab WHERE " + g.cond(2) + ") GROUP BY series"
+	case 14:
+		return "SELECT a.series, count(*) AS n, " + g.pick("avg(a.value - b.value)", "max(b.value)", "sum(CASE WHEN a.value > b.value THEN 1 ELSE 0 END)") +
+			" AS x FROM nab AS a JOIN nab AS b ON a.time = b.time AND a.series < b.series WHERE " + g.pick("a.value > 50", "a.series LIKE '%cpu%'", "hour(a.time) = 3", "a.value <> b.value") + " GROUP BY a.series"
+	case 15:
+		return "SELECT k, count(*) AS n FROM (SELECT " + g.text(2) + " AS k FROM nab" + g.where() + " UNION ALL SELECT " + g.text(2) + " AS k FROM nab" + g.where() + ") GROUP BY k"
+	case 16:
+		return "SELECT s, avg(x) AS m, count(*) AS n FROM (SELECT series AS s, " + g.expr(2) + " AS x FROM nab" + g.where() + ") WHERE x IS NOT NULL GROUP BY s HAVING count(*) > " + strconv.Itoa(g.rng.IntN(500))
+	case 17:
+		w := g.pick("rank() OVER (PARTITION BY series ORDER BY value DESC)", "ntile(4) OVER (PARTITION BY series ORDER BY time)", "first_value(value) OVER (PARTITION BY series ORDER BY time)",
+			"dense_rank() OVER (ORDER BY hour(time))", "count(*) OVER (PARTITION BY series)", "avg(value) OVER (PARTITION BY series, hour(time))")
+		return "SELECT epoch_ms(time) AS t, series, " + w + " AS x FROM nab" + g.where() + " ORDER BY t, series LIMIT " + strconv.Itoa(1+g.rng.IntN(80))
+	case 18:
+		return "SELECT epoch_ms(" + g.pick("date_trunc('day', time)", "date_trunc('hour', time)", "time_bucket(INTERVAL '6 hours', time)", "date_trunc('week', time)") + ") AS b, " + g.aggs() + " FROM nab" + g.where() + " GROUP BY b"
+	case 19:
+		return "SELECT series, " + g.pick("arg_max(value, time)", "arg_min(hour(time), epoch_ms(time))", "count(DISTINCT day(time))", "max(length(series) * value)", "bool_or(value > 99)", "min(strftime(time, '%Y-%m-%d'))") +
+			" AS a FROM nab" + g.where() + " GROUP BY series"
+	case 20:
+		return "SELECT epoch_ms(time) AS t, series, value FROM nab" + g.where() + " ORDER BY value " + g.pick("ASC", "DESC") + ", t, series LIMIT " + strconv.Itoa(1+g.rng.IntN(30)) + " OFFSET " + strconv.Itoa(g.rng.IntN(50))
 	default: // NOT IN of values that may hold a NULL, or none; x may be NULL
 		x := g.pick("value", "nullif(value, 0)", "hour(time)", "CASE WHEN value > 50 THEN NULL ELSE hour(time) END")
 		y := g.pick("value", "nullif(value, "+g.num()+")", "hour(time)", "CASE WHEN "+g.cond(1)+" THEN NULL ELSE hour(time) END")

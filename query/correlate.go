@@ -324,6 +324,9 @@ func (p *parser) ownTerm(x *Arith, sc scope) *Arith {
 func andOf(es []Expr) Expr {
 	var out Expr
 	for _, e := range es {
+		if e == nil { // none
+			continue
+		}
 		if out == nil {
 			out = e
 		} else {

@@ -20,6 +20,10 @@ type Join struct {
 	On    []JoinCond
 	Using []string // USING (c, ...); nil for ON
 	Pos   int      // the JOIN keyword (or the kind before it)
+	// residual: the conditions of an INNER JOIN's ON other than
+	// equalities (a.time = b.time AND a.v < b.v), which filter the
+	// matched rows as WHERE does: they go to the statement's WHERE
+	residual []Expr
 }
 
 // JoinSide is one source of a join: a stream's raw or folded view (a
@@ -142,7 +146,7 @@ func (p *parser) join(st *Statement, alias string, aliasPos int) {
 		// a JOIN b ... JOIN c: the join of a and b is the left side of
 		// the next, read as a subquery of its rows (nested).
 		kind, pos, _ := p.joinKind()
-		inner := &Statement{Stream: "(join)", streamPos: j.Pos, Join: j, Limit: -1,
+		inner := &Statement{Stream: "(join)", streamPos: j.Pos, Join: j, Limit: -1, Where: andOf(j.residual),
 			Items: []SelectItem{{Col: &ColRef{Name: ColTime, Pos: j.Pos}}, {Col: &ColRef{Name: ColSeries, Pos: j.Pos}},
 				{Col: &ColRef{Name: ColKey, Pos: j.Pos}}, {Col: &ColRef{Name: ColOp, Pos: j.Pos}}}}
 		for _, a := range j.aliases() {
@@ -269,12 +273,30 @@ func (p *parser) joinOn(j *Join) {
 	for {
 		l, lx := p.joinTerm()
 		op := p.advance()
-		if op.kind != tPunct || !cmpOps[op.text] || op.text == "~" || op.text == "=~" || op.text == "!~" || op.text == "!=" || op.text == "<>" {
+		inner := j.Kind == "inner"
+		if op.kind != tPunct || !cmpOps[op.text] || op.text == "~" || op.text == "=~" || op.text == "!~" || (op.text == "!=" || op.text == "<>") && !inner {
 			p.fail(op.pos, "expected = (or, for ASOF, one of >= > <= <) after %s in ON, found %s", l.Name, op.describe())
 		}
 		r, rx := p.joinTerm()
+		if op.text != "=" && inner { // a filter of the matched rows
+			term := func(c *ColRef, x *Arith) *Arith {
+				if x != nil {
+					return x
+				}
+				return &Arith{Col: c, Pos: c.Pos}
+			}
+			o := op.text
+			if o == "<>" {
+				o = "!="
+			}
+			j.residual = append(j.residual, &ArithCompare{L: term(l, lx), R: term(r, rx), Op: o, Pos: op.pos})
+			if !p.acceptKw("and") {
+				break
+			}
+			continue
+		}
 		if op.text != "=" && !strings.HasPrefix(j.Kind, "asof") {
-			p.fail(op.pos, "an %s JOIN matches by equality (=); an inequality in ON makes an ASOF JOIN", strings.ToUpper(j.Kind))
+			p.fail(op.pos, "a %s JOIN matches by equality (=) in ON (an inequality makes an ASOF JOIN; filter the %s side in a subquery of it)", strings.ToUpper(j.Kind), map[bool]string{true: "right", false: "left"}[j.Kind == "left"])
 		}
 		j.On = append(j.On, JoinCond{L: l, R: r, LX: lx, RX: rx, Op: op.text})
 		if !p.acceptKw("and") {
@@ -283,6 +305,9 @@ func (p *parser) joinOn(j *Join) {
 	}
 	if t := p.peek(); isKw(t, "or") {
 		p.fail(t.pos, "ON takes conditions joined by AND; put others in WHERE")
+	}
+	if len(j.On) == 0 { // only inequalities
+		p.fail(j.residual[0].(*ArithCompare).Pos, "an INNER JOIN matches by equality: its ON needs one (a.x = b.y), the other conditions then filter the matches (an inequality alone makes an ASOF JOIN; CROSS JOIN ... WHERE pairs every row)")
 	}
 	if strings.HasPrefix(j.Kind, "asof") {
 		n := 0

@@ -67,3 +67,25 @@ func TestJoinThree(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinOnFilter: an INNER JOIN's ON conditions other than equalities
+// (<, <=, >, >=, != and <>, on columns or arithmetic) filter its
+// matches as the same conditions in WHERE do; in a join before a RIGHT
+// JOIN they filter that join, not the RIGHT JOIN's rows.
+func TestJoinOnFilter(t *testing.T) {
+	open := twoStreams(t)
+	for _, c := range [][2]string{
+		{"SELECT a.seq, b.seq FROM m AS a JOIN w AS b ON a.n = b.v AND a.v < b.v * 10 AND a.s <> b.s ORDER BY 1, 2",
+			"SELECT a.seq, b.seq FROM m AS a JOIN w AS b ON a.n = b.v WHERE a.v < b.v * 10 AND a.s != b.s ORDER BY 1, 2"},
+		{"SELECT a.series, count(*), sum(a.v) FROM m AS a JOIN w AS b ON a.n = b.v AND a.v >= b.v AND b.v > 3 GROUP BY a.series ORDER BY 1",
+			"SELECT a.series, count(*), sum(a.v) FROM m AS a JOIN w AS b ON a.n = b.v WHERE a.v >= b.v AND b.v > 3 GROUP BY a.series ORDER BY 1"},
+		{"SELECT a.seq, c.seq FROM m AS a JOIN w AS b ON a.n = b.v AND a.v > b.v RIGHT JOIN w AS c ON b.seq = c.seq ORDER BY 2, 1",
+			"SELECT ab.aseq, c.seq FROM (SELECT a.seq AS aseq, b.seq AS bseq FROM m AS a JOIN w AS b ON a.n = b.v WHERE a.v > b.v) AS ab RIGHT JOIN w AS c ON ab.bseq = c.seq ORDER BY 2, 1"},
+	} {
+		sameRows(t, open, c[0], c[1], 3)
+	}
+	wantErrors(t, open, []errCase{
+		{"SELECT count(*) FROM m AS a JOIN w AS b ON a.v < b.v", "an INNER JOIN matches by equality: its ON needs one", "<"},
+		{"SELECT count(*) FROM m AS a LEFT JOIN w AS b ON a.n = b.v AND a.v < b.v", "a LEFT JOIN matches by equality (=) in ON", "<"},
+	})
+}

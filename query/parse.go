@@ -301,10 +301,13 @@ func (p *parser) selectBody(st *Statement) {
 	}
 	if p.acceptKw("where") {
 		st.Where = p.orExpr()
-		if st.Join != nil {
-			st.Join.crossOn(st.Where)
-			st.Join.pushDown(st.Where)
-		}
+	}
+	if st.Join != nil && st.Join.residual != nil { // ON a.v < b.v of an INNER JOIN
+		st.Where = andOf(append(slices.Clone(st.Join.residual), st.Where))
+	}
+	if st.Where != nil && st.Join != nil {
+		st.Join.crossOn(st.Where)
+		st.Join.pushDown(st.Where)
 	}
 	if p.acceptKw("group") {
 		p.expectKw("by")
