@@ -267,7 +267,7 @@ func (g *sqlGen) where() string {
 }
 
 func (g *sqlGen) statement() string {
-	switch g.rng.IntN(22) {
+	switch g.rng.IntN(29) {
 	case 0:
 		return "SELECT " + g.aggs() + " FROM nab" + g.where()
 	case 1:
@@ -317,6 +317,22 @@ func (g *sqlGen) statement() string {
 			" AS a FROM nab" + g.where() + " GROUP BY series"
 	case 20:
 		return "SELECT epoch_ms(time) AS t, series, value FROM nab" + g.where() + " ORDER BY value " + g.pick("ASC", "DESC") + ", t, series LIMIT " + strconv.Itoa(1+g.rng.IntN(30)) + " OFFSET " + strconv.Itoa(g.rng.IntN(50))
+	case 21:
+		return "SELECT a.series, count(*) AS n, count(b.value) AS m, " + g.pick("max(b.value)", "sum(a.value)", "min(b.time IS NULL)") + " AS x FROM nab AS a " + g.pick("LEFT", "FULL", "RIGHT") +
+			" JOIN (SELECT time, series, value FROM nab WHERE " + g.cond(2) + ") AS b ON a.time = b.time AND a.series = b.series GROUP BY a.series"
+	case 22:
+		return "SELECT epoch_ms(a.time) AS t, a.series, b.value AS v FROM nab AS a ASOF " + g.pick("", "LEFT ") + "JOIN (SELECT time, value FROM nab WHERE series = 'nab/realTraffic/TravelTime_387' AND " + g.cond(1) + ") AS b ON a.time >= b.time WHERE a.series LIKE '%" + g.pick("cpu", "Traffic", "taxi") + "%' ORDER BY t, a.series LIMIT " + strconv.Itoa(1+g.rng.IntN(60))
+	case 23:
+		return "SELECT series, count(*) AS n FROM nab AS o WHERE value > (SELECT " + g.pick("avg", "max", "min") + "(value) FROM nab WHERE series = o.series AND " + g.cond(1) + ") GROUP BY series"
+	case 24:
+		return "SELECT series, count(*) AS n FROM nab AS o WHERE " + g.pick("", "NOT ") + "EXISTS (SELECT 1 FROM nab WHERE series = o.series AND hour(time) = hour(o.time) AND " + g.cond(1) + ") GROUP BY series"
+	case 25:
+		return "SELECT series, hour(time) AS h, count(*) AS n FROM nab" + g.where() + " GROUP BY series, h QUALIFY row_number() OVER (PARTITION BY series ORDER BY count(*) DESC, h) <= 2"
+	case 26:
+		return "SELECT series, " + g.pick("hour(time)", "month(time)") + " AS h, count(*) AS n, grouping(series) AS g FROM nab" + g.where() + " GROUP BY ROLLUP (series, h)"
+	case 27:
+		t := g.pick("lpad(split_part(series, '/', 2), 20, '*')", "regexp_replace(series, '[0-9]+', '#')", "concat(left(series, 5), '-', hour(time))", "coalesce(CASE WHEN value > 50 THEN series END, 'low')", "lower(replace(series, '/', ' '))", "trim(series, 'n/')", "rtrim(series, '0123456789abcdef')")
+		return "SELECT " + t + " AS k, count(*) AS n FROM nab WHERE " + g.pick("series ILIKE '%CPU%'", "regexp_matches(series, 'real[A-Z]')", "series > 'nab/realK'", "starts_with(series, 'nab/realA')", "contains(series, 'ec2')", "series NOT LIKE '%!_%' ESCAPE '!'", "series LIKE 'nab/real_____/%'") + " GROUP BY k"
 	default: // NOT IN of values that may hold a NULL, or none; x may be NULL
 		x := g.pick("value", "nullif(value, 0)", "hour(time)", "CASE WHEN value > 50 THEN NULL ELSE hour(time) END")
 		y := g.pick("value", "nullif(value, "+g.num()+")", "hour(time)", "CASE WHEN "+g.cond(1)+" THEN NULL ELSE hour(time) END")

@@ -445,8 +445,8 @@ func (p *plan) aggSpec(c *Call) (s aggSpec, err error) {
 			return s, p.errAt(c.Arg.Pos, "type mismatch: spread of %s column %q (want a number)", k, c.Arg.Name)
 		}
 		s.out = k
-	case "min", "max":
-		if k == kBool || k == kBytes || k == kOp {
+	case "min", "max": // of bools too, false < true (bool_and, bool_or)
+		if k == kBytes || k == kOp {
 			return s, p.errAt(c.Arg.Pos, "type mismatch: %s of %s column %q", c.Func, k, c.Arg.Name)
 		}
 		s.out = k

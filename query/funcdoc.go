@@ -128,9 +128,9 @@ var funcDocs = []funcDoc{
 
 	{"lower", "text", "lower(s)", "lower case"},
 	{"upper", "text", "upper(s)", "upper case"},
-	{"trim", "text", "trim(s)", "without white space around"},
-	{"ltrim", "text", "ltrim(s)", "without white space before"},
-	{"rtrim", "text", "rtrim(s)", "without white space after"},
+	{"trim", "text", "trim(s[, chars])", "without white space (or any of chars) around"},
+	{"ltrim", "text", "ltrim(s[, chars])", "without white space (or any of chars) before"},
+	{"rtrim", "text", "rtrim(s[, chars])", "without white space (or any of chars) after"},
 	{"length", "text", "length(s)", "characters"},
 	{"substr", "text", "substr(s, start[, n])", "n characters from start (1-based)"},
 	{"left", "text", "left(s, n)", "the first n characters"},

@@ -3,6 +3,7 @@ package query
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // ExprMatch tests a computed value as conditions test columns:
@@ -85,6 +86,41 @@ func operandText(x *Arith) string {
 	return x.String()
 }
 
+// likePattern parses the pattern of a LIKE or ILIKE (what) and its
+// ESCAPE 'c', if any, and returns the pattern with \ as its escape, as
+// likeRegexp reads it (without ESCAPE, \ escapes).
+func (p *parser) likePattern(what string) string {
+	s := p.advance()
+	if s.kind != tString {
+		p.fail(s.pos, "%s wants a pattern string, found %s", what, s.describe())
+	}
+	if !p.acceptKw("escape") {
+		return s.text
+	}
+	e := p.advance()
+	if e.kind != tString || utf8.RuneCountInString(e.text) != 1 {
+		p.fail(e.pos, "ESCAPE wants one character in quotes, found %s", e.describe())
+	}
+	esc, _ := utf8.DecodeRuneInString(e.text)
+	rs := []rune(s.text)
+	var b strings.Builder
+	for i := 0; i < len(rs); i++ {
+		switch r := rs[i]; {
+		case r == esc && i+1 < len(rs):
+			b.WriteByte('\\')
+			b.WriteRune(rs[i+1])
+			i++
+		case r == esc:
+			p.fail(s.pos, "%s pattern %q ends with its escape character", what, s.text)
+		case r == '\\':
+			b.WriteString(`\\`)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
 // exprMatch parses a test of the arithmetic x after it, if one follows:
 // IS [NOT] NULL, [NOT] LIKE, =~, !~, [NOT] IN (...), [NOT] BETWEEN;
 // nil otherwise.
@@ -136,19 +172,11 @@ func (p *parser) exprMatch(x *Arith) Expr {
 		return nil
 	}
 	if p.acceptKw("ilike") { // LIKE ignoring case: a regular expression match
-		s := p.advance()
-		if s.kind != tString {
-			p.fail(s.pos, "ILIKE wants a pattern string, found %s", s.describe())
-		}
-		m.Re = likeRegexpFold(s.text, true)
+		m.Re = likeRegexpFold(p.likePattern("ILIKE"), true)
 		return m
 	}
 	if p.acceptKw("like") {
-		s := p.advance()
-		if s.kind != tString {
-			p.fail(s.pos, "LIKE wants a pattern string, found %s", s.describe())
-		}
-		m.Pattern = s.text
+		m.Pattern = p.likePattern("LIKE")
 		return m
 	}
 	p.expectKw("in") // x IN (a, b): x = a OR x = b; NOT IN: x != a AND x != b

@@ -1308,18 +1308,11 @@ func (p *parser) predicate() Expr {
 	switch k := p.peek(); {
 	case isKw(k, "like"):
 		p.advance()
-		s := p.advance()
-		if s.kind != tString {
-			p.fail(s.pos, "LIKE wants a pattern string, found %s", s.describe())
-		}
-		return &Like{Col: c, Pattern: s.text, Neg: neg, Pos: s.pos}
+		pos := p.peek().pos
+		return &Like{Col: c, Pattern: p.likePattern("LIKE"), Neg: neg, Pos: pos}
 	case isKw(k, "ilike"): // LIKE ignoring case: a regular expression match
 		p.advance()
-		s := p.advance()
-		if s.kind != tString {
-			p.fail(s.pos, "ILIKE wants a pattern string, found %s", s.describe())
-		}
-		return &Regex{Col: c, Re: likeRegexpFold(s.text, true), Neg: neg}
+		return &Regex{Col: c, Re: likeRegexpFold(p.likePattern("ILIKE"), true), Neg: neg}
 	case isKw(k, "in"):
 		p.advance()
 		open := p.expectPunct("(")

@@ -25,7 +25,7 @@ type textFunc struct {
 var textFuncs = map[string]textFunc{
 	"lower":      {args: []colKind{kString}, out: kString},
 	"upper":      {args: []colKind{kString}, out: kString},
-	"trim":       {args: []colKind{kString}, out: kString},
+	"trim":       {args: []colKind{kString, kString}, optional: 1, out: kString}, // trim(s[, chars])
 	"length":     {args: []colKind{kString}, out: kInt},
 	"substr":     {args: []colKind{kString, kInt, kInt}, optional: 1, out: kString},
 	"replace":    {args: []colKind{kString, kString, kString}, out: kString},
@@ -39,8 +39,8 @@ var textFuncs = map[string]textFunc{
 	"rpad":     {args: []colKind{kString, kInt, kString}, optional: 1, out: kString},
 	"repeat":   {args: []colKind{kString, kInt}, out: kString},
 	"reverse":  {args: []colKind{kString}, out: kString},
-	"ltrim":    {args: []colKind{kString}, out: kString},
-	"rtrim":    {args: []colKind{kString}, out: kString},
+	"ltrim":    {args: []colKind{kString, kString}, optional: 1, out: kString},
+	"rtrim":    {args: []colKind{kString, kString}, optional: 1, out: kString},
 	"concat":   {args: []colKind{0, 0}, variadic: true, out: kString},
 	"label":    {args: []colKind{kString, kString}, out: kString},
 	"strftime": {args: []colKind{kInt, kString, kString}, optional: 1, out: kString},
@@ -296,6 +296,9 @@ func textValue(fn string, args []*arithPlan, v []value) (value, bool) {
 	case "upper":
 		return value{s: strings.ToUpper(v[0].s)}, true
 	case "trim":
+		if len(v) > 1 { // trim(s, chars): any of chars, at both ends
+			return value{s: strings.Trim(v[0].s, v[1].s)}, true
+		}
 		return value{s: strings.TrimSpace(v[0].s)}, true
 	case "length":
 		return value{i: int64(utf8.RuneCountInString(v[0].s))}, true

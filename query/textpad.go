@@ -26,8 +26,14 @@ func padValue(fn string, v []value) (value, bool) {
 		}
 		return value{s: string(r)}, true
 	case "ltrim":
+		if len(v) > 1 { // ltrim(s, chars): any of chars
+			return value{s: strings.TrimLeft(s, v[1].s)}, true
+		}
 		return value{s: strings.TrimLeftFunc(s, unicode.IsSpace)}, true
 	case "rtrim":
+		if len(v) > 1 {
+			return value{s: strings.TrimRight(s, v[1].s)}, true
+		}
 		return value{s: strings.TrimRightFunc(s, unicode.IsSpace)}, true
 	case "repeat":
 		n := v[1].i
