@@ -267,7 +267,7 @@ func (g *sqlGen) where() string {
 }
 
 func (g *sqlGen) statement() string {
-	switch g.rng.IntN(29) {
+	switch g.rng.IntN(32) {
 	case 0:
 		return "SELECT " + g.aggs() + " FROM nab" + g.where()
 	case 1:
@@ -333,6 +333,21 @@ func (g *sqlGen) statement() string {
 	case 27:
 		t := g.pick("lpad(split_part(series, '/', 2), 20, '*')", "regexp_replace(series, '[0-9]+', '#')", "concat(left(series, 5), '-', hour(time))", "coalesce(CASE WHEN value > 50 THEN series END, 'low')", "lower(replace(series, '/', ' '))", "trim(series, 'n/')", "rtrim(series, '0123456789abcdef')")
 		return "SELECT " + t + " AS k, count(*) AS n FROM nab WHERE " + g.pick("series ILIKE '%CPU%'", "regexp_matches(series, 'real[A-Z]')", "series > 'nab/realK'", "starts_with(series, 'nab/realA')", "contains(series, 'ec2')", "series NOT LIKE '%!_%' ESCAPE '!'", "series LIKE 'nab/real_____/%'") + " GROUP BY k"
+	case 28:
+		f := g.pick("sqrt(abs(value))", "ln(value + 1)", "exp(hour(time) / 10)", "power(hour(time), 2)", "log10(value + 1)", "cbrt(value - 50)", "sign(value - 50)",
+			"mod(hour(time), 5)", "date_part('dow', time)", "extract(hour FROM time)", "date_diff('hour', TIMESTAMP '2014-01-01', time)", "epoch(time)",
+			"dayname(time)", "monthname(time)", "strftime(time, '%A %B %d')", "CAST(value AS VARCHAR)", "value::BIGINT", "CAST(hour(time) AS DOUBLE) / 7",
+			"series || '/' || CAST(round(value) AS BIGINT)", "greatest(series, 'nab/realK')", "least(hour(time), minute(time), day(time))", "CASE WHEN value > 50 THEN 'hi' WHEN value > 10 THEN 'mid' ELSE 'lo' END")
+		return "SELECT epoch_ms(time) AS t, series, " + f + " AS x FROM nab" + g.where() + " ORDER BY t, series LIMIT " + strconv.Itoa(1+g.rng.IntN(50))
+	case 29:
+		a := g.pick("quantile_disc(value, 0.25)", "count_if(value > 50)", "covar_samp(value, hour(time))", "regr_slope(value, hour(time))", "covar_pop(value, minute(time))",
+			"var_samp(value)", "stddev_pop(value)", "sum(value) / count(*)", "max(value) - min(value)", "approx_count_distinct(hour(time))", "stddev_samp(value)")
+		return "SELECT series, " + a + " AS a FROM nab" + g.where() + " GROUP BY series"
+	case 30:
+		w := g.pick("percent_rank() OVER (PARTITION BY series ORDER BY value, time)", "cume_dist() OVER (PARTITION BY series ORDER BY time)", "nth_value(value, 3) OVER (PARTITION BY series ORDER BY time)",
+			"lag(value, 1, -1) OVER (PARTITION BY series ORDER BY time)", "avg(value) OVER (PARTITION BY series ORDER BY time RANGE BETWEEN INTERVAL 1 HOUR PRECEDING AND CURRENT ROW)",
+			"sum(value) OVER (PARTITION BY series ORDER BY time ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING)", "last_value(value) OVER (PARTITION BY series ORDER BY time ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)")
+		return "SELECT epoch_ms(time) AS t, series, " + w + " AS x FROM nab" + g.where() + " ORDER BY t, series LIMIT " + strconv.Itoa(1+g.rng.IntN(80))
 	default: // NOT IN of values that may hold a NULL, or none; x may be NULL
 		x := g.pick("value", "nullif(value, 0)", "hour(time)", "CASE WHEN value > 50 THEN NULL ELSE hour(time) END")
 		y := g.pick("value", "nullif(value, "+g.num()+")", "hour(time)", "CASE WHEN "+g.cond(1)+" THEN NULL ELSE hour(time) END")

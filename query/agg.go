@@ -190,13 +190,16 @@ func (p *plan) planAggregate() error {
 		case !bucketed && strings.HasSuffix(win.Func, "derivative"):
 			return outCol{}, p.errAt(pos, "%s in an aggregate query needs GROUP BY time(<bucket>): it divides by the time between buckets", win.Func)
 		}
-		w := &winPlan{fn: win.Func, n: win.N, unit: win.Unit, arg: -1, argHid: -1, seq: -1, ignoreNulls: win.IgnoreNulls}
+		w := &winPlan{fn: win.Func, n: win.N, unit: win.Unit, arg: -1, argHid: -1, seq: -1, ignoreNulls: win.IgnoreNulls, dflt: nullValue}
 		if win.Arg != nil {
 			ap, hid, err := hide(p.aggAliasRefs(win.Arg))
 			if err != nil {
 				return outCol{}, err
 			}
 			if err := p.winArg(win, ap); err != nil {
+				return outCol{}, err
+			}
+			if w.dflt, err = p.lagDefault(win, ap); err != nil {
 				return outCol{}, err
 			}
 			w.argPlan, w.argHid = ap, hid
@@ -384,7 +387,16 @@ func (p *plan) planAggregate() error {
 	return nil
 }
 
+// aggSynonyms are aggregates' other names, as DuckDB and PostgreSQL
+// have them.
+var aggSynonyms = map[string]string{"var_samp": "variance", "stddev_samp": "stddev"}
+
 func (p *plan) aggSpec(c *Call) (s aggSpec, err error) {
+	if fn, ok := aggSynonyms[c.Func]; ok { // named as written, computed as fn
+		named := *c
+		named.Func = fn
+		c = &named
+	}
 	s = aggSpec{fn: c.Func, q: c.Q, sep: c.Sep, distinct: c.Distinct}
 	defer func() { s.extra = needsExtra(s.fn) }() // s.fn is final on return
 	if c.Filter != nil {

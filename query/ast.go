@@ -153,8 +153,11 @@ type WinCall struct {
 	// IgnoreNulls: lag, lead, first_value, last_value and nth_value skip
 	// the rows whose argument is null (IGNORE NULLS).
 	IgnoreNulls bool
-	Over        *Over // OVER (...); nil: the default window
-	Pos         int
+	// Default: lag and lead's value past the partition's edge (lag(x, 1,
+	// 0)); nil: NULL
+	Default *Lit
+	Over    *Over // OVER (...); nil: the default window
+	Pos     int
 }
 
 // Over is a window's OVER (PARTITION BY ... ORDER BY ...): arithmetic
@@ -189,8 +192,11 @@ func (w *WinCall) String() string {
 		s += strconv.FormatInt(w.N, 10)
 	}
 	switch {
-	case w.Func == "moving_average" || w.Func == "nth_value", (w.Func == "lag" || w.Func == "lead") && w.N != 1:
+	case w.Func == "moving_average" || w.Func == "nth_value", (w.Func == "lag" || w.Func == "lead") && (w.N != 1 || w.Default != nil):
 		s += ", " + strconv.FormatInt(w.N, 10)
+		if w.Default != nil {
+			s += ", " + w.Default.String()
+		}
 	case w.Unit != 0:
 		s += ", " + w.unit
 	}

@@ -34,7 +34,7 @@ func (w *winPlan) shiftIgnoringNulls(rows [][]value, part []int, c int) {
 		case w.n == 0:
 			rows[r][c] = rows[r][w.arg]
 		case i < 0 || i >= int64(len(places)):
-			rows[r][c] = nullValue
+			rows[r][c] = w.dflt
 		default:
 			rows[r][c] = rows[part[places[i]]][w.arg]
 		}

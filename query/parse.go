@@ -582,6 +582,9 @@ func (p *parser) winCall() *WinCall {
 		w.N = 1
 		if p.acceptPunct(",") {
 			w.N = p.intIn(0, maxLagOffset, w.Func+" wants the number of rows to look "+map[string]string{"lag": "back", "lead": "ahead"}[w.Func])
+			if p.acceptPunct(",") { // lag(x, n, default)
+				w.Default = p.literal()
+			}
 		}
 	case "moving_average":
 		if t := p.peek(); t.kind != tPunct || t.text != "," {
@@ -806,6 +809,7 @@ var aggregates = map[string]bool{
 	"quantile_cont": true, "percentile_cont": true, "approx_quantile": true, "quantile_disc": true, "percentile_disc": true,
 	"count_if": true, "bool_and": true, "bool_or": true, "any_value": true, "approx_count_distinct": true,
 	"median": true, "stddev": true, "stddev_pop": true, "variance": true, "var_pop": true, "spread": true,
+	"var_samp": true, "stddev_samp": true, // variance and stddev (aggSynonyms)
 	"arg_max": true, "arg_min": true, "max_by": true, "min_by": true, "string_agg": true,
 	"corr": true, "covar_pop": true, "covar_samp": true, "regr_slope": true, "regr_intercept": true, "regr_r2": true, "regr_count": true,
 }

@@ -36,6 +36,9 @@ type winPlan struct {
 	over      bool
 	// frame is OVER's frame, nil if none (SQL's default: see frameOf).
 	frame *Frame
+	// dflt: lag and lead's value past the partition's edge (NULL unless
+	// given)
+	dflt value
 	// ignoreNulls: lag, lead and the value functions skip the rows whose
 	// argument is null (nulls.go).
 	ignoreNulls bool
@@ -107,16 +110,44 @@ func winKind(fn string, ap *arithPlan) colKind {
 	return kFloat
 }
 
+// lagDefault returns the value lag or lead win gives past the
+// partition's edge, of the kind of its argument ap (an integer for a
+// number too): its default, else NULL.
+func (p *plan) lagDefault(win *WinCall, ap *arithPlan) (value, error) {
+	l := win.Default
+	if l == nil || l.Kind == LitNull {
+		return nullValue, nil
+	}
+	k := ap.outKind()
+	switch {
+	case k == kFloat && (l.Kind == LitInt || l.Kind == LitFloat):
+		return fv(litFloat(l)), nil
+	case k == kInt && l.Kind == LitInt:
+		return value{i: l.Int}, nil
+	case k == kString && l.Kind == LitString:
+		return value{s: l.Str}, nil
+	case k == kBool && l.Kind == LitBool:
+		return value{i: int64(boolInt(l.Bool))}, nil
+	case k == kTime && (l.Kind == LitString || l.Kind == LitTime):
+		t, err := p.timeOf(l)
+		return value{i: t}, err
+	}
+	return nullValue, p.errAt(l.Pos, "type mismatch: %s's default %s is not %s, as %s is", win.Func, l.String(), kindWord(k), win.Arg.String())
+}
+
 // planRawWindow plans a window item of a raw query; its hidden columns
 // are added by rawWindowColumns once the visible ones are known.
 func (p *plan) planRawWindow(it *SelectItem) (outCol, error) {
-	w := &winPlan{fn: it.Win.Func, n: it.Win.N, unit: it.Win.Unit, arg: -1, ignoreNulls: it.Win.IgnoreNulls}
+	w := &winPlan{fn: it.Win.Func, n: it.Win.N, unit: it.Win.Unit, arg: -1, ignoreNulls: it.Win.IgnoreNulls, dflt: nullValue}
 	if it.Win.Arg != nil {
 		ap, err := p.rawArith(it.Win.Arg)
 		if err != nil {
 			return outCol{}, err
 		}
 		if err := p.winArg(it.Win, ap); err != nil {
+			return outCol{}, err
+		}
+		if w.dflt, err = p.lagDefault(it.Win, ap); err != nil {
 			return outCol{}, err
 		}
 		w.argPlan = ap

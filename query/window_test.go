@@ -259,6 +259,8 @@ func TestWindowErrors(t *testing.T) {
 	for _, c := range []struct{ q, msg string }{
 		{"SELECT difference(difference(v)) FROM m", "may be in SELECT items and their arithmetic, not in WHERE, GROUP BY, HAVING, CASE conditions or another function's arguments"},
 		{"SELECT v FROM m WHERE lag(v) > 1", "lag() is a window function"},
+		{"SELECT lag(s, 1, 5) FROM m", "type mismatch: lag's default 5 is not text, as s is"},
+		{"SELECT lead(n, 1, 2.5) OVER (ORDER BY time) FROM m", "type mismatch: lead's default 2.5 is not a number, as n is"},
 		{"SELECT CASE WHEN lag(v) > 1 THEN 1 END FROM m", "lag() is a window function"},
 		{"SELECT avg(v) FROM m GROUP BY time(1h) HAVING lag(avg(v)) > 1", "lag() is a window function"},
 		{"SELECT avg(v) - lag(avg(v)) AS d FROM m GROUP BY time(1h) HAVING d > 0", "window functions are computed after HAVING"},
@@ -301,10 +303,15 @@ func TestWindowErrors(t *testing.T) {
 func TestWindowLagLead(t *testing.T) {
 	src, rows := testSource(t, 3000, 50)
 	bySeq := bySeqOf(rows)
-	items := []string{"lag(v)", "lead(n)", "lag(s, 3)", "lead(s, 0)", "lag(time)", "lead(v * 2, 2)"}
-	offset := []int{-1, 1, -3, 0, -1, 2}
+	items := []string{"lag(v)", "lead(n)", "lag(s, 3)", "lead(s, 0)", "lag(time)", "lead(v * 2, 2)", "lag(v, 2, -5.5)", "lead(s, 1, 'end')"}
+	offset := []int{-1, 1, -3, 0, -1, 2, -2, 1}
+	dflt := []any{nil, nil, nil, nil, nil, nil, -5.5, "end"} // past the partition's edge
 	cell := func(r trow, k int) any {
 		switch k {
+		case 6:
+			return r.f["v"]
+		case 7:
+			return r.f["s"]
 		case 0:
 			return r.f["v"]
 		case 1:
@@ -332,6 +339,8 @@ func TestWindowLagLead(t *testing.T) {
 				for k, off := range offset {
 					if j := i + off; j >= 0 && j < len(pr) {
 						w[k] = cell(pr[j], k)
+					} else {
+						w[k] = dflt[k]
 					}
 				}
 				want[r.seq] = w

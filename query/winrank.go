@@ -65,7 +65,7 @@ func (w *winPlan) shift(rows [][]value, idx []int, c int, samePart func(a, b []v
 				from = int64(k) + w.n
 			}
 			if from < 0 || from >= int64(len(part)) {
-				rows[part[k]][c] = nullValue
+				rows[part[k]][c] = w.dflt
 				continue
 			}
 			rows[part[k]][c] = rows[part[from]][w.arg]
