@@ -305,6 +305,8 @@ func FuzzQuery(f *testing.F) {
 		"PIVOT (SELECT * FROM m WHERE v > 1) ON s, n > 3 USING count(*), max(v) - min(x) AS r GROUP BY time(10m), host ORDER BY time LIMIT 4",
 		"PIVOT m ON s USING avg(v) ORDER BY ALL DESC LIMIT 3",
 		"VALUES (1, 'a'), (2, NULL) ORDER BY 2 LIMIT 1",
+		"SELECT lag(v, 2, -1) OVER (PARTITION BY series ORDER BY time), upper(s) ILIKE 'a!%' ESCAPE '!', trim(s, 'a') FROM m AS a JOIN m AS b ON a.seq = b.seq AND a.v < b.n",
+		"SELECT var_samp(v), min(v > 1) FROM m WHERE n * 2 NOT IN (SELECT n FROM m WHERE v IS NULL) HAVING max(n) > 1",
 		"SELECT series FROM m WHERE hour(time) NOT IN (SELECT hour(time) FROM m WHERE v > 1) GROUP BY series HAVING count(*) > 2",
 		"SELECT CAST(time AS DATE), avg(v)::DECIMAL(9, 2), dayname(time), position('a' IN s), lag(v > 1) OVER (ORDER BY time) FROM (SELECT * FROM m) WHERE (n * 2) NOT BETWEEN 1 AND 9",
 		"SUMMARIZE SELECT s, n % 3 AS r, b FROM m WHERE v > 1",
