@@ -14,6 +14,17 @@ import (
 // NOT IN of values with a NULL holds for no row, as in SQL (x might be
 // the unknown value).
 
+// inSubquery parses the SELECT ... ) of IN (SELECT ...) into in, the
+// "(" at open.
+func (p *parser) inSubquery(in *In, open token) {
+	in.Sub, in.subPos = &Statement{Limit: -1}, open.pos
+	sel := p.peek()
+	p.selectBody(in.Sub)
+	p.unionTail(in.Sub, sel.pos)
+	close := p.expectPunct(")")
+	in.subText = p.src[open.pos : close.pos+1]
+}
+
 // maxInValues bounds the distinct values of an IN subquery.
 var maxInValues = 1 << 20 // a variable for tests
 

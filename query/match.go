@@ -182,12 +182,8 @@ func (p *parser) exprMatch(x *Arith) Expr {
 	p.expectKw("in") // x IN (a, b): x = a OR x = b; NOT IN: x != a AND x != b
 	open := p.expectPunct("(")
 	if isKw(p.peek(), "select") { // x IN (SELECT ...): its values (insub.go)
-		in := &In{X: x, Col: &ColRef{Name: x.String(), Pos: x.Pos}, Neg: m.Neg, Sub: &Statement{Limit: -1}, subPos: open.pos}
-		sel := p.peek()
-		p.selectBody(in.Sub)
-		p.unionTail(in.Sub, sel.pos)
-		close := p.expectPunct(")")
-		in.subText = p.src[open.pos : close.pos+1]
+		in := &In{X: x, Col: &ColRef{Name: x.String(), Pos: x.Pos}, Neg: m.Neg}
+		p.inSubquery(in, open)
 		return in
 	}
 	var out Expr

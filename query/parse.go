@@ -1322,12 +1322,7 @@ func (p *parser) predicate() Expr {
 		open := p.expectPunct("(")
 		in := &In{Col: c, Neg: neg}
 		if isKw(p.peek(), "select") { // x IN (SELECT ...): its values, see insub.go
-			in.Sub, in.subPos = &Statement{Limit: -1}, open.pos
-			sel := p.peek()
-			p.selectBody(in.Sub)
-			p.unionTail(in.Sub, sel.pos)
-			close := p.expectPunct(")")
-			in.subText = p.src[open.pos : close.pos+1]
+			p.inSubquery(in, open)
 			return in
 		}
 		for {
