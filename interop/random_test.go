@@ -267,7 +267,7 @@ func (g *sqlGen) where() string {
 }
 
 func (g *sqlGen) statement() string {
-	switch g.rng.IntN(32) {
+	switch g.rng.IntN(34) {
 	case 0:
 		return "SELECT " + g.aggs() + " FROM nab" + g.where()
 	case 1:
@@ -341,13 +341,20 @@ func (g *sqlGen) statement() string {
 		return "SELECT epoch_ms(time) AS t, series, " + f + " AS x FROM nab" + g.where() + " ORDER BY t, series LIMIT " + strconv.Itoa(1+g.rng.IntN(50))
 	case 29:
 		a := g.pick("quantile_disc(value, 0.25)", "count_if(value > 50)", "covar_samp(value, hour(time))", "regr_slope(value, hour(time))", "covar_pop(value, minute(time))",
-			"var_samp(value)", "stddev_pop(value)", "sum(value) / count(*)", "max(value) - min(value)", "approx_count_distinct(hour(time))", "stddev_samp(value)")
+			"var_samp(value)", "stddev_pop(value)", "sum(value) / count(*)", "max(value) - min(value)", "stddev_samp(value)")
 		return "SELECT series, " + a + " AS a FROM nab" + g.where() + " GROUP BY series"
 	case 30:
 		w := g.pick("percent_rank() OVER (PARTITION BY series ORDER BY value, time)", "cume_dist() OVER (PARTITION BY series ORDER BY time)", "nth_value(value, 3) OVER (PARTITION BY series ORDER BY time)",
 			"lag(value, 1, -1) OVER (PARTITION BY series ORDER BY time)", "avg(value) OVER (PARTITION BY series ORDER BY time RANGE BETWEEN INTERVAL 1 HOUR PRECEDING AND CURRENT ROW)",
 			"sum(value) OVER (PARTITION BY series ORDER BY time ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING)", "last_value(value) OVER (PARTITION BY series ORDER BY time ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)")
 		return "SELECT epoch_ms(time) AS t, series, " + w + " AS x FROM nab" + g.where() + " ORDER BY t, series LIMIT " + strconv.Itoa(1+g.rng.IntN(80))
+	case 31:
+		c := g.pick("time > TIMESTAMP '2014-03-01'", "time BETWEEN TIMESTAMP '2014-02-01' AND TIMESTAMP '2014-02-15 12:00:00'", "time + INTERVAL 1 DAY < TIMESTAMP '2014-01-01'",
+			"date_trunc('day', time) = TIMESTAMP '2014-02-14'", "series BETWEEN 'nab/realA' AND 'nab/realK'", "coalesce(nullif(series, 'nab/realTraffic/speed_6005'), 'none') <> 'none'",
+			"concat(series, NULL) IS NULL", "length(CASE WHEN value > 50 THEN series END) > 30", "time >= now() - INTERVAL 20000 DAY")
+		return "SELECT series, count(*) AS n, min(epoch_ms(time)) AS t FROM nab WHERE " + c + " GROUP BY series"
+	case 32:
+		return "SELECT " + g.pick("hour(time) % 4", "CAST(value / 25 AS BIGINT)", "value > 50", "left(series, 12)") + " AS k, " + g.aggs() + " FROM nab" + g.where() + " GROUP BY 1 ORDER BY 1 NULLS FIRST"
 	default: // NOT IN of values that may hold a NULL, or none; x may be NULL
 		x := g.pick("value", "nullif(value, 0)", "hour(time)", "CASE WHEN value > 50 THEN NULL ELSE hour(time) END")
 		y := g.pick("value", "nullif(value, "+g.num()+")", "hour(time)", "CASE WHEN "+g.cond(1)+" THEN NULL ELSE hour(time) END")

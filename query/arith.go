@@ -455,11 +455,14 @@ func funcKind(fn string, k colKind, hasD bool) colKind {
 // arithPlan is a checked Arith: its kind (kInt or kFloat) and, at each
 // leaf, where its value comes from.
 type arithPlan struct {
-	op    byte
-	fn    string       // op 'f'
-	args  []*arithPlan // a text function's arguments; CASE's values (THENs, then ELSE)
-	conds []pred       // CASE's conditions
-	part  bool         // fn is a time part
+	// skipNulls: concat(...) leaves its NULL arguments out (a || NULL is
+	// NULL), as DuckDB and PostgreSQL have it
+	skipNulls bool
+	op        byte
+	fn        string       // op 'f'
+	args      []*arithPlan // a text function's arguments; CASE's values (THENs, then ELSE)
+	conds     []pred       // CASE's conditions
+	part      bool         // fn is a time part
 	// hasCase: a CASE is in it, so it is computed on rows of a batch
 	// (vec), never a row at a time (eval)
 	hasCase bool
@@ -511,7 +514,7 @@ func (a *arithPlan) eval(get func(*arithPlan) value) value {
 	case a.args != nil:
 		vals := make([]value, len(a.args))
 		for i, x := range a.args {
-			if vals[i] = x.eval(get); vals[i].null {
+			if vals[i] = x.eval(get); vals[i].null && !a.skipNulls {
 				return nullValue
 			}
 		}

@@ -140,8 +140,22 @@ var timeTypes = map[string]bool{"timestamp": true, "timestamptz": true, "date": 
 
 // foldCasts rewrites PostgreSQL's and DuckDB's x::type as CAST(x AS
 // type): x is the operand just before, a literal, a column, a call or a
-// parenthesised group; '2024-01-01'::TIMESTAMP is the string.
+// parenthesised group; '2024-01-01'::TIMESTAMP, and the typed literal
+// TIMESTAMP '2024-01-01', is the string.
 func foldCasts(src string, toks []token) ([]token, error) {
+	for k := 0; k+1 < len(toks); k++ { // TIMESTAMP '2024-01-01', DATE '...': the string, as '...'::TIMESTAMP
+		if ty, x := toks[k], toks[k+1]; ty.kind == tIdent && timeTypes[strings.ToLower(ty.text)] && x.kind == tString && src[x.pos] == '\'' &&
+			(k == 0 || !isPunct(toks[k-1], "::")) {
+			ns, ok := parseTime(x.text)
+			if !ok {
+				return nil, errAt(src, x.pos, "'%s' is not a time (want RFC 3339, e.g. 2024-01-01T12:00:00Z, or a date)", x.text)
+			}
+			if strings.EqualFold(ty.text, "date") {
+				toks[k+1].text = time.Unix(0, ns).UTC().Format(time.DateOnly)
+			}
+			toks = slices.Delete(toks, k, k+1)
+		}
+	}
 	for k := 0; k < len(toks); k++ {
 		if !isPunct(toks[k], "::") {
 			continue

@@ -126,6 +126,14 @@ func TestCastTime(t *testing.T) {
 	if d := diffCells(got, [][]any{{"2024-01-05", time.Date(2024, 1, 5, 0, 0, 0, 0, time.UTC).UnixNano(), "1969-12-31"}}); d != "" {
 		t.Fatal(d)
 	}
+	// The typed literals TIMESTAMP '...' and DATE '...' are the casts of
+	// the strings.
+	got = mustRun(t, open, "SELECT DATE '2024-01-05T10:00:00Z', TIMESTAMP '2024-01-05 23:59', timestamptz '1969-12-31T23:00:00Z'")
+	if d := diffCells(got, [][]any{{"2024-01-05", "2024-01-05 23:59", "1969-12-31T23:00:00Z"}}); d != "" {
+		t.Fatal(d)
+	}
+	sameRows(t, open, "SELECT seq FROM m WHERE time >= TIMESTAMP '1970-01-01 00:20:00' - 1h AND time < DATE '1970-01-03'",
+		"SELECT seq FROM m WHERE time >= '1969-12-31T23:20:00Z' AND time < '1970-01-03'", 0)
 	cols, err := columnNamesOf("SELECT CAST(time AS DATE), time::timestamp FROM m", open)
 	if err != nil || strings.Join(cols, "|") != "CAST(time AS DATE)|CAST(time AS TIMESTAMP)" {
 		t.Fatalf("names %v %v", cols, err)
@@ -134,5 +142,6 @@ func TestCastTime(t *testing.T) {
 		{"SELECT CAST(v AS DATE) FROM m", "CAST to DATE wants a time, not a float64", "CAST"},
 		{"SELECT s::timestamp FROM m", "CAST to TIMESTAMP wants a time, not a string", "::"},
 		{"SELECT 'x'::date FROM m", "'x' is not a time", "'x'"},
+		{"SELECT * FROM m WHERE time > TIMESTAMP '2024-13-45'", "'2024-13-45' is not a time", "'2024"},
 	})
 }

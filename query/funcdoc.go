@@ -145,7 +145,7 @@ var funcDocs = []funcDoc{
 	{"split_part", "text", "split_part(s, sep, n)", "the n-th part (1-based)"},
 	{"strpos", "text", "strpos(s, sub)", "place of sub, 1-based; 0 if absent"},
 	{"position", "text", "position(sub IN s)", "strpos(s, sub)"},
-	{"concat", "text", "concat(x, ...)", "the values as text, joined"},
+	{"concat", "text", "concat(x, ...)", "the values as text, joined (NULLs left out)"},
 	{"label", "text", "label(series, 'name')", "a label of a series name"},
 	{"regexp_extract", "text", "regexp_extract(s, 're'[, group])", "the first match's group"},
 	{"regexp_replace", "text", "regexp_replace(s, 're', 'with'[, 'flags'])", "matches replaced (g: all, i: any case)"},

@@ -1371,6 +1371,9 @@ func bruteText(a *Arith, r *trow) any {
 	var args []any
 	for _, x := range a.Args {
 		v := bruteArith(x, r)
+		if v == nil && a.Func == "concat" && !a.pipes { // concat leaves NULLs out; || does not
+			continue
+		}
 		if v == nil {
 			return nil
 		}

@@ -61,7 +61,7 @@ func replaceOnce(s, old, new string) string {
 func TestEpochFunctions(t *testing.T) {
 	src, rows := testSource(t, 500, 50)
 	open := openOnly(src)
-	got := mustRun(t, open, "SELECT epoch(time), epoch_ms(time), to_timestamp(epoch_ms(time) / 1000), to_timestamp(n), strftime(time, '%H:%M', 'Asia/Kolkata'), concat(date_trunc('minute', time), '/', n) FROM m")
+	got := mustRun(t, open, "SELECT epoch(time), epoch_ms(time), to_timestamp(epoch_ms(time) / 1000), to_timestamp(n), strftime(time, '%H:%M', 'Asia/Kolkata'), date_trunc('minute', time) || '/' || n FROM m")
 	kolkata, err := time.LoadLocation("Asia/Kolkata")
 	if err != nil {
 		t.Skip("no zone database:", err)

@@ -197,6 +197,7 @@ func (p *plan) compileText(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arit
 		return p.errAt(a.Pos, "%s() takes %s arguments, not %d", a.Func, want, n)
 	}
 	ap.fn, ap.kind = a.Func, f.out
+	ap.skipNulls = a.Func == "concat" && !a.pipes
 	for i, x := range a.Args {
 		xp, err := p.compileArith(x, leaf)
 		if err != nil {
@@ -362,9 +363,12 @@ func textValue(fn string, args []*arithPlan, v []value) (value, bool) {
 		}
 		return value{s: strftime(time.Unix(0, v[0].i).In(loc), format)}, true
 	}
-	// concat: numbers as they print
+	// concat: numbers as they print, NULLs left out (skipNulls)
 	var sb strings.Builder
 	for i, x := range v {
+		if x.null {
+			continue
+		}
 		switch args[i].kind {
 		case kString:
 			sb.WriteString(x.s)
@@ -413,6 +417,10 @@ func (a *arithPlan) textVec(b *batch, sel []int32) vec {
 				k = 0
 			}
 			if args[j].isNull(k) {
+				if a.skipNulls {
+					vals[j] = nullValue
+					continue
+				}
 				null = true
 				break
 			}

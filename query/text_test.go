@@ -67,17 +67,19 @@ func TestTextFunctions(t *testing.T) {
 			t.Errorf("%q: %v", q, got)
 		}
 	}
-	if a, b := mustRun(t, open, "SELECT count(*) FROM m WHERE concat('\xff', s) LIKE '\xfe%'")[0][0], mustRun(t, open, "SELECT count(s) FROM m")[0][0]; a != b {
+	if a, b := mustRun(t, open, "SELECT count(*) FROM m WHERE '\xff' || s LIKE '\xfe%'")[0][0], mustRun(t, open, "SELECT count(s) FROM m")[0][0]; a != b {
 		t.Errorf("an invalid byte in the text matches one in the pattern: %v rows, want %v", a, b)
 	}
 	// On columns, row by row, against the same computed in Go.
 	rows := mustRun(t, open, "SELECT series, s, n, upper(s), concat(series, '|', n), CASE WHEN n > 50 THEN s ELSE series END, label(series, 'host') FROM m")
 	for _, r := range rows {
 		series, s, n := r[0].(string), r[1], r[2]
-		var up, cat, cs any
+		var up, cs any
+		var cat string
 		if s != nil {
 			up = upperASCII(s.(string))
 		}
+		cat = series + "|" // concat leaves a NULL n out
 		if n != nil {
 			cat = series + "|" + itoa(n.(int64))
 			if n.(int64) > 50 {
@@ -168,7 +170,7 @@ func TestTextAndCase(t *testing.T) {
 	}
 	for _, r := range mustRun(t, open, "SELECT lower(s) AS l, count(*), concat(l, '#', count(*)), concat(lower(s), '!') FROM m GROUP BY l") {
 		l, _ := r[0].(string)
-		if r[0] == nil && (r[2] != nil || r[3] != nil) || r[0] != nil && (r[2] != l+"#"+itoa(r[1].(int64)) || r[3] != l+"!") {
+		if r[2] != l+"#"+itoa(r[1].(int64)) || r[3] != l+"!" { // concat leaves a NULL l out
 			t.Errorf("a computed group inside arithmetic: %v", r)
 		}
 	}

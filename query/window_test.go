@@ -397,7 +397,7 @@ func TestWindowArithmetic(t *testing.T) {
 	src, _ := testSource(t, 3000, 50)
 	open := openOnly(src)
 	parts := mustRun(t, open, "SELECT seq, v, lag(v), time, lag(time), s, row_number() OVER (PARTITION BY s ORDER BY seq), lead(n, 2) FROM m")
-	got := mustRun(t, open, "SELECT seq, v - lag(v), time - lag(time) AS gap, concat(s, '/', row_number() OVER (PARTITION BY s ORDER BY seq)), -lead(n, 2), (lag(v)) FROM m")
+	got := mustRun(t, open, "SELECT seq, v - lag(v), time - lag(time) AS gap, s || '/' || row_number() OVER (PARTITION BY s ORDER BY seq), -lead(n, 2), (lag(v)) FROM m")
 	if len(got) != len(parts) || len(got) < 1000 {
 		t.Fatalf("%d rows, the windows alone %d", len(got), len(parts))
 	}
@@ -418,7 +418,7 @@ func TestWindowArithmetic(t *testing.T) {
 		if p[7] != nil {
 			neg = -p[7].(int64)
 		}
-		if p[5] != nil { // (concat of a null is null)
+		if p[5] != nil { // (a null || anything is null)
 			tag = fmt.Sprintf("%s/%d", p[5], p[6])
 		}
 		want := []any{p[0], d, sub(p[3], p[4]), tag, neg, p[2]}
