@@ -391,10 +391,7 @@ func pivotSourceFields(ctx context.Context, st *Statement, text string, open Ope
 // its other fields.
 func pivotImplicitGroup(st *Statement, fields []arrow.Field) []GroupItem {
 	named := map[string]bool{}
-	refs := &Statement{}
-	for _, u := range st.Pivot.Using {
-		refs.Items = append(refs.Items, u)
-	}
+	refs := &Statement{Items: slices.Clone(st.Pivot.Using)}
 	for _, on := range st.Pivot.On {
 		refs.Items = append(refs.Items, SelectItem{Expr: on})
 	}
