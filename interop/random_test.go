@@ -107,7 +107,11 @@ func TestInteropRandomSQL(t *testing.T) {
 }
 
 // sqlGen writes random statements over nab (time, series, value) that
-// tsq and DuckDB read the same.
+// tsq and DuckDB read the same. It leaves out where they differ by
+// design: corr and regr_slope of a constant (NULL in tsq, as in
+// PostgreSQL; NaN in DuckDB), approx_count_distinct (exact in tsq),
+// ties of arg_min and arg_max, and '\' (a backslash escapes in tsq's
+// strings).
 type sqlGen struct{ rng *rand.Rand }
 
 func (g *sqlGen) pick(s ...string) string { return s[g.rng.IntN(len(s))] }
@@ -340,7 +344,7 @@ func (g *sqlGen) statement() string {
 			"series || '/' || CAST(round(value) AS BIGINT)", "greatest(series, 'nab/realK')", "least(hour(time), minute(time), day(time))", "CASE WHEN value > 50 THEN 'hi' WHEN value > 10 THEN 'mid' ELSE 'lo' END")
 		return "SELECT epoch_ms(time) AS t, series, " + f + " AS x FROM nab" + g.where() + " ORDER BY t, series LIMIT " + strconv.Itoa(1+g.rng.IntN(50))
 	case 29:
-		a := g.pick("quantile_disc(value, 0.25)", "count_if(value > 50)", "covar_samp(value, hour(time))", "regr_slope(value, hour(time))", "covar_pop(value, minute(time))",
+		a := g.pick("quantile_disc(value, 0.25)", "count_if(value > 50)", "covar_samp(value, hour(time))", "covar_pop(value, minute(time))",
 			"var_samp(value)", "stddev_pop(value)", "sum(value) / count(*)", "max(value) - min(value)", "stddev_samp(value)")
 		return "SELECT series, " + a + " AS a FROM nab" + g.where() + " GROUP BY series"
 	case 30:
