@@ -110,8 +110,12 @@ func (p *parser) arithAt(i int, right bool) bool {
 	switch {
 	case t.kind == tDuration: // 1h + time is arithmetic
 		return isArithOp(p.tok(i + 1))
-	case t.kind == tString: // 'a' || s is text arithmetic
-		return isPunct(p.tok(i+1), "||")
+	case t.kind == tString: // 'a' || s is text arithmetic, as is 'a' tested ('a_b' LIKE s, 'x' IN (s, t))
+		n := p.tok(i + 1)
+		if isKw(n, "not") {
+			n = p.tok(i + 2)
+		}
+		return isPunct(p.tok(i+1), "||") || !right && (isKw(n, "like") || isKw(n, "ilike") || isKw(n, "in"))
 	case t.kind == tEOF:
 		return false
 	case isKw(t, "now") && isPunct(p.tok(i+1), "(") && isPunct(p.tok(i+2), ")"):
