@@ -216,14 +216,9 @@ func (p *arithInPred) eval(b *batch, sel []int32) []int32 {
 	}
 	defer b.vecs.release(b.vecs.mark())
 	v := p.x.vec(b, sel)
-	out := make([]int32, 0, len(sel))
-	for i, r := range sel {
-		j := i
-		if v.scalar {
-			j = 0
-		}
+	return v.rowsWhere(sel, func(j int) bool {
 		if v.isNull(j) {
-			continue
+			return false
 		}
 		var in bool
 		switch {
@@ -234,9 +229,6 @@ func (p *arithInPred) eval(b *batch, sel []int32) []int32 {
 		default:
 			in = p.ints[v.ints[j]]
 		}
-		if in != p.out {
-			out = append(out, r)
-		}
-	}
-	return out
+		return in != p.out
+	})
 }

@@ -246,18 +246,10 @@ type matchPred struct {
 func (p *matchPred) eval(b *batch, sel []int32) []int32 {
 	defer b.vecs.release(b.vecs.mark())
 	v := p.x.vec(b, sel)
-	out := make([]int32, 0, len(sel))
-	for i, r := range sel {
-		j := i
-		if v.scalar {
-			j = 0
-		}
+	return v.rowsWhere(sel, func(j int) bool {
 		null := v.isNull(j)
-		if p.match == nil && null != p.out || p.match != nil && !null && p.match(v.strs[j]) != p.out {
-			out = append(out, r)
-		}
-	}
-	return out
+		return p.match == nil && null != p.out || p.match != nil && !null && p.match(v.strs[j]) != p.out
+	})
 }
 
 // havingExprMatch plans e on a result row.

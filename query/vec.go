@@ -20,6 +20,22 @@ type vec struct {
 
 func (v *vec) isNull(i int) bool { return v.null != nil && v.null[i] }
 
+// rowsWhere returns the rows of sel (v's rows, or all of them for a
+// scalar v) whose value j keep holds for.
+func (v *vec) rowsWhere(sel []int32, keep func(j int) bool) []int32 {
+	out := make([]int32, 0, len(sel))
+	for i, r := range sel {
+		j := i
+		if v.scalar {
+			j = 0
+		}
+		if keep(j) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // newVec returns a vec of n rows of kind k, no row null yet.
 func (m *vecArena) newVec(k colKind, n int) vec {
 	switch k {
