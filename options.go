@@ -107,6 +107,12 @@ type Options struct {
 	// CompactMinSpacing is the least time between two early passes
 	// (default 30s).
 	CompactMinSpacing time.Duration
+	// CompactPageCache writes the segments compaction rewrites through
+	// the page cache. By default they bypass it where the system allows
+	// (O_DIRECT on Linux): a pass then takes no memory for the cache and
+	// evicts nothing queries keep there, and the rewritten segments are
+	// read from the device until cached again.
+	CompactPageCache bool
 	// Logger receives background errors (failed retention and compaction
 	// passes), which are never fatal (default slog.Default()).
 	Logger *slog.Logger

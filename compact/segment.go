@@ -217,7 +217,11 @@ func rewriteSegment(ctx context.Context, cfg *Config, path string, r *seg.Reader
 	if cfg.Crash != nil {
 		hooks = &seg.CrashHooks{At: func(p seg.CrashPoint) error { return cfg.Crash(Point(p)) }}
 	}
-	err = seg.Rewrite(cfg.FS, path, rwr.run, hooks)
+	rewrite := seg.RewriteDirect
+	if cfg.PageCache {
+		rewrite = seg.Rewrite
+	}
+	err = rewrite(cfg.FS, path, rwr.run, hooks)
 	sc.res.readBytes += rwr.read
 	if err != nil {
 		return err

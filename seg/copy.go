@@ -71,6 +71,15 @@ func (w *Writer) copyFrom(r *Reader, off, size int64) error {
 		}
 		return err
 	}
+	if rf, ok := vfs.Unwrapped(w.f).(io.ReaderFrom); ok && !ok2 {
+		// A file that buffers its writes itself (vfs.CreateNewDirect)
+		// reads the frames into its buffer.
+		n, err := rf.ReadFrom(io.NewSectionReader(r.f, off, size))
+		if err == nil && n < size {
+			err = fmt.Errorf("short copy of %d of %d bytes: %w", n, size, io.ErrUnexpectedEOF)
+		}
+		return err
+	}
 	const chunk = 1 << 20
 	buf := make([]byte, min(size, chunk))
 	for done := int64(0); done < size; {

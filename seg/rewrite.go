@@ -60,6 +60,21 @@ func (h *CrashHooks) at(p CrashPoint) error {
 // the directory sync after the rename, either segment until the next
 // successful SyncDir. Readers that opened the old segment keep reading it.
 func Rewrite(fsys vfs.FS, path string, fn func(w *Writer) error, hooks *CrashHooks) error {
+	return rewriteWith(fsys, path, fn, hooks, fsys.CreateNew)
+}
+
+// RewriteDirect is Rewrite with the new segment written past the page
+// cache where the system allows (vfs.CreateNewDirect): for a rewrite
+// whose bytes are not about to be read, such as compaction's, it takes
+// no memory for the cache and evicts nothing readers keep there. What
+// a crash leaves is the same as Rewrite's.
+func RewriteDirect(fsys vfs.FS, path string, fn func(w *Writer) error, hooks *CrashHooks) error {
+	return rewriteWith(fsys, path, fn, hooks, func(name string) (vfs.File, error) {
+		return vfs.CreateNewDirect(fsys, name)
+	})
+}
+
+func rewriteWith(fsys vfs.FS, path string, fn func(w *Writer) error, hooks *CrashHooks, create func(string) (vfs.File, error)) error {
 	old, err := readHeaderOf(fsys, path)
 	if err != nil {
 		return fmt.Errorf("seg: rewrite %s: %w", path, err)
@@ -71,7 +86,7 @@ func Rewrite(fsys vfs.FS, path string, fn func(w *Writer) error, hooks *CrashHoo
 	// The temp file's header needs no fsync of its own, nor its
 	// directory entry: the whole file is synced before the rename, and a
 	// crash before that leaves a temp file RemoveStaleTmp deletes.
-	w, err := CreateUnsynced(fsys, tmp, old.Stream, old.Generation+1, old.FirstSeq)
+	w, err := createUnsynced(fsys, tmp, old.Stream, old.Generation+1, old.FirstSeq, create)
 	if err != nil {
 		return fmt.Errorf("seg: rewrite %s: %w", path, err)
 	}

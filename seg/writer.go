@@ -64,10 +64,15 @@ func Create(fsys vfs.FS, path string, stream string, generation, firstSeq uint64
 // frame, so that a crash never leaves frames behind a torn header (a
 // torn header alone is a torn create, which opens remove).
 func CreateUnsynced(fsys vfs.FS, path string, stream string, generation, firstSeq uint64) (*Writer, error) {
+	return createUnsynced(fsys, path, stream, generation, firstSeq, fsys.CreateNew)
+}
+
+// createUnsynced is CreateUnsynced with the file created by create.
+func createUnsynced(fsys vfs.FS, path string, stream string, generation, firstSeq uint64, create func(string) (vfs.File, error)) (*Writer, error) {
 	if err := checkStream(stream); err != nil {
 		return nil, fmt.Errorf("seg: create %s: %w", path, err)
 	}
-	f, err := fsys.CreateNew(path)
+	f, err := create(path)
 	if err != nil {
 		return nil, fmt.Errorf("seg: create %s: %w", path, err)
 	}

@@ -26,10 +26,16 @@ var fileSystems = []struct {
 		fsys, dir := newMemTree(t)
 		return NewErrorFS(fsys), dir
 	}},
+	{"direct-os", func(t *testing.T) (FS, string) { return directNewFS{Default}, t.TempDir() }},
 	{"wrapfs-os", func(t *testing.T) (FS, string) {
 		return WrapFS{FS: Default, File: func(f File) File { return passThrough{f} }}, t.TempDir()
 	}},
 }
+
+// directNewFS creates its new files with CreateNewDirect.
+type directNewFS struct{ FS }
+
+func (d directNewFS) CreateNew(name string) (File, error) { return CreateNewDirect(d.FS, name) }
 
 func newMemTree(t *testing.T) (FS, string) {
 	m := NewMem()

@@ -1,0 +1,177 @@
+package vfs
+
+import (
+	"bytes"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// directFlag reports whether f's descriptor has O_DIRECT set.
+func directFlag(t *testing.T, f *os.File) bool {
+	t.Helper()
+	c, err := f.SyscallConn()
+	must(t, err)
+	var fl int
+	must(t, c.Control(func(fd uintptr) { fl, err = unix.FcntlInt(fd, unix.F_GETFL, 0) }))
+	must(t, err)
+	return fl&unix.O_DIRECT != 0
+}
+
+// newDirect creates a direct file in a fresh directory; it skips the
+// test where the file system refuses O_DIRECT (CreateNewDirect then
+// returns an ordinary file, which the conformance tests cover).
+func newDirect(t *testing.T, fsys FS) (File, *directFile, string) {
+	t.Helper()
+	name := filepath.Join(t.TempDir(), "seg.tmp")
+	f, err := CreateNewDirect(fsys, name)
+	must(t, err)
+	d, ok := Unwrapped(f).(*directFile)
+	if !ok {
+		_ = f.Close()
+		t.Skipf("the file system of %s refuses O_DIRECT", name)
+	}
+	if !directFlag(t, d.f) {
+		t.Fatal("a direct file's descriptor lacks O_DIRECT")
+	}
+	return f, d, name
+}
+
+// TestDirectFileContent: writes of every size around the alignment and
+// the buffer, and copies in by ReadFrom, come out byte for byte, with
+// only whole aligned pieces written directly until the file settles at
+// Sync, where O_DIRECT is cleared and the tail written.
+func TestDirectFileContent(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	sizes := []int{0, 1, 4095, 4096, 4097, directBufLen - 1, directBufLen, directBufLen + 1, 3*directBufLen + 5}
+	for range 40 {
+		sizes = append(sizes, rng.IntN(70_000))
+	}
+	f, d, name := newDirect(t, WrapFS{FS: Default, File: func(f File) File { return passThrough{f} }})
+	var want []byte
+	for i, n := range sizes {
+		p := make([]byte, n)
+		for k := range p {
+			p[k] = byte(rng.Uint32())
+		}
+		want = append(want, p...)
+		if i%3 == 2 {
+			got, err := d.ReadFrom(bytes.NewReader(p))
+			if err != nil || got != int64(n) {
+				t.Fatalf("ReadFrom of %d bytes = %d, %v", n, got, err)
+			}
+		} else if got, err := f.Write(p); err != nil || got != n {
+			t.Fatalf("Write of %d bytes = %d, %v", n, got, err)
+		}
+		if d.off%directAlign != 0 || d.off+int64(d.n) != int64(len(want)) {
+			t.Fatalf("after %d bytes: %d written directly, %d buffered", len(want), d.off, d.n)
+		}
+	}
+	if !directFlag(t, d.f) {
+		t.Fatal("O_DIRECT cleared before the file settled")
+	}
+	must(t, f.Sync())
+	if directFlag(t, d.f) {
+		t.Fatal("O_DIRECT still set after Sync")
+	}
+	// Settled, the file takes writes as an ordinary one.
+	more := []byte("after the sync")
+	want = append(want, more...)
+	if _, err := f.Write(more); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := f.Stat()
+	must(t, err)
+	if fi.Size() != int64(len(want)) {
+		t.Fatalf("Stat size %d, want %d", fi.Size(), len(want))
+	}
+	must(t, f.Close())
+	got, err := os.ReadFile(name)
+	must(t, err)
+	if !bytes.Equal(got, want) {
+		t.Fatalf("file of %d bytes differs from the %d written", len(got), len(want))
+	}
+}
+
+// TestDirectFileSettles: Close without Sync, and every call that needs
+// the file whole (ReadAt, Read, Stat, Truncate), first write what the
+// buffer holds.
+func TestDirectFileSettles(t *testing.T) {
+	body := bytes.Repeat([]byte("0123456789abcdef"), 1000) // 16,000 bytes: 3 aligned pages and a tail
+	for _, c := range []struct {
+		name string
+		fn   func(t *testing.T, f File)
+	}{
+		{"close", func(t *testing.T, f File) {}},
+		{"readat", func(t *testing.T, f File) {
+			p := make([]byte, 10)
+			_, err := f.ReadAt(p, int64(len(body)-10))
+			must(t, err)
+			if !bytes.Equal(p, body[len(body)-10:]) {
+				t.Fatalf("ReadAt of the tail = %q", p)
+			}
+		}},
+		{"read", func(t *testing.T, f File) {
+			// The offset is shared with Write, as an *os.File's: at the end.
+			if n, err := f.Read(make([]byte, 10)); n != 0 || err != io.EOF {
+				t.Fatalf("Read at the end = %d, %v", n, err)
+			}
+		}},
+		{"stat", func(t *testing.T, f File) {
+			fi, err := f.Stat()
+			must(t, err)
+			if fi.Size() != int64(len(body)) {
+				t.Fatalf("Stat size %d, want %d", fi.Size(), len(body))
+			}
+		}},
+		{"truncate", func(t *testing.T, f File) {
+			must(t, f.Truncate(int64(len(body))))
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f, d, name := newDirect(t, Default)
+			if _, err := f.Write(body); err != nil {
+				t.Fatal(err)
+			}
+			c.fn(t, f)
+			if c.name != "close" && d.buf != nil {
+				t.Fatal("the file did not settle")
+			}
+			must(t, f.Close())
+			if err := f.Close(); err == nil {
+				t.Fatal("a second Close succeeded")
+			}
+			got, err := os.ReadFile(name)
+			must(t, err)
+			if !bytes.Equal(got, body) {
+				t.Fatalf("file holds %d bytes, want the %d written", len(got), len(body))
+			}
+		})
+	}
+}
+
+// TestDirectFileFailure: a failed write is sticky, and Close still
+// closes the file and returns the buffer.
+func TestDirectFileFailure(t *testing.T) {
+	f, d, _ := newDirect(t, Default)
+	must(t, d.f.Close()) // every later write fails: the descriptor is gone
+	if _, err := f.Write(make([]byte, directBufLen)); err == nil {
+		t.Fatal("a write to a closed descriptor succeeded")
+	}
+	if _, err := f.Write([]byte("x")); err == nil {
+		t.Fatal("a write after a failed one succeeded")
+	}
+	if err := f.Sync(); err == nil {
+		t.Fatal("Sync after a failed write succeeded")
+	}
+	if err := f.Close(); err == nil {
+		t.Fatal("Close after a failed write succeeded")
+	}
+	if d.buf != nil {
+		t.Fatal("the buffer was not returned")
+	}
+}
