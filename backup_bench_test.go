@@ -28,7 +28,7 @@ func BenchmarkBackup(b *testing.B) {
 		files, size := segBytes(b, filepath.Join(dir, "db", "streams", "ev"))
 		runtime.GC()
 		b.StartTimer()
-		copyDur := copyFiles(b, files)
+		copyDur := copyFiles(b, files, false)
 		t0 := time.Now()
 		st, err := s.Backup(ctx, filepath.Join(dir, "bak"), nil)
 		backupDur := time.Since(t0)

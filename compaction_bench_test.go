@@ -15,8 +15,11 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tsqdb/tsq/internal/vfs"
 )
 
 // fillStream appends n keyed puts (distinct keys, a random float and 48
@@ -87,7 +90,11 @@ func segBytes(b *testing.B, dir string) (files []string, total int64) {
 // starts would hand its page cache to the next, which a rewrite cannot do
 // (on machines whose free memory the host reclaims, first touches of
 // memory cost more than the copy of its bytes).
-func copyFiles(b *testing.B, files []string) time.Duration {
+//
+// With direct, the copies are written past the page cache as a pass
+// writes its segments (vfs.CreateNewDirect): the device's limit, where
+// the plain copy is what cp and an fsync do.
+func copyFiles(b *testing.B, files []string, direct bool) time.Duration {
 	b.Helper()
 	t0 := time.Now()
 	for _, p := range files {
@@ -95,7 +102,11 @@ func copyFiles(b *testing.B, files []string) time.Duration {
 		if err != nil {
 			b.Fatal(err)
 		}
-		out, err := os.Create(p + ".copy")
+		create := vfs.Default.CreateNew
+		if direct {
+			create = func(name string) (vfs.File, error) { return vfs.CreateNewDirect(vfs.Default, name) }
+		}
+		out, err := create(p + ".copy")
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -132,6 +143,8 @@ func copyFiles(b *testing.B, files []string) time.Duration {
 // with fsync in the same run. Run with -benchtime=1x (each iteration
 // builds a fresh store on the OS file system); TSQ_COMPACT_BENCH_ROWS
 // sets the rows, TSQ_COMPACT_BENCH_SEGMENT_MB the segment size (8 MB),
+// TSQ_COMPACT_BENCH_PAGECACHE (any value) has the pass write through the
+// page cache (Options.CompactPageCache),
 // TSQ_COMPACT_CPUPROFILE (see startPassProfile) and
 // TSQ_COMPACT_TRACE (an execution trace of the last pass to that file)
 // look inside a pass.
@@ -205,11 +218,12 @@ func fillOSM(b *testing.B, s *Store, stream string) int {
 // benchCompactRewrite times a pass over the stream "ev" that fill
 // writes (it returns the rows put) against copying its segments.
 func benchCompactRewrite(b *testing.B, fill func(*Store) int) {
-	var passMBs, copyMBs float64
+	var passMBs, copyMBs, dcopyMBs float64
 	for range b.N {
 		b.StopTimer()
 		dir := b.TempDir()
-		o := &Options{Sync: SyncNever, SegmentMaxBytes: int64(benchEnvInt(b, "TSQ_COMPACT_BENCH_SEGMENT_MB", 8)) << 20, CompactInterval: 0}
+		o := &Options{Sync: SyncNever, SegmentMaxBytes: int64(benchEnvInt(b, "TSQ_COMPACT_BENCH_SEGMENT_MB", 8)) << 20, CompactInterval: 0,
+			CompactPageCache: os.Getenv("TSQ_COMPACT_BENCH_PAGECACHE") != ""}
 		s, err := Open(dir, o)
 		if err != nil {
 			b.Fatal(err)
@@ -223,8 +237,19 @@ func benchCompactRewrite(b *testing.B, fill func(*Store) int) {
 		// Nor is collecting the fill's garbage: a pass in a long-lived
 		// process finds the heap that its appends left long collected.
 		runtime.GC()
-		b.StartTimer()
-		copyDur := copyFiles(b, files)
+		// Each timed side starts with no writeback of the one before
+		// it pending (the fill leaves its segments dirty, each side
+		// frees the blocks of the files it replaced or removed).
+		quiet := func() {
+			b.StopTimer()
+			syscall.Sync()
+			b.StartTimer()
+		}
+		quiet()
+		copyDur := copyFiles(b, files, false)
+		quiet()
+		dcopyDur := copyFiles(b, files, true)
+		quiet()
 		t0 := time.Now()
 		cpu0, flt0 := cpuTime(), minorFaults()
 		stopProf := startPassProfile(b)
@@ -247,15 +272,18 @@ func benchCompactRewrite(b *testing.B, fill func(*Store) int) {
 		}
 		_, after := segBytes(b, sdir)
 		copyMBs = float64(2*size) / 1e6 / copyDur.Seconds()
+		dcopyMBs = float64(2*size) / 1e6 / dcopyDur.Seconds()
 		passMBs = float64(size+after) / 1e6 / passDur.Seconds()
-		b.Logf("%d puts, %d segments, %.1f MB -> %.1f MB, %d rows dropped; pass %v (fold %v, rewrite %v; %.0f MB/s; CPU %v, %.0f MB per CPU-second, %d page faults, %.1f MB of blocks held), copy %v (%.0f MB/s), ratio %.2f",
+		b.Logf("%d puts, %d segments, %.1f MB -> %.1f MB, %d rows dropped; pass %v (fold %v, rewrite %v; %.0f MB/s; CPU %v, %.0f MB per CPU-second, %d page faults, %.1f MB of blocks held), copy %v (%.0f MB/s), ratio %.2f; direct copy %v (%.0f MB/s), ratio %.2f",
 			rows, len(files), float64(size)/1e6, float64(after)/1e6, cs.RowsRecord, passDur, cs.FoldTime, cs.RewriteTime, passMBs,
-			passCPU, float64(size+after)/1e6/passCPU.Seconds(), faults, float64(cs.HeldBytes)/1e6, copyDur, copyMBs, passMBs/copyMBs)
+			passCPU, float64(size+after)/1e6/passCPU.Seconds(), faults, float64(cs.HeldBytes)/1e6, copyDur, copyMBs, passMBs/copyMBs, dcopyDur, dcopyMBs, passMBs/dcopyMBs)
 		_ = s.Close()
 	}
 	b.ReportMetric(passMBs, "pass-MB/s")
 	b.ReportMetric(copyMBs, "copy-MB/s")
 	b.ReportMetric(passMBs/copyMBs, "ratio")
+	b.ReportMetric(dcopyMBs, "dcopy-MB/s")
+	b.ReportMetric(passMBs/dcopyMBs, "dratio")
 }
 
 // sealForBench writes the rows of stream still queued, seals its active
