@@ -271,7 +271,7 @@ func (g *sqlGen) where() string {
 }
 
 func (g *sqlGen) statement() string {
-	switch g.rng.IntN(34) {
+	switch g.rng.IntN(46) {
 	case 0:
 		return "SELECT " + g.aggs() + " FROM nab" + g.where()
 	case 1:
@@ -359,6 +359,41 @@ func (g *sqlGen) statement() string {
 		return "SELECT series, count(*) AS n, min(epoch_ms(time)) AS t FROM nab WHERE " + c + " GROUP BY series"
 	case 32:
 		return "SELECT " + g.pick("hour(time) % 4", "CAST(value / 25 AS BIGINT)", "value > 50", "left(series, 12)") + " AS k, " + g.aggs() + " FROM nab" + g.where() + " GROUP BY 1 ORDER BY 1 NULLS FIRST"
+	case 34: // a WITH relation used twice
+		return "WITH w AS (SELECT series, " + g.expr(2) + " AS x FROM nab" + g.where() + ") SELECT a.series, count(*) AS n, " + g.pick("avg(a.x)", "max(b.m)", "sum(a.x) - min(b.m)") +
+			" AS y FROM w AS a JOIN (SELECT series, max(x) AS m FROM w GROUP BY series) AS b ON a.series = b.series WHERE a.x " + g.pick("<", ">=", "=") + " b.m GROUP BY a.series"
+	case 35: // set operations
+		op := g.pick("UNION", "UNION ALL", "INTERSECT", "EXCEPT")
+		return "SELECT " + g.text(1) + " AS k, hour(time) % 3 AS h FROM nab" + g.where() + " " + op + " SELECT " + g.text(1) + " AS k, hour(time) % 3 AS h FROM nab" + g.where()
+	case 36: // a scalar subquery in the select list
+		return "SELECT series, count(*) AS n, avg(value) - (SELECT avg(value) FROM nab WHERE " + g.cond(1) + ") AS d FROM nab" + g.where() + " GROUP BY series"
+	case 37: // simple CASE, IS DISTINCT FROM, IN lists of text
+		x := g.pick("CASE hour(time) % 4 WHEN 0 THEN 'zero' WHEN 1 THEN 'one' ELSE 'many' END",
+			"CASE WHEN nullif(hour(time), 3) IS DISTINCT FROM 4 THEN 1 ELSE 0 END",
+			"CASE WHEN split_part(series, '/', 2) IN ('realTraffic', 'realKnownCause', 'none') THEN series ELSE 'other' END",
+			"CASE WHEN nullif(value, 0) IS NOT DISTINCT FROM NULL THEN 'null' ELSE 'some' END",
+			"ifnull(nullif(minute(time), 0), -1)", "coalesce(nullif(hour(time), 0), nullif(minute(time), 0), 99)")
+		return "SELECT " + x + " AS k, " + g.aggs() + " FROM nab" + g.where() + " GROUP BY k"
+	case 38: // aggregates over a grouped subquery, joined back
+		return "SELECT a.series, a.m, b.n FROM (SELECT series, " + g.pick("avg", "max", "min", "sum") + "(value) AS m FROM nab" + g.where() + " GROUP BY series) AS a JOIN (SELECT series, count(*) AS n FROM nab" + g.where() + " GROUP BY series) AS b USING (series)"
+	case 39: // CUBE and GROUPING SETS
+		return "SELECT split_part(series, '/', 2) AS c, " + g.pick("hour(time) % 3", "value > 50") + " AS h, " + g.aggs() + " FROM nab" + g.where() + " GROUP BY " +
+			g.pick("CUBE (c, h)", "GROUPING SETS ((c), (h), ())", "GROUPING SETS ((c, h), (c))")
+	case 40: // aggregate arithmetic and DISTINCT with FILTER
+		a := g.pick("sum(value) / nullif(count(*), 0)", "count(DISTINCT hour(time)) FILTER (WHERE "+g.cond(1)+")", "max(value) FILTER (WHERE "+g.cond(1)+") - min(value)",
+			"round(avg(value), 2)", "count(*) - count(nullif(hour(time), 0))", "sum(CASE WHEN "+g.cond(1)+" THEN value END)")
+		return "SELECT series, " + a + " AS a FROM nab" + g.where() + " GROUP BY series"
+	case 41: // ORDER BY an expression, NULLS placement, OFFSET
+		return "SELECT series, epoch_ms(time) AS t, " + g.expr(2) + " AS x FROM nab" + g.where() + " ORDER BY " + g.pick("x", "abs(x - 50)", "x * -1") + " " + g.pick("ASC", "DESC") + " NULLS " + g.pick("FIRST", "LAST") + ", t, series LIMIT " + strconv.Itoa(1+g.rng.IntN(40)) + " OFFSET " + strconv.Itoa(g.rng.IntN(20))
+	case 42: // windows over the whole input and over aggregates
+		w := g.pick("count(*) OVER ()", "sum(count(*)) OVER ()", "rank() OVER (ORDER BY count(*) DESC, series)", "avg(avg(value)) OVER ()", "max(max(value)) OVER (ORDER BY series ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING)")
+		return "SELECT series, count(*) AS n, " + w + " AS x FROM nab" + g.where() + " GROUP BY series"
+	case 43: // text functions on text
+		f := g.pick("regexp_extract(series, '[0-9]+')", "reverse(split_part(series, '/', 3))", "repeat(left(series, 2), 3)", "ltrim(series, 'nab/')", "instr(series, 'a')",
+			"position('/' IN series)", "length(regexp_replace(series, '[aeiou]', '', 'g'))", "ascii(right(series, 1))", "lcase(left(series, 8))", "suffix(series, '5')", "prefix(series, 'nab/realT')")
+		return "SELECT series, " + f + " AS x, count(*) AS n FROM nab" + g.where() + " GROUP BY series, x"
+	case 44: // a derived table with LIMIT inside
+		return "SELECT count(*) AS n, " + g.pick("sum(v)", "max(v)", "avg(v)") + " AS s FROM (SELECT value AS v FROM nab" + g.where() + " ORDER BY value DESC, time, series LIMIT " + strconv.Itoa(1+g.rng.IntN(500)) + ")"
 	default: // NOT IN of values that may hold a NULL, or none; x may be NULL
 		x := g.pick("value", "nullif(value, 0)", "hour(time)", "CASE WHEN value > 50 THEN NULL ELSE hour(time) END")
 		y := g.pick("value", "nullif(value, "+g.num()+")", "hour(time)", "CASE WHEN "+g.cond(1)+" THEN NULL ELSE hour(time) END")

@@ -321,10 +321,16 @@ func (p *plan) planAggregate() error {
 	}
 	// ORDER BY an aggregate, or arithmetic on aggregates, the SELECT does
 	// not return: a hidden column (ORDER BY max(value) DESC LIMIT 3).
+	// So is arithmetic on the groups, and on the aggregates and groups
+	// the SELECT names by alias (ORDER BY n * -1 after count(*) AS n).
 	for _, o := range st.OrderBy {
-		if o.Expr == nil || !o.Expr.hasAgg() || slices.ContainsFunc(p.out, func(c outCol) bool { return c.name == o.Name }) ||
+		if o.Expr == nil || slices.ContainsFunc(p.out, func(c outCol) bool { return c.name == o.Name }) ||
 			slices.ContainsFunc(st.Items, func(it SelectItem) bool { return it.Agg != nil && it.Agg.String() == o.Name }) {
 			continue
+		}
+		o.Expr = p.aggAliasRefs(rowAliasRefs(st, p.fields, o.Expr))
+		if o.Expr.hasWin() {
+			continue // not a term ORDER BY computes: planOrder says so
 		}
 		if o.Expr.Agg != nil {
 			spec, err := p.aggSpec(o.Expr.Agg)
@@ -1193,6 +1199,27 @@ func (p *plan) aggAliasRefs(x *Arith) *Arith {
 		return x
 	}
 	return x.withChildren(p.aggAliasRefs)
+}
+
+// rowAliasRefs returns x with each column that is no column of the
+// stream but the alias of a SELECT item computed from the row alone (no
+// aggregate, no window) replaced by the item's value: ORDER BY abs(x -
+// 50) after SELECT value AS x, as DuckDB reads it. A column's own name
+// comes first, then an alias, then a series label.
+func rowAliasRefs(st *Statement, fields *fieldSet, x *Arith) *Arith {
+	if x == nil || x.Agg != nil || x.Lit != nil || x.Scalar != nil || x.Win != nil {
+		return x
+	}
+	if x.Col != nil {
+		if e := groupAlias(st, x.Col.Name, fields); e != nil && !e.hasWin() {
+			return e
+		}
+		if c := groupColumnAlias(st, x.Col.Name, fields); c != nil {
+			return &Arith{Col: c, Pos: x.Pos}
+		}
+		return x
+	}
+	return x.withChildren(func(y *Arith) *Arith { return rowAliasRefs(st, fields, y) })
 }
 
 // groupColumnAlias returns the column a GROUP BY name stands for when

@@ -255,7 +255,7 @@ func (p *parser) arithFactor() *Arith {
 	case t.kind == tIdent && isPunct(p.tok(p.i+1), "(") && isCast(t):
 		p.advance()
 		return p.castCall(t)
-	case t.kind == tIdent && isPunct(p.tok(p.i+1), "(") && textFuncs[strings.ToLower(t.text)].out != 0:
+	case t.kind == tIdent && isPunct(p.tok(p.i+1), "(") && textFuncOK(t.text):
 		p.advance()
 		return p.textCall(t)
 	case t.kind == tDuration:

@@ -123,7 +123,7 @@ func (p *parser) arithAt(i int, right bool) bool {
 		return isArithOp(p.tok(i+3)) && p.tok(i+4).kind != tDuration
 	case t.kind == tIdent && (isKw(t, "now") || isKw(t, "true") || isKw(t, "false") || isKw(t, "null")):
 		return false
-	case t.kind == tIdent && isPunct(p.tok(i+1), "(") && (isCast(t) || numFuncs[strings.ToLower(t.text)] || timeFuncs[strings.ToLower(t.text)] != "" || textFuncs[strings.ToLower(t.text)].out != 0 || truncFuncs[strings.ToLower(t.text)] || isKw(t, "date_part") || isKw(t, "extract")):
+	case t.kind == tIdent && isPunct(p.tok(i+1), "(") && (isCast(t) || numFuncs[strings.ToLower(t.text)] || timeFuncs[strings.ToLower(t.text)] != "" || textFuncOK(t.text) || truncFuncs[strings.ToLower(t.text)] || isKw(t, "date_part") || isKw(t, "extract")):
 		return true
 	case isKw(t, "case") && !isPunct(p.tok(i+1), "("):
 		return true

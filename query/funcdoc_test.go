@@ -26,6 +26,9 @@ func TestFuncDocs(t *testing.T) {
 			known[f] = true
 		}
 	}
+	for f := range textAliases {
+		known[f] = true
+	}
 	names := Functions()
 	if d := slices.Compact(slices.Clone(names)); len(d) != len(names) {
 		t.Errorf("a function is documented twice")

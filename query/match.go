@@ -52,6 +52,8 @@ func (e *ExprMatch) String() string {
 var textTests = map[string]func(string) string{
 	"starts_with":    func(s string) string { return "^" + regexp.QuoteMeta(s) },
 	"ends_with":      func(s string) string { return regexp.QuoteMeta(s) + "$" },
+	"prefix":         func(s string) string { return "^" + regexp.QuoteMeta(s) }, // DuckDB's other names
+	"suffix":         func(s string) string { return regexp.QuoteMeta(s) + "$" },
 	"contains":       regexp.QuoteMeta,
 	"regexp_matches": func(s string) string { return s }, // anywhere in the text, as DuckDB matches
 }
@@ -121,8 +123,34 @@ func (p *parser) likePattern(what string) string {
 	return b.String()
 }
 
+// distinctFrom is x IS [NOT] DISTINCT FROM y (not: NOT), a comparison
+// that takes NULL as a value and is never NULL itself: x and y are not
+// distinct when both are NULL, or neither is and x = y.
+func (p *parser) distinctFrom(x, y *Arith, not bool, pos int) Expr {
+	isNull := func(a *Arith, neg bool) Expr { return &ExprMatch{X: a, Null: true, Neg: neg, Pos: pos} }
+	text := operandText(x) + " IS DISTINCT FROM " + operandText(y)
+	if not {
+		text = operandText(x) + " IS NOT DISTINCT FROM " + operandText(y)
+	}
+	isNullLit := func(a *Arith) bool { return a.Lit != nil && a.Lit.Kind == LitNull }
+	switch { // against NULL: x IS [NOT] NULL
+	case isNullLit(y):
+		return &ExprMatch{X: x, Null: true, Neg: !not, Pos: pos, text: text}
+	case isNullLit(x):
+		return &ExprMatch{X: y, Null: true, Neg: !not, Pos: pos, text: text}
+	}
+	if not {
+		both := &And{L: p.comparison(x, "=", y, pos), R: &And{L: isNull(x, true), R: isNull(y, true)}}
+		return &Or{L: both, R: &And{L: isNull(x, false), R: isNull(y, false)}, text: text}
+	}
+	both := &And{L: p.comparison(x, "!=", y, pos), R: &And{L: isNull(x, true), R: isNull(y, true)}}
+	one := &Or{L: &And{L: isNull(x, false), R: isNull(y, true)}, R: &And{L: isNull(x, true), R: isNull(y, false)}}
+	return &Or{L: both, R: one, text: text}
+}
+
 // exprMatch parses a test of the arithmetic x after it, if one follows:
-// IS [NOT] NULL, [NOT] LIKE, =~, !~, [NOT] IN (...), [NOT] BETWEEN;
+// IS [NOT] NULL, IS [NOT] DISTINCT FROM, [NOT] LIKE, =~, !~, [NOT] IN
+// (...), [NOT] BETWEEN;
 // nil otherwise.
 func (p *parser) exprMatch(x *Arith) Expr {
 	t := p.peek()
@@ -131,6 +159,10 @@ func (p *parser) exprMatch(x *Arith) Expr {
 	case isKw(t, "is"):
 		p.advance()
 		m.Neg = p.acceptKw("not")
+		if p.acceptKw("distinct") {
+			p.expectKw("from")
+			return p.distinctFrom(x, p.arith(), m.Neg, t.pos)
+		}
 		if k := p.peek(); isKw(k, "true") || isKw(k, "false") { // x IS [NOT] TRUE: never NULL
 			p.advance()
 			lit := &Arith{Lit: &Lit{Kind: LitBool, Bool: isKw(k, "true"), Pos: k.pos}, Pos: k.pos}

@@ -1300,8 +1300,8 @@ func (p *parser) predicate() Expr {
 	}
 	neg := false
 	switch {
-	case isKw(p.peek(), "is") && (isKw(p.tok(p.i+1), "true") || isKw(p.tok(p.i+1), "false") || isKw(p.tok(p.i+1), "not") && !isKw(p.tok(p.i+2), "null")):
-		return p.exprMatch(&Arith{Col: c, Pos: c.Pos}) // ok IS [NOT] TRUE
+	case isKw(p.peek(), "is") && (isKw(p.tok(p.i+1), "true") || isKw(p.tok(p.i+1), "false") || isKw(p.tok(p.i+1), "distinct") || isKw(p.tok(p.i+1), "not") && !isKw(p.tok(p.i+2), "null")):
+		return p.exprMatch(&Arith{Col: c, Pos: c.Pos}) // ok IS [NOT] TRUE, v IS [NOT] DISTINCT FROM w
 	case p.acceptKw("is"):
 		n := p.acceptKw("not")
 		p.expectKw("null")

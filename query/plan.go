@@ -281,7 +281,7 @@ func (p *plan) planOrder() error {
 			// A raw query may order by a column it does not project, or
 			// by arithmetic on the row's columns.
 			if p.agg == nil && o.Expr != nil && !o.Expr.hasAgg() {
-				ap, err := p.rawArith(o.Expr)
+				ap, err := p.rawArith(rowAliasRefs(p.st, p.fields, o.Expr))
 				if err != nil {
 					return err
 				}

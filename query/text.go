@@ -22,6 +22,26 @@ type textFunc struct {
 	out      colKind
 }
 
+// textAliases are other names of text functions, DuckDB's and
+// PostgreSQL's.
+var textAliases = map[string]string{"lcase": "lower", "ucase": "upper", "instr": "strpos", "len": "length",
+	"char_length": "length", "character_length": "length", "substring": "substr"}
+
+// textFuncOf returns the text function name names, under an alias too.
+func textFuncOf(name string) (string, textFunc) {
+	name = strings.ToLower(name)
+	if a := textAliases[name]; a != "" {
+		name = a
+	}
+	return name, textFuncs[name]
+}
+
+// textFuncOK reports whether name names a text function.
+func textFuncOK(name string) bool {
+	_, f := textFuncOf(name)
+	return f.out != 0
+}
+
 var textFuncs = map[string]textFunc{
 	"lower":      {args: []colKind{kString}, out: kString},
 	"upper":      {args: []colKind{kString}, out: kString},
@@ -72,7 +92,8 @@ type CaseWhen struct {
 // textCall parses the rest of a text function's call after its name.
 func (p *parser) textCall(name token) *Arith {
 	p.expectPunct("(")
-	a := &Arith{Op: 'f', Func: strings.ToLower(name.text), Pos: name.pos}
+	fn, _ := textFuncOf(name.text)
+	a := &Arith{Op: 'f', Func: fn, Pos: name.pos}
 	if a.Func == "position" { // SQL's position(sub IN s)
 		sub := p.arith()
 		if t := p.advance(); !isKw(t, "in") {

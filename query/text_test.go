@@ -256,3 +256,18 @@ func TestTextTestErrors(t *testing.T) {
 		t.Fatalf("names %q %v", cols, err)
 	}
 }
+
+// TestTextAliases: DuckDB's and PostgreSQL's other names of text
+// functions give what the functions give.
+func TestTextAliases(t *testing.T) {
+	src, _ := testSource(t, 500, 50)
+	open := openOnly(src)
+	for _, c := range [][2]string{
+		{"SELECT lcase(s), ucase(s), instr(s, 'a'), len(s), char_length(s), character_length(s), substring(s, 2, 3) FROM m ORDER BY seq",
+			"SELECT lower(s), upper(s), strpos(s, 'a'), length(s), length(s), length(s), substr(s, 2, 3) FROM m ORDER BY seq"},
+		{"SELECT count(*) FILTER (WHERE prefix(s, 'al')), count(*) FILTER (WHERE suffix(s, 'ta')) FROM m",
+			"SELECT count(*) FILTER (WHERE starts_with(s, 'al')), count(*) FILTER (WHERE ends_with(s, 'ta')) FROM m"},
+	} {
+		sameRows(t, open, c[0], c[1], 1)
+	}
+}
