@@ -271,7 +271,7 @@ func (g *sqlGen) where() string {
 }
 
 func (g *sqlGen) statement() string {
-	switch g.rng.IntN(46) {
+	switch g.rng.IntN(58) {
 	case 0:
 		return "SELECT " + g.aggs() + " FROM nab" + g.where()
 	case 1:
@@ -394,6 +394,37 @@ func (g *sqlGen) statement() string {
 		return "SELECT series, " + f + " AS x, count(*) AS n FROM nab" + g.where() + " GROUP BY series, x"
 	case 44: // a derived table with LIMIT inside
 		return "SELECT count(*) AS n, " + g.pick("sum(v)", "max(v)", "avg(v)") + " AS s FROM (SELECT value AS v FROM nab" + g.where() + " ORDER BY value DESC, time, series LIMIT " + strconv.Itoa(1+g.rng.IntN(500)) + ")"
+	case 46: // string_agg in a set order
+		return "SELECT split_part(series, '/', 2) AS c, string_agg(DISTINCT " + g.pick("split_part(series, '/', 3)", "CAST(hour(time) AS VARCHAR)") + ", ',' ORDER BY " + g.pick("split_part(series, '/', 3)", "CAST(hour(time) AS VARCHAR)") + ") AS l FROM nab" + g.where() + " GROUP BY c"
+	case 47: // DISTINCT ON
+		return "SELECT DISTINCT ON (series) series, epoch_ms(time) AS t, value FROM nab" + g.where() + " ORDER BY series, " + g.pick("value DESC, time", "time", "time DESC", "abs(value - 50), time")
+	case 48: // GROUP BY ALL, ORDER BY ALL
+		return "SELECT split_part(series, '/', 2) AS c, " + g.pick("hour(time) % 4", "value > 50", "month(time)") + " AS h, " + g.aggs() + " FROM nab" + g.where() + " GROUP BY ALL ORDER BY ALL"
+	case 49: // a join to VALUES
+		return "SELECT v.k, count(*) AS n, " + g.pick("avg(value)", "max(value * v.w)", "sum(v.w)") + " AS x FROM nab JOIN (VALUES (0, 'night', 1.5), (6, 'morning', 2), (12, 'noon', -1), (18, 'evening', 0.25)) AS v(h, k, w) ON hour(time) - hour(time) % 6 = v.h" + g.where() + " GROUP BY v.k"
+	case 50: // time arithmetic
+		f := g.pick("epoch_ms(time - INTERVAL 90 MINUTE)", "epoch_ms(date_trunc('month', time) + INTERVAL 1 MONTH)", "date_diff('day', date_trunc('month', time), time)", "date_diff('minute', TIMESTAMP '2014-01-01', time) % 1440",
+			"epoch_ms(time_bucket(INTERVAL '15 minutes', time))", "hour(time + INTERVAL 30 MINUTE)", "epoch_ms(time) % 86400000", "year(time) * 100 + month(time)")
+		return "SELECT " + f + " AS k, count(*) AS n, " + g.pick("max(value)", "count(DISTINCT series)", "min(epoch_ms(time))") + " AS m FROM nab" + g.where() + " GROUP BY k ORDER BY k LIMIT " + strconv.Itoa(1+g.rng.IntN(80))
+	case 51: // NOT IN and IN of lists that hold a NULL
+		return "SELECT series, count(*) FILTER (WHERE hour(time) " + g.pick("NOT IN", "IN") + " (1, 2, " + g.pick("NULL", "3") + ")) AS a, count(*) FILTER (WHERE nullif(hour(time), 2) " + g.pick("NOT IN", "IN") + " (1, 2, 3)) AS b FROM nab GROUP BY series"
+	case 52: // a window over a derived table, filtered outside
+		return "SELECT series, t, r FROM (SELECT series, epoch_ms(time) AS t, " + g.pick("row_number()", "rank()", "dense_rank()") + " OVER (PARTITION BY series ORDER BY " + g.pick("value DESC, time", "time DESC", "hour(time), time") + ") AS r FROM nab" + g.where() + ") WHERE r <= " + strconv.Itoa(1+g.rng.IntN(4))
+	case 53: // set operations with ORDER BY and LIMIT over the whole
+		return "SELECT " + g.text(1) + " AS k FROM nab" + g.where() + " " + g.pick("UNION", "EXCEPT", "INTERSECT", "UNION ALL") + " SELECT " + g.text(1) + " AS k FROM nab" + g.where() + " ORDER BY k NULLS FIRST LIMIT " + strconv.Itoa(1+g.rng.IntN(30))
+	case 54: // uncorrelated EXISTS and scalar subqueries in WHERE
+		return "SELECT series, count(*) AS n FROM nab WHERE " + g.pick("", "NOT ") + "EXISTS (SELECT 1 FROM nab WHERE " + g.cond(2) + ") AND value " + g.pick("<", ">") + " (SELECT " + g.pick("avg", "median", "max") + "(value) FROM nab WHERE " + g.cond(1) + ") GROUP BY series"
+	case 55: // windows with frames in rows, groups and value ranges
+		w := g.pick("sum(value) OVER (PARTITION BY series ORDER BY time ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)",
+			"count(*) OVER (PARTITION BY series ORDER BY hour(time) GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW)",
+			"avg(value) OVER (PARTITION BY series ORDER BY value RANGE BETWEEN 5 PRECEDING AND 5 FOLLOWING)",
+			"min(value) OVER (PARTITION BY series ORDER BY time ROWS BETWEEN CURRENT ROW AND 3 FOLLOWING)",
+			"max(value) OVER (PARTITION BY series ORDER BY time ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING EXCLUDE CURRENT ROW)",
+			"count(value) OVER (PARTITION BY series ORDER BY time RANGE BETWEEN INTERVAL 2 HOUR PRECEDING AND INTERVAL 1 HOUR FOLLOWING)")
+		return "SELECT epoch_ms(time) AS t, series, " + w + " AS x FROM nab" + g.where() + " ORDER BY t, series LIMIT " + strconv.Itoa(1+g.rng.IntN(80))
+	case 56: // aggregates of a CASE of mixed numbers, and of text
+		return "SELECT series, " + g.pick("sum(CASE WHEN value > 50 THEN 1 ELSE 0.5 END)", "max(CASE WHEN hour(time) > 12 THEN split_part(series, '/', 3) ELSE 'a' END)",
+			"min(coalesce(CASE WHEN value > 90 THEN value END, hour(time)))", "avg(CASE WHEN "+g.cond(1)+" THEN hour(time) END)", "count(DISTINCT CASE WHEN value > 50 THEN hour(time) END)") + " AS a FROM nab" + g.where() + " GROUP BY series"
 	default: // NOT IN of values that may hold a NULL, or none; x may be NULL
 		x := g.pick("value", "nullif(value, 0)", "hour(time)", "CASE WHEN value > 50 THEN NULL ELSE hour(time) END")
 		y := g.pick("value", "nullif(value, "+g.num()+")", "hour(time)", "CASE WHEN "+g.cond(1)+" THEN NULL ELSE hour(time) END")

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"slices"
@@ -258,6 +259,34 @@ func asText(c *chunk.Column, t chunk.Type) {
 		c.Dict.Append(buf)
 	}
 	c.Type, c.Strs = t, nil
+}
+
+// appendFloatRepr appends f as CAST(f AS VARCHAR) and concat write it,
+// as DuckDB does (and Python's repr): the fewest digits that read back
+// as f, without an exponent when that is from -4 up to 15, with ".0"
+// when there is no fraction (55996401.0, 0.0001, 1e-05, 1e+16); nan,
+// inf and -inf.
+func appendFloatRepr(dst []byte, f float64) []byte {
+	switch {
+	case math.IsNaN(f):
+		return append(dst, "nan"...)
+	case math.IsInf(f, 1):
+		return append(dst, "inf"...)
+	case math.IsInf(f, -1):
+		return append(dst, "-inf"...)
+	}
+	start := len(dst)
+	dst = strconv.AppendFloat(dst, f, 'e', -1, 64)
+	e := bytes.LastIndexByte(dst[start:], 'e')
+	exp, _ := strconv.Atoi(string(dst[start+e+1:]))
+	if exp < -4 || exp >= 16 {
+		return dst
+	}
+	dst = strconv.AppendFloat(dst[:start], f, 'f', -1, 64)
+	if bytes.IndexByte(dst[start:], '.') < 0 {
+		dst = append(dst, ".0"...)
+	}
+	return dst
 }
 
 // appendFloatText appends f as text with the fewest digits that read

@@ -394,7 +394,7 @@ func textValue(fn string, args []*arithPlan, v []value) (value, bool) {
 		case kString:
 			sb.WriteString(x.s)
 		case kFloat:
-			sb.WriteString(strconv.FormatFloat(x.fl(), 'g', -1, 64))
+			sb.Write(appendFloatRepr(nil, x.fl()))
 		case kInt:
 			if args[i].ts { // an instant as it prints
 				sb.WriteString(time.Unix(0, x.i).UTC().Format(time.RFC3339Nano))

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"math"
 	"regexp"
 	"strings"
 	"testing"
@@ -269,5 +270,28 @@ func TestTextAliases(t *testing.T) {
 			"SELECT count(*) FILTER (WHERE starts_with(s, 'al')), count(*) FILTER (WHERE ends_with(s, 'ta')) FROM m"},
 	} {
 		sameRows(t, open, c[0], c[1], 1)
+	}
+}
+
+// TestFloatRepr: CAST(x AS VARCHAR) and concat write floats as DuckDB
+// does (cases checked against DuckDB 1.5).
+func TestFloatRepr(t *testing.T) {
+	for f, want := range map[float64]string{
+		55996401: "55996401.0", 1e15: "1000000000000000.0", 1e16: "1e+16", 9999999999999998: "9999999999999998.0",
+		0.0001: "0.0001", 0.00001: "1e-05", 1.5e-5: "1.5e-05", 0.1: "0.1", math.Inf(1): "inf", math.Inf(-1): "-inf",
+		math.Copysign(0, -1): "-0.0", 123456789012345678: "1.2345678901234568e+17", 1e300: "1e+300", 2.5: "2.5", -3: "-3.0",
+		1e-300: "1e-300", 1e21: "1e+21", 1.0 / 3: "0.3333333333333333", 1e7: "10000000.0",
+	} {
+		if got := string(appendFloatRepr([]byte("x"), f)); got != "x"+want {
+			t.Errorf("%v: %q, want %q", f, got, "x"+want)
+		}
+	}
+	if got := string(appendFloatRepr(nil, math.NaN())); got != "nan" {
+		t.Errorf("NaN: %q", got)
+	}
+	src, _ := testSource(t, 200, 50)
+	got := mustRun(t, openOnly(src), "SELECT CAST(55996401.0 AS VARCHAR), concat('v', 2.0, 'w', 1e-5), 'a' || 0.25")
+	if want := []any{"55996401.0", "v2.0w1e-05", "a0.25"}; !sameCells(got[0], want) {
+		t.Errorf("%v, want %v", got[0], want)
 	}
 }
