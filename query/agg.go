@@ -57,10 +57,13 @@ type aggSpec struct {
 	by    *arithPlan
 	byArg string
 	byIn  colKind
-	out   colKind
-	q     float64
-	sep   string // string_agg's separator
-	extra bool   // needsExtra(fn)
+	// string_agg(x ORDER BY by DESC NULLS FIRST): by's direction
+	byDesc  bool
+	byNulls Nulls
+	out     colKind
+	q       float64
+	sep     string // string_agg's separator
+	extra   bool   // needsExtra(fn)
 	// distinct: string_agg(DISTINCT x) takes each value once, at its
 	// first row
 	distinct bool
@@ -480,6 +483,15 @@ func (p *plan) aggSpec(c *Call) (s aggSpec, err error) {
 			return s, p.errAt(c.Arg.Pos, "type mismatch: string_agg of %s %q (want text: CAST(%s AS VARCHAR))", k, c.Arg.Name, c.Arg.Name)
 		}
 		s.out = kString
+		if c.By != nil { // ORDER BY: the key each text is sorted by
+			if s.byIn, s.by, err = p.aggInput(c, c.By, c.ByExpr); err != nil {
+				return s, err
+			}
+			if s.byArg = c.By.Name; s.byIn == kBytes || s.byIn == kOp {
+				return s, p.errAt(c.By.Pos, "type mismatch: string_agg orders its texts by %s column %q, which has no order", s.byIn, c.By.Name)
+			}
+			s.byDesc, s.byNulls = c.ByDesc, c.ByNulls
+		}
 	}
 	instant := s.expr != nil && s.expr.ts || s.expr == nil && p.fields.instant(c.Arg.Name)
 	if instant && s.out == kInt && c.Func != "count" && c.Func != "sum" && c.Func != "spread" {
@@ -509,10 +521,12 @@ func (p *plan) aggInput(c *Call, arg *ColRef, expr *Arith) (colKind, *arithPlan,
 	return k, nil, nil
 }
 
-// textPoint is one value of a string_agg() group, at its row.
+// textPoint is one value of a string_agg() group, at its row, with the
+// key it is ordered by (ORDER BY in the call).
 type textPoint struct {
 	t, seq int64
 	s      string
+	key    value
 }
 
 // ratePoint is one sample of a rate() group.
@@ -637,7 +651,7 @@ func (s *aggState) add(a *aggSpec, v value, t, seq int64) {
 	case "rate":
 		s.pts = append(s.pts, ratePoint{t, seq, num(a.in, v)})
 	case "string_agg":
-		s.texts = append(s.texts, textPoint{t, seq, v.s})
+		s.texts = append(s.texts, textPoint{t: t, seq: seq, s: v.s})
 	case "quantile", "quantile_disc":
 		s.vals = append(s.vals, num(a.in, v))
 	}
@@ -646,6 +660,13 @@ func (s *aggState) add(a *aggSpec, v value, t, seq int64) {
 // addArg folds in the row at time t and seq with value v, ordered by k
 // (arg_max, arg_min); a row without either is skipped.
 func (s *aggState) addArg(a *aggSpec, v, k value, t, seq int64) {
+	if a.fn == "string_agg" { // a text and its sort key, which may be null
+		if !v.null {
+			s.add(a, v, t, seq)
+			s.texts[len(s.texts)-1].key = k
+		}
+		return
+	}
 	if v.null || k.null {
 		return
 	}
@@ -785,8 +806,15 @@ func (s *aggState) result(a *aggSpec) value {
 		return s.ext
 	case "first", "last", "arg_max", "arg_min":
 		return s.edge
-	case "string_agg": // in (time, seq) order: the same whatever the workers
-		slices.SortFunc(s.texts, func(a, b textPoint) int { return cmp.Or(cmp.Compare(a.t, b.t), cmp.Compare(a.seq, b.seq)) })
+	case "string_agg": // in (time, seq) order, or by the ORDER BY key, then so: the same whatever the workers
+		slices.SortFunc(s.texts, func(x, y textPoint) int {
+			if a.by != nil || a.byArg != "" {
+				if c := compareOrdered(a.byIn, x.key, y.key, a.byDesc, a.byNulls); c != 0 {
+					return c
+				}
+			}
+			return cmp.Or(cmp.Compare(x.t, y.t), cmp.Compare(x.seq, y.seq))
+		})
 		var sb strings.Builder
 		var seen map[string]bool
 		if a.distinct {

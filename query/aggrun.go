@@ -467,7 +467,13 @@ func (s *aggState) addRun(a *aggSpec, arg *argCol, b *batch, run []int32, gs *gr
 	}
 	if arg.by != nil {
 		for _, r := range run {
-			s.addArg(a, arg.get(r), arg.by.get(r), b.time[r], b.seq[r])
+			v := arg.get(r)
+			if a.fn == "string_agg" && !v.null { // string_agg(x ORDER BY k) holds every text
+				if gs.qvalues++; gs.qvalues > maxQuantileValues {
+					return errTooManyValues
+				}
+			}
+			s.addArg(a, v, arg.by.get(r), b.time[r], b.seq[r])
 		}
 		return nil
 	}

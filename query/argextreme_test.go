@@ -1,6 +1,7 @@
 package query
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -154,5 +155,75 @@ func TestStringAgg(t *testing.T) {
 		{"SELECT string_agg(v) FROM m", "type mismatch: string_agg of float64 \"v\" (want text: CAST(v AS VARCHAR))", "v)"},
 		{"SELECT string_agg(s, 1) FROM m", "string_agg wants its separator as a string", "1)"},
 		{"SELECT max(DISTINCT v) FROM m", "max(DISTINCT ...) is not supported; count(DISTINCT x) and string_agg(DISTINCT x) are", "DISTINCT"},
+	})
+}
+
+// TestStringAggOrderBy: string_agg(x, sep ORDER BY k [DESC] [NULLS ...])
+// joins the texts in k's order (ties in (time, seq) order; a null k
+// where NULLS puts it), with DISTINCT each text once, where it first
+// comes in that order; the same at every batch size; named as written.
+func TestStringAggOrderBy(t *testing.T) {
+	src, rows := testSource(t, 800, 50)
+	byTime := slices.Clone(rows)
+	slices.SortStableFunc(byTime, byTimeSeq)
+	// v DESC NULLS FIRST, then (time, seq): a stable sort of byTime
+	ordered := slices.Clone(byTime)
+	slices.SortStableFunc(ordered, func(a, b trow) int {
+		va, oka := numField(a, "v")
+		vb, okb := numField(b, "v")
+		switch {
+		case !oka && !okb:
+			return 0
+		case !oka:
+			return -1
+		case !okb:
+			return 1
+		}
+		return cmp.Compare(vb, va)
+	})
+	want, distinct := map[string][]string{}, map[string][]string{}
+	for _, r := range ordered {
+		if s, ok := r.f["s"].(string); ok {
+			want[r.series] = append(want[r.series], s)
+			if !slices.Contains(distinct[r.series], s) {
+				distinct[r.series] = append(distinct[r.series], s)
+			}
+		}
+	}
+	nullKeys := 0
+	for _, r := range rows {
+		if _, ok := numField(r, "v"); !ok && r.f["s"] != nil {
+			nullKeys++
+		}
+	}
+	if nullKeys == 0 {
+		t.Fatal("no text has a null key: the case shows nothing")
+	}
+	for _, batch := range []int{1, 7, 4096} {
+		got, err := runCells("SELECT series, string_agg(s, '|' ORDER BY v DESC NULLS FIRST), string_agg(DISTINCT s ORDER BY v * -1 NULLS FIRST) FROM m GROUP BY series", openOnly(src), &Options{BatchRows: batch})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%d groups, want %d", len(got), len(want))
+		}
+		for _, g := range got {
+			w, d := want[g[0].(string)], distinct[g[0].(string)]
+			if g[1] != strings.Join(w, "|") || g[2] != strings.Join(d, ",") {
+				t.Fatalf("batch %d, %s: %q and %q, want %q and %q", batch, g[0], g[1], g[2], strings.Join(w, "|"), strings.Join(d, ","))
+			}
+		}
+	}
+	rr, err := Run(context.Background(), "SELECT string_agg(s, ';' ORDER BY v DESC NULLS LAST), string_agg(DISTINCT s ORDER BY time) FROM m", openOnly(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := rr.Schema().Fields(); f[0].Name != "string_agg(s, ';' ORDER BY v DESC NULLS LAST)" || f[1].Name != "string_agg(DISTINCT s ORDER BY time)" {
+		t.Fatalf("columns %v", rr.Schema())
+	}
+	rr.Release()
+	wantErrors(t, openOnly(src), []errCase{
+		{"SELECT string_agg(s ORDER BY v, n) FROM m", "string_agg orders its texts by one term", ", n"},
+		{"SELECT string_agg(s ORDER BY nope) FROM m", "unknown column \"nope\"", "nope"},
 	})
 }

@@ -290,10 +290,14 @@ type Call struct {
 	Sep      string
 	SepGiven bool
 	// By is what arg_max(x, by) and arg_min(x, by) (max_by, min_by)
-	// order the rows by: a column, or ByExpr's text.
-	By     *ColRef
-	ByExpr *Arith // arithmetic on the row's columns; nil: By
-	Pos    int
+	// order the rows by, and string_agg(x ORDER BY by) its texts: a
+	// column, or ByExpr's text. ByDesc and ByNulls: string_agg's
+	// direction.
+	By      *ColRef
+	ByExpr  *Arith // arithmetic on the row's columns; nil: By
+	ByDesc  bool
+	ByNulls Nulls
+	Pos     int
 	// Filter: count(*) FILTER (WHERE cond): the rows the aggregate takes
 	// (nil: all of the group's).
 	Filter Expr
@@ -316,6 +320,20 @@ func (c *Call) String() string {
 		return c.Func + "(*)"
 	case c.Func == "quantile" || c.Func == "quantile_disc":
 		return c.Func + "(" + strconv.FormatFloat(c.Q, 'g', -1, 64) + ", " + c.Arg.Name + ")"
+	case c.Func == "string_agg" && c.By != nil: // string_agg([DISTINCT] x, 'sep' ORDER BY k DESC)
+		f := *c
+		f.By = nil
+		t := strings.TrimSuffix(f.String(), ")") + " ORDER BY " + c.By.Name
+		if c.ByDesc {
+			t += " DESC"
+		}
+		switch c.ByNulls {
+		case NullsFirst:
+			t += " NULLS FIRST"
+		case NullsLast:
+			t += " NULLS LAST"
+		}
+		return t + ")"
 	case c.Distinct && c.SepGiven:
 		return c.Func + "(DISTINCT " + c.Arg.Name + ", " + (&Lit{Kind: LitString, Str: c.Sep}).String() + ")"
 	case c.Distinct:

@@ -28,7 +28,7 @@ var funcDocs = []funcDoc{
 	{"max_by", "aggregate", "max_by(x, y)", "arg_max(x, y)"},
 	{"arg_min", "aggregate", "arg_min(x, y)", "x at the row of the smallest y"},
 	{"min_by", "aggregate", "min_by(x, y)", "arg_min(x, y)"},
-	{"string_agg", "aggregate", "string_agg(x[, 'sep'])", "the texts joined in (time, seq) order"},
+	{"string_agg", "aggregate", "string_agg(x[, 'sep'] [ORDER BY k])", "the texts joined in (time, seq) order, or k's"},
 	{"grouping", "grouping", "grouping(a, ...)", "with ROLLUP, CUBE or GROUPING SETS: the bits of the terms a row's set does not group by"},
 	{"approx_count_distinct", "aggregate", "approx_count_distinct(x)", "count(DISTINCT x), exact"},
 	{"count_if", "aggregate", "count_if(cond)", "count(*) FILTER (WHERE cond)"},

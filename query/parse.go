@@ -897,6 +897,16 @@ func (p *parser) call() (c *Call) {
 			}
 			c.Sep, c.SepGiven = t.text, true
 		}
+		if p.acceptKw("order") { // string_agg(x, ',' ORDER BY k [DESC] [NULLS ...])
+			p.expectKw("by")
+			var by Call
+			p.aggArg(&by)
+			c.By, c.ByExpr = by.Arg, by.Expr
+			c.ByDesc, c.ByNulls = p.direction()
+			if t := p.peek(); isPunct(t, ",") {
+				p.fail(t.pos, "string_agg orders its texts by one term")
+			}
+		}
 	case argExtremes[fn] != "" || bivariate[fn]:
 		p.aggArg(c)
 		if t := p.peek(); !isPunct(t, ",") && bivariate[fn] {
