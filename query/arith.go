@@ -260,8 +260,8 @@ func (p *parser) arithFactor() *Arith {
 		return p.textCall(t)
 	case t.kind == tDuration:
 		p.advance()
-		if _, ok := calendarMonths(t.text); ok {
-			p.fail(t.pos, "%s is a calendar span, not a duration: months and years are taken by time() and time_bucket() buckets and date_trunc", t.text)
+		if n, ok := calendarMonths(t.text); ok { // time + INTERVAL 1 MONTH (months.go)
+			return &Arith{Lit: &Lit{Kind: LitMonths, Int: int64(n), Str: t.text, Pos: t.pos}, Pos: t.pos}
 		}
 		return &Arith{Lit: &Lit{Kind: LitDuration, Int: p.duration(t), Str: t.text, Pos: t.pos}, Pos: t.pos}
 	case isKw(t, "now") && isPunct(p.tok(p.i+1), "("):
@@ -367,6 +367,9 @@ func (p *parser) chainRest(fn string, pos int) *Arith {
 // integer stays one under abs, round (without digits), floor and ceil;
 // a result that is not a finite number (sqrt(-1), ln(0)) is NULL.
 func apply(fn string, k colKind, x value, d int64, hasD bool) value {
+	if fn == "add_months" {
+		return monthsLater(x.i, d)
+	}
 	if epochFuncs[fn] {
 		return applyEpoch(fn, k, x)
 	}
@@ -644,6 +647,9 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 			return nil, err
 		}
 		return p.compileArithNode(x, leaf)
+	}
+	if ap, ok, err := p.compileMonths(a, leaf); ok {
+		return ap, err
 	}
 	ap := &arithPlan{op: a.Op, hid: -1}
 	switch {

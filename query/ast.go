@@ -477,6 +477,7 @@ const (
 	LitNull
 	LitTime     // now() ± durations, or a string ± durations; resolved to ns
 	LitDuration // 1h30m in arithmetic: Int nanoseconds, Str as written
+	LitMonths   // 1mo, 2y (INTERVAL 1 MONTH) in arithmetic: Int calendar months, Str as written
 )
 
 // Lit is a literal. A time literal holds its base (a string, or now())
@@ -489,7 +490,10 @@ type Lit struct {
 	Bool  bool
 	Now   bool  // LitTime based on now()
 	Shift int64 // LitTime: ns added to the base
-	Pos   int
+	// Months: LitTime's calendar months added to the base, before Shift
+	// (now() - INTERVAL 1 MONTH; months.go)
+	Months int64
+	Pos    int
 }
 
 func (l *Lit) String() string {
@@ -504,12 +508,18 @@ func (l *Lit) String() string {
 		return strconv.FormatBool(l.Bool)
 	case LitNull:
 		return "NULL"
-	case LitDuration:
+	case LitDuration, LitMonths:
 		return l.Str
 	}
 	base := "now()"
 	if !l.Now {
 		base = "'" + l.Str + "'"
+	}
+	switch {
+	case l.Months > 0:
+		base += " + " + monthsText(l.Months)
+	case l.Months < 0:
+		base += " - " + monthsText(-l.Months)
 	}
 	switch {
 	case l.Shift > 0:

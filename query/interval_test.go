@@ -49,8 +49,8 @@ func TestIntervals(t *testing.T) {
 	}
 	wantErrors(t, open, []errCase{
 		{"SELECT time + INTERVAL '1 fortnight' FROM m", `bad interval "1 fortnight"`, "'1 fortnight'"},
-		{"SELECT time + INTERVAL '1 month' FROM m", "1mo is a calendar span", "INTERVAL"},
-		{"SELECT time + INTERVAL 1 MONTH FROM m", "1mo is a calendar span", "INTERVAL"},
+		{"SELECT v * INTERVAL '1 month' FROM m", "1mo is a calendar span", "INTERVAL"},
+		{"SELECT 2 + INTERVAL 1 MONTH FROM m", "1mo is a calendar span: it adds to a time, not to int64", "INTERVAL"},
 		{"SELECT time + INTERVAL '1x' HOUR FROM m", "bad interval 1x HOUR (want e.g. INTERVAL 1 HOUR or INTERVAL '90' MINUTES)", "'1x'"},
 	})
 }

@@ -1492,6 +1492,17 @@ func (p *parser) literal() *Lit {
 			if d.kind != tDuration {
 				p.fail(d.pos, "expected a duration such as 1h after %s, found %s", nt.text, d.describe())
 			}
+			if n, ok := calendarMonths(d.text); ok { // now() - INTERVAL 1 MONTH
+				if l.Shift != 0 {
+					p.fail(d.pos, "a calendar span (%s) after a duration: write it first, as in now() - INTERVAL 1 MONTH - INTERVAL 1 DAY", d.text)
+				}
+				if nt.text == "-" {
+					n = -n
+				}
+				l.Kind = LitTime
+				l.Months += int64(n)
+				continue
+			}
 			ns := p.duration(d)
 			if nt.text == "-" {
 				ns = -ns

@@ -330,7 +330,7 @@ func (p *plan) timeOf(l *Lit) (int64, error) {
 			}
 			base = t
 		}
-		return clampAdd(base, l.Shift), nil
+		return l.shifted(base), nil
 	case LitString:
 		t, ok := parseTime(l.Str)
 		if !ok {
@@ -342,7 +342,7 @@ func (p *plan) timeOf(l *Lit) (int64, error) {
 }
 
 func litKindName(k LitKind) string {
-	return [...]string{"an integer", "a number", "a string", "a boolean", "NULL", "a time", "a duration"}[k]
+	return [...]string{"an integer", "a number", "a string", "a boolean", "NULL", "a time", "a duration", "a calendar span"}[k]
 }
 
 // compileBinary compiles l AND r (or, with or, l OR r); under neg De

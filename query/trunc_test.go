@@ -234,7 +234,7 @@ func TestTimeArithErrors(t *testing.T) {
 		{"SELECT date_trunc('day', v) FROM m", "date_trunc() wants a time", "date_trunc"},
 		{"SELECT time_bucket(1h, s) FROM m", "type mismatch: arithmetic on column \"s\"", "s)"},
 		{"SELECT time + 'soon' FROM m", "arithmetic on", "'soon'"},
-		{"SELECT time + 1mo FROM m", "calendar span", "1mo"},
+		{"SELECT time * 1mo FROM m", "1mo is a calendar span: it can only be added to or subtracted from a time", "1mo"},
 		{"SELECT count(*) FROM m WHERE date_trunc('day', time) = 'yesterday'", "compares a number with text", "="},
 		{"SELECT count(*) FROM m WHERE time > 1h", "a duration (1h) must be added to a time", "1h"},
 	})

@@ -149,13 +149,13 @@ func valuesReader(v *Values, text string, now int64, mem memory.Allocator) (arra
 					fb.AppendNull()
 					break
 				}
-				t := clampAdd(now, l.Shift)
+				t := l.shifted(now)
 				if !l.Now {
 					ns, ok := parseTime(l.Str)
 					if !ok {
 						return nil, errAt(text, l.Pos, "VALUES: %q is not a time, and its column holds times", l.Str)
 					}
-					t = clampAdd(ns, l.Shift)
+					t = l.shifted(ns)
 				}
 				fb.Append(arrow.Timestamp(t))
 			}
