@@ -46,9 +46,9 @@ func TestCalendarSpans(t *testing.T) {
 	// now (the rows span 5 hours before it), none within 1 month of now
 	// less 2 months.
 	for q, want := range map[string]int64{
-		"SELECT count(*) FROM m WHERE time > now() - INTERVAL 1 MONTH":                          int64(len(rows)),
-		"SELECT count(*) FROM m WHERE time > now() - INTERVAL 1 MONTH - INTERVAL 1 DAY":         int64(len(rows)),
-		"SELECT count(*) FROM m WHERE time < now() - INTERVAL 2 MONTH + INTERVAL 1 DAY":         0,
+		"SELECT count(*) FROM m WHERE time > now() - INTERVAL 1 MONTH":                  int64(len(rows)),
+		"SELECT count(*) FROM m WHERE time > now() - INTERVAL 1 MONTH - INTERVAL 1 DAY": int64(len(rows)),
+		"SELECT count(*) FROM m WHERE time < now() - INTERVAL 2 MONTH + INTERVAL 1 DAY": 0,
 	} {
 		if got := mustRun(t, open, q)[0][0].(int64); got != want {
 			t.Errorf("%s: %d, want %d", q, got, want)
