@@ -394,8 +394,12 @@ func (g *sqlGen) statement() string {
 		return "SELECT series, " + f + " AS x, count(*) AS n FROM nab" + g.where() + " GROUP BY series, x"
 	case 44: // a derived table with LIMIT inside
 		return "SELECT count(*) AS n, " + g.pick("sum(v)", "max(v)", "avg(v)") + " AS s FROM (SELECT value AS v FROM nab" + g.where() + " ORDER BY value DESC, time, series LIMIT " + strconv.Itoa(1+g.rng.IntN(500)) + ")"
-	case 46: // string_agg in a set order
-		return "SELECT split_part(series, '/', 2) AS c, string_agg(DISTINCT " + g.pick("split_part(series, '/', 3)", "CAST(hour(time) AS VARCHAR)") + ", ',' ORDER BY " + g.pick("split_part(series, '/', 3)", "CAST(hour(time) AS VARCHAR)") + ") AS l FROM nab" + g.where() + " GROUP BY c"
+	case 46: // string_agg in a set order (DISTINCT: by the text itself, as DuckDB wants)
+		x := g.pick("split_part(series, '/', 3)", "CAST(hour(time) AS VARCHAR)")
+		if g.rng.IntN(2) == 0 {
+			return "SELECT split_part(series, '/', 2) AS c, string_agg(DISTINCT " + x + ", ',' ORDER BY " + x + g.pick("", " DESC") + ") AS l FROM nab" + g.where() + " GROUP BY c"
+		}
+		return "SELECT series, string_agg(" + x + ", '|' ORDER BY " + g.pick("value DESC, time", "time DESC", "epoch_ms(time)") + ") AS l FROM nab WHERE " + g.pick("hour(time) = 3 AND day(time) < 5", "value > 99", "minute(time) = 7 AND hour(time) < 2") + " GROUP BY series"
 	case 47: // DISTINCT ON
 		return "SELECT DISTINCT ON (series) series, epoch_ms(time) AS t, value FROM nab" + g.where() + " ORDER BY series, " + g.pick("value DESC, time", "time", "time DESC", "abs(value - 50), time")
 	case 48: // GROUP BY ALL, ORDER BY ALL

@@ -46,6 +46,15 @@ func (g *groupSpec) nullable() bool {
 	return g.kind == gExpr || g.kind == gColumn && !isBase(g.name)
 }
 
+// aggKey is a further ORDER BY term of string_agg, planned.
+type aggKey struct {
+	expr  *arithPlan // nil: the column arg
+	arg   string
+	in    colKind
+	desc  bool
+	nulls Nulls
+}
+
 type aggSpec struct {
 	fn     string
 	filter pred       // FILTER (WHERE ...): the rows it takes; nil: all
@@ -57,9 +66,11 @@ type aggSpec struct {
 	by    *arithPlan
 	byArg string
 	byIn  colKind
-	// string_agg(x ORDER BY by DESC NULLS FIRST): by's direction
+	// string_agg(x ORDER BY by DESC NULLS FIRST, then...): by's
+	// direction, and the further terms
 	byDesc  bool
 	byNulls Nulls
+	then    []aggKey
 	out     colKind
 	q       float64
 	sep     string // string_agg's separator
@@ -491,6 +502,16 @@ func (p *plan) aggSpec(c *Call) (s aggSpec, err error) {
 				return s, p.errAt(c.By.Pos, "type mismatch: string_agg orders its texts by %s column %q, which has no order", s.byIn, c.By.Name)
 			}
 			s.byDesc, s.byNulls = c.ByDesc, c.ByNulls
+			for _, t := range c.Then {
+				k := aggKey{arg: t.Col.Name, desc: t.Desc, nulls: t.Nulls}
+				if k.in, k.expr, err = p.aggInput(c, t.Col, t.Expr); err != nil {
+					return s, err
+				}
+				if k.in == kBytes || k.in == kOp {
+					return s, p.errAt(t.Col.Pos, "type mismatch: string_agg orders its texts by %s column %q, which has no order", k.in, t.Col.Name)
+				}
+				s.then = append(s.then, k)
+			}
 		}
 	}
 	instant := s.expr != nil && s.expr.ts || s.expr == nil && p.fields.instant(c.Arg.Name)
@@ -527,6 +548,7 @@ type textPoint struct {
 	t, seq int64
 	s      string
 	key    value
+	then   []value // the further ORDER BY terms' values
 }
 
 // ratePoint is one sample of a rate() group.
@@ -811,6 +833,11 @@ func (s *aggState) result(a *aggSpec) value {
 			if a.by != nil || a.byArg != "" {
 				if c := compareOrdered(a.byIn, x.key, y.key, a.byDesc, a.byNulls); c != 0 {
 					return c
+				}
+				for i, k := range a.then {
+					if c := compareOrdered(k.in, x.then[i], y.then[i], k.desc, k.nulls); c != 0 {
+						return c
+					}
 				}
 			}
 			return cmp.Or(cmp.Compare(x.t, y.t), cmp.Compare(x.seq, y.seq))

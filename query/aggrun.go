@@ -193,7 +193,8 @@ type argCol struct {
 	base []int64       // seq, time or op
 	col  *chunk.Column // series, key or a field; nil (no base): all null
 	kind colKind
-	by   *argCol // arg_max, arg_min: what picks the row
+	by   *argCol  // arg_max, arg_min: what picks the row; string_agg: what orders the texts
+	then []argCol // string_agg: the further ORDER BY terms
 }
 
 func (a *argCol) get(r int32) value {
@@ -276,6 +277,13 @@ func (a *aggPlan) accumulate(gs *groups, b *batch) error {
 		} else if a.aggs[i].byArg != "" {
 			by := b.argCol(a.aggs[i].byArg, a.aggs[i].byIn)
 			args[i].by = &by
+		}
+		for _, k := range a.aggs[i].then {
+			if k.expr != nil {
+				args[i].then = append(args[i].then, argCol{col: exprColumn(b, k.expr, sel), kind: k.in})
+			} else {
+				args[i].then = append(args[i].then, b.argCol(k.arg, k.in))
+			}
 		}
 	}
 	// takes[ai]: the rows a filtered aggregate takes, by row; nil: all.
@@ -474,6 +482,13 @@ func (s *aggState) addRun(a *aggSpec, arg *argCol, b *batch, run []int32, gs *gr
 				}
 			}
 			s.addArg(a, v, arg.by.get(r), b.time[r], b.seq[r])
+			if len(arg.then) > 0 && !v.null {
+				then := make([]value, len(arg.then))
+				for i := range arg.then {
+					then[i] = arg.then[i].get(r)
+				}
+				s.texts[len(s.texts)-1].then = then
+			}
 		}
 		return nil
 	}

@@ -272,6 +272,29 @@ func (s *SelectItem) Name() string {
 	return s.Agg.String()
 }
 
+// AggKey is a further ORDER BY term of an aggregate: a column, or
+// Expr's text.
+type AggKey struct {
+	Col   *ColRef
+	Expr  *Arith // nil: Col
+	Desc  bool
+	Nulls Nulls
+}
+
+// orderText writes an ORDER BY term: its name, direction and nulls.
+func orderText(name string, desc bool, nulls Nulls) string {
+	if desc {
+		name += " DESC"
+	}
+	switch nulls {
+	case NullsFirst:
+		name += " NULLS FIRST"
+	case NullsLast:
+		name += " NULLS LAST"
+	}
+	return name
+}
+
 // ColRef names a column: seq, time, series, key, op or a field.
 type ColRef struct {
 	Name string
@@ -297,7 +320,9 @@ type Call struct {
 	ByExpr  *Arith // arithmetic on the row's columns; nil: By
 	ByDesc  bool
 	ByNulls Nulls
-	Pos     int
+	// Then: string_agg's further ORDER BY terms (ORDER BY k, then ...)
+	Then []AggKey
+	Pos  int
 	// Filter: count(*) FILTER (WHERE cond): the rows the aggregate takes
 	// (nil: all of the group's).
 	Filter Expr
@@ -323,15 +348,9 @@ func (c *Call) String() string {
 	case c.Func == "string_agg" && c.By != nil: // string_agg([DISTINCT] x, 'sep' ORDER BY k DESC)
 		f := *c
 		f.By = nil
-		t := strings.TrimSuffix(f.String(), ")") + " ORDER BY " + c.By.Name
-		if c.ByDesc {
-			t += " DESC"
-		}
-		switch c.ByNulls {
-		case NullsFirst:
-			t += " NULLS FIRST"
-		case NullsLast:
-			t += " NULLS LAST"
+		t := strings.TrimSuffix(f.String(), ")") + " ORDER BY " + orderText(c.By.Name, c.ByDesc, c.ByNulls)
+		for _, k := range c.Then {
+			t += ", " + orderText(k.Col.Name, k.Desc, k.Nulls)
 		}
 		return t + ")"
 	case c.Distinct && c.SepGiven:

@@ -903,8 +903,11 @@ func (p *parser) call() (c *Call) {
 			p.aggArg(&by)
 			c.By, c.ByExpr = by.Arg, by.Expr
 			c.ByDesc, c.ByNulls = p.direction()
-			if t := p.peek(); isPunct(t, ",") {
-				p.fail(t.pos, "string_agg orders its texts by one term")
+			for p.acceptPunct(",") {
+				var k Call
+				p.aggArg(&k)
+				d, n := p.direction()
+				c.Then = append(c.Then, AggKey{Col: k.Arg, Expr: k.Expr, Desc: d, Nulls: n})
 			}
 		}
 	case argExtremes[fn] != "" || bivariate[fn]:

@@ -59,6 +59,8 @@ var textFuncs = map[string]textFunc{
 	"rpad":     {args: []colKind{kString, kInt, kString}, optional: 1, out: kString},
 	"repeat":   {args: []colKind{kString, kInt}, out: kString},
 	"reverse":  {args: []colKind{kString}, out: kString},
+	"ascii":    {args: []colKind{kString}, out: kInt}, // the first character's code point, 0 for ""
+	"chr":      {args: []colKind{kInt}, out: kString}, // the character of a code point; NULL for none
 	"ltrim":    {args: []colKind{kString, kString}, optional: 1, out: kString},
 	"rtrim":    {args: []colKind{kString, kString}, optional: 1, out: kString},
 	"concat":   {args: []colKind{0, 0}, variadic: true, out: kString},
@@ -324,6 +326,17 @@ func textValue(fn string, args []*arithPlan, v []value) (value, bool) {
 		return value{s: strings.TrimSpace(v[0].s)}, true
 	case "length":
 		return value{i: int64(utf8.RuneCountInString(v[0].s))}, true
+	case "ascii":
+		r, _ := utf8.DecodeRuneInString(v[0].s)
+		if v[0].s == "" {
+			r = 0
+		}
+		return value{i: int64(r)}, true
+	case "chr":
+		if v[0].i < 0 || v[0].i > utf8.MaxRune || !utf8.ValidRune(rune(v[0].i)) {
+			return nullValue, false
+		}
+		return value{s: string(rune(v[0].i))}, true
 	case "substr": // from the start-th character (1-based), n of them
 		s := []rune(v[0].s)
 		start := min(max(v[1].i, -1<<62)-1, int64(len(s))) // no overflow below

@@ -295,3 +295,15 @@ func TestFloatRepr(t *testing.T) {
 		t.Errorf("%v, want %v", got[0], want)
 	}
 }
+
+// TestASCIIChr: ascii gives the first character's code point (0 for
+// ""), chr the character of one (NULL for a negative, a surrogate or
+// one past U+10FFFF, which DuckDB refuses); the answers are DuckDB's.
+func TestASCIIChr(t *testing.T) {
+	src, _ := testSource(t, 10, 50)
+	got := mustRun(t, openOnly(src), "SELECT ascii(''), ascii('A'), ascii('é'), chr(65), chr(233), chr(-1), chr(55296), chr(1114112), chr(ascii('z'))")
+	want := []any{int64(0), int64(65), int64(233), "A", "é", nil, nil, nil, "z"}
+	if !sameCells(got[0], want) {
+		t.Errorf("%v, want %v", got[0], want)
+	}
+}

@@ -17,6 +17,9 @@ func eachNode(st *Statement, fe func(Expr), fa func(*Arith)) {
 			expr(c.Filter)
 			arith(c.Expr)
 			arith(c.ByExpr)
+			for _, k := range c.Then {
+				arith(k.Expr)
+			}
 		}
 	}
 	win := func(w *WinCall) {
@@ -107,6 +110,9 @@ func eachCol(st *Statement, f func(name string, pos int)) {
 		if a.Agg != nil && a.Agg.ByExpr == nil {
 			ref(a.Agg.By)
 		}
+		if a.Agg != nil {
+			thenRefs(a.Agg, ref)
+		}
 	})
 	for _, it := range st.Items {
 		ref(it.Col)
@@ -117,6 +123,7 @@ func eachCol(st *Statement, f func(name string, pos int)) {
 			if c.ByExpr == nil {
 				ref(c.By)
 			}
+			thenRefs(c, ref)
 		}
 	}
 	for _, g := range st.GroupBy {
@@ -209,4 +216,13 @@ func mapEachCond(st *Statement, f func(Expr) Expr) {
 			a.Whens[i].Cond = mapConds(a.Whens[i].Cond, f)
 		}
 	})
+}
+
+// thenRefs calls ref on the columns c's further ORDER BY terms name.
+func thenRefs(c *Call, ref func(*ColRef)) {
+	for _, k := range c.Then {
+		if k.Expr == nil {
+			ref(k.Col)
+		}
+	}
 }
