@@ -271,7 +271,7 @@ func (g *sqlGen) where() string {
 }
 
 func (g *sqlGen) statement() string {
-	switch g.rng.IntN(58) {
+	switch g.rng.IntN(66) {
 	case 0:
 		return "SELECT " + g.aggs() + " FROM nab" + g.where()
 	case 1:
@@ -429,6 +429,21 @@ func (g *sqlGen) statement() string {
 	case 56: // aggregates of a CASE of mixed numbers, and of text
 		return "SELECT series, " + g.pick("sum(CASE WHEN value > 50 THEN 1 ELSE 0.5 END)", "max(CASE WHEN hour(time) > 12 THEN split_part(series, '/', 3) ELSE 'a' END)",
 			"min(coalesce(CASE WHEN value > 90 THEN value END, hour(time)))", "avg(CASE WHEN "+g.cond(1)+" THEN hour(time) END)", "count(DISTINCT CASE WHEN value > 50 THEN hour(time) END)") + " AS a FROM nab" + g.where() + " GROUP BY series"
+	case 58: // two levels of grouping
+		return "SELECT c, count(*) AS k, " + g.pick("avg(n)", "max(m) - min(m)", "sum(n)") + " AS x FROM (SELECT split_part(series, '/', 2) AS c, series, count(*) AS n, " + g.pick("avg", "max", "min") + "(value) AS m FROM nab" + g.where() + " GROUP BY c, series) GROUP BY c"
+	case 59: // HAVING of conditions on aggregates the SELECT does not show
+		return "SELECT series, count(*) AS n FROM nab" + g.where() + " GROUP BY series HAVING " + g.pick("NOT (max(value) > 50 AND count(*) < 1000)", "min(value) < 10 OR avg(value) > 60", "count(DISTINCT hour(time)) = 24 AND max(value) <> min(value)", "sum(CASE WHEN value > 50 THEN 1 ELSE 0 END) * 2 > count(*)")
+	case 60: // a share of a partition's total
+		return "SELECT c, series, n, n * 1.0 / sum(n) OVER (PARTITION BY c) AS share, rank() OVER (PARTITION BY c ORDER BY n DESC, series) AS r FROM (SELECT split_part(series, '/', 2) AS c, series, count(*) AS n FROM nab" + g.where() + " GROUP BY c, series)"
+	case 61: // a LEFT JOIN to a grouped side, and coalesce of its misses
+		return "SELECT a.series, coalesce(b.n, 0) AS n, a.m FROM (SELECT series, max(value) AS m FROM nab GROUP BY series) AS a LEFT JOIN (SELECT series, count(*) AS n FROM nab WHERE " + g.cond(2) + " GROUP BY series) AS b ON a.series = b.series"
+	case 62: // EXCEPT ALL and INTERSECT ALL
+		return "SELECT hour(time) % " + g.pick("3", "5") + " AS h FROM nab WHERE " + g.cond(1) + " " + g.pick("EXCEPT ALL", "INTERSECT ALL") + " SELECT hour(time) % " + g.pick("3", "5") + " AS h FROM nab WHERE " + g.cond(1)
+	case 63: // top rows of each partition by QUALIFY
+		return "SELECT series, epoch_ms(time) AS t, value FROM nab" + g.where() + " QUALIFY " + g.pick("rank() OVER (PARTITION BY series ORDER BY value DESC, time) <= 2", "row_number() OVER (PARTITION BY series, hour(time) ORDER BY time DESC) = 1 AND hour(time) = 5", "lag(value) OVER (PARTITION BY series ORDER BY time) > value + 40")
+	case 64: // a CASE grouped and aggregated
+		k := "CASE WHEN " + g.cond(1) + " THEN 'a' WHEN " + g.cond(1) + " THEN 'b' END"
+		return "SELECT " + k + " AS k, " + g.aggs() + ", sum(CASE WHEN value > 50 THEN value ELSE -value END) AS s FROM nab" + g.where() + " GROUP BY k"
 	default: // NOT IN of values that may hold a NULL, or none; x may be NULL
 		x := g.pick("value", "nullif(value, 0)", "hour(time)", "CASE WHEN value > 50 THEN NULL ELSE hour(time) END")
 		y := g.pick("value", "nullif(value, "+g.num()+")", "hour(time)", "CASE WHEN "+g.cond(1)+" THEN NULL ELSE hour(time) END")

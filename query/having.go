@@ -131,6 +131,15 @@ func (p *plan) resultCol(c *ColRef) (int, colKind, error) {
 			return i, o.kind, nil
 		}
 	}
+	// QUALIFY of a raw query may test any column of the row, as DuckDB's
+	// does: a hidden column of the result (QUALIFY ... AND hour(time) = 5).
+	if p.clause == "QUALIFY" && p.agg == nil {
+		if k, ok := kindOfCol(name, p.fields); ok {
+			p.out = append(p.out, outCol{name: name, kind: k, nullable: !isBase(name), src: name, hidden: true})
+			p.nd.add(name)
+			return len(p.out) - 1, k, nil
+		}
+	}
 	var names []string
 	for _, o := range p.out {
 		if !o.hidden {

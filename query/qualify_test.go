@@ -23,6 +23,9 @@ func TestQualify(t *testing.T) {
 			"SELECT series, s, v FROM (SELECT series, seq AS s, v, row_number() OVER (PARTITION BY series ORDER BY v DESC) AS rn FROM m) WHERE rn <= 3 ORDER BY series, v DESC NULLS FIRST, s"},
 		{"SELECT seq + 0 AS q, v, n FROM m QUALIFY v = max(v) OVER (PARTITION BY series) OR n > sum(n) OVER () / count(n) OVER () * 1.9 ORDER BY q",
 			"SELECT q, v, n FROM (SELECT seq AS q, v, n, max(v) OVER (PARTITION BY series) AS mv, sum(n) OVER () / count(n) OVER () AS mn FROM m) WHERE v = mv OR n > mn * 1.9 ORDER BY q"},
+		// A raw query's QUALIFY tests columns it does not return too.
+		{"SELECT series, seq + 0 AS s, v FROM m QUALIFY row_number() OVER (PARTITION BY series ORDER BY time DESC) <= 5 AND n > 20 AND minute(time) % 2 = 0 ORDER BY s",
+			"SELECT series, s, v FROM (SELECT series, seq AS s, v, n, time, row_number() OVER (PARTITION BY series ORDER BY time DESC) AS rn FROM m) WHERE rn <= 5 AND n > 20 AND minute(time) % 2 = 0 ORDER BY s"},
 		{"SELECT series, count(*) AS c FROM m GROUP BY series QUALIFY rank() OVER (ORDER BY count(*) DESC) <= 5 ORDER BY c DESC, series",
 			"SELECT series, c FROM (SELECT series, count(*) AS c, rank() OVER (ORDER BY count(*) DESC) AS r FROM m GROUP BY series) WHERE r <= 5 ORDER BY c DESC, series"},
 		{"SELECT series, time, count(*), lag(count(*)) AS before FROM m GROUP BY time(10m), series HAVING count(*) > 1 QUALIFY count(*) > before ORDER BY series, time",
