@@ -133,6 +133,8 @@ func (p *parser) arithAt(i int, right bool) bool {
 		return true // avg(v) OVER (): the same
 	case isPunct(t, "-") && p.tok(i+1).kind != tInt && p.tok(i+1).kind != tFloat:
 		return true
+	case right && t.kind == tIdent && isPunct(p.tok(i+1), "(") && aggregates[strings.ToLower(t.text)]:
+		return true // HAVING max(v) <> min(v): an aggregate is a value
 	case isPunct(t, "("):
 		if right || isKw(p.tok(i+1), "select") { // (SELECT ...): a value, never a condition
 			return true

@@ -17,6 +17,9 @@ func TestHavingUnselected(t *testing.T) {
 			"SELECT series FROM (SELECT series, count(*) AS c FROM m GROUP BY series) WHERE c > 55 ORDER BY series"},
 		{"SELECT series, avg(v) FROM m GROUP BY series HAVING max(v) > 2 * avg(v) AND count(*) FILTER (WHERE v > 10) >= 3 ORDER BY series",
 			"SELECT series, a AS `avg(v)` FROM (SELECT series, avg(v) AS a, max(v) AS top, count(*) FILTER (WHERE v > 10) AS n FROM m GROUP BY series) WHERE top > 2 * a AND n >= 3 ORDER BY series"},
+		// an aggregate compared with another
+		{"SELECT series, count(*) AS n FROM m GROUP BY series HAVING max(v) <> min(v) AND count(DISTINCT n) >= count(*) / 10 ORDER BY series",
+			"SELECT series, n FROM (SELECT series, count(*) AS n, max(v) AS a, min(v) AS b, count(DISTINCT n) AS d FROM m GROUP BY series) WHERE a <> b AND d >= n / 10 ORDER BY series"},
 		{"SELECT s, count(*) AS n FROM m GROUP BY ROLLUP (s) HAVING sum(x) > 1000 ORDER BY s",
 			"SELECT s, n FROM (SELECT s, count(*) AS n, sum(x) AS sx FROM m GROUP BY ROLLUP (s)) WHERE sx > 1000 ORDER BY s"},
 	} {
