@@ -340,7 +340,7 @@ func (p *parser) arithFactor() *Arith {
 
 // numFuncs are the numeric functions of arithmetic.
 var numFuncs = map[string]bool{"abs": true, "round": true, "floor": true, "ceil": true, "sqrt": true, "ln": true, "log10": true, "exp": true, "coalesce": true,
-	"epoch": true, "epoch_ms": true, "to_timestamp": true, "greatest": true, "least": true, "nullif": true,
+	"epoch": true, "epoch_ms": true, "epoch_us": true, "epoch_ns": true, "to_timestamp": true, "greatest": true, "least": true, "nullif": true,
 	"ceiling": true, "trunc": true, "sign": true, "log": true, "log2": true, "cbrt": true, "power": true, "pow": true,
 	"ifnull": true, "mod": true, "if": true}
 
@@ -446,7 +446,7 @@ func funcKind(fn string, k colKind, hasD bool) colKind {
 		if !hasD {
 			return k
 		}
-	case "epoch_ms", "to_timestamp":
+	case "epoch_ms", "epoch_us", "epoch_ns", "to_timestamp":
 		return kInt
 	}
 	if timeFuncs[fn] != "" {
@@ -765,7 +765,7 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 			ap.kind = ap.l.kind
 		}
 	}
-	if a.Op == 'f' && (timeFuncs[a.Func] != "" || a.Trunc != nil || a.Func == "epoch" || a.Func == "epoch_ms") {
+	if a.Op == 'f' && (timeFuncs[a.Func] != "" || a.Trunc != nil || sinceEpoch[a.Func]) {
 		p.textAsTime(a.L, ap.l) // hour('2024-01-02T03:04:05Z')
 		ap.kind = ap.l.kind
 	}
@@ -780,7 +780,7 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 	}
 	if a.Op == 'f' {
 		ap.fn, ap.loc, ap.part = a.Func, a.Zone, timeFuncs[a.Func] != ""
-		if (ap.part || a.Trunc != nil || a.Func == "epoch" || a.Func == "epoch_ms") && ap.l.kind != kInt {
+		if (ap.part || a.Trunc != nil || sinceEpoch[a.Func]) && ap.l.kind != kInt {
 			return nil, p.errAt(a.Pos, "%s() wants a time (time, or int64 nanoseconds since the epoch), not a %s", a.Func, ap.l.kind)
 		}
 		if a.Trunc != nil {

@@ -153,6 +153,7 @@ func foldCasts(src string, toks []token) ([]token, error) {
 			if strings.EqualFold(ty.text, "date") {
 				toks[k+1].text = time.Unix(0, ns).UTC().Format(time.DateOnly)
 			}
+			toks[k+1].typed = true
 			toks = slices.Delete(toks, k, k+1)
 		}
 	}
@@ -183,6 +184,7 @@ func foldCasts(src string, toks []token) ([]token, error) {
 			if strings.EqualFold(ty.text, "date") { // its day
 				toks[start].text = time.Unix(0, ns).UTC().Format(time.DateOnly)
 			}
+			toks[start].typed = true
 			toks = slices.Delete(toks, k, end)
 			k--
 			continue

@@ -30,6 +30,9 @@ type token struct {
 	kind tokKind
 	text string
 	pos  int // byte offset in the source
+	// typed: a string typed as a time (TIMESTAMP '...', '...'::DATE),
+	// which a literal reads as a time (foldCasts)
+	typed bool
 }
 
 func (t token) describe() string {

@@ -1467,6 +1467,8 @@ func (p *parser) literal() *Lit {
 			p.fail(t.pos, "bad number %s", t.text)
 		}
 		l.Kind, l.Float = LitFloat, v
+	case t.kind == tString && t.typed: // TIMESTAMP '2024-01-01': a time
+		l.Kind, l.Str = LitTime, t.text
 	case t.kind == tString:
 		l.Kind, l.Str = LitString, t.text
 	case isKw(t, "true") || isKw(t, "false"):

@@ -14,7 +14,10 @@ import (
 // 'zone']).
 
 // epochFuncs are the numeric functions between instants and numbers.
-var epochFuncs = map[string]bool{"epoch": true, "epoch_ms": true, "to_timestamp": true}
+var epochFuncs = map[string]bool{"epoch": true, "epoch_ms": true, "epoch_us": true, "epoch_ns": true, "to_timestamp": true}
+
+// sinceEpoch: the functions of a time that count since 1970.
+var sinceEpoch = map[string]bool{"epoch": true, "epoch_ms": true, "epoch_us": true, "epoch_ns": true}
 
 // applyEpoch computes epoch, epoch_ms or to_timestamp of x (of kind k);
 // an instant outside int64 nanoseconds is NULL.
@@ -24,6 +27,10 @@ func applyEpoch(fn string, k colKind, x value) value {
 		return fv(float64(x.i/1e9) + float64(x.i%1e9)/1e9)
 	case "epoch_ms":
 		return value{i: floorDiv(x.i, 1e6)}
+	case "epoch_us":
+		return value{i: floorDiv(x.i, 1e3)}
+	case "epoch_ns":
+		return x
 	}
 	if k != kFloat {
 		if x.i > math.MaxInt64/int64(time.Second) || x.i < math.MinInt64/int64(time.Second) {

@@ -23,6 +23,18 @@ var timeFuncs = map[string]string{
 	"isodow":    "the ISO day of the week, 1 (Monday) to 7",
 	"dayofyear": "the day of the year, 1 to 366",
 	"week":      "the ISO week, 1 to 53",
+	// DuckDB's further parts (the answers are DuckDB's)
+	"millisecond": "the second's milliseconds within the minute, 0 to 59999",
+	"microsecond": "the second's microseconds within the minute, 0 to 59999999",
+	"nanosecond":  "the second's nanoseconds within the minute",
+	"isoyear":     "the ISO year, the year of the ISO week",
+	"yearweek":    "the ISO year and week, 202053",
+	"decade":      "the year / 10",
+	"century":     "the century, 21 for 2001 to 2100",
+	"millennium":  "the millennium, 3 for 2001 to 3000",
+	"dayofmonth":  "day",
+	"weekday":     "dayofweek",
+	"weekofyear":  "week",
 }
 
 // timePart returns part fn of the instant t (ns since the epoch) on the
@@ -44,10 +56,16 @@ func timePart(fn string, t int64, loc *time.Location) int64 {
 			return ns / int64(time.Minute) % 60
 		case "second":
 			return ns / int64(time.Second) % 60
-		case "dayofweek":
+		case "dayofweek", "weekday":
 			return ((days+4)%7 + 7) % 7 // 1970-01-01 was a Thursday
 		case "isodow":
 			return ((days+3)%7+7)%7 + 1
+		case "millisecond":
+			return ns % int64(time.Minute) / int64(time.Millisecond)
+		case "microsecond":
+			return ns % int64(time.Minute) / int64(time.Microsecond)
+		case "nanosecond":
+			return ns % int64(time.Minute)
 		}
 		loc = time.UTC
 	}
@@ -59,15 +77,30 @@ func timePart(fn string, t int64, loc *time.Location) int64 {
 		return (int64(tm.Month())-1)/3 + 1
 	case "month":
 		return int64(tm.Month())
-	case "day":
+	case "day", "dayofmonth":
 		return int64(tm.Day())
+	case "millisecond", "microsecond", "nanosecond":
+		ns := int64(tm.Second())*int64(time.Second) + int64(tm.Nanosecond())
+		return ns / map[string]int64{"millisecond": 1e6, "microsecond": 1e3, "nanosecond": 1}[fn]
+	case "decade":
+		return floorDiv(int64(tm.Year()), 10)
+	case "century":
+		return floorDiv(int64(tm.Year())-1, 100) + 1
+	case "millennium":
+		return floorDiv(int64(tm.Year())-1, 1000) + 1
+	case "isoyear":
+		y, _ := tm.ISOWeek()
+		return int64(y)
+	case "yearweek":
+		y, w := tm.ISOWeek()
+		return int64(y)*100 + int64(w)
 	case "hour":
 		return int64(tm.Hour())
 	case "minute":
 		return int64(tm.Minute())
 	case "second":
 		return int64(tm.Second())
-	case "dayofweek":
+	case "dayofweek", "weekday":
 		return int64(tm.Weekday())
 	case "isodow":
 		return (int64(tm.Weekday())+6)%7 + 1
@@ -98,6 +131,9 @@ var partUnits = map[string]string{
 	"year": "year", "quarter": "quarter", "month": "month", "week": "week", "day": "day",
 	"hour": "hour", "minute": "minute", "second": "second", "dow": "dayofweek", "dayofweek": "dayofweek",
 	"isodow": "isodow", "doy": "dayofyear", "dayofyear": "dayofyear", "epoch": "epoch",
+	"millisecond": "millisecond", "milliseconds": "millisecond", "microsecond": "microsecond", "microseconds": "microsecond",
+	"nanosecond": "nanosecond", "nanoseconds": "nanosecond", "isoyear": "isoyear", "yearweek": "yearweek",
+	"decade": "decade", "century": "century", "millennium": "millennium",
 }
 
 // partCall parses the rest of date_part('unit', t[, 'zone']) or
@@ -112,7 +148,7 @@ func (p *parser) partCall(name token) *Arith {
 	}
 	fn, ok := partUnits[strings.ToLower(u.text)]
 	if !ok {
-		p.fail(u.pos, "%s: unknown unit %q (want year, quarter, month, week, day, hour, minute, second, dow, isodow, doy or epoch)", syntax, u.text)
+		p.fail(u.pos, "%s: unknown unit %q (want year, quarter, month, week, day, hour, minute, second, millisecond, microsecond, nanosecond, dow, isodow, doy, isoyear, yearweek, decade, century, millennium or epoch)", syntax, u.text)
 	}
 	if syntax == "extract" {
 		p.expectKw("from")

@@ -31,8 +31,13 @@ func TestTimeParts(t *testing.T) {
 				tl = time.UTC
 			}
 			tm := time.Unix(0, ns).In(tl)
-			_, week := tm.ISOWeek()
-			want := map[string]int64{"year": int64(tm.Year()), "quarter": int64(tm.Month()+2) / 3, "month": int64(tm.Month()), "day": int64(tm.Day()),
+			isoYear, week := tm.ISOWeek()
+			inMinute := int64(tm.Second())*1e9 + int64(tm.Nanosecond())
+			want := map[string]int64{
+				"millisecond": inMinute / 1e6, "microsecond": inMinute / 1e3, "nanosecond": inMinute,
+				"isoyear": int64(isoYear), "yearweek": int64(isoYear)*100 + int64(week), "decade": int64(tm.Year()) / 10,
+				"century": (int64(tm.Year())-1)/100 + 1, "millennium": (int64(tm.Year())-1)/1000 + 1,
+				"dayofmonth": int64(tm.Day()), "weekday": int64(tm.Weekday()), "weekofyear": int64(week), "year": int64(tm.Year()), "quarter": int64(tm.Month()+2) / 3, "month": int64(tm.Month()), "day": int64(tm.Day()),
 				"hour": int64(tm.Hour()), "minute": int64(tm.Minute()), "second": int64(tm.Second()),
 				"dayofweek": int64(tm.Weekday()), "isodow": map[time.Weekday]int64{time.Monday: 1, time.Tuesday: 2,
 					time.Wednesday: 3, time.Thursday: 4, time.Friday: 5, time.Saturday: 6, time.Sunday: 7}[tm.Weekday()],
@@ -165,4 +170,29 @@ func TestDatePart(t *testing.T) {
 		{"SELECT extract(hour time) FROM m", "expected from", "time"},
 		{"SELECT extract(hour FROM v) FROM m", "hour() wants a time", "extract"},
 	})
+}
+
+// TestDuckDBTimeParts: DuckDB's further time parts and epoch units, of
+// a VALUES list of typed time literals (a TIMESTAMP column), give what
+// DuckDB 1.5 gives for the same statement.
+func TestDuckDBTimeParts(t *testing.T) {
+	src, _ := testSource(t, 10, 50)
+	got := mustRun(t, openOnly(src), "SELECT millisecond(t), microsecond(t), isoyear(t), century(t), decade(t), millennium(t), dayofmonth(t), weekday(t), yearweek(t), weekofyear(t), epoch_us(t), epoch_ns(t), nanosecond(t), "+
+		"date_part('millisecond', t), extract(isoyear FROM t) FROM (VALUES (TIMESTAMP '2021-01-01 12:34:56.789123'), (TIMESTAMP '1999-12-31 23:59:59'), (DATE '2000-01-01'), ('1969-12-31 23:59:59.5'::TIMESTAMP)) v(t)")
+	want := [][]int64{
+		{56789, 56789123, 2020, 21, 202, 3, 1, 5, 202053, 53, 1609504496789123, 1609504496789123000, 56789123000, 56789, 2020},
+		{59000, 59000000, 1999, 20, 199, 2, 31, 5, 199952, 52, 946684799000000, 946684799000000000, 59000000000, 59000, 1999},
+		{0, 0, 1999, 20, 200, 2, 1, 6, 199952, 52, 946684800000000, 946684800000000000, 0, 0, 1999},
+		{59500, 59500000, 1970, 20, 196, 2, 31, 3, 197001, 1, -500000, -500000000, 59500000000, 59500, 1970},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d rows", len(got))
+	}
+	for i := range want {
+		for j, w := range want[i] {
+			if got[i][j] != w {
+				t.Errorf("row %d column %d: %v, want %d", i, j, got[i][j], w)
+			}
+		}
+	}
 }

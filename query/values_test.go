@@ -71,3 +71,19 @@ func TestValues(t *testing.T) {
 		{"VALUES (1) WHERE true", "unexpected", "WHERE"},
 	})
 }
+
+// TestValuesTypedTimes: typed time literals (TIMESTAMP '...', DATE
+// '...', '...'::TIMESTAMP) make a VALUES column of timestamps, as
+// DuckDB's; plain strings stay text.
+func TestValuesTypedTimes(t *testing.T) {
+	src, _ := testSource(t, 10, 50)
+	got := mustRun(t, openOnly(src), "DESCRIBE SELECT * FROM (VALUES (TIMESTAMP '2021-01-01 12:34:56', DATE '2021-01-01', '2021-01-01'::TIMESTAMP, '2021-01-01')) v(a, b, c, d)")
+	for i, want := range []string{"timestamp", "timestamp", "timestamp", "string"} {
+		if got[i][1] != want {
+			t.Errorf("column %v: %v, want %s", got[i][0], got[i][1], want)
+		}
+	}
+	if r := mustRun(t, openOnly(src), "SELECT hour(a), day(b) FROM (VALUES (TIMESTAMP '2021-01-01 12:34:56', DATE '2021-01-02')) v(a, b)"); r[0][0] != int64(12) || r[0][1] != int64(2) {
+		t.Errorf("time parts of typed literals: %v", r[0])
+	}
+}
