@@ -143,8 +143,23 @@ func (a *Arith) write(sb *strings.Builder, min int) {
 		}
 		sb.WriteByte(')')
 		return
+	case a.Op == 'f' && a.Func == "intdiv": // a // b
+		if min > 2 {
+			sb.WriteByte('(')
+		}
+		a.L.write(sb, 2)
+		sb.WriteString(" // ")
+		a.R.write(sb, 3)
+		if min > 2 {
+			sb.WriteByte(')')
+		}
+		return
 	case a.Op == 'f':
-		sb.WriteString(a.Func + "(")
+		name := a.Func
+		if name == "logb" { // log(b, x)
+			name = "log"
+		}
+		sb.WriteString(name + "(")
 		a.L.write(sb, 0)
 		if a.R != nil {
 			sb.WriteString(", ")
@@ -212,10 +227,14 @@ func (p *parser) arithTerm() *Arith {
 	l := p.arithFactor()
 	for {
 		t := p.peek()
-		if t.kind != tPunct || t.text != "*" && t.text != "/" && t.text != "%" {
+		if t.kind != tPunct || t.text != "*" && t.text != "/" && t.text != "%" && t.text != "//" {
 			return l
 		}
 		p.advance()
+		if t.text == "//" { // DuckDB's integer division (mathfuncs.go)
+			l = &Arith{Op: 'f', Func: "intdiv", L: l, R: p.arithFactor(), Pos: t.pos}
+			continue
+		}
 		l = &Arith{Op: t.text[0], L: l, R: p.arithFactor(), Pos: t.pos}
 	}
 }
@@ -307,15 +326,18 @@ func (p *parser) arithFactor() *Arith {
 			a.R = p.chainRest(a.Func, t.pos)
 			return a
 		}
-		if a.Func == "nullif" || a.Func == "power" {
+		if a.Func == "nullif" || a.Func == "power" || twoArgFuncs[a.Func] {
 			p.expectPunct(",")
 			a.R = p.valueOrCond()
 		}
-		if a.Func == "round" && p.acceptPunct(",") {
+		if a.Func == "log10" && strings.EqualFold(t.text, "log") && p.acceptPunct(",") { // log(b, x): x's logarithm to base b
+			a.Func, a.R = "logb", p.valueOrCond()
+		}
+		if (a.Func == "round" || a.Func == "trunc") && p.acceptPunct(",") {
 			d := p.peek()
 			neg := p.acceptPunct("-")
 			if n := p.peek(); n.kind != tInt {
-				p.fail(n.pos, "round wants a whole number of digits, found %s", n.describe())
+				p.fail(n.pos, "%s wants a whole number of digits, found %s", a.Func, n.describe())
 			}
 			a.R = &Arith{Lit: p.literal(), Pos: d.pos}
 			if neg {
@@ -342,7 +364,10 @@ func (p *parser) arithFactor() *Arith {
 var numFuncs = map[string]bool{"abs": true, "round": true, "floor": true, "ceil": true, "sqrt": true, "ln": true, "log10": true, "exp": true, "coalesce": true,
 	"epoch": true, "epoch_ms": true, "epoch_us": true, "epoch_ns": true, "to_timestamp": true, "greatest": true, "least": true, "nullif": true,
 	"ceiling": true, "trunc": true, "sign": true, "log": true, "log2": true, "cbrt": true, "power": true, "pow": true,
-	"ifnull": true, "mod": true, "if": true}
+	"ifnull": true, "mod": true, "if": true,
+	// mathfuncs.go
+	"sin": true, "cos": true, "tan": true, "cot": true, "asin": true, "acos": true, "atan": true, "degrees": true, "radians": true,
+	"isnan": true, "isinf": true, "isfinite": true, "even": true, "atan2": true, "gcd": true, "lcm": true}
 
 // funcAliases are other names of numeric functions: PostgreSQL's and
 // DuckDB's.
@@ -419,6 +444,9 @@ func apply(fn string, k colKind, x value, d int64, hasD bool) value {
 		f = math.Exp(x.fl())
 	case "trunc":
 		f = math.Trunc(x.fl())
+		if hasD {
+			f = truncDigits(x.fl(), d)
+		}
 	case "sign":
 		f = x.fl()
 		if f == f { // NaN stays
@@ -428,6 +456,10 @@ func apply(fn string, k colKind, x value, d int64, hasD bool) value {
 		f = math.Log2(x.fl())
 	case "cbrt":
 		f = math.Cbrt(x.fl())
+	default:
+		if v, ok := applyMath(fn, x.fl(), d, hasD); ok {
+			return v
+		}
 	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		if !math.IsNaN(x.fl()) && !math.IsInf(x.fl(), 0) || fn == "sqrt" || fn == "ln" || fn == "log10" || fn == "log2" {
@@ -440,12 +472,14 @@ func apply(fn string, k colKind, x value, d int64, hasD bool) value {
 // funcKind is the kind of fn's result for an argument of kind k.
 func funcKind(fn string, k colKind, hasD bool) colKind {
 	switch fn {
-	case "abs", "floor", "ceil", "trunc", "sign":
+	case "abs", "floor", "ceil", "sign":
 		return k
-	case "round":
+	case "round", "trunc":
 		if !hasD {
 			return k
 		}
+	case "isnan", "isinf", "isfinite":
+		return kBool
 	case "epoch_ms", "epoch_us", "epoch_ns", "to_timestamp":
 		return kInt
 	}
@@ -739,9 +773,17 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 			ap.kind = ap.l.kind
 		}
 		switch {
-		case a.Func == "power" && (ap.l.kind == kString || ap.r.kind == kString):
-			return nil, p.errAt(a.Pos, "type mismatch: power() takes numbers")
-		case a.Func == "power":
+		case (a.Func == "power" || mathPairs[a.Func]) && (ap.l.kind == kString || ap.r.kind == kString || ap.l.kind == kBool || ap.r.kind == kBool):
+			return nil, p.errAt(a.Pos, "type mismatch: %s() takes numbers", a.Func)
+		case (a.Func == "gcd" || a.Func == "lcm") && (ap.l.kind != kInt || ap.r.kind != kInt):
+			return nil, p.errAt(a.Pos, "type mismatch: %s() takes integers", a.Func)
+		case a.Func == "gcd" || a.Func == "lcm":
+			ap.kind = kInt
+		case a.Func == "intdiv":
+			if ap.l.kind != kInt || ap.r.kind != kInt {
+				ap.kind = kFloat // DuckDB's // of floats is their quotient
+			}
+		case a.Func == "power" || a.Func == "atan2" || a.Func == "logb":
 			ap.kind = kFloat
 		case (ap.l.kind == kString) != (ap.r.kind == kString) || (ap.l.kind == kBool) != (ap.r.kind == kBool):
 			return nil, p.errAt(a.Pos, "type mismatch: %s() takes all text, all bools or all numbers", a.Func)

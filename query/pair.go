@@ -7,7 +7,8 @@ import "math"
 // than two arguments are chains of pairs (chainRest).
 
 // pairFuncs are the functions arithPlan.pair computes.
-var pairFuncs = map[string]bool{"coalesce": true, "greatest": true, "least": true, "nullif": true, "power": true}
+var pairFuncs = map[string]bool{"coalesce": true, "greatest": true, "least": true, "nullif": true, "power": true,
+	"atan2": true, "logb": true, "gcd": true, "lcm": true, "intdiv": true}
 
 // pair computes a.fn of l (of kind a.l.kind) and r (a.r.kind), as a
 // value of a.kind:
@@ -18,6 +19,12 @@ var pairFuncs = map[string]bool{"coalesce": true, "greatest": true, "least": tru
 //   - power: l to the power r, a float; NULL where finite ones give no
 //     finite number (power(-8, 1.0 / 3), power(0, -1)).
 func (a *arithPlan) pair(l, r value) value {
+	if mathPairs[a.fn] {
+		if l.null || r.null {
+			return nullValue
+		}
+		return a.mathPair(l, r)
+	}
 	if a.fn == "power" {
 		if l.null || r.null {
 			return nullValue

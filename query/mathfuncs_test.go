@@ -1,0 +1,53 @@
+package query
+
+import (
+	"math"
+	"testing"
+)
+
+// TestMathFuncs: the further numeric functions and // give DuckDB 1.5's
+// answers (floats to 1e-12), NULL where DuckDB fails (asin(2), a
+// division by zero, past int64), and are named as written.
+func TestMathFuncs(t *testing.T) {
+	src, _ := testSource(t, 200, 50)
+	open := openOnly(src)
+	got := mustRun(t, open, "SELECT 7 // 2, -7 // 2, 7.5 // 2, -7.5 // 2, 7 // 0, trunc(2.567, 2), trunc(-2.567, 1), trunc(1234.5, -2), log(2, 8), log(10, 1000), "+
+		"atan2(1, 1), gcd(12, 18), lcm(4, 6), gcd(-12, 18), degrees(pi()), radians(180), isnan(CAST('nan' AS DOUBLE)), isinf(1e308 * 10), isfinite(1.0), sin(0), cos(0), "+
+		"asin(2), even(2.5), even(-2.5), even(3), even(2.0), even(1.1), lcm(9223372036854775807, 2), gcd(0, 0), log(7, 2), tan(1), acos(0.5), atan(1), cot(1), 2 * 7 // 2 + 1")
+	want := []any{int64(3), int64(-3), 3.75, -3.75, nil, 2.56, -2.5, 1200.0, 3.0, 3.0,
+		0.7853981633974483, int64(6), int64(12), int64(6), 180.0, 3.141592653589793, true, true, true, 0.0, 1.0,
+		nil, 4.0, -4.0, 4.0, 2.0, 2.0, nil, int64(0), 0.3562071871080222, 1.5574077246549023, 1.0471975511965979, 0.7853981633974483, 0.6420926159343306, int64(8)}
+	if len(got[0]) != len(want) {
+		t.Fatalf("%d columns", len(got[0]))
+	}
+	for i, w := range want {
+		g := got[0][i]
+		if wf, ok := w.(float64); ok {
+			if gf, ok := g.(float64); !ok || math.Abs(gf-wf) > 1e-12*max(1, math.Abs(wf)) {
+				t.Errorf("column %d: %v (%T), want %v", i, g, g, w)
+			}
+			continue
+		}
+		if g != w {
+			t.Errorf("column %d: %v (%T), want %v", i, g, g, w)
+		}
+	}
+	// On columns, and by name.
+	sameRows(t, open, "SELECT n // 3, trunc(v, 1), isfinite(v) FROM m WHERE n IS NOT NULL AND v IS NOT NULL ORDER BY seq",
+		"SELECT CAST(trunc(n / 3) AS BIGINT), trunc(v * 10) / 10, true FROM m WHERE n IS NOT NULL AND v IS NOT NULL ORDER BY seq", 50)
+	cols, err := columnNamesOf("SELECT 2 * 7 // 2 + 1, log(2, v), trunc(v, 1), atan2(v, n), isnan(v) FROM m", open)
+	if want := []string{"2 * 7 // 2 + 1", "log(2, v)", "trunc(v, 1)", "atan2(v, n)", "isnan(v)"}; err != nil || len(cols) != len(want) {
+		t.Fatalf("columns %v %v", cols, err)
+	} else {
+		for i := range want {
+			if cols[i] != want[i] {
+				t.Errorf("column %d named %q, want %q", i, cols[i], want[i])
+			}
+		}
+	}
+	wantErrors(t, open, []errCase{
+		{"SELECT gcd(v, 2) FROM m", "type mismatch: gcd() takes integers", "gcd"},
+		{"SELECT atan2(s, 2) FROM m", "type mismatch: atan2() takes numbers", "atan2"},
+		{"SELECT trunc(v, x) FROM m", "trunc wants a whole number of digits", "x)"},
+	})
+}
