@@ -25,7 +25,7 @@ type textFunc struct {
 // textAliases are other names of text functions, DuckDB's and
 // PostgreSQL's.
 var textAliases = map[string]string{"lcase": "lower", "ucase": "upper", "instr": "strpos", "len": "length",
-	"char_length": "length", "character_length": "length", "substring": "substr"}
+	"char_length": "length", "character_length": "length", "substring": "substr", "datediff": "date_diff"}
 
 // textFuncOf returns the text function name names, under an alias too.
 func textFuncOf(name string) (string, textFunc) {
@@ -53,20 +53,28 @@ var textFuncs = map[string]textFunc{
 	"strpos":     {args: []colKind{kString, kString}, out: kInt},
 	"position":   {args: []colKind{kString, kString}, out: kInt}, // position(sub IN s): strpos(s, sub)
 	// textpad.go
-	"left":     {args: []colKind{kString, kInt}, out: kString},
-	"right":    {args: []colKind{kString, kInt}, out: kString},
-	"lpad":     {args: []colKind{kString, kInt, kString}, optional: 1, out: kString},
-	"rpad":     {args: []colKind{kString, kInt, kString}, optional: 1, out: kString},
-	"repeat":   {args: []colKind{kString, kInt}, out: kString},
-	"reverse":  {args: []colKind{kString}, out: kString},
-	"ascii":    {args: []colKind{kString}, out: kInt}, // the first character's code point, 0 for ""
-	"chr":      {args: []colKind{kInt}, out: kString}, // the character of a code point; NULL for none
-	"ltrim":    {args: []colKind{kString, kString}, optional: 1, out: kString},
-	"rtrim":    {args: []colKind{kString, kString}, optional: 1, out: kString},
-	"concat":   {args: []colKind{0, 0}, variadic: true, out: kString},
-	"label":    {args: []colKind{kString, kString}, out: kString},
-	"strftime": {args: []colKind{kInt, kString, kString}, optional: 1, out: kString},
-	"strptime": {args: []colKind{kString, kString}, out: kInt}, // strptime.go: an instant
+	"left":    {args: []colKind{kString, kInt}, out: kString},
+	"right":   {args: []colKind{kString, kInt}, out: kString},
+	"lpad":    {args: []colKind{kString, kInt, kString}, optional: 1, out: kString},
+	"rpad":    {args: []colKind{kString, kInt, kString}, optional: 1, out: kString},
+	"repeat":  {args: []colKind{kString, kInt}, out: kString},
+	"reverse": {args: []colKind{kString}, out: kString},
+	"ascii":   {args: []colKind{kString}, out: kInt}, // the first character's code point, 0 for ""
+	// textmore.go
+	"concat_ws": {args: []colKind{kString, 0}, variadic: true, out: kString},
+	"translate": {args: []colKind{kString, kString, kString}, out: kString},
+	"md5":       {args: []colKind{kString}, out: kString},
+	// calendar.go
+	"last_day":       {args: []colKind{kInt}, out: kInt},
+	"make_date":      {args: []colKind{kInt, kInt, kInt}, out: kInt},
+	"make_timestamp": {args: []colKind{kInt, kInt, kInt, kInt, kInt, 0}, out: kInt},
+	"chr":            {args: []colKind{kInt}, out: kString}, // the character of a code point; NULL for none
+	"ltrim":          {args: []colKind{kString, kString}, optional: 1, out: kString},
+	"rtrim":          {args: []colKind{kString, kString}, optional: 1, out: kString},
+	"concat":         {args: []colKind{0, 0}, variadic: true, out: kString},
+	"label":          {args: []colKind{kString, kString}, out: kString},
+	"strftime":       {args: []colKind{kInt, kString, kString}, optional: 1, out: kString},
+	"strptime":       {args: []colKind{kString, kString}, out: kInt}, // strptime.go: an instant
 	// a time's day or month by name (dayname(time[, 'zone']))
 	"dayname":   {args: []colKind{kInt, kString}, optional: 1, out: kString},
 	"monthname": {args: []colKind{kInt, kString}, optional: 1, out: kString},
@@ -220,7 +228,7 @@ func (p *plan) compileText(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arit
 		return p.errAt(a.Pos, "%s() takes %s arguments, not %d", a.Func, want, n)
 	}
 	ap.fn, ap.kind = a.Func, f.out
-	ap.skipNulls = a.Func == "concat" && !a.pipes
+	ap.skipNulls = a.Func == "concat" && !a.pipes || a.Func == "concat_ws"
 	for i, x := range a.Args {
 		xp, err := p.compileArith(x, leaf)
 		if err != nil {
@@ -229,7 +237,7 @@ func (p *plan) compileText(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arit
 		if i > 0 && a.Func == "date_diff" {
 			p.textAsTime(x, xp) // date_diff('day', '2024-01-02', time)
 		}
-		if i == 0 && timeText[a.Func] != "" {
+		if i == 0 && (timeText[a.Func] != "" || a.Func == "last_day") {
 			p.textAsTime(x, xp) // strftime('2024-01-02', '%A')
 			if xp.kind != kInt {
 				return p.errAt(x.Pos, "type mismatch: %s() wants a time, %s is a %s", a.Func, x.String(), xp.kind)
@@ -258,7 +266,7 @@ func (p *plan) compileText(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arit
 	if a.Func == "date_diff" {
 		return p.compileDateDiff(a, ap)
 	}
-	ap.ts = a.Func == "strptime"
+	ap.ts = a.Func == "strptime" || calendarFuncs[a.Func]
 	return nil
 }
 
@@ -373,6 +381,10 @@ func textValue(fn string, args []*arithPlan, v []value) (value, bool) {
 		return value{s: labelOf(v[0].s, v[1].s)}, true
 	case "left", "right", "lpad", "rpad", "repeat", "reverse", "ltrim", "rtrim":
 		return padValue(fn, v)
+	case "translate", "md5":
+		return moreTextValue(fn, v)
+	case "last_day", "make_date", "make_timestamp":
+		return calendarValue(fn, args, v)
 	case "regexp_extract", "regexp_replace":
 		return regexpValue(fn, args, v)
 	case "date_diff":
@@ -397,11 +409,24 @@ func textValue(fn string, args []*arithPlan, v []value) (value, bool) {
 		}
 		return value{s: strftime(time.Unix(0, v[0].i).In(loc), format)}, true
 	}
-	// concat: numbers as they print, NULLs left out (skipNulls)
+	// concat, concat_ws: numbers as they print, NULLs left out
+	// (skipNulls); concat_ws's first argument the separator, NULL if it is
+	sep, from := "", 0
+	if fn == "concat_ws" {
+		if v[0].null {
+			return nullValue, false
+		}
+		sep, from = v[0].s, 1
+	}
 	var sb strings.Builder
-	for i, x := range v {
+	n := 0
+	for i := from; i < len(v); i++ {
+		x := v[i]
 		if x.null {
 			continue
+		}
+		if n++; n > 1 {
+			sb.WriteString(sep)
 		}
 		switch args[i].kind {
 		case kString:
