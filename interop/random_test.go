@@ -271,7 +271,7 @@ func (g *sqlGen) where() string {
 }
 
 func (g *sqlGen) statement() string {
-	switch g.rng.IntN(66) {
+	switch g.rng.IntN(68) {
 	case 0:
 		return "SELECT " + g.aggs() + " FROM nab" + g.where()
 	case 1:
@@ -444,6 +444,17 @@ func (g *sqlGen) statement() string {
 	case 64: // a CASE grouped and aggregated
 		k := "CASE WHEN " + g.cond(1) + " THEN 'a' WHEN " + g.cond(1) + " THEN 'b' END"
 		return "SELECT " + k + " AS k, " + g.aggs() + ", sum(CASE WHEN value > 50 THEN value ELSE -value END) AS s FROM nab" + g.where() + " GROUP BY k"
+	case 66: // further numeric functions and //
+		f := g.pick("hour(time) // 5", "CAST(value AS BIGINT) // -3", "value // 7", "trunc(value, 1)", "trunc(value, -1)", "log(2, value + 1)", "sin(value)", "cos(hour(time))",
+			"atan2(value, hour(time) + 1)", "degrees(atan(value))", "radians(value)", "gcd(hour(time), 12)", "lcm(day(time), 6)", "even(value / 10)", "isnan(value)", "isfinite(value / 3)",
+			"asin(value / 200)", "acos(hour(time) / 23)", "tan(minute(time))")
+		return "SELECT epoch_ms(time) AS t, series, " + f + " AS x FROM nab" + g.where() + " ORDER BY t, series LIMIT " + strconv.Itoa(1+g.rng.IntN(50))
+	case 67: // further time parts and text functions
+		f := g.pick("millisecond(time)", "microsecond(time)", "isoyear(time)", "yearweek(time)", "decade(time)", "century(time)", "weekday(time)", "dayofmonth(time)", "weekofyear(time)",
+			"epoch_us(time)", "date_part('isoyear', time)", "extract(millisecond FROM time)", "epoch_ms(last_day(time))", "epoch_ms(make_date(year(time), month(time), 1))",
+			"concat_ws('/', split_part(series, '/', 2), hour(time), NULL, 'x')", "translate(series, 'aeiou', 'AE')", "md5(series)", "datediff('hour', TIMESTAMP '2014-01-01', time)",
+			"epoch_ms(make_timestamp(year(time), month(time), day(time), hour(time), 0, 30.5))", "ascii(split_part(series, '/', 3))", "chr(65 + hour(time))")
+		return "SELECT epoch_ms(time) AS t, series, " + f + " AS x FROM nab" + g.where() + " ORDER BY t, series LIMIT " + strconv.Itoa(1+g.rng.IntN(50))
 	default: // NOT IN of values that may hold a NULL, or none; x may be NULL
 		x := g.pick("value", "nullif(value, 0)", "hour(time)", "CASE WHEN value > 50 THEN NULL ELSE hour(time) END")
 		y := g.pick("value", "nullif(value, "+g.num()+")", "hour(time)", "CASE WHEN "+g.cond(1)+" THEN NULL ELSE hour(time) END")
