@@ -110,8 +110,12 @@ func TestInteropRandomSQL(t *testing.T) {
 // tsq and DuckDB read the same. It leaves out where they differ by
 // design: corr and regr_slope of a constant (NULL in tsq, as in
 // PostgreSQL; NaN in DuckDB), approx_count_distinct (exact in tsq),
-// ties of arg_min and arg_max, and '\' (a backslash escapes in tsq's
-// strings).
+// ties of arg_min and arg_max, '\' (a backslash escapes in tsq's
+// strings), and round of a sum or average (tsq's are the doubles
+// nearest the exact ones, DuckDB's may be an ulp away, and near a half
+// round turns the ulp into 0.01: an exact mean of
+// 58187.63499999999999778 is the double 58187.635000000002 in tsq,
+// which rounds to .64, where DuckDB gives .63).
 type sqlGen struct{ rng *rand.Rand }
 
 func (g *sqlGen) pick(s ...string) string { return s[g.rng.IntN(len(s))] }
@@ -381,7 +385,7 @@ func (g *sqlGen) statement() string {
 			g.pick("CUBE (c, h)", "GROUPING SETS ((c), (h), ())", "GROUPING SETS ((c, h), (c))")
 	case 40: // aggregate arithmetic and DISTINCT with FILTER
 		a := g.pick("sum(value) / nullif(count(*), 0)", "count(DISTINCT hour(time)) FILTER (WHERE "+g.cond(1)+")", "max(value) FILTER (WHERE "+g.cond(1)+") - min(value)",
-			"round(avg(value), 2)", "count(*) - count(nullif(hour(time), 0))", "sum(CASE WHEN "+g.cond(1)+" THEN value END)")
+			"round(max(value) - min(value), 2)", "count(*) - count(nullif(hour(time), 0))", "sum(CASE WHEN "+g.cond(1)+" THEN value END)")
 		return "SELECT series, " + a + " AS a FROM nab" + g.where() + " GROUP BY series"
 	case 41: // ORDER BY an expression, NULLS placement, OFFSET
 		return "SELECT series, epoch_ms(time) AS t, " + g.expr(2) + " AS x FROM nab" + g.where() + " ORDER BY " + g.pick("x", "abs(x - 50)", "x * -1") + " " + g.pick("ASC", "DESC") + " NULLS " + g.pick("FIRST", "LAST") + ", t, series LIMIT " + strconv.Itoa(1+g.rng.IntN(40)) + " OFFSET " + strconv.Itoa(g.rng.IntN(20))
