@@ -457,7 +457,7 @@ func apply(fn string, k colKind, x value, d int64, hasD bool) value {
 	case "cbrt":
 		f = math.Cbrt(x.fl())
 	default:
-		if v, ok := applyMath(fn, x.fl(), d, hasD); ok {
+		if v, ok := applyMath(fn, x.fl()); ok {
 			return v
 		}
 	}

@@ -17,9 +17,9 @@ var twoArgFuncs = map[string]bool{"atan2": true, "gcd": true, "lcm": true}
 // mathPairs are the pair functions mathPair computes.
 var mathPairs = map[string]bool{"atan2": true, "logb": true, "gcd": true, "lcm": true, "intdiv": true}
 
-// applyMath computes single-argument function fn of x (digits d for
-// trunc); ok is false for a function it does not know.
-func applyMath(fn string, x float64, d int64, hasD bool) (value, bool) {
+// applyMath computes single-argument function fn of x; ok is false for a
+// function it does not know.
+func applyMath(fn string, x float64) (value, bool) {
 	var f float64
 	switch fn {
 	case "sin":

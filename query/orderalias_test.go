@@ -1,6 +1,9 @@
 package query
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestOrderByAliasExpr: an ORDER BY expression reads a SELECT item's
 // alias as the item's value, as DuckDB does — in a raw query an item
@@ -31,7 +34,7 @@ func TestOrderByAliasExpr(t *testing.T) {
 			t.Fatalf("%s: %d rows", c[1], len(want))
 		}
 		for i := range want { // the same rows in the same order (the second query may return one more column)
-			if i >= len(got) || !sameCells(got[i], want[i][:len(got[i])]) {
+			if i >= len(got) || !slices.Equal(got[i], want[i][:len(got[i])]) {
 				t.Fatalf("%s\nrow %d: %v, want %v", c[0], i, got, want)
 			}
 		}
@@ -44,19 +47,6 @@ func TestOrderByAliasExpr(t *testing.T) {
 	wantErrors(t, open, []errCase{
 		{"SELECT s, count(*) AS cnt FROM m GROUP BY s ORDER BY length(v)", `column "v" must be grouped`, "v)"},
 	})
-}
-
-// sameCells reports whether two rows hold the same values.
-func sameCells(a, b []any) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestIsDistinctFrom: x IS [NOT] DISTINCT FROM y compares with NULL as a

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -25,7 +26,7 @@ func TestMoreTextAndCalendar(t *testing.T) {
 	want := []any{"a-b-1.5-2", nil, "xcxc", "hello", "900150983cd24fb0d6963f7d28e17f72", "d41d8cd98f00b204e9800998ecf8427e",
 		ts("2024-02-29T00:00:00Z"), ts("2023-12-31T00:00:00Z"), ts("2024-02-29T00:00:00Z"), ts("2024-01-02T03:04:05.5Z"), "x",
 		nil, nil, nil, int64(3)}
-	if !sameCells(got[0], want) {
+	if !slices.Equal(got[0], want) {
 		t.Errorf("%v\nwant %v", got[0], want)
 	}
 	// On the rows: concat_ws leaves NULL fields out, the month's last day
