@@ -75,6 +75,7 @@ func compile(st *Statement, src string, fs *fieldSet, now time.Time, in inValues
 		}
 	}
 	if cond := st.condition(); cond != nil {
+		cond = whereAliases(st, fs, cond)
 		w, err := p.compileExpr(cond, false)
 		if err != nil {
 			return nil, err
