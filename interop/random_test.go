@@ -275,7 +275,7 @@ func (g *sqlGen) where() string {
 }
 
 func (g *sqlGen) statement() string {
-	switch g.rng.IntN(68) {
+	switch g.rng.IntN(69) {
 	case 0:
 		return "SELECT " + g.aggs() + " FROM nab" + g.where()
 	case 1:
@@ -459,6 +459,10 @@ func (g *sqlGen) statement() string {
 			"concat_ws('/', split_part(series, '/', 2), hour(time), NULL, 'x')", "translate(series, 'aeiou', 'AE')", "md5(series)", "datediff('hour', TIMESTAMP '2014-01-01', time)",
 			"epoch_ms(make_timestamp(year(time), month(time), day(time), hour(time), 0, 30.5))", "ascii(split_part(series, '/', 3))", "chr(65 + hour(time))")
 		return "SELECT epoch_ms(time) AS t, series, " + f + " AS x FROM nab" + g.where() + " ORDER BY t, series LIMIT " + strconv.Itoa(1+g.rng.IntN(50))
+	case 68: // WHERE of SELECT aliases
+		return "SELECT epoch_ms(time) AS t, series, value * 2 AS v2, hour(time) AS h, split_part(series, '/', 2) AS c FROM nab WHERE " +
+			g.pick("v2 > 100", "h IN (1, 2, 3) AND v2 < 50", "c LIKE 'realK%' OR h = 4", "c IS NOT NULL AND v2 BETWEEN 10 AND 20", "NOT (h > 3) AND c IN ('realTraffic', 'realAWSCloudwatch')") +
+			" ORDER BY t, series LIMIT " + strconv.Itoa(1+g.rng.IntN(60))
 	default: // NOT IN of values that may hold a NULL, or none; x may be NULL
 		x := g.pick("value", "nullif(value, 0)", "hour(time)", "CASE WHEN value > 50 THEN NULL ELSE hour(time) END")
 		y := g.pick("value", "nullif(value, "+g.num()+")", "hour(time)", "CASE WHEN "+g.cond(1)+" THEN NULL ELSE hour(time) END")
