@@ -457,7 +457,7 @@ func (g *sqlGen) statement() string {
 		f := g.pick("millisecond(time)", "microsecond(time)", "isoyear(time)", "yearweek(time)", "decade(time)", "century(time)", "weekday(time)", "dayofmonth(time)", "weekofyear(time)",
 			"epoch_us(time)", "date_part('isoyear', time)", "extract(millisecond FROM time)", "epoch_ms(last_day(time))", "epoch_ms(make_date(year(time), month(time), 1))",
 			"concat_ws('/', split_part(series, '/', 2), hour(time), NULL, 'x')", "translate(series, 'aeiou', 'AE')", "md5(series)", "datediff('hour', TIMESTAMP '2014-01-01', time)",
-			"epoch_ms(make_timestamp(year(time), month(time), day(time), hour(time), 0, 30.5))", "ascii(split_part(series, '/', 3))", "chr(65 + hour(time))")
+			"epoch_ms(make_timestamp(year(time), month(time), day(time), hour(time), 0, 30.5))", "ascii(split_part(series, '/', 3))", "chr(CAST(65 + hour(time) AS INTEGER))")
 		return "SELECT epoch_ms(time) AS t, series, " + f + " AS x FROM nab" + g.where() + " ORDER BY t, series LIMIT " + strconv.Itoa(1+g.rng.IntN(50))
 	case 68: // WHERE of SELECT aliases
 		return "SELECT epoch_ms(time) AS t, series, value * 2 AS v2, hour(time) AS h, split_part(series, '/', 2) AS c FROM nab WHERE " +
