@@ -9,7 +9,8 @@ import (
 // alias as the item's value, as DuckDB does — in a raw query an item
 // computed from the row, in an aggregate query an aggregate or a group —
 // and arithmetic on the groups alone orders an aggregate query. A
-// column's own name comes first (x and n are fields of m).
+// column's own name comes first (x and n are fields of m). A condition
+// orders by its value.
 func TestOrderByAliasExpr(t *testing.T) {
 	src, _ := testSource(t, 2000, 50)
 	open := openOnly(src)
@@ -40,6 +41,18 @@ func TestOrderByAliasExpr(t *testing.T) {
 		}
 		if len(got) != len(want) {
 			t.Fatalf("%s: %d rows, want %d", c[0], len(got), len(want))
+		}
+	}
+	// A condition orders by its value, false before true (NULL as a
+	// direction puts it), as DuckDB's ORDER BY x IS NULL.
+	for _, c := range [][2]string{
+		{"SELECT seq, v FROM m ORDER BY v IS NULL, v, seq LIMIT 60", "SELECT seq, v FROM m ORDER BY CASE WHEN v IS NULL THEN 1 ELSE 0 END, v, seq LIMIT 60"},
+		{"SELECT seq, s FROM m ORDER BY s LIKE 'a%' DESC NULLS LAST, seq LIMIT 60", "SELECT seq, s FROM m ORDER BY CASE WHEN s LIKE 'a%' THEN 1 WHEN NOT (s LIKE 'a%') THEN 0 END DESC NULLS LAST, seq LIMIT 60"},
+		{"SELECT seq, v FROM m ORDER BY NOT (v > 50) NULLS FIRST, seq LIMIT 60", "SELECT seq, v FROM m ORDER BY CASE WHEN v > 50 THEN 0 WHEN v <= 50 THEN 1 END NULLS FIRST, seq LIMIT 60"},
+	} {
+		got, want := mustRun(t, open, c[0]), mustRun(t, open, c[1])
+		if len(want) != 60 || !slices.EqualFunc(got, want, func(a, b []any) bool { return slices.Equal(a, b) }) {
+			t.Fatalf("%s: %v\nwant %v", c[0], got, want)
 		}
 	}
 	// x is a field of m: it, not the alias, is what the expression reads.

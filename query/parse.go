@@ -1167,8 +1167,11 @@ func (p *parser) orderItem() OrderItem {
 			p.fail(t.pos, "ORDER BY %s: a column's position counts from 1", t.text)
 		}
 		it.Index = n
-	case p.arithAt(p.i, false) || isPunct(t, "("): // ORDER BY hour(time), max(v) - min(v), (v + 1): a column named so, or computed
-		it.Expr = p.arith()
+	case p.arithAt(p.i, false) || isPunct(t, "(") || p.condFollows(p.operandEnd(p.i)) || isKw(t, "not"):
+		// ORDER BY hour(time), max(v) - min(v), (v + 1): a column named
+		// so, or computed; ORDER BY v IS NULL, s LIKE 'a%': a condition's
+		// value (false before true)
+		it.Expr = p.valueOrCond()
 		it.Name = it.Expr.String()
 	case t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(":
 		c := p.call()
