@@ -499,7 +499,10 @@ type arithPlan struct {
 	fn        string       // op 'f'
 	args      []*arithPlan // a text function's arguments; CASE's values (THENs, then ELSE)
 	conds     []pred       // CASE's conditions
-	part      bool         // fn is a time part
+	// groupConds: a CASE's conditions on an aggregate query's result
+	// row (aggcase.go)
+	groupConds []*groupCond
+	part       bool // fn is a time part
 	// hasCase: a CASE is in it, so it is computed on rows of a batch
 	// (vec), never a row at a time (eval)
 	hasCase bool
@@ -539,6 +542,8 @@ func (a *arithPlan) eval(get func(*arithPlan) value) value {
 	switch {
 	case a.lit != nil:
 		return *a.lit
+	case a.op == 'c' && a.groupConds != nil:
+		return a.evalGroupCase(get)
 	case a.op == 'c':
 		panic("query: CASE evaluated a row at a time") // outValue takes vec for it
 	case a.look != nil:
@@ -903,6 +908,9 @@ func (a *arithPlan) leaves(f func(*arithPlan)) {
 	case a.op == 'c' || a.args != nil:
 		for _, x := range a.args {
 			x.leaves(f)
+		}
+		for _, c := range a.groupConds {
+			c.leaves(f)
 		}
 	default:
 		a.l.leaves(f)

@@ -135,6 +135,8 @@ func (p *parser) arithAt(i int, right bool) bool {
 		return true
 	case right && t.kind == tIdent && isPunct(p.tok(i+1), "(") && aggregates[strings.ToLower(t.text)]:
 		return true // HAVING max(v) <> min(v): an aggregate is a value
+	case p.aggConds > 0 && t.kind == tIdent && isPunct(p.tok(i+1), "(") && aggregates[strings.ToLower(t.text)]:
+		return true // CASE WHEN count(*) > 10 in an item: arithmetic on an aggregate
 	case isPunct(t, "("):
 		if right || isKw(p.tok(i+1), "select") { // (SELECT ...): a value, never a condition
 			return true
@@ -208,7 +210,7 @@ func (p *parser) arithCompare() Expr {
 // comparison is l o r (o at pos): a Compare when one side is a column
 // and the other a literal, else an ArithCompare.
 func (p *parser) comparison(l *Arith, o string, r *Arith, pos int) Expr {
-	if !p.having {
+	if !p.having && p.aggConds == 0 {
 		for _, side := range []*Arith{l, r} {
 			if c := side.firstAgg(); c != nil {
 				p.failAggregate(c.Pos, c.Func)
@@ -255,6 +257,11 @@ func (a *Arith) firstAgg() *Call {
 	}
 	for _, x := range a.parts() {
 		if c := x.firstAgg(); c != nil {
+			return c
+		}
+	}
+	for _, w := range a.Whens { // CASE WHEN count(*) > 10 (aggcase.go)
+		if c := condFirstAgg(w.Cond); c != nil {
 			return c
 		}
 	}

@@ -42,6 +42,7 @@ func (p *parser) valueOrCond() *Arith {
 
 // condValue parses a condition as a bool value.
 func (p *parser) condValue() *Arith {
+	defer p.itemAggConds()()
 	t := p.peek()
 	having := p.having
 	p.having = false // on the row's columns, as CASE's conditions

@@ -45,6 +45,9 @@ type parser struct {
 	// havingCalls are the aggregate calls HAVING makes (Statement.havingAggs)
 	havingCalls []*Call
 	inCase      int // in a CASE's conditions (nested: > 1)
+	// aggConds: in the conditions of a CASE (or a condition's value) of
+	// a SELECT item, which may test aggregates (aggcase.go)
+	aggConds int
 	// inCondValue: in a condition standing as a value (condvalue.go)
 	inCondValue int
 	// inItem: parsing a SELECT item's arithmetic, where a window
@@ -824,6 +827,7 @@ var argExtremes = map[string]string{"arg_max": "arg_max", "max_by": "arg_max", "
 
 func (p *parser) call() (c *Call) {
 	defer p.noArgWindows()()
+	defer p.noAggConds()()
 	if p.having && !p.qualify { // HAVING count(*) > 1: computed though not selected (havingAggs)
 		defer func() { p.havingCalls = append(p.havingCalls, c) }()
 	}
@@ -934,10 +938,10 @@ func (p *parser) filterAfter(c *Call) *Call {
 		p.advance()
 		p.advance()
 		p.expectKw("where")
-		having := p.having
-		p.having = false // the filter tests rows
+		having, aggConds := p.having, p.aggConds
+		p.having, p.aggConds = false, 0 // the filter tests rows
 		c.Filter = p.orExpr()
-		p.having = having
+		p.having, p.aggConds = having, aggConds
 		p.expectPunct(")")
 	}
 	return c

@@ -32,9 +32,11 @@ func (p *parser) scalarSub() *Arith {
 // HAVING's, QUALIFY's) while a subquery is read, and returns the
 // function that restores it.
 func (p *parser) scalarScope() func() {
-	having, inItem, qualify, inCase, wins := p.having, p.inItem, p.qualify, p.inCase, p.qualifyWins
-	p.having, p.inItem, p.qualify, p.inCase, p.qualifyWins = false, false, false, 0, nil
-	return func() { p.having, p.inItem, p.qualify, p.inCase, p.qualifyWins = having, inItem, qualify, inCase, wins }
+	having, inItem, qualify, inCase, wins, aggConds := p.having, p.inItem, p.qualify, p.inCase, p.qualifyWins, p.aggConds
+	p.having, p.inItem, p.qualify, p.inCase, p.qualifyWins, p.aggConds = false, false, false, 0, nil, 0
+	return func() {
+		p.having, p.inItem, p.qualify, p.inCase, p.qualifyWins, p.aggConds = having, inItem, qualify, inCase, wins, aggConds
+	}
 }
 
 // runScalar runs a's subquery and returns its value as one literal.

@@ -127,6 +127,7 @@ func (p *parser) textCall(name token) *Arith {
 // or of the simple CASE v WHEN w THEN x ... END, which is CASE WHEN v = w
 // THEN x ... END.
 func (p *parser) caseExpr(t token) *Arith {
+	defer p.itemAggConds()()
 	defer p.noArgWindows()() // its conditions are tested on a batch's rows
 	a := &Arith{Op: 'c', Pos: t.pos}
 	having := p.having
@@ -165,6 +166,7 @@ func (p *parser) caseExpr(t token) *Arith {
 // ifCall parses the rest of if(cond, x, y), DuckDB's: CASE WHEN cond
 // THEN x ELSE y END.
 func (p *parser) ifCall(t token) *Arith {
+	defer p.itemAggConds()()
 	defer p.noArgWindows()()
 	a := &Arith{Op: 'c', Pos: t.pos}
 	having := p.having
@@ -274,16 +276,24 @@ func (p *plan) compileText(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arit
 // where the operands are aggregates), its values all numbers (float64
 // when any is) or all text.
 func (p *plan) compileCase(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arithPlan) error) error {
-	if !p.rowArith {
-		return p.errAt(a.Pos, "CASE works on the row's columns (in WHERE, a raw SELECT, GROUP BY or an aggregate's argument), not on aggregates")
+	if !p.rowArith { // on an aggregate query's result rows (aggcase.go)
+		return p.compileGroupCase(a, ap, leaf)
 	}
-	var vals []*Arith
 	for _, w := range a.Whens {
 		c, err := p.compileExpr(w.Cond, false)
 		if err != nil {
 			return err
 		}
 		ap.conds = append(ap.conds, c)
+	}
+	return p.caseValues(a, ap, leaf)
+}
+
+// caseValues plans CASE a's values (THENs, then ELSE): all numbers
+// (float64 when any is) or all text.
+func (p *plan) caseValues(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arithPlan) error) error {
+	var vals []*Arith
+	for _, w := range a.Whens {
 		vals = append(vals, w.Then)
 	}
 	if a.Else != nil {
