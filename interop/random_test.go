@@ -275,7 +275,7 @@ func (g *sqlGen) where() string {
 }
 
 func (g *sqlGen) statement() string {
-	switch g.rng.IntN(69) {
+	switch g.rng.IntN(70) {
 	case 0:
 		return "SELECT " + g.aggs() + " FROM nab" + g.where()
 	case 1:
@@ -463,6 +463,12 @@ func (g *sqlGen) statement() string {
 		return "SELECT epoch_ms(time) AS t, series, value * 2 AS v2, hour(time) AS h, split_part(series, '/', 2) AS c FROM nab WHERE " +
 			g.pick("v2 > 100", "h IN (1, 2, 3) AND v2 < 50", "c LIKE 'realK%' OR h = 4", "c IS NOT NULL AND v2 BETWEEN 10 AND 20", "NOT (h > 3) AND c IN ('realTraffic', 'realAWSCloudwatch')") +
 			" ORDER BY t, series LIMIT " + strconv.Itoa(1+g.rng.IntN(60))
+	case 69: // CASE, if() and condition values over aggregates
+		k := g.pick("CASE WHEN count(*) > "+strconv.Itoa(g.rng.IntN(4000))+" THEN 'big' WHEN max(value) > 90 THEN 'hot' ELSE 'small' END",
+			"sum(value) / CASE WHEN count(value) = 0 THEN NULL ELSE count(value) END", "max(value) > "+g.num(), "if(min(value) < 0 OR avg(value) IS NULL, 1, 0)",
+			"CASE WHEN NOT (count(*) > 1000 AND min(value) >= 0) THEN split_part(series, '/', 3) END",
+			"CASE WHEN sum(CASE WHEN value > 50 THEN 1 ELSE 0 END) * 2 > count(*) THEN 'high' ELSE 'low' END")
+		return "SELECT series, " + k + " AS k FROM nab" + g.where() + " GROUP BY series"
 	default: // NOT IN of values that may hold a NULL, or none; x may be NULL
 		x := g.pick("value", "nullif(value, 0)", "hour(time)", "CASE WHEN value > 50 THEN NULL ELSE hour(time) END")
 		y := g.pick("value", "nullif(value, "+g.num()+")", "hour(time)", "CASE WHEN "+g.cond(1)+" THEN NULL ELSE hour(time) END")
