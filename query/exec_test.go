@@ -280,6 +280,7 @@ func FuzzQuery(f *testing.F) {
 		"SELECT s, count(*) FROM m GROUP BY GROUPING SETS ((s), (), (s, key)) ORDER BY s NULLS FIRST",
 		"SELECT host, string_agg(s, '|' ORDER BY v DESC NULLS FIRST, n), count(*) AS c FROM m GROUP BY host HAVING max(v) <> min(v) ORDER BY c * -1, length(host)",
 		"SELECT time + INTERVAL 1 MONTH, n // 3, log(2, v), trunc(v, -1), gcd(n, 6), concat_ws('-', s, NULL, v), make_date(2024, n % 13, 29) FROM m WHERE v IS DISTINCT FROM x AND time > now() - INTERVAL 2 MONTH",
+		"SELECT host, CASE WHEN count(*) > 3 AND NOT (max(v) IS NULL) THEN 'a' WHEN sum(n) < 0 OR min(s) = 'x' THEN host END, max(v) > 1 AS hot, if(avg(v) IS NULL, 0, 1) FROM m WHERE v2 > 1 GROUP BY host ORDER BY v IS NULL",
 		"SELECT millisecond(time), isoyear(time, 'Asia/Tokyo'), last_day(time), translate(s, 'ab', 'x'), md5(host) AS h FROM m QUALIFY row_number() OVER (PARTITION BY s ORDER BY time) = 1 AND n > 2 ORDER BY abs(h)",
 		"SELECT seq, sum(v) OVER (PARTITION BY s ORDER BY time RANGE BETWEEN 1mo PRECEDING AND INTERVAL '1 year' FOLLOWING), max(n) OVER (ORDER BY time DESC RANGE 2y PRECEDING) FROM m",
 		"SELECT a.seq, b.v, c.*, d.s FROM m AS a JOIN m AS b ON a.n = b.n LEFT JOIN m c USING (series) ASOF JOIN m AS d ON b.time >= d.time WHERE a.v > 1 AND c.s = 'x' LIMIT 9",
