@@ -1,5 +1,7 @@
 package query
 
+import "regexp"
+
 // CASE over aggregates: in a SELECT item of an aggregate query a CASE
 // (and if(), and a condition standing as a value) may test aggregates
 // and grouped columns: CASE WHEN count(*) > 10 THEN 'big' ELSE 'small'
@@ -7,7 +9,8 @@ package query
 // max(v) > 100 AS hot. Its conditions are tested on each group's row of
 // the result, once the aggregates are computed, as three-valued logic
 // has it (a NULL compared is unknown; WHEN takes only true); they may
-// compare, test IS [NOT] NULL, and combine with AND, OR and NOT.
+// compare, test IS [NOT] NULL, match text (LIKE, ILIKE, =~), test IN
+// lists, and combine with AND, OR and NOT.
 
 // itemAggConds lets the conditions parsed until the returned function
 // runs test aggregates, when the parser is in a SELECT item.
@@ -58,7 +61,8 @@ func cmpOrCall(a, b *Call) *Call {
 // groupCond is a condition of a CASE over aggregates, planned: tested on
 // a result row through its leaves' values (get).
 type groupCond struct {
-	op   byte // '&', '|', '!'; 'c' compare; 'n' IS NULL
+	op   byte // '&', '|', '!'; 'c' compare; 'n' IS NULL; 'm' a text match (re)
+	re   *regexp.Regexp
 	l, r *groupCond
 	cmp  string // 'c': the comparison
 	x, y *arithPlan
@@ -94,6 +98,12 @@ func (g *groupCond) test(get func(*arithPlan) value) (truth, known bool) {
 		return !t, k
 	case 'n':
 		return g.x.eval(get).null != g.neg, true
+	case 'm':
+		v := g.x.eval(get)
+		if v.null {
+			return false, false
+		}
+		return g.re.MatchString(v.s) != g.neg, true
 	}
 	x, y := g.x.eval(get), g.y.eval(get)
 	if x.null || y.null {
@@ -159,16 +169,34 @@ func (p *plan) compileGroupCond(e Expr, leaf func(a *Arith, ap *arithPlan) error
 			return nil, err
 		}
 		return &groupCond{op: 'c', cmp: x.Op, x: l, y: r}, nil
-	case *ExprMatch:
-		if x.Null {
-			v, err := p.compileArith(x.X, leaf)
-			if err != nil {
-				return nil, err
+	case *Like:
+		return p.compileGroupCond(&ExprMatch{X: &Arith{Col: x.Col, Pos: x.Col.Pos}, Pattern: x.Pattern, Neg: x.Neg, Pos: x.Pos}, leaf)
+	case *Regex:
+		return p.compileGroupCond(&ExprMatch{X: &Arith{Col: x.Col, Pos: x.Col.Pos}, Re: x.Re, Neg: x.Neg, Pos: x.Col.Pos}, leaf)
+	case *In:
+		if x.Sub == nil { // a list: x = a OR x = b ...
+			a := x.X
+			if a == nil {
+				a = &Arith{Col: x.Col, Pos: x.Col.Pos}
 			}
-			return &groupCond{op: 'n', x: v, neg: x.Neg}, nil
+			return p.compileGroupCond(inChain(a, x.Lits, x.Neg), leaf)
 		}
+	case *ExprMatch:
+		v, err := p.compileArith(x.X, leaf)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case x.Null:
+			return &groupCond{op: 'n', x: v, neg: x.Neg}, nil
+		case v.kind != kString:
+			return nil, p.errAt(x.Pos, "type mismatch: a pattern match on %s, a %s", x.X.String(), v.kind)
+		case x.Re != nil:
+			return &groupCond{op: 'm', x: v, re: x.Re, neg: x.Neg}, nil
+		}
+		return &groupCond{op: 'm', x: v, re: likeRegexp(x.Pattern), neg: x.Neg}, nil
 	}
-	return nil, p.errAt(p.st.streamPos, "a CASE over aggregates tests comparisons, IS [NOT] NULL, AND, OR and NOT; %s is none of them", condText(e))
+	return nil, p.errAt(p.st.streamPos, "a CASE over aggregates tests comparisons, IS [NOT] NULL, LIKE, =~, IN lists, AND, OR and NOT; %s is none of them", condText(e))
 }
 
 // compileGroupCase plans CASE a, whose conditions test aggregates or

@@ -3,9 +3,10 @@ package query
 import "testing"
 
 // TestCaseOverAggregates: a SELECT item's CASE, if() and condition value
-// may test aggregates and grouped columns (comparisons, IS NULL, AND, OR,
-// NOT, three-valued), as the same CASE over a grouped subquery does;
-// other tests, and aggregates in WHERE, are refused with what and where.
+// may test aggregates and grouped columns (comparisons, IS NULL, LIKE,
+// ILIKE, =~, IN lists, AND, OR, NOT, three-valued), as the same CASE over
+// a grouped subquery does; other tests, and aggregates in WHERE, are
+// refused with what and where.
 func TestCaseOverAggregates(t *testing.T) {
 	src, _ := testSource(t, 3000, 50)
 	open := openOnly(src)
@@ -18,6 +19,8 @@ func TestCaseOverAggregates(t *testing.T) {
 			"SELECT s, mv > 198 AS hot, if(lv < -40 OR mn IS NULL, 1, 0) AS cold FROM (SELECT s, max(v) AS mv, min(v) AS lv, max(n) AS mn FROM m GROUP BY s) ORDER BY s"},
 		{"SELECT s, CASE WHEN s IS NULL THEN 'none' WHEN NOT (count(*) > 590 AND max(v) > 198) THEN s END AS k FROM m GROUP BY s ORDER BY s",
 			"SELECT s, CASE WHEN s IS NULL THEN 'none' WHEN NOT (c > 590 AND mv > 198) THEN s END AS k FROM (SELECT s, count(*) AS c, max(v) AS mv FROM m GROUP BY s) ORDER BY s"},
+		{"SELECT s, CASE WHEN s LIKE 'a%' OR s =~ 'g.*' THEN count(*) WHEN lower(s) IN ('beta', 'delta') AND max(v) NOT IN (1, 2) THEN -1 END AS k, CASE WHEN s ILIKE 'D%' THEN 1 END AS d FROM m GROUP BY s ORDER BY s",
+			"SELECT s, CASE WHEN s LIKE 'a%' OR s =~ 'g.*' THEN c WHEN lower(s) IN ('beta', 'delta') AND mv NOT IN (1, 2) THEN -1 END AS k, CASE WHEN s ILIKE 'D%' THEN 1 END AS d FROM (SELECT s, count(*) AS c, max(v) AS mv FROM m GROUP BY s) ORDER BY s"},
 		{"SELECT series, CASE WHEN sum(CASE WHEN v > 100 THEN 1 ELSE 0 END) * 2 > count(*) THEN 'high' ELSE 'low' END AS k FROM m GROUP BY series ORDER BY series",
 			"SELECT series, CASE WHEN h * 2 > c THEN 'high' ELSE 'low' END AS k FROM (SELECT series, sum(CASE WHEN v > 100 THEN 1 ELSE 0 END) AS h, count(*) AS c FROM m GROUP BY series) ORDER BY series"},
 	} {
@@ -28,7 +31,8 @@ func TestCaseOverAggregates(t *testing.T) {
 		t.Fatalf("one size for every group: %v", got)
 	}
 	wantErrors(t, open, []errCase{
-		{"SELECT s, CASE WHEN s LIKE 'a%' THEN count(*) END FROM m GROUP BY s", "a CASE over aggregates tests comparisons, IS [NOT] NULL, AND, OR and NOT; s LIKE 'a%' is none of them", ""},
+		{"SELECT s, CASE WHEN s IN (SELECT s FROM m WHERE v > 1) THEN count(*) END FROM m GROUP BY s", "a CASE over aggregates tests comparisons, IS [NOT] NULL, LIKE, =~, IN lists, AND, OR and NOT", ""},
+		{"SELECT s, CASE WHEN count(*) LIKE '1%' THEN 1 END FROM m GROUP BY s", "type mismatch: a pattern match on count(*), a int64", ""},
 		{"SELECT s FROM m WHERE CASE WHEN count(*) > 1 THEN true END", "aggregate count in a CASE condition", "count"},
 		{"SELECT v, CASE WHEN count(*) > 1 THEN 1 END FROM m", `column "v" must be grouped`, "v,"},
 	})
