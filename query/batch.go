@@ -275,14 +275,13 @@ func appendFloatRepr(dst []byte, f float64) []byte {
 	case math.IsInf(f, -1):
 		return append(dst, "-inf"...)
 	}
-	start := len(dst)
-	dst = strconv.AppendFloat(dst, f, 'e', -1, 64)
-	e := bytes.LastIndexByte(dst[start:], 'e')
-	exp, _ := strconv.Atoi(string(dst[start+e+1:]))
-	if exp < -4 || exp >= 16 {
-		return dst
+	// The shortest digits' exponent is the magnitude's: a double below
+	// 1e-4 (or 1e16) never reads back from digits at or above it.
+	if a := math.Abs(f); a != 0 && (a < 1e-4 || a >= 1e16) {
+		return strconv.AppendFloat(dst, f, 'e', -1, 64)
 	}
-	dst = strconv.AppendFloat(dst[:start], f, 'f', -1, 64)
+	start := len(dst)
+	dst = strconv.AppendFloat(dst, f, 'f', -1, 64)
 	if bytes.IndexByte(dst[start:], '.') < 0 {
 		dst = append(dst, ".0"...)
 	}

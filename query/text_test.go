@@ -2,8 +2,10 @@ package query
 
 import (
 	"math"
+	"math/rand/v2"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -288,6 +290,29 @@ func TestFloatRepr(t *testing.T) {
 	}
 	if got := string(appendFloatRepr(nil, math.NaN())); got != "nan" {
 		t.Errorf("NaN: %q", got)
+	}
+	// Any double: fixed digits exactly where its shortest digits'
+	// exponent is from -4 up to 15.
+	rng := rand.New(rand.NewPCG(3, 3))
+	for i := range 200000 {
+		f := math.Float64frombits(rng.Uint64())
+		if i%2 == 0 { // near the bounds too
+			f = []float64{1e-4, 1e16, 9999999999999998, 1e-5}[i%8/2] * (1 + float64(int64(rng.Uint32()%9)-4)*1e-16)
+		}
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			continue
+		}
+		e := strconv.FormatFloat(f, 'e', -1, 64)
+		exp, _ := strconv.Atoi(e[strings.LastIndexByte(e, 'e')+1:])
+		want := e
+		if f == 0 || exp >= -4 && exp < 16 {
+			if want = strconv.FormatFloat(f, 'f', -1, 64); !strings.Contains(want, ".") {
+				want += ".0"
+			}
+		}
+		if got := string(appendFloatRepr(nil, f)); got != want {
+			t.Fatalf("%v: %q, want %q", f, got, want)
+		}
 	}
 	src, _ := testSource(t, 200, 50)
 	got := mustRun(t, openOnly(src), "SELECT CAST(55996401.0 AS VARCHAR), concat('v', 2.0, 'w', 1e-5), 'a' || 0.25")

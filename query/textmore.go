@@ -3,6 +3,7 @@ package query
 import (
 	"crypto/md5"
 	"encoding/hex"
+	"slices"
 	"strings"
 )
 
@@ -17,15 +18,14 @@ import (
 func moreTextValue(fn string, v []value) (value, bool) {
 	switch fn {
 	case "translate":
-		to := []rune(v[2].s)
+		from, to := []rune(v[1].s), []rune(v[2].s)
 		var sb strings.Builder
 		for _, r := range v[0].s {
-			i := strings.IndexRune(v[1].s, r)
-			if i < 0 {
+			k := slices.Index(from, r)
+			switch {
+			case k < 0:
 				sb.WriteRune(r)
-				continue
-			}
-			if k := len([]rune(v[1].s[:i])); k < len(to) {
+			case k < len(to):
 				sb.WriteRune(to[k])
 			}
 		}
