@@ -55,12 +55,16 @@ type Statement struct {
 	unionHeld bool
 	// With: WITH name AS (SELECT ...), ...: relations run first, which
 	// the statement reads by name as streams (with.go).
-	With    []CTE
-	Fold    bool // FROM fold(stream)
-	noFrom  bool // SELECT without FROM: one row of no columns; Stream is "(no FROM)"
-	AsOf    *AsOf
-	Where   Expr // nil: every row
-	GroupBy []GroupItem
+	With   []CTE
+	Fold   bool // FROM fold(stream)
+	noFrom bool // SELECT without FROM: one row of no columns; Stream is "(no FROM)"
+	AsOf   *AsOf
+	Where  Expr // nil: every row
+	// whereItems, when set, are the items whose aliases WHERE reads in
+	// place of Items: a grouping set's SELECT has its terms rolled up
+	// (NULL) in Items, and WHERE runs before any grouping.
+	whereItems []SelectItem
+	GroupBy    []GroupItem
 	// groupingSets: GROUP BY ROLLUP, CUBE or GROUPING SETS, the sets of
 	// terms grouped by, each a SELECT of the UNION ALL the statement
 	// becomes once read (groupsets.go); nil otherwise.

@@ -290,16 +290,11 @@ func (x *executor) start(ctx context.Context) (array.RecordReader, error) {
 		tasks = nil
 	}
 	if p.agg != nil {
-		rows, err := x.aggregate(ctx, tasks)
+		parts, err := x.aggregate(ctx, tasks)
 		if err != nil {
 			return nil, err
 		}
-		if p.having != nil {
-			rows = slices.DeleteFunc(rows, func(r []value) bool { return !p.having(r) })
-		}
-		applyWindows(rows, p.out)
-		rows = p.qualified(rows)
-		return newRowsReader(x.o, p.out, x.sortRows(rows)), nil
+		return x.aggregated(parts)
 	}
 	if p.hasWindows() {
 		// Every matching row, in seq order, then the windows, then the
@@ -422,7 +417,9 @@ loop:
 	return context.Cause(ctx)
 }
 
-func (x *executor) aggregate(ctx context.Context, tasks []task) ([][]value, error) {
+// aggregate accumulates the groups of the rows of tasks, one part a
+// worker.
+func (x *executor) aggregate(ctx context.Context, tasks []task) ([]*groups, error) {
 	a := x.p.agg
 	parts := make([]*groups, x.o.Parallelism)
 	for i := range parts {
@@ -432,6 +429,28 @@ func (x *executor) aggregate(ctx context.Context, tasks []task) ([][]value, erro
 	if err != nil {
 		return nil, err
 	}
+	return parts, nil
+}
+
+// aggregated reads the groups that parts accumulated as the plan's
+// result: merged, filled, HAVING, windows, QUALIFY, ORDER BY and LIMIT.
+func (x *executor) aggregated(parts []*groups) (array.RecordReader, error) {
+	p := x.p
+	rows, err := x.groupRows(parts)
+	if err != nil {
+		return nil, err
+	}
+	if p.having != nil {
+		rows = slices.DeleteFunc(rows, func(r []value) bool { return !p.having(r) })
+	}
+	applyWindows(rows, p.out)
+	rows = p.qualified(rows)
+	return newRowsReader(x.o, p.out, x.sortRows(rows)), nil
+}
+
+// groupRows merges the parts and returns a row a group.
+func (x *executor) groupRows(parts []*groups) ([][]value, error) {
+	a := x.p.agg
 	total := parts[0]
 	for _, g := range parts[1:] {
 		if err := a.merge(total, g); err != nil {

@@ -7,15 +7,16 @@ import "slices"
 // (a, b), (a) and (), CUBE by every subset, GROUPING SETS by those
 // listed. Plain terms beside them are in every set (GROUP BY time(1h),
 // ROLLUP (series)). The statement becomes the UNION ALL of one SELECT a
-// set, in the sets' order: each groups by its set, and a term it does
-// not group by is NULL in its rows (in the items, and in expressions of
-// it outside aggregates), of the term's type. grouping(a, ...) is, per
+// set, in the sets' order, sharing one scan (sharedscan.go): each groups
+// by its set, and a term it does not group by is NULL in its rows (in
+// the items, and in expressions of it outside aggregates), of the
+// term's type; WHERE reads the items as written (whereItems). grouping(a, ...) is, per
 // row, the bits of the terms not grouped by, the first the highest:
 // grouping(a, b) is 0 for (a, b), 1 for (a), 3 for (). ORDER BY, LIMIT
 // and OFFSET apply to all the rows; HAVING to each set's groups.
 
-// maxGroupingSets bounds the sets of a statement: each is a SELECT that
-// reads the rows.
+// maxGroupingSets bounds the sets of a statement: each is a SELECT
+// that aggregates the rows (over one shared scan, sharedscan.go).
 const maxGroupingSets = 64
 
 // groupList parses GROUP BY's list: terms (columns, expressions,
@@ -86,7 +87,7 @@ func (p *parser) groupList(st *Statement) {
 			}
 		}
 		if all = next; len(all) > maxGroupingSets {
-			p.fail(st.streamPos, "GROUP BY makes more than %d grouping sets: each reads the rows; group by fewer", maxGroupingSets)
+			p.fail(st.streamPos, "GROUP BY makes more than %d grouping sets: each aggregates the rows; group by fewer", maxGroupingSets)
 		}
 	}
 	st.GroupBy, st.groupingSets = nil, all
@@ -218,7 +219,7 @@ func (p *parser) expandGroupingSets(st *Statement, start int) {
 	for i, set := range sets {
 		b := *st
 		b.Explain, b.Analyze, b.With, b.OrderBy, b.Limit, b.Offset, b.groupingSets = false, false, nil, nil, -1, 0, nil
-		b.GroupBy = set
+		b.GroupBy, b.whereItems = set, st.Items
 		in := map[string]bool{}
 		for _, g := range set {
 			in[groupKey(&g)] = true

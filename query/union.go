@@ -153,6 +153,11 @@ func execUnion(ctx context.Context, st *Statement, text string, open Opener, o *
 // its number.
 func explainUnionLines(ctx context.Context, st *Statement, text string, open Opener, o *Options) ([]string, error) {
 	lines := []string{fmt.Sprintf("%s of %d selects:", strings.ToLower(st.setOpWord()), len(st.Union))}
+	if xs, err := planShared(ctx, st, text, open, o); err != nil {
+		return nil, err
+	} else if xs != nil {
+		lines = append(lines, fmt.Sprintf("one scan of %s, each batch aggregated by every select", st.Union[0].Stream))
+	}
 	for i, op := range st.Union {
 		l, err := explainLinesOf(ctx, op, text, open, o)
 		if err != nil {
@@ -171,15 +176,20 @@ func explainUnionLines(ctx context.Context, st *Statement, text string, open Ope
 func concatUnion(ctx context.Context, st *Statement, text string, open Opener, o *Options) (array.RecordReader, error) {
 	u := &unionReader{mem: o.withDefaults().Allocator}
 	u.refs.Store(1)
-	for _, op := range st.Union {
+	shared, err := sharedScan(ctx, st, text, open, o)
+	if err != nil {
+		return nil, err
+	}
+	u.rs = shared
+	for _, op := range st.Union[len(u.rs):] {
 		rr, err := exec(ctx, op, text, open, o)
 		if err != nil {
 			u.Release()
 			return nil, err
 		}
 		u.rs = append(u.rs, rr)
-		u.casts = append(u.casts, nil)
 	}
+	u.casts = make([][]bool, len(u.rs))
 	fields := slices.Clone(u.rs[0].Schema().Fields())
 	untyped := nullItems(st.Union[0], fields) // columns of NULL alone so far
 	for i, rr := range u.rs[1:] {

@@ -12,6 +12,11 @@ import "cmp"
 // whereAliases returns condition e with each column it names that is an
 // alias of such an item read as the item's value.
 func whereAliases(st *Statement, fields *fieldSet, e Expr) Expr {
+	if st.whereItems != nil {
+		c := *st
+		c.Items, c.whereItems = st.whereItems, nil
+		st = &c
+	}
 	if !hasRowAlias(st) {
 		return e
 	}
