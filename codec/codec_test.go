@@ -1156,22 +1156,26 @@ func TestEncodingNames(t *testing.T) {
 	}
 }
 
-// TestAppendDictLargerThanValues: AppendDict keeps the caller's dictionary
-// as is, so it may hold more entries than there are values (a shared
-// dictionary, or one whose users were all filtered out as nulls by the
-// chunk layer). DecodeStrings rejects any dictionary larger than n
-// ("dictionary size 3 exceeds limit 1"), so such an encoding, produced by
-// the encoder itself, does not round-trip.
-func TestAppendDictLargerThanValues(t *testing.T) {
+// TestAppendDictUsedEntries: AppendDict writes only the dictionary
+// entries the codes use: the caller's dictionary as it is when every
+// entry is used (in any order), else the used entries in order of first
+// use (a dictionary larger than the values, which DecodeStrings would
+// reject, or one filtered by compaction, which must keep nothing of the
+// rows it left out). Every output decodes to the values.
+func TestAppendDictUsedEntries(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		dict  []string
 		codes []int32
+		want  []string // the dictionary written
 	}{
-		{"3 entries 1 value", []string{"a", "b", "c"}, []int32{0}},
-		{"2 entries 0 values", []string{"a", "b"}, nil},
-		{"1 entry 0 values", []string{"x"}, []int32{}},
-		{"5 entries 4 values", []string{"a", "b", "c", "d", "e"}, []int32{4, 4, 0, 1}},
+		{"3 entries 1 value", []string{"a", "b", "c"}, []int32{0}, []string{"a"}},
+		{"2 entries 0 values", []string{"a", "b"}, nil, nil},
+		{"1 entry 0 values", []string{"x"}, []int32{}, nil},
+		{"5 entries 4 values", []string{"a", "b", "c", "d", "e"}, []int32{4, 4, 0, 1}, []string{"e", "a", "b"}},
+		{"all used in order", []string{"a", "b", "c"}, []int32{0, 1, 1, 2, 0}, []string{"a", "b", "c"}},
+		{"all used out of order", []string{"a", "b", "c"}, []int32{2, 0, 1, 2}, []string{"a", "b", "c"}},
+		{"one unused of many values", []string{"ok", "secret", "warn"}, []int32{0, 2, 2, 0, 0, 2, 0, 2}, []string{"ok", "warn"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var dict Strings
@@ -1193,6 +1197,13 @@ func TestAppendDictLargerThanValues(t *testing.T) {
 				if string(out.At(int(code))) != tc.dict[tc.codes[i]] {
 					t.Fatalf("value %d differs", i)
 				}
+			}
+			var got []string
+			for i := range out.Len() {
+				got = append(got, string(out.At(i)))
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Fatalf("dictionary written %q, want %q", got, tc.want)
 			}
 		})
 	}

@@ -165,22 +165,16 @@ func (c *Encoder) sampledDistinct(src []string) bool {
 }
 
 // AppendDict appends a column given as a dictionary and per-value codes,
-// which must index dict. The encoding is StringDict; the dictionary is kept
-// as is unless it has more entries than there are values, in which case the
-// unused entries are dropped.
+// which must index dict. The encoding is StringDict. The dictionary written
+// holds only the entries the codes use: dict as it is when they use every
+// entry, else the used entries in order of first use (a column filtered by
+// compaction keeps no value of the rows it left out).
 func (c *Encoder) AppendDict(dst []byte, dict *Strings, codes []int32) []byte {
-	if dict.Len() > len(codes) {
-		// A dictionary never holds more entries than values: keep the
-		// used entries only, in order of first use.
-		c.remap = grow(c.remap, dict.Len())
-		for i := range c.remap {
-			c.remap[i] = -1
-		}
+	if !c.allUsed(dict.Len(), codes) {
 		c.dense.Reset()
 		c.codes32 = grow(c.codes32, len(codes))
 		for i, code := range codes {
-			if c.remap[code] < 0 {
-				c.remap[code] = int32(c.dense.Len())
+			if c.remap[code] == int32(c.dense.Len()) {
 				c.dense.Append(dict.At(int(code)))
 			}
 			c.codes32[i] = c.remap[code]
@@ -202,6 +196,26 @@ func (c *Encoder) AppendDict(dst []byte, dict *Strings, codes []int32) []byte {
 		c.codes[i] = int64(v)
 	}
 	return c.appendNested(dst, c.codes, 1)
+}
+
+// allUsed reports whether codes use every entry of a dictionary of n
+// entries; when not, c.remap[e] is entry e's place among the used ones
+// in order of first use (-1: unused).
+func (c *Encoder) allUsed(n int, codes []int32) bool {
+	c.remap = grow(c.remap, n)
+	for i := range c.remap {
+		c.remap[i] = -1
+	}
+	next := int32(0)
+	for _, code := range codes {
+		if c.remap[code] < 0 {
+			c.remap[code] = next
+			if next++; int(next) == n {
+				return true // every entry seen
+			}
+		}
+	}
+	return n == 0
 }
 
 func (c *Encoder) appendStringList(dst []byte, src []string) []byte {
