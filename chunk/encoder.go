@@ -31,6 +31,11 @@ type Encoder struct {
 	// a little larger, much cheaper to make (for rewrites of blocks
 	// already written). Append ignores it.
 	FastZstd bool
+	// OmitNull, when set, names the columns that EncodeFiltered leaves
+	// out of the block when none of the kept rows has a value there: a
+	// field only the rows taken out had (compaction leaves nothing of
+	// them, not even the field's name).
+	OmitNull func(name string) bool
 
 	codec  codec.Encoder
 	bodies []byte // raw column bodies, back to back
@@ -561,9 +566,54 @@ func (e *Encoder) EncodeFiltered(buf []byte, d *Decoder, keep []int32, have []*C
 			f.hints[i].Encoding = uint8(codec.IntDelta)
 		}
 	}
+	if e.OmitNull != nil {
+		if err := f.omitNull(e.OmitNull); err != nil {
+			return nil, err
+		}
+	}
 	// The hints are d's, the columns d's rows (or planned direct): no
 	// check of EncodeAs can fail.
 	return e.encodeAs(buf, &f.out, f.hints)
+}
+
+// omitNull leaves out of f.out the columns omit names that no kept row
+// has a value in, with their hints and plans.
+func (f *filterState) omitNull(omit func(string) bool) error {
+	k := 0
+	for i := range f.out.Columns {
+		c := &f.out.Columns[i]
+		if omit(c.Name) {
+			null, err := f.allNull(i)
+			if err != nil {
+				return err
+			}
+			if null {
+				continue
+			}
+		}
+		f.out.Columns[k], f.hints[k], f.direct[k], f.bodies[k] = *c, f.hints[i], f.direct[i], f.bodies[i]
+		k++
+	}
+	f.out.Columns, f.hints, f.direct, f.bodies = f.out.Columns[:k], f.hints[:k], f.direct[:k], f.bodies[:k]
+	return nil
+}
+
+// allNull reports whether no kept row has a value in output column i.
+func (f *filterState) allNull(i int) (bool, error) {
+	if !f.direct[i] {
+		return f.out.Columns[i].Valid != nil && !slices.Contains(f.out.Columns[i].Valid, true), nil
+	}
+	sp := f.bodies[i]
+	if sp[1] == 0 { // plain values without nulls (plainBody)
+		return false, nil
+	}
+	// keepValues: the kept rows' nulls, then the values.
+	var err error
+	f.picked, _, err = codec.DecodeBools(f.picked, f.arena[sp[0]+1:sp[2]], len(f.keep))
+	if err != nil {
+		return false, err
+	}
+	return !slices.Contains(f.picked, true), nil
 }
 
 // plainBody appends the raw body of column i of f.dec filtered to the

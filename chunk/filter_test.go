@@ -308,3 +308,93 @@ func TestScratchAcrossTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodeFilteredOmitNull: with OmitNull, a column it names that no
+// kept row has a value in is left out of the filtered block, whether
+// decoded (a float column, a string column, an int column the caller
+// decoded) or kept as stored (a column of nulls alone: keepValues); a
+// column it names with a kept value,
+// and one it does not name, stay; the rest of the block is what it is
+// without OmitNull.
+func TestEncodeFilteredOmitNull(t *testing.T) {
+	const n = 400
+	b := Block{Rows: n, Columns: []Column{
+		{Name: "seq", Type: Int64, Ints: make([]int64, n)},
+		{Name: "gone", Type: Float64, Floats: make([]float64, n), Valid: make([]bool, n)}, // only row 7
+		{Name: "rare", Type: Int64, Ints: make([]int64, n), Valid: make([]bool, n)},       // rows 7 and 300: sparse
+		{Name: "tag", Type: String, Valid: make([]bool, n)},                               // only row 9
+		{Name: "named", Type: Int64, Ints: make([]int64, n), Valid: make([]bool, n)},      // only row 7; not omitted
+		{Name: "empty", Type: Int64, Ints: make([]int64, n), Valid: make([]bool, n)},      // no row: kept as stored
+	}}
+	for r := range n {
+		b.Columns[0].Ints[r] = int64(r + 1)
+		b.Columns[3].Strs = append(b.Columns[3].Strs, "")
+	}
+	b.Columns[1].Floats[7], b.Columns[1].Valid[7] = 1.5, true
+	b.Columns[2].Ints[7], b.Columns[2].Valid[7] = 70, true
+	b.Columns[2].Ints[300], b.Columns[2].Valid[300] = 3000, true
+	b.Columns[3].Strs[9], b.Columns[3].Valid[9] = "secret", true
+	b.Columns[4].Ints[7], b.Columns[4].Valid[7] = 7, true
+	var enc Encoder
+	_, dec := encodeFor(t, &enc, &b, &Options{NoCompression: true})
+	var keep []int32
+	for r := range n {
+		if r != 7 && r != 9 {
+			keep = append(keep, int32(r))
+		}
+	}
+	have := make([]*Column, len(b.Columns))
+	have[2] = new(Column) // decoded by the caller
+	if err := dec.Column(2, have[2]); err != nil {
+		t.Fatal(err)
+	}
+	names := func(buf []byte) []string {
+		var d Decoder
+		if err := d.Reset(buf); err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for i := range d.NumColumns() {
+			out = append(out, d.Info(i).Name)
+		}
+		return out
+	}
+	plain, err := enc.EncodeFiltered(nil, dec, keep, have)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := names(plain); !slices.Equal(got, []string{"seq", "gone", "rare", "tag", "named", "empty"}) {
+		t.Fatalf("without OmitNull the columns are %v", got)
+	}
+	enc.OmitNull = func(name string) bool { return name != "seq" && name != "named" }
+	omitted, err := enc.EncodeFiltered(nil, dec, keep, have)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := names(omitted); !slices.Equal(got, []string{"seq", "rare", "named"}) {
+		t.Fatalf("with OmitNull the columns are %v, want seq, rare, named", got)
+	}
+	// The columns kept are as they are without OmitNull.
+	var a, o Decoder
+	if err := a.Reset(plain); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Reset(omitted); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"seq", "rare", "named"} {
+		var ca, co Column
+		if err := a.Column(a.Find(name), &ca); err != nil {
+			t.Fatal(err)
+		}
+		if err := o.Column(o.Find(name), &co); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(ca.Ints, co.Ints) || !slices.Equal(ca.Valid, co.Valid) {
+			t.Fatalf("column %s differs with OmitNull", name)
+		}
+	}
+	if o.Rows() != len(keep) {
+		t.Fatalf("rows %d, want %d", o.Rows(), len(keep))
+	}
+}

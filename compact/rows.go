@@ -9,6 +9,7 @@ import (
 // Record column names every block carries (the root package's).
 const (
 	colSeq    = "seq"
+	colTime   = "time"
 	colSeries = "series"
 	colKey    = "key"
 	colOp     = "op"

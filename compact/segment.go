@@ -469,7 +469,8 @@ type encScratch struct {
 // start), or if dst is nil in x's buffer. rw, if not nil, holds the
 // block's record columns decoded by dec, which are not decoded again.
 func (x *encScratch) filter(dec *chunk.Decoder, rw *rows, drop []int32, dst []byte) ([]byte, int, error) {
-	x.enc.FastZstd = true // every rewrite: zstd at its fastest level
+	x.enc.FastZstd = true    // every rewrite: zstd at its fastest level
+	x.enc.OmitNull = isField // a field only removed rows had goes too
 	x.keep = x.keep[:0]
 	for r, d := 0, 0; r < dec.Rows(); r++ {
 		if d < len(drop) && int(drop[d]) == r {
@@ -498,4 +499,14 @@ func (x *encScratch) filter(dec *chunk.Decoder, rw *rows, drop []int32, dst []by
 		x.outBuf = out[:0]
 	}
 	return out, len(x.keep), nil
+}
+
+// isField reports whether a block's column is a field (not one of the
+// record columns every block has).
+func isField(name string) bool {
+	switch name {
+	case colSeq, colTime, colSeries, colKey, colOp:
+		return false
+	}
+	return true
 }
