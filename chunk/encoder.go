@@ -409,7 +409,7 @@ func (e *Encoder) encodeBody(dst []byte, i int, col *Column, rows int, tag uint8
 			}
 			return append(dst, body...), nil
 		}
-		return f.plainBody(dst, i, &e.codec)
+		return f.plainBody(dst, f.from[i], &e.codec)
 	}
 	return e.appendBody(dst, col, rows, tag, fixed), nil
 }
@@ -419,6 +419,7 @@ type filterState struct {
 	dec    *Decoder // the source block's, during EncodeFiltered
 	keep   []int32
 	direct []bool // column i is filtered from its body (plainBody)
+	from   []int  // the source column of column i of out (OmitNull leaves some out)
 	out    Block
 	hints  []Hint
 	cols   []Column // columns decoded here
@@ -525,6 +526,10 @@ func (e *Encoder) EncodeFiltered(buf []byte, d *Decoder, keep []int32, have []*C
 	f.hints = append(f.hints[:0], make([]Hint, n)...)
 	f.direct = append(f.direct[:0], make([]bool, n)...)
 	f.bodies = append(f.bodies[:0], make([][3]int, n)...)
+	f.from = f.from[:0]
+	for i := range n {
+		f.from = append(f.from, i)
+	}
 	f.arena = f.arena[:0]
 	for i := range n {
 		info := &d.cols[i]
@@ -591,10 +596,13 @@ func (f *filterState) omitNull(omit func(string) bool) error {
 				continue
 			}
 		}
-		f.out.Columns[k], f.hints[k], f.direct[k], f.bodies[k] = *c, f.hints[i], f.direct[i], f.bodies[i]
+		// Swapped, not copied: each column keeps arrays of its own for
+		// the next block (pick reuses them).
+		f.out.Columns[k], f.out.Columns[i] = f.out.Columns[i], f.out.Columns[k]
+		f.hints[k], f.direct[k], f.bodies[k], f.from[k] = f.hints[i], f.direct[i], f.bodies[i], f.from[i]
 		k++
 	}
-	f.out.Columns, f.hints, f.direct, f.bodies = f.out.Columns[:k], f.hints[:k], f.direct[:k], f.bodies[:k]
+	f.out.Columns, f.hints, f.direct, f.bodies, f.from = f.out.Columns[:k], f.hints[:k], f.direct[:k], f.bodies[:k], f.from[:k]
 	return nil
 }
 

@@ -313,9 +313,9 @@ func TestScratchAcrossTypes(t *testing.T) {
 // kept row has a value in is left out of the filtered block, whether
 // decoded (a float column, a string column, an int column the caller
 // decoded) or kept as stored (a column of nulls alone: keepValues); a
-// column it names with a kept value,
-// and one it does not name, stay; the rest of the block is what it is
-// without OmitNull.
+// column it names with a kept value, and one it does not name, stay; the
+// rest of the block is what it is without OmitNull, and the encoder
+// filters the next block as if it had never left a column out.
 func TestEncodeFilteredOmitNull(t *testing.T) {
 	const n = 400
 	b := Block{Rows: n, Columns: []Column{
@@ -396,5 +396,15 @@ func TestEncodeFilteredOmitNull(t *testing.T) {
 	}
 	if o.Rows() != len(keep) {
 		t.Fatalf("rows %d, want %d", o.Rows(), len(keep))
+	}
+	// The encoder's scratch columns stay apart for the next block: the
+	// same filtering without OmitNull again gives the first bytes.
+	enc.OmitNull = nil
+	again, err := enc.EncodeFiltered(nil, dec, keep, have)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(again, plain) {
+		t.Fatal("filtering after an OmitNull block writes other bytes")
 	}
 }

@@ -507,6 +507,19 @@ func FuzzChunkFilter(f *testing.F) {
 				}
 			}
 			enc.FastZstd = rng.IntN(2) == 0
+			// OmitNull, half the time, for the columns of names of even
+			// length: those no kept row has a value in leave the block.
+			enc.OmitNull = nil
+			kept := want
+			if rng.IntN(2) == 0 {
+				enc.OmitNull = func(name string) bool { return len(name)%2 == 0 }
+				kept = nil
+				for i := range want {
+					if !enc.OmitNull(want[i].Name) || slices.Contains(want[i].Valid, true) || want[i].Valid == nil {
+						kept = append(kept, want[i])
+					}
+				}
+			}
 			out, err := enc.EncodeFiltered(nil, &dec, keep, have)
 			if err != nil {
 				t.Fatalf("%s: EncodeFiltered: %v", optName(o), err)
@@ -521,9 +534,13 @@ func FuzzChunkFilter(f *testing.F) {
 				if got.Rows != len(keep) {
 					t.Fatalf("%s: %d rows filtered to %d, want %d", optName(o), b.Rows, got.Rows, len(keep))
 				}
-				for i := range want {
-					compareColumn(t, fmt.Sprintf("%s: filtered (round %d)", optName(o), round), &want[i], &got.Columns[i], len(keep))
+				if len(got.Columns) != len(kept) {
+					t.Fatalf("%s: %d columns filtered, want %d (round %d)", optName(o), len(got.Columns), len(kept), round)
+				}
+				for i := range kept {
+					compareColumn(t, fmt.Sprintf("%s: filtered (round %d)", optName(o), round), &kept[i], &got.Columns[i], len(keep))
 					checkDecodedColumn(t, &got.Columns[i], len(keep))
+					noUnusedEntries(t, fmt.Sprintf("%s: filtered (round %d)", optName(o), round), &got.Columns[i])
 				}
 				// Every row kept again: the same rows.
 				all := make([]int32, len(keep))
@@ -536,6 +553,25 @@ func FuzzChunkFilter(f *testing.F) {
 			}
 		}
 	})
+}
+
+// noUnusedEntries fails t when a decoded dictionary column c has an
+// entry no present row uses: a filtered block keeps nothing of the rows
+// it left out.
+func noUnusedEntries(t *testing.T, what string, c *chunk.Column) {
+	t.Helper()
+	if c.Strs != nil || c.Dict.Len() == 0 {
+		return
+	}
+	used := make([]bool, c.Dict.Len())
+	for r, code := range c.Codes {
+		if !c.IsNull(r) {
+			used[code] = true
+		}
+	}
+	if i := slices.Index(used, false); i >= 0 {
+		t.Fatalf("%s: column %s: dictionary entry %d (%q) of %d used by no row", what, c.Name, i, c.Dict.At(i), len(used))
+	}
 }
 
 // pickRows returns the rows keep of c, strings as Strs.
@@ -560,11 +596,10 @@ func pickRows(c *chunk.Column, keep []int32) chunk.Column {
 }
 
 // TestChunkDictLargerThanPresentRows: a String or Bytes column given as
-// Dict plus Codes is written with its dictionary kept as is
-// (codec.AppendDict), but the decoder caps the dictionary at the number of
-// present rows. A block whose dictionary has more entries than present
-// rows, e.g. a shared dictionary, or nulls hiding some of the codes,
-// encodes without error and then fails to decode.
+// Dict plus Codes whose dictionary has more entries than present rows (a
+// shared dictionary, or nulls hiding some of the codes) is written with
+// the entries present rows use only (codec.AppendDict): the decoder caps
+// a dictionary at the number of present rows, and the block decodes.
 func TestChunkDictLargerThanPresentRows(t *testing.T) {
 	var dict codec.Strings
 	for _, s := range []string{"a", "b", "c", "d"} {
