@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"slices"
 	"strings"
 	"testing"
 
@@ -157,4 +158,62 @@ func residue(t *testing.T, fsys vfs.FS, dir, what string) int {
 		_ = r.Close()
 	}
 	return found
+}
+
+// TestSeriesListAfterDrop: a dropped series leaves Store.Series (and
+// SHOW SERIES) at once, stays out after a pass (which keeps its drop)
+// and a reopen, and comes back with its next put; a series whose every
+// put is soft-deleted is left out too.
+func TestSeriesListAfterDrop(t *testing.T) {
+	mem := vfs.NewMem()
+	s := openT(t, mem, Options{CompactTombstoneCap: 1 << 20})
+	defer func() { closeT(t, s) }()
+	list := func(when string, want ...string) {
+		t.Helper()
+		got, err := s.Series("ev", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("%s: Series = %v, want %v", when, got, want)
+		}
+		rr, err := s.Query(ctx, "SHOW SERIES FROM ev", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := int64(0)
+		for rr.Next() {
+			n += rr.RecordBatch().NumRows()
+		}
+		rr.Release()
+		if n != int64(len(want)) {
+			t.Fatalf("%s: SHOW SERIES gives %d rows, want %d", when, n, len(want))
+		}
+	}
+	seqs, err := s.Append(ctx, "ev",
+		Record{Time: day0, Series: "keep", Fields: []Field{{"v", Float(1)}}},
+		Record{Time: day0 + 1, Series: "gone", Fields: []Field{{"v", Float(2)}}},
+		Record{Time: day0 + 2, Series: "hidden", Fields: []Field{{"v", Float(3)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	list("after the puts", "gone", "hidden", "keep")
+	if _, err := s.Append(ctx, "ev", Record{Time: day0 + 3, Series: "gone", Op: OpDrop}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Delete(ctx, "ev", seqs[2]); err != nil {
+		t.Fatal(err)
+	}
+	list("after the drop and the soft delete", "keep")
+	if _, err := s.Compact(ctx, "ev"); err != nil {
+		t.Fatal(err)
+	}
+	list("after a pass", "keep")
+	closeT(t, s)
+	s = openT(t, mem, Options{CompactTombstoneCap: 1 << 20})
+	list("reopened", "keep")
+	if _, err := s.Append(ctx, "ev", Record{Time: day0 + 4, Series: "gone", Fields: []Field{{"v", Float(4)}}}); err != nil {
+		t.Fatal(err)
+	}
+	list("after a new put", "gone", "keep")
 }
