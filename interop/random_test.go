@@ -275,7 +275,7 @@ func (g *sqlGen) where() string {
 }
 
 func (g *sqlGen) statement() string {
-	switch g.rng.IntN(70) {
+	switch g.rng.IntN(71) {
 	case 0:
 		return "SELECT " + g.aggs() + " FROM nab" + g.where()
 	case 1:
@@ -469,6 +469,14 @@ func (g *sqlGen) statement() string {
 			"CASE WHEN NOT (count(*) > 1000 AND min(value) >= 0) THEN split_part(series, '/', 3) END",
 			"CASE WHEN sum(CASE WHEN value > 50 THEN 1 ELSE 0 END) * 2 > count(*) THEN 'high' ELSE 'low' END")
 		return "SELECT series, " + k + " AS k FROM nab" + g.where() + " GROUP BY series"
+	case 70: // WHERE reading the alias of a rolled-up term; aggregates of one WHERE sharing a scan
+		if g.rng.IntN(2) == 0 {
+			return "SELECT split_part(series, '/', 2) AS c, " + g.pick("hour(time) % 3", "value > 50") + " AS h, count(*) AS n, grouping(c, h) AS g FROM nab WHERE " +
+				g.pick("c <> 'realTraffic'", "c LIKE 'real%' AND h IS NOT NULL", "NOT (c = 'realKnownCause')") + " GROUP BY " + g.pick("ROLLUP (c, h)", "CUBE (c, h)", "GROUPING SETS ((c), (h))")
+		}
+		w := g.where()
+		return "SELECT 'a' AS k, count(*) AS n, " + g.pick("avg(value)", "max(value)", "sum(value)") + " AS x FROM nab" + w +
+			" UNION ALL SELECT series, count(*), " + g.pick("min(value)", "avg(value)") + " FROM nab" + w + " GROUP BY series"
 	default: // NOT IN of values that may hold a NULL, or none; x may be NULL
 		x := g.pick("value", "nullif(value, 0)", "hour(time)", "CASE WHEN value > 50 THEN NULL ELSE hour(time) END")
 		y := g.pick("value", "nullif(value, "+g.num()+")", "hour(time)", "CASE WHEN "+g.cond(1)+" THEN NULL ELSE hour(time) END")
