@@ -161,8 +161,28 @@ func TestCompactModel(t *testing.T) {
 	if n := cardinality(st.deletedSnapshot()); n != 0 {
 		t.Fatalf("seed %d: %d soft-deleted seqs left after two passes", seed, n)
 	}
-	checkView(t, fmt.Sprintf("seed %d final", seed), fold(rawRows(t, m.s, "ev")), or.folded())
-	t.Logf("steps by kind: %v; rows appended %d", counts, len(or.rows))
+	raw := rawRows(t, m.s, "ev")
+	checkView(t, fmt.Sprintf("seed %d final", seed), fold(raw), or.folded())
+	// Nothing of a removed row stays on disk: the tokens the blocks
+	// hold, as values or dictionary entries, are those of the rows read.
+	want := map[string]bool{}
+	for _, r := range raw {
+		if r.op == OpPut {
+			want[modelToken(r.time)] = true
+		}
+	}
+	onDisk := tokensOnDisk(t, m.mem, "db/streams/ev", "tok")
+	for tok := range onDisk {
+		if !want[tok] {
+			t.Fatalf("seed %d: token %s of removed rows only is still on disk", seed, tok)
+		}
+	}
+	for tok := range want {
+		if !onDisk[tok] {
+			t.Fatalf("seed %d: token %s of a row read is not on disk: the check reads nothing", seed, tok)
+		}
+	}
+	t.Logf("steps by kind: %v; rows appended %d; %d tokens on disk", counts, len(or.rows), len(onDisk))
 }
 
 func mapsEqual(a, b map[string]uint64) bool {
@@ -212,10 +232,12 @@ func (m *modelStore) crashInPass(rng *rand.Rand) {
 }
 
 // modelRecord is randRecord with fewer tombstones (they are kept
-// forever, and every step scans the stream).
+// forever, and every step scans the stream). A put carries a token of
+// its time (modelToken), which a few neighbours share: blocks keep the
+// tokens as a dictionary.
 func modelRecord(rng *rand.Rand, t int64) Record {
 	series := fmt.Sprintf("s%d", rng.IntN(6))
-	r := Record{Time: t, Series: series, Fields: []Field{{"v", Int(rng.Int64N(1000))}}}
+	r := Record{Time: t, Series: series, Fields: []Field{{"v", Int(rng.Int64N(1000))}, {"tok", Str(modelToken(t))}}}
 	switch x := rng.IntN(100); {
 	case x < 55:
 		r.Key = fmt.Sprintf("k%d", rng.IntN(8))
@@ -225,5 +247,11 @@ func modelRecord(rng *rand.Rand, t int64) Record {
 	default:
 		r.Op = OpDrop
 	}
+	if r.Op == OpDelete || r.Op == OpDrop {
+		r.Fields = r.Fields[:1]
+	}
 	return r
 }
+
+// modelToken is the token of the puts at time t: one per 4 seconds.
+func modelToken(t int64) string { return fmt.Sprintf("t%d", t/int64(4*time.Second)) }

@@ -217,3 +217,54 @@ func TestSeriesListAfterDrop(t *testing.T) {
 	}
 	list("after a new put", "gone", "keep")
 }
+
+// tokensOnDisk returns the values of column col that the segments under
+// dir hold, in present rows or as dictionary entries.
+func tokensOnDisk(t *testing.T, fsys vfs.FS, dir, col string) map[string]bool {
+	t.Helper()
+	names, err := fsys.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]bool{}
+	var dec chunk.Decoder
+	var c chunk.Column
+	for _, n := range names {
+		if !strings.HasSuffix(n, ".seg") {
+			continue
+		}
+		r, err := seg.Open(fsys, path.Join(dir, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, m := range r.Blocks() {
+			if m.Rows == 0 {
+				continue
+			}
+			buf, err := r.ReadBlock(i, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := dec.Reset(buf); err != nil {
+				t.Fatal(err)
+			}
+			k := dec.Find(col)
+			if k < 0 {
+				continue
+			}
+			if err := dec.Column(k, &c); err != nil {
+				t.Fatal(err)
+			}
+			for row := range dec.Rows() {
+				if !c.IsNull(row) {
+					out[c.StringAt(row)] = true
+				}
+			}
+			for e := range c.Dict.Len() {
+				out[string(c.Dict.At(e))] = true
+			}
+		}
+		_ = r.Close()
+	}
+	return out
+}
