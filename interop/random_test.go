@@ -275,7 +275,7 @@ func (g *sqlGen) where() string {
 }
 
 func (g *sqlGen) statement() string {
-	switch g.rng.IntN(71) {
+	switch g.rng.IntN(72) {
 	case 0:
 		return "SELECT " + g.aggs() + " FROM nab" + g.where()
 	case 1:
@@ -477,6 +477,10 @@ func (g *sqlGen) statement() string {
 		w := g.where()
 		return "SELECT 'a' AS k, count(*) AS n, " + g.pick("avg(value)", "max(value)", "sum(value)") + " AS x FROM nab" + w +
 			" UNION ALL SELECT series, count(*), " + g.pick("min(value)", "avg(value)") + " FROM nab" + w + " GROUP BY series"
+	case 71: // further aggregates: moments, mad, entropy, geomean, product, bitwise
+		a := g.pick("skewness(value)", "kurtosis(value)", "kurtosis_pop(value)", "mad(value)", "entropy(hour(time))", "entropy(CAST(value / 20 AS BIGINT))",
+			"geomean(value + 1)", "product(1 + value / 1000000)", "bit_or(hour(time))", "bit_and(hour(time) + 64)", "bit_xor(minute(time))", "favg(value)", "skewness(hour(time))")
+		return "SELECT series, " + a + " AS a FROM nab" + g.where() + " GROUP BY series"
 	default: // NOT IN of values that may hold a NULL, or none; x may be NULL
 		x := g.pick("value", "nullif(value, 0)", "hour(time)", "CASE WHEN value > 50 THEN NULL ELSE hour(time) END")
 		y := g.pick("value", "nullif(value, "+g.num()+")", "hour(time)", "CASE WHEN "+g.cond(1)+" THEN NULL ELSE hour(time) END")

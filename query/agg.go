@@ -87,13 +87,13 @@ var maxGroups = 1 << 22 // a variable for tests
 
 var errTooManyGroups = errors.New("query: too many groups (more than 4194304); use a wider time bucket, fewer GROUP BY terms or a narrower WHERE")
 
-// maxQuantileValues caps the values quantile(), rate() and
-// count(DISTINCT) hold for a whole query: they keep every value (every
-// distinct one) of every group (quantile is exact; rate orders its
-// samples by time at the end).
+// maxQuantileValues caps the values quantile(), mad(), rate(),
+// string_agg(), count(DISTINCT), mode() and entropy() hold for a whole
+// query: they keep every value (every distinct one) of every group
+// (quantile is exact; rate orders its samples by time at the end).
 const maxQuantileValues = 1 << 24
 
-var errTooManyValues = fmt.Errorf("query: quantile(), rate(), string_agg() and count(DISTINCT) hold every value and this query exceeds %d; narrow the time range or the series", maxQuantileValues)
+var errTooManyValues = fmt.Errorf("query: quantile(), mad(), rate(), string_agg(), count(DISTINCT), mode() and entropy() hold every (distinct) value and this query exceeds %d; narrow the time range or the series", maxQuantileValues)
 
 func (p *plan) planAggregate() error {
 	st := p.st
@@ -409,7 +409,7 @@ func (p *plan) planAggregate() error {
 
 // aggSynonyms are aggregates' other names, as DuckDB and PostgreSQL
 // have them.
-var aggSynonyms = map[string]string{"var_samp": "variance", "stddev_samp": "stddev"}
+var aggSynonyms = map[string]string{"var_samp": "variance", "stddev_samp": "stddev", "favg": "avg", "geometric_mean": "geomean", "arbitrary": "first"}
 
 func (p *plan) aggSpec(c *Call) (s aggSpec, err error) {
 	if fn, ok := aggSynonyms[c.Func]; ok { // named as written, computed as fn
@@ -467,6 +467,23 @@ func (p *plan) aggSpec(c *Call) (s aggSpec, err error) {
 		if c.Func == "median" {
 			s.fn = "quantile"
 		}
+	case "skewness", "kurtosis", "kurtosis_pop", "geomean", "product", "mad":
+		if !k.numeric() {
+			return s, p.errAt(c.Arg.Pos, "type mismatch: %s of %s column %q (want a number)", c.Func, k, c.Arg.Name)
+		}
+		s.out = kFloat
+	case "bit_and", "bit_or", "bit_xor":
+		if k != kInt {
+			return s, p.errAt(c.Arg.Pos, "type mismatch: %s of %s column %q (want an integer)", c.Func, k, c.Arg.Name)
+		}
+		s.out = kInt
+	case "mode":
+		if k == kBytes || k == kOp {
+			return s, p.errAt(c.Arg.Pos, "type mismatch: mode of %s column %q", k, c.Arg.Name)
+		}
+		s.out = k
+	case "entropy":
+		s.out = kFloat
 	case "quantile_disc":
 		if !k.numeric() {
 			return s, p.errAt(c.Arg.Pos, "type mismatch: %s of %s column %q (want a number)", c.Func, k, c.Arg.Name)
@@ -515,7 +532,7 @@ func (p *plan) aggSpec(c *Call) (s aggSpec, err error) {
 		}
 	}
 	instant := s.expr != nil && s.expr.ts || s.expr == nil && p.fields.instant(c.Arg.Name)
-	if instant && s.out == kInt && c.Func != "count" && c.Func != "sum" && c.Func != "spread" {
+	if instant && s.out == kInt && c.Func != "count" && c.Func != "sum" && c.Func != "spread" && !strings.HasPrefix(c.Func, "bit_") {
 		s.out = kTime // min(date_trunc('day', time)) is an instant
 	}
 	return s, nil
@@ -577,21 +594,35 @@ type aggState struct {
 // aggExtra is the state of first, last, arg_max, arg_min, spread,
 // stddev, variance, rate, string_agg, quantile and count(DISTINCT).
 type aggExtra struct {
-	sumF  float64 // stddev, variance: the running mean
-	m2    float64 // stddev, variance: Welford's sum of squared deviations from the mean (in sumF)
-	edge  value   // first or last value; arg_max, arg_min: the picked row's value; spread: the max
-	edgeT int64
-	edgeS int64
-	pts   []ratePoint         // rate
-	texts []textPoint         // string_agg
-	vals  []float64           // quantile
-	set   map[string]struct{} // count(DISTINCT x): the values, as distinctKey
+	sumF float64 // stddev, variance, skewness, kurtosis: the running mean; product: the product
+	m2   float64 // stddev, variance: Welford's sum of squared deviations from the mean (in sumF)
+	// skewness, kurtosis: the sums of the deviations' third and fourth
+	// powers, updated and merged as Pébay gives them.
+	m3, m4 float64
+	edge   value // first or last value; arg_max, arg_min: the picked row's value; spread: the max
+	edgeT  int64
+	edgeS  int64
+	pts    []ratePoint           // rate
+	texts  []textPoint           // string_agg
+	vals   []float64             // quantile
+	set    map[string]struct{}   // count(DISTINCT x): the values, as distinctKey
+	freq   map[string]*valueFreq // mode, entropy: each value's count, by distinctKey
+}
+
+// valueFreq is how often a value occurs in a group (mode, entropy), and
+// where first: of values as frequent, mode takes the earliest by (time,
+// seq), as DuckDB's, reading rows in order, takes the first.
+type valueFreq struct {
+	n      int64
+	t, seq int64
+	v      value
 }
 
 // needsExtra reports whether aggregate fn keeps an aggExtra.
 func needsExtra(fn string) bool {
 	switch fn {
-	case "count", "sum", "avg", "min", "max", "corr", "covar_pop", "covar_samp", "regr_slope", "regr_intercept", "regr_r2", "regr_count":
+	case "count", "sum", "avg", "min", "max", "corr", "covar_pop", "covar_samp", "regr_slope", "regr_intercept", "regr_r2", "regr_count",
+		"geomean", "bit_and", "bit_or", "bit_xor":
 		return false
 	}
 	return true
@@ -664,6 +695,22 @@ func (s *aggState) add(a *aggSpec, v value, t, seq int64) {
 		d := x - s.sumF
 		s.sumF += d / float64(s.n)
 		s.m2 += d * (x - s.sumF)
+	case "skewness", "kurtosis", "kurtosis_pop":
+		s.addMoments(num(a.in, v))
+	case "geomean":
+		s.sum.add(math.Log(num(a.in, v)))
+	case "product":
+		if x := num(a.in, v); s.n == 1 {
+			s.sumF = x
+		} else {
+			s.sumF *= x
+		}
+	case "mad":
+		s.vals = append(s.vals, num(a.in, v))
+	case "mode", "entropy":
+		s.addFreq(a, v, 1, t, seq)
+	case "bit_and", "bit_or", "bit_xor":
+		s.sumI = bitOp(a.fn, s.n == 1, s.sumI, v.i)
 	case "spread":
 		s.addSpread(a, v, v)
 	case "first", "last":
@@ -771,6 +818,27 @@ func (s *aggState) merge(a *aggSpec, o *aggState) {
 	case "corr", "covar_pop", "covar_samp", "regr_slope", "regr_intercept", "regr_r2", "regr_count":
 		s.mergePairs(o)
 		return
+	case "skewness", "kurtosis", "kurtosis_pop":
+		s.mergeMoments(o)
+		return
+	case "product":
+		if s.n == 0 {
+			s.sumF = o.sumF
+		} else {
+			s.sumF *= o.sumF
+		}
+		s.n += o.n
+		return
+	case "bit_and", "bit_or", "bit_xor":
+		s.sumI = bitOp(a.fn, s.n == 0, s.sumI, o.sumI)
+		s.n += o.n
+		return
+	case "mode", "entropy":
+		for _, f := range o.freq {
+			s.addFreq(a, f.v, f.n, f.t, f.seq)
+		}
+		s.n += o.n
+		return
 	case "stddev", "stddev_pop", "variance", "var_pop":
 		// Chan et al.'s combination of two partial (n, mean, m2).
 		n := float64(s.n + o.n)
@@ -812,6 +880,8 @@ func (s *aggState) result(a *aggSpec) value {
 		return value{i: s.n}
 	case "count_distinct":
 		return value{i: int64(len(s.set))}
+	case "entropy": // 0 for no value, as DuckDB's
+		return fv(s.entropy())
 	}
 	if s.n == 0 {
 		return nullValue
@@ -884,6 +954,18 @@ func (s *aggState) result(a *aggSpec) value {
 			v = math.Sqrt(v)
 		}
 		return fv(v)
+	case "skewness", "kurtosis", "kurtosis_pop":
+		return s.momentResult(a.fn)
+	case "geomean":
+		return fv(math.Exp(s.sum.value() / float64(s.n)))
+	case "product":
+		return fv(s.sumF)
+	case "mad":
+		return fv(mad(s.vals))
+	case "mode":
+		return s.mode()
+	case "bit_and", "bit_or", "bit_xor":
+		return value{i: s.sumI}
 	case "var_pop", "stddev_pop":
 		v := max(s.m2, 0) / float64(s.n)
 		if a.fn == "stddev_pop" {

@@ -502,10 +502,20 @@ func (s *aggState) addRun(a *aggSpec, arg *argCol, b *batch, run []int32, gs *gr
 			}
 			continue
 		}
-		if (a.fn == "quantile" || a.fn == "quantile_disc" || a.fn == "rate" || a.fn == "string_agg") && !v.null {
+		if (a.fn == "quantile" || a.fn == "quantile_disc" || a.fn == "rate" || a.fn == "string_agg" || a.fn == "mad") && !v.null {
 			if gs.qvalues++; gs.qvalues > maxQuantileValues {
 				return errTooManyValues
 			}
+		}
+		if a.fn == "mode" || a.fn == "entropy" { // each distinct value is held
+			held := s.heldValues()
+			s.add(a, v, b.time[r], b.seq[r])
+			if s.heldValues() > held {
+				if gs.qvalues++; gs.qvalues > maxQuantileValues {
+					return errTooManyValues
+				}
+			}
+			continue
 		}
 		s.add(a, v, b.time[r], b.seq[r])
 	}

@@ -815,6 +815,9 @@ var aggregates = map[string]bool{
 	"var_samp": true, "stddev_samp": true, // variance and stddev (aggSynonyms)
 	"arg_max": true, "arg_min": true, "max_by": true, "min_by": true, "string_agg": true,
 	"corr": true, "covar_pop": true, "covar_samp": true, "regr_slope": true, "regr_intercept": true, "regr_r2": true, "regr_count": true,
+	"skewness": true, "kurtosis": true, "kurtosis_pop": true, "mode": true, "entropy": true, "product": true, "geomean": true, "mad": true,
+	"bit_and": true, "bit_or": true, "bit_xor": true,
+	"favg": true, "geometric_mean": true, "arbitrary": true, // avg, geomean and first (aggSynonyms)
 }
 
 // bivariate are the aggregates of pairs of numbers (y, x), taken from

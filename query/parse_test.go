@@ -149,7 +149,7 @@ func TestParseBad(t *testing.T) {
 		{"SELECT avg(v) FROM m GROUP BY time(0s)", 1, 36, "time bucket of 0"},
 		{"SELECT avg(v) FROM m GROUP BY time(5x)", 1, 37, "bad duration unit"},
 		{"SELECT * FROM folded(m)", 1, 15, `"folded" is no view of a stream: FROM fold(stream) reads the folded view`},
-		{"SELECT mode(v) FROM m", 1, 8, "unknown function"},
+		{"SELECT histogram(v) FROM m", 1, 8, "unknown function"},
 		{"SELECT quantile(2, v) FROM m", 1, 17, "outside [0, 1]"},
 		{"SELECT quantile(v, 0.5) FROM m", 1, 17, "the quantile first, a number in [0, 1]: quantile(0.99, v)"},
 		{"SELECT quantile(-0.5, v) FROM m", 1, 17, "quantile wants a number q in [0, 1] first"},
