@@ -279,7 +279,11 @@ func diffJoinRows(got, want [][]string, floats []bool) string {
 	return ""
 }
 
-// sameJoinRow: equal cells, float64 ones within a relative 1e-9.
+// floatTolerance is the relative difference of float64 cells that
+// sameJoinRow accepts (the engines sum in different orders).
+var floatTolerance = 1e-9
+
+// sameJoinRow: equal cells, float64 ones within floatTolerance.
 func sameJoinRow(a, b []string, floats []bool) bool {
 	if len(a) != len(b) {
 		return false
@@ -293,7 +297,7 @@ func sameJoinRow(a, b []string, floats []bool) bool {
 		}
 		x, err1 := strconv.ParseFloat(a[c], 64)
 		y, err2 := strconv.ParseFloat(b[c], 64)
-		if err1 != nil || err2 != nil || math.Abs(x-y) > 1e-9*max(math.Abs(x), math.Abs(y), 1e-3) {
+		if err1 != nil || err2 != nil || math.Abs(x-y) > floatTolerance*max(math.Abs(x), math.Abs(y), 1e-3) {
 			return false
 		}
 	}

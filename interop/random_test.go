@@ -75,6 +75,14 @@ func TestInteropRandomSQL(t *testing.T) {
 			continue
 		}
 		got, floats := joinRows(t, rr)
+		// DuckDB computes skewness and kurtosis from power sums, which
+		// cancel: on NAB its kurtosis_pop is off by 1.4e-9 relative
+		// where tsq's (Pébay's central moments) is within 1e-14 of the
+		// exact rational answer.
+		floatTolerance = 1e-9
+		if strings.Contains(q, "skewness(") || strings.Contains(q, "kurtosis") {
+			floatTolerance = 1e-6
+		}
 		var want [][]string
 		for _, r := range duck[i].Rows {
 			var cells []string
@@ -275,7 +283,7 @@ func (g *sqlGen) where() string {
 }
 
 func (g *sqlGen) statement() string {
-	switch g.rng.IntN(72) {
+	switch g.rng.IntN(73) {
 	case 0:
 		return "SELECT " + g.aggs() + " FROM nab" + g.where()
 	case 1:
@@ -451,7 +459,7 @@ func (g *sqlGen) statement() string {
 	case 66: // further numeric functions and //
 		f := g.pick("hour(time) // 5", "CAST(value AS BIGINT) // -3", "value // 7", "trunc(value, 1)", "trunc(value, -1)", "log(2, value + 1)", "sin(value)", "cos(hour(time))",
 			"atan2(value, hour(time) + 1)", "degrees(atan(value))", "radians(value)", "gcd(hour(time), 12)", "lcm(day(time), 6)", "even(value / 10)", "isnan(value)", "isfinite(value / 3)",
-			"asin(value / 200)", "acos(hour(time) / 23)", "tan(minute(time))")
+			"asin(value / (abs(value) + 1))", "acos(hour(time) / 23)", "tan(minute(time))")
 		return "SELECT epoch_ms(time) AS t, series, " + f + " AS x FROM nab" + g.where() + " ORDER BY t, series LIMIT " + strconv.Itoa(1+g.rng.IntN(50))
 	case 67: // further time parts and text functions
 		f := g.pick("millisecond(time)", "microsecond(time)", "isoyear(time)", "yearweek(time)", "decade(time)", "century(time)", "weekday(time)", "dayofmonth(time)", "weekofyear(time)",
@@ -481,6 +489,12 @@ func (g *sqlGen) statement() string {
 		a := g.pick("skewness(value)", "kurtosis(value)", "kurtosis_pop(value)", "mad(value)", "entropy(hour(time))", "entropy(CAST(value / 20 AS BIGINT))",
 			"geomean(value + 1)", "product(1 + value / 1000000)", "bit_or(hour(time))", "bit_and(hour(time) + 64)", "bit_xor(minute(time))", "favg(value)", "skewness(hour(time))")
 		return "SELECT series, " + a + " AS a FROM nab" + g.where() + " GROUP BY series"
+	case 72: // text similarity, hashes and integer helpers
+		f := g.pick("levenshtein(series, 'nab/realTraffic/speed_6005')", "damerau_levenshtein(split_part(series, '/', 3), 'ec2_cpu_utilization')",
+			"hamming(left(series, 9), 'nab/realK')", "jaccard(split_part(series, '/', 2), 'realTraffic')", "jaro_similarity(split_part(series, '/', 3), 'speed_7578')",
+			"jaro_winkler_similarity(series, 'nab/realKnownCause/nyc_taxi')", "sha256(series)", "bit_count(hour(time) * 1000 + minute(time))", "xor(hour(time), minute(time))",
+			"factorial(CAST(hour(time) % 12 AS INTEGER))")
+		return "SELECT series, " + f + " AS x, count(*) AS n FROM nab" + g.where() + " GROUP BY series, x"
 	default: // NOT IN of values that may hold a NULL, or none; x may be NULL
 		x := g.pick("value", "nullif(value, 0)", "hour(time)", "CASE WHEN value > 50 THEN NULL ELSE hour(time) END")
 		y := g.pick("value", "nullif(value, "+g.num()+")", "hour(time)", "CASE WHEN "+g.cond(1)+" THEN NULL ELSE hour(time) END")

@@ -64,6 +64,18 @@ var textFuncs = map[string]textFunc{
 	"concat_ws": {args: []colKind{kString, 0}, variadic: true, out: kString},
 	"translate": {args: []colKind{kString, kString, kString}, out: kString},
 	"md5":       {args: []colKind{kString}, out: kString},
+	// similarity.go
+	"levenshtein":             {args: []colKind{kString, kString}, out: kInt},
+	"damerau_levenshtein":     {args: []colKind{kString, kString}, out: kInt},
+	"hamming":                 {args: []colKind{kString, kString}, out: kInt},
+	"jaccard":                 {args: []colKind{kString, kString}, out: kFloat},
+	"jaro_similarity":         {args: []colKind{kString, kString}, out: kFloat},
+	"jaro_winkler_similarity": {args: []colKind{kString, kString}, out: kFloat},
+	"sha256":                  {args: []colKind{kString}, out: kString},
+	"factorial":               {args: []colKind{kInt}, out: kInt},
+	"bit_count":               {args: []colKind{kInt}, out: kInt},
+	"xor":                     {args: []colKind{kInt, kInt}, out: kInt},
+	"nextafter":               {args: []colKind{kFloat, kFloat}, out: kFloat},
 	// calendar.go
 	"last_day":       {args: []colKind{kInt}, out: kInt},
 	"make_date":      {args: []colKind{kInt, kInt, kInt}, out: kInt},
@@ -393,6 +405,8 @@ func textValue(fn string, args []*arithPlan, v []value) (value, bool) {
 		return padValue(fn, v)
 	case "translate", "md5":
 		return moreTextValue(fn, v)
+	case "levenshtein", "damerau_levenshtein", "hamming", "jaccard", "jaro_similarity", "jaro_winkler_similarity", "sha256", "factorial", "bit_count", "xor", "nextafter":
+		return similarityValue(fn, args, v)
 	case "last_day", "make_date", "make_timestamp":
 		return calendarValue(fn, args, v)
 	case "regexp_extract", "regexp_replace":
