@@ -409,9 +409,10 @@ func apply(fn string, k colKind, x value, d int64, hasD bool) value {
 			}
 			return x
 		case "round", "floor", "ceil", "trunc":
-			if !hasD { // round(n, d) is a float (funcKind), whatever d
+			if !hasD {
 				return x
 			}
+			return roundInt(fn, x.i, d) // an integer, as DuckDB's (funcKind)
 		case "sign":
 			return value{i: int64(cmp3(x.i, 0))}
 		}
@@ -475,7 +476,7 @@ func funcKind(fn string, k colKind, hasD bool) colKind {
 	case "abs", "floor", "ceil", "sign":
 		return k
 	case "round", "trunc":
-		if !hasD {
+		if !hasD || k != kFloat { // of an integer, to digits: an integer
 			return k
 		}
 	case "isnan", "isinf", "isfinite":

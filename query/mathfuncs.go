@@ -63,6 +63,42 @@ func applyMath(fn string, x float64) (value, bool) {
 
 // truncDigits cuts x toward zero to d digits after the point (before
 // it, for a negative d: trunc(1234.5, -2) is 1200).
+// roundInt is round(n, d) or trunc(n, d) of an integer: n itself for
+// d >= 0, else n to a multiple of 10^-d, toward zero (trunc) or to the
+// nearer, halves away from zero (round); NULL past int64.
+func roundInt(fn string, n, d int64) value {
+	if d >= 0 {
+		return value{i: n}
+	}
+	if d < -18 { // 10^19 is past int64: every n is nearer 0
+		if fn == "round" && d == -19 && (n >= 5e18 || n <= -5e18) {
+			return nullValue
+		}
+		return value{i: 0}
+	}
+	q := int64(1)
+	for range -d {
+		q *= 10
+	}
+	r := n % q // of n's sign; |2r| < 2·10^18 fits
+	t := n - r
+	switch {
+	case fn == "trunc" || r == 0:
+		return value{i: t}
+	case r > 0 && 2*r >= q: // away from zero
+		if t > math.MaxInt64-q {
+			return nullValue
+		}
+		return value{i: t + q}
+	case r < 0 && -2*r >= q:
+		if t < math.MinInt64+q {
+			return nullValue
+		}
+		return value{i: t - q}
+	}
+	return value{i: t}
+}
+
 func truncDigits(x float64, d int64) float64 {
 	if d >= 0 {
 		p := math.Pow(10, float64(min(d, 400)))

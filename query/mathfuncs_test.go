@@ -2,6 +2,7 @@ package query
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -50,4 +51,18 @@ func TestMathFuncs(t *testing.T) {
 		{"SELECT atan2(s, 2) FROM m", "type mismatch: atan2() takes numbers", "atan2"},
 		{"SELECT trunc(v, x) FROM m", "trunc wants a whole number of digits", "x)"},
 	})
+}
+
+// TestRoundIntegers: round and trunc of an integer to digits are
+// integers, as DuckDB's: to tens, hundreds... halves away from zero
+// (round) or toward zero (trunc), the integer itself for digits >= 0,
+// NULL past int64 (where DuckDB wraps around); DuckDB's answers.
+func TestRoundIntegers(t *testing.T) {
+	src, _ := testSource(t, 10, 10)
+	got := mustRun(t, openOnly(src), "SELECT round(-5, -1), round(5, -1), round(15, -1), round(-15, -1), round(-14, -1), trunc(-17, -1), trunc(17, -1), round(123456, 2), "+
+		"round(4611686018427387904, -18), round(-4611686018427387904, -19), round(9223372036854775807, -1), trunc(9223372036854775807, -30), round(n, -1) - round(n, -1) FROM m WHERE n IS NOT NULL LIMIT 1")
+	want := []any{int64(-10), int64(10), int64(20), int64(-20), int64(-10), int64(-10), int64(10), int64(123456), int64(5000000000000000000), int64(0), nil, int64(0), int64(0)}
+	if !slices.Equal(got[0], want) {
+		t.Fatalf("got %v, want %v", got[0], want)
+	}
 }

@@ -226,9 +226,14 @@ func TestPivotModel(t *testing.T) {
 			texts = append(texts, u.text)
 		}
 		q += " USING " + strings.Join(texts, ", ") + group
-		if group == "" { // the columns ON and USING leave: series, the fields unnamed
-			var left []string
-			for _, f := range []string{"series", "b", "n", "s", "v", "x"} {
+		if group == "" { // the columns ON and USING leave: series, the fields unnamed, in the source's order
+			var left, cols []string
+			for _, r := range mustRun(t, open, "DESCRIBE SELECT * FROM "+source) {
+				if c := r[0].(string); slices.Contains([]string{"series", "b", "n", "s", "v", "x"}, c) {
+					cols = append(cols, c)
+				}
+			}
+			for _, f := range cols {
 				if !regexp.MustCompile(`\b` + f + `\b`).MatchString(on.term + " " + strings.Join(texts, " ")) {
 					left = append(left, f)
 				}
