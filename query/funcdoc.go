@@ -135,6 +135,7 @@ var funcDocs = []funcDoc{
 	{"suffix", "condition", "suffix(s, 'suffix')", "ends_with(s, 'suffix')"},
 	{"contains", "condition", "contains(s, 'part')", "s has part"},
 	{"regexp_matches", "condition", "regexp_matches(s, 're')", "re matches somewhere in s"},
+	{"regexp_full_match", "condition", "regexp_full_match(s, 're')", "re matches the whole of s"},
 	{"ifnull", "numeric", "ifnull(x, y)", "coalesce(x, y)"},
 	{"mod", "numeric", "mod(x, y)", "x % y"},
 	{"if", "numeric", "if(cond, x, y)", "CASE WHEN cond THEN x ELSE y END"},

@@ -50,12 +50,13 @@ func (e *ExprMatch) String() string {
 // textTests are DuckDB's tests of text, conditions here: their second
 // argument, a string, made the regular expression they match.
 var textTests = map[string]func(string) string{
-	"starts_with":    func(s string) string { return "^" + regexp.QuoteMeta(s) },
-	"ends_with":      func(s string) string { return regexp.QuoteMeta(s) + "$" },
-	"prefix":         func(s string) string { return "^" + regexp.QuoteMeta(s) }, // DuckDB's other names
-	"suffix":         func(s string) string { return regexp.QuoteMeta(s) + "$" },
-	"contains":       regexp.QuoteMeta,
-	"regexp_matches": func(s string) string { return s }, // anywhere in the text, as DuckDB matches
+	"starts_with":       func(s string) string { return "^" + regexp.QuoteMeta(s) },
+	"ends_with":         func(s string) string { return regexp.QuoteMeta(s) + "$" },
+	"prefix":            func(s string) string { return "^" + regexp.QuoteMeta(s) }, // DuckDB's other names
+	"suffix":            func(s string) string { return regexp.QuoteMeta(s) + "$" },
+	"contains":          regexp.QuoteMeta,
+	"regexp_matches":    func(s string) string { return s }, // anywhere in the text, as DuckDB matches
+	"regexp_full_match": func(s string) string { return "^(?:" + s + ")$" },
 }
 
 // textTest parses the rest of a text test (t its name): starts_with(x,

@@ -155,6 +155,8 @@ func TestTextAndCase(t *testing.T) {
 		{"SELECT count(*) FROM m WHERE ends_with(lower(s), 'ta') AND NOT contains(s, 'bet')", "SELECT count(*) FROM m WHERE lower(s) LIKE '%ta' AND s NOT LIKE '%bet%'"},
 		{"SELECT count(*) FROM m WHERE contains(series, 'host=\"a')", "SELECT count(*) FROM m WHERE strpos(series, 'host=\"a') > 0"},
 		{"SELECT count(*) FROM m WHERE regexp_matches(s, 'e.a')", "SELECT count(*) FROM m WHERE s =~ '.*e.a.*'"},
+		{"SELECT count(*) FROM m WHERE regexp_full_match(s, 'a|.e.*a')", "SELECT count(*) FROM m WHERE s IN ('beta', 'Delta')"},
+		{"SELECT count(*) FROM m WHERE NOT regexp_full_match(s, 'alph')", "SELECT count(*) FROM m WHERE s IS NOT NULL"},
 		{"SELECT sum(if(starts_with(s, 'g'), 1, 0)) FROM m", "SELECT count(*) FROM m WHERE s = 'gamma'"},
 	} {
 		got := count(c[0])
