@@ -265,7 +265,7 @@ func (p *parser) arithFactor() *Arith {
 		p.advance()
 		return &Arith{Lit: &Lit{Kind: LitNull, Pos: t.pos}, Pos: t.pos}
 	case t.kind == tString:
-		return &Arith{Lit: &Lit{Kind: LitString, Str: p.advance().text, Pos: t.pos}, Pos: t.pos}
+		return &Arith{Lit: &Lit{Kind: LitString, Str: p.advance().text, Typed: t.typed, Pos: t.pos}, Pos: t.pos}
 	case isKw(t, "case") && !isPunct(p.tok(p.i+1), "("):
 		p.advance()
 		return p.caseExpr(t)

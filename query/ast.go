@@ -516,7 +516,11 @@ type Lit struct {
 	// Months: LitTime's calendar months added to the base, before Shift
 	// (now() - INTERVAL 1 MONTH; months.go)
 	Months int64
-	Pos    int
+	// Typed: a LitString written as a time (TIMESTAMP '...', '...'::DATE),
+	// which arithmetic reads as text until it meets a time (typeof says
+	// TIMESTAMP)
+	Typed bool
+	Pos   int
 }
 
 func (l *Lit) String() string {

@@ -209,6 +209,7 @@ var funcDocs = []funcDoc{
 	{"translate", "text", "translate(s, from, to)", "each character of from in s replaced by to's at its place, or dropped"},
 	{"md5", "text", "md5(s)", "the MD5 of s in hex"},
 	{"sha256", "text", "sha256(s)", "the SHA-256 of s in hex"},
+	{"typeof", "text", "typeof(x)", "x's type as DuckDB names it: BIGINT, DOUBLE, VARCHAR, TIMESTAMP..."},
 	{"levenshtein", "text", "levenshtein(a, b)", "edit distance in bytes: insertions, deletions, substitutions"},
 	{"damerau_levenshtein", "text", "damerau_levenshtein(a, b)", "levenshtein with swaps of adjacent bytes"},
 	{"hamming", "text", "hamming(a, b)", "bytes that differ, of equal lengths (else NULL)"},

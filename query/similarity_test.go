@@ -112,3 +112,24 @@ func editsBFS(a, b string) int {
 		level = next
 	}
 }
+
+// TestTypeof: typeof(x) names x's type as DuckDB does, a constant of
+// the query: BIGINT, DOUBLE, VARCHAR (text, series, key), BOOLEAN,
+// TIMESTAMP (time, arithmetic on it, typed literals, now(), an
+// aggregate of times), "NULL"; it may be grouped by.
+func TestTypeof(t *testing.T) {
+	src, _ := testSource(t, 300, 50)
+	open := openOnly(src)
+	got := mustRun(t, open, "SELECT typeof(n), typeof(v), typeof(s), typeof(series), typeof(key), typeof(b), typeof(time), typeof(time + INTERVAL 1 HOUR), "+
+		"typeof(TIMESTAMP '2024-01-01'), typeof(now()), typeof('2024-01-01'), typeof(NULL), typeof(n > 1), typeof(n / 2), typeof(n // 2) FROM m LIMIT 1")
+	want := []any{"BIGINT", "DOUBLE", "VARCHAR", "VARCHAR", "VARCHAR", "BOOLEAN", "TIMESTAMP", "TIMESTAMP", "TIMESTAMP", "TIMESTAMP", "VARCHAR", `"NULL"`, "BOOLEAN", "DOUBLE", "BIGINT"}
+	for i := range want {
+		if got[0][i] != want[i] {
+			t.Errorf("column %d: %v, want %v", i, got[0][i], want[i])
+		}
+	}
+	got = mustRun(t, open, "SELECT typeof(avg(n)), typeof(count(*)), typeof(max(time)), typeof(n) AS ty, count(*) FROM m GROUP BY ty")
+	if len(got) != 1 || got[0][0] != "DOUBLE" || got[0][1] != "BIGINT" || got[0][2] != "TIMESTAMP" || got[0][3] != "BIGINT" || got[0][4] != int64(300) {
+		t.Errorf("aggregates: %v", got)
+	}
+}

@@ -64,6 +64,7 @@ var textFuncs = map[string]textFunc{
 	"concat_ws": {args: []colKind{kString, 0}, variadic: true, out: kString},
 	"translate": {args: []colKind{kString, kString, kString}, out: kString},
 	"md5":       {args: []colKind{kString}, out: kString},
+	"typeof":    {args: []colKind{0}, out: kString}, // typeName
 	// similarity.go
 	"levenshtein":             {args: []colKind{kString, kString}, out: kInt},
 	"damerau_levenshtein":     {args: []colKind{kString, kString}, out: kInt},
@@ -273,6 +274,14 @@ func (p *plan) compileText(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arit
 			}
 		}
 		ap.args = append(ap.args, xp)
+	}
+	if a.Func == "typeof" { // a constant: the argument's type, as DuckDB names it
+		name := duckTypeName(ap.args[0])
+		if l := a.Args[0].Lit; l != nil && (l.Kind == LitTime || l.Typed) { // now(), TIMESTAMP '...'
+			name = "TIMESTAMP"
+		}
+		*ap = arithPlan{kind: kString, lit: &value{s: name}, hid: -1}
+		return nil
 	}
 	if regexpFuncs[a.Func] {
 		return p.compileRegexp(a, ap)
@@ -586,4 +595,27 @@ func minus(a, b []int32) []int32 {
 		out = append(out, r)
 	}
 	return out
+}
+
+// duckTypeName is the type of x's values as DuckDB names it (typeof).
+func duckTypeName(x *arithPlan) string {
+	switch {
+	case x.nullLit():
+		return `"NULL"`
+	case x.ts || x.kind == kTime:
+		return "TIMESTAMP"
+	}
+	switch x.kind {
+	case kSeq:
+		return "UBIGINT"
+	case kInt:
+		return "BIGINT"
+	case kFloat:
+		return "DOUBLE"
+	case kBool:
+		return "BOOLEAN"
+	case kBytes:
+		return "BLOB"
+	}
+	return "VARCHAR"
 }
