@@ -17,11 +17,10 @@ func TestMoreAggregates(t *testing.T) {
 	src, rows := testSource(t, 4000, 70)
 	open := openOnly(src)
 	type acc struct {
-		v    []float64 // v, in (time, seq) order
-		n    []int64
-		s    []string
-		sAt  map[string][2]int64 // first (time, seq) of each s
-		geoN int
+		v   []float64 // v, in (time, seq) order
+		n   []int64
+		s   []string
+		sAt map[string][2]int64 // first (time, seq) of each s
 	}
 	groups := map[string]*acc{}
 	sorted := slices.Clone(rows)

@@ -121,7 +121,6 @@ type seriesReader struct {
 	dec             chunk.Decoder
 	series, seq, op chunk.Column
 	puts, drops     []uint64 // per dictionary entry of the block
-	names           []string
 }
 
 // add merges into seqs what the block data holds of each series, puts in
