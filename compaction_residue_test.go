@@ -89,21 +89,57 @@ func TestCompactLeavesNoResidue(t *testing.T) {
 }
 
 // residue counts the places in the segments under dir where what
-// occurs: in a block's decoded values or dictionary entries, or in a
-// file's bytes; each is reported.
+// occurs: in a block's decoded values, dictionary entries or column
+// names, or in a file's bytes; each is reported.
 func residue(t *testing.T, fsys vfs.FS, dir, what string) int {
+	t.Helper()
+	found := 0
+	eachSegment(t, fsys, dir, func(name string, raw []byte) {
+		if k := bytes.Count(raw, []byte(what)); k > 0 {
+			t.Logf("%s: %d times in the file's bytes", name, k)
+			found += k
+		}
+	})
+	eachBlock(t, fsys, dir, func(name string, i int, dec *chunk.Decoder) {
+		for c := range dec.NumColumns() {
+			var col chunk.Column
+			if err := dec.Column(c, &col); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(col.Name, what) {
+				t.Logf("%s block %d: column %s", name, i, col.Name)
+				found++
+			}
+			for _, v := range col.Strs {
+				if strings.Contains(v, what) {
+					t.Logf("%s block %d column %s: value %q", name, i, col.Name, v)
+					found++
+				}
+			}
+			for k := range col.Dict.Len() {
+				if bytes.Contains(col.Dict.At(k), []byte(what)) {
+					t.Logf("%s block %d column %s: dictionary entry %q", name, i, col.Name, col.Dict.At(k))
+					found++
+				}
+			}
+		}
+	})
+	return found
+}
+
+// eachSegment calls fn with the name and bytes of each segment file
+// under dir.
+func eachSegment(t *testing.T, fsys vfs.FS, dir string, fn func(name string, raw []byte)) {
 	t.Helper()
 	names, err := fsys.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	found := 0
 	for _, n := range names {
 		if !strings.HasSuffix(n, ".seg") {
 			continue
 		}
-		p := path.Join(dir, n)
-		f, err := fsys.Open(p)
+		f, err := fsys.Open(path.Join(dir, n))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,15 +148,27 @@ func residue(t *testing.T, fsys vfs.FS, dir, what string) int {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if k := bytes.Count(raw, []byte(what)); k > 0 {
-			t.Logf("%s: %d times in the file's bytes", n, k)
-			found += k
+		fn(n, raw)
+	}
+}
+
+// eachBlock calls fn with every block that holds rows in the segments
+// under dir, checked and ready to decode.
+func eachBlock(t *testing.T, fsys vfs.FS, dir string, fn func(name string, i int, dec *chunk.Decoder)) {
+	t.Helper()
+	names, err := fsys.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dec chunk.Decoder
+	for _, n := range names {
+		if !strings.HasSuffix(n, ".seg") {
+			continue
 		}
-		r, err := seg.Open(fsys, p)
+		r, err := seg.Open(fsys, path.Join(dir, n))
 		if err != nil {
 			t.Fatal(err)
 		}
-		var dec chunk.Decoder
 		for i, m := range r.Blocks() {
 			if m.Rows == 0 {
 				continue
@@ -132,32 +180,10 @@ func residue(t *testing.T, fsys vfs.FS, dir, what string) int {
 			if err := dec.Reset(buf); err != nil {
 				t.Fatal(err)
 			}
-			for c := range dec.NumColumns() {
-				var col chunk.Column
-				if err := dec.Column(c, &col); err != nil {
-					t.Fatal(err)
-				}
-				if strings.Contains(col.Name, what) {
-					t.Logf("%s block %d: column %s", n, i, col.Name)
-					found++
-				}
-				for _, v := range col.Strs {
-					if strings.Contains(v, what) {
-						t.Logf("%s block %d column %s: value %q", n, i, col.Name, v)
-						found++
-					}
-				}
-				for k := range col.Dict.Len() {
-					if bytes.Contains(col.Dict.At(k), []byte(what)) {
-						t.Logf("%s block %d column %s: dictionary entry %q", n, i, col.Name, col.Dict.At(k))
-						found++
-					}
-				}
-			}
+			fn(n, i, &dec)
 		}
 		_ = r.Close()
 	}
-	return found
 }
 
 // TestSeriesListAfterDrop: a dropped series leaves Store.Series (and
@@ -222,49 +248,24 @@ func TestSeriesListAfterDrop(t *testing.T) {
 // dir hold, in present rows or as dictionary entries.
 func tokensOnDisk(t *testing.T, fsys vfs.FS, dir, col string) map[string]bool {
 	t.Helper()
-	names, err := fsys.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := map[string]bool{}
-	var dec chunk.Decoder
 	var c chunk.Column
-	for _, n := range names {
-		if !strings.HasSuffix(n, ".seg") {
-			continue
+	eachBlock(t, fsys, dir, func(_ string, _ int, dec *chunk.Decoder) {
+		k := dec.Find(col)
+		if k < 0 {
+			return
 		}
-		r, err := seg.Open(fsys, path.Join(dir, n))
-		if err != nil {
+		if err := dec.Column(k, &c); err != nil {
 			t.Fatal(err)
 		}
-		for i, m := range r.Blocks() {
-			if m.Rows == 0 {
-				continue
-			}
-			buf, err := r.ReadBlock(i, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := dec.Reset(buf); err != nil {
-				t.Fatal(err)
-			}
-			k := dec.Find(col)
-			if k < 0 {
-				continue
-			}
-			if err := dec.Column(k, &c); err != nil {
-				t.Fatal(err)
-			}
-			for row := range dec.Rows() {
-				if !c.IsNull(row) {
-					out[c.StringAt(row)] = true
-				}
-			}
-			for e := range c.Dict.Len() {
-				out[string(c.Dict.At(e))] = true
+		for row := range dec.Rows() {
+			if !c.IsNull(row) {
+				out[c.StringAt(row)] = true
 			}
 		}
-		_ = r.Close()
-	}
+		for e := range c.Dict.Len() {
+			out[string(c.Dict.At(e))] = true
+		}
+	})
 	return out
 }
