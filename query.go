@@ -92,8 +92,10 @@ func (s *Store) Schema(stream string) (*arrow.Schema, error) {
 	return query.RawSchema(src)
 }
 
-// Series returns up to limit distinct series names of a stream, sorted
-// (limit <= 0: all). It decodes only the series column.
+// Series returns up to limit series names of a stream, sorted (limit
+// <= 0: all): those with a put after their latest drop that is not
+// soft-deleted (query.Series). It decodes only the series, seq and op
+// columns.
 func (s *Store) Series(stream string, limit int) ([]string, error) {
 	src, err := s.querySource(stream)
 	if err != nil {
