@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"reflect"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 )
@@ -39,9 +40,12 @@ func planShared(ctx context.Context, st *Statement, text string, open Opener, o 
 	if len(ops) < 2 || !shareScans {
 		return nil, nil
 	}
+	// What the statements show, before anything runs (their IN
+	// subqueries, when they share).
 	first := ops[0]
 	for _, op := range ops {
-		if !scansStream(op) || op.Stream != first.Stream || op.Fold != first.Fold || !reflect.DeepEqual(op.AsOf, first.AsOf) {
+		if !scansStream(op) || op.Stream != first.Stream || op.Fold != first.Fold || !reflect.DeepEqual(op.AsOf, first.AsOf) ||
+			!isAggregate(op) || op.Fill != nil || op.Qualify != nil || op.Limit == 0 || hasWindows(op) {
 			return nil, nil
 		}
 	}
@@ -50,20 +54,15 @@ func planShared(ctx context.Context, st *Statement, text string, open Opener, o 
 		return nil, nil
 	}
 	opts := o.withDefaults()
-	xs := make([]*executor, len(ops))
+	probe := &executor{src: src, o: opts}
+	fs, err := fieldsOf(ctx, src, probe.skipCorrupt)
+	if err != nil {
+		return nil, err
+	}
+	// WHERE may read items' aliases (wherealias.go), which differ from
+	// one set to the next when an item is rolled up.
 	var where string
 	for i, op := range ops {
-		in, err := resolveIn(ctx, op, text, open, o)
-		if err != nil {
-			return nil, err
-		}
-		x := &executor{src: src, o: opts, deleted: src.Deleted()}
-		fs, err := fieldsOf(ctx, src, x.skipCorrupt)
-		if err != nil {
-			return nil, err
-		}
-		// WHERE may read items' aliases (wherealias.go), which differ
-		// from one set to the next when an item is rolled up.
 		w := ""
 		if cond := op.condition(); cond != nil {
 			w = exprString(whereAliases(op, fs, cond))
@@ -73,6 +72,14 @@ func planShared(ctx context.Context, st *Statement, text string, open Opener, o 
 		} else if w != where {
 			return nil, nil
 		}
+	}
+	xs := make([]*executor, len(ops))
+	for i, op := range ops {
+		in, err := resolveIn(ctx, op, text, open, o)
+		if err != nil {
+			return nil, err
+		}
+		x := &executor{src: src, o: opts, deleted: src.Deleted()}
 		if x.p, err = compile(op, text, fs, opts.Now, in); err != nil {
 			return nil, nil
 		}
@@ -157,4 +164,9 @@ var shareScans = true
 func scansStream(op *Statement) bool {
 	return op.Pivot == nil && op.Values == nil && op.Union == nil && len(op.With) == 0 && op.Join == nil && op.Sub == nil &&
 		!op.noFrom && !op.Explain && !op.Delete
+}
+
+// hasWindows reports whether op's items call a window function.
+func hasWindows(op *Statement) bool {
+	return slices.ContainsFunc(op.Items, func(it SelectItem) bool { return it.Win != nil || it.Expr != nil && it.Expr.hasWin() })
 }
