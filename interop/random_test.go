@@ -283,7 +283,7 @@ func (g *sqlGen) where() string {
 }
 
 func (g *sqlGen) statement() string {
-	switch g.rng.IntN(73) {
+	switch g.rng.IntN(74) {
 	case 0:
 		return "SELECT " + g.aggs() + " FROM nab" + g.where()
 	case 1:
@@ -495,6 +495,14 @@ func (g *sqlGen) statement() string {
 			"jaro_winkler_similarity(series, 'nab/realKnownCause/nyc_taxi')", "sha256(series)", "bit_count(hour(time) * 1000 + minute(time))", "xor(hour(time), minute(time))",
 			"factorial(CAST(hour(time) % 12 AS INTEGER))")
 		return "SELECT series, " + f + " AS x, count(*) AS n FROM nab" + g.where() + " GROUP BY series, x"
+	case 73: // whole units between times, and date_add; time::TIMESTAMP: DuckDB reads tsq's times as TIMESTAMPTZ, whose
+		// date_sub (ICU's) lacks the end-of-month rule its TIMESTAMP date_sub has, which tsq follows
+		u := g.pick("'month'", "'quarter'", "'year'", "'day'", "'hour'", "'week'", "'minute'")
+		ref := g.pick("TIMESTAMP '2014-04-10 12:30:00'", "TIMESTAMP '2014-01-31 23:00:00'", "TIMESTAMP '2014-02-28 00:00:00'", "TIMESTAMP '2013-12-31 06:15:00'")
+		if g.rng.IntN(2) == 0 {
+			return "SELECT series, date_sub(" + u + ", time::TIMESTAMP, " + ref + ") AS d, count(*) AS n FROM nab" + g.where() + " GROUP BY series, d"
+		}
+		return "SELECT series, date_sub(" + u + ", " + ref + ", date_add(time::TIMESTAMP, INTERVAL " + g.pick("1 MONTH", "36 HOURS", "10 DAYS") + ")) AS d, count(*) AS n FROM nab" + g.where() + " GROUP BY series, d"
 	default: // NOT IN of values that may hold a NULL, or none; x may be NULL
 		x := g.pick("value", "nullif(value, 0)", "hour(time)", "CASE WHEN value > 50 THEN NULL ELSE hour(time) END")
 		y := g.pick("value", "nullif(value, "+g.num()+")", "hour(time)", "CASE WHEN "+g.cond(1)+" THEN NULL ELSE hour(time) END")

@@ -61,3 +61,29 @@ func TestDateDiff(t *testing.T) {
 		{"SELECT date_diff('day', s, time) FROM m", "date_diff() wants an integer, s is a string", "s,"},
 	})
 }
+
+// TestDateSub: date_sub counts whole units as DuckDB does (its answers,
+// from DuckDB 1.5): months from a day that a shorter month lacks end on
+// its last day, a reversed range is negative, fixed units truncate
+// toward zero; date_add(t, INTERVAL ...) is t + INTERVAL ....
+func TestDateSub(t *testing.T) {
+	src, _ := testSource(t, 10, 10)
+	open := openOnly(src)
+	got := mustRun(t, open, "SELECT date_sub('month', TIMESTAMP '1992-09-15', TIMESTAMP '1992-11-14'), date_sub('month', TIMESTAMP '1992-09-15', TIMESTAMP '1992-11-15'), "+
+		"date_sub('month', TIMESTAMP '1992-01-31', TIMESTAMP '1992-02-29'), date_sub('month', TIMESTAMP '1992-01-31 10:00', TIMESTAMP '1992-02-29 09:00'), "+
+		"date_sub('year', TIMESTAMP '1992-02-29', TIMESTAMP '1993-02-28'), date_sub('day', TIMESTAMP '1992-09-15 10:00', TIMESTAMP '1992-09-17 09:00'), "+
+		"date_sub('hour', TIMESTAMP '1992-09-15 10:30', TIMESTAMP '1992-09-15 08:00'), date_sub('month', TIMESTAMP '1992-11-14', TIMESTAMP '1992-09-15'), "+
+		"date_sub('quarter', TIMESTAMP '1992-01-15', TIMESTAMP '1992-07-14'), date_sub('weeks', TIMESTAMP '1992-01-01', TIMESTAMP '1992-01-15 00:00:00'), "+
+		"date_sub('week', TIMESTAMP '1992-01-01', TIMESTAMP '1992-01-14 23:59:59'), "+
+		"date_add(TIMESTAMP '1992-01-31', INTERVAL 1 MONTH) = TIMESTAMP '1992-02-29', date_add(time, INTERVAL 36 HOURS) - time FROM m LIMIT 1")
+	want := []any{int64(1), int64(2), int64(1), int64(0), int64(1), int64(1), int64(-2), int64(-1), int64(1), int64(2), int64(1), true, int64(36 * time.Hour)}
+	for i := range want {
+		if got[0][i] != want[i] {
+			t.Errorf("column %d: %v, want %v", i, got[0][i], want[i])
+		}
+	}
+	wantErrors(t, open, []errCase{
+		{"SELECT date_sub('fortnight', time, time) FROM m", "date_sub: unknown unit 'fortnight'", "'fortnight'"},
+		{"SELECT date_add(time) FROM m", "date_add() takes 2 arguments", "date_add"},
+	})
+}

@@ -176,6 +176,8 @@ var funcDocs = []funcDoc{
 	{"date_trunc", "time", "date_trunc('unit', t[, 'zone'])", "the start of t's unit"},
 	{"time_bucket", "time", "time_bucket(width, t[, offset][, 'zone'])", "the start of t's bucket"},
 	{"date_diff", "time", "date_diff('unit', a, b)", "unit boundaries from a to b"},
+	{"date_sub", "time", "date_sub('unit', a, b)", "whole units from a to b"},
+	{"date_add", "time", "date_add(t, INTERVAL ...)", "t + INTERVAL ..."},
 	{"datediff", "time", "datediff('unit', a, b)", "date_diff"},
 	{"strftime", "time", "strftime(t, 'format'[, 'zone'])", "t as text"},
 	{"strptime", "time", "strptime(s, 'format')", "the time text s writes in format; NULL if it does not fit"},

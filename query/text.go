@@ -93,6 +93,8 @@ var textFuncs = map[string]textFunc{
 	"monthname": {args: []colKind{kInt, kString}, optional: 1, out: kString},
 	// datediff.go
 	"date_diff": {args: []colKind{kString, kInt, kInt}, out: kInt},
+	"date_sub":  {args: []colKind{kString, kInt, kInt}, out: kInt},
+	"date_add":  {args: []colKind{kInt, 0}, out: kInt}, // parsed as t + interval (textCall)
 	// regexp.go
 	"regexp_extract": {args: []colKind{kString, kString, kInt}, optional: 1, out: kString},
 	"regexp_replace": {args: []colKind{kString, kString, kString, kString}, optional: 1, out: kString},
@@ -133,6 +135,12 @@ func (p *parser) textCall(name token) *Arith {
 		}
 	}
 	p.expectPunct(")")
+	if a.Func == "date_add" { // DuckDB's date_add(t, INTERVAL ...): t + INTERVAL ...
+		if len(a.Args) != 2 {
+			p.fail(name.pos, "date_add() takes 2 arguments, a time and an interval, not %d", len(a.Args))
+		}
+		return &Arith{Op: '+', L: a.Args[0], R: a.Args[1], Pos: name.pos}
+	}
 	return a
 }
 
@@ -249,7 +257,7 @@ func (p *plan) compileText(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arit
 		if err != nil {
 			return err
 		}
-		if i > 0 && a.Func == "date_diff" {
+		if i > 0 && (a.Func == "date_diff" || a.Func == "date_sub") {
 			p.textAsTime(x, xp) // date_diff('day', '2024-01-02', time)
 		}
 		if i == 0 && (timeText[a.Func] != "" || a.Func == "last_day") {
@@ -286,7 +294,7 @@ func (p *plan) compileText(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arit
 	if regexpFuncs[a.Func] {
 		return p.compileRegexp(a, ap)
 	}
-	if a.Func == "date_diff" {
+	if a.Func == "date_diff" || a.Func == "date_sub" {
 		return p.compileDateDiff(a, ap)
 	}
 	ap.ts = a.Func == "strptime" || calendarFuncs[a.Func]
@@ -422,6 +430,8 @@ func textValue(fn string, args []*arithPlan, v []value) (value, bool) {
 		return regexpValue(fn, args, v)
 	case "date_diff":
 		return value{i: dateDiff(args[0].lit.s, v[1].i, v[2].i)}, true
+	case "date_sub":
+		return value{i: dateSub(args[0].lit.s, v[1].i, v[2].i)}, true
 	case "strptime":
 		ns, ok := strptime(v[0].s, v[1].s)
 		if !ok {
