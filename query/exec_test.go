@@ -279,7 +279,7 @@ func FuzzQuery(f *testing.F) {
 		"SELECT host, s, n % 3 AS r, count(*), sum(v), grouping(host, r) FROM m GROUP BY time(10m), ROLLUP (host, r), CUBE (s) HAVING grouping(s) = 0 ORDER BY 1, 2 LIMIT 20",
 		"SELECT s, count(*) FROM m GROUP BY GROUPING SETS ((s), (), (s, key)) ORDER BY s NULLS FIRST",
 		"SELECT upper(s) AS u, skewness(v), kurtosis(n), mode(key), entropy(s), mad(v), bit_or(n) FROM m WHERE u > 'B' GROUP BY ROLLUP (u) UNION ALL SELECT s, product(v), geomean(n), typeof(sum(v)), kurtosis_pop(x), 0, bit_xor(n) FROM m WHERE s > 'B' GROUP BY s",
-		"SELECT levenshtein(s, key), damerau_levenshtein(series, s), hamming(s, 'beta'), jaccard(s, series), jaro_winkler_similarity(s, 'alpha'), sha256(key), round(n, -1), trunc(n, -2), factorial(n % 25), bit_count(n), xor(n, 7) FROM m WHERE regexp_full_match(s, 'a.*a|b.*')",
+		"SELECT levenshtein(s, key), damerau_levenshtein(series, s), hamming(s, 'beta'), jaccard(s, series), jaro_winkler_similarity(s, 'alpha'), sha256(key), round(n, -1), trunc(n, -2), factorial(n % 25), bit_count(n), xor(n, 7), date_sub('month', time, now()), date_add(time, INTERVAL 1 MONTH) FROM m WHERE regexp_full_match(s, 'a.*a|b.*')",
 		"SELECT host, string_agg(s, '|' ORDER BY v DESC NULLS FIRST, n), count(*) AS c FROM m GROUP BY host HAVING max(v) <> min(v) ORDER BY c * -1, length(host)",
 		"SELECT time + INTERVAL 1 MONTH, n // 3, log(2, v), trunc(v, -1), gcd(n, 6), concat_ws('-', s, NULL, v), make_date(2024, n % 13, 29) FROM m WHERE v IS DISTINCT FROM x AND time > now() - INTERVAL 2 MONTH",
 		"SELECT host, CASE WHEN count(*) > 3 AND NOT (max(v) IS NULL) THEN 'a' WHEN sum(n) < 0 OR min(s) = 'x' THEN host END, max(v) > 1 AS hot, if(avg(v) IS NULL, 0, 1) FROM m WHERE v2 > 1 GROUP BY host ORDER BY v IS NULL",
