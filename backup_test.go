@@ -476,6 +476,7 @@ func TestBackupENOSPC(t *testing.T) {
 	s := openT(t, efs, Options{BlockRows: 32, SegmentMaxBytes: 4 << 10, RetentionInterval: NoRetentionLoop, CompactInterval: 0})
 	defer closeT(t, s)
 	fillBackupStore(t, s)
+	settleBackground(t, s, "ev") // else a merge or roll late on a busy machine takes an injected failure
 	want := storeImage(t, s)
 	w0 := efs.Ops(vfs.OpWrite)
 	if _, err := s.Backup(ctx, "probe", nil); err != nil {

@@ -116,3 +116,34 @@ func untilStopped(wg *sync.WaitGroup, stop <-chan struct{}, f func(i int) bool) 
 		}
 	}()
 }
+
+// settleBackground waits for the stream's background work (roll jobs,
+// the next segment's creation, merges of sealed segments of small
+// frames), takes its results into the view and makes every segment
+// durable: a test that counts or fails the file system's operations then
+// sees only its own.
+func settleBackground(t testing.TB, s *Store, stream string) {
+	t.Helper()
+	st, err := s.stream(stream, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for _, j := range st.bgRoll.jobs {
+		<-j.done
+	}
+	if n := st.bgRoll.next; n != nil {
+		<-n.done
+	}
+	if _, err := st.rollDone(); err != nil {
+		t.Fatal(err)
+	}
+	st.merge.wg.Wait()
+	if st.applyMerges() {
+		st.publish()
+	}
+	if err := st.syncUndurable(); err != nil { // nothing left for the interval tick to write
+		t.Fatal(err)
+	}
+}
