@@ -297,21 +297,15 @@ func sealForBench(b *testing.B, s *Store, stream string) {
 		b.Fatal(err)
 	}
 	st.mu.Lock()
-	defer st.mu.Unlock()
-	if err := st.writePending(); err != nil {
+	err = st.writePending()
+	if err == nil && st.w != nil && len(st.blocks) > 0 {
+		err = st.roll()
+	}
+	st.mu.Unlock()
+	if err != nil {
 		b.Fatal(err)
 	}
-	if st.w != nil && len(st.blocks) > 0 {
-		if err := st.roll(); err != nil {
-			b.Fatal(err)
-		}
-	}
-	st.merge.wg.Wait()
-	st.applyMerges()
-	st.publish()
-	if err := st.syncUndurable(); err != nil {
-		b.Fatal(err)
-	}
+	settleBackground(b, s, stream)
 }
 
 // startPassProfile starts a CPU profile of the pass alone when
