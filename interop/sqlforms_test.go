@@ -122,3 +122,22 @@ func TestInteropCondValues(t *testing.T) {
 		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)
 	}
 }
+
+// TestInteropGenSeries holds generate_series and range against DuckDB's:
+// an hourly grid LEFT JOINed to a series' hourly counts (0 for hours
+// without a row), a calendar-month series, and a long integer series
+// summed; the same text runs in both.
+func TestInteropGenSeries(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	for _, c := range []struct{ name, q string }{
+		{"an hourly grid", "SELECT g.h, coalesce(c.n, 0) AS n, c.top FROM (SELECT epoch_ms(generate_series) AS h FROM generate_series(TIMESTAMP '2014-02-14 10:00', TIMESTAMP '2014-02-16 10:00', INTERVAL 1 HOUR)) AS g " +
+			"LEFT JOIN (SELECT epoch_ms(date_trunc('hour', time)) AS h, count(*) AS n, max(value) AS top FROM nab WHERE series = 'nab/realAWSCloudwatch/ec2_cpu_utilization_24ae8d' AND value > 0.2 GROUP BY h) AS c " +
+			"ON g.h = c.h ORDER BY g.h"},
+		{"calendar months", "SELECT epoch_ms(generate_series) AS t FROM generate_series(TIMESTAMP '2024-01-31 06:00', TIMESTAMP '2025-03-01', INTERVAL 1 MONTH) ORDER BY t"},
+		{"range down by days", "SELECT epoch_ms(range) AS t FROM range(TIMESTAMP '2024-03-05', TIMESTAMP '2024-02-20', - INTERVAL 1 DAY) ORDER BY t DESC"},
+		{"a long range", "SELECT range < 500000 AS low, count(*) AS n, sum(range) AS s, min(range) AS lo, max(range) AS hi FROM range(-50, 1000003, 7) GROUP BY low ORDER BY low"},
+	} {
+		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)
+	}
+}

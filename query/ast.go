@@ -43,6 +43,9 @@ type Statement struct {
 	// Values: (VALUES (...), ...), rows written out (values.go); nil
 	// otherwise
 	Values *Values
+	// Gen: FROM generate_series(...) or range(...) (genseries.go); nil
+	// otherwise
+	Gen *GenSeries
 	// SetOp: "" for UNION ALL, else "union", "intersect", "intersect
 	// all", "except" or "except all" of the two SELECTs of Union
 	// (setop.go).

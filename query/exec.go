@@ -126,6 +126,15 @@ func exec(ctx context.Context, st *Statement, text string, open Opener, o *Optio
 		}
 		return valuesReader(st.Values, text, opts.Now.UnixNano(), opts.Allocator)
 	}
+	if st.Gen != nil {
+		opts := o.withDefaults()
+		if st.Explain {
+			pr := newRowsReader(opts, []outCol{{name: "plan", kind: kString}}, [][]value{{{s: explainGen(st.Gen)}}})
+			pr.schema = ExplainSchema
+			return pr, nil
+		}
+		return newGenReader(st.Gen, text, opts.Now.UnixNano(), opts.Allocator)
+	}
 	if st.Explain && st.Analyze {
 		return execAnalyze(ctx, st, text, open, o)
 	}

@@ -1012,6 +1012,10 @@ func (p *parser) source(st *Statement) {
 		}
 		return
 	}
+	if p.isGenSeries(t) {
+		p.genSeries(st)
+		return
+	}
 	st.Stream, st.streamPos = p.streamName()
 	if k := p.peek(); k.kind == tPunct && k.text == "(" {
 		p.fail(st.streamPos, "%q is no view of a stream: FROM fold(stream) reads the folded view (the current state), FROM stream every record", p.src[st.streamPos:k.pos])
@@ -1453,6 +1457,10 @@ func (p *parser) literal() *Lit {
 	t := p.advance()
 	l := &Lit{Pos: t.pos}
 	switch {
+	case t.kind == tPunct && t.text == "-" && p.peek().kind == tInt && p.peek().text == "9223372036854775808":
+		p.advance() // the least int64, whose magnitude is none
+		l.Kind, l.Int = LitInt, math.MinInt64
+		return l
 	case t.kind == tPunct && t.text == "-":
 		n := p.literal()
 		switch {

@@ -162,7 +162,7 @@ var shareScans = true
 // scansStream reports whether op reads a stream (or file) itself, as
 // one of a shared scan's SELECTs may.
 func scansStream(op *Statement) bool {
-	return op.Pivot == nil && op.Values == nil && op.Union == nil && len(op.With) == 0 && op.Join == nil && op.Sub == nil &&
+	return op.Pivot == nil && op.Values == nil && op.Gen == nil && op.Union == nil && len(op.With) == 0 && op.Join == nil && op.Sub == nil &&
 		!op.noFrom && !op.Explain && !op.Delete
 }
 

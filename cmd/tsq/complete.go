@@ -107,8 +107,15 @@ func (c *completer) suggest(before, full, word string) []prompt.Suggest {
 		return nil
 	}
 	prev := previousWord(before, word)
-	if strings.EqualFold(prev, "from") || strings.EqualFold(prev, "join") || strings.HasSuffix(strings.TrimRight(before[:len(before)-len(word)], " "), "fold(") {
+	if strings.HasSuffix(strings.TrimRight(before[:len(before)-len(word)], " "), "fold(") {
 		return prompt.FilterHasPrefix(names(c.streams(), "stream"), word, true)
+	}
+	if strings.EqualFold(prev, "from") || strings.EqualFold(prev, "join") { // a stream or a table function
+		out = names(c.streams(), "stream")
+		for _, f := range []string{"generate_series", "range"} {
+			out = append(out, prompt.Suggest{Text: f + "(", Description: "integers or times from start to stop"})
+		}
+		return prompt.FilterHasPrefix(out, word, true)
 	}
 	streams := mentioned(full)
 	if strings.HasPrefix(word, "'") || strings.HasPrefix(word, `"`) {

@@ -36,6 +36,8 @@ func TestCompletion(t *testing.T) {
 		{"DELETE FROM o", "DELETE FROM o", "o", "osm"},
 		{"SELECT * FROM o", "SELECT * FROM o", "o", "osm"},
 		{"SELECT * FROM fold(o", "SELECT * FROM fold(o", "o", "osm"},
+		{"SELECT * FROM gen", "SELECT * FROM gen", "gen", "generate_series("},
+		{"SELECT * FROM cpu a JOIN ra", "SELECT * FROM cpu a JOIN ra", "ra", "range("},
 		{"SELECT av", "SELECT av FROM cpu", "av", "avg"},
 		{"SELECT va", "SELECT va FROM cpu", "va", "value"},
 		{"SELECT isod", "SELECT isod FROM cpu", "isod", "isodow"},
