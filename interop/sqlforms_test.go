@@ -141,3 +141,15 @@ func TestInteropGenSeries(t *testing.T) {
 		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)
 	}
 }
+
+// TestInteropFormat holds printf and format of NAB's columns against
+// DuckDB's: text, floats by several directives, integers in hex and with
+// thousands; the same text runs in both.
+func TestInteropFormat(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	q := "SELECT printf('%-48s|%10.3f|%.2e|%5d|%g', series, value, value, CAST(value AS BIGINT), value) AS p, " +
+		"format('{:<10}|{:,.1f}|{:g}|{:#x}|{:>+9.2f}|{}', left(series, 8), value * 1000, value, CAST(value * 100 AS BIGINT), value, value) AS f " +
+		"FROM nab WHERE series LIKE 'nab/realKnownCause/%' ORDER BY series, time LIMIT 5000"
+	agreeWithDuckDB(t, node, s, path, "printf and format", q, q)
+}

@@ -256,6 +256,8 @@ func (p *parser) arithFactor() *Arith {
 	case isKw(t, "true") || isKw(t, "false"):
 		p.advance()
 		return &Arith{Lit: &Lit{Kind: LitBool, Bool: isKw(t, "true"), Pos: t.pos}, Pos: t.pos}
+	case t.kind == tPunct && t.text == "-" && p.tok(p.i+1).kind == tInt && p.tok(p.i+1).text == "9223372036854775808":
+		return &Arith{Lit: p.literal(), Pos: t.pos} // the least int64, whose magnitude is none
 	case t.kind == tPunct && t.text == "-":
 		p.advance()
 		return &Arith{Op: 'n', L: p.arithFactor(), Pos: t.pos}
@@ -528,6 +530,9 @@ type arithPlan struct {
 	// re: regexp_extract's and regexp_replace's pattern, compiled from
 	// the literal this plan is (regexp.go)
 	re *regexp.Regexp
+	// pf: printf's and format's format, parsed from the literal this
+	// plan is (format.go)
+	pf *fmtPlan
 	// look: op 'l', a correlated subquery's table for this run, looked
 	// up by args (lookup.go)
 	look *lookupTable

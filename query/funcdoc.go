@@ -208,6 +208,8 @@ var funcDocs = []funcDoc{
 	{"strpos", "text", "strpos(s, sub)", "place of sub, 1-based; 0 if absent"},
 	{"instr", "text", "instr(s, sub)", "strpos(s, sub)"},
 	{"concat_ws", "text", "concat_ws(sep, x, ...)", "the values not NULL joined by sep"},
+	{"printf", "text", "printf('format', x, ...)", "the values by C's directives: %d %x %f %e %g %s, flags, width, precision"},
+	{"format", "text", "format('format', x, ...)", "the values in {fmt}'s fields: {}, {1}, {:>8.2f}, {:,}"},
 	{"translate", "text", "translate(s, from, to)", "each character of from in s replaced by to's at its place, or dropped"},
 	{"md5", "text", "md5(s)", "the MD5 of s in hex"},
 	{"sha256", "text", "sha256(s)", "the SHA-256 of s in hex"},

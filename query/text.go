@@ -65,6 +65,9 @@ var textFuncs = map[string]textFunc{
 	"translate": {args: []colKind{kString, kString, kString}, out: kString},
 	"md5":       {args: []colKind{kString}, out: kString},
 	"typeof":    {args: []colKind{0}, out: kString}, // typeName
+	// format.go: printf(format, x, ...), format(format, x, ...)
+	"printf": {args: []colKind{kString, 0}, variadic: true, optional: 1, out: kString},
+	"format": {args: []colKind{kString, 0}, variadic: true, optional: 1, out: kString},
 	// similarity.go
 	"levenshtein":             {args: []colKind{kString, kString}, out: kInt},
 	"damerau_levenshtein":     {args: []colKind{kString, kString}, out: kInt},
@@ -294,6 +297,9 @@ func (p *plan) compileText(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arit
 	if regexpFuncs[a.Func] {
 		return p.compileRegexp(a, ap)
 	}
+	if a.Func == "printf" || a.Func == "format" {
+		return p.compileFormat(a, ap)
+	}
 	if a.Func == "date_diff" || a.Func == "date_sub" {
 		return p.compileDateDiff(a, ap)
 	}
@@ -428,6 +434,8 @@ func textValue(fn string, args []*arithPlan, v []value) (value, bool) {
 		return calendarValue(fn, args, v)
 	case "regexp_extract", "regexp_replace":
 		return regexpValue(fn, args, v)
+	case "printf", "format":
+		return value{s: args[0].pf.render(args[1:], v[1:])}, true
 	case "date_diff":
 		return value{i: dateDiff(args[0].lit.s, v[1].i, v[2].i)}, true
 	case "date_sub":
