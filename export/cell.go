@@ -105,6 +105,12 @@ func appendFloat(dst []byte, v float64, bits int) ([]byte, bool) {
 	case math.IsInf(v, -1):
 		return append(dst, "-Inf"...), true
 	}
+	// The fewest digits that read back, without an exponent from 1e-4 up
+	// to 1e21 as JSON and JavaScript print numbers: an epoch in seconds
+	// reads 1392388200, not 1.3923882e+09.
+	if a := math.Abs(v); a == 0 || a >= 1e-4 && a < 1e21 {
+		return strconv.AppendFloat(dst, v, 'f', -1, bits), false
+	}
 	return strconv.AppendFloat(dst, v, 'g', -1, bits), false
 }
 
