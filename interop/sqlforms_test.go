@@ -1,6 +1,9 @@
 package interop_test
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestInteropCorrelated holds correlated subqueries against DuckDB's:
 // each series' samples above its own mean, its samples equal to its
@@ -152,4 +155,22 @@ func TestInteropFormat(t *testing.T) {
 		"format('{:<10}|{:,.1f}|{:g}|{:#x}|{:>+9.2f}|{}', left(series, 8), value * 1000, value, CAST(value * 100 AS BIGINT), value, value) AS f " +
 		"FROM nab WHERE series LIKE 'nab/realKnownCause/%' ORDER BY series, time LIMIT 5000"
 	agreeWithDuckDB(t, node, s, path, "printf and format", q, q)
+}
+
+// TestInteropTimeBucket holds time_bucket against DuckDB's where its
+// buckets do not divide a day: weeks, 7 hours, 5 days, 7 months, an
+// offset, an origin and a calendar offset; the same text runs in both.
+func TestInteropTimeBucket(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	for _, w := range []string{"INTERVAL '1 week'", "INTERVAL '7 hours'", "INTERVAL '5 days'", "INTERVAL '7 months'",
+		"INTERVAL '90 minutes', INTERVAL '20 minutes'", "INTERVAL '13 hours', TIMESTAMP '2014-03-01 05:00:00'", "INTERVAL '2 months', INTERVAL '1 month'"} {
+		q := "SELECT epoch_ms(time_bucket(" + w + ", time)) AS b, count(*) AS n, max(value) AS top FROM nab " +
+			"WHERE series LIKE 'nab/realKnownCause/%' GROUP BY b ORDER BY b"
+		if strings.Count(w, "INTERVAL") == 2 || strings.Contains(w, "TIMESTAMP") { // the offset or origin goes after time
+			first, rest, _ := strings.Cut(w, ", ")
+			q = strings.Replace(q, "time_bucket("+w+", time)", "time_bucket("+first+", time, "+rest+")", 1)
+		}
+		agreeWithDuckDB(t, node, s, path, "time_bucket("+w+")", q, q)
+	}
 }

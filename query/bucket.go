@@ -16,6 +16,9 @@ import (
 type bucketer struct {
 	d, offset int64 // offset in [0, d)
 	months    int   // calendar buckets of this many months (d then approximates them)
+	// monthFrom is a month (year*12 + month-1) that starts a calendar
+	// bucket: 0 for GROUP BY time(), year 0; 2000-01 for time_bucket
+	monthFrom int64
 	loc       *time.Location
 	text      string // as written: time(1d, 6h, 'America/New_York')
 }
@@ -64,7 +67,7 @@ func (b *bucketer) span(t int64) (lo, hi int64) {
 func (b *bucketer) key(t int64) int64 {
 	if b.months > 0 && localRange(t) {
 		y, m, _ := time.Unix(0, t).In(b.location()).Date()
-		i := floorDiv(int64(y)*12+int64(m)-1, int64(b.months)) * int64(b.months)
+		i := b.monthFrom + floorDiv(int64(y)*12+int64(m)-1-b.monthFrom, int64(b.months))*int64(b.months)
 		return wallStart(int(floorDiv(i, 12)), time.Month(i-floorDiv(i, 12)*12+1), 1, 0, 0, 0, 0, b.location())
 	}
 	if b.loc == nil || !localRange(t) {

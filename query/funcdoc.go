@@ -174,7 +174,7 @@ var funcDocs = []funcDoc{
 	{"date_part", "time", "date_part('unit', t[, 'zone'])", "a time part by name"},
 	{"extract", "time", "extract(unit FROM t)", "date_part"},
 	{"date_trunc", "time", "date_trunc('unit', t[, 'zone'])", "the start of t's unit"},
-	{"time_bucket", "time", "time_bucket(width, t[, offset][, 'zone'])", "the start of t's bucket"},
+	{"time_bucket", "time", "time_bucket(width, t[, offset | origin][, 'zone'])", "the start of t's bucket, as DuckDB's (from 2000-01-03)"},
 	{"date_diff", "time", "date_diff('unit', a, b)", "unit boundaries from a to b"},
 	{"date_sub", "time", "date_sub('unit', a, b)", "whole units from a to b"},
 	{"date_add", "time", "date_add(t, INTERVAL ...)", "t + INTERVAL ..."},

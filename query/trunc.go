@@ -6,9 +6,11 @@ import (
 )
 
 // Instants computed by expressions: date_trunc('day', time) and
-// time_bucket(15m, time) give the start of the bucket GROUP BY time()
-// puts an instant in, as a timestamp; time ± a duration is a timestamp
-// too. They project, group, order and compare with time literals.
+// time_bucket(15m, time) give the start of an instant's bucket, as a
+// timestamp (time_bucket's counted from DuckDB's origin, 2000-01-03,
+// where GROUP BY time() counts from the epoch); time ± a duration is a
+// timestamp too. They project, group, order and compare with time
+// literals.
 
 // Trunc is the bucket of date_trunc or time_bucket (an Arith of Op 'f').
 type Trunc struct {
@@ -16,9 +18,20 @@ type Trunc struct {
 	Width  int64  // ns; calendar buckets approximate it
 	Months int    // calendar buckets of this many months
 	Offset int64
-	// the width and offset as written (time_bucket)
-	width, offset string
+	// MonthFrom: a month (year*12 + month-1) that starts a calendar
+	// bucket (time_bucket: 2000-01, or its origin's)
+	MonthFrom int64
+	// the width, offset and origin as written (time_bucket)
+	width, offset, origin string
 }
+
+// time_bucket's buckets start, unless its origin moves them, where
+// DuckDB's do: a width's at 2000-01-03 (a Monday) and whole widths from
+// it, calendar months' at January 2000.
+const (
+	bucketOrigin      = int64(946857600) * 1e9 // 2000-01-03T00:00:00Z
+	bucketMonthOrigin = 2000 * 12
+)
 
 // truncFuncs are the functions that truncate instants.
 var truncFuncs = map[string]bool{"date_trunc": true, "time_bucket": true}
@@ -72,14 +85,64 @@ func (p *parser) truncCall(name token) *Arith {
 	}
 	p.expectPunct(",")
 	a := &Arith{Op: 'f', Func: fn, L: p.arith(), Trunc: tr, Pos: name.pos}
-	if fn == "time_bucket" && p.acceptPunct(",") {
-		tr.Offset, tr.offset, a.Zone, a.zone = p.offsetZone("time_bucket", "the time", tr.width, tr.Months)
+	if fn == "time_bucket" {
+		tr.Offset, tr.MonthFrom = bucketOrigin, bucketMonthOrigin
+		if p.acceptPunct(",") {
+			a.Zone, a.zone = p.bucketOriginOffset(tr)
+		}
 	} else if p.acceptPunct(",") {
 		z := p.peek()
 		a.Zone, a.zone = p.zone(), z.text
 	}
 	p.expectPunct(")")
 	return a
+}
+
+// bucketOriginOffset parses what follows time_bucket(width, t, in tr:
+// an origin (a time: buckets start there and whole widths, or for
+// calendar buckets whole months, from it), an offset (buckets move by
+// it: a duration, or calendar months for calendar buckets) and then
+// perhaps a zone, or a zone. It returns the zone.
+func (p *parser) bucketOriginOffset(tr *Trunc) (*time.Location, string) {
+	o := p.peek()
+	switch {
+	case o.kind == tString && (o.typed || isTimeText(o.text)):
+		p.advance()
+		ns, ok := parseTime(o.text)
+		if !ok {
+			p.fail(o.pos, "time_bucket: %q is not a time (the origin buckets start at)", o.text)
+		}
+		u := time.Unix(0, ns).UTC()
+		tr.Offset, tr.MonthFrom, tr.origin = ns, int64(u.Year())*12+int64(u.Month())-1, o.text
+		return nil, ""
+	case o.kind != tDuration && !isPunct(o, "-"):
+		z := p.peek()
+		return p.zone(), z.text
+	}
+	neg := p.acceptPunct("-")
+	if o = p.advance(); o.kind != tDuration {
+		p.fail(o.pos, "time_bucket wants an offset such as 15m after the time, found %s", o.describe())
+	}
+	sign := int64(1)
+	if tr.offset = o.text; neg {
+		sign, tr.offset = -1, "-"+o.text
+	}
+	if n, ok := calendarMonths(o.text); ok {
+		if tr.Months == 0 {
+			p.fail(o.pos, "a calendar offset (%s) moves calendar buckets only, not buckets of %s", o.text, tr.width)
+		}
+		tr.MonthFrom += sign * int64(n)
+	} else {
+		if tr.Months > 0 {
+			p.fail(o.pos, "an offset is not supported with calendar buckets (%s): give months (INTERVAL 1 MONTH) or an origin (TIMESTAMP '2000-01-15')", tr.width)
+		}
+		tr.Offset += sign * p.duration(o)
+	}
+	if !p.acceptPunct(",") {
+		return nil, ""
+	}
+	z := p.peek()
+	return p.zone(), z.text
 }
 
 // bucketWidth parses the width d of a bucket of fn (time() or
@@ -134,6 +197,9 @@ func (a *Arith) writeTrunc(sb *strings.Builder) {
 	if tr.offset != "" {
 		sb.WriteString(", " + tr.offset)
 	}
+	if tr.origin != "" {
+		sb.WriteString(", TIMESTAMP '" + tr.origin + "'")
+	}
 	if a.Zone != nil {
 		sb.WriteString(", '" + a.zone + "'")
 	}
@@ -143,6 +209,6 @@ func (a *Arith) writeTrunc(sb *strings.Builder) {
 // bucketer returns the buckets of tr on the clock of loc (UTC when nil).
 func (tr *Trunc) bucketer(loc *time.Location) *bucketer {
 	bk := newBucketer(tr.Width, tr.Offset, loc, "")
-	bk.months = tr.Months
+	bk.months, bk.monthFrom = tr.Months, tr.MonthFrom
 	return bk
 }

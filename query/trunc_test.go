@@ -1,6 +1,8 @@
 package query
 
 import (
+	"fmt"
+	"math/big"
 	"math/rand/v2"
 	"regexp"
 	"slices"
@@ -282,7 +284,8 @@ func TestTruncBucketInvariant(t *testing.T) {
 	for unit := range truncUnits {
 		truncs = append(truncs, truncOf(t, "date_trunc('"+unit+"', time)"))
 	}
-	for _, e := range []string{"time_bucket(90m, time)", "time_bucket(1d, time, -6h)", "time_bucket(7m, time, 3m)", "time_bucket(2mo, time)", "time_bucket(1y, time)"} {
+	for _, e := range []string{"time_bucket(90m, time)", "time_bucket(1d, time, -6h)", "time_bucket(7m, time, 3m)", "time_bucket(2mo, time)", "time_bucket(1y, time)",
+		"time_bucket(7h, time)", "time_bucket(1w, time)", "time_bucket(7mo, time)", "time_bucket(2mo, time, 1mo)", "time_bucket(5d, time, TIMESTAMP '1999-05-04 03:02:01')", "time_bucket(5mo, time, TIMESTAMP '1999-05-04')"} {
 		truncs = append(truncs, truncOf(t, e))
 	}
 	rng := rand.New(rand.NewPCG(11, 13))
@@ -512,4 +515,93 @@ func TestTruncAcrossChanges(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestTimeBucketOrigin: time_bucket's buckets start where DuckDB 1.5's
+// do (answers taken from it): whole widths from 2000-01-03 (a Monday),
+// whole months from January 2000, moved by an offset (a duration, or
+// months for calendar buckets) or started at an origin, on the UTC
+// clock or a zone's; and, for random widths, offsets and instants, at
+// origin + floor((t - origin) / width) * width.
+func TestTimeBucketOrigin(t *testing.T) {
+	src, _ := testSource(t, 10, 10)
+	open := openOnly(src)
+	for _, c := range []struct{ expr, want string }{
+		{"time_bucket(1w, TIMESTAMP '2024-01-10 10:17')", "2024-01-08T00:00:00Z"},
+		{"time_bucket(INTERVAL '1 week', TIMESTAMP '2024-01-10 10:17', TIMESTAMP '2024-01-01')", "2024-01-08T00:00:00Z"},
+		{"time_bucket(5d, TIMESTAMP '2024-01-10 10:17')", "2024-01-07T00:00:00Z"},
+		{"time_bucket(7h, TIMESTAMP '2024-01-10 10:17')", "2024-01-10T08:00:00Z"},
+		{"time_bucket(7h, TIMESTAMP '1960-01-10 10:17')", "1960-01-10T10:00:00Z"},
+		{"time_bucket(INTERVAL '15 minutes', TIMESTAMP '2024-01-01 10:17', TIMESTAMP '2000-01-01 00:05')", "2024-01-01T10:05:00Z"},
+		{"time_bucket(INTERVAL '15 minutes', TIMESTAMP '1999-12-31 23:59', TIMESTAMP '2000-01-01 00:05')", "1999-12-31T23:50:00Z"},
+		{"time_bucket(INTERVAL '90 minutes', TIMESTAMP '2024-01-10 10:17', TIMESTAMP '2024-01-10 10:00')", "2024-01-10T10:00:00Z"},
+		{"time_bucket(INTERVAL '15 minutes', TIMESTAMP '2024-01-01 10:17', INTERVAL '5 minutes')", "2024-01-01T10:05:00Z"},
+		{"time_bucket(INTERVAL '1 day', TIMESTAMP '2024-01-01 10:17', INTERVAL '6 hours')", "2024-01-01T06:00:00Z"},
+		{"time_bucket(1d, TIMESTAMP '2024-01-10 10:17', - INTERVAL 2 HOURS)", "2024-01-09T22:00:00Z"},
+		{"time_bucket(INTERVAL '7 months', TIMESTAMP '2024-01-20')", "2023-12-01T00:00:00Z"},
+		{"time_bucket(INTERVAL '5 months', TIMESTAMP '2024-01-20')", "2023-10-01T00:00:00Z"},
+		{"time_bucket(INTERVAL '3 months', TIMESTAMP '2024-05-20')", "2024-04-01T00:00:00Z"},
+		{"time_bucket(INTERVAL '5 years', TIMESTAMP '2024-05-20')", "2020-01-01T00:00:00Z"},
+		{"time_bucket(INTERVAL '2 months', TIMESTAMP '2024-01-20', TIMESTAMP '2000-02-15')", "2023-12-01T00:00:00Z"},
+		{"time_bucket(INTERVAL '1 month', TIMESTAMP '2024-01-20', TIMESTAMP '2000-01-15 06:00')", "2024-01-01T00:00:00Z"},
+		{"time_bucket(INTERVAL '1 month', TIMESTAMP '2024-01-20', TIMESTAMP '1999-12-31 23:00')", "2024-01-01T00:00:00Z"},
+		{"time_bucket(INTERVAL '2 months', TIMESTAMP '2024-01-10', INTERVAL '1 month')", "2023-12-01T00:00:00Z"},
+		{"time_bucket(INTERVAL '1 week', TIMESTAMP '2024-01-10 10:17', 'Europe/Berlin')", "2024-01-07T23:00:00Z"},
+		{"time_bucket(INTERVAL '7 hours', TIMESTAMP '2024-01-10 10:17', 'America/New_York')", "2024-01-10T06:00:00Z"},
+		{"time_bucket(INTERVAL '1 day', TIMESTAMP '2024-03-31 10:17', 'Europe/Berlin')", "2024-03-30T23:00:00Z"},
+		{"time_bucket(INTERVAL '5 months', TIMESTAMP '2024-01-20 10:17', 'Asia/Tokyo')", "2023-09-30T15:00:00Z"},
+	} {
+		got, err := runCells("SELECT "+c.expr+" AS b", open, nil)
+		if err != nil {
+			t.Errorf("%s: %v", c.expr, err)
+			continue
+		}
+		if s := time.Unix(0, got[0][0].(int64)).UTC().Format(time.RFC3339Nano); s != c.want {
+			t.Errorf("%s: %s, want %s", c.expr, s, c.want)
+		}
+	}
+	// Its name keeps the origin; GROUP BY time() stays on the epoch.
+	if got := mustRun(t, open, "DESCRIBE SELECT time_bucket(15m, time, TIMESTAMP '2000-01-01 00:05') FROM m"); got[0][0] != "time_bucket(15m, time, TIMESTAMP '2000-01-01 00:05')" {
+		t.Errorf("name %v", got[0][0])
+	}
+	rng := rand.New(rand.NewPCG(5, 8))
+	lo := time.Date(1700, 1, 1, 0, 0, 0, 0, time.UTC).UnixNano()
+	for range 3000 {
+		w := 1 + rng.Int64N(int64(40*24*time.Hour))
+		const span = int64(270 * 365 * 24 * time.Hour) // twice: 1700 to 2240
+		ts := lo + rng.Int64N(span) + rng.Int64N(span)
+		origin := time.Unix(0, lo+rng.Int64N(span)+rng.Int64N(span)).UTC().Format("2006-01-02 15:04:05.999999999")
+		off := rng.Int64N(2*w) - w
+		for _, form := range []struct {
+			expr string
+			from int64
+		}{
+			{fmt.Sprintf("time_bucket(%dns, time)", w), bucketOrigin},
+			{fmt.Sprintf("time_bucket(%dns, time, %dns)", w, off), bucketOrigin + off},
+			{fmt.Sprintf("time_bucket(%dns, time, TIMESTAMP '%s')", w, origin), 0},
+		} {
+			from := form.from
+			if from == 0 {
+				from, _ = parseTime(origin)
+			}
+			want := new(big.Int).Sub(big.NewInt(ts), big.NewInt(from))
+			q, _ := new(big.Int).DivMod(want, big.NewInt(w), new(big.Int)) // Euclidean: floor for w > 0
+			want.Mul(q, big.NewInt(w)).Add(want, big.NewInt(from))
+			if got := truncOf(t, form.expr).bucketer(nil).key(ts); got != want.Int64() {
+				t.Fatalf("%s at %d: %d, want %v", form.expr, ts, got, want)
+			}
+		}
+	}
+}
+
+// TestTimeBucketErrors: offsets of the wrong kind for the width, and an
+// origin that is no time, are refused where they are written.
+func TestTimeBucketErrors(t *testing.T) {
+	src, _ := testSource(t, 10, 10)
+	wantErrors(t, openOnly(src), []errCase{
+		{"SELECT time_bucket(1h, time, INTERVAL 1 MONTH) FROM m", "a calendar offset (1mo) moves calendar buckets only, not buckets of 1h", "INTERVAL 1 MONTH"},
+		{"SELECT time_bucket(1mo, time, 14d) FROM m", "an offset is not supported with calendar buckets (1mo)", "14d"},
+		{"SELECT time_bucket(1h, time, TIMESTAMP 'noon') FROM m", "'noon' is not a time", ""},
+		{"SELECT time_bucket(1h, time, 'Mars/Olympus') FROM m", "unknown time zone", "'Mars"},
+	})
 }
