@@ -174,3 +174,14 @@ func TestInteropTimeBucket(t *testing.T) {
 		agreeWithDuckDB(t, node, s, path, "time_bucket("+w+")", q, q)
 	}
 }
+
+// TestInteropSimilarTo holds SIMILAR TO and ILIKE against DuckDB's; the
+// same text runs in both.
+func TestInteropSimilarTo(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	q := "SELECT series, count(*) FILTER (WHERE series SIMILAR TO '.*(cpu|CPU)_[a-z]+.*') AS cpu, " +
+		"count(*) FILTER (WHERE series NOT SIMILAR TO 'nab/real[A-Z][a-z]+/.*') AS other, count(*) FILTER (WHERE series ILIKE '%TAXI%') AS taxi " +
+		"FROM nab GROUP BY series ORDER BY series"
+	agreeWithDuckDB(t, node, s, path, "SIMILAR TO and ILIKE", q, q)
+}

@@ -452,6 +452,8 @@ type Regex struct {
 	Col *ColRef
 	Re  *regexp.Regexp
 	Neg bool
+	// text: the test as written when it was no =~ (ILIKE, SIMILAR TO)
+	text string
 }
 
 // In is col [NOT] IN (lit, ...), or IN (SELECT ...): the subquery's

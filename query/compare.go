@@ -115,7 +115,7 @@ func (p *parser) arithAt(i int, right bool) bool {
 		if isKw(n, "not") {
 			n = p.tok(i + 2)
 		}
-		return isPunct(p.tok(i+1), "||") || !right && (isKw(n, "like") || isKw(n, "ilike") || isKw(n, "in"))
+		return isPunct(p.tok(i+1), "||") || !right && (isKw(n, "like") || isKw(n, "ilike") || isKw(n, "in") || isKw(n, "similar"))
 	case t.kind == tEOF:
 		return false
 	case isKw(t, "now") && isPunct(p.tok(i+1), "(") && isPunct(p.tok(i+2), ")"):
@@ -145,7 +145,7 @@ func (p *parser) arithAt(i int, right bool) bool {
 		if isKw(after, "is") { // (v + 1) IS NULL, (v > 1) IS TRUE: a value tested
 			return true
 		}
-		if isKw(after, "in") || isKw(after, "between") || isKw(after, "like") || isKw(after, "ilike") || isKw(after, "not") {
+		if isKw(after, "in") || isKw(after, "between") || isKw(after, "like") || isKw(after, "ilike") || isKw(after, "not") || p.similarAt(p.closing(i)+1) {
 			return !p.condInside(i) // (v + 1) IN (2, 3); (a = 1 OR b = 2) NOT ... groups
 		}
 		return isArithOp(after) || after.kind == tPunct && cmpOps[after.text]
@@ -172,7 +172,7 @@ func (p *parser) condInside(i int) bool {
 		case depth > 0:
 		case t.kind == tPunct && cmpOps[t.text]:
 			return true
-		case t.kind == tIdent && condWords[strings.ToLower(t.text)]:
+		case t.kind == tIdent && condWords[strings.ToLower(t.text)], p.similarAt(j):
 			return true
 		}
 	}

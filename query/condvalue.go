@@ -15,7 +15,9 @@ func (p *parser) condFollows(i int) bool {
 		return cmpOps[t.text] || t.text == "=~" || t.text == "!~"
 	case isKw(t, "not"):
 		n := p.tok(i + 1)
-		return isKw(n, "in") || isKw(n, "like") || isKw(n, "ilike") || isKw(n, "between")
+		return isKw(n, "in") || isKw(n, "like") || isKw(n, "ilike") || isKw(n, "between") || p.similarAt(i+1)
+	case p.similarAt(i):
+		return true
 	}
 	for _, kw := range []string{"is", "in", "like", "ilike", "between", "and", "or"} {
 		if isKw(t, kw) {

@@ -258,6 +258,9 @@ func exprString(e Expr) string {
 		}
 		return e.Col.Name + " " + n + "LIKE '" + e.Pattern + "'"
 	case *Regex:
+		if e.text != "" {
+			return e.text
+		}
 		op := "=~"
 		if e.Neg {
 			op = "!~"

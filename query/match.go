@@ -198,14 +198,19 @@ func (p *parser) exprMatch(x *Arith) Expr {
 			return &Or{L: p.comparison(x, "<", lo, t.pos), R: p.comparison(x, ">", hi, and.pos), text: text}
 		}
 		return &And{L: p.comparison(x, ">=", lo, t.pos), R: p.comparison(x, "<=", hi, and.pos), text: text}
-	case isKw(t, "not") && (isKw(p.tok(p.i+1), "like") || isKw(p.tok(p.i+1), "ilike") || isKw(p.tok(p.i+1), "in")):
+	case isKw(t, "not") && (isKw(p.tok(p.i+1), "like") || isKw(p.tok(p.i+1), "ilike") || isKw(p.tok(p.i+1), "in") || p.similarAt(p.i+1)):
 		p.advance()
 		m.Neg = true
-	case !isKw(t, "like") && !isKw(t, "ilike") && !isKw(t, "in"):
+	case !isKw(t, "like") && !isKw(t, "ilike") && !isKw(t, "in") && !p.similarAt(p.i):
 		return nil
 	}
+	if p.similarAt(p.i) {
+		m.Re, m.text = p.similarTo(operandText(x), m.Neg)
+		return m
+	}
 	if p.acceptKw("ilike") { // LIKE ignoring case: a regular expression match
-		m.Re = likeRegexpFold(p.likePattern("ILIKE"), true)
+		pattern := p.likePattern("ILIKE")
+		m.Re, m.text = likeRegexpFold(pattern, true), ilikeText(operandText(x), pattern, m.Neg)
 		return m
 	}
 	if p.acceptKw("like") {
@@ -240,6 +245,38 @@ func (p *parser) exprMatch(x *Arith) Expr {
 	}
 	p.expectPunct(")")
 	return out
+}
+
+// similarAt reports whether SIMILAR TO starts at token i: SQL's
+// regular expression match of the whole text (DuckDB's, RE2's syntax).
+func (p *parser) similarAt(i int) bool {
+	return isKw(p.tok(i), "similar") && isKw(p.tok(i+1), "to")
+}
+
+// similarTo parses the rest of x [NOT] SIMILAR TO 'pattern' at SIMILAR
+// (x as written, its NOT given) and returns the compiled pattern and
+// the test as written.
+func (p *parser) similarTo(x string, neg bool) (*regexp.Regexp, string) {
+	p.advance()
+	p.advance()
+	s := p.advance()
+	if s.kind != tString {
+		p.fail(s.pos, "SIMILAR TO wants a pattern string, found %s", s.describe())
+	}
+	not := ""
+	if neg {
+		not = "NOT "
+	}
+	return p.regex(s), x + " " + not + "SIMILAR TO '" + strings.ReplaceAll(s.text, "'", "''") + "'"
+}
+
+// ilikeText is x [NOT] ILIKE 'pattern' as written.
+func ilikeText(x, pattern string, neg bool) string {
+	not := ""
+	if neg {
+		not = "NOT "
+	}
+	return x + " " + not + "ILIKE '" + strings.ReplaceAll(pattern, "'", "''") + "'"
 }
 
 // matcher returns the test of a non-null text value, or nil for IS NULL.

@@ -1343,7 +1343,11 @@ func (p *parser) predicate() Expr {
 		return &Like{Col: c, Pattern: p.likePattern("LIKE"), Neg: neg, Pos: pos}
 	case isKw(k, "ilike"): // LIKE ignoring case: a regular expression match
 		p.advance()
-		return &Regex{Col: c, Re: likeRegexpFold(p.likePattern("ILIKE"), true), Neg: neg}
+		pattern := p.likePattern("ILIKE")
+		return &Regex{Col: c, Re: likeRegexpFold(pattern, true), Neg: neg, text: ilikeText(c.Name, pattern, neg)}
+	case p.similarAt(p.i):
+		re, text := p.similarTo(c.Name, neg)
+		return &Regex{Col: c, Re: re, Neg: neg, text: text}
 	case isKw(k, "in"):
 		p.advance()
 		open := p.expectPunct("(")
