@@ -2,6 +2,7 @@ package query
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -104,4 +105,22 @@ func TestIsDistinctFrom(t *testing.T) {
 	if _, ok := rr[0][0].(bool); !ok {
 		t.Errorf("IS DISTINCT FROM as a value: %T", rr[0][0])
 	}
+}
+
+// TestAliasQuoted: AS "name" and AS 'name' name a column as AS name
+// does (DuckDB takes both), spaces and all; the name is then written in
+// backquotes; an empty or typed string is no name.
+func TestAliasQuoted(t *testing.T) {
+	src, _ := testSource(t, 500, 50)
+	open := openOnly(src)
+	cols, err := columnNamesOf(`SELECT series, avg(v) AS "mean v", max(v) AS 'top' FROM m GROUP BY series`, open)
+	if err != nil || strings.Join(cols, "|") != "series|mean v|top" {
+		t.Fatalf("names %q %v", cols, err)
+	}
+	sameRows(t, open, "SELECT series, avg(v) AS \"mean v\" FROM m GROUP BY series ORDER BY `mean v` DESC, series",
+		"SELECT series, avg(v) AS m FROM m GROUP BY series ORDER BY m DESC, series", 2)
+	wantErrors(t, open, []errCase{
+		{"SELECT v AS '' FROM m", "expected a name after AS", "''"},
+		{"SELECT v AS TIMESTAMP '2024-01-01' FROM m", "expected a name after AS", "'2024"},
+	})
 }

@@ -532,7 +532,8 @@ func (p *parser) starModifiers(it *SelectItem) {
 func (p *parser) alias(it *SelectItem) {
 	if p.acceptKw("as") {
 		a := p.advance()
-		if a.kind != tIdent && a.kind != tQuoted {
+		// AS "mean value" and AS 'x' name the column too, as in DuckDB
+		if a.kind != tIdent && a.kind != tQuoted && (a.kind != tString || a.typed || a.text == "") {
 			p.fail(a.pos, "expected a name after AS, found %s", a.describe())
 		}
 		it.Alias = a.text
