@@ -78,9 +78,10 @@ func zoneNamed(name string) (*time.Location, bool) {
 // %n %t %%; any other % sequence is written as it is.
 func strftime(t time.Time, format string) string {
 	var sb strings.Builder
+	bare := false // %-d: a number without its zeros
 	pad := func(n, width int) {
 		s := strconv.Itoa(n)
-		for i := len(s); i < width; i++ {
+		for i := len(s); i < width && !bare; i++ {
 			sb.WriteByte('0')
 		}
 		sb.WriteString(s)
@@ -92,6 +93,9 @@ func strftime(t time.Time, format string) string {
 			continue
 		}
 		i++
+		if bare = format[i] == '-' && i+1 < len(format) && strings.IndexByte("dmyHIMSj", format[i+1]) >= 0; bare {
+			i++
+		}
 		switch format[i] {
 		case 'Y':
 			pad(t.Year(), 4)
@@ -116,6 +120,22 @@ func strftime(t time.Time, format string) string {
 			pad(t.Second(), 2)
 		case 'f':
 			pad(t.Nanosecond()/1000, 6)
+		case 'g': // DuckDB's milliseconds
+			pad(t.Nanosecond()/1e6, 3)
+		case 'n': // DuckDB's nanoseconds
+			pad(t.Nanosecond(), 9)
+		case 'U', 'W': // the week of the year from its first Sunday (Monday), 00 before it
+			wd := int(t.Weekday())
+			if format[i] == 'W' {
+				wd = (wd + 6) % 7
+			}
+			pad((t.YearDay()-1+7-wd)/7, 2)
+		case 'c':
+			sb.WriteString(strftime(t, "%Y-%m-%d %H:%M:%S"))
+		case 'x':
+			sb.WriteString(strftime(t, "%Y-%m-%d"))
+		case 'X':
+			sb.WriteString(strftime(t, "%H:%M:%S"))
 		case 'p':
 			if t.Hour() < 12 {
 				sb.WriteString("AM")
@@ -128,7 +148,7 @@ func strftime(t time.Time, format string) string {
 			sb.WriteString(t.Weekday().String()[:3])
 		case 'A':
 			sb.WriteString(t.Weekday().String())
-		case 'b':
+		case 'b', 'h':
 			sb.WriteString(t.Month().String()[:3])
 		case 'B':
 			sb.WriteString(t.Month().String())
@@ -160,8 +180,6 @@ func strftime(t time.Time, format string) string {
 			sb.WriteString(strftime(t, "%H:%M:%S"))
 		case 's':
 			sb.WriteString(strconv.FormatInt(floorDiv(t.UnixNano(), 1e9), 10))
-		case 'n':
-			sb.WriteByte('\n')
 		case 't':
 			sb.WriteByte('\t')
 		case '%':

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -29,10 +30,31 @@ func TestStrftime(t *testing.T) {
 			want := tm.Format("2006|06|01|02|_2|15|03|04|05|.000000|PM|002|Mon|Monday|Jan|January|") +
 				strconv.Itoa((int(tm.Weekday())+6)%7+1) + "|" + strconv.Itoa(int(tm.Weekday())) + "|" +
 				twoDigits(isoW) + "|" + strconv.Itoa(isoY) + "|" + name + "|" + tm.Format("-0700|2006-01-02|15:04:05|") +
-				strconv.FormatInt(int64(math.Floor(float64(ns)/1e9)), 10) + "|%|%q|\n\t"
+				strconv.FormatInt(int64(math.Floor(float64(ns)/1e9)), 10) + "|%|%q|\t"
 			want = replaceOnce(want, "|.", "|") // %f has no dot
-			got := strftime(tm, "%Y|%y|%m|%d|%e|%H|%I|%M|%S|%f|%p|%j|%a|%A|%b|%B|%u|%w|%V|%G|%Z|%z|%F|%T|%s|%%|%q|%n%t")
+			got := strftime(tm, "%Y|%y|%m|%d|%e|%H|%I|%M|%S|%f|%p|%j|%a|%A|%b|%B|%u|%w|%V|%G|%Z|%z|%F|%T|%s|%%|%q|%t")
 			if got != want {
+				t.Fatalf("%v: %q, want %q", tm, got, want)
+			}
+			// DuckDB's: numbers without zeros, %h, weeks from the first
+			// Sunday and Monday (counted: 00 before it), %c %x %X,
+			// milliseconds and nanoseconds.
+			sundays, mondays := 0, 0
+			for d := time.Date(tm.Year(), 1, 1, 0, 0, 0, 0, loc); d.YearDay() <= tm.YearDay() && d.Year() == tm.Year(); d = d.AddDate(0, 0, 1) {
+				switch d.Weekday() {
+				case time.Sunday:
+					sundays++
+				case time.Monday:
+					mondays++
+				}
+			}
+			itoa := strconv.Itoa
+			want = itoa(tm.Day()) + "|" + itoa(int(tm.Month())) + "|" + itoa((tm.Year()%100+100)%100) + "|" + itoa(tm.Hour()) + "|" +
+				itoa((tm.Hour()+11)%12+1) + "|" + itoa(tm.Minute()) + "|" + itoa(tm.Second()) + "|" + itoa(tm.YearDay()) + "|" +
+				tm.Format("Jan") + "|" + twoDigits(sundays) + "|" + twoDigits(mondays) + "|" + tm.Format("2006-01-02 15:04:05|2006-01-02|15:04:05|.000") +
+				fmt.Sprintf("|%09d", tm.Nanosecond())
+			want = replaceOnce(want, "|.", "|")
+			if got := strftime(tm, "%-d|%-m|%-y|%-H|%-I|%-M|%-S|%-j|%h|%U|%W|%c|%x|%X|%g|%n"); got != want {
 				t.Fatalf("%v: %q, want %q", tm, got, want)
 			}
 		}
@@ -175,5 +197,20 @@ func TestZoneNamed(t *testing.T) {
 	got := mustRun(t, openOnly(src), "SELECT strftime(time, '%H', concat('Mars/', s)) FROM m WHERE s IS NOT NULL LIMIT 1")
 	if len(got) != 1 || got[0][0] != nil {
 		t.Errorf("strftime with a zone that is none: %v, want NULL", got)
+	}
+}
+
+// TestStrftimeDuckDB: DuckDB 1.5's answers for its directives beyond
+// C's, and strptime reading them back.
+func TestStrftimeDuckDB(t *testing.T) {
+	src, _ := testSource(t, 10, 10)
+	open := openOnly(src)
+	got := mustRun(t, open, "SELECT strftime(TIMESTAMP '2014-02-04 04:05:06.123456', '%-d|%h|%-m|%-y|%-H|%-I|%-M|%-S|%-j|%U|%W|%c|%x|%X|%g|%n'), "+
+		"strftime(TIMESTAMP '2014-01-01', '%U|%W|%j|%-j'), strftime(TIMESTAMP '2017-01-01', '%U|%W'), strftime(TIMESTAMP '2018-12-31', '%U|%W'), "+
+		"strptime('4/2/2014 4:05', '%-d/%-m/%Y %-H:%M'), strptime('2014-02-04 04:05:06', '%c')")
+	want := []any{"4|Feb|2|14|4|4|5|6|35|05|05|2014-02-04 04:05:06|2014-02-04|04:05:06|123|123456000", "00|00|001|1", "01|00", "52|53",
+		time.Date(2014, 2, 4, 4, 5, 0, 0, time.UTC).UnixNano(), time.Date(2014, 2, 4, 4, 5, 6, 0, time.UTC).UnixNano()}
+	if fmt.Sprint(got) != fmt.Sprint([][]any{want}) {
+		t.Errorf("got  %v\nwant %v", got, [][]any{want})
 	}
 }

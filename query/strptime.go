@@ -46,7 +46,8 @@ func strptime(s, format string) (ns int64, ok bool) {
 		}
 		return 0, false
 	}
-	format = strings.NewReplacer("%F", "%Y-%m-%d", "%T", "%H:%M:%S", "%D", "%m/%d/%y").Replace(format)
+	format = strings.NewReplacer("%F", "%Y-%m-%d", "%T", "%H:%M:%S", "%D", "%m/%d/%y", "%c", "%Y-%m-%d %H:%M:%S", "%x", "%Y-%m-%d", "%X", "%H:%M:%S",
+		"%-d", "%d", "%-m", "%m", "%-H", "%H", "%-I", "%I", "%-M", "%M", "%-S", "%S", "%-j", "%j").Replace(format)
 	for f := 0; f < len(format); f++ {
 		c := format[f]
 		switch {
