@@ -533,6 +533,9 @@ type arithPlan struct {
 	// pf: printf's and format's format, parsed from the literal this
 	// plan is (format.go)
 	pf *fmtPlan
+	// volatile: a function whose every call differs (random, uuid):
+	// computed for each row, never once for a batch or a dictionary
+	volatile bool
 	// look: op 'l', a correlated subquery's table for this run, looked
 	// up by args (lookup.go)
 	look *lookupTable

@@ -1,6 +1,9 @@
 package query
 
 import (
+	"encoding/binary"
+	"encoding/hex"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -65,6 +68,10 @@ var textFuncs = map[string]textFunc{
 	"translate": {args: []colKind{kString, kString, kString}, out: kString},
 	"md5":       {args: []colKind{kString}, out: kString},
 	"typeof":    {args: []colKind{0}, out: kString}, // typeName
+	// random() in [0, 1), uuid() (gen_random_uuid()): a new value each row
+	"random":          {args: []colKind{kInt}, out: kFloat},
+	"uuid":            {args: []colKind{kInt}, out: kString},
+	"gen_random_uuid": {args: []colKind{kInt}, out: kString},
 	// format.go: printf(format, x, ...), format(format, x, ...)
 	"printf": {args: []colKind{kString, 0}, variadic: true, optional: 1, out: kString},
 	"format": {args: []colKind{kString, 0}, variadic: true, optional: 1, out: kString},
@@ -107,6 +114,10 @@ var textFuncs = map[string]textFunc{
 	"cast_varchar": {args: []colKind{0}, out: kString},
 }
 
+// volatileFuncs are the functions whose every call differs: written
+// without arguments, computed for each row (arithPlan.volatile).
+var volatileFuncs = map[string]bool{"random": true, "uuid": true, "gen_random_uuid": true}
+
 // timeText are the text functions of a time: strftime's format is its
 // argument, the others' fixed.
 var timeText = map[string]string{"strftime": "(its argument)", "dayname": "%A", "monthname": "%B"}
@@ -129,6 +140,14 @@ func (p *parser) textCall(name token) *Arith {
 		}
 		a.Func, a.Args = "strpos", []*Arith{p.arith(), sub}
 		p.expectPunct(")")
+		return a
+	}
+	if volatileFuncs[a.Func] { // random(): an argument of its own, which it ignores and never writes
+		if t := p.peek(); !isPunct(t, ")") {
+			p.fail(t.pos, "%s() takes no arguments", a.Func)
+		}
+		p.advance()
+		a.Args = []*Arith{{Lit: &Lit{Kind: LitInt, Pos: name.pos}, Pos: name.pos}}
 		return a
 	}
 	for {
@@ -231,6 +250,9 @@ func (a *Arith) writeText(sb *strings.Builder) {
 	}
 	sb.WriteString(a.Func + "(")
 	for i, x := range a.Args {
+		if volatileFuncs[a.Func] { // its own argument
+			break
+		}
 		if i > 0 {
 			sb.WriteString(", ")
 		}
@@ -254,6 +276,7 @@ func (p *plan) compileText(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arit
 		return p.errAt(a.Pos, "%s() takes %s arguments, not %d", a.Func, want, n)
 	}
 	ap.fn, ap.kind = a.Func, f.out
+	ap.volatile = volatileFuncs[a.Func]
 	ap.skipNulls = a.Func == "concat" && !a.pipes || a.Func == "concat_ws"
 	for i, x := range a.Args {
 		xp, err := p.compileArith(x, leaf)
@@ -434,6 +457,17 @@ func textValue(fn string, args []*arithPlan, v []value) (value, bool) {
 		return calendarValue(fn, args, v)
 	case "regexp_extract", "regexp_replace":
 		return regexpValue(fn, args, v)
+	case "random":
+		return fv(rand.Float64()), true
+	case "uuid", "gen_random_uuid": // version 4: random bits
+		hi, lo := rand.Uint64(), rand.Uint64()
+		hi = hi&^(0xf<<12) | 4<<12   // the version
+		lo = lo&^(0xc<<60) | 0x8<<60 // the variant
+		var b [16]byte
+		binary.BigEndian.PutUint64(b[:8], hi)
+		binary.BigEndian.PutUint64(b[8:], lo)
+		h := hex.EncodeToString(b[:])
+		return value{s: h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]}, true
 	case "printf", "format":
 		return value{s: args[0].pf.render(args[1:], v[1:])}, true
 	case "date_diff":
@@ -503,7 +537,7 @@ func textValue(fn string, args []*arithPlan, v []value) (value, bool) {
 func (a *arithPlan) textVec(b *batch, sel []int32) vec {
 	n, m := len(sel), &b.vecs
 	args := make([]vec, len(a.args))
-	scalar := true
+	scalar := !a.volatile // random() differs by row
 	for i, x := range a.args {
 		args[i] = x.vec(b, sel)
 		scalar = scalar && args[i].scalar

@@ -631,7 +631,7 @@ func (a *arithPlan) columnRead() string {
 	switch {
 	case a.lit != nil:
 		return ""
-	case a.hasCase:
+	case a.hasCase, a.volatile:
 		return mixedRead
 	case a.op == 0:
 		if (a.in == kSeries || a.in == kKey || a.in == kString) && a.src != "" {
