@@ -208,7 +208,7 @@ var funcDocs = []funcDoc{
 	{"strpos", "text", "strpos(s, sub)", "place of sub, 1-based; 0 if absent"},
 	{"instr", "text", "instr(s, sub)", "strpos(s, sub)"},
 	{"concat_ws", "text", "concat_ws(sep, x, ...)", "the values not NULL joined by sep"},
-	{"random", "number", "random()", "a new float in [0, 1) at every row"},
+	{"random", "numeric", "random()", "a new float in [0, 1) at every row"},
 	{"uuid", "text", "uuid()", "a new version-4 UUID at every row (gen_random_uuid)"},
 	{"gen_random_uuid", "text", "gen_random_uuid()", "uuid()"},
 	{"printf", "text", "printf('format', x, ...)", "the values by C's directives: %d %x %f %e %g %s, flags, width, precision"},
