@@ -847,6 +847,9 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 			ap.r = &arithPlan{kind: kInt, lit: &value{i: a.R.Lit.Int}, hid: -1}
 		}
 		ap.kind, ap.ts = funcKind(a.Func, ap.l.kind, a.R != nil), a.Func == "to_timestamp"
+		if a.Func == "epoch_ms" && !ap.l.ts && ap.l.in != kTime { // DuckDB's epoch_ms(BIGINT): milliseconds to an instant
+			ap.fn, ap.ts = "epoch_ms_instant", true
+		}
 		return ap, nil
 	}
 	if err := p.number(a.R, ap.r); err != nil {

@@ -14,7 +14,7 @@ import (
 // 'zone']).
 
 // epochFuncs are the numeric functions between instants and numbers.
-var epochFuncs = map[string]bool{"epoch": true, "epoch_ms": true, "epoch_us": true, "epoch_ns": true, "to_timestamp": true}
+var epochFuncs = map[string]bool{"epoch": true, "epoch_ms": true, "epoch_us": true, "epoch_ns": true, "to_timestamp": true, "epoch_ms_instant": true}
 
 // sinceEpoch: the functions of a time that count since 1970.
 var sinceEpoch = map[string]bool{"epoch": true, "epoch_ms": true, "epoch_us": true, "epoch_ns": true}
@@ -31,6 +31,11 @@ func applyEpoch(fn string, k colKind, x value) value {
 		return value{i: floorDiv(x.i, 1e3)}
 	case "epoch_ns":
 		return x
+	case "epoch_ms_instant": // epoch_ms of an integer, not an instant: DuckDB's inverse
+		if x.i > math.MaxInt64/int64(time.Millisecond) || x.i < math.MinInt64/int64(time.Millisecond) {
+			return nullValue
+		}
+		return value{i: x.i * int64(time.Millisecond)}
 	}
 	if k != kFloat {
 		if x.i > math.MaxInt64/int64(time.Second) || x.i < math.MinInt64/int64(time.Second) {

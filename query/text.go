@@ -28,7 +28,8 @@ type textFunc struct {
 // textAliases are other names of text functions, DuckDB's and
 // PostgreSQL's.
 var textAliases = map[string]string{"lcase": "lower", "ucase": "upper", "instr": "strpos", "len": "length",
-	"char_length": "length", "character_length": "length", "substring": "substr", "datediff": "date_diff"}
+	"char_length": "length", "character_length": "length", "substring": "substr", "datediff": "date_diff",
+	"to_hex": "hex", "to_binary": "bin", "base64": "to_base64", "formatreadablesize": "format_bytes", "ord": "unicode"}
 
 // textFuncOf returns the text function name names, under an alias too.
 func textFuncOf(name string) (string, textFunc) {
@@ -68,6 +69,16 @@ var textFuncs = map[string]textFunc{
 	"translate": {args: []colKind{kString, kString, kString}, out: kString},
 	"md5":       {args: []colKind{kString}, out: kString},
 	"typeof":    {args: []colKind{0}, out: kString}, // typeName
+	// encoding.go
+	"hex":                       {args: []colKind{0}, out: kString},
+	"bin":                       {args: []colKind{0}, out: kString},
+	"to_base64":                 {args: []colKind{kString}, out: kString},
+	"from_base64":               {args: []colKind{kString}, out: kString},
+	"format_bytes":              {args: []colKind{kInt}, out: kString},
+	"formatreadabledecimalsize": {args: []colKind{kInt}, out: kString},
+	"bit_length":                {args: []colKind{kString}, out: kInt},
+	"octet_length":              {args: []colKind{kString}, out: kInt},
+	"unicode":                   {args: []colKind{kString}, out: kInt},
 	// random() in [0, 1), uuid() (gen_random_uuid()): a new value each row
 	"random":          {args: []colKind{kInt}, out: kFloat},
 	"uuid":            {args: []colKind{kInt}, out: kString},
@@ -323,6 +334,13 @@ func (p *plan) compileText(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arit
 	if a.Func == "printf" || a.Func == "format" {
 		return p.compileFormat(a, ap)
 	}
+	if x := ap.args[0]; (a.Func == "hex" || a.Func == "bin") && !x.nullLit() && (x.kind != kString && x.kind != kInt || x.ts) {
+		what := "a " + x.kind.String()
+		if x.ts {
+			what = "a time"
+		}
+		return p.errAt(a.Args[0].Pos, "%s() wants an integer or text, %s is %s", a.Func, a.Args[0].String(), what)
+	}
 	if a.Func == "date_diff" || a.Func == "date_sub" {
 		return p.compileDateDiff(a, ap)
 	}
@@ -457,6 +475,8 @@ func textValue(fn string, args []*arithPlan, v []value) (value, bool) {
 		return calendarValue(fn, args, v)
 	case "regexp_extract", "regexp_replace":
 		return regexpValue(fn, args, v)
+	case "hex", "bin", "to_base64", "from_base64", "format_bytes", "formatreadabledecimalsize", "bit_length", "octet_length", "unicode":
+		return encodingValue(fn, args, v)
 	case "random":
 		return fv(rand.Float64()), true
 	case "uuid", "gen_random_uuid": // version 4: random bits

@@ -32,6 +32,7 @@ var timeFuncs = map[string]string{
 	"decade":      "the year / 10",
 	"century":     "the century, 21 for 2001 to 2100",
 	"millennium":  "the millennium, 3 for 2001 to 3000",
+	"era":         "the era, 1 (AD) for a year above 0",
 	"dayofmonth":  "day",
 	"weekday":     "dayofweek",
 	"weekofyear":  "week",
@@ -88,6 +89,11 @@ func timePart(fn string, t int64, loc *time.Location) int64 {
 		return floorDiv(int64(tm.Year())-1, 100) + 1
 	case "millennium":
 		return floorDiv(int64(tm.Year())-1, 1000) + 1
+	case "era":
+		if tm.Year() > 0 {
+			return 1
+		}
+		return 0
 	case "isoyear":
 		y, _ := tm.ISOWeek()
 		return int64(y)
@@ -133,7 +139,7 @@ var partUnits = map[string]string{
 	"isodow": "isodow", "doy": "dayofyear", "dayofyear": "dayofyear", "epoch": "epoch",
 	"millisecond": "millisecond", "milliseconds": "millisecond", "microsecond": "microsecond", "microseconds": "microsecond",
 	"nanosecond": "nanosecond", "nanoseconds": "nanosecond", "isoyear": "isoyear", "yearweek": "yearweek",
-	"decade": "decade", "century": "century", "millennium": "millennium",
+	"decade": "decade", "century": "century", "millennium": "millennium", "era": "era",
 }
 
 // partCall parses the rest of date_part('unit', t[, 'zone']) or
