@@ -408,6 +408,9 @@ func textValue(fn string, args []*arithPlan, v []value) (value, bool) {
 	if castNames[fn] != "" {
 		return castValue(fn, args[0], v[0])
 	}
+	if encodingFuncs[fn] {
+		return encodingValue(fn, args, v)
+	}
 	switch fn {
 	case "lower":
 		return value{s: strings.ToLower(v[0].s)}, true
@@ -475,8 +478,6 @@ func textValue(fn string, args []*arithPlan, v []value) (value, bool) {
 		return calendarValue(fn, args, v)
 	case "regexp_extract", "regexp_replace":
 		return regexpValue(fn, args, v)
-	case "hex", "bin", "to_base64", "from_base64", "format_bytes", "formatreadabledecimalsize", "bit_length", "octet_length", "unicode":
-		return encodingValue(fn, args, v)
 	case "random":
 		return fv(rand.Float64()), true
 	case "uuid", "gen_random_uuid": // version 4: random bits

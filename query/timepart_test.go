@@ -36,7 +36,7 @@ func TestTimeParts(t *testing.T) {
 			want := map[string]int64{
 				"millisecond": inMinute / 1e6, "microsecond": inMinute / 1e3, "nanosecond": inMinute,
 				"isoyear": int64(isoYear), "yearweek": int64(isoYear)*100 + int64(week), "decade": int64(tm.Year()) / 10,
-				"century": (int64(tm.Year())-1)/100 + 1, "millennium": (int64(tm.Year())-1)/1000 + 1,
+				"century": (int64(tm.Year())-1)/100 + 1, "millennium": (int64(tm.Year())-1)/1000 + 1, "era": 1, // the years of instants are all AD
 				"dayofmonth": int64(tm.Day()), "weekday": int64(tm.Weekday()), "weekofyear": int64(week), "year": int64(tm.Year()), "quarter": int64(tm.Month()+2) / 3, "month": int64(tm.Month()), "day": int64(tm.Day()),
 				"hour": int64(tm.Hour()), "minute": int64(tm.Minute()), "second": int64(tm.Second()),
 				"dayofweek": int64(tm.Weekday()), "isodow": map[time.Weekday]int64{time.Monday: 1, time.Tuesday: 2,
