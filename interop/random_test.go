@@ -327,7 +327,8 @@ func (g *sqlGen) statement() string {
 			"dense_rank() OVER (ORDER BY hour(time))", "count(*) OVER (PARTITION BY series)", "avg(value) OVER (PARTITION BY series, hour(time))")
 		return "SELECT epoch_ms(time) AS t, series, " + w + " AS x FROM nab" + g.where() + " ORDER BY t, series LIMIT " + strconv.Itoa(1+g.rng.IntN(80))
 	case 18:
-		return "SELECT epoch_ms(" + g.pick("date_trunc('day', time)", "date_trunc('hour', time)", "time_bucket(INTERVAL '6 hours', time)", "date_trunc('week', time)") + ") AS b, " + g.aggs() + " FROM nab" + g.where() + " GROUP BY b"
+		return "SELECT epoch_ms(" + g.pick("date_trunc('day', time)", "date_trunc('hour', time)", "time_bucket(INTERVAL '6 hours', time)", "date_trunc('week', time)",
+			"time_bucket(INTERVAL '1 week', time)", "time_bucket(INTERVAL '7 hours', time, INTERVAL '20 minutes')", "time_bucket(INTERVAL '5 days', time, TIMESTAMP '2014-01-01 03:00:00')") + ") AS b, " + g.aggs() + " FROM nab" + g.where() + " GROUP BY b"
 	case 19:
 		return "SELECT series, " + g.pick("arg_max(value, time)", "arg_min(hour(time), epoch_ms(time))", "count(DISTINCT day(time))", "max(length(series) * value)", "bool_or(value > 99)", "min(strftime(time, '%Y-%m-%d'))") +
 			" AS a FROM nab" + g.where() + " GROUP BY series"
