@@ -140,6 +140,10 @@ type SelectItem struct {
 	// exclude and replace: * EXCLUDE (c, ...) REPLACE (x AS c, ...), the
 	// columns left out and put in by another value (Col is *)
 	exclude []*ColRef
+	// match: COLUMNS('re'), the columns * gives whose names re matches
+	// (somewhere in the name, as DuckDB's; Col is *); its text in text
+	match   *regexp.Regexp
+	text    string
 	replace []SelectItem
 	// clash: names * must not give, the other items' (UNPIVOT's name
 	// and value columns: unpivot.go)

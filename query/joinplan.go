@@ -241,8 +241,11 @@ func joinStar(st *Statement, text string, fs *fieldSet) (*Statement, error) {
 					return nil, errAt(text, it.Pos, "UNPIVOT: the source has a column %s already: name the new ones with INTO NAME n VALUE v", c)
 				}
 			}
+			if it.match != nil && !slices.ContainsFunc(names, it.match.MatchString) {
+				return nil, errAt(text, it.Pos, "%s matches no column (%s)", it.text, strings.Join(names, ", "))
+			}
 			for _, n := range names {
-				if slices.ContainsFunc(it.exclude, func(c *ColRef) bool { return c.Name == n }) {
+				if slices.ContainsFunc(it.exclude, func(c *ColRef) bool { return c.Name == n }) || it.match != nil && !it.match.MatchString(n) {
 					continue
 				}
 				if k := slices.IndexFunc(it.replace, func(r SelectItem) bool { return r.Alias == n }); k >= 0 {

@@ -439,6 +439,14 @@ func (p *parser) selectList(st *Statement) {
 			}
 			continue
 		}
+		if isKw(t, "columns") && isPunct(p.tok(p.i+1), "(") { // COLUMNS('re') or COLUMNS(*): DuckDB's
+			p.columnsItem(&it)
+			st.Items = append(st.Items, it)
+			if !p.acceptPunct(",") {
+				return
+			}
+			continue
+		}
 		if dot, star := p.tok(p.i+1), p.tok(p.i+2); t.kind == tIdent && isPunct(dot, ".") && isPunct(star, "*") &&
 			dot.pos == t.pos+len(t.text) && star.pos == dot.pos+1 { // a.*: a join side's columns (joinStar)
 			p.advance()
@@ -479,6 +487,30 @@ func (p *parser) selectList(st *Statement) {
 		if !p.acceptPunct(",") {
 			return
 		}
+	}
+}
+
+// columnsItem parses COLUMNS('re') or COLUMNS(*) into it: the columns
+// * gives whose names re matches (anywhere in the name; all for *).
+func (p *parser) columnsItem(it *SelectItem) {
+	t := p.advance()
+	p.expectPunct("(")
+	it.Col = &ColRef{Name: "*", Pos: t.pos}
+	switch s := p.advance(); {
+	case isPunct(s, "*"):
+		it.text = "COLUMNS(*)"
+	case s.kind == tString && !s.typed:
+		re, err := regexp.Compile(s.text)
+		if err != nil {
+			p.fail(s.pos, "COLUMNS: bad regular expression %q: %v", s.text, err)
+		}
+		it.match, it.text = re, "COLUMNS('"+strings.ReplaceAll(s.text, "'", "''")+"')"
+	default:
+		p.fail(s.pos, "COLUMNS wants a regular expression in quotes or *, found %s", s.describe())
+	}
+	p.expectPunct(")")
+	if a := p.peek(); isKw(a, "as") {
+		p.fail(a.pos, "%s gives columns by their own names: it takes no AS", it.text)
 	}
 }
 
