@@ -18,21 +18,27 @@ func timestampText(ns int64) string {
 	return time.Unix(0, ns).UTC().Format("2006-01-02 15:04:05.999999999")
 }
 
+// asText is x (of plan a: text, a time or a bool) as text, cut to the
+// precision's characters.
+func (p fmtPiece) asText(x value, a *arithPlan) string {
+	s := x.s
+	switch {
+	case a.ts || a.kind == kTime:
+		s = timestampText(x.i)
+	case a.kind == kBool:
+		s = strconv.FormatBool(x.i != 0)
+	}
+	if p.prec >= 0 && utf8.RuneCountInString(s) > p.prec {
+		s = string([]rune(s)[:p.prec])
+	}
+	return s
+}
+
 // printf formats x (of plan a) as C's printf does.
 func (p fmtPiece) printf(x value, a *arithPlan) string {
 	switch {
 	case p.verb == 's':
-		s := x.s
-		switch {
-		case a.ts || a.kind == kTime:
-			s = timestampText(x.i)
-		case a.kind == kBool:
-			s = strconv.FormatBool(x.i != 0)
-		}
-		if p.prec >= 0 && utf8.RuneCountInString(s) > p.prec {
-			s = string([]rune(s)[:p.prec])
-		}
-		return pad(s, p.width, p.left, ' ')
+		return pad(p.asText(x, a), p.width, p.left, ' ')
 	case a.kind == kFloat:
 		return p.printfFloat(x.fl())
 	}
@@ -108,17 +114,7 @@ func hexFloat(f float64, prec int) string {
 func (p fmtPiece) format(x value, a *arithPlan) string {
 	fa := fmtArg{kind: a.kind, ts: a.ts}
 	if fa.isText() || a.kind == kBool && p.verb == 0 {
-		s := x.s
-		switch {
-		case a.ts || a.kind == kTime:
-			s = timestampText(x.i)
-		case a.kind == kBool:
-			s = strconv.FormatBool(x.i != 0)
-		}
-		if p.prec >= 0 && utf8.RuneCountInString(s) > p.prec {
-			s = string([]rune(s)[:p.prec])
-		}
-		return p.aligned(s, '<')
+		return p.aligned(p.asText(x, a), '<')
 	}
 	var neg bool
 	var prefix, body string
