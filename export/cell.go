@@ -9,6 +9,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/tsqdb/tsq/internal/numtext"
 )
 
 // A cell appends the text of row i of one column (not null) to dst and
@@ -96,22 +97,10 @@ func newCell(arr arrow.Array) (cell, error) {
 	return func(dst []byte, i int) ([]byte, bool) { return append(dst, arr.ValueStr(i)...), true }, nil
 }
 
+// appendFloat appends v (numtext's text) and reports whether it is NaN
+// or an infinity, which JSON writes as a string.
 func appendFloat(dst []byte, v float64, bits int) ([]byte, bool) {
-	switch {
-	case math.IsNaN(v):
-		return append(dst, "NaN"...), true
-	case math.IsInf(v, 1):
-		return append(dst, "+Inf"...), true
-	case math.IsInf(v, -1):
-		return append(dst, "-Inf"...), true
-	}
-	// The fewest digits that read back, without an exponent from 1e-4 up
-	// to 1e21 as JSON and JavaScript print numbers: an epoch in seconds
-	// reads 1392388200, not 1.3923882e+09.
-	if a := math.Abs(v); a == 0 || a >= 1e-4 && a < 1e21 {
-		return strconv.AppendFloat(dst, v, 'f', -1, bits), false
-	}
-	return strconv.AppendFloat(dst, v, 'g', -1, bits), false
+	return numtext.AppendFloat(dst, v, bits), math.IsNaN(v) || math.IsInf(v, 0)
 }
 
 // rowCells returns the formatters of every column of rec.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/tsqdb/tsq/internal/numtext"
 )
 
 // SUMMARIZE <stream> or SUMMARIZE SELECT ..., as DuckDB has it: a row
@@ -139,8 +140,8 @@ func summarize(ctx context.Context, st *Statement, text string, open Opener, o O
 	return newRowsReader(o, cols, rows), nil
 }
 
-// cellText is row 0 of a as text: numbers as Go writes them, instants
-// in RFC 3339 (UTC).
+// cellText is row 0 of a as text: numbers as the shell writes them
+// (numtext), instants in RFC 3339 (UTC).
 func cellText(a arrow.Array) string {
 	switch c := a.(type) {
 	case *array.Int64:
@@ -148,7 +149,7 @@ func cellText(a arrow.Array) string {
 	case *array.Uint64:
 		return strconv.FormatUint(c.Value(0), 10)
 	case *array.Float64:
-		return strconv.FormatFloat(c.Value(0), 'g', -1, 64)
+		return string(numtext.AppendFloat(nil, c.Value(0), 64))
 	case *array.Boolean:
 		return strconv.FormatBool(c.Value(0))
 	case *array.Timestamp:

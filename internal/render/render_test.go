@@ -215,3 +215,29 @@ func TestMarkdownCell(t *testing.T) {
 		t.Errorf("ParseMode(Markdown) = %v, %v", m, err)
 	}
 }
+
+// TestFloatText: floats print without an exponent from 1e-4 up to 1e21
+// (an epoch in seconds reads 1392388200) and float32 values with
+// float32's digits, in every text mode.
+func TestFloatText(t *testing.T) {
+	sc := arrow.NewSchema([]arrow.Field{{Name: "d", Type: arrow.PrimitiveTypes.Float64}, {Name: "f", Type: arrow.PrimitiveTypes.Float32}}, nil)
+	b := array.NewRecordBuilder(memory.NewGoAllocator(), sc)
+	defer b.Release()
+	b.Field(0).(*array.Float64Builder).AppendValues([]float64{1392388200, 1.5333060620408162e7, 1e21, 2.5e-5}, nil)
+	b.Field(1).(*array.Float32Builder).AppendValues([]float32{0.1, 16777216, 3.5, 1e-5}, nil)
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	rr, err := array.NewRecordReader(sc, []arrow.RecordBatch{rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rr.Release()
+	var buf bytes.Buffer
+	if _, err := Write(&buf, rr, Options{Mode: CSV}); err != nil {
+		t.Fatal(err)
+	}
+	want := "d,f\n1392388200,0.1\n15333060.620408162,16777216\n1e+21,3.5\n2.5e-05,1e-05\n"
+	if buf.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", buf.String(), want)
+	}
+}

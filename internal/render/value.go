@@ -13,6 +13,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/tsqdb/tsq/internal/numtext"
 )
 
 // kind is how a column's values are laid out.
@@ -100,9 +101,9 @@ func format(a arrow.Array, i int, loc *time.Location) cell {
 	case *array.Uint32:
 		return cell{text: strconv.FormatUint(uint64(c.Value(i)), 10), raw: c.Value(i)}
 	case *array.Float64:
-		return float(c.Value(i))
+		return float(c.Value(i), 64)
 	case *array.Float32:
-		return float(float64(c.Value(i)))
+		return float(float64(c.Value(i)), 32)
 	case *array.Timestamp:
 		unit := c.DataType().(*arrow.TimestampType).Unit
 		t := c.Value(i).ToTime(unit).In(loc)
@@ -115,9 +116,10 @@ func format(a arrow.Array, i int, loc *time.Location) cell {
 
 func str(s string) cell { return cell{text: s, raw: s} }
 
-// float formats v; NaN and infinities are strings in JSON.
-func float(v float64) cell {
-	s := strconv.FormatFloat(v, 'g', -1, 64)
+// float formats v, of bits bits (numtext: no exponent from 1e-4 up to
+// 1e21); NaN and infinities are strings in JSON.
+func float(v float64, bits int) cell {
+	s := string(numtext.AppendFloat(nil, v, bits))
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return cell{text: s, raw: s}
 	}
