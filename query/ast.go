@@ -46,6 +46,9 @@ type Statement struct {
 	// Gen: FROM generate_series(...) or range(...) (genseries.go); nil
 	// otherwise
 	Gen *GenSeries
+	// sample: FROM ... USING SAMPLE p% (sample.go), its condition, put
+	// in Where
+	sample Expr
 	// SetOp: "" for UNION ALL, else "union", "intersect", "intersect
 	// all", "except" or "except all" of the two SELECTs of Union
 	// (setop.go).

@@ -357,6 +357,7 @@ func FuzzQuery(f *testing.F) {
 		"SELECT g.time, count(c.v) AS \"n v\", printf('%-8s|%5.1f', min(c.s), avg(c.v)), format('{:>6,}', count(*)) FROM generate_series(now() - 3h, now(), INTERVAL 1 HOUR) AS g(time) LEFT JOIN (SELECT time_bucket(1h, time, TIMESTAMP '2000-01-01 00:05') AS time, v, s FROM m WHERE s SIMILAR TO 'a.*' OR random() < 0.5) AS c USING (time) GROUP BY g.time",
 		"SELECT range, strftime(time, '%-d %h %U %W %c %g %n'), uuid() FROM m CROSS JOIN range(2, 9, 3) WHERE s NOT SIMILAR TO '(b|g).*' ORDER BY random() LIMIT 5",
 		"SELECT COLUMNS('^(v|s)'), hex(n), bin(s), format_bytes(n * 1000), to_base64(s), unicode(key), epoch_ms(n), era(time) FROM m",
+		"SELECT count(*), avg(v) FROM m AS a USING SAMPLE 30% REPEATABLE (7) WHERE v > 1 UNION ALL SELECT count(*), 0 FROM m TABLESAMPLE 5 PERCENT (system)",
 	} {
 		f.Add(s)
 	}

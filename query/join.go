@@ -49,7 +49,7 @@ type JoinCond struct {
 
 // joinWords may not name a source: they go on with a join.
 var joinWords = map[string]bool{"join": true, "inner": true, "left": true, "asof": true, "outer": true, "on": true, "using": true,
-	"full": true, "right": true, "cross": true}
+	"full": true, "right": true, "cross": true, "tablesample": true}
 
 // aliasAfterSource parses the [AS] name after a source, "" when none.
 func (p *parser) aliasAfterSource(what string) (string, int) {
@@ -130,7 +130,7 @@ func (p *parser) join(st *Statement, alias string, aliasPos int) {
 		if st.Sub == nil {
 			st.alias = alias // FROM cpu AS c: c.value is value (qualify.go)
 		}
-		if t := p.peek(); alias != "" && t.kind == tIdent && !reserved[strings.ToLower(t.text)] && !isKw(t, "window") {
+		if t := p.peek(); alias != "" && t.kind == tIdent && !reserved[strings.ToLower(t.text)] && !isKw(t, "window") && !p.sampleAt(p.i) {
 			p.fail(t.pos, "unexpected %s after FROM %s %s: a clause (WHERE, GROUP BY, ...) or a JOIN goes there%s", t.describe(), st.Stream, alias, p.typoHint())
 		}
 		return

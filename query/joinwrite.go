@@ -106,10 +106,11 @@ func keepOf[T any](v []T, sel []int32) []T {
 
 // joinWhere compiles st's WHERE against the relation's columns, to apply
 // while the join writes it (the statement applies it again: the same
-// rows). It is nil when there is none, or when it names seq (the
-// relation's row numbers, which it changes).
+// rows). It is nil when there is none, when it names seq (the
+// relation's row numbers, which it changes), or when it calls random()
+// (or a sample: applied twice, it would keep fewer rows).
 func joinWhere(st *Statement, text string, src *subSource, o *Options, in inValues) (pred, error) {
-	if st.Where == nil {
+	if st.Where == nil || hasVolatile(st.Where) {
 		return nil, nil
 	}
 	seq := false

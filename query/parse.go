@@ -301,9 +301,13 @@ func (p *parser) selectBody(st *Statement) {
 		p.source(st)
 		p.join(st, st.subAlias, st.subAliasPos)
 		p.sideStars(st)
+		p.usingSample(st)
 	}
 	if p.acceptKw("where") {
 		st.Where = p.orExpr()
+	}
+	if st.sample != nil { // the source's rows sampled, then WHERE
+		st.Where = andOf([]Expr{st.sample, st.Where})
 	}
 	if st.Join != nil && st.Join.residual != nil { // ON a.v < b.v of an INNER JOIN
 		st.Where = andOf(append(slices.Clone(st.Join.residual), st.Where))

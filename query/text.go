@@ -79,6 +79,8 @@ var textFuncs = map[string]textFunc{
 	"bit_length":                {args: []colKind{kString}, out: kInt},
 	"octet_length":              {args: []colKind{kString}, out: kInt},
 	"unicode":                   {args: []colKind{kString}, out: kInt},
+	// a REPEATABLE sample's draw of a row (sample.go)
+	sampleFunc: {args: []colKind{kInt, kInt}, out: kFloat},
 	// random() in [0, 1), uuid() (gen_random_uuid()): a new value each row
 	"random":          {args: []colKind{kInt}, out: kFloat},
 	"uuid":            {args: []colKind{kInt}, out: kString},
@@ -128,6 +130,14 @@ var textFuncs = map[string]textFunc{
 // volatileFuncs are the functions whose every call differs: written
 // without arguments, computed for each row (arithPlan.volatile).
 var volatileFuncs = map[string]bool{"random": true, "uuid": true, "gen_random_uuid": true}
+
+// hasVolatile reports whether condition e calls a volatile function:
+// applied twice to a row, it may not decide the same.
+func hasVolatile(e Expr) bool {
+	found := false
+	eachNode(&Statement{Where: e}, nil, func(a *Arith) { found = found || a.Op == 'f' && volatileFuncs[a.Func] })
+	return found
+}
 
 // timeText are the text functions of a time: strftime's format is its
 // argument, the others' fixed.
@@ -480,6 +490,8 @@ func textValue(fn string, args []*arithPlan, v []value) (value, bool) {
 		return regexpValue(fn, args, v)
 	case "random":
 		return fv(rand.Float64()), true
+	case sampleFunc:
+		return fv(sampleDraw(v[0].i, v[1].i)), true
 	case "uuid", "gen_random_uuid": // version 4: random bits
 		hi, lo := rand.Uint64(), rand.Uint64()
 		hi = hi&^(0xf<<12) | 4<<12   // the version
