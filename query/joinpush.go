@@ -167,6 +167,9 @@ func conjuncts(e Expr, out []Expr) []Expr {
 // right); ok is false for a mix, none, a name of neither side's form
 // (a bare field), seq (the joined row's), an aggregate or a subquery.
 func (j *Join) sideNamed(e Expr) (side int, ok bool) {
+	if hasVolatile(e) { // random(): tested on the side and again on the joined rows, it would keep fewer
+		return -1, false
+	}
 	side, ok = -1, true
 	note := func(name string) {
 		s := -1
