@@ -409,7 +409,7 @@ func (p *plan) planAggregate() error {
 
 // aggSynonyms are aggregates' other names, as DuckDB and PostgreSQL
 // have them.
-var aggSynonyms = map[string]string{"var_samp": "variance", "stddev_samp": "stddev", "favg": "avg", "geometric_mean": "geomean", "arbitrary": "first"}
+var aggSynonyms = map[string]string{"var_samp": "variance", "stddev_samp": "stddev", "favg": "avg", "mean": "avg", "geometric_mean": "geomean", "arbitrary": "first"}
 
 func (p *plan) aggSpec(c *Call) (s aggSpec, err error) {
 	if fn, ok := aggSynonyms[c.Func]; ok { // named as written, computed as fn

@@ -59,6 +59,7 @@ var funcDocs = []funcDoc{
 	{"geomean", "aggregate", "geomean(x)", "the geometric mean: exp(avg(ln(x)))"},
 	{"geometric_mean", "aggregate", "geometric_mean(x)", "geomean(x)"},
 	{"favg", "aggregate", "favg(x)", "avg(x) (its sum is compensated already)"},
+	{"mean", "aggregate", "mean(x)", "avg(x)"},
 	{"arbitrary", "aggregate", "arbitrary(x)", "first(x)"},
 	{"bit_and", "aggregate", "bit_and(n)", "bitwise AND of the integers"},
 	{"bit_or", "aggregate", "bit_or(n)", "bitwise OR of the integers"},

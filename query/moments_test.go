@@ -48,7 +48,7 @@ func TestMoreAggregates(t *testing.T) {
 		}
 	}
 	q := "SELECT series, skewness(v), kurtosis(v), kurtosis_pop(v), mad(v), geomean(v + 51), product(CASE WHEN n < 5 THEN n + 0.5 END), " +
-		"mode(s), entropy(s), bit_and(n), bit_or(n), bit_xor(n), favg(v), arbitrary(s) FROM m WHERE op = 'put' GROUP BY series ORDER BY series"
+		"mode(s), entropy(s), bit_and(n), bit_or(n), bit_xor(n), favg(v), arbitrary(s), mean(v) FROM m WHERE op = 'put' GROUP BY series ORDER BY series"
 	for _, o := range []*Options{{Parallelism: 1}, {Parallelism: 4, BatchRows: 7}, {Parallelism: 3}} {
 		rr, err := runCells(q, open, o)
 		if err != nil {
@@ -65,7 +65,7 @@ func TestMoreAggregates(t *testing.T) {
 			mode, ent := modeOf(g.s, g.sAt)
 			want = append(want, mode, ent)
 			want = append(want, bitsOf(g.n)...)
-			want = append(want, meanOf(g.v), firstOf(g.s))
+			want = append(want, meanOf(g.v), firstOf(g.s), meanOf(g.v))
 			for c := range want {
 				if !near(row[c], want[c]) {
 					t.Fatalf("%+v: series %v column %d = %v, want %v", o, row[0], c, row[c], want[c])

@@ -854,7 +854,7 @@ var aggregates = map[string]bool{
 	"corr": true, "covar_pop": true, "covar_samp": true, "regr_slope": true, "regr_intercept": true, "regr_r2": true, "regr_count": true,
 	"skewness": true, "kurtosis": true, "kurtosis_pop": true, "mode": true, "entropy": true, "product": true, "geomean": true, "mad": true,
 	"bit_and": true, "bit_or": true, "bit_xor": true,
-	"favg": true, "geometric_mean": true, "arbitrary": true, // avg, geomean and first (aggSynonyms)
+	"favg": true, "mean": true, "geometric_mean": true, "arbitrary": true, // avg, avg, geomean and first (aggSynonyms)
 }
 
 // bivariate are the aggregates of pairs of numbers (y, x), taken from
