@@ -178,3 +178,14 @@ func TestInteropSimilarTo(t *testing.T) {
 		"FROM nab GROUP BY series ORDER BY series"
 	agreeWithDuckDB(t, node, s, path, "SIMILAR TO and ILIKE", q, q)
 }
+
+// TestInteropOrderedFirst holds first(x ORDER BY k) and last(x ORDER BY
+// k) against DuckDB's: by time, and by the value (whose extremes are the
+// same whichever of tied rows is taken); the same text runs in both.
+func TestInteropOrderedFirst(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	q := "SELECT series, first(value ORDER BY time) AS a, last(value ORDER BY time) AS b, first(value ORDER BY time DESC) AS c, " +
+		"first(value ORDER BY value DESC) AS d, last(value ORDER BY value DESC) AS e FROM nab GROUP BY series ORDER BY series"
+	agreeWithDuckDB(t, node, s, path, "first and last ORDER BY", q, q)
+}

@@ -340,6 +340,9 @@ type Call struct {
 	// Filter: count(*) FILTER (WHERE cond): the rows the aggregate takes
 	// (nil: all of the group's).
 	Filter Expr
+	// ordered: first(x ORDER BY k) or last(x ORDER BY k) as written, the
+	// call's name; Func is then first, last, arg_min or arg_max
+	ordered string
 }
 
 // starItem returns the index of an item * beside others (SELECT *,
@@ -355,6 +358,8 @@ func (c *Call) String() string {
 		return f.String() + " FILTER (WHERE " + condText(c.Filter) + ")"
 	}
 	switch {
+	case c.ordered != "":
+		return c.ordered
 	case c.Star:
 		return c.Func + "(*)"
 	case c.Func == "quantile" || c.Func == "quantile_disc":

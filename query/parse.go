@@ -967,9 +967,40 @@ func (p *parser) call() (c *Call) {
 		c.By, c.ByExpr = by.Arg, by.Expr
 	default:
 		p.aggArg(c)
+		if (fn == "first" || fn == "last") && p.acceptKw("order") {
+			p.orderedFirst(c)
+		}
 	}
 	p.expectPunct(")")
 	return p.filterAfter(c)
+}
+
+// orderedFirst parses the rest of DuckDB's first(x ORDER BY k [DESC])
+// or last(...) after ORDER: by time, tsq's own first and last (the
+// earliest and latest rows by time, then seq); by another key, the x
+// of the row with the least or greatest k, as arg_min and arg_max (the
+// rows of a NULL k left out, as NULLS LAST leaves them last).
+func (p *parser) orderedFirst(c *Call) {
+	p.expectKw("by")
+	var by Call
+	p.aggArg(&by)
+	desc, nulls := p.direction()
+	if nulls != NullsDefault {
+		p.fail(p.tok(p.i-1).pos, "%s(x ORDER BY k) takes no NULLS: the rows of a NULL k come last", c.Func)
+	}
+	if t := p.peek(); isPunct(t, ",") {
+		p.fail(t.pos, "%s(x ORDER BY k) takes one key", c.Func)
+	}
+	c.ordered = c.Func + "(" + c.Arg.Name + " ORDER BY " + orderText(by.Arg.Name, desc, nulls) + ")"
+	latest := (c.Func == "last") != desc
+	switch {
+	case by.Expr == nil && by.Arg.Name == ColTime:
+		c.Func = map[bool]string{false: "first", true: "last"}[latest]
+	case latest:
+		c.Func, c.By, c.ByExpr = "arg_max", by.Arg, by.Expr
+	default:
+		c.Func, c.By, c.ByExpr = "arg_min", by.Arg, by.Expr
+	}
 }
 
 // filterAfter parses an optional FILTER (WHERE ...) after aggregate c.
