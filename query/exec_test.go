@@ -358,6 +358,7 @@ func FuzzQuery(f *testing.F) {
 		"SELECT range, strftime(time, '%-d %h %U %W %c %g %n'), uuid() FROM m CROSS JOIN range(2, 9, 3) WHERE s NOT SIMILAR TO '(b|g).*' ORDER BY random() LIMIT 5",
 		"SELECT COLUMNS('^(v|s)'), hex(n), bin(s), format_bytes(n * 1000), to_base64(s), unicode(key), epoch_ms(n), era(time) FROM m",
 		"SELECT count(*), avg(v) FROM m AS a USING SAMPLE 30% REPEATABLE (7) WHERE v > 1 UNION ALL SELECT count(*), 0 FROM m TABLESAMPLE 5 PERCENT (system)",
+		"SELECT host, first(v ORDER BY time DESC), last(s ORDER BY n * 2) FILTER (WHERE b), mean(x) FROM m GROUP BY host HAVING first(n ORDER BY v) > 0",
 	} {
 		f.Add(s)
 	}
