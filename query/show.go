@@ -10,8 +10,8 @@ import (
 
 // Statements that describe a store rather than read a stream's rows:
 //
-//	SHOW STREAMS                    stream, rows (Store.Query answers it)
-//	DESCRIBE s, SHOW COLUMNS FROM s column, type, nullable
+//	SHOW STREAMS (TABLES, ALL TABLES) stream, rows (Store.Query answers it)
+//	DESCRIBE s, SHOW COLUMNS FROM s, SHOW s  column, type, nullable
 //	SHOW SERIES FROM s [LIMIT n]    series, sorted
 //	SHOW FUNCTIONS [LIKE 'pat']     name, kind, call, what (funcdoc.go)
 
@@ -29,7 +29,8 @@ const (
 func (p *parser) showStmt(st *Statement, pos int) {
 	st.writePos = pos
 	switch t := p.advance(); {
-	case isKw(t, "streams"), isKw(t, "tables"):
+	case isKw(t, "streams"), isKw(t, "tables"), isKw(t, "all") && isKw(p.peek(), "tables"):
+		p.acceptKw("tables") // SHOW ALL TABLES, DuckDB's
 		st.Show = ShowStreams
 	case isKw(t, "columns"), isKw(t, "fields"):
 		st.Show = ShowColumns
@@ -51,8 +52,12 @@ func (p *parser) showStmt(st *Statement, pos int) {
 		if p.acceptKw("limit") {
 			st.Limit = p.count("LIMIT")
 		}
+	case t.kind != tPunct && (p.peek().kind == tEOF || isPunct(p.peek(), ";")):
+		p.i-- // SHOW s: DESCRIBE s, as in DuckDB
+		p.describeStmt(st, pos)
+		return
 	default:
-		p.fail(t.pos, "SHOW what? SHOW STREAMS, SHOW COLUMNS FROM stream, SHOW SERIES FROM stream or SHOW FUNCTIONS, not %s", t.describe())
+		p.fail(t.pos, "SHOW what? SHOW STREAMS, SHOW COLUMNS FROM stream, SHOW SERIES FROM stream, SHOW FUNCTIONS or SHOW stream, not %s", t.describe())
 	}
 	p.end()
 }

@@ -64,7 +64,8 @@ func TestShow(t *testing.T) {
 	for _, c := range []struct{ q, msg string }{
 		{"DESCRIBE SELECT nope FROM m", `unknown column "nope"`},
 		{"SHOW STREAMS", "run it with Store.Query"},
-		{"SHOW INDEXES", "SHOW what?"},
+		{"SHOW INDEXES", "stream not found"}, // SHOW s is DESCRIBE s
+		{"SHOW INDEXES FROM m", "SHOW what?"},
 		{"DESCRIBE", "expected a stream name"},
 		{"DESCRIBE nope", "stream not found"},
 		{"DESCRIBE m extra", "unexpected"},
