@@ -151,6 +151,9 @@ func TestStringAgg(t *testing.T) {
 		t.Fatalf("columns %v", rr.Schema())
 	}
 	rr.Release()
+	// DuckDB's other names.
+	sameRows(t, openOnly(src), "SELECT series, group_concat(s, '-'), listagg(DISTINCT s ORDER BY s DESC) FROM m GROUP BY series",
+		"SELECT series, string_agg(s, '-'), string_agg(DISTINCT s ORDER BY s DESC) FROM m GROUP BY series", 3)
 	wantErrors(t, openOnly(src), []errCase{
 		{"SELECT string_agg(v) FROM m", "type mismatch: string_agg of float64 \"v\" (want text: CAST(v AS VARCHAR))", "v)"},
 		{"SELECT string_agg(s, 1) FROM m", "string_agg wants its separator as a string", "1)"},

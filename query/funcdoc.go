@@ -60,6 +60,8 @@ var funcDocs = []funcDoc{
 	{"geometric_mean", "aggregate", "geometric_mean(x)", "geomean(x)"},
 	{"favg", "aggregate", "favg(x)", "avg(x) (its sum is compensated already)"},
 	{"mean", "aggregate", "mean(x)", "avg(x)"},
+	{"group_concat", "aggregate", "group_concat(x[, sep])", "string_agg(x[, sep])"},
+	{"listagg", "aggregate", "listagg(x[, sep])", "string_agg(x[, sep])"},
 	{"arbitrary", "aggregate", "arbitrary(x)", "first(x)"},
 	{"bit_and", "aggregate", "bit_and(n)", "bitwise AND of the integers"},
 	{"bit_or", "aggregate", "bit_or(n)", "bitwise OR of the integers"},

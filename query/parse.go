@@ -855,6 +855,7 @@ var aggregates = map[string]bool{
 	"skewness": true, "kurtosis": true, "kurtosis_pop": true, "mode": true, "entropy": true, "product": true, "geomean": true, "mad": true,
 	"bit_and": true, "bit_or": true, "bit_xor": true,
 	"favg": true, "mean": true, "geometric_mean": true, "arbitrary": true, // avg, avg, geomean and first (aggSynonyms)
+	"group_concat": true, "listagg": true, // string_agg (call)
 }
 
 // bivariate are the aggregates of pairs of numbers (y, x), taken from
@@ -875,6 +876,9 @@ func (p *parser) call() (c *Call) {
 	fn := strings.ToLower(name.text)
 	if !aggregates[fn] {
 		p.fail(name.pos, "unknown function %q%s (SHOW FUNCTIONS lists them)", name.text, didYouMean(fn))
+	}
+	if fn == "group_concat" || fn == "listagg" { // DuckDB's other names of string_agg
+		fn = "string_agg"
 	}
 	c = &Call{Func: fn, Pos: name.pos}
 	if fn == "median" {
