@@ -24,6 +24,12 @@ func calendarValue(fn string, args []*arithPlan, v []value) (value, bool) {
 	case "make_date":
 		return dateOf(v[0].i, v[1].i, v[2].i, 0, 0, 0)
 	}
+	if len(v) == 1 { // make_timestamp(us)
+		if v[0].i > math.MaxInt64/1000 || v[0].i < math.MinInt64/1000 {
+			return nullValue, false
+		}
+		return value{i: v[0].i * 1000}, true
+	}
 	sec := float64(v[5].i)
 	if args[5].kind == kFloat {
 		sec = v[5].fl()

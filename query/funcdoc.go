@@ -151,7 +151,7 @@ var funcDocs = []funcDoc{
 	{"to_timestamp", "time", "to_timestamp(seconds)", "the instant"},
 	{"last_day", "time", "last_day(t)", "the last day of t's month (UTC midnight)"},
 	{"make_date", "time", "make_date(y, m, d)", "the day (UTC midnight); NULL for none"},
-	{"make_timestamp", "time", "make_timestamp(y, mo, d, h, mi, s)", "the instant (UTC); NULL for none"},
+	{"make_timestamp", "time", "make_timestamp(y, mo, d, h, mi, s)", "the instant (UTC); NULL for none; make_timestamp(us): us microseconds after the epoch"},
 	{"year", "time", "year(t[, 'zone'])", "the year"},
 	{"quarter", "time", "quarter(t[, 'zone'])", "1 to 4"},
 	{"month", "time", "month(t[, 'zone'])", "1 to 12"},

@@ -286,13 +286,17 @@ func (a *Arith) writeText(sb *strings.Builder) {
 func (p *plan) compileText(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arithPlan) error) error {
 	f := textFuncs[a.Func]
 	n := len(a.Args)
-	if n < len(f.args)-f.optional || n > len(f.args) && !f.variadic {
+	micros := a.Func == "make_timestamp" && n == 1 // make_timestamp(us), DuckDB's: microseconds since the epoch
+	if !micros && (n < len(f.args)-f.optional || n > len(f.args) && !f.variadic) {
 		want := strconv.Itoa(len(f.args))
 		if f.optional > 0 {
 			want = strconv.Itoa(len(f.args)-f.optional) + " or " + want
 		}
 		if f.variadic {
 			want += " or more"
+		}
+		if a.Func == "make_timestamp" {
+			want = "6 (or 1, microseconds since the epoch)"
 		}
 		return p.errAt(a.Pos, "%s() takes %s arguments, not %d", a.Func, want, n)
 	}

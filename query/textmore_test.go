@@ -22,10 +22,11 @@ func TestMoreTextAndCalendar(t *testing.T) {
 	}
 	got := mustRun(t, open, "SELECT concat_ws('-', 'a', NULL, 'b', 1.5, 2), concat_ws(NULL, 'a'), translate('abcabc', 'ab', 'x'), translate('héllo', 'é', 'e'), md5('abc'), md5(''), "+
 		"last_day(TIMESTAMP '2024-02-10 10:00'), last_day(TIMESTAMP '2023-12-31 23:00'), make_date(2024, 2, 29), make_timestamp(2024, 1, 2, 3, 4, 5.5), concat_ws(',', 'x'), "+
-		"make_date(2024, 2, 30), make_timestamp(2024, 1, 2, 3, 4, 60), make_date(3000, 1, 1), hour(make_timestamp(2024, 1, 2, 3, 4, 5))")
+		"make_date(2024, 2, 30), make_timestamp(2024, 1, 2, 3, 4, 60), make_date(3000, 1, 1), hour(make_timestamp(2024, 1, 2, 3, 4, 5)), "+
+		"make_timestamp(1700000000000000), make_timestamp(-1), make_timestamp(9223372036854775807)")
 	want := []any{"a-b-1.5-2", nil, "xcxc", "hello", "900150983cd24fb0d6963f7d28e17f72", "d41d8cd98f00b204e9800998ecf8427e",
 		ts("2024-02-29T00:00:00Z"), ts("2023-12-31T00:00:00Z"), ts("2024-02-29T00:00:00Z"), ts("2024-01-02T03:04:05.5Z"), "x",
-		nil, nil, nil, int64(3)}
+		nil, nil, nil, int64(3), ts("2023-11-14T22:13:20Z"), int64(-1000), nil}
 	if !slices.Equal(got[0], want) {
 		t.Errorf("%v\nwant %v", got[0], want)
 	}
