@@ -70,7 +70,7 @@ func (p *parser) usingSample(st *Statement) {
 		p.expectPunct(")")
 	}
 	text := "USING SAMPLE " + n.text + "%"
-	x := &Arith{Op: 'f', Func: "random", Args: []*Arith{{Lit: &Lit{Kind: LitInt, Pos: t.pos}, Pos: t.pos}}, Pos: t.pos}
+	x := volatileCall("random", t.pos)
 	if seed != nil {
 		if st.Join != nil {
 			p.fail(t.pos, "a REPEATABLE sample draws from each row's seq: sample one side in a subquery, (SELECT * FROM s USING SAMPLE 10%% REPEATABLE (42))")

@@ -131,6 +131,13 @@ var textFuncs = map[string]textFunc{
 // without arguments, computed for each row (arithPlan.volatile).
 var volatileFuncs = map[string]bool{"random": true, "uuid": true, "gen_random_uuid": true}
 
+// volatileCall is the call fn() of a volatile function at pos: a text
+// function with an argument of its own (a text call has arguments),
+// which it ignores and its name leaves out.
+func volatileCall(fn string, pos int) *Arith {
+	return &Arith{Op: 'f', Func: fn, Args: []*Arith{{Lit: &Lit{Kind: LitInt, Pos: pos}, Pos: pos}}, Pos: pos}
+}
+
 // hasVolatile reports whether condition e calls a volatile function:
 // applied twice to a row, it may not decide the same.
 func hasVolatile(e Expr) bool {
@@ -168,8 +175,7 @@ func (p *parser) textCall(name token) *Arith {
 			p.fail(t.pos, "%s() takes no arguments", a.Func)
 		}
 		p.advance()
-		a.Args = []*Arith{{Lit: &Lit{Kind: LitInt, Pos: name.pos}, Pos: name.pos}}
-		return a
+		return volatileCall(a.Func, name.pos)
 	}
 	for {
 		a.Args = append(a.Args, p.valueOrCond())
