@@ -44,6 +44,9 @@ type parser struct {
 	having bool // in HAVING: an operand may be an aggregate call
 	// havingCalls are the aggregate calls HAVING makes (Statement.havingAggs)
 	havingCalls []*Call
+	// sourceStart is the first token of the FROM source usingSample
+	// follows (USING SAMPLE n ROWS parses it again: sampleRows)
+	sourceStart int
 	inCase      int // in a CASE's conditions (nested: > 1)
 	// aggConds: in the conditions of a CASE (or a condition's value) of
 	// a SELECT item, which may test aggregates (aggcase.go)
@@ -298,9 +301,11 @@ func (p *parser) selectBody(st *Statement) {
 		st.Stream, st.streamPos, st.noFrom = "(no FROM)", t.pos, true
 	} else {
 		p.expectKw("from")
+		srcStart := p.i
 		p.source(st)
 		p.join(st, st.subAlias, st.subAliasPos)
 		p.sideStars(st)
+		p.sourceStart = srcStart
 		p.usingSample(st)
 	}
 	if p.acceptKw("where") {

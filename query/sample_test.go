@@ -2,6 +2,7 @@ package query
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -9,8 +10,8 @@ import (
 // with that chance, before WHERE and aggregates; REPEATABLE (seed) (or
 // (bernoulli, seed)) keeps exactly the rows whose draw from seq and
 // seed is below p, run after run; a join's rows are sampled once (a
-// condition with random() is not applied twice); a number of rows, a
-// percentage past 100 and a REPEATABLE join are refused.
+// condition with random() is not applied twice); a percentage past 100
+// and a REPEATABLE join are refused.
 func TestUsingSample(t *testing.T) {
 	src, rows := testSource(t, 2000, 64)
 	open := openOnly(src)
@@ -65,11 +66,96 @@ func TestUsingSample(t *testing.T) {
 		t.Errorf("grouped counts sum to %d, want %d", sum, len(want))
 	}
 	wantErrors(t, open, []errCase{
-		{"SELECT * FROM m USING SAMPLE 50 ROWS", "USING SAMPLE of a number of rows is not supported: ORDER BY random() LIMIT 50", "50"},
-		{"SELECT * FROM m USING SAMPLE 10", "ORDER BY random() LIMIT 10", "10"},
 		{"SELECT * FROM m USING SAMPLE 150%", "a percentage from 0 to 100", "150"},
 		{"SELECT * FROM m USING SAMPLE 10% (reservoir)", "method is bernoulli or system", "reservoir"},
 		{"SELECT * FROM m USING SAMPLE 10% REPEATABLE (x)", "a sample's seed is an integer", "x"},
 		{"SELECT * FROM m a JOIN m b USING (seq) USING SAMPLE 10% REPEATABLE (1)", "a REPEATABLE sample draws from each row's seq", "USING SAMPLE"},
+	})
+}
+
+// TestUsingSampleRows: USING SAMPLE n ROWS (also USING SAMPLE n and
+// reservoir(n ROWS)) keeps exactly n rows (all when there are fewer), in
+// the source's order, before WHERE; REPEATABLE (seed) keeps the n rows
+// with the smallest draws from seq and seed; over many seeds every row
+// is chosen about equally often; fold(...) and subqueries sample their
+// rows; a fraction of rows and a join are refused.
+func TestUsingSampleRows(t *testing.T) {
+	src, rows := testSource(t, 2000, 64)
+	open := openOnly(src)
+	for _, q := range []string{"SELECT seq FROM m USING SAMPLE 50 ROWS", "SELECT seq FROM m USING SAMPLE 50",
+		"SELECT seq FROM m TABLESAMPLE reservoir(50 ROWS)", "SELECT seq FROM (SELECT * FROM m WHERE v > -1e9) USING SAMPLE 50 ROWS"} {
+		got := mustRun(t, open, q)
+		if len(got) != 50 {
+			t.Fatalf("%s: %d rows, want 50", q, len(got))
+		}
+		for i := 1; i < len(got); i++ {
+			if got[i][0].(uint64) <= got[i-1][0].(uint64) {
+				t.Fatalf("%s: rows not in the source's order: %v then %v", q, got[i-1], got[i])
+			}
+		}
+	}
+	if got := mustRun(t, open, "SELECT count(*) FROM m USING SAMPLE 5000 ROWS"); got[0][0].(int64) != int64(len(rows)) {
+		t.Errorf("more rows asked than there are: %v, want %d", got, len(rows))
+	}
+	if got := mustRun(t, open, "SELECT count(*) FROM m USING SAMPLE 0 ROWS"); got[0][0].(int64) != 0 {
+		t.Errorf("0 rows: %v", got)
+	}
+	// REPEATABLE: the 40 rows of smallest draw, then WHERE.
+	draws := make([]float64, len(rows))
+	for i, r := range rows {
+		draws[i] = sampleDraw(int64(r.seq), 9)
+	}
+	sorted := slices.Clone(draws)
+	slices.Sort(sorted)
+	var want, wantV [][]any
+	for i, r := range rows {
+		if draws[i] <= sorted[39] {
+			want = append(want, []any{r.seq})
+			if v, ok := r.f["v"].(float64); ok && v > 1 {
+				wantV = append(wantV, []any{r.seq})
+			}
+		}
+	}
+	if len(want) != 40 || len(wantV) == 0 || len(wantV) == 40 {
+		t.Fatalf("a weak oracle: %d and %d rows", len(want), len(wantV))
+	}
+	if d := diffCells(mustRun(t, open, "SELECT seq FROM m USING SAMPLE 40 ROWS REPEATABLE (9)"), want); d != "" {
+		t.Errorf("REPEATABLE: %s", d)
+	}
+	if d := diffCells(mustRun(t, open, "SELECT seq FROM m USING SAMPLE 40 ROWS REPEATABLE (9) WHERE v > 1"), wantV); d != "" {
+		t.Errorf("REPEATABLE with WHERE: %s", d)
+	}
+	// Uniform: 10 rows of the first 100 under 1000 seeds; each row is
+	// chosen 100 times on average (binomial, sd 9.5).
+	chosen := map[uint64]int{}
+	for seed := range 1000 {
+		for _, r := range mustRun(t, open, fmt.Sprintf("SELECT seq FROM (SELECT * FROM m LIMIT 100) USING SAMPLE 10 ROWS REPEATABLE (%d)", seed)) {
+			chosen[r[0].(uint64)]++
+		}
+	}
+	if len(chosen) != 100 {
+		t.Fatalf("%d distinct rows chosen of 100", len(chosen))
+	}
+	for seq, c := range chosen {
+		if c < 55 || c > 145 {
+			t.Errorf("row %d chosen %d times in 1000 samples of 10 of 100", seq, c)
+		}
+	}
+	// Without a seed, each run draws anew.
+	first := fmt.Sprint(mustRun(t, open, "SELECT seq FROM m USING SAMPLE 20 ROWS"))
+	same := 0
+	for range 5 {
+		if fmt.Sprint(mustRun(t, open, "SELECT seq FROM m USING SAMPLE 20 ROWS")) == first {
+			same++
+		}
+	}
+	if same == 5 {
+		t.Error("USING SAMPLE 20 ROWS drew the same rows six times")
+	}
+	wantErrors(t, open, []errCase{
+		{"SELECT * FROM m USING SAMPLE 2.5", "a number of rows is a whole number", "2.5"},
+		{"SELECT * FROM m USING SAMPLE 2.5 ROWS", "a whole number of rows", "2.5"},
+		{"SELECT * FROM m a JOIN m b USING (seq) USING SAMPLE 10 ROWS", "sample one side in a subquery", "USING SAMPLE"},
+		{"SELECT * FROM m USING SAMPLE reservoir(10%)", "reservoir takes a number of rows", "%"},
 	})
 }
