@@ -189,3 +189,17 @@ func TestInteropOrderedFirst(t *testing.T) {
 		"first(value ORDER BY value DESC) AS d, last(value ORDER BY value DESC) AS e FROM nab GROUP BY series ORDER BY series"
 	agreeWithDuckDB(t, node, s, path, "first and last ORDER BY", q, q)
 }
+
+// TestInteropSampleRows holds USING SAMPLE n ROWS against DuckDB's
+// reservoir sample where the two must agree whatever rows are drawn:
+// exactly n rows per source (all when there are fewer), each a row of
+// the source; the same text runs in both.
+func TestInteropSampleRows(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	q := "SELECT 'a' AS c, count(*) AS n, count(DISTINCT series) <= 50 AS ok FROM (SELECT * FROM nab USING SAMPLE 50 ROWS) " +
+		"UNION ALL SELECT 'b', count(*), min(series) = max(series) FROM (SELECT * FROM (SELECT * FROM nab WHERE series LIKE '%ec2_cpu_utilization_24ae8d') USING SAMPLE 1000000 ROWS) " +
+		"UNION ALL SELECT 'c', count(*), min(value) >= 0.5 FROM (SELECT * FROM (SELECT * FROM nab WHERE value >= 0.5) USING SAMPLE 300) " +
+		"UNION ALL SELECT 'd', count(*), true FROM (SELECT * FROM nab USING SAMPLE reservoir(7 ROWS) REPEATABLE (3)) ORDER BY c"
+	agreeWithDuckDB(t, node, s, path, "USING SAMPLE n ROWS", q, q)
+}

@@ -359,6 +359,7 @@ func FuzzQuery(f *testing.F) {
 		"SELECT COLUMNS('^(v|s)'), hex(n), bin(s), format_bytes(n * 1000), to_base64(s), unicode(key), epoch_ms(n), era(time) FROM m",
 		"SELECT count(*), avg(v) FROM m AS a USING SAMPLE 30% REPEATABLE (7) WHERE v > 1 UNION ALL SELECT count(*), 0 FROM m TABLESAMPLE 5 PERCENT (system)",
 		"SELECT host, first(v ORDER BY time DESC), last(s ORDER BY n * 2) FILTER (WHERE b), mean(x) FROM m GROUP BY host HAVING first(n ORDER BY v) > 0",
+		"SELECT seq, v FROM (SELECT * FROM fold(m) WHERE v > 0) AS q USING SAMPLE 5 ROWS REPEATABLE (2) WHERE s > 'a' UNION ALL SELECT count(*), 1 FROM m TABLESAMPLE reservoir(3 ROWS)",
 	} {
 		f.Add(s)
 	}
