@@ -203,3 +203,19 @@ func TestInteropSampleRows(t *testing.T) {
 		"UNION ALL SELECT 'd', count(*), true FROM (SELECT * FROM nab USING SAMPLE reservoir(7 ROWS) REPEATABLE (3)) ORDER BY c"
 	agreeWithDuckDB(t, node, s, path, "USING SAMPLE n ROWS", q, q)
 }
+
+// TestInteropColumnsExpr holds COLUMNS(...) as an operand against
+// DuckDB's: aggregates of the columns a pattern selects beside a grouped
+// column, arithmetic on them, and one AS name for all; the same text
+// runs in both.
+func TestInteropColumnsExpr(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	for _, c := range []struct{ name, q string }{
+		{"aggregates by series", "SELECT series, max(COLUMNS('^val')), count(*) AS n, avg(COLUMNS('lue$')) FROM nab GROUP BY series ORDER BY series"},
+		{"arithmetic", "SELECT series, round(COLUMNS('^value$') * 100, 3) FROM nab WHERE series LIKE '%24ae8d' ORDER BY time LIMIT 200"},
+		{"one name for all", "SELECT series, epoch_ms(min(COLUMNS('^time$'))) AS lo, min(COLUMNS('^value$')) AS lo FROM nab WHERE value > 0.5 GROUP BY series ORDER BY series"},
+	} {
+		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)
+	}
+}

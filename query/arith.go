@@ -252,7 +252,7 @@ func (p *parser) arithFactor() *Arith {
 		p.expectPunct(")")
 		return a
 	case isKw(t, "columns") && isPunct(p.tok(p.i+1), "("):
-		p.fail(t.pos, "COLUMNS(...) stands alone as a SELECT item (SELECT COLUMNS('v.*') FROM s); inside an expression, name the columns")
+		return p.columnsOperand()
 	case t.kind == tIdent && isPunct(p.tok(p.i+1), "(") && textTests[strings.ToLower(t.text)] != nil:
 		return p.textTestValue(t) // starts_with(s, 'a') as a value
 	case isKw(t, "true") || isKw(t, "false"):

@@ -151,6 +151,9 @@ type SelectItem struct {
 	// clash: names * must not give, the other items' (UNPIVOT's name
 	// and value columns: unpivot.go)
 	clash []string
+	// columns: the item has COLUMNS(...) as an operand, max(COLUMNS(*)):
+	// it stands for one item per column (columnsexpr.go)
+	columns *columnsExpr
 }
 
 // WinCall is a window function of a series over time: difference(value),

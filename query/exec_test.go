@@ -360,6 +360,7 @@ func FuzzQuery(f *testing.F) {
 		"SELECT count(*), avg(v) FROM m AS a USING SAMPLE 30% REPEATABLE (7) WHERE v > 1 UNION ALL SELECT count(*), 0 FROM m TABLESAMPLE 5 PERCENT (system)",
 		"SELECT host, first(v ORDER BY time DESC), last(s ORDER BY n * 2) FILTER (WHERE b), mean(x) FROM m GROUP BY host HAVING first(n ORDER BY v) > 0",
 		"SELECT seq, v FROM (SELECT * FROM fold(m) WHERE v > 0) AS q USING SAMPLE 5 ROWS REPEATABLE (2) WHERE s > 'a' UNION ALL SELECT count(*), 1 FROM m TABLESAMPLE reservoir(3 ROWS)",
+		"SELECT series, max(COLUMNS('^(v|n)$')) AS hi, round(avg(COLUMNS(* EXCLUDE (seq, time, series, key, op, s, b, x))), 2), COLUMNS('^v') * 2 FROM m GROUP BY series",
 	} {
 		f.Add(s)
 	}

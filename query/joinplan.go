@@ -199,6 +199,18 @@ func namesIn(text string) map[string]bool {
 	return named
 }
 
+// starNames returns the columns SELECT * gives of fs, in order.
+func starNames(fs *fieldSet) []string {
+	if fs.star != nil {
+		return fs.star
+	}
+	names := []string{ColSeq, ColTime, ColSeries, ColKey, ColOp}
+	for _, f := range fs.list {
+		names = append(names, f.Name)
+	}
+	return names
+}
+
 // joinStar returns st with each SELECT item a.* replaced by the columns
 // of join side a (the relation's fs), in order, and each item * by every
 // column, as SELECT * gives them (SELECT *, value * 2 AS d); st itself
@@ -206,6 +218,17 @@ func namesIn(text string) map[string]bool {
 func joinStar(st *Statement, text string, fs *fieldSet) (*Statement, error) {
 	var items []SelectItem
 	for i, it := range st.Items {
+		if it.columns != nil { // max(COLUMNS('v.*')): an item per column
+			if items == nil {
+				items = append([]SelectItem{}, st.Items[:i]...)
+			}
+			exp, err := expandColumns(it, starNames(fs), text)
+			if err != nil {
+				return nil, err
+			}
+			items = append(items, exp...)
+			continue
+		}
 		if it.Col == nil || !strings.HasSuffix(it.Col.Name, "*") {
 			if items != nil {
 				items = append(items, it)
@@ -216,13 +239,7 @@ func joinStar(st *Statement, text string, fs *fieldSet) (*Statement, error) {
 			items = append([]SelectItem{}, st.Items[:i]...)
 		}
 		if it.Col.Name == "*" { // *, x: every column, as SELECT * gives them
-			names := fs.star
-			if names == nil {
-				names = []string{ColSeq, ColTime, ColSeries, ColKey, ColOp}
-				for _, f := range fs.list {
-					names = append(names, f.Name)
-				}
-			}
+			names := starNames(fs)
 			for _, c := range it.exclude {
 				if !slices.Contains(names, c.Name) && it.clash != nil { // UNPIVOT's
 					return nil, errAt(text, c.Pos, "UNPIVOT ON names %s, which the source does not have (%s)", c.Name, strings.Join(slices.DeleteFunc(slices.Clone(names), func(n string) bool { return n == ColSeq }), ", "))

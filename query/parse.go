@@ -47,7 +47,14 @@ type parser struct {
 	// sourceStart is the first token of the FROM source usingSample
 	// follows (USING SAMPLE n ROWS parses it again: sampleRows)
 	sourceStart int
-	inCase      int // in a CASE's conditions (nested: > 1)
+	// colsOK: parsing a SELECT item, where COLUMNS(...) may be an
+	// operand; cols is the one it has (columnsexpr.go). columnsAs, when
+	// set, is the column COLUMNS(...) stands for (the item parsed again
+	// for each column).
+	colsOK    bool
+	cols      *columnsExpr
+	columnsAs string
+	inCase    int // in a CASE's conditions (nested: > 1)
 	// aggConds: in the conditions of a CASE (or a condition's value) of
 	// a SELECT item, which may test aggregates (aggcase.go)
 	aggConds int
@@ -449,12 +456,17 @@ func (p *parser) selectList(st *Statement) {
 			continue
 		}
 		if isKw(t, "columns") && isPunct(p.tok(p.i+1), "(") { // COLUMNS('re') or COLUMNS(*): DuckDB's
+			start := p.i
 			p.columnsItem(&it)
-			st.Items = append(st.Items, it)
-			if !p.acceptPunct(",") {
-				return
+			// Followed by an operator, it is an operand (columnsexpr.go).
+			if n := p.peek(); isPunct(n, ",") || isKw(n, "from") || endsSelectList(n) {
+				st.Items = append(st.Items, it)
+				if !p.acceptPunct(",") {
+					return
+				}
+				continue
 			}
-			continue
+			p.i, it = start, SelectItem{Pos: t.pos}
 		}
 		if dot, star := p.tok(p.i+1), p.tok(p.i+2); t.kind == tIdent && isPunct(dot, ".") && isPunct(star, "*") &&
 			dot.pos == t.pos+len(t.text) && star.pos == dot.pos+1 { // a.*: a join side's columns (joinStar)
@@ -480,16 +492,15 @@ func (p *parser) selectList(st *Statement) {
 				continue
 			}
 		}
-		p.inItem = true
+		p.inItem, p.colsOK, p.cols = true, true, nil
+		start := p.i
 		a := p.valueOrCond()
-		p.inItem = false
-		switch {
-		case a.Col != nil:
-			it.Col = a.Col
-		case a.Agg != nil:
-			it.Agg = a.Agg
-		default:
-			it.Expr = a
+		p.inItem, p.colsOK = false, false
+		setItem(&it, a)
+		if p.cols != nil { // max(COLUMNS('v.*')): an item per column (columnsexpr.go)
+			it.columns, p.cols = p.cols, nil
+			it.columns.toks = append(slices.Clone(p.toks[start:p.i]), token{kind: tEOF, pos: p.peek().pos})
+			it.columns.correlate = p.correlate
 		}
 		p.alias(&it)
 		st.Items = append(st.Items, it)
@@ -502,25 +513,44 @@ func (p *parser) selectList(st *Statement) {
 // columnsItem parses COLUMNS('re') or COLUMNS(*) into it: the columns
 // * gives whose names re matches (anywhere in the name; all for *).
 func (p *parser) columnsItem(it *SelectItem) {
+	t := p.peek()
+	c := p.columnsSpec()
+	it.Col = &ColRef{Name: "*", Pos: t.pos}
+	it.match, it.exclude, it.text = c.match, c.exclude, c.text
+	if a := p.peek(); isKw(a, "as") {
+		p.fail(a.pos, "%s gives columns by their own names: it takes no AS", it.text)
+	}
+}
+
+// columnsSpec parses COLUMNS('re'), COLUMNS(*) or COLUMNS(* EXCLUDE
+// (c, ...)).
+func (p *parser) columnsSpec() *columnsExpr {
 	t := p.advance()
 	p.expectPunct("(")
-	it.Col = &ColRef{Name: "*", Pos: t.pos}
+	c := &columnsExpr{pos: t.pos}
 	switch s := p.advance(); {
 	case isPunct(s, "*"):
-		it.text = "COLUMNS(*)"
+		c.text = "COLUMNS(*)"
+		if isKw(p.peek(), "exclude") {
+			var it SelectItem
+			p.starModifiers(&it)
+			if it.replace != nil {
+				p.fail(it.replace[0].Pos, "COLUMNS(* REPLACE ...) is not supported: COLUMNS(* EXCLUDE (c)) and c's own item")
+			}
+			c.exclude = it.exclude
+			c.text = strings.TrimSuffix(p.src[t.pos:p.peek().pos], " ") + ")"
+		}
 	case s.kind == tString && !s.typed:
 		re, err := regexp.Compile(s.text)
 		if err != nil {
 			p.fail(s.pos, "COLUMNS: bad regular expression %q: %v", s.text, err)
 		}
-		it.match, it.text = re, "COLUMNS('"+strings.ReplaceAll(s.text, "'", "''")+"')"
+		c.match, c.text = re, "COLUMNS('"+strings.ReplaceAll(s.text, "'", "''")+"')"
 	default:
 		p.fail(s.pos, "COLUMNS wants a regular expression in quotes or *, found %s", s.describe())
 	}
 	p.expectPunct(")")
-	if a := p.peek(); isKw(a, "as") {
-		p.fail(a.pos, "%s gives columns by their own names: it takes no AS", it.text)
-	}
+	return c
 }
 
 // starModifiers parses what may follow * (DuckDB's): EXCLUDE (c, ...)
@@ -830,6 +860,8 @@ func (p *parser) distinct(st *Statement, pos int) {
 	switch {
 	case st.Star || st.starItem() >= 0:
 		p.fail(pos, "SELECT DISTINCT * is not supported: name the columns")
+	case slices.ContainsFunc(st.Items, func(it SelectItem) bool { return it.columns != nil }):
+		p.fail(pos, "SELECT DISTINCT with COLUMNS(...) in an item is not supported: name the columns")
 	case len(st.GroupBy) > 0:
 		p.fail(pos, "SELECT DISTINCT with GROUP BY is not supported: GROUP BY alone gives one row a group")
 	}
@@ -1172,6 +1204,8 @@ func (p *parser) groupPosition(st *Statement, t token) GroupItem {
 		p.fail(t.pos, "GROUP BY %s: with SELECT * there are no numbered items; name the columns", t.text)
 	case err != nil || n < 1 || n > len(st.Items):
 		p.fail(t.pos, "GROUP BY %s: the SELECT has %s, counted from 1", t.text, countWord(len(st.Items), "item"))
+	case slices.ContainsFunc(st.Items[:n], func(it SelectItem) bool { return it.columns != nil }):
+		p.fail(t.pos, "GROUP BY %s: COLUMNS(...) in an item stands for several; name the column grouped by", t.text)
 	}
 	g, why := groupOfItem(&st.Items[n-1], t.pos)
 	if why != "" {
@@ -1188,6 +1222,9 @@ func (p *parser) groupAll(st *Statement, pos int) {
 	}
 	for i := range st.Items {
 		if g, why := groupOfItem(&st.Items[i], pos); why == "" {
+			if st.Items[i].columns != nil {
+				p.fail(st.Items[i].columns.pos, "GROUP BY ALL groups by the items, and %s in an item that is no aggregate stands for several: name the columns grouped by", st.Items[i].columns.text)
+			}
 			st.GroupBy = append(st.GroupBy, g)
 		}
 	}

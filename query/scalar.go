@@ -32,10 +32,10 @@ func (p *parser) scalarSub() *Arith {
 // HAVING's, QUALIFY's) while a subquery is read, and returns the
 // function that restores it.
 func (p *parser) scalarScope() func() {
-	having, inItem, qualify, inCase, wins, aggConds := p.having, p.inItem, p.qualify, p.inCase, p.qualifyWins, p.aggConds
-	p.having, p.inItem, p.qualify, p.inCase, p.qualifyWins, p.aggConds = false, false, false, 0, nil, 0
+	having, inItem, qualify, inCase, wins, aggConds, colsOK := p.having, p.inItem, p.qualify, p.inCase, p.qualifyWins, p.aggConds, p.colsOK
+	p.having, p.inItem, p.qualify, p.inCase, p.qualifyWins, p.aggConds, p.colsOK = false, false, false, 0, nil, 0, false
 	return func() {
-		p.having, p.inItem, p.qualify, p.inCase, p.qualifyWins, p.aggConds = having, inItem, qualify, inCase, wins, aggConds
+		p.having, p.inItem, p.qualify, p.inCase, p.qualifyWins, p.aggConds, p.colsOK = having, inItem, qualify, inCase, wins, aggConds, colsOK
 	}
 }
 
