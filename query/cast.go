@@ -171,10 +171,13 @@ func foldCasts(src string, toks []token) ([]token, error) {
 		}
 		end := k + 2                                   // past the type
 		if isPunct(toks[min(end, len(toks)-1)], "(") { // DECIMAL(10, 2), VARCHAR(20)
-			for end < len(toks) && !isPunct(toks[end], ")") {
+			for end < len(toks) && !isPunct(toks[end], ")") && toks[end].kind != tEOF {
 				end++
 			}
-			end = min(end+1, len(toks))
+			if end == len(toks) || toks[end].kind == tEOF { // the end token stays
+				return nil, errAt(src, toks[k+2].pos, "the ( after %s is not closed", ty.text)
+			}
+			end++
 		}
 		if x := toks[start]; start == k-1 && x.kind == tString && timeTypes[strings.ToLower(ty.text)] {
 			ns, ok := parseTime(x.text)

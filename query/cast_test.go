@@ -60,6 +60,8 @@ func TestCastShorthand(t *testing.T) {
 	}
 	wantErrors(t, open, []errCase{
 		{"SELECT v:: FROM m", "expected a type after ::, found \"FROM\"", "FROM"},
+		{"SELECT v FROM m WHERE time > '2020-01-01'::timestamp(0", "the ( after timestamp is not closed", "(0"},
+		{"SELECT v::decimal(5 FROM m", "the ( after decimal is not closed", "(5"},
 		{"SELECT ::int FROM m", ":: casts the value just before it, and there is none", "::int"},
 		{"SELECT v::blob FROM m", `CAST to "blob" is not supported`, "blob"},
 		{"SELECT 'soon'::date FROM m", "'soon' is not a time", "'soon'"},
