@@ -354,6 +354,12 @@ func (st *Statement) starItem() int {
 	return slices.IndexFunc(st.Items, func(it SelectItem) bool { return it.Col != nil && it.Col.Name == "*" })
 }
 
+// columnsItems reports whether an item has COLUMNS(...) as an operand
+// (columnsexpr.go).
+func (st *Statement) columnsItems() bool {
+	return slices.ContainsFunc(st.Items, func(it SelectItem) bool { return it.columns != nil })
+}
+
 func (c *Call) String() string {
 	if c.Filter != nil {
 		f := *c

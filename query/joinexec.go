@@ -31,7 +31,7 @@ func joinSource(ctx context.Context, st *Statement, text string, open Opener, o 
 	switch {
 	case nested:
 		named = st.keep
-	case !st.Star && st.starItem() < 0 && !slices.ContainsFunc(st.Items, func(it SelectItem) bool { return it.columns != nil }):
+	case !st.Star && st.starItem() < 0 && !st.columnsItems():
 		named = namesIn(text)
 	}
 	if named != nil {

@@ -860,7 +860,7 @@ func (p *parser) distinct(st *Statement, pos int) {
 	switch {
 	case st.Star || st.starItem() >= 0:
 		p.fail(pos, "SELECT DISTINCT * is not supported: name the columns")
-	case slices.ContainsFunc(st.Items, func(it SelectItem) bool { return it.columns != nil }):
+	case st.columnsItems():
 		p.fail(pos, "SELECT DISTINCT with COLUMNS(...) in an item is not supported: name the columns")
 	case len(st.GroupBy) > 0:
 		p.fail(pos, "SELECT DISTINCT with GROUP BY is not supported: GROUP BY alone gives one row a group")

@@ -96,9 +96,7 @@ func (p *parser) usingSample(st *Statement) {
 			p.fail(t.pos, "a REPEATABLE sample draws from each row's seq: sample one side in a subquery, (SELECT * FROM s USING SAMPLE 10%% REPEATABLE (42))")
 		}
 		text += " REPEATABLE (" + strconv.FormatInt(*seed, 10) + ")"
-		x = &Arith{Op: 'f', Func: sampleFunc, Pos: t.pos, Args: []*Arith{
-			{Col: &ColRef{Name: ColSeq, Pos: t.pos}, Pos: t.pos},
-			{Lit: &Lit{Kind: LitInt, Int: *seed, Pos: t.pos}, Pos: t.pos}}}
+		x = sampleDrawCall(*seed, t.pos)
 	}
 	st.sample = &ArithCompare{L: x, Op: "<", R: &Arith{Lit: &Lit{Kind: LitFloat, Float: pct / 100, Pos: n.pos}, Pos: n.pos}, Pos: t.pos, text: text}
 }
@@ -123,11 +121,6 @@ func (p *parser) sampleRows(st *Statement, t, n token) {
 	if st.Join != nil {
 		p.fail(t.pos, "USING SAMPLE of a number of rows draws from each row's seq: sample one side in a subquery, (SELECT * FROM s USING SAMPLE %d ROWS)", rows)
 	}
-	draw := func() *Arith {
-		return &Arith{Op: 'f', Func: sampleFunc, Pos: t.pos, Args: []*Arith{
-			{Col: &ColRef{Name: ColSeq, Pos: t.pos}, Pos: t.pos},
-			{Lit: &Lit{Kind: LitInt, Int: seed, Pos: t.pos}, Pos: t.pos}}}
-	}
 	// The n smallest draws: SELECT draw AS d FROM <source> ORDER BY d
 	// LIMIT n, with the source parsed again from its first token.
 	inner := &Statement{Limit: rows}
@@ -138,7 +131,7 @@ func (p *parser) sampleRows(st *Statement, t, n token) {
 	restore()
 	p.i = end
 	const d = "\x00draw"
-	inner.Items = []SelectItem{{Expr: draw(), Alias: d, Pos: t.pos}}
+	inner.Items = []SelectItem{{Expr: sampleDrawCall(seed, t.pos), Alias: d, Pos: t.pos}}
 	inner.OrderBy = []OrderItem{{Name: d, Pos: t.pos}}
 	top := &Statement{Limit: -1, Sub: inner, Stream: "(subquery)", streamPos: t.pos,
 		Items: []SelectItem{{Agg: &Call{Func: "max", Arg: &ColRef{Name: d, Pos: t.pos}, Pos: t.pos}, Pos: t.pos}}}
@@ -146,7 +139,14 @@ func (p *parser) sampleRows(st *Statement, t, n token) {
 	if given {
 		text += " REPEATABLE (" + strconv.FormatInt(seed, 10) + ")"
 	}
-	st.sample = &ArithCompare{L: draw(), Op: "<=", R: &Arith{Scalar: top, scalarText: "(" + text + ")", Pos: t.pos}, Pos: t.pos, text: text}
+	st.sample = &ArithCompare{L: sampleDrawCall(seed, t.pos), Op: "<=", R: &Arith{Scalar: top, scalarText: "(" + text + ")", Pos: t.pos}, Pos: t.pos, text: text}
+}
+
+// sampleDrawCall is a row's draw for seed: sampleFunc of its seq.
+func sampleDrawCall(seed int64, pos int) *Arith {
+	return &Arith{Op: 'f', Func: sampleFunc, Pos: pos, Args: []*Arith{
+		{Col: &ColRef{Name: ColSeq, Pos: pos}, Pos: pos},
+		{Lit: &Lit{Kind: LitInt, Int: seed, Pos: pos}, Pos: pos}}}
 }
 
 // sampleSeed parses a sample's seed, an integer.
