@@ -30,6 +30,13 @@ type ImportOptions struct {
 	// which. Without it, or without such a field, rows get the import's
 	// time.
 	GuessTime bool
+	// GuessSeries, when Mapping names none of series, key and op, takes
+	// the series from a field named "series" and then, as tsq exports a
+	// result, the key from "key" and the op from "op" if the input has
+	// them (ingest.GuessRecord), and drops a "seq" field: an exported
+	// stream imports back as it was. ImportStats.SeriesField, KeyField
+	// and OpField say what was taken.
+	GuessSeries bool
 	// SkipBad writes each bad row to Rejects and counts it instead of
 	// aborting the import.
 	SkipBad bool
@@ -81,17 +88,19 @@ type ImportStats struct {
 	Compression ingest.Compression // of the input (it was decompressed)
 	UTF16       bool               // the input was UTF-16 text, read as UTF-8
 	TimeField   string             // the field GuessTime took the time from ("" none)
-	Rows        int64
-	Rejected    int64
-	Bytes       int64 // input bytes read (decompressed)
-	ReadBytes   int64 // bytes of the input as given (compressed, if it is)
-	StagedBytes int64 // bytes of the staged segment files
-	Segments    int
-	FirstSeq    uint64 // 0 when no row was imported
-	LastSeq     uint64
-	MinTime     int64 // the earliest and latest time of the rows imported (ns)
-	MaxTime     int64
-	PeakHeap    uint64 // largest sampled heap (objects, whole process)
+	// The fields GuessSeries took the series, key and op from ("" none).
+	SeriesField, KeyField, OpField string
+	Rows                           int64
+	Rejected                       int64
+	Bytes                          int64 // input bytes read (decompressed)
+	ReadBytes                      int64 // bytes of the input as given (compressed, if it is)
+	StagedBytes                    int64 // bytes of the staged segment files
+	Segments                       int
+	FirstSeq                       uint64 // 0 when no row was imported
+	LastSeq                        uint64
+	MinTime                        int64 // the earliest and latest time of the rows imported (ns)
+	MaxTime                        int64
+	PeakHeap                       uint64 // largest sampled heap (objects, whole process)
 	// Busy time of each stage, summed over its goroutines (the stages
 	// overlap, so they can add up to more than Total), the commit and the
 	// total.

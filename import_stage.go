@@ -110,13 +110,17 @@ func (run *importRun) stage(ctx context.Context, r io.Reader) error {
 		format = ingest.GuessContent(head)
 	}
 	run.stats.Format = format
-	if run.o.GuessTime && run.o.Mapping.Time == "" {
+	if run.o.GuessTime && run.o.Mapping.Time == "" || run.o.GuessSeries {
 		head, err := br.Peek(64 << 10)
 		if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
 			return fmt.Errorf("read: %w", err)
 		}
-		if name := ingest.GuessTimeField(head, format); name != "" {
-			run.o.Mapping.Time, run.stats.TimeField = name, name
+		g := ingest.GuessRecord(head, format)
+		if m := &run.o.Mapping; run.o.GuessTime && m.Time == "" && g.Time != "" {
+			m.Time, run.stats.TimeField = g.Time, g.Time
+		}
+		if run.o.GuessSeries && g.Apply(&run.o.Mapping) {
+			run.stats.SeriesField, run.stats.KeyField, run.stats.OpField = g.Series, g.Key, g.Op
 		}
 	}
 	nParse := 1

@@ -1,8 +1,6 @@
 package ingest
 
 import (
-	"bytes"
-	"io"
 	"strings"
 	"unicode"
 )
@@ -33,36 +31,7 @@ func timeNameKey(name string) string {
 // none or for line protocol and Prometheus text, whose records carry
 // their time. Arrow carries types: its guess is the first timestamp or
 // date column named so, else the first timestamp or date column.
-func GuessTimeField(head []byte, f Format) string {
-	if f == Guess {
-		f = GuessContent(head)
-	}
-	if f == Arrow {
-		return arrowTimeField(head)
-	}
-	if f != CSV && f != JSONLines && f != JSONArray {
-		return ""
-	}
-	p, err := NewParser(bytes.NewReader(head), Options{Format: f, BatchRows: 1, SkipBad: true, Rejects: io.Discard, Now: 1})
-	if err != nil {
-		return ""
-	}
-	var b Batch
-	_ = p.Fill(&b) // the first record; a record cut at head's end is no matter
-	var names []string
-	if f == CSV {
-		for _, h := range p.csv.header {
-			names = append(names, string(h))
-		}
-	} else {
-		for _, c := range b.Cols {
-			// A field named time is the column time_ (record columns
-			// keep their names); the mapping names the field.
-			names = append(names, strings.TrimSuffix(c.Name, "_"))
-		}
-	}
-	return pickTimeName(names)
-}
+func GuessTimeField(head []byte, f Format) string { return GuessRecord(head, f).Time }
 
 // pickTimeName returns the first of names, in timeNames' order, that
 // names a time; "" for none.

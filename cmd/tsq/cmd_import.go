@@ -26,7 +26,8 @@ func init() {
 	register(&command{name: "import", short: "import JSON, CSV, line protocol, Prometheus text, Arrow or Parquet, bounded memory, atomic", usage: "[--stream S] [--format F] [--time F] [--series F] [--key F] [--op F] [--map K=V]... [--mapping FILE] FILE|DIR...|-",
 		summary: "Import JSON lines, a JSON array, CSV, line protocol or Prometheus text (as it is or compressed\n" +
 			"with gzip, zstd or bzip2), an Arrow IPC file or stream, or a Parquet file into a stream (a\n" +
-			"stream exported by tsq as Arrow or Parquet imports back as it was). Memory is bounded\n" +
+			"stream exported by tsq as Arrow, Parquet, CSV or JSON lines imports back as it was: a\n" +
+			"field named series is the series, and key and op the key and op). Memory is bounded\n" +
 			"whatever the input size; the rows appear at once when the import commits, or not at all.\n" +
 			"Several files are imported one after the other, each atomically, into --stream or each into\n" +
 			"the stream named after it. A directory stands for the files under it that import reads by\n" +
@@ -133,7 +134,7 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	if len(paths) > 1 && *rejects != "" {
 		return errors.New("import: --rejects names one file: with several inputs (a directory's too), each gets FILE.rejects")
 	}
-	o.noted = new(string)
+	o.noted = new(notes)
 	st, err := e.openStore(false)
 	if err != nil {
 		return err
@@ -283,13 +284,19 @@ func importFile(ctx context.Context, e *env, st *tsq.Store, path, name, rejects 
 	}
 	fmt.Fprintln(e.stdout)
 	if stats.TimeField != "" {
-		if o.noted == nil || *o.noted != stats.TimeField { // once for the files of a run
+		if o.noted == nil || o.noted.time != stats.TimeField { // once for the files of a run
 			fmt.Fprintf(e.stderr, "tsq: note: times from field %q (--time picks another; --time '' gives every row the import's time)\n", stats.TimeField)
 			if o.noted != nil {
-				*o.noted = stats.TimeField
+				o.noted.time = stats.TimeField
 			}
 		}
 		o.mapping.Time = stats.TimeField
+	}
+	if note := recordFieldsNote(stats.RecordFields); note != "" && (o.noted == nil || o.noted.fields != note) {
+		fmt.Fprintln(e.stderr, "tsq: note: "+note)
+		if o.noted != nil {
+			o.noted.fields = note
+		}
 	}
 	if hint := timeUnitHint(o.mapping, stats); hint != "" {
 		fmt.Fprintln(e.stderr, "tsq: note: "+hint)
@@ -483,4 +490,21 @@ func digitRun(s string) int {
 		n++
 	}
 	return n
+}
+
+// recordFieldsNote says which fields an import took the series, key and
+// op from (series, key, op: "" for none), as tsq exports them; "" when
+// it took none.
+func recordFieldsNote(fields []string) string {
+	var took, flags []string
+	for i, what := range []string{"series", "key", "op"} {
+		if i < len(fields) && fields[i] != "" {
+			took = append(took, fmt.Sprintf("%s from field %q", what, fields[i]))
+			flags = append(flags, "--"+what)
+		}
+	}
+	if len(took) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s, as tsq exports them; seqs are assigned anew (%s name others)", strings.Join(took, ", "), strings.Join(flags, ", "))
 }

@@ -273,9 +273,10 @@ func TestStreamNameOf(t *testing.T) {
 }
 
 // TestImportArrowParquet: a keyed stream of puts and deletes exported
-// by tsq as an Arrow file, an Arrow stream and Parquet imports back as
-// it was (its folded and raw views equal), each told by its bytes
-// whatever its name, without a mapping; a Parquet file through a pipe
+// by tsq as an Arrow file, an Arrow stream, Parquet, CSV and JSON lines
+// imports back as it was (its folded and raw views equal), each told by
+// its bytes whatever its name, without a mapping (the text formats'
+// series, key and op taken from their fields, as noted); a Parquet file through a pipe
 // is refused with what to do; a truncated Parquet file fails and
 // leaves nothing.
 func TestImportArrowParquet(t *testing.T) {
@@ -301,7 +302,7 @@ func TestImportArrowParquet(t *testing.T) {
 		}
 		return r.stdout
 	}
-	for _, name := range []string{"e.arrow", "e.arrows", "e.parquet", "parquet-named.csv"} {
+	for _, name := range []string{"e.arrow", "e.arrows", "e.parquet", "parquet-named.csv", "e.csv", "e.jsonl"} {
 		p := filepath.Join(dir, name)
 		args := []string{"--store", store, "export", "-c", "SELECT * FROM events", p}
 		if name == "parquet-named.csv" {
@@ -317,6 +318,10 @@ func TestImportArrowParquet(t *testing.T) {
 		}
 		if strings.Contains(name, "parquet") != strings.Contains(r.stdout, "of Parquet read as") {
 			t.Errorf("%s: %s", name, r.stdout)
+		}
+		text := name == "e.csv" || name == "e.jsonl"
+		if note := `series from field "series", key from field "key", op from field "op"`; text != strings.Contains(r.stderr, note) {
+			t.Errorf("%s: want the note %q only for text: %s", name, note, r.stderr)
 		}
 		for _, from := range []string{"S", "fold(S)"} {
 			if got, want := view(stream, from), view("events", from); got != want {

@@ -21,7 +21,14 @@ type importOptions struct {
 	source    string
 	size      int64
 	progress  func(tsq.ImportProgress)
-	noted     *string // the time field a note was printed for, in a run of several files
+	noted     *notes // the notes printed, in a run of several files
+}
+
+// notes are the guesses an import run noted, each said once for the
+// files of a run.
+type notes struct {
+	time   string // the time field
+	fields string // the series, key and op fields
 }
 
 // importStats is what an import reports.
@@ -32,6 +39,7 @@ type importStats struct {
 	UTF16                 bool
 	Format                ingest.Format
 	TimeField             string
+	RecordFields          []string // series, key and op, as guessed ("" none)
 	MinTime, MaxTime      int64
 	Segments              int
 	FirstSeq, LastSeq     uint64
@@ -40,13 +48,13 @@ type importStats struct {
 }
 
 func importStream(ctx context.Context, s *tsq.Store, stream string, r io.Reader, o importOptions) (importStats, error) {
-	io := &tsq.ImportOptions{Format: o.format, Mapping: o.mapping, GuessTime: o.guessTime, SkipBad: o.skipBad, Rejects: o.rejects,
+	io := &tsq.ImportOptions{Format: o.format, Mapping: o.mapping, GuessTime: o.guessTime, GuessSeries: true, SkipBad: o.skipBad, Rejects: o.rejects,
 		MemoryBudget: o.budget, Source: o.source, Size: o.size}
 	if o.progress != nil {
 		io.Progress = o.progress
 	}
 	st, err := s.Import(ctx, stream, r, io)
-	return importStats{Rows: st.Rows, Bytes: st.Bytes, ReadBytes: st.ReadBytes, Compression: st.Compression, UTF16: st.UTF16, Format: st.Format, TimeField: st.TimeField, MinTime: st.MinTime, MaxTime: st.MaxTime, Rejected: st.Rejected, Segments: st.Segments,
+	return importStats{Rows: st.Rows, Bytes: st.Bytes, ReadBytes: st.ReadBytes, Compression: st.Compression, UTF16: st.UTF16, Format: st.Format, TimeField: st.TimeField, RecordFields: []string{st.SeriesField, st.KeyField, st.OpField}, MinTime: st.MinTime, MaxTime: st.MaxTime, Rejected: st.Rejected, Segments: st.Segments,
 		FirstSeq: st.FirstSeq, LastSeq: st.LastSeq, PeakHeap: st.PeakHeap, Total: st.Total}, err
 }
 

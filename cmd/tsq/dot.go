@@ -413,7 +413,7 @@ func (s *session) importInto(ctx context.Context, what, path, name, format strin
 	if name == "" {
 		return fmt.Errorf("%s: no stream name can be made from %q: give one, .import %s STREAM", what, filepath.Base(path), path)
 	}
-	o := importOptions{guessTime: true, noted: new(string)}
+	o := importOptions{guessTime: true, noted: new(notes)}
 	if format != "" {
 		f, err := ingest.ParseFormat(format)
 		if err != nil {
