@@ -219,3 +219,22 @@ func TestInteropColumnsExpr(t *testing.T) {
 		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)
 	}
 }
+
+// TestInteropRowValueIn holds row values against DuckDB's: (x, y) IN a
+// subquery (each series' latest sample), NOT IN one (all but each
+// series' peaks), NOT IN written rows, and IN as a value; the same text
+// runs in both. Rows with NULL parts are left out: DuckDB compares rows
+// as structs, a NULL part equal to a NULL and unequal to a value, where
+// tsq keeps SQL's rule (query.TestRowValueIn).
+func TestInteropRowValueIn(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	for _, c := range []struct{ name, q string }{
+		{"each series' latest", "SELECT series, epoch_ms(time) AS t, value FROM nab WHERE (series, time) IN (SELECT series, max(time) FROM nab GROUP BY series) ORDER BY series"},
+		{"all but the peaks", "SELECT series, count(*) AS n FROM nab WHERE (series, value) NOT IN (SELECT series, max(value) FROM nab GROUP BY series) GROUP BY series ORDER BY series"},
+		{"written rows", "SELECT series, count(*) AS n FROM nab WHERE (hour(time), round(value)) NOT IN ((14, 0), (3, 0), (3, 1)) GROUP BY series ORDER BY series"},
+		{"as a value", "SELECT (hour(time), minute(time)) IN ((14, 25), (3, 0)) AS hit, count(*) AS n FROM nab GROUP BY hit ORDER BY hit NULLS LAST"},
+	} {
+		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)
+	}
+}

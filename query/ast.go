@@ -490,6 +490,9 @@ type In struct {
 	Sub     *Statement
 	subPos  int
 	subText string // (SELECT ...) as written
+	// tuple: the parts of a row value (x, y) IN (SELECT ...), X its
+	// rowFunc (rowin.go); 0 otherwise
+	tuple int
 }
 
 // SeriesMatch is series ~ name{label op "value", ...}.

@@ -31,7 +31,7 @@ func (p *parser) condFollows(i int) bool {
 // follows the value's start (NOT, a comparison, ...).
 func (p *parser) valueOrCond() *Arith {
 	start := p.i
-	if t := p.peek(); isKw(t, "not") || isKw(t, "exists") && isPunct(p.tok(p.i+1), "(") {
+	if t := p.peek(); isKw(t, "not") || isKw(t, "exists") && isPunct(p.tok(p.i+1), "(") || p.tupleInAt(p.i) {
 		return p.condValue()
 	}
 	a := p.arith()

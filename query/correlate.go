@@ -82,6 +82,8 @@ func (p *parser) correlateSubqueries(st *Statement, sc scope) {
 func (p *parser) correlatedIn(in *In) Expr {
 	q, pos := in.Sub, in.subPos
 	switch {
+	case in.tuple > 0:
+		p.fail(pos, "%s IN (SELECT ...) may not name the outer row's columns: write EXISTS (SELECT ... WHERE ...)", in.Col.Name)
 	case q.Union != nil:
 		p.fail(pos, "a correlated subquery may not be a UNION: correlate each SELECT")
 	case q.Star || len(q.Items) != 1:

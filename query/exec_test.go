@@ -361,6 +361,7 @@ func FuzzQuery(f *testing.F) {
 		"SELECT host, first(v ORDER BY time DESC), last(s ORDER BY n * 2) FILTER (WHERE b), mean(x) FROM m GROUP BY host HAVING first(n ORDER BY v) > 0",
 		"SELECT seq, v FROM (SELECT * FROM fold(m) WHERE v > 0) AS q USING SAMPLE 5 ROWS REPEATABLE (2) WHERE s > 'a' UNION ALL SELECT count(*), 1 FROM m TABLESAMPLE reservoir(3 ROWS)",
 		"SELECT series, max(COLUMNS('^(v|n)$')) AS hi, round(avg(COLUMNS(* EXCLUDE (seq, time, series, key, op, s, b, x))), 2), COLUMNS('^v') * 2 FROM m GROUP BY series",
+		"SELECT (s, n) IN (('a', 1), ('b', NULL)) AS x, count(*) FROM m WHERE (series, time) NOT IN (SELECT series, max(time) FROM m GROUP BY series) GROUP BY x HAVING (x, count(*)) IN (SELECT true, 3)",
 	} {
 		f.Add(s)
 	}

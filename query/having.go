@@ -49,6 +49,9 @@ func (p *plan) havingExpr(e Expr, neg bool) (rowPred, error) {
 	case *Regex:
 		return p.havingMatch(e.Col, "regular expression match", e.Re, e.Neg != neg)
 	case *In:
+		if e.X != nil { // count(*) + 1 IN (SELECT ...), (series, count(*)) IN (SELECT ...)
+			return p.havingArithIn(e, neg)
+		}
 		i, _, err := p.resultCol(e.Col)
 		if err != nil {
 			return nil, err
@@ -208,4 +211,26 @@ func (p *plan) havingCompare(e *Compare) (rowPred, error) {
 		return nil, mismatch
 	}
 	return func(row []value) bool { return !row[i].null && cmpHolds(op, compareValues(k, row[i], want)) }, nil
+}
+
+// havingArithIn compiles x [NOT] IN (SELECT ...) of arithmetic x on the
+// result's columns.
+func (p *plan) havingArithIn(e *In, neg bool) (rowPred, error) {
+	x, err := p.compileArith(p.resultRefs(e.X), p.resultLeaf)
+	if err != nil {
+		return nil, err
+	}
+	pr, err := p.arithInSet(e, x, neg)
+	if err != nil {
+		return nil, err
+	}
+	ip, ok := pr.(*arithInPred)
+	if !ok {
+		all := bool(pr.(constPred))
+		return func([]value) bool { return all }, nil
+	}
+	get := func(row []value) func(a *arithPlan) value {
+		return func(a *arithPlan) value { return row[a.idx] }
+	}
+	return func(row []value) bool { return ip.holds(x.eval(get(row))) }, nil
 }

@@ -93,6 +93,9 @@ func runIn(ctx context.Context, e *In, text string, open Opener, o *Options) (li
 		return nil, false, err
 	}
 	defer rr.Release()
+	if e.tuple > 0 {
+		return runTupleIn(rr, e, text)
+	}
 	// One column: the only one, or the one item selected (GROUP BY puts
 	// the group columns not selected before it).
 	ci := 0
@@ -171,10 +174,21 @@ func (p *plan) compileArithIn(e *In, neg bool) (pred, error) {
 	if err != nil {
 		return nil, err
 	}
+	return p.arithInSet(e, x, neg)
+}
+
+// arithInSet returns the predicate of x [NOT] IN (SELECT ...), x e.X
+// compiled: an *arithInPred, or a constPred when it holds for every row.
+func (p *plan) arithInSet(e *In, x *arithPlan, neg bool) (pred, error) {
 	ip := &arithInPred{x: x, out: e.Neg != neg, nums: map[float64]bool{}, ints: map[int64]bool{}, strs: map[string]bool{}}
 	ip.hasNull = p.in.nulls[e]
 	if p.in.outAll(e, ip.out) {
 		return constPred(true), nil
+	}
+	if ls := p.in.lits(e); e.tuple > 0 && len(ls) > 0 {
+		if err := p.checkTupleKinds(e, x, ls[0].Str); err != nil {
+			return nil, err
+		}
 	}
 	for _, l := range p.in.lits(e) {
 		switch {
@@ -208,6 +222,23 @@ type arithInPred struct {
 	strs    map[string]bool
 	hasNull bool
 	out     bool
+}
+
+// holds reports whether the predicate holds for a row whose x is v.
+func (p *arithInPred) holds(v value) bool {
+	if v.null || p.out && p.hasNull {
+		return false
+	}
+	var in bool
+	switch p.x.kind {
+	case kString:
+		in = p.strs[v.s]
+	case kFloat:
+		in = p.nums[v.fl()]
+	default:
+		in = p.ints[v.i]
+	}
+	return in != p.out
 }
 
 func (p *arithInPred) eval(b *batch, sel []int32) []int32 {

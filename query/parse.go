@@ -1382,6 +1382,9 @@ func (p *parser) predicate() Expr {
 	if t := p.peek(); t.kind == tIdent && isPunct(p.tok(p.i+1), "(") && textTests[strings.ToLower(t.text)] != nil {
 		return p.textTest(t)
 	}
+	if p.tupleInAt(p.i) { // (x, y) IN (...) (rowin.go)
+		return p.tupleIn()
+	}
 	if p.arithAt(p.i, false) {
 		return p.arithCompare()
 	}

@@ -125,6 +125,8 @@ var textFuncs = map[string]textFunc{
 	"cast_double":  {args: []colKind{0}, out: kFloat},
 	"cast_bigint":  {args: []colKind{0}, out: kInt},
 	"cast_varchar": {args: []colKind{0}, out: kString},
+	// a row value's key (rowin.go)
+	rowFunc: {args: []colKind{0, 0}, variadic: true, out: kString},
 }
 
 // volatileFuncs are the functions whose every call differs: written
@@ -267,6 +269,10 @@ func (a *Arith) writeText(sb *strings.Builder) {
 			a.Else.write(sb, 0)
 		}
 		sb.WriteString(" END")
+		return
+	}
+	if a.Func == rowFunc {
+		writeRow(sb, a.Args)
 		return
 	}
 	if t := castNames[a.Func]; t != "" {
@@ -432,6 +438,8 @@ func textValue(fn string, args []*arithPlan, v []value) (value, bool) {
 		return encodingValue(fn, args, v)
 	}
 	switch fn {
+	case rowFunc:
+		return rowKey(args, v), true
 	case "lower":
 		return value{s: strings.ToLower(v[0].s)}, true
 	case "upper":
