@@ -222,8 +222,8 @@ func TestInteropColumnsExpr(t *testing.T) {
 
 // TestInteropRowValueIn holds row values against DuckDB's: (x, y) IN a
 // subquery (each series' latest sample), NOT IN one (all but each
-// series' peaks), NOT IN written rows, and IN as a value; the same text
-// runs in both. Rows with NULL parts are left out: DuckDB compares rows
+// series' peaks), NOT IN written rows, IN as a value, and NOT IN in a
+// FILTER written without WHERE; the same text runs in both. Rows with NULL parts are left out: DuckDB compares rows
 // as structs, a NULL part equal to a NULL and unequal to a value, where
 // tsq keeps SQL's rule (query.TestRowValueIn).
 func TestInteropRowValueIn(t *testing.T) {
@@ -234,6 +234,7 @@ func TestInteropRowValueIn(t *testing.T) {
 		{"all but the peaks", "SELECT series, count(*) AS n FROM nab WHERE (series, value) NOT IN (SELECT series, max(value) FROM nab GROUP BY series) GROUP BY series ORDER BY series"},
 		{"written rows", "SELECT series, count(*) AS n FROM nab WHERE (hour(time), round(value)) NOT IN ((14, 0), (3, 0), (3, 1)) GROUP BY series ORDER BY series"},
 		{"as a value", "SELECT (hour(time), minute(time)) IN ((14, 25), (3, 0)) AS hit, count(*) AS n FROM nab GROUP BY hit ORDER BY hit NULLS LAST"},
+		{"in a FILTER without WHERE", "SELECT series, count(*) FILTER ((hour(time), minute(time)) NOT IN ((14, 25), (3, 0))) AS n FROM nab GROUP BY series ORDER BY series"},
 	} {
 		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)
 	}

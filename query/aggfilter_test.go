@@ -1,10 +1,11 @@
 package query
 
 import (
+	"slices"
 	"testing"
 )
 
-// TestAggregateFilter: agg(x) FILTER (WHERE cond) takes the group's rows
+// TestAggregateFilter: agg(x) FILTER ([WHERE] cond) takes the group's rows
 // that meet cond, as WHERE cond would, while the group stays (count 0,
 // other aggregates null, when none does); it is named by its text, in
 // arithmetic, HAVING and ORDER BY too. TestModel draws filters as well.
@@ -52,10 +53,18 @@ func TestAggregateFilter(t *testing.T) {
 	if name := st.Items[0].Name(); name != "count(*) FILTER (WHERE v > 1 AND (s = 'a' OR n < 2))" {
 		t.Errorf("name %q", name)
 	}
+	// WHERE may be left out, as in DuckDB; the column is named as with it.
+	bare := run("SELECT count(*) FILTER (v > 1), max(n) FILTER (s = 'beta' OR b) FROM m")
+	if want := run("SELECT count(*) FILTER (WHERE v > 1), max(n) FILTER (WHERE s = 'beta' OR b) FROM m"); !slices.Equal(bare[0], want[0]) || bare[0][0].(int64) == 0 {
+		t.Errorf("FILTER (cond): %v, want %v", bare, want)
+	}
+	if st, err := Parse("SELECT count(*) FILTER (v > 1) FROM m"); err != nil || st.Items[0].Name() != "count(*) FILTER (WHERE v > 1)" {
+		t.Errorf("FILTER (cond): %v, %v", st, err)
+	}
 	wantErrors(t, open, []errCase{
 		{"SELECT count(*) FILTER (WHERE avg(v) > 1) FROM m", "aggregate avg in WHERE", ""},
 		{"SELECT count(*) FILTER (WHERE nope > 1) FROM m", `unknown column "nope"`, ""},
-		{"SELECT count(*) FILTER (v > 1) FROM m", "expected where", ""},
+		{"SELECT count(*) FILTER (v >) FROM m", "", ") FROM"},
 		{"SELECT count(*) FROM m WHERE count(*) FILTER (WHERE v > 1) > 2", "aggregate count in WHERE", ""},
 	})
 }

@@ -1049,7 +1049,7 @@ func (p *parser) filterAfter(c *Call) *Call {
 	if t := p.peek(); isKw(t, "filter") && isPunct(p.tok(p.i+1), "(") {
 		p.advance()
 		p.advance()
-		p.expectKw("where")
+		p.acceptKw("where") // optional, as in DuckDB: FILTER (v > 1)
 		having, aggConds := p.having, p.aggConds
 		p.having, p.aggConds = false, 0 // the filter tests rows
 		c.Filter = p.orExpr()
