@@ -1,6 +1,10 @@
 package interop_test
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 // TestInteropCorrelated holds correlated subqueries against DuckDB's:
 // each series' samples above its own mean, its samples equal to its
@@ -235,6 +239,30 @@ func TestInteropRowValueIn(t *testing.T) {
 		{"written rows", "SELECT series, count(*) AS n FROM nab WHERE (hour(time), round(value)) NOT IN ((14, 0), (3, 0), (3, 1)) GROUP BY series ORDER BY series"},
 		{"as a value", "SELECT (hour(time), minute(time)) IN ((14, 25), (3, 0)) AS hit, count(*) AS n FROM nab GROUP BY hit ORDER BY hit NULLS LAST"},
 		{"in a FILTER without WHERE", "SELECT series, count(*) FILTER ((hour(time), minute(time)) NOT IN ((14, 25), (3, 0))) AS n FROM nab GROUP BY series ORDER BY series"},
+	} {
+		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)
+	}
+}
+
+// TestInteropQuantified holds x op ANY|SOME|ALL (SELECT ...) against
+// DuckDB's: every comparison over a set of values, one with a NULL, an
+// empty one, as a value and in HAVING; the same text runs in both.
+func TestInteropQuantified(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	one := "(SELECT value FROM nab WHERE series LIKE '%24ae8d' AND hour(time) = 3)"
+	withNull := "(SELECT CASE WHEN value > 0.2 THEN NULL ELSE value END FROM nab WHERE series LIKE '%24ae8d')"
+	none := "(SELECT value FROM nab WHERE value < -1)"
+	var items []string
+	for i, set := range []string{one, withNull, none} {
+		for j, c := range []string{"> ALL", ">= ALL", "< ALL", "<= ANY", "> SOME", "= ALL", "!= ANY", "= ANY", "!= ALL"} {
+			items = append(items, fmt.Sprintf("count(*) FILTER (WHERE value %s %s) AS c%d_%d", c, set, i, j))
+		}
+	}
+	for _, c := range []struct{ name, q string }{
+		{"counts per series", "SELECT series, " + strings.Join(items, ", ") + " FROM nab GROUP BY series ORDER BY series"},
+		{"as a value", "SELECT value >= ALL " + withNull + " AS v, value > ANY " + withNull + " AS w, count(*) AS n FROM nab WHERE series LIKE '%24ae8d' GROUP BY v, w ORDER BY v NULLS LAST, w NULLS LAST"},
+		{"in HAVING", "SELECT series, avg(value) AS m FROM nab GROUP BY series HAVING avg(value) > ANY (SELECT avg(value) FROM nab GROUP BY series) ORDER BY series"},
 	} {
 		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)
 	}

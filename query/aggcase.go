@@ -61,12 +61,15 @@ func cmpOrCall(a, b *Call) *Call {
 // groupCond is a condition of a CASE over aggregates, planned: tested on
 // a result row through its leaves' values (get).
 type groupCond struct {
-	op   byte // '&', '|', '!'; 'c' compare; 'n' IS NULL; 'm' a text match (re)
+	op   byte // '&', '|', '!'; 'c' compare; 'n' IS NULL; 'm' a text match (re); 'i' IN (SELECT ...), ANY, ALL
 	re   *regexp.Regexp
 	l, r *groupCond
 	cmp  string // 'c': the comparison
 	x, y *arithPlan
 	neg  bool // 'n': IS NOT NULL
+	// 'i': where the subquery's condition holds, and where its NOT does
+	// (arithInSet: a constPred, or a pred that tells a value's outcome)
+	in [2]pred
 }
 
 // test is the condition's three-valued truth: known false when it is
@@ -98,6 +101,21 @@ func (g *groupCond) test(get func(*arithPlan) value) (truth, known bool) {
 		return !t, k
 	case 'n':
 		return g.x.eval(get).null != g.neg, true
+	case 'i':
+		v := g.x.eval(get)
+		for k, pr := range g.in {
+			switch h := pr.(type) {
+			case constPred:
+				if h {
+					return k == 0, true
+				}
+			case interface{ holds(value) bool }:
+				if h.holds(v) {
+					return k == 0, true
+				}
+			}
+		}
+		return false, false
 	case 'm':
 		v := g.x.eval(get)
 		if v.null {
@@ -181,6 +199,22 @@ func (p *plan) compileGroupCond(e Expr, leaf func(a *Arith, ap *arithPlan) error
 			}
 			return p.compileGroupCond(inChain(a, x.Lits, x.Neg), leaf)
 		}
+		// a subquery's values, a set looked up (insub.go, quantified.go)
+		a := x.X
+		if a == nil {
+			a = &Arith{Col: x.Col, Pos: x.Col.Pos}
+		}
+		v, err := p.compileArith(a, leaf)
+		if err != nil {
+			return nil, err
+		}
+		g := &groupCond{op: 'i', x: v}
+		for k := range g.in {
+			if g.in[k], err = p.arithInSet(x, v, k == 1); err != nil {
+				return nil, err
+			}
+		}
+		return g, nil
 	case *ExprMatch:
 		v, err := p.compileArith(x.X, leaf)
 		if err != nil {
@@ -196,7 +230,7 @@ func (p *plan) compileGroupCond(e Expr, leaf func(a *Arith, ap *arithPlan) error
 		}
 		return &groupCond{op: 'm', x: v, re: likeRegexp(x.Pattern), neg: x.Neg}, nil
 	}
-	return nil, p.errAt(p.st.streamPos, "a CASE over aggregates tests comparisons, IS [NOT] NULL, LIKE, =~, IN lists, AND, OR and NOT; %s is none of them", condText(e))
+	return nil, p.errAt(p.st.streamPos, "a CASE over aggregates tests comparisons, IS [NOT] NULL, LIKE, =~, IN, ANY, ALL, AND, OR and NOT; %s is none of them", condText(e))
 }
 
 // compileGroupCase plans CASE a, whose conditions test aggregates or

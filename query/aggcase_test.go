@@ -4,9 +4,9 @@ import "testing"
 
 // TestCaseOverAggregates: a SELECT item's CASE, if() and condition value
 // may test aggregates and grouped columns (comparisons, IS NULL, LIKE,
-// ILIKE, =~, IN lists, AND, OR, NOT, three-valued), as the same CASE over
-// a grouped subquery does; other tests, and aggregates in WHERE, are
-// refused with what and where.
+// ILIKE, =~, IN lists, IN, ANY and ALL of subqueries, AND, OR, NOT,
+// three-valued), as the same CASE over a grouped subquery does; other
+// tests, and aggregates in WHERE, are refused with what and where.
 func TestCaseOverAggregates(t *testing.T) {
 	src, _ := testSource(t, 3000, 50)
 	open := openOnly(src)
@@ -23,6 +23,12 @@ func TestCaseOverAggregates(t *testing.T) {
 			"SELECT s, CASE WHEN s LIKE 'a%' OR s =~ 'g.*' THEN c WHEN lower(s) IN ('beta', 'delta') AND mv NOT IN (1, 2) THEN -1 END AS k, CASE WHEN s ILIKE 'D%' THEN 1 END AS d FROM (SELECT s, count(*) AS c, max(v) AS mv FROM m GROUP BY s) ORDER BY s"},
 		{"SELECT series, CASE WHEN sum(CASE WHEN v > 100 THEN 1 ELSE 0 END) * 2 > count(*) THEN 'high' ELSE 'low' END AS k FROM m GROUP BY series ORDER BY series",
 			"SELECT series, CASE WHEN h * 2 > c THEN 'high' ELSE 'low' END AS k FROM (SELECT series, sum(CASE WHEN v > 100 THEN 1 ELSE 0 END) AS h, count(*) AS c FROM m GROUP BY series) ORDER BY series"},
+		{"SELECT s, CASE WHEN s IN (SELECT s FROM m WHERE n < 3) THEN count(*) WHEN count(*) NOT IN (SELECT count(*) FROM m GROUP BY s) THEN -1 END AS k FROM m GROUP BY s ORDER BY s",
+			"SELECT s, CASE WHEN s IN (SELECT s FROM m WHERE n < 3) THEN c WHEN c NOT IN (SELECT count(*) FROM m GROUP BY s) THEN -1 END AS k FROM (SELECT s, count(*) AS c FROM m GROUP BY s) ORDER BY s"},
+		{"SELECT s, CASE WHEN max(n) >= ALL (SELECT n FROM m WHERE v > 150) THEN 'all' WHEN NOT (max(n) >= ALL (SELECT n FROM m WHERE v > 150)) THEN 'not' ELSE 'unknown' END AS k, " +
+			"CASE WHEN min(v) < ANY (SELECT v FROM m WHERE n = 7) THEN 'any' WHEN NOT (min(v) < ANY (SELECT v FROM m WHERE n = 7)) THEN 'none' END AS j FROM m GROUP BY s ORDER BY s",
+			"SELECT s, CASE WHEN mn >= ALL (SELECT n FROM m WHERE v > 150) THEN 'all' WHEN NOT (mn >= ALL (SELECT n FROM m WHERE v > 150)) THEN 'not' ELSE 'unknown' END AS k, " +
+				"CASE WHEN lv < ANY (SELECT v FROM m WHERE n = 7) THEN 'any' WHEN NOT (lv < ANY (SELECT v FROM m WHERE n = 7)) THEN 'none' END AS j FROM (SELECT s, max(n) AS mn, min(v) AS lv FROM m GROUP BY s) ORDER BY s"},
 	} {
 		sameRows(t, open, c[0], c[1], 4)
 	}
@@ -31,7 +37,7 @@ func TestCaseOverAggregates(t *testing.T) {
 		t.Fatalf("one size for every group: %v", got)
 	}
 	wantErrors(t, open, []errCase{
-		{"SELECT s, CASE WHEN s IN (SELECT s FROM m WHERE v > 1) THEN count(*) END FROM m GROUP BY s", "a CASE over aggregates tests comparisons, IS [NOT] NULL, LIKE, =~, IN lists, AND, OR and NOT", ""},
+		{"SELECT series, CASE WHEN series ~ cpu{host=\"a\"} THEN count(*) END FROM m GROUP BY series", "a CASE over aggregates tests comparisons, IS [NOT] NULL, LIKE, =~, IN, ANY, ALL, AND, OR and NOT", ""},
 		{"SELECT s, CASE WHEN count(*) LIKE '1%' THEN 1 END FROM m GROUP BY s", "type mismatch: a pattern match on count(*), a int64", ""},
 		{"SELECT s FROM m WHERE CASE WHEN count(*) > 1 THEN true END", "aggregate count in a CASE condition", "count"},
 		{"SELECT v, CASE WHEN count(*) > 1 THEN 1 END FROM m", `column "v" must be grouped`, "v,"},

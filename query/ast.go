@@ -493,6 +493,11 @@ type In struct {
 	// tuple: the parts of a row value (x, y) IN (SELECT ...), X its
 	// rowFunc (rowin.go); 0 otherwise
 	tuple int
+	// cmp: the comparison of X cmp ANY|ALL (SELECT ...) (all: ALL), at
+	// cmpPos (quantified.go); "" for IN
+	cmp    string
+	all    bool
+	cmpPos int
 }
 
 // SeriesMatch is series ~ name{label op "value", ...}.

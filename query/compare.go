@@ -199,11 +199,14 @@ func (p *parser) arithCompare() Expr {
 		return &ArithCompare{L: l, R: yes, Op: "=", Pos: l.Pos, text: l.String(), bare: msg}
 	}
 	p.advance()
-	r := p.arith()
 	o := op.text
 	if o == "<>" {
 		o = "!="
 	}
+	if p.quantifiedAt(p.i) { // x > ALL (SELECT ...) (quantified.go)
+		return p.quantified(l, o, op.pos)
+	}
+	r := p.arith()
 	return p.comparison(l, o, r, op.pos)
 }
 

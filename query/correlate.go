@@ -84,6 +84,8 @@ func (p *parser) correlatedIn(in *In) Expr {
 	switch {
 	case in.tuple > 0:
 		p.fail(pos, "%s IN (SELECT ...) may not name the outer row's columns: write EXISTS (SELECT ... WHERE ...)", in.Col.Name)
+	case in.cmp != "":
+		p.fail(pos, "%s may not name the outer row's columns: write EXISTS (SELECT ... WHERE ...)", quantText(in))
 	case q.Union != nil:
 		p.fail(pos, "a correlated subquery may not be a UNION: correlate each SELECT")
 	case q.Star || len(q.Items) != 1:

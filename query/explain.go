@@ -267,6 +267,9 @@ func exprString(e Expr) string {
 		}
 		return e.Col.Name + " " + op + " /" + e.Re.String() + "/"
 	case *In:
+		if e.cmp != "" {
+			return quantText(e)
+		}
 		n := ""
 		if e.Neg {
 			n = "NOT "

@@ -224,7 +224,7 @@ func (p *plan) havingArithIn(e *In, neg bool) (rowPred, error) {
 	if err != nil {
 		return nil, err
 	}
-	ip, ok := pr.(*arithInPred)
+	ip, ok := pr.(interface{ holds(value) bool }) // *arithInPred, *quantPred
 	if !ok {
 		all := bool(pr.(constPred))
 		return func([]value) bool { return all }, nil

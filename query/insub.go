@@ -178,13 +178,27 @@ func (p *plan) compileArithIn(e *In, neg bool) (pred, error) {
 }
 
 // arithInSet returns the predicate of x [NOT] IN (SELECT ...), x e.X
-// compiled: an *arithInPred, or a constPred when it holds for every row.
+// compiled: an *arithInPred, or a constPred when it holds for every row;
+// of x cmp ANY|ALL (SELECT ...), a *quantPred.
 func (p *plan) arithInSet(e *In, x *arithPlan, neg bool) (pred, error) {
-	ip := &arithInPred{x: x, out: e.Neg != neg, nums: map[float64]bool{}, ints: map[int64]bool{}, strs: map[string]bool{}}
-	ip.hasNull = p.in.nulls[e]
-	if p.in.outAll(e, ip.out) {
+	if e.cmp != "" {
+		return p.compileQuantified(e, x, neg)
+	}
+	if p.in.outAll(e, e.Neg != neg) {
 		return constPred(true), nil
 	}
+	ip, err := p.inSetOf(e, x)
+	if err != nil {
+		return nil, err
+	}
+	ip.out = e.Neg != neg
+	return ip, nil
+}
+
+// inSetOf returns x IN the values of e (its subquery's), x e.X compiled.
+func (p *plan) inSetOf(e *In, x *arithPlan) (*arithInPred, error) {
+	ip := &arithInPred{x: x, nums: map[float64]bool{}, ints: map[int64]bool{}, strs: map[string]bool{}}
+	ip.hasNull = p.in.nulls[e]
 	if ls := p.in.lits(e); e.tuple > 0 && len(ls) > 0 {
 		if err := p.checkTupleKinds(e, x, ls[0].Str); err != nil {
 			return nil, err
@@ -207,7 +221,11 @@ func (p *plan) arithInSet(e *In, x *arithPlan, neg bool) (pred, error) {
 				ip.ints[int64(f)] = true
 			}
 		default:
-			return nil, p.errAt(e.subPos, "type mismatch: %s IN (SELECT ...) compares %s with %s", e.X.String(), kindWord(x.kind), litKindName(l.Kind))
+			what := e.Col.Name + " IN"
+			if e.cmp != "" {
+				what = e.Col.Name + " " + e.cmp + " " + quantWord(e)
+			}
+			return nil, p.errAt(e.subPos, "type mismatch: %s (SELECT ...) compares %s with %s", what, kindWord(x.kind), litKindName(l.Kind))
 		}
 	}
 	return ip, nil

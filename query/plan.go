@@ -629,7 +629,7 @@ func (p *plan) seriesSetOf(e Expr) ([]string, bool) {
 			return []string{e.Lit.Str}, true
 		}
 	case *In:
-		if e.Col.Name == ColSeries && !e.Neg {
+		if e.Col.Name == ColSeries && !e.Neg && e.cmp == "" {
 			var names []string
 			for _, l := range p.in.lits(e) {
 				names = append(names, l.Str)
