@@ -434,6 +434,13 @@ func (p *plan) aggSpec(c *Call) (s aggSpec, err error) {
 	if err != nil {
 		return s, err
 	}
+	if k == kOp && expr == nil && (c.Func != "count" || c.Distinct) {
+		// op as its name, text (min(op), string_agg(op), mode(op)...)
+		if expr, err = p.rawArith(&Arith{Op: 'f', Func: "cast_varchar", Args: []*Arith{{Col: c.Arg, Pos: c.Arg.Pos}}, Pos: c.Arg.Pos}); err != nil {
+			return s, err
+		}
+		k = kString
+	}
 	s.arg, s.in, s.expr = c.Arg.Name, k, expr
 	if bivariate[c.Func] {
 		return p.bivariateSpec(c, s)

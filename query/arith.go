@@ -741,6 +741,10 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 			ap.kind = kString
 			return ap, nil
 		}
+		if ap.in == kOp && p.rowArith && a.Col != nil { // a row's op, as its name
+			ap.in, ap.kind = kString, kString
+			return ap, nil
+		}
 		if ap.in == kBool { // a bool field: a value as a condition's is
 			ap.kind = kBool
 			return ap, nil

@@ -206,6 +206,9 @@ func (b *batch) valueAt(name string, k colKind, r int32) value {
 	case ColTime:
 		return value{i: b.time[r]}
 	case ColOp:
+		if k == kString { // as its name (arithmetic on op)
+			return value{s: opName(b.op[r])}
+		}
 		return value{i: b.op[r]}
 	case ColSeries:
 		return value{s: b.series.StringAt(int(r))}

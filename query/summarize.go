@@ -54,14 +54,9 @@ func summaryFigures(t arrow.DataType) []string {
 	return nil
 }
 
-// figuresOf is summaryFigures of field f; op (put, delete, drop) has
-// only its count.
-func figuresOf(f arrow.Field) []string {
-	if f.Name == ColOp {
-		return nil
-	}
-	return summaryFigures(f.Type)
-}
+// figuresOf is summaryFigures of field f (op's by its names: delete <
+// drop < put).
+func figuresOf(f arrow.Field) []string { return summaryFigures(f.Type) }
 
 func summarize(ctx context.Context, st *Statement, text string, open Opener, o Options) (array.RecordReader, error) {
 	src := st.Sub

@@ -54,6 +54,10 @@ func TestSummarize(t *testing.T) {
 	check("s", "string", "min(s), max(s)")
 	check("series", "string", "min(series), max(series)")
 	check("seq", "uint64", "min(seq), max(seq)")
+	check("op", "string", "min(op), max(op)")
+	if r := byName["op"]; r[4] != "delete" || r[5] != "put" { // and drop between
+		t.Errorf("op: %v", r)
+	}
 	if r := byName["b"]; r[1] != "bool" || r[4] != "false" || r[5] != "true" {
 		t.Errorf("b: %v", r)
 	}

@@ -410,6 +410,13 @@ func (a *arithPlan) leafVec(b *batch, sel []int32) vec {
 		src = b.op
 	}
 	var out vec
+	if a.kind == kString && a.src == ColOp { // op as its name
+		out.strs = m.strsN(n)
+		for i, r := range sel {
+			out.strs[i] = opName(b.op[r])
+		}
+		return out
+	}
 	if a.kind == kString { // series, key or a text field
 		out.strs = m.strsN(n)
 		var c = b.strColOrField(a.src)
