@@ -185,6 +185,20 @@ func opName(code int64) string {
 	return fmt.Sprintf("op(%d)", code)
 }
 
+// opOrder is where op code c sorts: by its name (delete, drop, put), as
+// min(op) and a reader of the exported dictionary order them.
+func opOrder(c int64) int64 {
+	switch c {
+	case 1: // put
+		return 3
+	case 2: // delete
+		return 1
+	case 3: // drop
+		return 2
+	}
+	return 4 + c
+}
+
 // appendValue appends v to the builder of a column of kind k.
 func appendValue(b array.Builder, k colKind, v value) {
 	if v.null {
@@ -230,8 +244,10 @@ func compareValuePtrs(k colKind, a, b *value) int {
 	switch k {
 	case kSeq:
 		return cmp3(uint64(a.i), uint64(b.i))
-	case kTime, kInt, kOp:
+	case kTime, kInt:
 		return cmp3(a.i, b.i)
+	case kOp:
+		return cmp3(opOrder(a.i), opOrder(b.i))
 	case kFloat:
 		return cmpFloat(a.fl(), b.fl())
 	case kBool:

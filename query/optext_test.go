@@ -10,7 +10,8 @@ import (
 // TestOpAsText: a row's op is its name (put, delete, drop) in
 // arithmetic, text functions, comparisons of expressions and the
 // aggregates that take text (min, max, string_agg, mode, count
-// DISTINCT), as CAST(op AS VARCHAR) is; numbers of it are refused.
+// DISTINCT), as CAST(op AS VARCHAR) is, and sorts by it; numbers of it
+// are refused.
 func TestOpAsText(t *testing.T) {
 	src, _ := testSource(t, 3000, 50)
 	open := openOnly(src)
@@ -48,6 +49,26 @@ func TestOpAsText(t *testing.T) {
 	}
 	sameRows(t, open, "SELECT upper(op) AS u, count(*) FROM m GROUP BY u ORDER BY u",
 		fmt.Sprintf("SELECT 'DELETE', %d UNION ALL SELECT 'DROP', %d UNION ALL SELECT 'PUT', %d", kinds["delete"], kinds["drop"], kinds["put"]), 3)
+	// ORDER BY op sorts by name too, as min and max do.
+	for _, q := range []string{"SELECT op FROM m ORDER BY op", "SELECT op FROM m ORDER BY op DESC", "SELECT op, lag(op) OVER (ORDER BY op, seq) FROM m ORDER BY 2 NULLS FIRST, 1"} {
+		var got []string
+		for _, r := range mustRun(t, open, q) {
+			got = append(got, r[0].(string))
+		}
+		want := slices.Sorted(func(yield func(string) bool) {
+			for _, n := range names {
+				if !yield(n) {
+					return
+				}
+			}
+		})
+		if strings.Contains(q, "DESC") {
+			slices.Reverse(want)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: not in the order of the names", q)
+		}
+	}
 	wantErrors(t, open, []errCase{
 		{"SELECT avg(op) FROM m", `type mismatch: avg of string column "op"`, "op)"},
 		{"SELECT op + 1 FROM m", `arithmetic on column "op" of type string`, "op +"},
