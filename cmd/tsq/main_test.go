@@ -95,22 +95,49 @@ func TestStats(t *testing.T) {
 }
 
 // TestActivity: rows spread over buckets by time, with single-instant
-// blocks far from the start (float rounding) counted whole.
+// blocks far from the start (float rounding) counted whole, a block whose
+// times are known counted where each row falls, and buckets without rows
+// blank.
 func TestActivity(t *testing.T) {
 	day := int64(86400e9)
 	t0 := int64(1281015356e9)
-	metas := []seg.BlockMeta{
-		{Rows: 100, MinTime: t0, MaxTime: t0 + 31*day}, // spread over all 32 buckets
-		{Rows: 1, MinTime: t0 + 20*day, MaxTime: t0 + 20*day},
-		{Rows: 50, MinTime: t0 + 31*day + day/2, MaxTime: t0 + 31*day + day/2},
+	blocks := []statBlock{
+		{meta: seg.BlockMeta{Rows: 100, MinTime: t0, MaxTime: t0 + 31*day}}, // spread over all 32 buckets
+		{meta: seg.BlockMeta{Rows: 1, MinTime: t0 + 20*day, MaxTime: t0 + 20*day}},
+		{meta: seg.BlockMeta{Rows: 50, MinTime: t0 + 31*day + day/2, MaxTime: t0 + 31*day + day/2}},
 	}
-	got := activity(metas, t0, t0+32*day-1)
+	got := activity(blocks, t0, t0+32*day-1)
 	// About 3.2 rows a bucket, 4.2 in bucket 20, 53 in the last: 0.42, 0.55 and 7 eighths.
 	if got != "▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▂▁▁▁▁▁▁▁▁▁▁█" {
 		t.Fatalf("got %q", got)
 	}
-	if strings.Contains(activity(metas[1:2], t0, t0+1000*day), " ") {
-		t.Fatal("a bucket without a value")
+	if got := activity(blocks[1:2], t0, t0+1000*day); strings.Count(got, " ") != sparkWidth-1 || !strings.Contains(got, "█") {
+		t.Fatalf("one row in a bucket, the others blank: %q", got)
+	}
+	// The first block's rows known: 96 on the last day, 4 on the first.
+	blocks[0].times = []int64{t0, t0, t0, t0}
+	for range 96 {
+		blocks[0].times = append(blocks[0].times, t0+31*day+1)
+	}
+	if got := activity(blocks, t0, t0+32*day-1); got != "▁                   ▁          █" {
+		t.Fatalf("with times: %q", got)
+	}
+}
+
+// TestStatsExactTimes: tsq stats draws a block whose rows span years by
+// where its rows fall (the demo's OpenStreetMap edits: most in the last
+// month), not spread evenly over its span.
+func TestStatsExactTimes(t *testing.T) {
+	dir := demoStore(t)
+	r := runTSQ(t, "", "--store", dir, "stats", "osm")
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if r.code != 0 || len(lines) != 2 {
+		t.Fatalf("%+v", r)
+	}
+	spark := []rune(lines[1])
+	spark = spark[len(spark)-sparkWidth:]
+	if spark[len(spark)-1] != '█' || strings.Count(string(spark), "█") != 1 || !strings.ContainsRune(string(spark), ' ') {
+		t.Errorf("osm's rows over time: %q, want the last month's spike", string(spark))
 	}
 }
 

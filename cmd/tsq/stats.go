@@ -10,6 +10,7 @@ import (
 	"time"
 
 	tsq "github.com/tsqdb/tsq"
+	"github.com/tsqdb/tsq/chunk"
 	"github.com/tsqdb/tsq/internal/check"
 	"github.com/tsqdb/tsq/internal/termplot"
 	"github.com/tsqdb/tsq/internal/vfs"
@@ -20,7 +21,8 @@ import (
 const sparkWidth = 32
 
 // streamStats summarises one stream from its segments' block index,
-// without decoding blocks.
+// decoding only the times of the few blocks whose rows span more of the
+// sparkline than one character (exactTimes).
 type streamStats struct {
 	name             string
 	rows             int
@@ -59,7 +61,7 @@ func collectStats(ctx context.Context, st *tsq.Store, only []string) ([]streamSt
 		if ss.rows, err = st.Count(n); err != nil {
 			return nil, err
 		}
-		var metas []seg.BlockMeta
+		var blocks []statBlock
 		for _, sf := range segs {
 			if sf.Stream != n {
 				continue
@@ -70,36 +72,112 @@ func collectStats(ctx context.Context, st *tsq.Store, only []string) ([]streamSt
 			if err != nil {
 				return nil, fmt.Errorf("stats: %w", err)
 			}
-			for _, m := range r.Blocks() {
+			for i, m := range r.Blocks() {
 				if m.Rows == 0 {
 					continue
 				}
-				metas = append(metas, m)
+				blocks = append(blocks, statBlock{meta: m, path: sf.Path, i: i})
 				ss.blocks++
 				ss.stored += m.Rows
 				ss.minTime, ss.maxTime = min(ss.minTime, m.MinTime), max(ss.maxTime, m.MaxTime)
 			}
 			r.Close()
 		}
-		ss.spark = activity(metas, ss.minTime, ss.maxTime)
+		exactTimes(blocks, ss.minTime, ss.maxTime)
+		ss.spark = activity(blocks, ss.minTime, ss.maxTime)
 		out = append(out, ss)
 	}
 	return out, nil
 }
 
-// activity spreads each block's rows evenly over its time range, shares
-// going to the sparkWidth buckets by overlap, and draws them. A block
-// within one bucket (the common case) adds all its rows to it, which also
-// keeps float rounding of nanosecond spans out of the sums.
-func activity(metas []seg.BlockMeta, tmin, tmax int64) string {
-	if len(metas) == 0 {
+// statBlock is a block of a stream holding rows.
+type statBlock struct {
+	meta  seg.BlockMeta
+	path  string // its segment
+	i     int    // its index there
+	times []int64
+}
+
+// sparkBucket returns the sparkline character time t falls in, of
+// tmin..tmax.
+func sparkBucket(t, tmin, tmax int64) int {
+	span := float64(tmax-tmin) + 1
+	return max(0, min(int(float64(t-tmin)/span*sparkWidth), sparkWidth-1))
+}
+
+// exactRows bounds the rows whose times exactTimes decodes per stream.
+const exactRows = 4 << 20
+
+// exactTimes decodes the times of the blocks whose time range spans more
+// than one character of tmin..tmax (an import of rows out of time order,
+// a backfill), up to exactRows rows in all, so that their rows are drawn
+// where they fall rather than spread evenly; a block that cannot be read
+// is spread evenly.
+func exactTimes(blocks []statBlock, tmin, tmax int64) {
+	budget := exactRows
+	var (
+		r    *seg.Reader
+		path string
+		buf  []byte
+		dec  chunk.Decoder
+		col  chunk.Column
+	)
+	defer func() {
+		if r != nil {
+			r.Close()
+		}
+	}()
+	for k := range blocks {
+		b := &blocks[k]
+		m := &b.meta
+		if sparkBucket(m.MinTime, tmin, tmax) == sparkBucket(m.MaxTime, tmin, tmax) || m.Rows > budget {
+			continue
+		}
+		if b.path != path {
+			if r != nil {
+				r.Close()
+			}
+			var err error
+			if r, err = seg.Open(vfs.Default, b.path); err != nil {
+				r, path = nil, ""
+				continue
+			}
+			path = b.path
+		}
+		var err error
+		if buf, err = r.ReadBlock(b.i, buf); err != nil || dec.Reset(buf) != nil {
+			continue
+		}
+		if c := dec.Find("time"); c < 0 || dec.Info(c).Type != chunk.Int64 || dec.Column(c, &col) != nil || len(col.Ints) != m.Rows {
+			continue
+		}
+		b.times = slices.Clone(col.Ints)
+		budget -= m.Rows
+	}
+}
+
+// activity counts each block's rows in the sparkWidth buckets of tmin..tmax
+// and draws them: by their times when known (exactTimes), else spread
+// evenly over the block's time range, shares going to the buckets by
+// overlap. A block within one bucket (the common case) adds all its rows
+// to it, which also keeps float rounding of nanosecond spans out of the
+// sums. A bucket without rows is blank.
+func activity(blocks []statBlock, tmin, tmax int64) string {
+	if len(blocks) == 0 {
 		return ""
 	}
 	buckets := make([]float64, sparkWidth)
 	span := float64(tmax-tmin) + 1
 	width := span / sparkWidth
-	at := func(t int64) int { return min(int(float64(t-tmin)/span*sparkWidth), sparkWidth-1) }
-	for _, m := range metas {
+	at := func(t int64) int { return sparkBucket(t, tmin, tmax) }
+	for _, b := range blocks {
+		m := b.meta
+		if b.times != nil {
+			for _, t := range b.times {
+				buckets[at(t)]++
+			}
+			continue
+		}
 		bl, bh := at(m.MinTime), at(m.MaxTime)
 		if bl >= bh {
 			buckets[bl] += float64(m.Rows)
@@ -110,6 +188,11 @@ func activity(metas []seg.BlockMeta, tmin, tmax int64) string {
 		for b := bl; b <= bh; b++ {
 			from, to := max(lo, float64(b)*width), min(hi, float64(b+1)*width)
 			buckets[b] += float64(m.Rows) * max(to-from, 0) / blockSpan
+		}
+	}
+	for b, n := range buckets {
+		if n == 0 {
+			buckets[b] = math.NaN() // drawn blank: no rows then
 		}
 	}
 	return termplot.SparklineFromZero(buckets, sparkWidth)
