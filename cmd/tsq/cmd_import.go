@@ -493,8 +493,7 @@ func digitRun(s string) int {
 }
 
 // recordFieldsNote says which fields an import took the series, key and
-// op from (series, key, op: "" for none), as tsq exports them; "" when
-// it took none.
+// op from (series, key, op: "" for none); "" when it took none.
 func recordFieldsNote(fields []string) string {
 	var took, flags []string
 	for i, what := range []string{"series", "key", "op"} {
@@ -506,5 +505,5 @@ func recordFieldsNote(fields []string) string {
 	if len(took) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s, as tsq exports them; seqs are assigned anew (%s name others)", strings.Join(took, ", "), strings.Join(flags, ", "))
+	return fmt.Sprintf("%s (%s name others)", strings.Join(took, ", "), strings.Join(flags, ", "))
 }
