@@ -231,20 +231,25 @@ func (p *parser) exprMatch(x *Arith) Expr {
 		if m.Neg {
 			e = &ArithCompare{L: x, R: v, Op: "!=", Pos: v.Pos}
 		}
-		switch {
-		case out == nil:
-			out = e
-		case m.Neg:
-			out = &And{L: out, R: e}
-		default:
-			out = &Or{L: out, R: e}
-		}
+		out = inChainAdd(out, e, m.Neg)
 		if !p.acceptPunct(",") {
 			break
 		}
 	}
 	p.expectPunct(")")
 	return out
+}
+
+// inChainAdd adds term e to out, a list's IN written out: x = a OR x = b
+// ...; with neg (NOT IN), x != a AND x != b ... (out nil: e alone).
+func inChainAdd(out, e Expr, neg bool) Expr {
+	switch {
+	case out == nil:
+		return e
+	case neg:
+		return &And{L: out, R: e}
+	}
+	return &Or{L: out, R: e}
 }
 
 // similarAt reports whether SIMILAR TO starts at token i: SQL's

@@ -187,30 +187,17 @@ func (p *parser) tupleIn() Expr {
 				p.advance()
 			}
 			v := p.arith()
-			var c Expr = &ArithCompare{L: x, R: v, Op: "=", Pos: v.Pos}
-			switch {
-			case neg: // not this row: some part differs
-				c.(*ArithCompare).Op = "!="
-				if rowCond != nil {
-					c = &Or{L: rowCond, R: c}
-				}
-			case rowCond != nil:
-				c = &And{L: rowCond, R: c}
+			c := &ArithCompare{L: x, R: v, Op: "=", Pos: v.Pos}
+			if neg { // not this row: some part differs
+				c.Op = "!="
 			}
-			rowCond = c
+			rowCond = inChainAdd(rowCond, c, !neg) // IN: every part equal
 		}
 		if t := p.peek(); !isPunct(t, ")") {
 			p.fail(t.pos, "a row of %s IN (...) has %d values, this one more", row.String(), len(xs))
 		}
 		p.advance()
-		switch {
-		case out == nil:
-			out = rowCond
-		case neg:
-			out = &And{L: out, R: rowCond}
-		default:
-			out = &Or{L: out, R: rowCond}
-		}
+		out = inChainAdd(out, rowCond, neg)
 		if !p.acceptPunct(",") {
 			break
 		}

@@ -114,14 +114,7 @@ func inChain(x *Arith, lits []*Lit, neg bool) Expr {
 		if neg {
 			e = &ArithCompare{L: x, R: v, Op: "!=", Pos: l.Pos}
 		}
-		switch {
-		case out == nil:
-			out = e
-		case neg:
-			out = &And{L: out, R: e}
-		default:
-			out = &Or{L: out, R: e}
-		}
+		out = inChainAdd(out, e, neg)
 	}
 	return out
 }
