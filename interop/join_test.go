@@ -203,6 +203,8 @@ func joinRows(t *testing.T, rr array.RecordReader) ([][]string, []bool) {
 				switch a := col.(type) {
 				case *array.Int64:
 					cells = append(cells, strconv.FormatInt(a.Value(i), 10))
+				case *array.Uint64: // seq
+					cells = append(cells, strconv.FormatUint(a.Value(i), 10))
 				case *array.Timestamp: // as DuckDB's epoch_ms
 					unit := a.DataType().(*arrow.TimestampType).Unit
 					cells = append(cells, strconv.FormatInt(a.Value(i).ToTime(unit).UnixMilli(), 10))

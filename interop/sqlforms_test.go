@@ -267,3 +267,20 @@ func TestInteropQuantified(t *testing.T) {
 		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)
 	}
 }
+
+// TestInteropFromFirst holds FROM-first statements against DuckDB's: a
+// source alone, with SELECT after it, and in a subquery; the same text
+// runs in both.
+func TestInteropFromFirst(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	// DuckDB's SELECT * gives times as text: its side names them.
+	agreeWithDuckDB(t, node, s, path, "a source alone", "FROM nab WHERE value > 90 ORDER BY series, time LIMIT 50",
+		"SELECT seq, epoch_ms(time), series, key, op, value FROM nab WHERE value > 90 ORDER BY series, time LIMIT 50")
+	for _, c := range []struct{ name, q string }{
+		{"SELECT after", "FROM nab SELECT series, count(*) AS n, max(value) AS hi WHERE value > 1 GROUP BY series ORDER BY series"},
+		{"in a subquery", "SELECT h, count(*) AS n, round(avg(value), 6) AS m FROM (FROM nab SELECT hour(time) AS h, value WHERE value > 50) GROUP BY h ORDER BY h"},
+	} {
+		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)
+	}
+}

@@ -362,6 +362,7 @@ func FuzzQuery(f *testing.F) {
 		"SELECT seq, v FROM (SELECT * FROM fold(m) WHERE v > 0) AS q USING SAMPLE 5 ROWS REPEATABLE (2) WHERE s > 'a' UNION ALL SELECT count(*), 1 FROM m TABLESAMPLE reservoir(3 ROWS)",
 		"SELECT series, max(COLUMNS('^(v|n)$')) AS hi, round(avg(COLUMNS(* EXCLUDE (seq, time, series, key, op, s, b, x))), 2), COLUMNS('^v') * 2 FROM m GROUP BY series",
 		"SELECT (s, n) IN (('a', 1), ('b', NULL)) AS x, count(*) FROM m WHERE (series, time) NOT IN (SELECT series, max(time) FROM m GROUP BY series) GROUP BY x HAVING (x, count(*)) IN (SELECT true, 3)",
+		"WITH h AS (FROM m SELECT s, max(v) AS hi GROUP BY s) FROM h SELECT s WHERE hi > 1 UNION ALL FROM (FROM fold(m) WHERE b) SELECT s LIMIT 3",
 		"SELECT s, CASE WHEN max(v) >= ALL (SELECT v FROM m WHERE n > 3) THEN 1 END, n < SOME (SELECT n FROM m) FROM m WHERE v * 2 != ANY (SELECT x FROM m) GROUP BY s, n HAVING min(n) <= ALL (SELECT 3)",
 	} {
 		f.Add(s)

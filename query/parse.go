@@ -21,6 +21,7 @@ func Parse(src string) (*Statement, error) {
 	if err != nil {
 		return nil, err
 	}
+	toks = fromFirst(toks)
 	p := &parser{src: src, toks: toks}
 	st, err := p.statement()
 	if err != nil {
