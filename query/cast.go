@@ -42,6 +42,9 @@ func (p *parser) castCall(name token) *Arith {
 		p.expectPunct(")")
 		return timeCast(x, ty, name.pos)
 	}
+	if isKw(t, "interval") { // of text: folded by the lexer (foldIntervals)
+		p.fail(t.pos, "%s(x AS INTERVAL) takes a written text, '1 day'::INTERVAL, CAST('90 minutes' AS INTERVAL); %s is none", strings.ToUpper(name.text), x.String())
+	}
 	fn, ok := castTypes[strings.ToLower(t.text)]
 	if t.kind != tIdent || !ok {
 		p.fail(t.pos, "%s to %s is not supported: cast to DOUBLE, DECIMAL(p, s), BIGINT, VARCHAR, DATE or TIMESTAMP (times compare with text as they are: time >= '2024-01-01')",

@@ -66,11 +66,28 @@ func intervalText(s string) (string, bool) {
 }
 
 // foldIntervals replaces each INTERVAL 'text' pair of toks by one
-// duration token at the keyword.
+// duration token at the keyword, and so each 'text'::INTERVAL and
+// CAST('text' AS INTERVAL) at the text.
 func foldIntervals(src string, toks []token) ([]token, error) {
 	out := toks[:0]
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
+		at := func(k int) token { return toks[min(i+k, len(toks)-1)] }
+		castText := t.kind == tString && isPunct(at(1), "::") && isKw(at(2), "interval") // 'text'::INTERVAL
+		castCall := isCast(t) && isPunct(at(1), "(") && at(2).kind == tString && isKw(at(3), "as") && isKw(at(4), "interval") && isPunct(at(5), ")")
+		if castText || castCall {
+			s := t
+			if castCall {
+				s = at(2)
+			}
+			text, ok := intervalText(s.text)
+			if !ok {
+				return nil, errAt(src, s.pos, "bad interval %q (want e.g. '1 day', '90 minutes', '1 hour 30 minutes' or '1h30m')", s.text)
+			}
+			out = append(out, token{kind: tDuration, text: text, pos: t.pos})
+			i += map[bool]int{true: 2, false: 5}[castText]
+			continue
+		}
 		if n, u := toks[min(i+1, len(toks)-1)], toks[min(i+2, len(toks)-1)]; isKw(t, "interval") && (n.kind == tInt || n.kind == tFloat || n.kind == tString) && u.kind == tIdent && isIntervalUnit(u.text) {
 			text, ok := intervalText(n.text + " " + u.text)
 			if !ok {

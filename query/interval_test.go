@@ -30,6 +30,8 @@ func TestIntervals(t *testing.T) {
 		// The number and the unit apart, as DuckDB writes them.
 		"SELECT time + INTERVAL 90 MINUTES, time_bucket(INTERVAL 1 hour, time), time - interval '2' DAY FROM m": "SELECT time + 90m, time_bucket(1h, time), time - 2d FROM m",
 		"SELECT count(*) FROM m WHERE time > now() - INTERVAL 2.5 HOURS":                                        "SELECT count(*) FROM m WHERE time > now() - 150m",
+		// Text cast to INTERVAL, as DuckDB and PostgreSQL write it.
+		"SELECT time - '1 day'::INTERVAL, time + CAST('2 hours' AS interval), time_bucket(TRY_CAST('15 minutes' AS INTERVAL), time) FROM m": "SELECT time - 1d, time + 2h, time_bucket(15m, time) FROM m",
 	} {
 		a, err := runCells(with, open, o)
 		if err != nil {
@@ -52,5 +54,8 @@ func TestIntervals(t *testing.T) {
 		{"SELECT v * INTERVAL '1 month' FROM m", "1mo is a calendar span", "INTERVAL"},
 		{"SELECT 2 + INTERVAL 1 MONTH FROM m", "1mo is a calendar span: it adds to a time, not to int64", "INTERVAL"},
 		{"SELECT time + INTERVAL '1x' HOUR FROM m", "bad interval 1x HOUR (want e.g. INTERVAL 1 HOUR or INTERVAL '90' MINUTES)", "'1x'"},
+		{"SELECT time - '1 fortnight'::INTERVAL FROM m", `bad interval "1 fortnight"`, "'1 fortnight'"},
+		{"SELECT time - CAST('x' AS INTERVAL) FROM m", `bad interval "x"`, "'x'"},
+		{"SELECT CAST(v AS INTERVAL) FROM m", "CAST(x AS INTERVAL) takes a written text, '1 day'::INTERVAL", "INTERVAL"},
 	})
 }
