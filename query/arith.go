@@ -47,6 +47,8 @@ type Arith struct {
 	inTerm *Arith
 	// pipes: this concat is a || b || ..., written so
 	pipes bool
+	// pow: power(L, R) written x ^ y or x ** y, the operator written
+	pow string
 	// cond: this CASE is the condition as a bool value (condvalue.go)
 	cond Expr
 	// castAs: this is CAST(castOf AS castAs) as written, computed another
@@ -143,6 +145,17 @@ func (a *Arith) write(sb *strings.Builder, min int) {
 		}
 		sb.WriteByte(')')
 		return
+	case a.Op == 'f' && a.Func == "power" && a.pow != "": // a ^ b
+		if min > 2 {
+			sb.WriteByte('(')
+		}
+		a.L.write(sb, 3)
+		sb.WriteString(" " + a.pow + " ")
+		a.R.write(sb, 3)
+		if min > 2 {
+			sb.WriteByte(')')
+		}
+		return
 	case a.Op == 'f' && a.Func == "intdiv": // a // b
 		if min > 2 {
 			sb.WriteByte('(')
@@ -222,9 +235,9 @@ func (p *parser) arithSum() *Arith {
 	}
 }
 
-// arithTerm parses factors joined by *, / and %.
+// arithTerm parses powers joined by *, / and %.
 func (p *parser) arithTerm() *Arith {
-	l := p.arithFactor()
+	l := p.arithPower()
 	for {
 		t := p.peek()
 		if t.kind != tPunct || t.text != "*" && t.text != "/" && t.text != "%" && t.text != "//" {
@@ -232,11 +245,23 @@ func (p *parser) arithTerm() *Arith {
 		}
 		p.advance()
 		if t.text == "//" { // DuckDB's integer division (mathfuncs.go)
-			l = &Arith{Op: 'f', Func: "intdiv", L: l, R: p.arithFactor(), Pos: t.pos}
+			l = &Arith{Op: 'f', Func: "intdiv", L: l, R: p.arithPower(), Pos: t.pos}
 			continue
 		}
-		l = &Arith{Op: t.text[0], L: l, R: p.arithFactor(), Pos: t.pos}
+		l = &Arith{Op: t.text[0], L: l, R: p.arithPower(), Pos: t.pos}
 	}
+}
+
+// arithPower parses x ^ y and x ** y, power(x, y): above * and /, and
+// from the right (2 ^ 3 ^ 2 is 2 ^ 9); a negation binds tighter (-2 ^ 2
+// is 4, as in PostgreSQL and DuckDB).
+func (p *parser) arithPower() *Arith {
+	l := p.arithFactor()
+	if t := p.peek(); isPunct(t, "^", "**") {
+		p.advance()
+		return &Arith{Op: 'f', Func: "power", L: l, R: p.arithPower(), Pos: t.pos, pow: t.text}
+	}
+	return l
 }
 
 // arithFactor parses a number, a column, an aggregate, a negation or a
@@ -794,6 +819,9 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 		}
 		switch {
 		case (a.Func == "power" || mathPairs[a.Func]) && (ap.l.kind == kString || ap.r.kind == kString || ap.l.kind == kBool || ap.r.kind == kBool):
+			if a.pow != "" {
+				return nil, p.errAt(a.Pos, "type mismatch: %s takes numbers: %s", a.pow, a.String())
+			}
 			return nil, p.errAt(a.Pos, "type mismatch: %s() takes numbers", a.Func)
 		case (a.Func == "gcd" || a.Func == "lcm") && (ap.l.kind != kInt || ap.r.kind != kInt):
 			return nil, p.errAt(a.Pos, "type mismatch: %s() takes integers", a.Func)

@@ -59,7 +59,7 @@ func isPunct(t token, set ...string) bool {
 	return false
 }
 
-func isArithOp(t token) bool { return isPunct(t, "+", "-", "*", "/", "//", "%", "||") }
+func isArithOp(t token) bool { return isPunct(t, "+", "-", "*", "/", "//", "%", "||", "^", "**") }
 
 // closing returns the index of the ")" matching the "(" at i, or of the
 // end of the statement when none does.

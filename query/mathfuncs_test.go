@@ -66,3 +66,28 @@ func TestRoundIntegers(t *testing.T) {
 		t.Fatalf("got %v, want %v", got[0], want)
 	}
 }
+
+// TestPowerOperator: x ^ y and x ** y are power(x, y), above * and /,
+// from the right, below a negation (as PostgreSQL and DuckDB have them);
+// named as written; in conditions, aggregates' arguments and HAVING.
+func TestPowerOperator(t *testing.T) {
+	src, _ := testSource(t, 400, 50)
+	open := openOnly(src)
+	got := mustRun(t, open, "SELECT 2 ^ 3, 2 ** 3, 2 ^ 3 ^ 2, (2 ^ 3) ^ 2, -2 ^ 2, -(2 ^ 2), 2 * 3 ^ 2, 2 ^ 0.5, 4 ^ -1")[0]
+	want := []any{8.0, 8.0, 512.0, 64.0, 4.0, -4.0, 18.0, math.Sqrt2, 0.25}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	sameRows(t, open, "SELECT seq, v ^ 2, n ** 0.5 FROM m WHERE v ^ 2 > 100 AND n IS NOT NULL ORDER BY seq",
+		"SELECT seq, power(v, 2), sqrt(n) FROM m WHERE abs(v) > 10 AND n IS NOT NULL ORDER BY seq", 50)
+	sameRows(t, open, "SELECT series, sqrt(avg(v ^ 2)) AS rms FROM m GROUP BY series HAVING max(v) ^ 2 > 100 ORDER BY series",
+		"SELECT series, sqrt(avg(power(v, 2))) AS rms FROM m GROUP BY series HAVING power(max(v), 2) > 100 ORDER BY series", 3)
+	cols, err := columnNamesOf("SELECT v ^ 2, n ** 3, -v ^ 2, (v ^ 2) ^ 3 FROM m", open)
+	if want := []string{"v ^ 2", "n ** 3", "-v ^ 2", "(v ^ 2) ^ 3"}; err != nil || !slices.Equal(cols, want) {
+		t.Errorf("named %v (%v), want %v", cols, err, want)
+	}
+	wantErrors(t, open, []errCase{
+		{"SELECT s ^ 2 FROM m", "type mismatch: ^ takes numbers: s ^ 2", "^ 2"},
+		{"SELECT 2 ^ FROM m", "expected", "FROM"},
+	})
+}
