@@ -434,13 +434,6 @@ func (p *plan) aggSpec(c *Call) (s aggSpec, err error) {
 	if err != nil {
 		return s, err
 	}
-	if k == kOp && expr == nil && (c.Func != "count" || c.Distinct) {
-		// op as its name, text (min(op), string_agg(op), mode(op)...)
-		if expr, err = p.rawArith(&Arith{Op: 'f', Func: "cast_varchar", Args: []*Arith{{Col: c.Arg, Pos: c.Arg.Pos}}, Pos: c.Arg.Pos}); err != nil {
-			return s, err
-		}
-		k = kString
-	}
 	s.arg, s.in, s.expr = c.Arg.Name, k, expr
 	if bivariate[c.Func] {
 		return p.bivariateSpec(c, s)
@@ -561,6 +554,10 @@ func (p *plan) aggInput(c *Call, arg *ColRef, expr *Arith) (colKind, *arithPlan,
 	k, err := p.column(arg)
 	if err != nil {
 		return 0, nil, err
+	}
+	if k == kOp { // op as its name, text (min(op), string_agg(op), arg_max(x, op)...)
+		ap, err := p.rawArith(&Arith{Op: 'f', Func: "cast_varchar", Args: []*Arith{{Col: arg, Pos: arg.Pos}}, Pos: arg.Pos})
+		return kString, ap, err
 	}
 	p.nd.add(arg.Name)
 	return k, nil, nil

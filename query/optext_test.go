@@ -47,6 +47,9 @@ func TestOpAsText(t *testing.T) {
 			t.Errorf("%v, want of %v", r, ops)
 		}
 	}
+	// and orders the texts of string_agg and the rows of arg_max by its name
+	sameRows(t, open, "SELECT series, string_agg(key, ',' ORDER BY op DESC, key), arg_max(key, op), arg_min(seq, op) FROM m WHERE key != '' GROUP BY series ORDER BY series",
+		"SELECT series, string_agg(key, ',' ORDER BY CAST(op AS VARCHAR) DESC, key), arg_max(key, CAST(op AS VARCHAR)), arg_min(seq, CAST(op AS VARCHAR)) FROM m WHERE key != '' GROUP BY series ORDER BY series", 3)
 	sameRows(t, open, "SELECT upper(op) AS u, count(*) FROM m GROUP BY u ORDER BY u",
 		fmt.Sprintf("SELECT 'DELETE', %d UNION ALL SELECT 'DROP', %d UNION ALL SELECT 'PUT', %d", kinds["delete"], kinds["drop"], kinds["put"]), 3)
 	// ORDER BY op sorts by name too, as min and max do.
