@@ -283,7 +283,7 @@ func (g *sqlGen) where() string {
 }
 
 func (g *sqlGen) statement() string {
-	switch g.rng.IntN(74) {
+	switch g.rng.IntN(78) {
 	case 0:
 		return "SELECT " + g.aggs() + " FROM nab" + g.where()
 	case 1:
@@ -504,6 +504,22 @@ func (g *sqlGen) statement() string {
 			return "SELECT series, date_sub(" + u + ", time::TIMESTAMP, " + ref + ") AS d, count(*) AS n FROM nab" + g.where() + " GROUP BY series, d"
 		}
 		return "SELECT series, date_sub(" + u + ", " + ref + ", date_add(time::TIMESTAMP, INTERVAL " + g.pick("1 MONTH", "36 HOURS", "10 DAYS") + ")) AS d, count(*) AS n FROM nab" + g.where() + " GROUP BY series, d"
+	case 74: // x op ANY|ALL of values that may hold a NULL, or none; x may be NULL
+		x := g.pick("value", "nullif(value, 0)", "hour(time)", "CASE WHEN value > 50 THEN NULL ELSE hour(time) END")
+		y := g.pick("value", "nullif(value, "+g.num()+")", "hour(time)", "CASE WHEN "+g.cond(1)+" THEN NULL ELSE hour(time) END")
+		q := g.pick("<", "<=", ">", ">=", "=", "<>") + " " + g.pick("ANY", "SOME", "ALL")
+		return "SELECT series, count(*) AS n, count(*) FILTER (WHERE " + x + " " + q + " (SELECT " + y + " FROM nab WHERE " + g.cond(2) + ")) AS m FROM nab GROUP BY series"
+	case 75: // row values against a subquery's rows (parts never NULL: DuckDB compares rows as structs)
+		neg := g.pick("", "NOT ")
+		return "SELECT series, count(*) AS n FROM nab WHERE (hour(time), round(value)) " + neg + "IN (SELECT hour(time), round(value) FROM nab WHERE " + g.cond(2) + ") GROUP BY series"
+	case 76: // row values written out
+		rows := make([]string, 1+g.rng.IntN(4))
+		for i := range rows {
+			rows[i] = "(" + strconv.Itoa(g.rng.IntN(24)) + ", " + strconv.Itoa(g.rng.IntN(60)) + ")"
+		}
+		return "SELECT series, count(*) AS n FROM nab WHERE (hour(time), round(value)) " + g.pick("", "NOT ") + "IN (" + strings.Join(rows, ", ") + ") GROUP BY series"
+	case 77: // FROM first, and ^
+		return "FROM nab SELECT series, round(avg(value ^ 2), 6) AS a, count(*) AS n" + g.where() + " GROUP BY series"
 	default: // NOT IN of values that may hold a NULL, or none; x may be NULL
 		x := g.pick("value", "nullif(value, 0)", "hour(time)", "CASE WHEN value > 50 THEN NULL ELSE hour(time) END")
 		y := g.pick("value", "nullif(value, "+g.num()+")", "hour(time)", "CASE WHEN "+g.cond(1)+" THEN NULL ELSE hour(time) END")
