@@ -126,7 +126,8 @@ func TestActivity(t *testing.T) {
 
 // TestStatsExactTimes: tsq stats draws a block whose rows span years by
 // where its rows fall (the demo's OpenStreetMap edits: most in the last
-// month), not spread evenly over its span.
+// month), not spread evenly over its span, unless reading it would pass
+// the bytes stats may read.
 func TestStatsExactTimes(t *testing.T) {
 	dir := demoStore(t)
 	r := runTSQ(t, "", "--store", dir, "stats", "osm")
@@ -138,6 +139,16 @@ func TestStatsExactTimes(t *testing.T) {
 	spark = spark[len(spark)-sparkWidth:]
 	if spark[len(spark)-1] != '█' || strings.Count(string(spark), "█") != 1 || !strings.ContainsRune(string(spark), ' ') {
 		t.Errorf("osm's rows over time: %q, want the last month's spike", string(spark))
+	}
+	// Past the bytes it may read, a block is spread evenly: no gap.
+	defer func(n int) { exactBytes = n }(exactBytes)
+	exactBytes = 100
+	r = runTSQ(t, "", "--store", dir, "stats", "osm")
+	if lines = strings.Split(strings.TrimSpace(r.stdout), "\n"); r.code != 0 || len(lines) != 2 {
+		t.Fatalf("%+v", r)
+	}
+	if even := []rune(lines[1]); strings.ContainsRune(string(even[len(even)-sparkWidth:]), ' ') {
+		t.Errorf("over the budget: %q, want the block spread evenly", string(even[len(even)-sparkWidth:]))
 	}
 }
 

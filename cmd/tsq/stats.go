@@ -105,16 +105,17 @@ func sparkBucket(t, tmin, tmax int64) int {
 	return max(0, min(int(float64(t-tmin)/span*sparkWidth), sparkWidth-1))
 }
 
-// exactRows bounds the rows whose times exactTimes decodes per stream.
-const exactRows = 4 << 20
+// exactBytes bounds the bytes of blocks exactTimes reads per stream:
+// stats reads block indexes, and only a little more.
+var exactBytes = 32 << 20 // a variable for tests
 
 // exactTimes decodes the times of the blocks whose time range spans more
 // than one character of tmin..tmax (an import of rows out of time order,
-// a backfill), up to exactRows rows in all, so that their rows are drawn
-// where they fall rather than spread evenly; a block that cannot be read
-// is spread evenly.
+// a backfill), up to exactBytes of blocks in all, so that their rows are
+// drawn where they fall rather than spread evenly; a block past the
+// budget, or that cannot be read, is spread evenly.
 func exactTimes(blocks []statBlock, tmin, tmax int64) {
-	budget := exactRows
+	budget := exactBytes
 	var (
 		r    *seg.Reader
 		path string
@@ -130,7 +131,7 @@ func exactTimes(blocks []statBlock, tmin, tmax int64) {
 	for k := range blocks {
 		b := &blocks[k]
 		m := &b.meta
-		if sparkBucket(m.MinTime, tmin, tmax) == sparkBucket(m.MaxTime, tmin, tmax) || m.Rows > budget {
+		if sparkBucket(m.MinTime, tmin, tmax) == sparkBucket(m.MaxTime, tmin, tmax) || m.Length > budget {
 			continue
 		}
 		if b.path != path {
@@ -152,7 +153,7 @@ func exactTimes(blocks []statBlock, tmin, tmax int64) {
 			continue
 		}
 		b.times = slices.Clone(col.Ints)
-		budget -= m.Rows
+		budget -= m.Length
 	}
 }
 
