@@ -179,6 +179,17 @@ func agreeWithDuckDB(t *testing.T, node string, s *tsq.Store, path, name, tsqQue
 	t.Logf("%s: %d rows agree", name, len(got))
 }
 
+// sameText is a statement both tsq and DuckDB run as written.
+type sameText struct{ name, q string }
+
+// agreeEach holds each case's statement against DuckDB's answer.
+func agreeEach(t *testing.T, node string, s *tsq.Store, path string, cases []sameText) {
+	t.Helper()
+	for _, c := range cases {
+		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)
+	}
+}
+
 // joinRows returns the rows of rr as cells (NULL is "null", float64 in
 // Go's shortest form, a timestamp in milliseconds since the epoch) and
 // which columns are float64.

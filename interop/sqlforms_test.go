@@ -15,7 +15,7 @@ import (
 func TestInteropCorrelated(t *testing.T) {
 	node := requireNode(t)
 	s, path := nabParquet(t)
-	for _, c := range []struct{ name, q string }{
+	agreeEach(t, node, s, path, []sameText{
 		{"above the series' mean", "SELECT series, count(*) AS above FROM nab AS o WHERE value > (SELECT avg(value) FROM nab WHERE series = o.series) GROUP BY series ORDER BY series"},
 		{"equal to the latest", "SELECT series, count(*) AS n, max(value) AS v FROM nab AS o WHERE value = (SELECT value FROM nab WHERE series = o.series ORDER BY time DESC LIMIT 1) GROUP BY series ORDER BY series"},
 		{"hot samples of the series' day", "SELECT series, sum((SELECT count(*) FROM nab WHERE series = o.series AND date_trunc('day', time) = date_trunc('day', o.time) AND value > 90)) AS hot, " +
@@ -27,9 +27,7 @@ func TestInteropCorrelated(t *testing.T) {
 		{"NOT IN of the day's maxima", "SELECT series, count(*) AS n, count(*) FILTER (WHERE value NOT IN (SELECT max(value) FROM nab WHERE series = o.series GROUP BY date_trunc('day', time))) AS not_max " +
 			"FROM nab AS o WHERE series LIKE 'nab/realKnownCause/%' GROUP BY series ORDER BY series"},
 		{"IN of one aggregate", "SELECT series, count(*) FILTER (WHERE value IN (SELECT max(value) FROM nab WHERE series = o.series AND hour(time) = hour(o.time))) AS top FROM nab AS o GROUP BY series ORDER BY series"},
-	} {
-		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)
-	}
+	})
 }
 
 // TestInteropGroupingSets holds ROLLUP, CUBE, GROUPING SETS and
@@ -38,16 +36,14 @@ func TestInteropGroupingSets(t *testing.T) {
 	node := requireNode(t)
 	s, path := nabParquet(t)
 	const month = "date_trunc('month', time)"
-	for _, c := range []struct{ name, q string }{
+	agreeEach(t, node, s, path, []sameText{
 		{"ROLLUP", "SELECT series, epoch_ms(" + month + ") AS m, count(*) AS n, round(avg(value), 6) AS mean, grouping(series, m) AS g " +
 			"FROM nab WHERE series LIKE 'nab/realKnownCause/%' GROUP BY ROLLUP (series, m) ORDER BY series, m"},
 		{"CUBE", "SELECT series, hour(time) AS h, count(*) AS n, max(value) AS top, grouping(series) AS gs, grouping(hour(time)) AS gh " +
 			"FROM nab WHERE series LIKE 'nab/realTraffic/%' GROUP BY CUBE (series, hour(time)) ORDER BY series, h"},
 		{"GROUPING SETS", "SELECT series, hour(time) AS h, count(*) AS n FROM nab WHERE series LIKE 'nab/realAWSCloudwatch/ec2%' " +
 			"GROUP BY GROUPING SETS ((series), (hour(time)), ()) HAVING count(*) > 100 ORDER BY series, h"},
-	} {
-		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)
-	}
+	})
 }
 
 // TestInteropJoinThree holds a join of three sources (then a LEFT join
@@ -68,16 +64,14 @@ func TestInteropJoinThree(t *testing.T) {
 func TestInteropSetOps(t *testing.T) {
 	node := requireNode(t)
 	s, path := nabParquet(t)
-	for _, c := range []struct{ name, q string }{
+	agreeEach(t, node, s, path, []sameText{
 		{"INTERSECT", "SELECT series, hour(time) AS h FROM nab WHERE value > 90 INTERSECT SELECT series, hour(time) FROM nab WHERE value < 5 ORDER BY series, h"},
 		{"EXCEPT ALL", "SELECT series, count(*) AS n FROM (SELECT series FROM nab WHERE value > 50 EXCEPT ALL SELECT series FROM nab WHERE value > 80) GROUP BY series ORDER BY series"},
 		{"INTERSECT ALL", "SELECT series, count(*) AS n FROM (SELECT series, round(value) AS v FROM nab WHERE value > 50 INTERSECT ALL SELECT series, round(value) FROM nab WHERE value < 60) GROUP BY series ORDER BY series"},
 		{"UNION", "SELECT series FROM nab WHERE value > 99 UNION SELECT series FROM nab WHERE value < 0.01 ORDER BY series"},
 		{"precedence", "SELECT series FROM nab WHERE value > 99 UNION SELECT series FROM nab WHERE value < 0.01 INTERSECT SELECT series FROM nab WHERE value > 98 " +
 			"EXCEPT SELECT series FROM nab WHERE series LIKE '%cpu%' ORDER BY series"},
-	} {
-		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)
-	}
+	})
 }
 
 // TestInteropJoinFullRight holds RIGHT, FULL and CROSS joins, ON and
@@ -87,16 +81,14 @@ func TestInteropJoinFullRight(t *testing.T) {
 	s, path := nabParquet(t)
 	const hot = "(SELECT time, series, value FROM nab WHERE series LIKE 'nab/realAWSCloudwatch/%' AND value > 60)"
 	const cold = "(SELECT time, series, value FROM nab WHERE series LIKE 'nab/realAWSCloudwatch/%' AND value < 0.5)"
-	for _, c := range []struct{ name, q string }{
+	agreeEach(t, node, s, path, []sameText{
 		{"FULL ON", "SELECT a.series AS sa, b.series AS sb, count(*) AS n, count(a.value) AS na, count(b.value) AS nb FROM " + hot + " AS a FULL JOIN " + cold +
 			" AS b ON date_trunc('day', a.time) = date_trunc('day', b.time) AND a.series = b.series GROUP BY a.series, b.series ORDER BY sa, sb"},
 		{"RIGHT USING", "SELECT series, count(*) AS n, count(a.value) AS na FROM " + hot + " AS a RIGHT JOIN " + cold + " AS b USING (series) GROUP BY series ORDER BY series"},
 		{"comma", "SELECT a.series AS s, count(*) AS n FROM nab AS a, nab AS b WHERE a.time = b.time AND a.series < b.series AND a.series LIKE 'nab/realAWSCloudwatch/%' GROUP BY a.series ORDER BY s"},
 		{"CROSS", "SELECT series, count(*) FILTER (WHERE value > 3 * m) AS spikes, round(max(value) / max(m), 6) AS r FROM nab CROSS JOIN (SELECT avg(value) AS m FROM nab) AS t GROUP BY series ORDER BY series"},
 		{"FULL USING, WHERE on a side", "SELECT series, count(*) AS n FROM " + hot + " AS a FULL OUTER JOIN " + cold + " AS b USING (series) WHERE a.value IS NULL OR b.value IS NULL GROUP BY series ORDER BY series"},
-	} {
-		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)
-	}
+	})
 }
 
 // TestInteropCondValues holds this stop's SQL forms against DuckDB's:
@@ -106,7 +98,7 @@ func TestInteropJoinFullRight(t *testing.T) {
 func TestInteropCondValues(t *testing.T) {
 	node := requireNode(t)
 	s, path := nabParquet(t)
-	for _, c := range []struct{ name, q string }{
+	agreeEach(t, node, s, path, []sameText{
 		{"bool group", "SELECT value > 50 AS hot, count(*) AS n, bool_and(value >= 0) AS nonneg, bool_or(value > 99) AS top FROM nab GROUP BY hot ORDER BY hot"},
 		{"bool cast", "SELECT series, sum((value > 50)::int) AS hot, avg(CAST(value > 90 AS DOUBLE)) AS share FROM nab GROUP BY series ORDER BY series"},
 		{"bool where", "SELECT series, count(*) AS n FROM nab WHERE coalesce(value > 50, false) AND NOT (value BETWEEN 60 AND 70) GROUP BY series ORDER BY series"},
@@ -122,9 +114,7 @@ func TestInteropCondValues(t *testing.T) {
 		{"pivot values", "PIVOT (VALUES ('a', 1, 2.5), ('a', 2, 3.0), ('b', 1, 5.0)) AS t(k, y, v) ON y USING sum(v)"},
 		{"values statement", "VALUES (1, 'a'), (2, 'b') ORDER BY 1 DESC"},
 		{"pivot two terms", "PIVOT (SELECT * FROM nab WHERE series LIKE '%Cloudwatch%') ON value > 10, dayofweek(time) USING sum(value) GROUP BY series"},
-	} {
-		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)
-	}
+	})
 }
 
 // TestInteropGenSeries holds generate_series and range against DuckDB's:
@@ -134,16 +124,14 @@ func TestInteropCondValues(t *testing.T) {
 func TestInteropGenSeries(t *testing.T) {
 	node := requireNode(t)
 	s, path := nabParquet(t)
-	for _, c := range []struct{ name, q string }{
+	agreeEach(t, node, s, path, []sameText{
 		{"an hourly grid", "SELECT g.h, coalesce(c.n, 0) AS n, c.top FROM (SELECT epoch_ms(generate_series) AS h FROM generate_series(TIMESTAMP '2014-02-14 10:00', TIMESTAMP '2014-02-16 10:00', INTERVAL 1 HOUR)) AS g " +
 			"LEFT JOIN (SELECT epoch_ms(date_trunc('hour', time)) AS h, count(*) AS n, max(value) AS top FROM nab WHERE series = 'nab/realAWSCloudwatch/ec2_cpu_utilization_24ae8d' AND value > 0.2 GROUP BY h) AS c " +
 			"ON g.h = c.h ORDER BY g.h"},
 		{"calendar months", "SELECT epoch_ms(generate_series) AS t FROM generate_series(TIMESTAMP '2024-01-31 06:00', TIMESTAMP '2025-03-01', INTERVAL 1 MONTH) ORDER BY t"},
 		{"range down by days", "SELECT epoch_ms(range) AS t FROM range(TIMESTAMP '2024-03-05', TIMESTAMP '2024-02-20', - INTERVAL 1 DAY) ORDER BY t DESC"},
 		{"a long range", "SELECT range < 500000 AS low, count(*) AS n, sum(range) AS s, min(range) AS lo, max(range) AS hi FROM range(-50, 1000003, 7) GROUP BY low ORDER BY low"},
-	} {
-		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)
-	}
+	})
 }
 
 // TestInteropFormat holds printf and format of NAB's columns against
@@ -215,33 +203,30 @@ func TestInteropSampleRows(t *testing.T) {
 func TestInteropColumnsExpr(t *testing.T) {
 	node := requireNode(t)
 	s, path := nabParquet(t)
-	for _, c := range []struct{ name, q string }{
+	agreeEach(t, node, s, path, []sameText{
 		{"aggregates by series", "SELECT series, max(COLUMNS('^val')), count(*) AS n, avg(COLUMNS('lue$')) FROM nab GROUP BY series ORDER BY series"},
 		{"arithmetic", "SELECT series, round(COLUMNS('^value$') * 100, 3) FROM nab WHERE series LIKE '%24ae8d' ORDER BY time LIMIT 200"},
 		{"one name for all", "SELECT series, epoch_ms(min(COLUMNS('^time$'))) AS lo, min(COLUMNS('^value$')) AS lo FROM nab WHERE value > 0.5 GROUP BY series ORDER BY series"},
-	} {
-		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)
-	}
+	})
 }
 
 // TestInteropRowValueIn holds row values against DuckDB's: (x, y) IN a
 // subquery (each series' latest sample), NOT IN one (all but each
 // series' peaks), NOT IN written rows, IN as a value, and NOT IN in a
-// FILTER written without WHERE; the same text runs in both. Rows with NULL parts are left out: DuckDB compares rows
-// as structs, a NULL part equal to a NULL and unequal to a value, where
-// tsq keeps SQL's rule (query.TestRowValueIn).
+// FILTER written without WHERE; the same text runs in both. Rows with
+// NULL parts are left out: DuckDB compares rows as structs, a NULL part
+// equal to a NULL and unequal to a value, where tsq keeps SQL's rule
+// (query.TestRowValueIn).
 func TestInteropRowValueIn(t *testing.T) {
 	node := requireNode(t)
 	s, path := nabParquet(t)
-	for _, c := range []struct{ name, q string }{
+	agreeEach(t, node, s, path, []sameText{
 		{"each series' latest", "SELECT series, epoch_ms(time) AS t, value FROM nab WHERE (series, time) IN (SELECT series, max(time) FROM nab GROUP BY series) ORDER BY series"},
 		{"all but the peaks", "SELECT series, count(*) AS n FROM nab WHERE (series, value) NOT IN (SELECT series, max(value) FROM nab GROUP BY series) GROUP BY series ORDER BY series"},
 		{"written rows", "SELECT series, count(*) AS n FROM nab WHERE (hour(time), round(value)) NOT IN ((14, 0), (3, 0), (3, 1)) GROUP BY series ORDER BY series"},
 		{"as a value", "SELECT (hour(time), minute(time)) IN ((14, 25), (3, 0)) AS hit, count(*) AS n FROM nab GROUP BY hit ORDER BY hit NULLS LAST"},
 		{"in a FILTER without WHERE", "SELECT series, count(*) FILTER ((hour(time), minute(time)) NOT IN ((14, 25), (3, 0))) AS n FROM nab GROUP BY series ORDER BY series"},
-	} {
-		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)
-	}
+	})
 }
 
 // TestInteropQuantified holds x op ANY|SOME|ALL (SELECT ...) against
@@ -259,13 +244,11 @@ func TestInteropQuantified(t *testing.T) {
 			items = append(items, fmt.Sprintf("count(*) FILTER (WHERE value %s %s) AS c%d_%d", c, set, i, j))
 		}
 	}
-	for _, c := range []struct{ name, q string }{
+	agreeEach(t, node, s, path, []sameText{
 		{"counts per series", "SELECT series, " + strings.Join(items, ", ") + " FROM nab GROUP BY series ORDER BY series"},
 		{"as a value", "SELECT value >= ALL " + withNull + " AS v, value > ANY " + withNull + " AS w, count(*) AS n FROM nab WHERE series LIKE '%24ae8d' GROUP BY v, w ORDER BY v NULLS LAST, w NULLS LAST"},
 		{"in HAVING", "SELECT series, avg(value) AS m FROM nab GROUP BY series HAVING avg(value) > ANY (SELECT avg(value) FROM nab GROUP BY series) ORDER BY series"},
-	} {
-		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)
-	}
+	})
 }
 
 // TestInteropFromFirst holds FROM-first statements against DuckDB's: a
@@ -277,10 +260,8 @@ func TestInteropFromFirst(t *testing.T) {
 	// DuckDB's SELECT * gives times as text: its side names them.
 	agreeWithDuckDB(t, node, s, path, "a source alone", "FROM nab WHERE value > 90 ORDER BY series, time LIMIT 50",
 		"SELECT seq, epoch_ms(time), series, key, op, value FROM nab WHERE value > 90 ORDER BY series, time LIMIT 50")
-	for _, c := range []struct{ name, q string }{
+	agreeEach(t, node, s, path, []sameText{
 		{"SELECT after", "FROM nab SELECT series, count(*) AS n, max(value) AS hi WHERE value > 1 GROUP BY series ORDER BY series"},
 		{"in a subquery", "SELECT h, count(*) AS n, round(avg(value), 6) AS m FROM (FROM nab SELECT hour(time) AS h, value WHERE value > 50) GROUP BY h ORDER BY h"},
-	} {
-		agreeWithDuckDB(t, node, s, path, c.name, c.q, c.q)
-	}
+	})
 }

@@ -555,7 +555,7 @@ func (p *plan) aggInput(c *Call, arg *ColRef, expr *Arith) (colKind, *arithPlan,
 	if err != nil {
 		return 0, nil, err
 	}
-	if k == kOp { // op as its name, text (min(op), string_agg(op), arg_max(x, op)...)
+	if k == kOp && (c.Func != "count" || c.Distinct) { // op as its name, text (min(op), string_agg(op), arg_max(x, op)...); count(op) counts rows as they are
 		ap, err := p.rawArith(&Arith{Op: 'f', Func: "cast_varchar", Args: []*Arith{{Col: arg, Pos: arg.Pos}}, Pos: arg.Pos})
 		return kString, ap, err
 	}
