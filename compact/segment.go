@@ -3,6 +3,7 @@ package compact
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"sync"
 
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
@@ -85,22 +86,43 @@ type blockPlan struct {
 	heldBy *heldBytes
 }
 
-// blockBufs recycles the buffers of re-encoded blocks once written.
-var blockBufs sync.Pool
+// blockBufs recycles the buffers of re-encoded blocks once written, a
+// pool per size class (bufClass), so that the buffer a block takes is
+// one a block of about its size returned: a single pool hands out
+// buffers too small for the next block, which then allocates, and the
+// fresh memory a pass touches costs more than its allocation (the page
+// faults of first touch).
+var blockBufs [4 * 64]sync.Pool
+
+// bufClass returns the size class of a buffer of at least n bytes and
+// its capacity: the least of 4·2^e, 5·2^e, 6·2^e, 7·2^e at or above n
+// (at most a quarter wasted), 4 KiB at the least.
+func bufClass(n int) (class, size int) {
+	n = max(n, 4<<10)
+	e := bits.Len(uint(n)) - 3 // 4·2^e <= n < 8·2^e
+	m := (n + 1<<e - 1) >> e   // 4..8
+	if m == 8 {
+		e, m = e+1, 4
+	}
+	return 4*e + m - 4, m << e
+}
 
 // blockBuf returns an empty buffer of capacity at least n.
 func blockBuf(n int) []byte {
-	if b, ok := blockBufs.Get().(*[]byte); ok && cap(*b) >= n {
+	c, size := bufClass(n)
+	if b, ok := blockBufs[c].Get().(*[]byte); ok {
 		return (*b)[:0]
 	}
-	return make([]byte, 0, n)
+	return make([]byte, 0, size)
 }
 
 // release drops the re-encoded block, written, and recycles its buffer
 // if it is still the block's array.
 func (p *blockPlan) release() {
 	if b := p.encBuf; cap(b) > 0 && cap(p.enc) > 0 && &b[:cap(b)][cap(b)-1] == &p.enc[:cap(p.enc)][cap(p.enc)-1] {
-		blockBufs.Put(&b)
+		if c, size := bufClass(cap(b)); size == cap(b) {
+			blockBufs[c].Put(&b)
+		}
 	}
 	p.enc, p.encBuf = nil, nil
 	if p.heldBy != nil {

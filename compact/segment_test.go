@@ -89,3 +89,20 @@ func TestProcessSegmentSinglePass(t *testing.T) {
 		}
 	}
 }
+
+func TestBufClass(t *testing.T) {
+	prev := 0
+	for n := 0; n < 64<<20; n += 1 + n/7 {
+		c, size := bufClass(n)
+		if size < n || size < 4<<10 || (n > 4<<10 && size > n+n/4) {
+			t.Fatalf("bufClass(%d) = size %d: not the least class at or above it", n, size)
+		}
+		if c2, size2 := bufClass(size); c2 != c || size2 != size {
+			t.Fatalf("bufClass(%d) = %d, %d; of its own size %d, %d", n, c, size, c2, size2)
+		}
+		if c < prev || c >= len(blockBufs) {
+			t.Fatalf("bufClass(%d) = class %d after %d (of %d)", n, c, prev, len(blockBufs))
+		}
+		prev = c
+	}
+}

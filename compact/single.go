@@ -295,8 +295,9 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 				// Its own buffer, held until the rewrite wrote it
 				// (then recycled): about the block's size. Past the
 				// pass's budget the rewrite re-encodes the block.
-				if n := int64(len(t.buf) + len(t.buf)/8); ctx.Err() == nil && f.held.hold(n) {
-					buf := blockBuf(int(n))
+				_, size := bufClass(len(t.buf) + len(t.buf)/8)
+				if n := int64(size); ctx.Err() == nil && f.held.hold(n) {
+					buf := blockBuf(size)
 					b, rows, err := x.filter(&t.dec, &t.rw, p.drop, buf)
 					if err != nil {
 						f.held.release(n)
