@@ -31,6 +31,8 @@ var (
 
 	// ErrStreamNotFound: the stream has no directory in the store.
 	ErrStreamNotFound = errors.New("tsq: stream not found")
+	// ErrStreamExists: a stream to be created is there already.
+	ErrStreamExists = errors.New("tsq: stream already exists")
 	// ErrNotFound: no stored record has the seq asked for.
 	ErrNotFound = errors.New("tsq: record not found")
 )

@@ -37,6 +37,9 @@ type ImportOptions struct {
 	// stream imports back as it was. ImportStats.SeriesField, KeyField
 	// and OpField say what was taken.
 	GuessSeries bool
+	// Create has the import make the stream: a stream that exists is
+	// ErrStreamExists, and nothing is read.
+	Create bool
 	// SkipBad writes each bad row to Rejects and counts it instead of
 	// aborting the import.
 	SkipBad bool
@@ -141,7 +144,7 @@ func (s *Store) Import(ctx context.Context, stream string, r io.Reader, o *Impor
 	if opts.Mapping.SeriesDefault == "" {
 		opts.Mapping.SeriesDefault = stream
 	}
-	st, err := s.importStream(stream)
+	st, err := s.importStream(stream, opts.Create)
 	if err != nil {
 		return ImportStats{}, err
 	}

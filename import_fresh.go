@@ -33,8 +33,9 @@ func (s *Store) freshMarker(name string) string {
 }
 
 // importStream returns the stream an import writes into, creating it
-// marked if it does not exist.
-func (s *Store) importStream(name string) (*stream, error) {
+// marked if it does not exist; with create, a stream that exists is
+// ErrStreamExists.
+func (s *Store) importStream(name string, create bool) (*stream, error) {
 	if err := ValidateStreamName(name); err != nil {
 		return nil, err
 	}
@@ -50,6 +51,9 @@ func (s *Store) importStream(name string) (*stream, error) {
 		return nil, streamErr(name, errDropping)
 	}
 	if st := s.streams[name]; st != nil {
+		if create {
+			return nil, streamErr(name, ErrStreamExists)
+		}
 		if st.fresh.marked {
 			st.fresh.imports++
 		}
@@ -57,6 +61,9 @@ func (s *Store) importStream(name string) (*stream, error) {
 	}
 	dir := filepath.Join(s.streamsDir(), name)
 	_, err := s.fs.Stat(dir)
+	if err == nil && create {
+		return nil, streamErr(name, ErrStreamExists)
+	}
 	if err == nil {
 		return s.openStreamLocked(name, dir)
 	}

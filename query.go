@@ -20,8 +20,10 @@ import (
 // view that match it, as Delete does (durably, before Query returns),
 // and returns one uint64 column "deleted": the rows it deleted. An
 // INSERT appends its rows as one Append and returns one row: inserted,
-// first_seq, last_seq. The
-// caller must Release the reader. Parse and planning errors are
+// first_seq, last_seq; CREATE TABLE name AS SELECT ... does the same
+// into a stream it creates (ErrStreamExists if there is one), and DROP
+// TABLE removes streams as DropStream does, a row each (DroppedSchema).
+// The caller must Release the reader. Parse and planning errors are
 // *query.Error, with the position of the offending token.
 func (s *Store) Query(ctx context.Context, text string, o *query.Options) (array.RecordReader, error) {
 	st, err := query.Parse(text)
@@ -33,6 +35,12 @@ func (s *Store) Query(ctx context.Context, text string, o *query.Options) (array
 	}
 	if st.Insert != nil {
 		return s.insert(ctx, st, text, o)
+	}
+	if st.Create != nil {
+		return s.createTable(ctx, st, text, o)
+	}
+	if st.Drop != nil {
+		return s.dropTables(ctx, st, text)
 	}
 	if st.Show == query.ShowStreams {
 		return s.showStreams(o)
@@ -63,14 +71,7 @@ func (s *Store) opener(stream string) (query.Source, error) {
 	src, err := s.querySource(stream)
 	if errors.Is(err, ErrStreamNotFound) {
 		names, _ := s.Streams()
-		switch {
-		case len(names) == 0:
-			err = fmt.Errorf("%w (the store has no stream yet)", err)
-		case len(names) <= 12:
-			err = fmt.Errorf("%w (streams: %s)", err, strings.Join(names, ", "))
-		default:
-			err = fmt.Errorf("%w (streams: %s and %d more)", err, strings.Join(names[:12], ", "), len(names)-12)
-		}
+		err = fmt.Errorf("%w (%s)", err, streamList(names))
 	}
 	if err != nil {
 		return nil, err
@@ -185,4 +186,15 @@ func (q *querySeg) loadBloom() func(string) bool {
 	bloomCache.m[key] = f
 	bloomCache.Unlock()
 	return f
+}
+
+// streamList says which streams there are, the first 12 by name.
+func streamList(names []string) string {
+	switch {
+	case len(names) == 0:
+		return "the store has no stream yet"
+	case len(names) <= 12:
+		return "streams: " + strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("streams: %s and %d more", strings.Join(names[:12], ", "), len(names)-12)
 }

@@ -33,7 +33,7 @@ func (s *Store) insert(ctx context.Context, stmt *query.Statement, text string, 
 		now = o.Now
 	}
 	if stmt.Insert.Select != nil {
-		return s.insertSelect(ctx, stmt, text, o)
+		return s.insertSelect(ctx, stmt, text, o, false)
 	}
 	rows, err := stmt.InsertRows(text, now)
 	if err != nil {
@@ -76,9 +76,14 @@ func (s *Store) insert(ctx context.Context, stmt *query.Statement, text string, 
 // with bounded memory and commits atomically, as one journal record.
 // The result's columns are taken by name: time (a timestamp) and series
 // (text) are needed; key and op are used when present, seq is dropped,
-// every other column becomes a field.
-func (s *Store) insertSelect(ctx context.Context, stmt *query.Statement, text string, o *query.Options) (array.RecordReader, error) {
+// every other column becomes a field. With create, the import must
+// create the stream (ImportOptions.Create).
+func (s *Store) insertSelect(ctx context.Context, stmt *query.Statement, text string, o *query.Options, create bool) (array.RecordReader, error) {
 	sel := stmt.Insert.Select
+	what := "INSERT ... SELECT"
+	if create {
+		what = "CREATE TABLE ... AS SELECT"
+	}
 	rr, err := query.Exec(ctx, sel, text, s.opener, o)
 	if err != nil {
 		return nil, err
@@ -86,7 +91,7 @@ func (s *Store) insertSelect(ctx context.Context, stmt *query.Statement, text st
 	defer rr.Release()
 	sc := rr.Schema()
 	if query.IsExplain(sc) {
-		return nil, fmt.Errorf("tsq: stream %q: INSERT ... SELECT of an EXPLAIN", stmt.Stream)
+		return nil, fmt.Errorf("tsq: stream %q: %s of an EXPLAIN", stmt.Stream, what)
 	}
 	for _, need := range []struct {
 		name string
@@ -101,8 +106,8 @@ func (s *Store) insertSelect(ctx context.Context, stmt *query.Statement, text st
 		}},
 	} {
 		if i := sc.FieldIndices(need.name); len(i) != 1 || !need.ok(sc.Field(i[0]).Type) {
-			return nil, fmt.Errorf("tsq: stream %q: INSERT ... SELECT needs a %s column in the result (select it, or GROUP BY it); the result has: %s",
-				stmt.Stream, need.name, strings.Join(fieldNames(sc), ", "))
+			return nil, fmt.Errorf("tsq: stream %q: %s needs a %s column in the result (select it, or GROUP BY it); the result has: %s",
+				stmt.Stream, what, need.name, strings.Join(fieldNames(sc), ", "))
 		}
 	}
 	pr, pw := io.Pipe()
@@ -117,7 +122,7 @@ func (s *Store) insertSelect(ctx context.Context, stmt *query.Statement, text st
 		err = errors.Join(err, rr.Err(), w.Close())
 		pw.CloseWithError(err)
 	}()
-	st, err := s.Import(ctx, stmt.Stream, pr, &ImportOptions{Format: ingest.Arrow, Source: "INSERT ... SELECT"})
+	st, err := s.Import(ctx, stmt.Stream, pr, &ImportOptions{Format: ingest.Arrow, Source: what, Create: create})
 	pr.CloseWithError(errors.New("import ended")) // stops the writer if the import failed early
 	<-done                                        // before rr is released
 	if err != nil {

@@ -18,10 +18,15 @@ type Statement struct {
 	// view matching Where, which Store.Query soft-deletes; Items then
 	// select their seq.
 	Delete   bool
-	writePos int // the position of DELETE or INSERT
+	writePos int // the position of DELETE, INSERT, CREATE or DROP
 	// Insert: INSERT INTO stream (cols) VALUES ..., records Store.Query
 	// appends (see InsertRows); nil otherwise.
 	Insert *Insert
+	// Create: CREATE TABLE Stream AS SELECT ..., which Store.Query runs
+	// (ddl.go); nil otherwise.
+	Create *Create
+	// Drop: DROP TABLE name, ..., which Store.Query runs; nil otherwise.
+	Drop *Drop
 	// Show: SHOW STREAMS, DESCRIBE stream, SHOW SERIES FROM stream,
 	// SHOW FUNCTIONS [LIKE showLike] (see show.go); "" otherwise.
 	Show     string

@@ -46,3 +46,12 @@ func errAt(src string, pos int, format string, args ...any) *Error {
 	start := strings.LastIndexByte(src[:pos], '\n') + 1
 	return &Error{Pos: pos, Line: line, Col: 1 + utf8.RuneCountInString(src[start:pos]), Msg: fmt.Sprintf(format, args...)}
 }
+
+// ErrorAt returns an Error at byte offset pos of src wrapping cause (nil:
+// none), for a fault of a statement found outside the parser (a stream
+// that exists, one not found).
+func ErrorAt(src string, pos int, cause error, format string, args ...any) *Error {
+	e := errAt(src, pos, format, args...)
+	e.err = cause
+	return e
+}

@@ -85,13 +85,19 @@ func Run(ctx context.Context, text string, open Opener, o *Options) (array.Recor
 }
 
 // Exec runs a parsed statement; text is its source, for error positions.
-// A DELETE statement changes a store: Exec refuses it (EXPLAIN DELETE
-// aside) and Store.Query runs it, through Matching.
+// A DELETE, INSERT, CREATE TABLE or DROP TABLE statement changes a
+// store: Exec refuses it (EXPLAIN DELETE aside) and Store.Query runs it
+// (a DELETE through Matching).
 func Exec(ctx context.Context, st *Statement, text string, open Opener, o *Options) (array.RecordReader, error) {
-	if st.Delete && !st.Explain || st.Insert != nil {
+	if st.Delete && !st.Explain || st.Insert != nil || st.Create != nil || st.Drop != nil {
 		what := "INSERT"
-		if st.Delete {
+		switch {
+		case st.Delete:
 			what = "DELETE"
+		case st.Create != nil:
+			what = "CREATE TABLE"
+		case st.Drop != nil:
+			what = "DROP TABLE"
 		}
 		return nil, errAt(text, st.writePos, "%s changes the store: run it with Store.Query", what)
 	}

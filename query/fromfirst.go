@@ -1,5 +1,7 @@
 package query
 
+import "slices"
+
 // DuckDB's FROM-first statements: FROM src [WHERE ...] is SELECT * FROM
 // src [WHERE ...], and FROM src SELECT items [WHERE ...] is SELECT items
 // FROM src [WHERE ...], as a statement (after EXPLAIN [ANALYZE]) or in
@@ -37,11 +39,20 @@ func fromFirst(toks []token) []token {
 
 // statementAt reports whether a statement may start at toks[k] (k > 0):
 // after "(", after a WITH list (name AS (...)) or a set operation (UNION
-// [ALL], ...).
+// [ALL], ...), after CREATE TABLE name AS or INSERT INTO name.
 func statementAt(toks []token, k int) bool {
 	prev := toks[k-1]
 	switch {
 	case isPunct(prev, "("):
+		return true
+	case isKw(toks[0], "create") && isKw(prev, "as"):
+		return slices.IndexFunc(toks, func(t token) bool { return isKw(t, "as") }) == k-1
+	case isKw(toks[0], "insert") && isKw(toks[1], "into") && k > 2:
+		for _, t := range toks[2:k] { // the stream's name, which may be several tokens (cpu-usage.v2)
+			if t.kind == tPunct && t.text != "-" && t.text != "." || t.kind == tIdent && statementWord(t) {
+				return false
+			}
+		}
 		return true
 	case isKw(prev, "union") || isKw(prev, "intersect") || isKw(prev, "except"):
 		return true
@@ -97,4 +108,10 @@ func clauseAfter(toks []token, i int, stop func(token) bool) int {
 		}
 	}
 	return min(i, len(toks)-1)
+}
+
+// statementWord reports whether t is a word a statement or clause
+// starts with.
+func statementWord(t token) bool {
+	return slices.ContainsFunc(statementWords, func(w string) bool { return isKw(t, w) }) || isKw(t, "from")
 }

@@ -217,8 +217,20 @@ func (p *parser) statement() (st *Statement, err error) {
 		p.insertStmt(st, t.pos)
 		return st, nil
 	}
+	if t := p.peek(); isKw(t, "create") || isKw(t, "drop") {
+		if st.Explain {
+			p.fail(t.pos, "EXPLAIN %s is not supported: EXPLAIN the SELECT", strings.ToUpper(t.text))
+		}
+		p.advance()
+		if isKw(t, "create") {
+			p.createStmt(st, t.pos)
+		} else {
+			p.dropStmt(st, t.pos)
+		}
+		return st, nil
+	}
 	if t := p.peek(); t.kind == tIdent && !isKw(t, "select") && !isKw(t, "with") {
-		p.fail(t.pos, "expected a statement (SELECT, WITH, VALUES, PIVOT, UNPIVOT, INSERT, DELETE, EXPLAIN, SHOW, DESCRIBE or SUMMARIZE), found %q%s", t.text, nearestWord(t.text, statementWords))
+		p.fail(t.pos, "expected a statement (SELECT, WITH, VALUES, PIVOT, UNPIVOT, INSERT, DELETE, CREATE, DROP, EXPLAIN, SHOW, DESCRIBE or SUMMARIZE), found %q%s", t.text, nearestWord(t.text, statementWords))
 	}
 	p.selectStmt(st)
 	return st, nil
@@ -244,7 +256,7 @@ func (p *parser) typoHint() string {
 }
 
 // statementWords are the words a statement starts with.
-var statementWords = []string{"select", "with", "values", "pivot", "unpivot", "insert", "delete", "explain", "show", "describe", "summarize"}
+var statementWords = []string{"select", "with", "values", "pivot", "unpivot", "insert", "delete", "create", "drop", "explain", "show", "describe", "summarize"}
 
 // nearestWord returns ": did you mean X?" for the word of words nearest
 // w (any case), within two edits, else "".

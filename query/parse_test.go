@@ -207,6 +207,10 @@ func FuzzParse(f *testing.F) {
 		"SELECT a, grouping(a, b) FROM m GROUP BY ROLLUP (a, b), CUBE (c), GROUPING SETS ((d), ())",
 		"SELECT s FROM m UNION SELECT s FROM w INTERSECT ALL SELECT s FROM m EXCEPT DISTINCT SELECT s FROM w ORDER BY s LIMIT 3",
 		"SELECT string_agg(DISTINCT s, '; ') FROM m AS o WHERE v NOT IN (SELECT max(v) FROM m WHERE s = o.s GROUP BY k)",
+		"CREATE TABLE IF NOT EXISTS r AS FROM m SELECT time, series, avg(v) AS v GROUP BY time(1h), series",
+		"CREATE STREAM r AS (SELECT * FROM m WHERE v > 1)",
+		"DROP TABLE IF EXISTS r, \"x-1\", m",
+		"INSERT INTO r FROM m WHERE v > 1",
 	} {
 		f.Add(s)
 	}

@@ -15,7 +15,7 @@ import (
 // keywords and functions of the query language, offered by completion.
 var (
 	keywords = []string{"SELECT", "DISTINCT", "FROM", "WHERE", "GROUP", "BY", "HAVING", "ORDER", "LIMIT", "OFFSET", "AND", "OR", "NOT",
-		"AS", "OF", "SEQ", "TIME", "ASC", "DESC", "EXPLAIN", "ANALYZE", "SUMMARIZE", "PIVOT", "UNPIVOT", "COPY", "TO", "FORMAT", "IN", "LIKE", "NULL", "IS", "TRUE", "FALSE", "FILL", "PREVIOUS", "DELETE", "INSERT", "INTO", "VALUES",
+		"AS", "OF", "SEQ", "TIME", "ASC", "DESC", "EXPLAIN", "ANALYZE", "SUMMARIZE", "PIVOT", "UNPIVOT", "COPY", "TO", "FORMAT", "IN", "LIKE", "NULL", "IS", "TRUE", "FALSE", "FILL", "PREVIOUS", "DELETE", "INSERT", "INTO", "VALUES", "CREATE", "DROP", "TABLE", "IF",
 		"SHOW", "STREAMS", "COLUMNS", "SERIES", "DESCRIBE", "FILTER",
 		"CASE", "WHEN", "THEN", "ELSE", "END", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "OUTER", "EXCLUDE", "REPLACE", "ASOF", "ON", "USING", "UNION", "INTERSECT", "EXCEPT", "ALL", "WITH", "CAST", "TRY_CAST", "DOUBLE", "BIGINT", "VARCHAR", "ILIKE",
 		"OVER", "PARTITION", "QUALIFY", "NULLS", "FIRST", "LAST", "ROWS", "RANGE", "GROUPS", "BETWEEN", "UNBOUNDED", "PRECEDING", "FOLLOWING", "CURRENT", "ROW", "WINDOW", "EXISTS", "ANY", "SOME", "INTERVAL", "ROLLUP", "CUBE", "GROUPING", "SETS"}
@@ -108,6 +108,9 @@ func (c *completer) suggest(before, full, word string) []prompt.Suggest {
 	}
 	prev := previousWord(before, word)
 	if strings.HasSuffix(strings.TrimRight(before[:len(before)-len(word)], " "), "fold(") {
+		return prompt.FilterHasPrefix(names(c.streams(), "stream"), word, true)
+	}
+	if (strings.EqualFold(prev, "table") || strings.EqualFold(prev, "exists")) && len(trimmed) >= 4 && strings.EqualFold(trimmed[:4], "drop") {
 		return prompt.FilterHasPrefix(names(c.streams(), "stream"), word, true)
 	}
 	if strings.EqualFold(prev, "from") || strings.EqualFold(prev, "join") { // a stream or a table function

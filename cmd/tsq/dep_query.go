@@ -22,8 +22,8 @@ func runQuery(ctx context.Context, e *env, s *tsq.Store, text string) (array.Rec
 	return withQueryFiles(ctx, e, queryOptions(e), func(o *query.Options) (array.RecordReader, error) { return s.Query(ctx, text, o) })
 }
 
-// writes returns DELETE or INSERT when text is such a statement (not
-// EXPLAIN), else "".
+// writes returns DELETE, INSERT, CREATE TABLE or DROP TABLE when text
+// is such a statement (not EXPLAIN), else "".
 func writes(text string) string {
 	st, err := query.Parse(text)
 	switch {
@@ -33,11 +33,15 @@ func writes(text string) string {
 		return "DELETE"
 	case st.Insert != nil:
 		return "INSERT"
+	case st.Create != nil:
+		return "CREATE TABLE"
+	case st.Drop != nil:
+		return "DROP TABLE"
 	}
 	return ""
 }
 
-// runWrite runs a DELETE or INSERT statement on the store opened for
+// runWrite runs a statement that writes (see writes) on the store opened for
 // writing (it takes the writer lock for the statement's time) and
 // returns its result.
 func runWrite(ctx context.Context, e *env, text string) (array.RecordReader, error) {

@@ -312,6 +312,39 @@ func TestInsertStatementShell(t *testing.T) {
 	}
 }
 
+// TestCreateDropShell: in a script, CREATE TABLE ... AS makes a stream
+// the read-only session then reads, a second one is an error with a
+// caret, and DROP TABLE removes streams, saying what each held; export
+// refuses both.
+func TestCreateDropShell(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "store") // a copy: the demo store is shared
+	if err := os.CopyFS(dir, os.DirFS(demoStore(t))); err != nil {
+		t.Fatal(err)
+	}
+	script := ".mode csv\nCREATE TABLE daily AS SELECT time, series, max(value) AS peak FROM cpu GROUP BY time(1d), series;\n" +
+		"SELECT count(*) FROM daily;\nSHOW TABLES;\nDROP TABLE daily, osm;\nSHOW TABLES;\n"
+	r := runTSQ(t, script, "--store", dir)
+	lines := strings.Split(r.stdout, "\n")
+	if r.code != 0 || len(lines) < 14 || lines[0] != "inserted,first_seq,last_seq" || lines[1] != "60,1,60" || lines[3] != "60" ||
+		!strings.Contains(r.stdout, "\ndaily,60\n") || !strings.Contains(r.stdout, "stream,rows,segments,bytes\ndaily,60,1,") ||
+		!strings.Contains(r.stdout, "\nosm,985,") || strings.Contains(r.stdout[strings.LastIndex(r.stdout, "stream,rows\n"):], "osm") {
+		t.Fatalf("script: %+v", r)
+	}
+	r = runTSQ(t, "CREATE TABLE cpu AS SELECT * FROM cpu;\n", "--store", dir)
+	if r.code != 1 || !strings.Contains(r.stderr, "Error: line 1 col 14: stream \"cpu\" already exists") || !strings.Contains(r.stderr, "\n             ^") {
+		t.Fatalf("CREATE TABLE over a stream: %+v", r)
+	}
+	for _, text := range []string{"CREATE TABLE x AS SELECT * FROM cpu", "DROP TABLE cpu"} {
+		r = runTSQ(t, "", "--store", dir, "export", "-c", text, filepath.Join(t.TempDir(), "x.csv"))
+		if r.code == 0 || !strings.Contains(r.stderr, "changes the store") {
+			t.Fatalf("export of %s: %+v", text, r)
+		}
+	}
+	if r = runTSQ(t, "", "--store", dir, "query", "--mode", "csv", "-c", "SHOW TABLES"); !strings.Contains(r.stdout, "\ncpu,16128\n") || strings.Contains(r.stdout, "osm") || strings.Contains(r.stdout, "daily") {
+		t.Fatalf("after the script: %+v", r)
+	}
+}
+
 // TestDotRead: .read runs a file's statements and dot commands in the
 // session (its settings stay), nested files too; an error in one stops
 // the script and is reported once, with its line; a file reading itself
