@@ -10,6 +10,22 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
+// zstdWindow is the encoders' window: the farthest back a match may
+// reach, and what bounds the history each coder keeps for good (about
+// twice the window, or the input when shorter). zstd's default, 8 MiB,
+// kept up to 16 MiB per coder, and compaction keeps one per core; the
+// stores of the shared data (OSM, NAB, flights) come out the same size
+// with 1 MiB, segment for segment, their column bodies being shorter.
+const zstdWindow = 1 << 20
+
+// newZstdEncoder returns an encoder of level holding up to concurrency
+// coders, with the window zstdWindow, and more options.
+func newZstdEncoder(level zstd.EncoderLevel, concurrency int, more ...zstd.EOption) (*zstd.Encoder, error) {
+	opts := []zstd.EOption{zstd.WithEncoderLevel(level), zstd.WithEncoderConcurrency(concurrency),
+		zstd.WithWindowSize(zstdWindow), zstd.WithZeroFrames(true)}
+	return zstd.NewWriter(nil, append(opts, more...)...)
+}
+
 // Zstd and s2 coders are shared: their EncodeAll/DecodeAll are safe for
 // concurrent use. The decoder's memory and window are capped at
 // MaxColumnBytes, so no frame can make it allocate more.
@@ -22,10 +38,7 @@ var (
 
 func zstdCoders() (*zstd.Encoder, *zstd.Decoder, error) {
 	zstdOnce.Do(func() {
-		zstdEnc, zstdErr = zstd.NewWriter(nil,
-			zstd.WithEncoderLevel(zstd.SpeedDefault),
-			zstd.WithEncoderConcurrency(1),
-			zstd.WithZeroFrames(true))
+		zstdEnc, zstdErr = newZstdEncoder(zstd.SpeedDefault, 1)
 		if zstdErr != nil {
 			return
 		}
@@ -68,14 +81,9 @@ func compressFast(dst, raw []byte, c Compression) ([]byte, error) {
 		return compress(dst, raw, c)
 	}
 	zstdFastOnce.Do(func() {
-		opts := []zstd.EOption{
-			zstd.WithEncoderLevel(zstd.SpeedFastest),
-			zstd.WithEncoderConcurrency(runtime.GOMAXPROCS(0)),
-			zstd.WithEncoderCRC(false),
-			zstd.WithZeroFrames(true),
-		}
-		if zstdFastEnc, zstdFastErr = zstd.NewWriter(nil, opts...); zstdFastErr == nil {
-			zstdTinyEnc, zstdFastErr = zstd.NewWriter(nil, append(opts, zstd.WithNoEntropyCompression(true))...)
+		n := runtime.GOMAXPROCS(0)
+		if zstdFastEnc, zstdFastErr = newZstdEncoder(zstd.SpeedFastest, n, zstd.WithEncoderCRC(false)); zstdFastErr == nil {
+			zstdTinyEnc, zstdFastErr = newZstdEncoder(zstd.SpeedFastest, n, zstd.WithEncoderCRC(false), zstd.WithNoEntropyCompression(true))
 		}
 	})
 	if zstdFastErr != nil {

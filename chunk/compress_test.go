@@ -86,3 +86,34 @@ func TestCompressFast(t *testing.T) {
 		}
 	}
 }
+
+// TestZstdEncoderMemory: an encoder's history is bounded by its window,
+// not by the longest column it compressed (zstd's default window kept
+// 16 MiB a coder, held for the life of the process).
+func TestZstdEncoderMemory(t *testing.T) {
+	raw := make([]byte, 8<<20) // longer than the window, compressible
+	for i := range raw {
+		raw[i] = byte(i * 7 % 251)
+	}
+	for _, level := range []zstd.EncoderLevel{zstd.SpeedDefault, zstd.SpeedFastest} {
+		out := make([]byte, 0, len(raw))
+		var m0, m1 runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m0)
+		enc, err := newZstdEncoder(level, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 2 {
+			out = enc.EncodeAll(raw, out[:0])
+		}
+		runtime.ReadMemStats(&m1)
+		if took, most := m1.TotalAlloc-m0.TotalAlloc, uint64(4*zstdWindow); took > most {
+			t.Errorf("%v: compressing %d bytes allocated %d bytes, more than %d", level, len(raw), took, most)
+		}
+		_, dec, _ := zstdCoders()
+		if back, err := dec.DecodeAll(out, make([]byte, 0, len(raw))); err != nil || !bytes.Equal(back, raw) {
+			t.Fatalf("%v: round trip: %v", level, err)
+		}
+	}
+}
