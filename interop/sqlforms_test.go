@@ -265,3 +265,19 @@ func TestInteropFromFirst(t *testing.T) {
 		{"in a subquery", "SELECT h, count(*) AS n, round(avg(value), 6) AS m FROM (FROM nab SELECT hour(time) AS h, value WHERE value > 50) GROUP BY h ORDER BY h"},
 	})
 }
+
+// TestInteropLimitPercent holds LIMIT p% (and p PERCENT, with OFFSET,
+// over ORDER BY, GROUP BY, a union and in a subquery) against DuckDB's:
+// the same text runs in both.
+func TestInteropLimitPercent(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	agreeEach(t, node, s, path, []sameText{
+		{"top 0.01% by value", "SELECT series, epoch_ms(time) AS t, value FROM nab ORDER BY value DESC, series, t LIMIT 0.01%"},
+		{"PERCENT, OFFSET", "SELECT series, epoch_ms(time) AS t, value FROM nab WHERE value > 90 ORDER BY value, series, t LIMIT 2.5 PERCENT OFFSET 3"},
+		{"groups", "SELECT series, count(*) AS n FROM nab GROUP BY series ORDER BY n DESC, series LIMIT 33%"},
+		{"a union", "SELECT series FROM nab WHERE value > 99 UNION SELECT series FROM nab WHERE value < 0.01 ORDER BY series LIMIT 60%"},
+		{"in a subquery", "SELECT series, count(*) AS n, max(value) AS hi FROM (SELECT series, time, value FROM nab ORDER BY value, series, time LIMIT 50%) GROUP BY series ORDER BY series"},
+		{"0% and 100%", "SELECT 'none' AS k, count(*) AS n FROM (SELECT * FROM nab LIMIT 0%) UNION ALL SELECT 'every', count(*) FROM (SELECT * FROM nab LIMIT 100%) ORDER BY k"},
+	})
+}

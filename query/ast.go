@@ -92,7 +92,10 @@ type Statement struct {
 	qualifyPos int
 	OrderBy    []OrderItem
 	Limit      int64 // -1: none
-	Offset     int64 // rows skipped before LIMIT counts
+	// limitPct: LIMIT p% (or p PERCENT), a share of the result's rows
+	// (limitpct.go); nil: none. Limit is then -1.
+	limitPct *float64
+	Offset   int64 // rows skipped before LIMIT counts
 
 	streamPos int
 	// keep, when set, narrows SELECT * to these columns: a join side's,

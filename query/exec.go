@@ -119,6 +119,9 @@ func Matching(ctx context.Context, st *Statement, text string, open Opener, o *O
 }
 
 func exec(ctx context.Context, st *Statement, text string, open Opener, o *Options) (array.RecordReader, error) {
+	if st.limitPct != nil {
+		return execLimitPct(ctx, st, text, open, o)
+	}
 	if st.Pivot != nil {
 		return execPivot(ctx, st, text, open, o)
 	}

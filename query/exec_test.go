@@ -250,6 +250,7 @@ func fmtSscanf(s, format string, args ...any) (int, error) { return fmt.Sscanf(s
 func FuzzQuery(f *testing.F) {
 	for _, s := range []string{
 		"SELECT * FROM m WHERE series ~ cpu{host=\"a\"} AND v > 1 ORDER BY time DESC LIMIT 3",
+		"SELECT s, count(*) FROM (SELECT * FROM m ORDER BY v LIMIT 12.5% OFFSET 2) GROUP BY s UNION SELECT s, 1 FROM m LIMIT 50 PERCENT",
 		"SELECT count(*), rate(n), quantile(0.5, x), first(s) FROM fold(m) AS OF SEQ 50 GROUP BY time(1m), host, key",
 		"SELECT min(series), max(time), last(b) FROM m WHERE NOT (s IS NULL OR n IN (1, 2)) GROUP BY s ORDER BY s",
 		"EXPLAIN SELECT v FROM m WHERE time BETWEEN now() - 3h AND now() AND seq != 4",

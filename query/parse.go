@@ -392,7 +392,7 @@ func (p *parser) selectBody(st *Statement) {
 		}
 	}
 	if p.acceptKw("limit") {
-		st.Limit = p.count("LIMIT")
+		p.limit(st)
 	}
 	if p.acceptKw("offset") {
 		st.Offset = p.count("OFFSET")

@@ -139,7 +139,7 @@ func (p *parser) orderLimit(st *Statement) {
 		}
 	}
 	if p.acceptKw("limit") {
-		st.Limit = p.count("LIMIT")
+		p.limit(st)
 	}
 }
 

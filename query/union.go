@@ -43,7 +43,7 @@ func (p *parser) unionTail(st *Statement, pos int) {
 		}
 		word := strings.ToUpper(op)
 		prev := sels[len(sels)-1]
-		if len(prev.OrderBy) > 0 || prev.Limit >= 0 || prev.Offset > 0 {
+		if len(prev.OrderBy) > 0 || prev.Limit >= 0 || prev.limitPct != nil || prev.Offset > 0 {
 			p.fail(u.pos, "ORDER BY, LIMIT and OFFSET go after the last SELECT of a %s, where they apply to all its rows; "+
 				"to limit one SELECT, make it a subquery: SELECT * FROM (SELECT ... LIMIT n)", word)
 		}
@@ -77,8 +77,8 @@ func (p *parser) unionTail(st *Statement, pos int) {
 	}
 	last := sels[len(sels)-1]
 	*st = *root
-	st.Explain, st.Analyze, st.With, st.OrderBy, st.Limit, st.Offset = explain, analyze, with, last.OrderBy, last.Limit, last.Offset
-	last.OrderBy, last.Limit, last.Offset = nil, -1, 0
+	st.Explain, st.Analyze, st.With, st.OrderBy, st.Limit, st.limitPct, st.Offset = explain, analyze, with, last.OrderBy, last.Limit, last.limitPct, last.Offset
+	last.OrderBy, last.Limit, last.limitPct, last.Offset = nil, -1, nil, 0
 }
 
 // isSetOp reports whether t is UNION, INTERSECT or EXCEPT.

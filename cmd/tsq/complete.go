@@ -15,7 +15,7 @@ import (
 // keywords and functions of the query language, offered by completion.
 var (
 	keywords = []string{"SELECT", "DISTINCT", "FROM", "WHERE", "GROUP", "BY", "HAVING", "ORDER", "LIMIT", "OFFSET", "AND", "OR", "NOT",
-		"AS", "OF", "SEQ", "TIME", "ASC", "DESC", "EXPLAIN", "ANALYZE", "SUMMARIZE", "PIVOT", "UNPIVOT", "COPY", "TO", "FORMAT", "IN", "LIKE", "NULL", "IS", "TRUE", "FALSE", "FILL", "PREVIOUS", "DELETE", "INSERT", "INTO", "VALUES", "CREATE", "DROP", "TABLE", "IF",
+		"AS", "OF", "SEQ", "TIME", "ASC", "DESC", "EXPLAIN", "ANALYZE", "SUMMARIZE", "PIVOT", "UNPIVOT", "COPY", "TO", "FORMAT", "IN", "LIKE", "NULL", "IS", "TRUE", "FALSE", "FILL", "PREVIOUS", "DELETE", "INSERT", "INTO", "VALUES", "CREATE", "DROP", "TABLE", "IF", "PERCENT",
 		"SHOW", "STREAMS", "COLUMNS", "SERIES", "DESCRIBE", "FILTER",
 		"CASE", "WHEN", "THEN", "ELSE", "END", "JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "OUTER", "EXCLUDE", "REPLACE", "ASOF", "ON", "USING", "UNION", "INTERSECT", "EXCEPT", "ALL", "WITH", "CAST", "TRY_CAST", "DOUBLE", "BIGINT", "VARCHAR", "ILIKE",
 		"OVER", "PARTITION", "QUALIFY", "NULLS", "FIRST", "LAST", "ROWS", "RANGE", "GROUPS", "BETWEEN", "UNBOUNDED", "PRECEDING", "FOLLOWING", "CURRENT", "ROW", "WINDOW", "EXISTS", "ANY", "SOME", "INTERVAL", "ROLLUP", "CUBE", "GROUPING", "SETS"}

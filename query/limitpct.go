@@ -1,0 +1,110 @@
+package query
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// LIMIT p% (or LIMIT p PERCENT), as DuckDB takes it: the first
+// ⌊p·n/100⌋ rows of the n rows the statement gives, after OFFSET. The
+// result is held to count it: at most maxSubqueryRows rows and
+// maxLimitPctBytes bytes of Arrow buffers.
+
+// maxLimitPctBytes bounds the result LIMIT p% holds (a variable for
+// tests).
+var maxLimitPctBytes = 1 << 30
+
+// limit parses what follows LIMIT: a count, or a percentage.
+func (p *parser) limit(st *Statement) {
+	t := p.peek()
+	if (t.kind == tInt || t.kind == tFloat) && (isPunct(p.tok(p.i+1), "%") || isKw(p.tok(p.i+1), "percent")) {
+		p.advance()
+		p.advance()
+		pct, err := strconv.ParseFloat(t.text, 64)
+		if err != nil || pct < 0 || pct > 100 {
+			p.fail(t.pos, "LIMIT %s%%: a percentage is from 0%% to 100%%", t.text)
+		}
+		st.limitPct = &pct
+		return
+	}
+	if t.kind == tFloat {
+		p.fail(t.pos, "LIMIT wants a non-negative integer, or a percentage (LIMIT %s%%), found %s", t.text, t.describe())
+	}
+	st.Limit = p.count("LIMIT")
+}
+
+// execLimitPct runs st, which has LIMIT p%: st without it, held and
+// counted, then the rows from OFFSET on, as many as the share says.
+func execLimitPct(ctx context.Context, st *Statement, text string, open Opener, o *Options) (array.RecordReader, error) {
+	pct := *st.limitPct
+	inner := *st
+	inner.limitPct, inner.Offset = nil, 0
+	note := fmt.Sprintf("limit %s%% of the rows (held to count them: at most %d rows)", strconv.FormatFloat(pct, 'f', -1, 64), maxSubqueryRows)
+	if st.Offset > 0 {
+		note += fmt.Sprintf(", after the first %d", st.Offset)
+	}
+	if st.Explain {
+		inner.Explain = true
+		lines, err := explainLinesOf(ctx, &inner, text, open, o)
+		if err != nil {
+			return nil, err
+		}
+		opts := o.withDefaults()
+		rows := [][]value{{{s: note}}}
+		for _, l := range lines {
+			rows = append(rows, []value{{s: "  " + l}})
+		}
+		pr := newRowsReader(opts, []outCol{{name: "plan", kind: kString}}, rows)
+		pr.schema = ExplainSchema
+		return pr, nil
+	}
+	rr, err := exec(ctx, &inner, text, open, o)
+	if err != nil {
+		return nil, err
+	}
+	defer rr.Release()
+	var held []arrow.RecordBatch
+	defer func() {
+		for _, r := range held {
+			r.Release()
+		}
+	}()
+	var n int64
+	size := 0
+	for rr.Next() {
+		rec := rr.RecordBatch()
+		n += rec.NumRows()
+		size += recordBytes(rec)
+		if n > int64(maxSubqueryRows) || size > maxLimitPctBytes {
+			return nil, errAt(text, st.streamPos, "LIMIT %s%% holds the result to count it, and this one passes %d rows or %d MiB: use LIMIT n, or USING SAMPLE %s%% for a sample",
+				strconv.FormatFloat(pct, 'f', -1, 64), maxSubqueryRows, maxLimitPctBytes>>20, strconv.FormatFloat(pct, 'f', -1, 64))
+		}
+		rec.Retain()
+		held = append(held, rec)
+	}
+	if err := rr.Err(); err != nil {
+		return nil, err
+	}
+	keep := int64(math.Floor(pct * float64(n) / 100))
+	from, to := min(st.Offset, n), min(st.Offset+keep, n)
+	var out []arrow.RecordBatch
+	var at int64 // the first row of rec
+	for _, rec := range held {
+		lo, hi := max(from-at, 0), min(to-at, rec.NumRows())
+		at += rec.NumRows()
+		if lo < hi {
+			out = append(out, rec.NewSlice(lo, hi))
+		}
+	}
+	defer func() {
+		for _, r := range out {
+			r.Release()
+		}
+	}()
+	return array.NewRecordReader(rr.Schema(), out)
+}
