@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -333,7 +334,7 @@ func (g *sqlGen) statement() string {
 		return "SELECT series, " + g.pick("arg_max(value, time)", "arg_min(hour(time), epoch_ms(time))", "count(DISTINCT day(time))", "max(length(series) * value)", "bool_or(value > 99)", "min(strftime(time, '%Y-%m-%d'))") +
 			" AS a FROM nab" + g.where() + " GROUP BY series"
 	case 20:
-		return "SELECT epoch_ms(time) AS t, series, value FROM nab" + g.where() + " ORDER BY value " + g.pick("ASC", "DESC") + ", t, series LIMIT " + strconv.Itoa(1+g.rng.IntN(30)) + " OFFSET " + strconv.Itoa(g.rng.IntN(50))
+		return "SELECT epoch_ms(time) AS t, series, value FROM nab" + g.where() + " ORDER BY value " + g.pick("ASC", "DESC") + ", t, series LIMIT " + g.pick(strconv.Itoa(1+g.rng.IntN(30)), g.percent(0.2)) + " OFFSET " + strconv.Itoa(g.rng.IntN(50))
 	case 21:
 		return "SELECT a.series, count(*) AS n, count(b.value) AS m, " + g.pick("max(b.value)", "sum(a.value)", "min(b.time IS NULL)") + " AS x FROM nab AS a " + g.pick("LEFT", "FULL", "RIGHT") +
 			" JOIN (SELECT time, series, value FROM nab WHERE " + g.cond(2) + ") AS b ON a.time = b.time AND a.series = b.series GROUP BY a.series"
@@ -406,7 +407,7 @@ func (g *sqlGen) statement() string {
 			"position('/' IN series)", "length(regexp_replace(series, '[aeiou]', '', 'g'))", "ascii(right(series, 1))", "lcase(left(series, 8))", "suffix(series, '5')", "prefix(series, 'nab/realT')")
 		return "SELECT series, " + f + " AS x, count(*) AS n FROM nab" + g.where() + " GROUP BY series, x"
 	case 44: // a derived table with LIMIT inside
-		return "SELECT count(*) AS n, " + g.pick("sum(v)", "max(v)", "avg(v)") + " AS s FROM (SELECT value AS v FROM nab" + g.where() + " ORDER BY value DESC, time, series LIMIT " + strconv.Itoa(1+g.rng.IntN(500)) + ")"
+		return "SELECT count(*) AS n, " + g.pick("sum(v)", "max(v)", "avg(v)") + " AS s FROM (SELECT value AS v FROM nab" + g.where() + " ORDER BY value DESC, time, series LIMIT " + g.pick(strconv.Itoa(1+g.rng.IntN(500)), g.percent(60)) + ")"
 	case 46: // string_agg in a set order (DISTINCT: by the text itself, as DuckDB wants)
 		x := g.pick("split_part(series, '/', 3)", "CAST(hour(time) AS VARCHAR)")
 		if g.rng.IntN(2) == 0 {
@@ -525,4 +526,11 @@ func (g *sqlGen) statement() string {
 		y := g.pick("value", "nullif(value, "+g.num()+")", "hour(time)", "CASE WHEN "+g.cond(1)+" THEN NULL ELSE hour(time) END")
 		return "SELECT series, count(*) AS n, count(*) FILTER (WHERE " + x + " NOT IN (SELECT " + y + " FROM nab WHERE " + g.cond(2) + ")) AS m FROM nab GROUP BY series"
 	}
+}
+
+// percent returns a LIMIT percentage below most% (LIMIT p%), written
+// as a number with up to two decimals, or as p PERCENT.
+func (g *sqlGen) percent(most float64) string {
+	p := strconv.FormatFloat(math.Round(g.rng.Float64()*most*100)/100, 'f', -1, 64)
+	return g.pick(p+"%", p+" PERCENT")
 }
