@@ -104,6 +104,7 @@ func (s *session) dotHelp(context.Context, []string, string) error {
 		{"  INSERT INTO s (series, time, f) VALUES (...)", "append records (INSERT INTO s SELECT ...: a result's rows)"},
 		{"  CREATE TABLE s AS SELECT ...", "a new stream of a result (AS FROM 'file.csv': of a file)"},
 		{"  DROP TABLE s, ...", "remove streams, as .drop does"},
+		{"  SET TimeZone = 'Europe/Berlin'", "show timestamps on that zone's clock, as .tz does (RESET TimeZone: UTC)"},
 		{"  SHOW STREAMS, DESCRIBE s, SHOW SERIES FROM s", "the streams, a stream's columns, its series"},
 		{"  SUMMARIZE s", "each column's count, NULLs, min, max, mean and deviation"},
 		{"  PIVOT s ON x USING avg(v) GROUP BY time(1h)", "a column for each value of x"},

@@ -404,4 +404,19 @@ func TestTimeZoneDisplay(t *testing.T) {
 	if r := runTSQ(t, ".tz Mars/Olympus\n", "--store", dir); r.code == 0 || !strings.Contains(r.stderr, `.tz: unknown time zone "Mars/Olympus"`) {
 		t.Errorf(".tz of an unknown zone: %+v", r)
 	}
+	// SET TimeZone and RESET TimeZone, as DuckDB and PostgreSQL write
+	// them, are .tz; other settings are refused, naming the line.
+	r = runTSQ(t, ".mode csv\nSET TimeZone = 'Asia/Kolkata';\n"+q+"set session timezone to Europe/Berlin;\n.tz\nRESET TimeZone;\n"+q, "--store", dir)
+	if want := "time\n2014-02-14T20:00:00+05:30\nEurope/Berlin\ntime\n2014-02-14T14:30:00Z\n"; r.code != 0 || r.stdout != want {
+		t.Fatalf("SET TimeZone: %+v", r)
+	}
+	for script, msg := range map[string]string{
+		"SELECT 1;\nSET threads = 4;\n":    "Error: line 2: SET threads: the shell takes SET TimeZone only",
+		"SET TimeZone = 'Mars/Olympus';\n": `SET TimeZone: unknown time zone "Mars/Olympus"`,
+		"SET TimeZone;\n":                  "SET wants a name and a value",
+	} {
+		if r := runTSQ(t, script, "--store", dir); r.code == 0 || !strings.Contains(r.stderr, msg) {
+			t.Errorf("%q: %+v, want %q", script, r, msg)
+		}
+	}
 }

@@ -79,6 +79,9 @@ func (s *session) statement(ctx context.Context, text string) error {
 	if isCopy(text) {
 		return s.copyTo(ctx, text)
 	}
+	if isSet(text) {
+		return s.set(text)
+	}
 	if s.plotAll {
 		return s.plot(ctx, text)
 	}

@@ -31,7 +31,7 @@ func (e *env) openStore(readOnly bool) (*tsq.Store, error) {
 
 // openSessionStore opens the store of a shell or a script read-only,
 // creating it empty first if it does not exist (as sqlite3 makes its
-// database): INSERT and .import then fill it.
+// database): INSERT, CREATE TABLE and .import then fill it.
 func (e *env) openSessionStore() (*tsq.Store, error) {
 	dir, err := e.storeDir()
 	if err != nil {
@@ -45,7 +45,7 @@ func (e *env) openSessionStore() (*tsq.Store, error) {
 		if err := w.Close(); err != nil {
 			return nil, fmt.Errorf("create store %s: %w", dir, err)
 		}
-		fmt.Fprintf(e.stderr, "tsq: created an empty store at %s (.import or INSERT fills it; tsq demo makes one with data to try)\n", dir)
+		fmt.Fprintf(e.stderr, "tsq: created an empty store at %s (.import, INSERT or CREATE TABLE ... AS fills it; tsq demo makes one with data to try)\n", dir)
 	}
 	return e.openStore(true)
 }
