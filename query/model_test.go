@@ -429,8 +429,11 @@ func (g *qgen) query() string {
 			sb.WriteString(" ORDER BY " + exact[g.rng.IntN(len(exact))] + g.pick(" DESC", ""))
 		}
 	}
-	if g.rng.IntN(3) == 0 {
+	switch g.rng.IntN(6) {
+	case 0, 1:
 		fmt.Fprintf(&sb, " LIMIT %d", g.rng.IntN(20))
+	case 2:
+		fmt.Fprintf(&sb, " LIMIT %s%%", strconv.FormatFloat(float64(g.rng.IntN(1001))/10, 'f', -1, 64))
 	}
 	return sb.String()
 }
@@ -490,6 +493,9 @@ func brute(q string, rows []trow, deleted *roaring64.Bitmap, star []string) ([][
 	}
 	if st.Limit >= 0 && int64(len(out)) > st.Limit {
 		out = out[:st.Limit]
+	}
+	if st.limitPct != nil { // LIMIT p%: the first floor(p·n/100)
+		out = out[:int(math.Floor(*st.limitPct*float64(len(out))/100))]
 	}
 	return out, nil
 }
@@ -845,6 +851,9 @@ func bruteAgg(st *Statement, sel []trow) [][]any {
 	}
 	if st.Limit >= 0 && int64(len(out)) > st.Limit {
 		out = out[:st.Limit]
+	}
+	if st.limitPct != nil { // LIMIT p%: the first floor(p·n/100)
+		out = out[:int(math.Floor(*st.limitPct*float64(len(out))/100))]
 	}
 	return out
 }
