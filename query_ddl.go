@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -29,7 +30,7 @@ func (s *Store) createTable(ctx context.Context, stmt *query.Statement, text str
 	}
 	if names, err := s.Streams(); err != nil {
 		return nil, err
-	} else if containsName(names, stmt.Stream) {
+	} else if slices.Contains(names, stmt.Stream) {
 		if stmt.Create.IfNotExists {
 			return oneRow(InsertedSchema, 0, 0, 0), nil
 		}
@@ -47,15 +48,6 @@ func (s *Store) createTable(ctx context.Context, stmt *query.Statement, text str
 	return rr, err
 }
 
-func containsName(names []string, name string) bool {
-	for _, n := range names {
-		if n == name {
-			return true
-		}
-	}
-	return false
-}
-
 // DroppedSchema is the schema of a DROP TABLE statement's result: a row
 // per stream removed, with the rows, segments and bytes it held.
 var DroppedSchema = arrow.NewSchema([]arrow.Field{{Name: "stream", Type: arrow.BinaryTypes.String},
@@ -65,7 +57,8 @@ var DroppedSchema = arrow.NewSchema([]arrow.Field{{Name: "stream", Type: arrow.B
 // dropTables runs DROP TABLE name, ...: every name is checked first (a
 // stream not found is ErrStreamNotFound, unless IF EXISTS skips it), so
 // that a misspelt name drops nothing; then each stream is dropped as
-// DropStream does, in order, stopping at the first failure.
+// DropStream does, in order, stopping at the first failure (whose error
+// names the streams dropped before it).
 func (s *Store) dropTables(ctx context.Context, stmt *query.Statement, text string) (array.RecordReader, error) {
 	d := stmt.Drop
 	if s.o.ReadOnly {
@@ -81,8 +74,8 @@ func (s *Store) dropTables(ctx context.Context, stmt *query.Statement, text stri
 			return nil, query.ErrorAt(text, d.Pos[i], err, "%s", strings.TrimPrefix(err.Error(), "tsq: "))
 		}
 		switch {
-		case containsName(todo, n):
-		case containsName(names, n):
+		case slices.Contains(todo, n):
+		case slices.Contains(names, n):
 			todo = append(todo, n)
 		case !d.IfExists:
 			return nil, query.ErrorAt(text, d.Pos[i], ErrStreamNotFound, "stream %q not found: nothing was dropped (DROP TABLE IF EXISTS skips it; %s)", n, streamList(names))
@@ -90,6 +83,7 @@ func (s *Store) dropTables(ctx context.Context, stmt *query.Statement, text stri
 	}
 	b := array.NewRecordBuilder(memory.DefaultAllocator, DroppedSchema)
 	defer b.Release()
+	var done []string
 	for _, n := range todo {
 		rows, err := s.Count(n)
 		if err != nil && !errors.Is(err, ErrStreamNotFound) {
@@ -100,8 +94,12 @@ func (s *Store) dropTables(ctx context.Context, stmt *query.Statement, text stri
 			continue
 		}
 		if err != nil {
+			if len(done) > 0 { // say what is gone already
+				return nil, fmt.Errorf("tsq: DROP TABLE: dropped %s, then %s failed: %w", strings.Join(done, ", "), n, err)
+			}
 			return nil, err
 		}
+		done = append(done, n)
 		b.Field(0).(*array.StringBuilder).Append(n)
 		b.Field(1).(*array.Uint64Builder).Append(uint64(rows))
 		b.Field(2).(*array.Uint64Builder).Append(uint64(ds.Segments))

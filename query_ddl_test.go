@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/tsqdb/tsq/internal/vfs"
@@ -205,6 +206,24 @@ func TestDropTable(t *testing.T) {
 		t.Fatalf("a stream made again after DROP holds %s rows of the old one", got)
 	}
 
+	// A drop failing midway says which streams are gone already.
+	closeT(t, s)
+	efs := vfs.NewErrorFS(mem)
+	s = openT(t, efs, Options{CompactInterval: 0})
+	queryT(t, s, "CREATE TABLE d AS FROM ev WHERE series = 'm'")
+	renames := efs.Ops(vfs.OpRename)
+	queryT(t, s, "DROP TABLE d")
+	per := efs.Ops(vfs.OpRename) - renames // a drop's renames
+	queryT(t, s, "CREATE TABLE d AS FROM ev WHERE series = 'm'")
+	efs.FailAfter(vfs.OpRename, per, syscall.EIO)
+	err = queryErr(t, s, "DROP TABLE d, c")
+	efs.Disarm()
+	if !errors.Is(err, syscall.EIO) || !strings.Contains(err.Error(), "dropped d, then c failed") {
+		t.Fatalf("a DROP failing at its second stream: %v", err)
+	}
+	if names, _ := s.Streams(); slices.Contains(names, "d") || !slices.Contains(names, "c") {
+		t.Fatalf("after a DROP failing at its second stream: %v", names)
+	}
 	closeT(t, s)
 	s = openT(t, mem, Options{CompactInterval: 0})
 	if names, _ := s.Streams(); slices.Contains(names, "b") {
