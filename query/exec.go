@@ -70,8 +70,9 @@ func (o *Options) withDefaults() Options {
 	return c
 }
 
-// maxSortRows bounds the rows an ORDER BY without LIMIT sorts in memory.
-const maxSortRows = 1 << 22
+// maxSortRows bounds the rows an ORDER BY without LIMIT sorts in memory
+// (a variable for tests).
+var maxSortRows = 1 << 22
 
 // Run parses and runs a query. open gives the Source of the stream the
 // query names. The caller must Release the reader. Parse and planning

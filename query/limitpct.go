@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -63,9 +64,16 @@ func execLimitPct(ctx context.Context, st *Statement, text string, open Opener, 
 		pr.schema = ExplainSchema
 		return pr, nil
 	}
+	tooMany := func(err error) error {
+		if errors.Is(err, errTooManyRows) { // an ORDER BY without LIMIT, as the statement runs without it
+			return errAt(text, st.streamPos, "LIMIT %s%% sorts the whole result to count it, and this one passes %d rows: use LIMIT n, or USING SAMPLE %s%% for a sample",
+				strconv.FormatFloat(pct, 'f', -1, 64), maxSortRows, strconv.FormatFloat(pct, 'f', -1, 64))
+		}
+		return err
+	}
 	rr, err := exec(ctx, &inner, text, open, o)
 	if err != nil {
-		return nil, err
+		return nil, tooMany(err)
 	}
 	defer rr.Release()
 	var held []arrow.RecordBatch
@@ -88,7 +96,7 @@ func execLimitPct(ctx context.Context, st *Statement, text string, open Opener, 
 		held = append(held, rec)
 	}
 	if err := rr.Err(); err != nil {
-		return nil, err
+		return nil, tooMany(err)
 	}
 	keep := int64(math.Floor(pct * float64(n) / 100))
 	from, to := min(st.Offset, n), min(st.Offset+keep, n)

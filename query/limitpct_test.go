@@ -64,7 +64,10 @@ func TestLimitPercent(t *testing.T) {
 		{"SELECT * FROM m LIMIT 2.5", "or a percentage (LIMIT 2.5%)", "2.5"},
 		{"SELECT s FROM m LIMIT 10% UNION SELECT s FROM m", "go after the last SELECT", "UNION"},
 	})
-	defer func(r, b int) { maxSubqueryRows, maxLimitPctBytes = r, b }(maxSubqueryRows, maxLimitPctBytes)
+	defer func(r, b, o int) { maxSubqueryRows, maxLimitPctBytes, maxSortRows = r, b, o }(maxSubqueryRows, maxLimitPctBytes, maxSortRows)
+	maxSortRows = 500 // an ORDER BY sorts the whole result first
+	wantErrors(t, open, []errCase{{"SELECT * FROM m ORDER BY v LIMIT 10%", "LIMIT 10% sorts the whole result to count it, and this one passes 500 rows", "m ORDER"}})
+	maxSortRows = 1 << 22
 	maxSubqueryRows = 1000
 	wantErrors(t, open, []errCase{{"SELECT * FROM m LIMIT 10%", "holds the result to count it, and this one passes 1000 rows", "m LIMIT"}})
 	maxSubqueryRows, maxLimitPctBytes = 1<<24, 10_000
