@@ -12,9 +12,13 @@ import (
 )
 
 // LIMIT p% (or LIMIT p PERCENT), as DuckDB takes it: the first
-// ⌊p·n/100⌋ rows of the n rows the statement gives, after OFFSET. The
-// result is held to count it: at most maxSubqueryRows rows and
-// maxLimitPctBytes bytes of Arrow buffers.
+// ⌊p·n/100⌋ rows of the n rows the statement gives, after OFFSET. A
+// statement whose rows are its source's rows that pass WHERE (no
+// aggregate, window, DISTINCT, join, subquery source, union or sample)
+// is counted first, by the same statement with count(*) for its items,
+// then run with LIMIT ⌊p·n/100⌋: nothing is held. Any other is held to
+// count it: at most maxSubqueryRows rows and maxLimitPctBytes bytes of
+// Arrow buffers.
 
 // maxLimitPctBytes bounds the result LIMIT p% holds (a variable for
 // tests).
@@ -48,6 +52,41 @@ func execLimitPct(ctx context.Context, st *Statement, text string, open Opener, 
 	note := fmt.Sprintf("limit %s%% of the rows (held to count them: at most %d rows)", strconv.FormatFloat(pct, 'f', -1, 64), maxSubqueryRows)
 	if st.Offset > 0 {
 		note += fmt.Sprintf(", after the first %d", st.Offset)
+	}
+	// One time for both runs, so that now() in WHERE reads the same.
+	oc := o.withDefaults()
+	o = &oc
+	if countable(st) {
+		note = fmt.Sprintf("limit %s%% of the rows: counted first (the same rows' count(*)), then the first of them read", strconv.FormatFloat(pct, 'f', -1, 64))
+		if st.Offset > 0 {
+			note += fmt.Sprintf(" after the first %d", st.Offset)
+		}
+		if !st.Explain {
+			c := inner
+			c.Items = []SelectItem{{Agg: &Call{Func: "count", Star: true, Pos: st.streamPos}, Alias: "n", Pos: st.streamPos}}
+			if c.whereItems == nil {
+				c.whereItems = st.Items // WHERE may name their aliases
+			}
+			c.Star, c.OrderBy, c.Limit = false, nil, -1
+			rr, err := exec(ctx, &c, text, open, o)
+			if err != nil {
+				return nil, err
+			}
+			var n int64
+			for rr.Next() {
+				if rec := rr.RecordBatch(); rec.NumRows() > 0 {
+					n = rec.Column(0).(*array.Int64).Value(0)
+				}
+			}
+			err = rr.Err()
+			rr.Release()
+			if err != nil {
+				return nil, err
+			}
+			run := inner
+			run.Limit, run.Offset = int64(math.Floor(pct*float64(n)/100)), st.Offset
+			return exec(ctx, &run, text, open, o)
+		}
 	}
 	if st.Explain {
 		inner.Explain = true
@@ -115,4 +154,21 @@ func execLimitPct(ctx context.Context, st *Statement, text string, open Opener, 
 		}
 	}()
 	return array.NewRecordReader(rr.Schema(), out)
+}
+
+// countable reports whether st's rows are its source's rows that pass
+// its WHERE, one each, so that count(*) of st's FROM and WHERE counts
+// them (see execLimitPct).
+func countable(st *Statement) bool {
+	if st.Union != nil || st.Pivot != nil || st.Values != nil || st.Gen != nil || st.Join != nil || st.Sub != nil || len(st.With) > 0 ||
+		len(st.GroupBy) > 0 || st.groupingSets != nil || st.Having != nil || st.Qualify != nil || st.Fill != nil || st.sample != nil ||
+		st.distinctAll || st.noFrom || st.Show != "" || st.Delete || st.Insert != nil {
+		return false
+	}
+	for _, it := range st.Items {
+		if it.Agg != nil || it.Win != nil || it.Expr != nil && (it.Expr.hasAgg() || it.Expr.hasWin()) {
+			return false
+		}
+	}
+	return true
 }

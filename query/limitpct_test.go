@@ -64,12 +64,25 @@ func TestLimitPercent(t *testing.T) {
 		{"SELECT * FROM m LIMIT 2.5", "or a percentage (LIMIT 2.5%)", "2.5"},
 		{"SELECT s FROM m LIMIT 10% UNION SELECT s FROM m", "go after the last SELECT", "UNION"},
 	})
+	if plan := planText(t, open, "EXPLAIN SELECT * FROM m WHERE v > 1 LIMIT 10%"); !strings.Contains(plan, "counted first") {
+		t.Errorf("EXPLAIN of a counted statement:\n%s", plan)
+	}
+	if plan := planText(t, open, "EXPLAIN SELECT s, count(*) FROM m GROUP BY s LIMIT 10%"); !strings.Contains(plan, "held to count them") {
+		t.Errorf("EXPLAIN of a held statement:\n%s", plan)
+	}
+	// A statement of its source's rows is counted first and holds
+	// nothing; any other is held, within bounds.
 	defer func(r, b, o int) { maxSubqueryRows, maxLimitPctBytes, maxSortRows = r, b, o }(maxSubqueryRows, maxLimitPctBytes, maxSortRows)
-	maxSortRows = 500 // an ORDER BY sorts the whole result first
-	wantErrors(t, open, []errCase{{"SELECT * FROM m ORDER BY v LIMIT 10%", "LIMIT 10% sorts the whole result to count it, and this one passes 500 rows", "m ORDER"}})
-	maxSortRows = 1 << 22
-	maxSubqueryRows = 1000
-	wantErrors(t, open, []errCase{{"SELECT * FROM m LIMIT 10%", "holds the result to count it, and this one passes 1000 rows", "m LIMIT"}})
-	maxSubqueryRows, maxLimitPctBytes = 1<<24, 10_000
-	wantErrors(t, open, []errCase{{"SELECT * FROM m LIMIT 10%", "USING SAMPLE 10% for a sample", "m LIMIT"}})
+	maxSubqueryRows, maxLimitPctBytes, maxSortRows = 1000, 10_000, 500
+	for _, q := range []string{"SELECT * FROM m WHERE v > 10", "SELECT seq, v * 2 AS w FROM m WHERE w > 20 ORDER BY v DESC, seq"} {
+		n := len(mustRun(t, open, q+" LIMIT 100000"))
+		sameRows(t, open, q+" LIMIT 20% OFFSET 1", fmt.Sprintf("%s LIMIT %d OFFSET 1", q, n/5), 100)
+	}
+	const sample = "SELECT * FROM m USING SAMPLE 90% (bernoulli, 7)"
+	wantErrors(t, open, []errCase{
+		{sample + " ORDER BY v LIMIT 10%", "LIMIT 10% sorts the whole result to count it, and this one passes 500 rows", "m USING"},
+		{sample + " LIMIT 10%", "holds the result to count it, and this one passes 1000 rows", "m USING"},
+	})
+	maxSubqueryRows, maxSortRows = 1<<24, 1<<22
+	wantErrors(t, open, []errCase{{sample + " LIMIT 10%", "USING SAMPLE 10% for a sample", "m USING"}})
 }
