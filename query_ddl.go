@@ -22,7 +22,7 @@ func (s *Store) createTable(ctx context.Context, stmt *query.Statement, text str
 		return nil, streamErr(stmt.Stream, fmt.Errorf("CREATE TABLE: %w", ErrReadOnly))
 	}
 	if err := ValidateStreamName(stmt.Stream); err != nil {
-		return nil, query.ErrorAt(text, stmt.Create.Pos, err, "%s", strings.TrimPrefix(err.Error(), "tsq: "))
+		return nil, nameErrAt(text, stmt.Create.Pos, err)
 	}
 	exists := func() error {
 		return query.ErrorAt(text, stmt.Create.Pos, ErrStreamExists, "stream %q already exists (INSERT INTO %s SELECT ... appends to it; DROP TABLE %s removes it)",
@@ -71,7 +71,7 @@ func (s *Store) dropTables(ctx context.Context, stmt *query.Statement, text stri
 	var todo []string
 	for i, n := range d.Streams {
 		if err := ValidateStreamName(n); err != nil {
-			return nil, query.ErrorAt(text, d.Pos[i], err, "%s", strings.TrimPrefix(err.Error(), "tsq: "))
+			return nil, nameErrAt(text, d.Pos[i], err)
 		}
 		switch {
 		case slices.Contains(todo, n):
@@ -108,4 +108,10 @@ func (s *Store) dropTables(ctx context.Context, stmt *query.Statement, text stri
 	rec := b.NewRecordBatch()
 	defer rec.Release()
 	return array.NewRecordReader(DroppedSchema, []arrow.RecordBatch{rec})
+}
+
+// nameErrAt is err, a stream name's fault, as a query error at the
+// name's position pos in text.
+func nameErrAt(text string, pos int, err error) error {
+	return query.ErrorAt(text, pos, err, "%s", strings.TrimPrefix(err.Error(), "tsq: "))
 }

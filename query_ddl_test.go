@@ -83,6 +83,16 @@ func TestCreateTableAs(t *testing.T) {
 			t.Errorf("%s: %v, want %q", c.text, err, c.msg)
 		}
 	}
+	for _, text := range []string{"CREATE TABLE 'a b' AS SELECT * FROM ev", "DROP TABLE ev, 'a b'"} {
+		err := queryErr(t, s, text)
+		if !errors.Is(err, ErrInvalidStreamName) || !strings.Contains(err.Error(), `invalid stream name "a b"`) {
+			t.Fatalf("%s: %v", text, err)
+		}
+		wantAt(t, err, text, "'a b'")
+	}
+	if names, _ := s.Streams(); !slices.Contains(names, "ev") {
+		t.Fatalf("a DROP with an invalid name dropped ev: %v", names)
+	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
 	if rr, err := s.Query(cctx, "CREATE TABLE x AS SELECT * FROM ev", nil); err == nil {

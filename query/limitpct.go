@@ -47,9 +47,10 @@ func (p *parser) limit(st *Statement) {
 // counted, then the rows from OFFSET on, as many as the share says.
 func execLimitPct(ctx context.Context, st *Statement, text string, open Opener, o *Options) (array.RecordReader, error) {
 	pct := *st.limitPct
+	pctText := strconv.FormatFloat(pct, 'f', -1, 64)
 	inner := *st
 	inner.limitPct, inner.Offset = nil, 0
-	note := fmt.Sprintf("limit %s%% of the rows (held to count them: at most %d rows)", strconv.FormatFloat(pct, 'f', -1, 64), maxSubqueryRows)
+	note := fmt.Sprintf("limit %s%% of the rows (held to count them: at most %d rows)", pctText, maxSubqueryRows)
 	if st.Offset > 0 {
 		note += fmt.Sprintf(", after the first %d", st.Offset)
 	}
@@ -57,7 +58,7 @@ func execLimitPct(ctx context.Context, st *Statement, text string, open Opener, 
 	oc := o.withDefaults()
 	o = &oc
 	if countable(st) {
-		note = fmt.Sprintf("limit %s%% of the rows: counted first (the same rows' count(*)), then the first of them read", strconv.FormatFloat(pct, 'f', -1, 64))
+		note = fmt.Sprintf("limit %s%% of the rows: counted first (the same rows' count(*)), then the first of them read", pctText)
 		if st.Offset > 0 {
 			note += fmt.Sprintf(" after the first %d", st.Offset)
 		}
@@ -106,7 +107,7 @@ func execLimitPct(ctx context.Context, st *Statement, text string, open Opener, 
 	tooMany := func(err error) error {
 		if errors.Is(err, errTooManyRows) { // an ORDER BY without LIMIT, as the statement runs without it
 			return errAt(text, st.streamPos, "LIMIT %s%% sorts the whole result to count it, and this one passes %d rows: use LIMIT n, or USING SAMPLE %s%% for a sample",
-				strconv.FormatFloat(pct, 'f', -1, 64), maxSortRows, strconv.FormatFloat(pct, 'f', -1, 64))
+				pctText, maxSortRows, pctText)
 		}
 		return err
 	}
@@ -129,7 +130,7 @@ func execLimitPct(ctx context.Context, st *Statement, text string, open Opener, 
 		size += recordBytes(rec)
 		if n > int64(maxSubqueryRows) || size > maxLimitPctBytes {
 			return nil, errAt(text, st.streamPos, "LIMIT %s%% holds the result to count it, and this one passes %d rows or %d MiB: use LIMIT n, or USING SAMPLE %s%% for a sample",
-				strconv.FormatFloat(pct, 'f', -1, 64), maxSubqueryRows, maxLimitPctBytes>>20, strconv.FormatFloat(pct, 'f', -1, 64))
+				pctText, maxSubqueryRows, maxLimitPctBytes>>20, pctText)
 		}
 		rec.Retain()
 		held = append(held, rec)
