@@ -144,6 +144,19 @@ func (t *hashTable) presize(n int) {
 	per := shardSlotsFor(n)
 	for si := range t.shards {
 		t.shards[si].slots = make([]hashSlot, per)
+		touchPages(t.shards[si].slots)
+	}
+}
+
+// touchPages writes a zero word into every page of slots. A large make
+// returns pages the kernel has not mapped yet; the first lookup in one
+// reads it (a fault that maps the shared zero page) and its insert
+// writes it (a second fault that copies it), both on the fold's path.
+// Written here, each page faults once, off that path.
+func touchPages(slots []hashSlot) {
+	const per = 4096 / int(unsafe.Sizeof(hashSlot{}))
+	for i := 0; i < len(slots); i += per {
+		slots[i].v = 0
 	}
 }
 
