@@ -47,6 +47,12 @@ type Arith struct {
 	inTerm *Arith
 	// pipes: this concat is a || b || ..., written so
 	pipes bool
+	// arrow: this json_extract or json_extract_string is j -> p or
+	// j ->> p, written so
+	arrow string
+	// noArgs: a call written without arguments (json_object()), given
+	// one of its own, which it ignores
+	noArgs bool
 	// pow: power(L, R) written x ^ y or x ** y, the operator written
 	pow string
 	// cond: this CASE is the condition as a bool value (condvalue.go)
@@ -91,6 +97,17 @@ func (a *Arith) write(sb *strings.Builder, min int) {
 			}
 			x.write(sb, 1)
 		}
+		if min > 0 {
+			sb.WriteString(")")
+		}
+		return
+	case a.arrow != "":
+		if min > 0 {
+			sb.WriteString("(")
+		}
+		a.Args[0].write(sb, 1)
+		sb.WriteString(" " + a.arrow + " ")
+		a.Args[1].write(sb, 1)
 		if min > 0 {
 			sb.WriteString(")")
 		}
@@ -210,14 +227,23 @@ func (a *Arith) write(sb *strings.Builder, min int) {
 // arith parses an expression of terms joined by + and -.
 func (p *parser) arith() *Arith {
 	l := p.arithSum()
-	for isPunct(p.peek(), "||") { // text concatenation, below + and - (as in PostgreSQL)
+	// text concatenation, below + and - (as in PostgreSQL), and JSON's
+	// j -> path and j ->> path with it, from the left (as in DuckDB)
+	for isPunct(p.peek(), "||", "->", "->>") {
 		t := p.advance()
 		r := p.arithSum()
-		if l.pipes && l.Op == 'f' {
+		switch {
+		case t.text != "||":
+			fn := "json_extract"
+			if t.text == "->>" {
+				fn = "json_extract_string"
+			}
+			l = &Arith{Op: 'f', Func: fn, Args: []*Arith{l, r}, Pos: t.pos, arrow: t.text}
+		case l.pipes && l.Op == 'f':
 			l.Args = append(l.Args, r)
-			continue
+		default:
+			l = &Arith{Op: 'f', Func: "concat", Args: []*Arith{l, r}, Pos: t.pos, pipes: true}
 		}
-		l = &Arith{Op: 'f', Func: "concat", Args: []*Arith{l, r}, Pos: t.pos, pipes: true}
 	}
 	return l
 }
@@ -375,6 +401,12 @@ func (p *parser) arithFactor() *Arith {
 		}
 		p.expectPunct(")")
 		return a
+	case t.kind == tIdent && isPunct(p.tok(p.i+1), "(") && jsonAggregates[strings.ToLower(t.text)] != "":
+		c := p.call() // string_agg of the rows' JSON, bracketed (jsonagg.go)
+		if o := p.peek(); p.startsOver() {
+			p.fail(o.pos, "%s() is an aggregate, not a window function", strings.ToLower(t.text))
+		}
+		return &Arith{Op: 'f', Func: jsonAggregates[strings.ToLower(t.text)], Args: []*Arith{{Agg: c, Pos: t.pos}}, Pos: t.pos}
 	case t.kind == tIdent && p.toks[p.i+1].kind == tPunct && p.toks[p.i+1].text == "(":
 		c := p.call()
 		if o := p.peek(); p.startsOver() {
@@ -560,6 +592,12 @@ type arithPlan struct {
 	// pf: printf's and format's format, parsed from the literal this
 	// plan is (format.go)
 	pf *fmtPlan
+	// jsonPath: a JSON function's path, parsed from the literal this
+	// plan is (json.go)
+	jsonPath *jsonPath
+	// json: the text this plan computes is JSON (json_extract, to_json,
+	// json_object...): written into JSON as it is, not as a string
+	json bool
 	// volatile: a function whose every call differs (random, uuid):
 	// computed for each row, never once for a batch or a dictionary
 	volatile bool

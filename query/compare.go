@@ -59,7 +59,9 @@ func isPunct(t token, set ...string) bool {
 	return false
 }
 
-func isArithOp(t token) bool { return isPunct(t, "+", "-", "*", "/", "//", "%", "||", "^", "**") }
+func isArithOp(t token) bool {
+	return isPunct(t, "+", "-", "*", "/", "//", "%", "||", "^", "**", "->", "->>")
+}
 
 // closing returns the index of the ")" matching the "(" at i, or of the
 // end of the statement when none does.
@@ -115,7 +117,7 @@ func (p *parser) arithAt(i int, right bool) bool {
 		if isKw(n, "not") {
 			n = p.tok(i + 2)
 		}
-		return isPunct(p.tok(i+1), "||") || !right && (isKw(n, "like") || isKw(n, "ilike") || isKw(n, "in") || isKw(n, "similar"))
+		return isPunct(p.tok(i+1), "||", "->", "->>") || !right && (isKw(n, "like") || isKw(n, "ilike") || isKw(n, "in") || isKw(n, "similar"))
 	case t.kind == tEOF:
 		return false
 	case isKw(t, "now") && isPunct(p.tok(i+1), "(") && isPunct(p.tok(i+2), ")"):
@@ -123,6 +125,8 @@ func (p *parser) arithAt(i int, right bool) bool {
 		return isArithOp(p.tok(i+3)) && p.tok(i+4).kind != tDuration
 	case t.kind == tIdent && (isKw(t, "now") || isKw(t, "true") || isKw(t, "false") || isKw(t, "null")):
 		return false
+	case t.kind == tIdent && isPunct(p.tok(i+1), "(") && jsonAggregates[strings.ToLower(t.text)] != "":
+		return true // json_group_array(x): text arithmetic on an aggregate (jsonagg.go)
 	case t.kind == tIdent && isPunct(p.tok(i+1), "(") && (isCast(t) || numFuncs[strings.ToLower(t.text)] || timeFuncs[strings.ToLower(t.text)] != "" || textFuncOK(t.text) || truncFuncs[strings.ToLower(t.text)] || isKw(t, "date_part") || isKw(t, "extract")):
 		return true
 	case isKw(t, "case") && !isPunct(p.tok(i+1), "("):

@@ -180,7 +180,7 @@ func (l *lexer) next() (token, error) {
 		}
 		return token{kind: tQuoted, text: l.src[start+1 : l.off-1], pos: start}, nil
 	}
-	for _, op := range []string{"::", "||", "//", "**", "^", "<=", ">=", "!=", "<>", "=~", "!~", "=", "<", ">", "~", "(", ")", ",", "*", "{", "}", "+", "-", "/", "%", ";", "."} {
+	for _, op := range []string{"::", "||", "->>", "->", "//", "**", "^", "<=", ">=", "!=", "<>", "=~", "!~", "=", "<", ">", "~", "(", ")", ",", "*", "{", "}", "+", "-", "/", "%", ";", "."} {
 		if strings.HasPrefix(l.src[l.off:], op) {
 			l.off += len(op)
 			return token{kind: tPunct, text: op, pos: start}, nil

@@ -906,6 +906,7 @@ var aggregates = map[string]bool{
 	"bit_and": true, "bit_or": true, "bit_xor": true,
 	"favg": true, "mean": true, "geometric_mean": true, "arbitrary": true, // avg, avg, geomean and first (aggSynonyms)
 	"group_concat": true, "listagg": true, // string_agg (call)
+	"json_group_array": true, "json_group_object": true, // string_agg of JSON (jsonagg.go)
 }
 
 // bivariate are the aggregates of pairs of numbers (y, x), taken from
@@ -985,6 +986,8 @@ func (p *parser) call() (c *Call) {
 		}
 		p.expectPunct(",")
 		p.aggArg(c)
+	case jsonAggregates[fn] != "":
+		p.jsonAggArgs(c)
 	case fn == "string_agg":
 		p.aggArg(c)
 		c.Sep = ","
@@ -995,19 +998,7 @@ func (p *parser) call() (c *Call) {
 			}
 			c.Sep, c.SepGiven = t.text, true
 		}
-		if p.acceptKw("order") { // string_agg(x, ',' ORDER BY k [DESC] [NULLS ...])
-			p.expectKw("by")
-			var by Call
-			p.aggArg(&by)
-			c.By, c.ByExpr = by.Arg, by.Expr
-			c.ByDesc, c.ByNulls = p.direction()
-			for p.acceptPunct(",") {
-				var k Call
-				p.aggArg(&k)
-				d, n := p.direction()
-				c.Then = append(c.Then, AggKey{Col: k.Arg, Expr: k.Expr, Desc: d, Nulls: n})
-			}
-		}
+		p.aggOrder(c)
 	case argExtremes[fn] != "" || bivariate[fn]:
 		p.aggArg(c)
 		if t := p.peek(); !isPunct(t, ",") && bivariate[fn] {
@@ -1027,6 +1018,25 @@ func (p *parser) call() (c *Call) {
 	}
 	p.expectPunct(")")
 	return p.filterAfter(c)
+}
+
+// aggOrder parses string_agg's optional ORDER BY k [DESC] [NULLS ...],
+// ... into c.
+func (p *parser) aggOrder(c *Call) {
+	if !p.acceptKw("order") {
+		return
+	}
+	p.expectKw("by")
+	var by Call
+	p.aggArg(&by)
+	c.By, c.ByExpr = by.Arg, by.Expr
+	c.ByDesc, c.ByNulls = p.direction()
+	for p.acceptPunct(",") {
+		var k Call
+		p.aggArg(&k)
+		d, n := p.direction()
+		c.Then = append(c.Then, AggKey{Col: k.Arg, Expr: k.Expr, Desc: d, Nulls: n})
+	}
 }
 
 // orderedFirst parses the rest of DuckDB's first(x ORDER BY k [DESC])

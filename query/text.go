@@ -29,7 +29,7 @@ type textFunc struct {
 // PostgreSQL's.
 var textAliases = map[string]string{"lcase": "lower", "ucase": "upper", "instr": "strpos", "len": "length",
 	"char_length": "length", "character_length": "length", "substring": "substr", "datediff": "date_diff",
-	"to_hex": "hex", "to_binary": "bin", "base64": "to_base64", "formatreadablesize": "format_bytes", "ord": "unicode"}
+	"to_hex": "hex", "to_binary": "bin", "base64": "to_base64", "formatreadablesize": "format_bytes", "ord": "unicode", "json_quote": "to_json"}
 
 // textFuncOf returns the text function name names, under an alias too.
 func textFuncOf(name string) (string, textFunc) {
@@ -127,6 +127,22 @@ var textFuncs = map[string]textFunc{
 	"cast_varchar": {args: []colKind{0}, out: kString},
 	// a row value's key (rowin.go)
 	rowFunc: {args: []colKind{0, 0}, variadic: true, out: kString},
+	// json.go: a path is text or an integer (kind 0, checked in compileJSON)
+	"json_extract":        {args: []colKind{kString, 0}, out: kString},
+	"json_extract_string": {args: []colKind{kString, 0}, out: kString},
+	"json_exists":         {args: []colKind{kString, 0}, out: kBool},
+	"json_type":           {args: []colKind{kString, 0}, optional: 1, out: kString},
+	"json_array_length":   {args: []colKind{kString, 0}, optional: 1, out: kInt},
+	"json_valid":          {args: []colKind{kString}, out: kBool},
+	"json":                {args: []colKind{kString}, out: kString},
+	"to_json":             {args: []colKind{0}, out: kString},
+	"json_array":          {args: []colKind{0}, variadic: true, optional: 1, out: kString},
+	"json_object":         {args: []colKind{0}, variadic: true, optional: 1, out: kString},
+	// jsonagg.go: the JSON aggregates' parts
+	jsonElementFunc: {args: []colKind{0}, out: kString},
+	jsonMemberFunc:  {args: []colKind{kString, 0}, out: kString},
+	jsonArrayFunc:   {args: []colKind{kString}, out: kString},
+	jsonObjectFunc:  {args: []colKind{kString}, out: kString},
 }
 
 // volatileFuncs are the functions whose every call differs: written
@@ -178,6 +194,11 @@ func (p *parser) textCall(name token) *Arith {
 		}
 		p.advance()
 		return volatileCall(a.Func, name.pos)
+	}
+	if (a.Func == "json_object" || a.Func == "json_array") && p.acceptPunct(")") {
+		// {} or []: an argument of its own, never written nor read
+		a.Args, a.noArgs = []*Arith{{Lit: &Lit{Kind: LitInt, Pos: name.pos}, Pos: name.pos}}, true
+		return a
 	}
 	for {
 		a.Args = append(a.Args, p.valueOrCond())
@@ -275,6 +296,10 @@ func (a *Arith) writeText(sb *strings.Builder) {
 		writeRow(sb, a.Args)
 		return
 	}
+	if a.Func == jsonArrayFunc || a.Func == jsonObjectFunc { // json_group_array(x) as written
+		a.Args[0].write(sb, 0)
+		return
+	}
 	if t := castNames[a.Func]; t != "" {
 		sb.WriteString("CAST(")
 		a.Args[0].write(sb, 0)
@@ -283,7 +308,7 @@ func (a *Arith) writeText(sb *strings.Builder) {
 	}
 	sb.WriteString(a.Func + "(")
 	for i, x := range a.Args {
-		if volatileFuncs[a.Func] { // its own argument
+		if volatileFuncs[a.Func] || a.noArgs { // its own argument
 			break
 		}
 		if i > 0 {
@@ -298,6 +323,10 @@ func (a *Arith) writeText(sb *strings.Builder) {
 func (p *plan) compileText(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arithPlan) error) error {
 	f := textFuncs[a.Func]
 	n := len(a.Args)
+	if a.noArgs { // json_object(), json_array()
+		*ap = arithPlan{kind: kString, lit: &value{s: map[string]string{"json_object": "{}", "json_array": "[]"}[a.Func]}, hid: -1}
+		return nil
+	}
 	micros := a.Func == "make_timestamp" && n == 1 // make_timestamp(us), DuckDB's: microseconds since the epoch
 	if !micros && (n < len(f.args)-f.optional || n > len(f.args) && !f.variadic) {
 		want := strconv.Itoa(len(f.args))
@@ -314,7 +343,7 @@ func (p *plan) compileText(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arit
 	}
 	ap.fn, ap.kind = a.Func, f.out
 	ap.volatile = volatileFuncs[a.Func]
-	ap.skipNulls = a.Func == "concat" && !a.pipes || a.Func == "concat_ws"
+	ap.skipNulls = a.Func == "concat" && !a.pipes || a.Func == "concat_ws" || jsonTakesNulls[a.Func]
 	for i, x := range a.Args {
 		xp, err := p.compileArith(x, leaf)
 		if err != nil {
@@ -356,6 +385,9 @@ func (p *plan) compileText(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arit
 	}
 	if regexpFuncs[a.Func] {
 		return p.compileRegexp(a, ap)
+	}
+	if isJSONFunc(a.Func) {
+		return p.compileJSON(a, ap)
 	}
 	if a.Func == "printf" || a.Func == "format" {
 		return p.compileFormat(a, ap)
@@ -436,6 +468,9 @@ func textValue(fn string, args []*arithPlan, v []value) (value, bool) {
 	}
 	if encodingFuncs[fn] {
 		return encodingValue(fn, args, v)
+	}
+	if isJSONFunc(fn) {
+		return jsonValue(fn, args, v)
 	}
 	switch fn {
 	case rowFunc:
