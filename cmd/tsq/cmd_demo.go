@@ -50,6 +50,8 @@ var tour = []tourStep{
 		`PIVOT (SELECT c.time AS time, n.name AS name, c.value AS value FROM cpu AS c JOIN (VALUES ('nab/realAWSCloudwatch/ec2_cpu_utilization_24ae8d', 'web'), ('nab/realAWSCloudwatch/ec2_cpu_utilization_53ea38', 'api'), ('nab/realAWSCloudwatch/ec2_cpu_utilization_5f5533', 'batch'), ('nab/realAWSCloudwatch/rds_cpu_utilization_cc0c53', 'db')) AS n(series, name) USING (series)) ON name USING round(avg(value), 2) GROUP BY time(1d) ORDER BY time LIMIT 5;`},
 	{"WITH and UNION ALL: hourly means computed once, the peak of each series and of all",
 		`WITH hourly AS (SELECT time, series, avg(value) AS v FROM cpu GROUP BY time(1h), series) SELECT series, round(max(v), 2) AS peak FROM hourly GROUP BY series UNION ALL SELECT 'all four', round(max(v), 2) FROM hourly ORDER BY peak DESC;`},
+	{"JSON in a field: the kinds of road the edits touched, from their tags (->>, json_group_array)",
+		`SELECT tags->>'highway' AS highway, count(*) AS edits, json_group_array(tags->>'name') FILTER (WHERE tags->>'name' IS NOT NULL) AS names FROM osm WHERE tags->>'highway' IS NOT NULL GROUP BY highway ORDER BY edits DESC, highway LIMIT 5;`},
 	{"Raw versus folded: every put and delete, then the current state of each element",
 		`SELECT count(*) FROM osm;`},
 	{"", `SELECT count(*) FROM fold(osm);`},

@@ -40,6 +40,7 @@ func TestDemo(t *testing.T) {
 		regexp.MustCompile(`(?s)ORDER BY total, series;\n┌.*│ nab/realAWSCloudwatch/ec2_cpu_utilization_24ae8d │ +4032 │ +22 │ +0 │.*│ NULL +│ +16128 │ +32 │ +1 │.*5 rows`),
 		regexp.MustCompile(`(?s)GROUP BY time\(1d\) ORDER BY time LIMIT 5;\n┌.*│ time +│ +api │ +batch │ +db │ +web │.*│ 2014-02-14T00:00:00Z │ +1\.82 │ +46\.83 │ +6\.11 │ +0\.13 │.*5 rows`),
 		regexp.MustCompile(`(?s)SUMMARIZE osm;\n┌.*│ lat +│ float64 +│ +446 │ +54\.72 │ 46\.5583569 +│ 47\.7420739 +│`),
+		regexp.MustCompile(`(?s)ORDER BY edits DESC, highway LIMIT 5;\n┌.*│ service +│ +7 │ \["Tellenmoosstrasse","Hasenstalden","Steyen"\] │.*│ track +│ +4 │ NULL +│.*5 rows`),
 		regexp.MustCompile(`(?s)FROM osm;\n┌.*│ +985 │`),
 		regexp.MustCompile(`(?s)FROM fold\(osm\);\n┌.*│ +485 │`),
 		regexp.MustCompile(`(?s)\.plot .*┤.*\(UTC\)\n +━━ nab/realAWSCloudwatch/ec2_cpu_utilization_24ae8d`),

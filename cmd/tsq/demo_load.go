@@ -155,7 +155,12 @@ func osmFields(ev *osmEvent) []tsq.Field {
 			f = append(f, tsq.Field{Name: x.name, Value: tsq.Float(v)})
 		}
 	}
-	f = append(f, tsq.Field{Name: "tags", Value: tsq.Int(int64(len(ev.Tags)))})
+	if len(ev.Tags) > 0 { // as JSON text, read with ->> and json_extract
+		tags, err := json.Marshal(ev.Tags)
+		if err == nil {
+			f = append(f, tsq.Field{Name: "tags", Value: tsq.Str(string(tags))})
+		}
+	}
 	if name, ok := ev.Tags["name"]; ok {
 		f = append(f, tsq.Field{Name: "name", Value: tsq.Str(name)})
 	}
