@@ -96,7 +96,7 @@ func TestJSONFunctions(t *testing.T) {
 		{`SELECT to_json(1.0 / 3)`, "0.3333333333333333"},
 		{`SELECT to_json(true)`, "true"},
 		{`SELECT to_json(TIMESTAMP '2024-01-01 10:00:00')`, `"2024-01-01 10:00:00"`}, // the literal's text
-		{`SELECT to_json(to_timestamp(1.5))`, `"1970-01-01T00:00:01.5Z"`},      // an instant as tsq writes it; DuckDB: "1970-01-01 00:00:01.5+00"
+		{`SELECT to_json(to_timestamp(1.5))`, `"1970-01-01T00:00:01.5Z"`},            // an instant as tsq writes it; DuckDB: "1970-01-01 00:00:01.5+00"
 		{`SELECT json_quote('a"b')`, `"a\"b"`},
 		{`SELECT json_object('a', 1, 'b', 'x')`, `{"a":1,"b":"x"}`},
 		{`SELECT json_object('a', NULL)`, `{"a":null}`},
