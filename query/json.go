@@ -6,9 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
-
-	"github.com/valyala/fastjson"
 )
 
 // JSON text: DuckDB's functions of JSON held as text (an imported
@@ -18,8 +15,9 @@ import (
 // json_quote, json_object, json_array, and the aggregates
 // json_group_array and json_group_object, jsonagg.go).
 //
-// A document is RFC 8259 JSON, at most fastjson.MaxDepth (300) arrays
-// and objects deep; anything else (a trailing comma, NaN, bytes that are not UTF-8)
+// A document is RFC 8259 JSON, at most jsonMaxDepth (300) arrays and
+// objects deep, read in one pass that finds the path's value too
+// (jsonscan.go); anything else (a trailing comma, NaN, bytes that are not UTF-8)
 // is no document, and a function of it is NULL, as a failed CAST is:
 // one bad row of a stream does not fail a query; json_valid tells.
 //
@@ -133,96 +131,6 @@ func indexPath(n int64) jsonPath {
 	return jsonPath{{isIndex: true, index: int(min(n, math.MaxInt32))}}
 }
 
-// jsonParsers are reused between calls: a parser keeps its nodes.
-var jsonParsers fastjson.ParserPool
-
-// jsonDoc parses text s; ok is false when it is no document.
-func jsonDoc(p *fastjson.Parser, s string) (*fastjson.Value, bool) {
-	// Parse bounds the depth (Validate, strict about the rest, recurses
-	// without a bound, so it runs only on what Parse took).
-	v, err := p.Parse(s)
-	if err != nil || !utf8.ValidString(s) || fastjson.Validate(s) != nil {
-		return nil, false
-	}
-	return v, true
-}
-
-// find walks path from v; nil when a step finds nothing.
-func (path jsonPath) find(v *fastjson.Value) *fastjson.Value {
-	for _, st := range path {
-		switch v.Type() {
-		case fastjson.TypeObject:
-			if st.isIndex {
-				return nil
-			}
-			o, _ := v.Object()
-			if v = o.Get(st.key); v == nil {
-				return nil
-			}
-		case fastjson.TypeArray:
-			a, _ := v.Array()
-			i := st.index
-			switch {
-			case st.ptr:
-				n, err := strconv.Atoi(st.key)
-				if err != nil || n < 0 || st.key != strconv.Itoa(n) {
-					return nil
-				}
-				i = n
-			case !st.isIndex:
-				return nil
-			case st.fromEnd:
-				i = len(a) - st.index
-			}
-			if i < 0 || i >= len(a) {
-				return nil
-			}
-			v = a[i]
-		default:
-			return nil
-		}
-	}
-	return v
-}
-
-// appendJSON appends v as yyjson writes it (see the top of the file).
-func appendJSON(dst []byte, v *fastjson.Value) []byte {
-	switch v.Type() {
-	case fastjson.TypeObject:
-		o, _ := v.Object()
-		dst = append(dst, '{')
-		n := 0
-		o.Visit(func(k []byte, x *fastjson.Value) {
-			if n++; n > 1 {
-				dst = append(dst, ',')
-			}
-			dst = appendJSONString(dst, string(k))
-			dst = append(dst, ':')
-			dst = appendJSON(dst, x)
-		})
-		return append(dst, '}')
-	case fastjson.TypeArray:
-		a, _ := v.Array()
-		dst = append(dst, '[')
-		for i, x := range a {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendJSON(dst, x)
-		}
-		return append(dst, ']')
-	case fastjson.TypeString:
-		return appendJSONString(dst, string(v.GetStringBytes()))
-	case fastjson.TypeNumber:
-		return appendJSONNumber(dst, string(v.MarshalTo(nil)))
-	case fastjson.TypeTrue:
-		return append(dst, "true"...)
-	case fastjson.TypeFalse:
-		return append(dst, "false"...)
-	}
-	return append(dst, "null"...)
-}
-
 // appendJSONString appends s quoted: `"`, `\` and control characters
 // escaped, everything else as it is.
 func appendJSONString(dst []byte, s string) []byte {
@@ -312,32 +220,6 @@ func appendJSONFloat(dst []byte, f float64) []byte {
 	return append(dst, digits[n:]...)
 }
 
-// jsonTypeName is json_type's name of v's type, as DuckDB names them.
-func jsonTypeName(v *fastjson.Value) string {
-	switch v.Type() {
-	case fastjson.TypeObject:
-		return "OBJECT"
-	case fastjson.TypeArray:
-		return "ARRAY"
-	case fastjson.TypeString:
-		return "VARCHAR"
-	case fastjson.TypeTrue, fastjson.TypeFalse:
-		return "BOOLEAN"
-	case fastjson.TypeNumber:
-		raw := string(v.MarshalTo(nil))
-		if !strings.ContainsAny(raw, ".eE") {
-			if _, err := strconv.ParseInt(raw, 10, 64); err == nil {
-				return "BIGINT"
-			}
-			if _, err := strconv.ParseUint(raw, 10, 64); err == nil {
-				return "UBIGINT"
-			}
-		}
-		return "DOUBLE"
-	}
-	return "NULL"
-}
-
 // jsonReaders are the functions that read a document (its first
 // argument), with the path argument they take.
 var jsonReaders = map[string]bool{"json_extract": true, "json_extract_string": true, "json_exists": true,
@@ -367,45 +249,35 @@ func jsonValue(fn string, args []*arithPlan, v []value) (value, bool) {
 	if !jsonReaders[fn] {
 		return jsonWrite(fn, args, v)
 	}
-	p := jsonParsers.Get()
-	defer jsonParsers.Put(p)
-	doc, ok := jsonDoc(p, v[0].s)
-	if fn == "json_valid" {
-		return bv(ok), true
-	}
-	if !ok {
-		return nullValue, false
-	}
 	path, ok := jsonPathOf(args, v)
 	if !ok {
 		return nullValue, false
 	}
-	x := path.find(doc)
-	switch fn {
-	case "json_exists":
-		return bv(x != nil), true
-	case "json_array_length":
-		if x == nil {
-			return nullValue, false
-		}
-		a, _ := x.Array()
-		return value{i: int64(len(a))}, true
-	}
-	if x == nil {
+	x, found, ok := scanJSON(v[0].s, path)
+	switch {
+	case fn == "json_valid":
+		return bv(ok), true
+	case !ok:
+		return nullValue, false
+	case fn == "json_exists":
+		return bv(found), true
+	case !found:
 		return nullValue, false
 	}
 	switch fn {
+	case "json_array_length":
+		return value{i: jsonSpanLen(x)}, true
 	case "json_type":
-		return value{s: jsonTypeName(x)}, true
+		return value{s: jsonSpanType(x)}, true
 	case "json_extract_string":
-		switch x.Type() {
-		case fastjson.TypeNull:
+		switch x[0] {
+		case 'n':
 			return nullValue, false
-		case fastjson.TypeString:
-			return value{s: string(x.GetStringBytes())}, true
+		case '"':
+			return value{s: unescapeJSON(x[1 : len(x)-1])}, true
 		}
 	}
-	return value{s: string(appendJSON(nil, x))}, true // json_extract, json
+	return value{s: string(appendJSONSpan(nil, x))}, true // json_extract, json
 }
 
 // jsonWrite computes to_json, json_quote, json_object, json_array and
