@@ -60,6 +60,11 @@ func newCell(arr arrow.Array) (cell, error) {
 		return func(dst []byte, i int) ([]byte, bool) { return base64.StdEncoding.AppendEncode(dst, a.Value(i)), true }, nil
 	case *array.FixedSizeBinary:
 		return func(dst []byte, i int) ([]byte, bool) { return base64.StdEncoding.AppendEncode(dst, a.Value(i)), true }, nil
+	case *array.Duration:
+		unit := a.DataType().(*arrow.DurationType).Unit
+		return func(dst []byte, i int) ([]byte, bool) {
+			return numtext.AppendDuration(dst, int64(a.Value(i))*int64(unit.Multiplier())), true
+		}, nil
 	case *array.Timestamp:
 		unit := a.DataType().(*arrow.TimestampType).Unit
 		return func(dst []byte, i int) ([]byte, bool) {

@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	tsq "github.com/tsqdb/tsq"
+	"github.com/tsqdb/tsq/internal/numtext"
 )
 
 // The two NAB series the ASOF cases pair: the left samples every 30
@@ -221,6 +222,8 @@ func joinRows(t *testing.T, rr array.RecordReader) ([][]string, []bool) {
 					cells = append(cells, strconv.FormatInt(a.Value(i).ToTime(unit).UnixMilli(), 10))
 				case *array.Float64:
 					cells = append(cells, strconv.FormatFloat(a.Value(i), 'g', -1, 64))
+				case *array.Duration: // as DuckDB's INTERVAL::VARCHAR
+					cells = append(cells, string(numtext.AppendDuration(nil, int64(a.Value(i)))))
 				case *array.String:
 					cells = append(cells, a.Value(i))
 				case *array.Boolean:

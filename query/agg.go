@@ -136,6 +136,9 @@ func (p *plan) planAggregate() error {
 			if p.fields.instant(g.Col.Name) {
 				gs.out = kTime
 			}
+			if p.fields.duration(g.Col.Name) {
+				gs.out = kDuration
+			}
 			p.nd.add(g.Col.Name)
 		} else if g.Col.Name == ColSeq || g.Col.Name == ColTime {
 			return p.errAt(g.Pos, "cannot group by %s: use time(<bucket>), or date_trunc('day', time) and the like, for time", g.Col.Name)
@@ -535,6 +538,10 @@ func (p *plan) aggSpec(c *Call) (s aggSpec, err error) {
 	if instant && s.out == kInt && c.Func != "count" && c.Func != "sum" && c.Func != "spread" && !strings.HasPrefix(c.Func, "bit_") {
 		s.out = kTime // min(date_trunc('day', time)) is an instant
 	}
+	span := s.expr != nil && s.expr.dur || s.expr == nil && p.fields.duration(c.Arg.Name)
+	if span && s.out == kInt && durationAggs[c.Func] {
+		s.out = kDuration // max(time - lag_time) is a span
+	}
 	return s, nil
 }
 
@@ -892,7 +899,7 @@ func (s *aggState) result(a *aggSpec) value {
 	}
 	switch a.fn {
 	case "sum":
-		if a.out == kInt {
+		if a.out == kInt || a.out == kDuration {
 			return value{i: s.sumI}
 		}
 		return fv(s.sum.value())

@@ -595,6 +595,10 @@ type arithPlan struct {
 	// jsonPath: a JSON function's path, parsed from the literal this
 	// plan is (json.go)
 	jsonPath *jsonPath
+	// dur: an int64 that is a span of time in nanoseconds (time - time,
+	// a duration literal, sums and multiples of them): output as a
+	// duration (durations.go)
+	dur bool
 	// json: the text this plan computes is JSON (json_extract, to_json,
 	// json_object...): written into JSON as it is, not as a string
 	json bool
@@ -608,7 +612,7 @@ type arithPlan struct {
 
 // isIntKind: the kinds arithmetic takes as int64 (time as nanoseconds
 // since the epoch).
-func isIntKind(k colKind) bool { return k == kInt || k == kSeq || k == kTime }
+func isIntKind(k colKind) bool { return k == kInt || k == kSeq || k == kTime || k == kDuration }
 
 // eval computes the expression for one row; get returns a leaf's value.
 // NULL in, NULL out; so is a division by zero and an int64 overflow.
@@ -776,7 +780,7 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 		case LitString:
 			ap.kind, ap.lit = kString, &value{s: a.Lit.Str}
 		case LitDuration:
-			ap.kind, ap.lit = kInt, &value{i: a.Lit.Int}
+			ap.kind, ap.lit, ap.dur = kInt, &value{i: a.Lit.Int}, true
 		case LitTime:
 			t, err := p.timeOf(a.Lit)
 			if err != nil {
@@ -820,6 +824,7 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 			return nil, p.errAt(a.Pos, "type mismatch: arithmetic on %s of type %s (want a number)", what, ap.in)
 		}
 		ap.kind, ap.ts = kInt, ap.in == kTime || ap.in == kInt && a.Col != nil && p.fields.instant(a.Col.Name)
+		ap.dur = ap.in == kDuration || ap.in == kInt && a.Col != nil && p.fields.duration(a.Col.Name)
 		if ap.in == kFloat {
 			ap.kind = kFloat
 		}
@@ -877,6 +882,7 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 			ap.kind = kFloat
 		}
 		ap.ts = ap.kind == kInt && ap.l.ts && (ap.r.ts || a.Func == "nullif")
+		ap.dur = ap.kind == kInt && ap.l.dur && (ap.r.dur || a.Func == "nullif")
 		return ap, nil
 	}
 	if a.Op != 'n' && a.Op != 'f' {
@@ -904,6 +910,7 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 		return nil, err
 	}
 	if a.Op == 'n' {
+		ap.dur = ap.l.dur
 		return ap, nil
 	}
 	if a.Op == 'f' {
@@ -919,6 +926,7 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 			ap.r = &arithPlan{kind: kInt, lit: &value{i: a.R.Lit.Int}, hid: -1}
 		}
 		ap.kind, ap.ts = funcKind(a.Func, ap.l.kind, a.R != nil), a.Func == "to_timestamp"
+		ap.dur = a.Func == "abs" && ap.l.dur && ap.kind == kInt
 		if a.Func == "epoch_ms" && !ap.l.ts && ap.l.in != kTime { // DuckDB's epoch_ms(BIGINT): milliseconds to an instant
 			ap.fn, ap.ts = "epoch_ms_instant", true
 		}
@@ -935,8 +943,12 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 	case ap.kind != kInt:
 	case a.Op == '+': // time + 1h; time + time is no instant
 		ap.ts = ap.l.ts != ap.r.ts
+		ap.dur = ap.l.dur && ap.r.dur
 	case a.Op == '-': // time - 1h; time - time is a span
 		ap.ts = ap.l.ts && !ap.r.ts
+		ap.dur = ap.l.ts && ap.r.ts || ap.l.dur && ap.r.dur
+	case a.Op == '*': // 2 * 1h
+		ap.dur = ap.l.dur != ap.r.dur && !ap.l.ts && !ap.r.ts
 	}
 	return ap, nil
 }
@@ -959,8 +971,11 @@ func (p *plan) textAsTime(x *Arith, xp *arithPlan) {
 // outKind is the kind of the column that holds a's values: a timestamp
 // for an instant.
 func (a *arithPlan) outKind() colKind {
-	if a.ts && a.kind == kInt {
+	switch {
+	case a.ts && a.kind == kInt:
 		return kTime
+	case a.dur && a.kind == kInt:
+		return kDuration
 	}
 	return a.kind
 }

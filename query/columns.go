@@ -13,20 +13,21 @@ import (
 type colKind uint8
 
 const (
-	kSeq    colKind = iota // uint64
-	kTime                  // timestamp[ns, UTC]
-	kSeries                // dictionary<int32, utf8>
-	kKey                   // utf8
-	kOp                    // dictionary<int8, utf8>
-	kInt                   // int64
-	kFloat                 // float64
-	kString                // utf8
-	kBool                  // bool
-	kBytes                 // binary
+	kSeq      colKind = iota // uint64
+	kTime                    // timestamp[ns, UTC]
+	kSeries                  // dictionary<int32, utf8>
+	kKey                     // utf8
+	kOp                      // dictionary<int8, utf8>
+	kInt                     // int64
+	kFloat                   // float64
+	kString                  // utf8
+	kBool                    // bool
+	kBytes                   // binary
+	kDuration                // duration[ns]: a span of time (time - time)
 )
 
 func (k colKind) String() string {
-	return [...]string{"seq", "time", "series", "string", "op", "int64", "float64", "string", "bool", "bytes"}[k]
+	return [...]string{"seq", "time", "series", "string", "op", "int64", "float64", "string", "bool", "bytes", "duration"}[k]
 }
 
 // numeric reports whether values of k are numbers fields can be
@@ -132,6 +133,8 @@ func arrowOf(k colKind) arrow.DataType {
 		return arrow.PrimitiveTypes.Float64
 	case kBool:
 		return arrow.FixedWidthTypes.Boolean
+	case kDuration:
+		return DurationType
 	}
 	return arrow.BinaryTypes.Binary
 }
@@ -210,6 +213,8 @@ func appendValue(b array.Builder, k colKind, v value) {
 		b.(*array.Uint64Builder).Append(uint64(v.i))
 	case kTime:
 		b.(*array.TimestampBuilder).Append(arrow.Timestamp(v.i))
+	case kDuration:
+		b.(*array.DurationBuilder).Append(arrow.Duration(v.i))
 	case kSeries:
 		_ = b.(*array.BinaryDictionaryBuilder).AppendString(validUTF8String(v.s))
 	case kOp:
@@ -244,7 +249,7 @@ func compareValuePtrs(k colKind, a, b *value) int {
 	switch k {
 	case kSeq:
 		return cmp3(uint64(a.i), uint64(b.i))
-	case kTime, kInt:
+	case kTime, kInt, kDuration:
 		return cmp3(a.i, b.i)
 	case kOp:
 		return cmp3(opOrder(a.i), opOrder(b.i))

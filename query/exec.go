@@ -219,7 +219,7 @@ func execSource(ctx context.Context, st *Statement, text string, src Source, o *
 		return nil, err
 	}
 	if sub, ok := src.(*subSource); ok {
-		fs.instants, fs.star, fs.relation = sub.instants, sub.star, "the subquery"
+		fs.instants, fs.durations, fs.star, fs.relation = sub.instants, sub.durations, sub.star, "the subquery"
 		if sub.cte != "" {
 			fs.relation = "WITH relation " + sub.cte
 		}

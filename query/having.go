@@ -170,7 +170,7 @@ func (p *plan) havingCompare(e *Compare) (rowPred, error) {
 			return nil, err
 		}
 		want = value{i: t}
-	case k == kSeq || k == kInt:
+	case k == kSeq || k == kInt || k == kDuration:
 		switch l.Kind {
 		case LitInt, LitDuration: // a span in nanoseconds
 			want = value{i: l.Int}

@@ -137,6 +137,8 @@ func runIn(ctx context.Context, e *In, text string, open Opener, o *Options) (li
 				err = add(&Lit{Kind: LitInt, Int: a.Value(i)}, a.Value(i))
 			case *array.Timestamp:
 				err = add(&Lit{Kind: LitInt, Int: int64(a.Value(i))}, int64(a.Value(i)))
+			case *array.Duration:
+				err = add(&Lit{Kind: LitInt, Int: int64(a.Value(i))}, int64(a.Value(i)))
 			case *array.Uint64:
 				if a.Value(i) > math.MaxInt64 {
 					return nil, false, errAt(text, e.subPos, "IN (SELECT ...): value %d beyond int64", a.Value(i))

@@ -68,6 +68,12 @@ func (js *joinSide) addComputed(x *Arith, text string, now int64) (int, error) {
 			}
 			fs.instants[n] = true
 		}
+		if c.span {
+			if fs.durations == nil {
+				fs.durations = map[string]bool{}
+			}
+			fs.durations[n] = true
+		}
 	}
 	p := &plan{st: js.side.St, src: text, fields: fs, now: now}
 	ap, err := p.rawArith(x)
@@ -78,6 +84,8 @@ func (js *joinSide) addComputed(x *Arith, text string, now int64) (int, error) {
 	switch ap.outKind() {
 	case kTime:
 		c.typ, c.instant = chunk.Int64, true
+	case kDuration:
+		c.typ, c.span = chunk.Int64, true
 	case kInt, kSeq:
 		c.typ = chunk.Int64
 	case kFloat:

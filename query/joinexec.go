@@ -134,6 +134,12 @@ func joinSource(ctx context.Context, st *Statement, text string, open Opener, o 
 			}
 			src.instants[out.name] = true
 		}
+		if jp.sides[out.side].cols[out.col].span {
+			if src.durations == nil {
+				src.durations = map[string]bool{}
+			}
+			src.durations[out.name] = true
+		}
 	}
 	w := newJoinWriter(jp, &subBuilder{src: src, pos: j.Pos, text: text})
 	defer w.stop()

@@ -47,6 +47,7 @@ func dataBytes(d arrow.ArrayData) int {
 type jcol struct {
 	typ     chunk.Type
 	instant bool // a timestamp
+	span    bool // a duration
 	ints    []int64
 	floats  []float64
 	strs    []string
@@ -77,6 +78,12 @@ func (c *jcol) appendArrow(a arrow.Array) error {
 		at := len(c.ints)
 		c.ints = slices.Grow(c.ints, n)[:at+n]
 		for r, v := range a.TimestampValues() {
+			c.ints[at+r] = int64(v)
+		}
+	case *array.Duration:
+		at := len(c.ints)
+		c.ints = slices.Grow(c.ints, n)[:at+n]
+		for r, v := range a.DurationValues() {
 			c.ints[at+r] = int64(v)
 		}
 	case *array.Float64:
@@ -121,7 +128,7 @@ func (c *jcol) appendArrow(a arrow.Array) error {
 // jcolType is the column type a stream holds for an Arrow type.
 func jcolType(t arrow.DataType) (chunk.Type, bool) {
 	switch t.ID() {
-	case arrow.INT64, arrow.UINT64, arrow.TIMESTAMP:
+	case arrow.INT64, arrow.UINT64, arrow.TIMESTAMP, arrow.DURATION:
 		return chunk.Int64, true
 	case arrow.FLOAT64:
 		return chunk.Float64, true
@@ -158,7 +165,7 @@ func newJoinSide(s *JoinSide, sc *arrow.Schema, text string) (*joinSide, error) 
 			return nil, errAt(text, s.Pos, "join: %s has two columns named %s: rename one (AS ...)", s.Alias, f.Name)
 		}
 		js.names = append(js.names, f.Name)
-		js.cols = append(js.cols, &jcol{typ: t, instant: f.Type.ID() == arrow.TIMESTAMP})
+		js.cols = append(js.cols, &jcol{typ: t, instant: f.Type.ID() == arrow.TIMESTAMP, span: f.Type.ID() == arrow.DURATION})
 	}
 	js.arrowCols = len(js.cols)
 	return js, nil
@@ -168,7 +175,7 @@ func newJoinSide(s *JoinSide, sc *arrow.Schema, text string) (*joinSide, error) 
 func (js *joinSide) load(rec arrow.RecordBatch, reset bool, text string) error {
 	for i, c := range js.cols[:js.arrowCols] {
 		if reset {
-			*c = jcol{typ: c.typ, instant: c.instant, ints: c.ints[:0], floats: c.floats[:0], strs: c.strs[:0], bools: c.bools[:0], valid: c.valid[:0]}
+			*c = jcol{typ: c.typ, instant: c.instant, span: c.span, ints: c.ints[:0], floats: c.floats[:0], strs: c.strs[:0], bools: c.bools[:0], valid: c.valid[:0]}
 		}
 		if err := c.appendArrow(rec.Column(i)); err != nil {
 			return errAt(text, js.side.Pos, "join: column %s of %s %v", js.names[i], js.side.Alias, err)

@@ -118,7 +118,7 @@ func joinWhere(st *Statement, text string, src *subSource, o *Options, in inValu
 	if seq {
 		return nil, nil
 	}
-	fs := &fieldSet{instants: src.instants, star: src.star}
+	fs := &fieldSet{instants: src.instants, durations: src.durations, star: src.star}
 	for _, f := range src.fields {
 		if err := fs.add(f.Name, f.Type); err != nil {
 			return nil, err

@@ -333,6 +333,9 @@ func appendJSONValue(dst []byte, arg *arithPlan, x value) []byte {
 		}
 		return append(dst, "false"...)
 	case kInt, kSeq, kTime:
+		if arg.dur && arg.kind == kInt { // as DuckDB writes an INTERVAL
+			return appendJSONString(dst, durationText(x.i))
+		}
 		if arg.ts || arg.kind == kTime {
 			return appendJSONString(dst, time.Unix(0, x.i).UTC().Format(time.RFC3339Nano))
 		}

@@ -162,7 +162,7 @@ func emptyValue(ctx context.Context, st *Statement, k colKind, text string, open
 // valueKind returns the arithmetic kind of a result column's type.
 func valueKind(t arrow.DataType) (colKind, bool, error) {
 	switch t.ID() {
-	case arrow.INT64, arrow.UINT64, arrow.NULL:
+	case arrow.INT64, arrow.UINT64, arrow.NULL, arrow.DURATION:
 		return kInt, false, nil
 	case arrow.TIMESTAMP:
 		return kInt, true, nil
@@ -185,6 +185,8 @@ func cellKey(dst []byte, col arrow.Array, i int) ([]byte, bool) {
 	case *array.Int64:
 		return intKey(dst, c.Value(i)), true
 	case *array.Timestamp:
+		return intKey(dst, int64(c.Value(i))), true
+	case *array.Duration:
 		return intKey(dst, int64(c.Value(i))), true
 	case *array.Uint64:
 		if c.Value(i) > math.MaxInt64 {
@@ -210,6 +212,8 @@ func cellValue(col arrow.Array, i int, k colKind) value {
 	case *array.Int64:
 		return value{i: c.Value(i)}
 	case *array.Timestamp:
+		return value{i: int64(c.Value(i))}
+	case *array.Duration:
 		return value{i: int64(c.Value(i))}
 	case *array.Uint64:
 		if k == kFloat || c.Value(i) > math.MaxInt64 {

@@ -133,6 +133,8 @@ func cellOf(a arrow.Array, i int) any {
 		return a.Value(i)
 	case *array.Timestamp:
 		return int64(a.Value(i))
+	case *array.Duration:
+		return int64(a.Value(i))
 	case *array.Float64:
 		return a.Value(i)
 	case *array.String:

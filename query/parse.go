@@ -1641,10 +1641,8 @@ func (p *parser) literal() *Lit {
 		p.expectPunct("(")
 		p.expectPunct(")")
 		l.Kind, l.Now = LitTime, true
-	case t.kind == tDuration && p.having: // HAVING max(time) - min(time) > 1h, QUALIFY gap > 5m: a span
+	case t.kind == tDuration: // HAVING max(time) - min(time) > 1h, QUALIFY gap > 5m, WHERE d > 1h: a span
 		l.Kind, l.Int, l.Str = LitDuration, p.duration(t), t.text
-	case t.kind == tDuration:
-		p.fail(t.pos, "a duration (%s) must be added to a time, as in now() - %s", t.text, t.text)
 	default:
 		p.fail(t.pos, "expected a value, found %s", t.describe())
 	}

@@ -157,7 +157,6 @@ func TestParseBad(t *testing.T) {
 		{"SELECT * FROM m extra words", 1, 23, "unexpected"},
 		{"SELECT * FROM fold(m) AS OF SEQ x", 1, 33, "AS OF SEQ wants"},
 		{"SELECT * FROM fold(m) AS OF BANANA", 1, 29, "expected SEQ or TIME"},
-		{"SELECT * FROM m WHERE time > 1h", 1, 30, "a duration"},
 		{"SELECT * FROM m WHERE series ~ cpu{host=a}", 1, 41, "quoted label value"},
 		{"SELECT * FROM m WHERE select = 1", 1, 23, "expected"},
 		{"  SELECT *\n  FROM m\n  WHERE (a = 1", 3, 15, `expected ")"`},

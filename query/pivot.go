@@ -591,6 +591,8 @@ func takeIndices(mem memory.Allocator, a arrow.Array, idx []int) (arrow.Array, e
 		return take(array.NewFloat64Builder(mem), a, idx, a.Value), nil
 	case *array.Timestamp:
 		return take(array.NewTimestampBuilder(mem, a.DataType().(*arrow.TimestampType)), a, idx, a.Value), nil
+	case *array.Duration:
+		return take(array.NewDurationBuilder(mem, a.DataType().(*arrow.DurationType)), a, idx, a.Value), nil
 	case *array.String:
 		return take(array.NewStringBuilder(mem), a, idx, a.Value), nil
 	case *array.Boolean:
@@ -638,6 +640,9 @@ func litAt(a arrow.Array, r int) (*Lit, error) {
 	case *array.Timestamp: // Int orders it, Str names it
 		ns := int64(a.Value(r))
 		return &Lit{Kind: LitTime, Int: ns, Str: time.Unix(0, ns).UTC().Format(time.RFC3339Nano)}, nil
+	case *array.Duration:
+		ns := int64(a.Value(r))
+		return &Lit{Kind: LitDuration, Int: ns, Str: durationText(ns)}, nil
 	case *array.Float64:
 		return &Lit{Kind: LitFloat, Float: a.Value(r)}, nil
 	case *array.Boolean:

@@ -240,6 +240,13 @@ func (p *plan) planRaw() error {
 			}
 			p.out[i].kind, p.out[i].expr, p.out[i].src = kTime, ap, ""
 		}
+		if c.expr == nil && c.win == nil && c.post == nil && p.fields.duration(c.src) { // out as a duration
+			ap, err := p.rawArith(&Arith{Col: &ColRef{Name: c.src}})
+			if err != nil {
+				return err
+			}
+			p.out[i].kind, p.out[i].expr, p.out[i].src = kDuration, ap, ""
+		}
 	}
 	for _, c := range p.out {
 		if c.expr == nil && c.win == nil && c.post == nil {
@@ -338,6 +345,8 @@ func (p *plan) timeOf(l *Lit) (int64, error) {
 			return 0, p.errAt(l.Pos, "bad time %q: want RFC 3339 such as 2024-01-02T15:04:05Z", l.Str)
 		}
 		return t, nil
+	case LitDuration:
+		return 0, p.errAt(l.Pos, "a duration (%s) must be added to a time, as in now() - %s", l.Str, l.Str)
 	}
 	return 0, p.errAt(l.Pos, "type mismatch: time compared with %s", litKindName(l.Kind))
 }
@@ -474,6 +483,9 @@ func (p *plan) compileCompare(e *Compare, neg bool) (pred, error) {
 			}
 			return &numPred{field: e.Col.Name, op: op, isInt: true, iv: v, fv: float64(v)}, nil
 		}
+		if l.Kind == LitDuration && p.fields.duration(e.Col.Name) { // a subquery's gap > 5m
+			return &numPred{field: e.Col.Name, op: op, isInt: true, iv: l.Int, fv: float64(l.Int)}, nil
+		}
 		switch l.Kind {
 		case LitInt:
 			return &numPred{field: e.Col.Name, op: op, isInt: k == kInt, iv: l.Int, fv: float64(l.Int)}, nil
@@ -554,6 +566,8 @@ func (p *plan) compileIn(e *In, neg bool) (pred, error) {
 					return nil, err
 				}
 				set[float64(v)], iset[v] = true, true
+			case l.Kind == LitDuration && p.fields.duration(e.Col.Name): // gap IN (1m, 2m)
+				set[float64(l.Int)], iset[l.Int] = true, true
 			default:
 				return nil, p.errAt(l.Pos, "type mismatch: %s column %q compared with %s", k, e.Col.Name, litKindName(l.Kind))
 			}

@@ -52,7 +52,7 @@ func TestQualify(t *testing.T) {
 		{"SELECT seq, lag(v) AS l FROM m QUALIFY l > 1 HAVING l > 2", "unexpected", "HAVING"},
 		{"SELECT seq, lag(v) AS l FROM m QUALIFY lag(lag(v)) > 1", "lag() is a window function", "lag(v))"},
 		{"SELECT seq FROM m QUALIFY quantile(0.5, v) OVER () > 1", "quantile() has no window form", "OVER"},
-		{"SELECT seq, lag(v) AS l FROM m WHERE v > 1m", "a duration (1m) must be added to a time", "1m"},
+		{"SELECT seq, lag(v) AS l FROM m WHERE v > 1m", "float64 column \"v\" compared with a duration", "1m"},
 	})
 }
 

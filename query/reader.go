@@ -391,6 +391,15 @@ func appendColumn(bld array.Builder, c *outCol, b *batch, rows []int32) {
 					tb.Append(arrow.Timestamp(t))
 				}
 			}
+		case kDuration:
+			db := bld.(*array.DurationBuilder)
+			for i, d := range v.ints {
+				if valid != nil && !valid[i] {
+					db.AppendNull()
+				} else {
+					db.Append(arrow.Duration(d))
+				}
+			}
 		case kBool: // a condition's value (condvalue.go): 0 or 1
 			bb := bld.(*array.BooleanBuilder)
 			for i, x := range v.ints {

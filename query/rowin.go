@@ -79,6 +79,8 @@ func rowKeyAt(dst []byte, a arrow.Array, i int) ([]byte, bool) {
 		return appendRowNum(dst, 0, a.Value(i), true), true
 	case *array.Timestamp:
 		return appendRowNum(dst, 0, int64(a.Value(i)), true), true
+	case *array.Duration:
+		return appendRowNum(dst, 0, int64(a.Value(i)), true), true
 	case *array.Uint64:
 		if v := a.Value(i); v > math.MaxInt64 {
 			return appendRowNum(dst, float64(v), 0, false), true

@@ -71,6 +71,8 @@ func runScalar(ctx context.Context, a *Arith, text string, open Opener, o *Optio
 			lit.Kind, lit.Float = LitFloat, c.Value(0)
 		case *array.Timestamp:
 			lit.Kind, lit.Str = LitTime, time.Unix(0, int64(c.Value(0))).UTC().Format(time.RFC3339Nano)
+		case *array.Duration:
+			lit.Kind, lit.Int, lit.Str = LitDuration, int64(c.Value(0)), durationText(int64(c.Value(0)))
 		case *array.Boolean:
 			lit.Kind, lit.Bool = LitBool, c.Value(0)
 		default:

@@ -44,6 +44,9 @@ type fieldSet struct {
 	// instants: int64 fields that hold instants (a subquery's
 	// timestamps), output as timestamps and compared with times
 	instants map[string]bool
+	// durations: int64 fields that hold spans of time (a subquery's
+	// durations), output as durations
+	durations map[string]bool
 	// star, when set, lists the columns of SELECT * (a join's: a.time,
 	// b.value, ...) instead of the base columns and every field
 	star []string
@@ -59,6 +62,15 @@ func (f *fieldSet) instant(name string) bool {
 	}
 	t, ok := f.lookup(name)
 	return ok && t == chunk.Int64 && f.instants[name]
+}
+
+// duration reports whether field name holds spans of time.
+func (f *fieldSet) duration(name string) bool {
+	if f == nil || f.durations == nil {
+		return false
+	}
+	t, ok := f.lookup(name)
+	return ok && t == chunk.Int64 && f.durations[name]
 }
 
 func (f *fieldSet) lookup(name string) (chunk.Type, bool) {
@@ -208,9 +220,11 @@ func segFields(ctx context.Context, sg Segment, dec *chunk.Decoder, skip func(Se
 
 // Arrow types of the raw view.
 var (
-	TimeType   = &arrow.TimestampType{Unit: arrow.Nanosecond, TimeZone: "UTC"}
-	SeriesType = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
-	OpType     = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.BinaryTypes.String}
+	TimeType = &arrow.TimestampType{Unit: arrow.Nanosecond, TimeZone: "UTC"}
+	// DurationType is the type of a span of time (time - time)
+	DurationType = arrow.FixedWidthTypes.Duration_ns
+	SeriesType   = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+	OpType       = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.BinaryTypes.String}
 )
 
 // RawSchema returns the Arrow schema of the raw view of a source:

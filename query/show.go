@@ -170,6 +170,8 @@ func arrowTypeName(t arrow.DataType) string {
 		return "string"
 	case arrow.TIMESTAMP:
 		return "timestamp"
+	case arrow.DURATION:
+		return "duration"
 	}
 	return t.String()
 }
@@ -181,6 +183,8 @@ func typeName(k colKind) string {
 		return "uint64"
 	case kTime:
 		return "timestamp"
+	case kDuration:
+		return "duration"
 	case kSeries, kKey, kString, kOp:
 		return "string"
 	case kBytes:

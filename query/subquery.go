@@ -66,6 +66,9 @@ type subSource struct {
 	// instants are the int64 fields that were timestamps (day in SELECT
 	// date_trunc('day', time) AS day ...): instants again outside
 	instants map[string]bool
+	// durations are the int64 fields that were durations: spans again
+	// outside
+	durations map[string]bool
 	// join is the JOIN this relation is the result of ("" for a
 	// subquery); star lists its columns for SELECT *: each side's, named
 	// by the side (a.time, b.value).
@@ -166,6 +169,12 @@ func holdResult(rr array.RecordReader, pos int, text string) (*subSource, error)
 				}
 				src.instants[f.Name] = true
 			}
+			if f.Type.ID() == arrow.DURATION {
+				if src.durations == nil {
+					src.durations = map[string]bool{}
+				}
+				src.durations[f.Name] = true
+			}
 		}
 	}
 	b := &subBuilder{src: src, pos: pos, text: text}
@@ -227,6 +236,12 @@ func (b *subBuilder) add(rec arrow.RecordBatch) error {
 				b.src.instants = map[string]bool{}
 			}
 			b.src.instants[f.Name] = true
+		}
+		if f.Type.ID() == arrow.DURATION && !isBase(f.Name) {
+			if b.src.durations == nil {
+				b.src.durations = map[string]bool{}
+			}
+			b.src.durations[f.Name] = true
 		}
 	}
 	for off := 0; off < int(rec.NumRows()); {
@@ -314,7 +329,7 @@ func (b *subBuilder) column(f arrow.Field, a arrow.Array, off, n, base int) erro
 	}
 	var t chunk.Type
 	switch a.DataType().ID() {
-	case arrow.INT64, arrow.UINT64, arrow.TIMESTAMP:
+	case arrow.INT64, arrow.UINT64, arrow.TIMESTAMP, arrow.DURATION:
 		t = chunk.Int64
 	case arrow.FLOAT64:
 		t = chunk.Float64
@@ -358,6 +373,8 @@ func (b *subBuilder) column(f arrow.Field, a arrow.Array, off, n, base int) erro
 			}
 			c.Ints = append(c.Ints, int64(a.Value(r)))
 		case *array.Timestamp:
+			c.Ints = append(c.Ints, int64(a.Value(r)))
+		case *array.Duration:
 			c.Ints = append(c.Ints, int64(a.Value(r)))
 		case *array.Float64:
 			c.Floats = append(c.Floats, a.Value(r))

@@ -46,7 +46,7 @@ func summaryFigures(t arrow.DataType) []string {
 	switch t.ID() {
 	case arrow.INT64, arrow.FLOAT64:
 		return []string{"min", "max", "avg", "stddev"}
-	case arrow.UINT64, arrow.TIMESTAMP, arrow.STRING, arrow.DICTIONARY: // seq: no mean
+	case arrow.UINT64, arrow.TIMESTAMP, arrow.DURATION, arrow.STRING, arrow.DICTIONARY: // seq: no mean
 		return []string{"min", "max"}
 	case arrow.BOOL:
 		return []string{"bool_and", "bool_or"}
@@ -149,6 +149,8 @@ func cellText(a arrow.Array) string {
 		return strconv.FormatBool(c.Value(0))
 	case *array.Timestamp:
 		return time.Unix(0, int64(c.Value(0))).UTC().Format(time.RFC3339Nano)
+	case *array.Duration:
+		return durationText(int64(c.Value(0)))
 	}
 	if s, _, err := textAt(a, 0); err == nil {
 		return s

@@ -457,6 +457,7 @@ func (p *plan) caseValues(a *Arith, ap *arithPlan, leaf func(a *Arith, ap *arith
 		xp.takeKind(ap)
 	}
 	ap.ts = ap.kind == kInt && !slices.ContainsFunc(ap.args, func(x *arithPlan) bool { return !x.ts && !x.nullLit() })
+	ap.dur = ap.kind == kInt && !slices.ContainsFunc(ap.args, func(x *arithPlan) bool { return !x.dur && !x.nullLit() })
 	return nil
 }
 
@@ -609,6 +610,10 @@ func textValue(fn string, args []*arithPlan, v []value) (value, bool) {
 				sb.WriteString(time.Unix(0, x.i).UTC().Format(time.RFC3339Nano))
 				break
 			}
+			if args[i].dur { // a span as it prints
+				sb.WriteString(durationText(x.i))
+				break
+			}
 			fallthrough
 		default:
 			sb.WriteString(strconv.FormatInt(x.i, 10))
@@ -742,6 +747,8 @@ func duckTypeName(x *arithPlan) string {
 		return `"NULL"`
 	case x.ts || x.kind == kTime:
 		return "TIMESTAMP"
+	case x.dur && x.kind == kInt:
+		return "INTERVAL"
 	}
 	switch x.kind {
 	case kSeq:

@@ -139,10 +139,11 @@ func TestTimeArith(t *testing.T) {
 	if d := diffCells(got, want); d != "" {
 		t.Fatal(d)
 	}
-	// Their types: timestamps, but for a span between two instants.
+	// Their types: timestamps, but for a span between two instants (a
+	// duration, durations.go).
 	for q, want := range map[string]string{
-		"SELECT time + 1h, 1d + time, time - now(), time + time, date_trunc('hour', time) - 1m, -(time - 1h), time * 1 FROM m":        "ts ts int64 int64 ts int64 int64",
-		"SELECT min(date_trunc('hour', time)), max(time) + 1h, count(DISTINCT date_trunc('day', time)), max(time) - min(time) FROM m": "ts ts int64 int64",
+		"SELECT time + 1h, 1d + time, time - now(), time + time, date_trunc('hour', time) - 1m, -(time - 1h), time * 1 FROM m":        "ts ts duration[ns] int64 ts int64 int64",
+		"SELECT min(date_trunc('hour', time)), max(time) + 1h, count(DISTINCT date_trunc('day', time)), max(time) - min(time) FROM m": "ts ts int64 duration[ns]",
 		"SELECT date_trunc('day', time) AS d, first(time_bucket(1m, time)), sum(hour(time)) FROM m GROUP BY d":                        "ts ts int64",
 	} {
 		rr, err := Run(t.Context(), q, open, o)

@@ -285,6 +285,8 @@ func typeWord(t arrow.DataType) string {
 		return "bytes"
 	case arrow.TIMESTAMP:
 		return "a timestamp"
+	case arrow.DURATION:
+		return "a duration"
 	}
 	return t.String()
 }

@@ -91,6 +91,9 @@ func plotSeries(rr array.RecordReader) ([]termplot.Series, error) {
 				if len(vcols) > 1 || name == "" {
 					name = join(group, sc.Field(vc).Name)
 				}
+				if sc.Field(vc).Type.ID() == arrow.DURATION {
+					name += " (s)"
+				}
 				i, ok := index[name]
 				if !ok {
 					i = len(out)
@@ -136,7 +139,7 @@ func unitNanos(u arrow.TimeUnit) int64 {
 func isNumeric(dt arrow.DataType) bool {
 	switch dt.ID() {
 	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64, arrow.UINT8, arrow.UINT16,
-		arrow.UINT32, arrow.UINT64, arrow.FLOAT32, arrow.FLOAT64:
+		arrow.UINT32, arrow.UINT64, arrow.FLOAT32, arrow.FLOAT64, arrow.DURATION:
 		return true
 	}
 	return false
@@ -155,6 +158,8 @@ func numberAt(a arrow.Array, r int) (float64, bool) {
 		return 0, false
 	}
 	switch c := a.(type) {
+	case *array.Duration: // a span, in seconds (the series says so)
+		return float64(c.Value(r)) * float64(c.DataType().(*arrow.DurationType).Unit.Multiplier()) / 1e9, true
 	case *array.Float64:
 		return c.Value(r), true
 	case *array.Float32:

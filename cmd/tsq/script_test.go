@@ -109,6 +109,14 @@ func TestQueryCommand(t *testing.T) {
 		!strings.Contains(r.stdout, "┤") || !strings.ContainsAny(r.stdout, "⠁⠂⠄⡀⠈⠐⠠⢀⣀⠉") {
 		t.Fatalf("--plot: %+v", r)
 	}
+	r = runTSQ(t, "", "--store", dir, "query", "--plot", "-c", // a span, drawn in seconds
+		"SELECT time, max(time) - min(time) AS span FROM cpu GROUP BY time(6h)")
+	if r.code != 0 || !strings.Contains(r.stdout, "━━ span (s)") || !strings.Contains(r.stdout, "21420 ┤") {
+		t.Fatalf("--plot of a span: %+v", r)
+	}
+	if r := runTSQ(t, "", "--store", dir, "query", "-c", "SELECT max(time) - min(time) AS span FROM cpu", "--mode", "csv"); r.code != 0 || r.stdout != "span\n14 days 00:03:00\n" {
+		t.Fatalf("a span: %+v", r)
+	}
 	r = runTSQ(t, "", "--store", dir, "query", "--plot", "-c", "SELECT count(*) FROM cpu")
 	if r.code != 1 || !strings.Contains(r.stderr, "plot: the result has no time column") {
 		t.Fatalf("--plot without time: %+v", r)

@@ -10,7 +10,10 @@
 // column statistics, Parquet format 2.6 (timestamp[ns] keeps nanoseconds),
 // row groups of Options.RowGroupRows rows, and the Arrow schema stored in the
 // file metadata. String dictionary columns (series, op) are written as plain
-// strings, which Parquet dictionary-encodes per column chunk anyway.
+// strings, which Parquet dictionary-encodes per column chunk anyway; a
+// duration[ns] column (a span of time) as int64 nanoseconds, Parquet having
+// no duration type (pqarrow reads it back as a duration from the stored
+// schema).
 package parquet
 
 import (
@@ -18,6 +21,7 @@ import (
 	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
@@ -33,6 +37,8 @@ func init() {
 // input batch.
 type Writer struct {
 	plain  *export.Plain
+	spans  []int         // duration columns, written as int64
+	schema *arrow.Schema // what pqarrow writes
 	fw     *pqarrow.FileWriter
 	rg     int64 // rows per row group
 	rgRows int64 // rows in the open row group
@@ -57,11 +63,27 @@ func newWriter(w io.Writer, schema *arrow.Schema, o *export.Options) (*Writer, e
 		parquet.WithVersion(parquet.V2_LATEST),
 		parquet.WithCreatedBy("tsq"),
 	)
-	fw, err := pqarrow.NewFileWriter(p.Schema(), w, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	out := &Writer{plain: p, rg: rg, schema: p.Schema()}
+	fields := p.Schema().Fields()
+	for i, f := range fields {
+		if dt, ok := f.Type.(*arrow.DurationType); ok {
+			if dt.Unit != arrow.Nanosecond {
+				return nil, fmt.Errorf("parquet: column %q: %v (durations are written as int64 nanoseconds)", f.Name, dt)
+			}
+			fields[i].Type = arrow.PrimitiveTypes.Int64
+			out.spans = append(out.spans, i)
+		}
+	}
+	if len(out.spans) > 0 {
+		md := p.Schema().Metadata()
+		out.schema = arrow.NewSchema(fields, &md)
+	}
+	fw, err := pqarrow.NewFileWriter(out.schema, w, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {
 		return nil, fmt.Errorf("parquet: %w", err)
 	}
-	return &Writer{plain: p, fw: fw, rg: rg}, nil
+	out.fw = fw
+	return out, nil
 }
 
 // Write appends rec, starting a new row group each RowGroupRows rows.
@@ -69,6 +91,11 @@ func (w *Writer) Write(rec arrow.RecordBatch) error {
 	out, err := w.plain.Record(rec)
 	if err != nil {
 		return err
+	}
+	if len(w.spans) > 0 {
+		spans := w.int64Spans(out)
+		out.Release()
+		out = spans
 	}
 	defer out.Release()
 	n := out.NumRows()
@@ -95,6 +122,26 @@ func (w *Writer) Write(rec arrow.RecordBatch) error {
 		off += k
 	}
 	return nil
+}
+
+// int64Spans returns rec with its duration columns as int64 columns of the
+// same buffers; the caller releases it.
+func (w *Writer) int64Spans(rec arrow.RecordBatch) arrow.RecordBatch {
+	cols := make([]arrow.Array, rec.NumCols())
+	copy(cols, rec.Columns())
+	var owned []arrow.Array
+	for _, i := range w.spans {
+		d := cols[i].Data()
+		nd := array.NewData(arrow.PrimitiveTypes.Int64, d.Len(), d.Buffers(), nil, d.NullN(), d.Offset())
+		cols[i] = array.MakeFromData(nd)
+		nd.Release()
+		owned = append(owned, cols[i])
+	}
+	out := array.NewRecordBatch(w.schema, cols, rec.NumRows())
+	for _, c := range owned {
+		c.Release()
+	}
+	return out
 }
 
 // Close flushes the last row group and writes the footer.

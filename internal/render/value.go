@@ -104,6 +104,9 @@ func format(a arrow.Array, i int, loc *time.Location) cell {
 		return float(c.Value(i), 64)
 	case *array.Float32:
 		return float(float64(c.Value(i)), 32)
+	case *array.Duration:
+		s := string(numtext.AppendDuration(nil, int64(c.Value(i))*int64(c.DataType().(*arrow.DurationType).Unit.Multiplier())))
+		return cell{text: s, raw: s}
 	case *array.Timestamp:
 		unit := c.DataType().(*arrow.TimestampType).Unit
 		t := c.Value(i).ToTime(unit).In(loc)

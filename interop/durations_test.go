@@ -1,0 +1,32 @@
+package interop_test
+
+import "testing"
+
+// TestInteropDurations holds tsq's spans of time (time - time, duration
+// literals, their sums and multiples, min and max of them) against
+// DuckDB's INTERVALs of the same questions, written as DuckDB writes an
+// INTERVAL (tsq's durations print so; DuckDB's are cast to VARCHAR). A
+// DuckDB INTERVAL multiplied keeps its days and its time apart (26 days
+// 47:50:00), and one less an hour its signs (14 days -00:55:00), where a
+// span is one number (27 days 23:50:00, 13 days 23:05:00): those are
+// asked of DuckDB as differences of timestamps, which it normalises.
+func TestInteropDurations(t *testing.T) {
+	node := requireNode(t)
+	s, path := nabParquet(t)
+	for _, c := range []struct{ name, tsq, duck string }{
+		{"spans of series",
+			"SELECT series, max(time) - min(time) AS span FROM nab GROUP BY series ORDER BY series",
+			"SELECT series, (max(time) - min(time))::VARCHAR AS span FROM nab GROUP BY series ORDER BY series"},
+		{"gaps",
+			"SELECT series, min(gap) AS lo, max(gap) AS hi FROM (SELECT series, time - lag(time) OVER (PARTITION BY series ORDER BY time) AS gap FROM nab) GROUP BY series ORDER BY series",
+			"SELECT series, min(gap)::VARCHAR AS lo, max(gap)::VARCHAR AS hi FROM (SELECT series, time - lag(time) OVER (PARTITION BY series ORDER BY time) AS gap FROM nab) GROUP BY series ORDER BY series"},
+		{"grouped by a span",
+			"SELECT gap, count(*) AS n FROM (SELECT time - lag(time) OVER (PARTITION BY series ORDER BY time) AS gap FROM nab) WHERE gap IS NOT NULL GROUP BY gap ORDER BY n DESC, gap LIMIT 12",
+			"SELECT gap::VARCHAR AS gap, count(*) AS n FROM (SELECT time - lag(time) OVER (PARTITION BY series ORDER BY time) AS gap FROM nab) WHERE gap IS NOT NULL GROUP BY gap ORDER BY n DESC, gap LIMIT 12"},
+		{"arithmetic on spans",
+			"SELECT series, (max(time) - min(time)) * 2 AS twice, max(time) - min(time) - 1h AS less, -(max(time) - min(time)) AS neg, max(time) - TIMESTAMP '2014-01-01' AS since FROM nab GROUP BY series ORDER BY series LIMIT 8",
+			"SELECT series, ((max(time) + (max(time) - min(time))) - min(time))::VARCHAR AS twice, (max(time) - INTERVAL 1 HOUR - min(time))::VARCHAR AS less, (-(max(time) - min(time)))::VARCHAR AS neg, (max(time) - TIMESTAMP '2014-01-01')::VARCHAR AS since FROM nab GROUP BY series ORDER BY series LIMIT 8"},
+	} {
+		agreeWithDuckDB(t, node, s, path, c.name, c.tsq, c.duck)
+	}
+}

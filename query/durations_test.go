@@ -1,0 +1,93 @@
+package query
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestDurations: which expressions are spans of time (a duration[ns]
+// column) and which stay numbers, what they compute, and that a span
+// stays one through a subquery, a join, GROUP BY and text.
+func TestDurations(t *testing.T) {
+	src, _ := testSource(t, 2000, 50)
+	open := openOnly(src)
+	o := &Options{Now: modelNow}
+	for _, c := range []struct {
+		items string
+		types string
+	}{
+		{"time - now(), 5m, 2 * 5m, 5m * 2, 5m + 1h, 1h - 5m, -5m, abs(-5m), greatest(1h, 2h)",
+			"d d d d d d d d d"},
+		{"time - 5m, 5m / 2, (time - now()) / 1000000000, time + time, time * 1, 5m * 1.5, 5m % 2, 5m * 5m",
+			"ts float64 float64 int64 int64 float64 int64 int64"},
+		{"CASE WHEN n > 1 THEN 1h ELSE 2h END, CASE WHEN n > 1 THEN 1h ELSE 2 END", "d int64"},
+	} {
+		got := columnTypes(t, open, o, "SELECT "+c.items+" FROM m LIMIT 1")
+		if got != c.types {
+			t.Errorf("SELECT %s: %s, want %s", c.items, got, c.types)
+		}
+	}
+	for q, want := range map[string]string{
+		"SELECT max(time) - min(time), min(time - now()), sum(time - now()), first(time - now()), arg_max(time - now(), time), avg(time - now()), count(time - now()) FROM m":                            "d d d d d float64 int64",
+		"SELECT d, d + 1h, d / 2, typeof(d), concat('took ', d), to_json(d) FROM (SELECT max(time) - min(time) AS d FROM m)":                                                                             "d d float64 string string string",
+		"SELECT a.d, b.d - a.d FROM (SELECT series, max(time) - min(time) AS d FROM m GROUP BY series) a JOIN (SELECT series, 2 * (max(time) - min(time)) AS d FROM m GROUP BY series) b USING (series)": "d d",
+		"WITH g AS (SELECT time - lag(time) OVER (ORDER BY time) AS gap FROM m) SELECT gap, count(*) FROM g GROUP BY gap":                                                                                "d int64",
+	} {
+		if got := columnTypes(t, open, o, q); got != want {
+			t.Errorf("%s: %s, want %s", q, got, want)
+		}
+	}
+	got := mustRun(t, open, "SELECT 36h, -1250ms, d, typeof(d), concat('took ', 90m), to_json(90m), d > 1h, d = 1d + 1d FROM (SELECT 2d AS d)")
+	want := []any{int64(36 * hourNS), int64(-1250e6), int64(2 * 24 * hourNS), "INTERVAL", "took 01:30:00", `"01:30:00"`, true, true}
+	if d := diffCells(got, [][]any{want}); d != "" {
+		t.Error(d)
+	}
+	// A span compared with duration literals, where the column is one.
+	gaps := "(SELECT time - lag(time) OVER (ORDER BY time) AS gap FROM m)"
+	all := mustRun(t, open, "SELECT count(*), count(*) FILTER (WHERE gap > 1s), count(*) FILTER (WHERE gap <= 1s) FROM "+gaps)
+	for _, c := range []struct {
+		where string
+		want  any
+	}{
+		{"gap > 1s", all[0][1]},
+		{"gap <= 1s", all[0][2]},
+		{"gap > 1s OR gap <= 1s OR gap IS NULL", all[0][0]},
+		{"gap NOT IN (1s, 2s) AND gap IN (0s, 1s, 2s)", mustRun(t, open, "SELECT count(*) FILTER (WHERE gap = 0s) FROM "+gaps)[0][0]},
+	} {
+		if got := mustRun(t, open, "SELECT count(*) FROM "+gaps+" WHERE "+c.where); got[0][0] != c.want {
+			t.Errorf("WHERE %s: %v rows, want %v", c.where, got[0][0], c.want)
+		}
+	}
+	wantErrors(t, open, []errCase{
+		{"SELECT count(*) FROM m WHERE n > 1m", `int64 column "n" compared with a duration`, "1m"},
+		{"SELECT count(*) FROM m WHERE time > 1h", "a duration (1h) must be added to a time", "1h"},
+		{"SELECT count(*) FROM m WHERE n IN (1m)", `int64 column "n" compared with a duration`, "1m"},
+	})
+}
+
+const hourNS = int64(3600e9)
+
+// columnTypes runs q and names its columns' types: d for a duration,
+// ts for a timestamp, else Arrow's name.
+func columnTypes(t *testing.T, open Opener, o *Options, q string) string {
+	t.Helper()
+	rr, err := Run(t.Context(), q, open, o)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	defer rr.Release()
+	var types []string
+	for _, f := range rr.Schema().Fields() {
+		s := f.Type.String()
+		switch {
+		case s == "duration[ns]":
+			s = "d"
+		case strings.HasPrefix(s, "timestamp"):
+			s = "ts"
+		case s == "utf8":
+			s = "string"
+		}
+		types = append(types, s)
+	}
+	return strings.Join(types, " ")
+}
