@@ -14,6 +14,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
@@ -267,5 +268,83 @@ func TestPartitionedBadInput(t *testing.T) {
 	rr, _ := array.NewRecordReader(sc, nil)
 	if _, err := export.WritePartitioned(ctx, dir, "s", rr, o); err == nil || !strings.Contains(err.Error(), `"time"`) {
 		t.Fatalf("no time column: %v", err)
+	}
+}
+
+// TestParquetDurations: a duration[ns] column (a span of time) is
+// written as int64 nanoseconds, nulls kept, from sliced batches too;
+// the Arrow IPC file keeps it a duration.
+func TestParquetDurations(t *testing.T) {
+	schema := arrow.NewSchema([]arrow.Field{{Name: "n", Type: arrow.PrimitiveTypes.Int64}, {Name: "span", Type: arrow.FixedWidthTypes.Duration_ns, Nullable: true}}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	want := []any{int64(3 * time.Hour), nil, int64(-1), int64(90 * time.Minute)}
+	for i, v := range want {
+		b.Field(0).(*array.Int64Builder).Append(int64(i))
+		if v == nil {
+			b.Field(1).AppendNull()
+		} else {
+			b.Field(1).(*array.DurationBuilder).Append(arrow.Duration(v.(int64)))
+		}
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	slice := rec.NewSlice(1, 4) // an offset into the buffers
+	defer slice.Release()
+	for name, r := range map[string]arrow.RecordBatch{"whole": rec, "slice": slice} {
+		path := filepath.Join(t.TempDir(), name+".parquet")
+		rr, err := array.NewRecordReader(schema, []arrow.RecordBatch{r})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := export.WriteFile(context.Background(), path, 0, rr, nil); err != nil {
+			t.Fatal(err)
+		}
+		pf, err := file.OpenParquetFile(path, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tbl, err := fr.ReadTable(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		col := tbl.Column(1).Data().Chunk(0)
+		if col.DataType().ID() != arrow.INT64 {
+			t.Fatalf("%s: span read back as %v, want int64", name, col.DataType())
+		}
+		off := map[string]int{"whole": 0, "slice": 1}[name]
+		for i := range col.Len() {
+			var got any
+			if !col.IsNull(i) {
+				got = col.(*array.Int64).Value(i)
+			}
+			if got != want[off+i] {
+				t.Errorf("%s row %d: %v, want %v", name, i, got, want[off+i])
+			}
+		}
+		tbl.Release()
+		pf.Close()
+	}
+	path := filepath.Join(t.TempDir(), "spans.arrow")
+	rr, _ := array.NewRecordReader(schema, []arrow.RecordBatch{rec})
+	if _, err := export.WriteFile(context.Background(), path, 0, rr, nil); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ar, err := ipc.NewFileReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ar.Close()
+	if got := ar.Schema().Field(1).Type; !arrow.TypeEqual(got, arrow.FixedWidthTypes.Duration_ns) {
+		t.Fatalf("the Arrow file's span is %v, want duration[ns]", got)
 	}
 }
