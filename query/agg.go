@@ -771,7 +771,7 @@ func (s *aggState) pickArg(a *aggSpec, v, k value, t, seq int64) {
 }
 
 func num(k colKind, v value) float64 {
-	if k == kInt {
+	if k == kInt || k == kDuration {
 		return float64(v.i)
 	}
 	return v.fl()
@@ -1284,7 +1284,7 @@ func (a *aggPlan) rows(gs *groups, out []outCol) [][]value {
 				row[c] = g.states[o.a].result(&a.aggs[o.a])
 				if g.filled && a.fill.Kind == "value" {
 					switch a.aggs[o.a].out {
-					case kInt:
+					case kInt, kDuration: // a span: FILL(0) is 00:00:00
 						row[c] = value{i: int64(a.fill.Value)}
 					case kFloat:
 						row[c] = fv(a.fill.Value)

@@ -58,6 +58,20 @@ func TestDurations(t *testing.T) {
 			t.Errorf("WHERE %s: %v rows, want %v", c.where, got[0][0], c.want)
 		}
 	}
+	// FILL(n) gives an empty bucket's span n nanoseconds.
+	filled := mustRun(t, open, "SELECT max(gap) AS g, count(gap) AS c FROM (SELECT time, time - lag(time) OVER (ORDER BY time) AS gap FROM m) GROUP BY time(1s) FILL(7)")
+	sevens := 0
+	for _, r := range filled {
+		if r[2] == int64(7) {
+			if r[1] != int64(7) {
+				t.Fatalf("an empty bucket's span: %v", r)
+			}
+			sevens++
+		}
+	}
+	if sevens == 0 {
+		t.Fatal("no empty bucket filled")
+	}
 	wantErrors(t, open, []errCase{
 		{"SELECT count(*) FROM m WHERE n > 1m", `int64 column "n" compared with a duration`, "1m"},
 		{"SELECT count(*) FROM m WHERE time > 1h", "a duration (1h) must be added to a time", "1h"},

@@ -58,7 +58,7 @@ func (p *plan) planFill(f *Fill) error {
 	}
 	if f.Kind == "value" {
 		for _, s := range a.aggs {
-			if s.out == kInt && f.Value != math.Trunc(f.Value) {
+			if (s.out == kInt || s.out == kDuration) && f.Value != math.Trunc(f.Value) {
 				return p.errAt(f.Pos, "FILL(%v) on %s, an int64: fill with a whole number", f.Value, s.name)
 			}
 		}
@@ -178,7 +178,7 @@ func (a *aggPlan) linearFill(rows [][]value, filled []bool, out []outCol) {
 		return cmp3(rows[i][tcol].i, rows[j][tcol].i)
 	})
 	for c, o := range a.outOf {
-		if o.a < 0 || (a.aggs[o.a].out != kInt && a.aggs[o.a].out != kFloat) {
+		if o.a < 0 || (a.aggs[o.a].out != kInt && a.aggs[o.a].out != kFloat && a.aggs[o.a].out != kDuration) {
 			continue
 		}
 		k := a.aggs[o.a].out
@@ -211,7 +211,7 @@ func (a *aggPlan) linearFill(rows [][]value, filled []bool, out []outCol) {
 				t0, t1, t := rows[prev][tcol].i, rows[next][tcol].i, rows[i][tcol].i
 				y0, y1 := num(k, rows[prev][c]), num(k, rows[next][c])
 				y := y0 + (y1-y0)*(float64(t-t0)/float64(t1-t0))
-				if k == kInt {
+				if k == kInt || k == kDuration {
 					rows[i][c] = value{i: int64(math.Round(y))}
 				} else {
 					rows[i][c] = fv(y)
