@@ -26,6 +26,9 @@ func TestInteropDurations(t *testing.T) {
 		{"arithmetic on spans",
 			"SELECT series, (max(time) - min(time)) * 2 AS twice, max(time) - min(time) - 1h AS less, -(max(time) - min(time)) AS neg, max(time) - TIMESTAMP '2014-01-01' AS since FROM nab GROUP BY series ORDER BY series LIMIT 8",
 			"SELECT series, ((max(time) + (max(time) - min(time))) - min(time))::VARCHAR AS twice, (max(time) - INTERVAL 1 HOUR - min(time))::VARCHAR AS less, (-(max(time) - min(time)))::VARCHAR AS neg, (max(time) - TIMESTAMP '2014-01-01')::VARCHAR AS since FROM nab GROUP BY series ORDER BY series LIMIT 8"},
+		{"spans of numbers (under a day: DuckDB keeps hours past 24 as hours)",
+			"SELECT series, to_seconds(count(*) % 86400) AS s, to_milliseconds(count(*) * 7) AS ms, to_minutes(count(*) % 1000) AS m, to_hours(count(*) % 20) AS h, epoch(max(time) - min(time)) AS secs, epoch_ms(max(time) - min(time)) AS msecs FROM nab GROUP BY series ORDER BY series",
+			"SELECT series, to_seconds(count(*) % 86400)::VARCHAR AS s, to_milliseconds(count(*) * 7)::VARCHAR AS ms, to_minutes(count(*) % 1000)::VARCHAR AS m, to_hours(count(*) % 20)::VARCHAR AS h, epoch(max(time) - min(time)) AS secs, epoch_ms(max(time) - min(time)) AS msecs FROM nab GROUP BY series ORDER BY series"},
 	} {
 		agreeWithDuckDB(t, node, s, path, c.name, c.tsq, c.duck)
 	}

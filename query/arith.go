@@ -428,7 +428,9 @@ var numFuncs = map[string]bool{"abs": true, "round": true, "floor": true, "ceil"
 	"ifnull": true, "mod": true, "if": true,
 	// mathfuncs.go
 	"sin": true, "cos": true, "tan": true, "cot": true, "asin": true, "acos": true, "atan": true, "degrees": true, "radians": true,
-	"isnan": true, "isinf": true, "isfinite": true, "even": true, "atan2": true, "gcd": true, "lcm": true}
+	"isnan": true, "isinf": true, "isfinite": true, "even": true, "atan2": true, "gcd": true, "lcm": true,
+	// durations.go: spans of a number of units
+	"to_days": true, "to_hours": true, "to_minutes": true, "to_seconds": true, "to_milliseconds": true, "to_microseconds": true}
 
 // funcAliases are other names of numeric functions: PostgreSQL's and
 // DuckDB's.
@@ -458,6 +460,9 @@ func apply(fn string, k colKind, x value, d int64, hasD bool) value {
 	}
 	if epochFuncs[fn] {
 		return applyEpoch(fn, k, x)
+	}
+	if u := spanUnits[fn]; u != 0 {
+		return spanOf(k, x, u)
 	}
 	if k != kFloat {
 		switch fn {
@@ -543,6 +548,9 @@ func funcKind(fn string, k colKind, hasD bool) colKind {
 	case "isnan", "isinf", "isfinite":
 		return kBool
 	case "epoch_ms", "epoch_us", "epoch_ns", "to_timestamp":
+		return kInt
+	}
+	if spanUnits[fn] != 0 {
 		return kInt
 	}
 	if timeFuncs[fn] != "" {
@@ -926,8 +934,8 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 			ap.r = &arithPlan{kind: kInt, lit: &value{i: a.R.Lit.Int}, hid: -1}
 		}
 		ap.kind, ap.ts = funcKind(a.Func, ap.l.kind, a.R != nil), a.Func == "to_timestamp"
-		ap.dur = a.Func == "abs" && ap.l.dur && ap.kind == kInt
-		if a.Func == "epoch_ms" && !ap.l.ts && ap.l.in != kTime { // DuckDB's epoch_ms(BIGINT): milliseconds to an instant
+		ap.dur = a.Func == "abs" && ap.l.dur && ap.kind == kInt || spanUnits[a.Func] != 0
+		if a.Func == "epoch_ms" && !ap.l.ts && !ap.l.dur && ap.l.in != kTime { // DuckDB's epoch_ms(BIGINT): milliseconds to an instant
 			ap.fn, ap.ts = "epoch_ms_instant", true
 		}
 		return ap, nil

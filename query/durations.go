@@ -1,6 +1,10 @@
 package query
 
-import "github.com/tsqdb/tsq/internal/numtext"
+import (
+	"math"
+
+	"github.com/tsqdb/tsq/internal/numtext"
+)
 
 // Spans of time. The difference of two instants is a span in int64
 // nanoseconds, and so are duration literals (5m, INTERVAL 90 MINUTE),
@@ -11,12 +15,35 @@ import "github.com/tsqdb/tsq/internal/numtext"
 // (kDuration), which print as DuckDB prints an INTERVAL made by
 // subtracting timestamps: "1 day 03:04:05.5", "00:03:00", "425 days",
 // "-00:00:01.25". A quotient of a span (/), like any quotient, is a
-// float64 of nanoseconds; avg of spans too.
+// float64 of nanoseconds; avg of spans too. to_seconds(x), to_minutes(x)
+// and the like make spans of numbers; epoch(span) and epoch_ms(span) are
+// its seconds and milliseconds.
 
 // durationAggs are the aggregates whose result is one of their inputs
 // (or their sum): a span when the inputs are.
 var durationAggs = map[string]bool{"min": true, "max": true, "sum": true, "first": true, "last": true,
 	"arg_max": true, "arg_min": true}
+
+// spanUnits are DuckDB's constructors of spans, to_seconds(x) and the
+// like, by the nanoseconds of their unit.
+var spanUnits = map[string]int64{"to_days": 86400e9, "to_hours": 3600e9, "to_minutes": 60e9, "to_seconds": 1e9,
+	"to_milliseconds": 1e6, "to_microseconds": 1e3}
+
+// spanOf is the span of x (of kind k) units of u nanoseconds, NULL past
+// int64 nanoseconds (292 years).
+func spanOf(k colKind, x value, u int64) value {
+	if k != kFloat {
+		if x.i > math.MaxInt64/u || x.i < math.MinInt64/u {
+			return nullValue
+		}
+		return value{i: x.i * u}
+	}
+	f := math.Round(x.fl() * float64(u))
+	if !(f >= math.MinInt64 && f < math.MaxInt64) { // NaN too
+		return nullValue
+	}
+	return value{i: int64(f)}
+}
 
 // durationText is a span as it prints (numtext.AppendDuration).
 func durationText(ns int64) string { return string(numtext.AppendDuration(nil, ns)) }

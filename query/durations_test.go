@@ -42,6 +42,15 @@ func TestDurations(t *testing.T) {
 	if d := diffCells(got, [][]any{want}); d != "" {
 		t.Error(d)
 	}
+	// Spans of numbers; past int64 nanoseconds, NULL.
+	got = mustRun(t, open, "SELECT to_seconds(1.5), to_days(-2), to_milliseconds(0.0005), to_days(200000), to_hours(2562047), to_hours(2562048), to_seconds(n), epoch_ms(to_hours(1)), epoch(to_minutes(3)) FROM m WHERE n = 3 LIMIT 1")
+	want = []any{int64(1.5e9), int64(-2 * 24 * hourNS), int64(500), nil, 2562047 * hourNS, nil, int64(3e9), int64(3.6e6), 180.0}
+	if d := diffCells(got, [][]any{want}); d != "" {
+		t.Error(d)
+	}
+	if types := columnTypes(t, open, o, "SELECT to_seconds(n), epoch(to_seconds(n)), epoch_ms(to_seconds(n)) FROM m"); types != "d float64 int64" {
+		t.Errorf("to_seconds, epoch and epoch_ms: %s", types)
+	}
 	// A span compared with duration literals, where the column is one.
 	gaps := "(SELECT time - lag(time) OVER (ORDER BY time) AS gap FROM m)"
 	all := mustRun(t, open, "SELECT count(*), count(*) FILTER (WHERE gap > 1s), count(*) FILTER (WHERE gap <= 1s) FROM "+gaps)
