@@ -77,12 +77,17 @@ func TestInteropRandomSQL(t *testing.T) {
 		}
 		got, floats := joinRows(t, rr)
 		// DuckDB computes skewness and kurtosis from power sums, which
-		// cancel: on NAB its kurtosis_pop is off by 1.4e-9 relative
-		// where tsq's (Pébay's central moments) is within 1e-14 of the
-		// exact rational answer.
+		// cancel, the more so the larger the mean is against the
+		// spread (the error grows as (mean/sd)^4): on NAB its
+		// kurtosis_pop is off by 1.4e-9 relative, and by 1.2e-6 over the
+		// 9 values of ambient_temperature_system_failure between 85 and
+		// 98 (-1.6106967501297156; exact -1.6106987273787714, tsq's
+		// Pébay central moments -1.6106987273787672; seed
+		// 1796526963669881840, statement 196). tsq's moments are held
+		// against the exact rational answer by TestMomentsNarrow.
 		floatTolerance = 1e-9
 		if strings.Contains(q, "skewness(") || strings.Contains(q, "kurtosis") {
-			floatTolerance = 1e-6
+			floatTolerance = 1e-4
 		}
 		var want [][]string
 		for _, r := range duck[i].Rows {
