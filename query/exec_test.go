@@ -249,6 +249,10 @@ func fmtSscanf(s, format string, args ...any) (int, error) { return fmt.Sscanf(s
 // input may panic, and every planning error is a positioned *Error.
 func FuzzQuery(f *testing.F) {
 	for _, s := range []string{
+		`SELECT s->'$.a[#-1]'->>'b', json_extract(s, '/x/0'), json_type(s), json_array_length(s, '$.a'), json_valid(s) FROM m WHERE s->>'k' = 'v' OR s->>0 IS NULL`,
+		`SELECT host, json_group_array(v ORDER BY time DESC), json_group_object(s, n) FILTER (WHERE b), json_object('a', max(v), 'h', host), to_json(min(time)) FROM m GROUP BY host`,
+		"SELECT max(time) - min(time) AS d, sum(g), min(g) FROM (SELECT host, time - lag(time) AS g FROM m) WHERE g > 1s AND g IN (2s, 3s) GROUP BY host HAVING d > 1h",
+		"SELECT to_seconds(n), to_days(v), epoch_ms(5m), 2 * 1h - 30m, -(time - now()), abs(now() - time) FROM m ORDER BY 4 LIMIT 3",
 		"SELECT * FROM m WHERE series ~ cpu{host=\"a\"} AND v > 1 ORDER BY time DESC LIMIT 3",
 		"SELECT s, count(*) FROM (SELECT * FROM m ORDER BY v LIMIT 12.5% OFFSET 2) GROUP BY s UNION SELECT s, 1 FROM m LIMIT 50 PERCENT",
 		"SELECT count(*), rate(n), quantile(0.5, x), first(s) FROM fold(m) AS OF SEQ 50 GROUP BY time(1m), host, key",

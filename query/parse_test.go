@@ -191,6 +191,7 @@ func TestCaret(t *testing.T) {
 // *Error positioned inside the input.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
+		`SELECT j->'a'->>'b' || 'x', j->>-1, json_object(), json_array(1, NULL), json_group_array(x ORDER BY y) FROM m`,
 		"SELECT * FROM m WHERE time > now() - 1h AND series ~ cpu{host=\"a\"}",
 		"SELECT count(*), quantile(0.5, v) FROM fold(m) AS OF SEQ 3 GROUP BY time(5m), host ORDER BY count(*) DESC LIMIT 3",
 		"EXPLAIN SELECT a, b AS c FROM `x` WHERE NOT (a IS NULL OR b IN (1, 2.5, 'x')) AND s LIKE 'a\\%%'",
