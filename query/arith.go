@@ -573,6 +573,7 @@ type arithPlan struct {
 	// row (aggcase.go)
 	groupConds []*groupCond
 	part       bool // fn is a time part
+	spanPart   bool // of a span (spanPart), not of an instant
 	// hasCase: a CASE is in it, so it is computed on rows of a batch
 	// (vec), never a row at a time (eval)
 	hasCase bool
@@ -669,6 +670,9 @@ func (a *arithPlan) eval(get func(*arithPlan) value) value {
 		var d int64
 		if a.r != nil {
 			d = a.r.lit.i
+		}
+		if a.spanPart {
+			return value{i: spanPart(a.fn, l.i)}
 		}
 		if a.part {
 			return value{i: timePart(a.fn, l.i, a.loc)}
@@ -898,6 +902,12 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 			return nil, err
 		}
 		if a.Op == '+' || a.Op == '-' { // '2024-01-02' + 1d, time - '2024-01-02'
+			if a.L.typedTime() { // TIMESTAMP '2024-01-03' - TIMESTAMP '2024-01-01'
+				p.textAsTime(a.L, ap.l)
+			}
+			if a.R.typedTime() {
+				p.textAsTime(a.R, ap.r)
+			}
 			if ap.r.ts || a.R.isDuration() {
 				p.textAsTime(a.L, ap.l)
 			}
@@ -923,6 +933,15 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 	}
 	if a.Op == 'f' {
 		ap.fn, ap.loc, ap.part = a.Func, a.Zone, timeFuncs[a.Func] != ""
+		if ap.part && ap.l.dur { // hour(max(time) - min(time)): the span's hours
+			if !spanParts[a.Func] {
+				return nil, p.errAt(a.Pos, "a span has days, hours, minutes, seconds and their fractions, not %s (date_part of %s)", strings.ToLower(a.Func), a.L.String())
+			}
+			if a.Zone != nil {
+				return nil, p.errAt(a.Pos, "a span is on no clock: %s() of %s takes no time zone", a.Func, a.L.String())
+			}
+			ap.spanPart = true
+		}
 		if (ap.part || a.Trunc != nil || sinceEpoch[a.Func]) && ap.l.kind != kInt {
 			return nil, p.errAt(a.Pos, "%s() wants a time (time, or int64 nanoseconds since the epoch), not a %s", a.Func, ap.l.kind)
 		}
@@ -960,6 +979,10 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 	}
 	return ap, nil
 }
+
+// typedTime reports whether a is a typed time literal (TIMESTAMP
+// '2024-01-02', '2024-01-02'::DATE).
+func (a *Arith) typedTime() bool { return a.Lit != nil && a.Lit.Kind == LitString && a.Lit.Typed }
 
 // isDuration reports whether a is a duration literal.
 func (a *Arith) isDuration() bool { return a.Lit != nil && a.Lit.Kind == LitDuration }

@@ -45,5 +45,46 @@ func spanOf(k colKind, x value, u int64) value {
 	return value{i: int64(f)}
 }
 
+// spanParts are the time parts a span has, as DuckDB takes them of an
+// INTERVAL of days and time: no months or years (0), whole days, then
+// the hours, minutes and seconds of the time of day, and its
+// milliseconds, microseconds and nanoseconds counted from the minute
+// (6.789 s is 6789 ms); each part has the span's sign.
+var spanParts = map[string]bool{"year": true, "month": true, "day": true, "hour": true, "minute": true,
+	"second": true, "millisecond": true, "microsecond": true, "nanosecond": true}
+
+// spanPart is time part fn (spanParts) of span ns.
+func spanPart(fn string, ns int64) int64 {
+	neg := ns < 0
+	u := uint64(ns)
+	if neg {
+		u = -u
+	}
+	day, rest := u/nsPerDay, u%nsPerDay
+	var v uint64
+	switch fn {
+	case "day":
+		v = day
+	case "hour":
+		v = rest / 3600e9
+	case "minute":
+		v = rest / 60e9 % 60
+	case "second":
+		v = rest / 1e9 % 60
+	case "millisecond":
+		v = rest % 60e9 / 1e6
+	case "microsecond":
+		v = rest % 60e9 / 1e3
+	case "nanosecond":
+		v = rest % 60e9
+	}
+	if neg {
+		return -int64(v)
+	}
+	return int64(v)
+}
+
 // durationText is a span as it prints (numtext.AppendDuration).
 func durationText(ns int64) string { return string(numtext.AppendDuration(nil, ns)) }
+
+const nsPerDay = 24 * 3600e9

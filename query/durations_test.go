@@ -42,6 +42,13 @@ func TestDurations(t *testing.T) {
 	if d := diffCells(got, [][]any{want}); d != "" {
 		t.Error(d)
 	}
+	// The parts of a span, as DuckDB takes them of an INTERVAL (its
+	// answers); typed time literals subtract.
+	got = mustRun(t, open, "SELECT date_part('year', x), date_part('month', x), date_part('day', x), hour(x), minute(x), date_part('second', x), date_part('millisecond', x), date_part('microsecond', x), date_part('epoch', x), day(y), hour(y), extract(millisecond FROM y) FROM (SELECT TIMESTAMP '2024-01-03 04:05:06.789' - TIMESTAMP '2024-01-01' AS x, TIMESTAMP '2024-01-01' - TIMESTAMP '2024-01-03 04:05:06.789' AS y)")
+	want = []any{int64(0), int64(0), int64(2), int64(4), int64(5), int64(6), int64(6789), int64(6789000), 187506.789, int64(-2), int64(-4), int64(-6789)}
+	if d := diffCells(got, [][]any{want}); d != "" {
+		t.Error(d)
+	}
 	// Spans of numbers; past int64 nanoseconds, NULL.
 	got = mustRun(t, open, "SELECT to_seconds(1.5), to_days(-2), to_milliseconds(0.0005), to_days(200000), to_hours(2562047), to_hours(2562048), to_seconds(n), epoch_ms(to_hours(1)), epoch(to_minutes(3)) FROM m WHERE n = 3 LIMIT 1")
 	want = []any{int64(1.5e9), int64(-2 * 24 * hourNS), int64(500), nil, 2562047 * hourNS, nil, int64(3e9), int64(3.6e6), 180.0}
@@ -85,6 +92,8 @@ func TestDurations(t *testing.T) {
 		{"SELECT count(*) FROM m WHERE n > 1m", `int64 column "n" compared with a duration`, "1m"},
 		{"SELECT count(*) FROM m WHERE time > 1h", "a duration (1h) must be added to a time", "1h"},
 		{"SELECT count(*) FROM m WHERE n IN (1m)", `int64 column "n" compared with a duration`, "1m"},
+		{"SELECT date_part('dow', max(time) - min(time)) FROM m", "a span has days, hours, minutes, seconds and their fractions, not dayofweek", "date_part"},
+		{"SELECT hour(5h, 'Europe/Berlin') FROM m", "a span is on no clock", "hour"},
 	})
 }
 

@@ -200,6 +200,12 @@ func (a *arithPlan) vec(b *batch, sel []int32) vec {
 		}
 		out := m.newVec(a.kind, n)
 		out.null = m.orNulls(l.null, nil, n)
+		if a.spanPart {
+			for i, d := range l.ints {
+				out.ints[i] = spanPart(a.fn, d)
+			}
+			return out
+		}
 		if a.part {
 			for i, t := range l.ints {
 				out.ints[i] = timePart(a.fn, t, a.loc)
