@@ -475,16 +475,7 @@ func refType(v *fastjson.Value) string {
 	case fastjson.TypeTrue, fastjson.TypeFalse:
 		return "BOOLEAN"
 	case fastjson.TypeNumber:
-		raw := string(v.MarshalTo(nil))
-		if !strings.ContainsAny(raw, ".eE") {
-			if _, err := strconv.ParseInt(raw, 10, 64); err == nil {
-				return "BIGINT"
-			}
-			if _, err := strconv.ParseUint(raw, 10, 64); err == nil {
-				return "UBIGINT"
-			}
-		}
-		return "DOUBLE"
+		return jsonNumberType(string(v.MarshalTo(nil)))
 	}
 	return "NULL"
 }

@@ -149,22 +149,28 @@ func (sc *jsonScan) object(path jsonPath, want bool) {
 		} else {
 			sc.value(nil, false)
 		}
-		sc.ws()
-		if sc.i >= len(sc.s) {
-			sc.bad = true
-			return
-		}
-		switch sc.s[sc.i] {
-		case ',':
-			sc.i++
-		case '}':
-			sc.i++
-			return
-		default:
-			sc.bad = true
+		if !sc.more('}') {
 			return
 		}
 	}
+}
+
+// more scans what follows a member or an element: a comma, and it
+// reports that another follows, or close; anything else is no document.
+func (sc *jsonScan) more(close byte) bool {
+	sc.ws()
+	if sc.i < len(sc.s) {
+		switch sc.s[sc.i] {
+		case ',':
+			sc.i++
+			return true
+		case close:
+			sc.i++
+			return false
+		}
+	}
+	sc.bad = true
+	return false
 }
 
 // array scans [...]; path[0] names an element by its index, from the
@@ -206,22 +212,9 @@ func (sc *jsonScan) array(path jsonPath, want bool) {
 		if fromEnd {
 			spans = append(spans, start, sc.i)
 		}
-		sc.ws()
-		if sc.i >= len(sc.s) {
-			sc.bad = true
-			return
+		if !sc.more(']') {
+			break
 		}
-		switch sc.s[sc.i] {
-		case ',':
-			sc.i++
-			continue
-		case ']':
-			sc.i++
-		default:
-			sc.bad = true
-			return
-		}
-		break
 	}
 	if !fromEnd || sc.bad {
 		return
@@ -471,6 +464,12 @@ func jsonSpanType(raw string) string {
 	case 'n':
 		return "NULL"
 	}
+	return jsonNumberType(raw)
+}
+
+// jsonNumberType is json_type's name of number raw: BIGINT or UBIGINT
+// for an integer that fits, else DOUBLE.
+func jsonNumberType(raw string) string {
 	if !strings.ContainsAny(raw, ".eE") {
 		if _, err := strconv.ParseInt(raw, 10, 64); err == nil {
 			return "BIGINT"
