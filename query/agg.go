@@ -539,8 +539,11 @@ func (p *plan) aggSpec(c *Call) (s aggSpec, err error) {
 		s.out = kTime // min(date_trunc('day', time)) is an instant
 	}
 	span := s.expr != nil && s.expr.dur || s.expr == nil && p.fields.duration(c.Arg.Name)
-	if span && s.out == kInt && durationAggs[c.Func] {
+	switch {
+	case span && s.out == kInt && durationAggs[c.Func]:
 		s.out = kDuration // max(time - lag_time) is a span
+	case span && s.out == kFloat && (s.fn == "avg" || s.fn == "quantile"):
+		s.out = kDuration // the mean or median span, to the nanosecond
 	}
 	return s, nil
 }
@@ -904,6 +907,9 @@ func (s *aggState) result(a *aggSpec) value {
 		}
 		return fv(s.sum.value())
 	case "avg":
+		if a.out == kDuration {
+			return value{i: int64(math.Round(s.sum.value() / float64(s.n)))}
+		}
 		return fv(s.sum.value() / float64(s.n))
 	case "min", "max":
 		return s.ext
@@ -949,9 +955,12 @@ func (s *aggState) result(a *aggSpec) value {
 		}
 		return fv(r)
 	case "quantile":
+		if a.out == kDuration {
+			return value{i: int64(math.Round(quantile(s.vals, a.q)))}
+		}
 		return fv(quantile(s.vals, a.q))
 	case "quantile_disc":
-		if x := quantileDisc(s.vals, a.q); a.out == kInt {
+		if x := quantileDisc(s.vals, a.q); a.out == kInt || a.out == kDuration {
 			return value{i: int64(x)} // exact up to 2^53, as the values were held
 		} else {
 			return fv(x)

@@ -14,15 +14,16 @@ import (
 // compared with durations, they come out as Arrow duration[ns] columns
 // (kDuration), which print as DuckDB prints an INTERVAL made by
 // subtracting timestamps: "1 day 03:04:05.5", "00:03:00", "425 days",
-// "-00:00:01.25". A quotient of a span (/), like any quotient, is a
-// float64 of nanoseconds; avg of spans too. to_seconds(x), to_minutes(x)
+// "-00:00:01.25". avg, median and the quantiles of spans are spans,
+// rounded to the nanosecond; a quotient of a span (/), like any
+// quotient, is a float64 of nanoseconds. to_seconds(x), to_minutes(x)
 // and the like make spans of numbers; epoch(span) and epoch_ms(span) are
 // its seconds and milliseconds.
 
 // durationAggs are the aggregates whose result is one of their inputs
 // (or their sum): a span when the inputs are.
 var durationAggs = map[string]bool{"min": true, "max": true, "sum": true, "first": true, "last": true,
-	"arg_max": true, "arg_min": true}
+	"arg_max": true, "arg_min": true, "quantile_disc": true}
 
 // spanUnits are DuckDB's constructors of spans, to_seconds(x) and the
 // like, by the nanoseconds of their unit.

@@ -28,10 +28,10 @@ func TestDurations(t *testing.T) {
 		}
 	}
 	for q, want := range map[string]string{
-		"SELECT max(time) - min(time), min(time - now()), sum(time - now()), first(time - now()), arg_max(time - now(), time), avg(time - now()), count(time - now()) FROM m":                            "d d d d d float64 int64",
-		"SELECT d, d + 1h, d / 2, typeof(d), concat('took ', d), to_json(d) FROM (SELECT max(time) - min(time) AS d FROM m)":                                                                             "d d float64 string string string",
-		"SELECT a.d, b.d - a.d FROM (SELECT series, max(time) - min(time) AS d FROM m GROUP BY series) a JOIN (SELECT series, 2 * (max(time) - min(time)) AS d FROM m GROUP BY series) b USING (series)": "d d",
-		"WITH g AS (SELECT time - lag(time) OVER (ORDER BY time) AS gap FROM m) SELECT gap, count(*) FROM g GROUP BY gap":                                                                                "d int64",
+		"SELECT max(time) - min(time), min(time - now()), sum(time - now()), first(time - now()), arg_max(time - now(), time), avg(time - now()), count(time - now()), median(time - now()), quantile_disc(time - now(), 0.1), stddev(time - now()) FROM m": "d d d d d d int64 d d float64",
+		"SELECT d, d + 1h, d / 2, typeof(d), concat('took ', d), to_json(d) FROM (SELECT max(time) - min(time) AS d FROM m)":                                                                                                                                "d d float64 string string string",
+		"SELECT a.d, b.d - a.d FROM (SELECT series, max(time) - min(time) AS d FROM m GROUP BY series) a JOIN (SELECT series, 2 * (max(time) - min(time)) AS d FROM m GROUP BY series) b USING (series)":                                                    "d d",
+		"WITH g AS (SELECT time - lag(time) OVER (ORDER BY time) AS gap FROM m) SELECT gap, count(*) FROM g GROUP BY gap":                                                                                                                                   "d int64",
 	} {
 		if got := columnTypes(t, open, o, q); got != want {
 			t.Errorf("%s: %s, want %s", q, got, want)
@@ -47,6 +47,11 @@ func TestDurations(t *testing.T) {
 	got = mustRun(t, open, "SELECT date_part('year', x), date_part('month', x), date_part('day', x), hour(x), minute(x), date_part('second', x), date_part('millisecond', x), date_part('microsecond', x), date_part('epoch', x), day(y), hour(y), extract(millisecond FROM y) FROM (SELECT TIMESTAMP '2024-01-03 04:05:06.789' - TIMESTAMP '2024-01-01' AS x, TIMESTAMP '2024-01-01' - TIMESTAMP '2024-01-03 04:05:06.789' AS y)")
 	want = []any{int64(0), int64(0), int64(2), int64(4), int64(5), int64(6), int64(6789), int64(6789000), 187506.789, int64(-2), int64(-4), int64(-6789)}
 	if d := diffCells(got, [][]any{want}); d != "" {
+		t.Error(d)
+	}
+	// The mean and the median of spans, to the nanosecond.
+	got = mustRun(t, open, "SELECT avg(to_seconds(x)), median(to_seconds(x)), quantile_cont(to_seconds(x), 0.25) FROM (VALUES (1), (2), (4)) t(x)")
+	if d := diffCells(got, [][]any{{int64(2333333333), int64(2e9), int64(1.5e9)}}); d != "" {
 		t.Error(d)
 	}
 	// Spans of numbers; past int64 nanoseconds, NULL.
