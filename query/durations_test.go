@@ -31,6 +31,7 @@ func TestDurations(t *testing.T) {
 		"SELECT max(time) - min(time), min(time - now()), sum(time - now()), first(time - now()), arg_max(time - now(), time), avg(time - now()), count(time - now()), median(time - now()), quantile_disc(time - now(), 0.1), stddev(time - now()) FROM m": "d d d d d d int64 d d float64",
 		"SELECT d, d + 1h, d / 2, typeof(d), concat('took ', d), to_json(d) FROM (SELECT max(time) - min(time) AS d FROM m)":                                                                                                                                "d d float64 string string string",
 		"SELECT a.d, b.d - a.d FROM (SELECT series, max(time) - min(time) AS d FROM m GROUP BY series) a JOIN (SELECT series, 2 * (max(time) - min(time)) AS d FROM m GROUP BY series) b USING (series)":                                                    "d d",
+		"SELECT sum(gap) OVER (ORDER BY time ROWS 3 PRECEDING), min(gap) OVER (), lag(gap) OVER (ORDER BY time), avg(gap) OVER () FROM (SELECT time, time - lag(time) OVER (ORDER BY time) AS gap FROM m)":                                                  "d d d float64",
 		"WITH g AS (SELECT time - lag(time) OVER (ORDER BY time) AS gap FROM m) SELECT gap, count(*) FROM g GROUP BY gap":                                                                                                                                   "d int64",
 	} {
 		if got := columnTypes(t, open, o, q); got != want {

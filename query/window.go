@@ -95,6 +95,8 @@ func winKind(fn string, ap *arithPlan) colKind {
 		return kFloat
 	case fn == "min" || fn == "max" || valueFuncs[fn]:
 		return ap.outKind()
+	case fn == "sum" && ap.dur && ap.kind == kInt: // a running total of spans
+		return kDuration
 	case fn == "sum":
 		return ap.kind
 	}
