@@ -860,6 +860,15 @@ func bruteAgg(st *Statement, sel []trow) [][]any {
 	return out
 }
 
+// spanArith reports whether a is a span of time as the model writes
+// one: the difference of two instants (time, date_trunc of one, now()).
+func spanArith(a *Arith) bool {
+	instant := func(x *Arith) bool {
+		return x != nil && (x.Col != nil && x.Col.Name == ColTime || x.Trunc != nil || x.Lit != nil && x.Lit.Kind == LitTime)
+	}
+	return a != nil && a.Op == '-' && instant(a.L) && instant(a.R)
+}
+
 func bruteCall(c *Call, rows []trow) any {
 	if c.Star {
 		return int64(len(rows))
@@ -933,6 +942,9 @@ func bruteCall(c *Call, rows []trow) any {
 		var s float64
 		for _, p := range pts {
 			s += fl(p.v)
+		}
+		if spanArith(c.Expr) { // the mean span, to the nanosecond
+			return int64(math.Round(s / float64(len(pts))))
 		}
 		return s / float64(len(pts))
 	case "min", "max":
@@ -1023,10 +1035,14 @@ func bruteCall(c *Call, rows []trow) any {
 		sort.Float64s(vals)
 		h := float64(len(vals)-1) * c.Q
 		lo := int(math.Floor(h))
-		if lo >= len(vals)-1 {
-			return vals[len(vals)-1]
+		q := vals[len(vals)-1]
+		if lo < len(vals)-1 {
+			q = vals[lo] + (h-float64(lo))*(vals[lo+1]-vals[lo])
 		}
-		return vals[lo] + (h-float64(lo))*(vals[lo+1]-vals[lo])
+		if spanArith(c.Expr) { // a span, to the nanosecond
+			return int64(math.Round(q))
+		}
+		return q
 	case "quantile_disc": // the first value whose rank (from 1) reaches q of them
 		k := 0
 		for k < len(pts)-1 && float64(k+1) < c.Q*float64(len(pts)) {
