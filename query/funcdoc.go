@@ -296,9 +296,18 @@ func functionList(pat *string) [][]value {
 	return rows
 }
 
+// listFuncs are DuckDB's functions of lists, which tsq does not have.
+var listFuncs = map[string]bool{"list": true, "array_agg": true, "list_value": true, "unnest": true, "string_split": true,
+	"str_split": true, "list_contains": true, "list_extract": true, "array_length": true, "len_list": true, "list_sort": true,
+	"list_distinct": true, "array_to_string": true, "list_aggregate": true, "regexp_split_to_array": true, "json_keys": true}
+
 // didYouMean returns ": did you mean x?" for the function whose name is
-// nearest fn, within two edits, else "".
+// nearest fn, within two edits, else ""; for a function of lists, what
+// tsq has instead.
 func didYouMean(fn string) string {
+	if listFuncs[fn] {
+		return ": tsq has no list type; json_group_array(x) makes a JSON array of a group's values, which -> and ->> read (j->>0, j->>-1), and json_array_length counts"
+	}
 	best, dist := "", 3
 	for _, d := range funcDocs {
 		if n := textdist.Edit(fn, d.name); n < dist {

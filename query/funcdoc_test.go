@@ -62,5 +62,8 @@ func TestFuncDocs(t *testing.T) {
 		{"SELECT stdev(v) FROM m", `unknown function "stdev": did you mean stddev? (SHOW FUNCTIONS lists them)`, "stdev"},
 		{"SELECT percentile(0.5, v) FROM m", `unknown function "percentile" (SHOW FUNCTIONS lists them)`, "percentile"},
 		{"SELECT count(*) FROM m WHERE lenght(s) > 3", `unknown function "lenght": did you mean length?`, "lenght"},
+		{"SELECT s, list(v) FROM m GROUP BY s", `unknown function "list": tsq has no list type; json_group_array(x) makes a JSON array`, "list"},
+		{"SELECT s, array_agg(v ORDER BY time) FROM m GROUP BY s", `unknown function "array_agg": tsq has no list type`, "array_agg"},
+		{"SELECT string_split(s, ',') FROM m", `unknown function "string_split": tsq has no list type`, "string_split"},
 	})
 }
