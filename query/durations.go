@@ -85,6 +85,16 @@ func spanPart(fn string, ns int64) int64 {
 	return int64(v)
 }
 
+// spanMean is v, what window function fn gave for a column of kind k:
+// a mean (float64) as a span to the nanosecond when k is one (winKind),
+// anything else as it is.
+func spanMean(fn string, v value, k colKind) value {
+	if fn != "avg" || k != kDuration || v.null {
+		return v
+	}
+	return value{i: int64(math.Round(v.fl()))}
+}
+
 // durationText is a span as it prints (numtext.AppendDuration).
 func durationText(ns int64) string { return string(numtext.AppendDuration(nil, ns)) }
 

@@ -31,7 +31,7 @@ func TestDurations(t *testing.T) {
 		"SELECT max(time) - min(time), min(time - now()), sum(time - now()), first(time - now()), arg_max(time - now(), time), avg(time - now()), count(time - now()), median(time - now()), quantile_disc(time - now(), 0.1), stddev(time - now()) FROM m": "d d d d d d int64 d d float64",
 		"SELECT d, d + 1h, d / 2, typeof(d), concat('took ', d), to_json(d) FROM (SELECT max(time) - min(time) AS d FROM m)":                                                                                                                                "d d float64 string string string",
 		"SELECT a.d, b.d - a.d FROM (SELECT series, max(time) - min(time) AS d FROM m GROUP BY series) a JOIN (SELECT series, 2 * (max(time) - min(time)) AS d FROM m GROUP BY series) b USING (series)":                                                    "d d",
-		"SELECT sum(gap) OVER (ORDER BY time ROWS 3 PRECEDING), min(gap) OVER (), lag(gap) OVER (ORDER BY time), avg(gap) OVER () FROM (SELECT time, time - lag(time) OVER (ORDER BY time) AS gap FROM m)":                                                  "d d d float64",
+		"SELECT sum(gap) OVER (ORDER BY time ROWS 3 PRECEDING), min(gap) OVER (), lag(gap) OVER (ORDER BY time), avg(gap) OVER () FROM (SELECT time, time - lag(time) OVER (ORDER BY time) AS gap FROM m)":                                                  "d d d d",
 		"WITH g AS (SELECT time - lag(time) OVER (ORDER BY time) AS gap FROM m) SELECT gap, count(*) FROM g GROUP BY gap":                                                                                                                                   "d int64",
 	} {
 		if got := columnTypes(t, open, o, q); got != want {
@@ -53,6 +53,16 @@ func TestDurations(t *testing.T) {
 	// The mean and the median of spans, to the nanosecond.
 	got = mustRun(t, open, "SELECT avg(to_seconds(x)), median(to_seconds(x)), quantile_cont(to_seconds(x), 0.25) FROM (VALUES (1), (2), (4)) t(x)")
 	if d := diffCells(got, [][]any{{int64(2333333333), int64(2e9), int64(1.5e9)}}); d != "" {
+		t.Error(d)
+	}
+	// Windows of spans: sums, means (to the nanosecond, with and without
+	// excluded rows) and extremes.
+	got = mustRun(t, open, "SELECT x, sum(to_seconds(x)) OVER (ORDER BY x ROWS 1 PRECEDING), avg(to_seconds(x)) OVER (ORDER BY x ROWS 1 PRECEDING), min(to_seconds(x)) OVER (), avg(to_seconds(x)) OVER (ORDER BY x ROWS 1 PRECEDING EXCLUDE CURRENT ROW), avg(x) OVER () FROM (VALUES (1), (2), (4)) t(x) ORDER BY x")
+	if d := diffCells(got, [][]any{
+		{int64(1), int64(1e9), int64(1e9), int64(1e9), nil, 7.0 / 3},
+		{int64(2), int64(3e9), int64(1.5e9), int64(1e9), int64(1e9), 7.0 / 3},
+		{int64(4), int64(6e9), int64(3e9), int64(1e9), int64(2e9), 7.0 / 3},
+	}); d != "" {
 		t.Error(d)
 	}
 	// Spans of numbers; past int64 nanoseconds, NULL.

@@ -57,7 +57,7 @@ func (w *winPlan) aggregate(rows [][]value, idx []int, c int, out []outCol, same
 		}
 		for i, r := range part {
 			sl.move(start[i], end[i])
-			rows[r][c] = sl.result()
+			rows[r][c] = spanMean(w.fn, sl.result(), out[c].kind)
 		}
 	})
 }

@@ -91,6 +91,8 @@ func winKind(fn string, ap *arithPlan) colKind {
 		return kFloat
 	case ranking(fn) || fn == "count":
 		return kInt
+	case fn == "avg" && ap.dur && ap.kind == kInt: // the mean span, to the nanosecond (spanMean)
+		return kDuration
 	case fn == "avg":
 		return kFloat
 	case fn == "min" || fn == "max" || valueFuncs[fn]:

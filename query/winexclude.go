@@ -189,7 +189,7 @@ func (w *winPlan) aggregateExcluding(rows [][]value, part []int, c int, k colKin
 			for _, run := range runs {
 				a = tree.merge(a, tree.query(run[0], run[1]))
 			}
-			rows[r][c] = tree.result(a)
+			rows[r][c] = spanMean(w.fn, tree.result(a), out[c].kind)
 			continue
 		}
 		rows[r][c] = w.valueOfRuns(rows, part, runs, places, before)
