@@ -37,17 +37,7 @@ func applyEpoch(fn string, k colKind, x value) value {
 		}
 		return value{i: x.i * int64(time.Millisecond)}
 	}
-	if k != kFloat {
-		if x.i > math.MaxInt64/int64(time.Second) || x.i < math.MinInt64/int64(time.Second) {
-			return nullValue
-		}
-		return value{i: x.i * 1e9}
-	}
-	f := math.Round(x.fl() * 1e9)
-	if !(f >= math.MinInt64 && f < math.MaxInt64) { // NaN too
-		return nullValue
-	}
-	return value{i: int64(f)}
+	return spanOf(k, x, int64(time.Second)) // to_timestamp: seconds since the epoch
 }
 
 // zones caches the zones strftime names by row: the zones found (a

@@ -12,8 +12,8 @@
 // file metadata. String dictionary columns (series, op) are written as plain
 // strings, which Parquet dictionary-encodes per column chunk anyway; a
 // duration[ns] column (a span of time) as int64 nanoseconds, Parquet having
-// no duration type (pqarrow reads it back as a duration from the stored
-// schema).
+// no duration type (the stored Arrow schema says int64 too, so that every
+// reader gets the same column). A duration of another unit is refused.
 package parquet
 
 import (

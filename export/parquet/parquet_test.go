@@ -329,6 +329,17 @@ func TestParquetDurations(t *testing.T) {
 		tbl.Release()
 		pf.Close()
 	}
+	// A duration of another unit (none of tsq's results) is refused, by
+	// name, and no file is left.
+	msSchema := arrow.NewSchema([]arrow.Field{{Name: "took", Type: arrow.FixedWidthTypes.Duration_ms}}, nil)
+	msPath := filepath.Join(t.TempDir(), "ms.parquet")
+	msRR, _ := array.NewRecordReader(msSchema, nil)
+	if _, err := export.WriteFile(context.Background(), msPath, 0, msRR, nil); err == nil || !strings.Contains(err.Error(), `column "took": duration[ms]`) {
+		t.Fatalf("a duration[ms] column: %v", err)
+	}
+	if _, err := os.Stat(msPath); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("a refused export left %s: %v", msPath, err)
+	}
 	path := filepath.Join(t.TempDir(), "spans.arrow")
 	rr, _ := array.NewRecordReader(schema, []arrow.RecordBatch{rec})
 	if _, err := export.WriteFile(context.Background(), path, 0, rr, nil); err != nil {
