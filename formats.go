@@ -13,6 +13,6 @@ import (
 // reads (and writes, the newest of each): a store written by a newer
 // build may hold versions an older one refuses (docs/OPERATIONS.md).
 func FormatVersions() string {
-	return fmt.Sprintf("block %d–%d, segment %d, state files %d, import journal %d, watermark %d",
-		chunk.V1, chunk.CurrentVersion, seg.CurrentVersion, index.CurrentVersion, journalVersion, compact.WatermarkVersion)
+	return fmt.Sprintf("block %d–%d, segment %d–%d, state files %d, import journal %d, watermark %d",
+		chunk.V1, chunk.CurrentVersion, seg.V1, seg.CurrentVersion, index.CurrentVersion, journalVersion, compact.WatermarkVersion)
 }

@@ -23,7 +23,7 @@ func segRegions(t *testing.T) ([]byte, []testBlock, map[string][2]int64) {
 	}
 	defer r.Close()
 	bm := r.Blocks()
-	ft, err := decodeFooter(data[len(data)-footerLen:], "k.seg", int64(len(data)-footerLen), bm[0].Offset)
+	ft, err := decodeFooter(data[len(data)-footerLen:], "k.seg", int64(len(data)-footerLen), bm[0].Offset, CurrentVersion)
 	if err != nil {
 		t.Fatal(err)
 	}

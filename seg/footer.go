@@ -13,6 +13,7 @@ type footer struct {
 	indexOff, bloomOff int64
 	indexLen, bloomLen int64
 	rows               int64
+	keysLen            int64 // version 2 on: the key span section, from bloomOff+bloomLen to the footer
 }
 
 func appendFooter(dst []byte, f *footer) []byte {
@@ -59,9 +60,9 @@ func damagedFooterError(b []byte, path string, off int64) error {
 }
 
 // decodeFooter parses a valid footer read at file offset off and checks
-// that the index and bloom lie back to back between the frames, which
-// start at frameStart, and the footer.
-func decodeFooter(b []byte, path string, off, frameStart int64) (footer, error) {
+// that the index and bloom (and from version 2 on the key span) lie back
+// to back between the frames, which start at frameStart, and the footer.
+func decodeFooter(b []byte, path string, off, frameStart int64, v Version) (footer, error) {
 	c := cursor{buf: b, base: off, path: path, section: sectionFooter}
 	var f footer
 	f.indexOff = int64(c.u64("index offset"))
@@ -69,13 +70,25 @@ func decodeFooter(b []byte, path string, off, frameStart int64) (footer, error) 
 	f.bloomOff = int64(c.u64("bloom offset"))
 	f.bloomLen = int64(c.u32("bloom length"))
 	f.rows = int64(c.u64("total rows"))
+	bloomEnd := off // where the bloom ends
+	if v >= V2 {
+		// The key span is what lies between the bloom and the footer.
+		if f.bloomOff >= 0 && f.bloomLen >= 0 && f.bloomOff <= off && f.bloomLen <= off-f.bloomOff {
+			f.keysLen = off - f.bloomOff - f.bloomLen
+		}
+		if f.keysLen < 1+crcLen || f.keysLen > maxKeySpanLen {
+			return f, corrupt(path, sectionFooter, off+20, "bloom of %d bytes at %d leaves %d bytes before the footer at %d for the key span, want %d..%d",
+				f.bloomLen, f.bloomOff, f.keysLen, off, 1+crcLen, maxKeySpanLen)
+		}
+		bloomEnd = off - f.keysLen
+	}
 	switch {
 	case f.indexOff < frameStart || f.indexOff > off:
 		return f, corrupt(path, sectionFooter, off, "index offset %d outside %d..%d", f.indexOff, frameStart, off)
 	case f.indexLen < crcLen || f.indexLen > int64(indexLen(MaxBlocks)) || f.bloomOff != f.indexOff+f.indexLen:
 		return f, corrupt(path, sectionFooter, off+8, "index of %d bytes at %d does not end at the bloom offset %d", f.indexLen, f.indexOff, f.bloomOff)
-	case f.bloomLen < 1+1+crcLen || f.bloomLen > maxBloomLen || f.bloomOff+f.bloomLen != off:
-		return f, corrupt(path, sectionFooter, off+20, "bloom of %d bytes at %d does not end at the footer offset %d", f.bloomLen, f.bloomOff, off)
+	case f.bloomLen < 1+1+crcLen || f.bloomLen > maxBloomLen || f.bloomOff+f.bloomLen != bloomEnd:
+		return f, corrupt(path, sectionFooter, off+20, "bloom of %d bytes at %d does not end at %d", f.bloomLen, f.bloomOff, bloomEnd)
 	case f.rows < 0:
 		return f, corrupt(path, sectionFooter, off+24, "total rows %d", uint64(f.rows))
 	}

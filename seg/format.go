@@ -20,6 +20,8 @@ import (
 //	         <8b min seq> <8b max seq> <8b min time> <8b max time> <4b block CRC>
 //	         then <4b CRC-32C of the entries>
 //	bloom:   <1b k> <uvarint m> <ceil(m/8) bytes> <4b CRC-32C of the above>
+//	keys:    (version 2 on) <1b state> [state 2: <uvarint n> <n bytes: least key>
+//	         <uvarint n> <n bytes: greatest key>] <4b CRC-32C of the above>
 //	footer:  <8b index offset> <4b index length> <8b bloom offset>
 //	         <4b bloom length> <8b total rows> <4b CRC-32C of the 32 bytes
 //	         before> <4b "TSQF">
@@ -42,8 +44,11 @@ type Version uint8
 const (
 	// V1 is the first segment format.
 	V1 Version = 1
+	// V2 adds the key span section between the bloom filter and the
+	// footer.
+	V2 Version = 2
 	// CurrentVersion is what Writers write.
-	CurrentVersion = V1
+	CurrentVersion = V2
 )
 
 func (v Version) String() string { return fmt.Sprintf("v%d", uint8(v)) }

@@ -1,6 +1,7 @@
 package seg
 
 import (
+	"bytes"
 	"errors"
 	"testing"
 
@@ -19,6 +20,17 @@ func FuzzOpen(f *testing.F) {
 	writeSegment(f, mem, "sealed", blocks, true)
 	writeSegment(f, mem, "unsealed", blocks, false)
 	sealed, unsealed := fileBytes(f, mem, "sealed"), fileBytes(f, mem, "unsealed")
+	w, err := Create(mem, "keyed", "cpu", 1, 100)
+	if err != nil {
+		f.Fatal(err)
+	}
+	appendAll(f, w, blocks)
+	var span KeySpan
+	span.AddString("k-01")
+	span.AddString("k-99")
+	w.AddKeys(&span, len(blocks))
+	sealClose(f, w)
+	f.Add(fileBytes(f, mem, "keyed"))
 	f.Add(sealed)
 	f.Add(unsealed)
 	f.Add(unsealed[:len(unsealed)-7])
@@ -77,4 +89,9 @@ func readAll(t *testing.T, r *Reader) {
 		}
 	}
 	r.MayContainSeries("x")
+	k := r.Keys()
+	if lo, hi, ok := k.Bounds(); ok && (!k.MayHold(lo) || !k.MayHold(hi) || bytes.Compare(lo, hi) > 0) {
+		t.Fatalf("key span %q..%q rules out its own bounds", lo, hi)
+	}
+	k.MayHoldAny([][]byte{[]byte("a"), []byte("k-5")})
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"flag"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -41,6 +42,7 @@ func goldenSegment(t *testing.T) []byte {
 		t.Fatal(err)
 	}
 	w.AddSeries(`cpu{host="a"}`)
+	w.AddKeys(&KeySpan{}, 2) // no keyed put
 	if err := w.Seal(); err != nil {
 		t.Fatal(err)
 	}
@@ -124,6 +126,21 @@ func annotate(b []byte) string {
 	m := d.uvarint("bloom: m bits")
 	d.bytes(int((m+7)/8), "bloom: bits")
 	d.crc("the bloom filter")
+	if b[4] >= byte(V2) {
+		switch st := b[d.off]; st {
+		case spanBounds:
+			d.line(1, "key span: state %d (bounds follow)", st)
+			n := d.uvarint("key span: least key length")
+			d.line(int(n), "key span: least key %q", b[d.off:d.off+int(n)])
+			n = d.uvarint("key span: greatest key length")
+			d.line(int(n), "key span: greatest key %q", b[d.off:d.off+int(n)])
+		case spanNone:
+			d.line(1, "key span: state %d (no keyed put)", st)
+		default:
+			d.line(1, "key span: state %d (keys unknown)", st)
+		}
+		d.crc("the key span")
+	}
 	d.u64("footer: index offset")
 	d.u32("footer: index length")
 	d.u64("footer: bloom offset")
@@ -136,7 +153,7 @@ func annotate(b []byte) string {
 
 func TestGolden(t *testing.T) {
 	b := goldenSegment(t)
-	testdata.Golden(t, "testdata/golden_v1.txt", annotate(b), *update)
+	testdata.Golden(t, "testdata/golden_v2.txt", annotate(b), *update)
 	// The golden bytes still open, read and verify.
 	mem := vfs.NewMem()
 	putFile(t, mem, "golden.seg", b)
@@ -148,4 +165,51 @@ func TestGolden(t *testing.T) {
 	if err := r.Verify(); err != nil || !r.Sealed() || len(r.Blocks()) != 2 || r.Rows() != 6 || !r.MayContainSeries(`cpu{host="a"}`) {
 		t.Fatalf("golden segment: %v, sealed %v, %d blocks, %d rows", err, r.Sealed(), len(r.Blocks()), r.Rows())
 	}
+	if k := r.Keys(); !k.Empty() || k.MayHold([]byte("a")) {
+		t.Fatalf("golden segment's key span %+v, want no keyed put", k)
+	}
+}
+
+// TestGoldenV1 reads the version 1 worked example, which writers no
+// longer write: it opens, reads and verifies, and its keys are unknown.
+func TestGoldenV1(t *testing.T) {
+	b := goldenV1(t)
+	mem := vfs.NewMem()
+	putFile(t, mem, "golden.seg", b)
+	r, err := Open(mem, "golden.seg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if err := r.Verify(); err != nil || r.Header().Version != V1 || !r.Sealed() || len(r.Blocks()) != 2 || r.Rows() != 6 || !r.MayContainSeries(`cpu{host="a"}`) {
+		t.Fatalf("golden v1 segment: %v, %v, sealed %v, %d blocks, %d rows", err, r.Header().Version, r.Sealed(), len(r.Blocks()), r.Rows())
+	}
+	if k := r.Keys(); k.Known() || !k.MayHold([]byte("any")) {
+		t.Fatalf("a version 1 segment's key span %+v, want unknown", k)
+	}
+}
+
+// goldenV1 returns the bytes of the version 1 worked example, checking
+// that they annotate back to the dump.
+func goldenV1(t *testing.T) []byte {
+	text, err := os.ReadFile("testdata/golden_v1.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b []byte
+	for _, line := range strings.Split(strings.TrimSpace(string(text)), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			t.Fatalf("golden line %q", line)
+		}
+		h, err := hex.DecodeString(f[1])
+		if err != nil {
+			t.Fatalf("golden line %q: %v", line, err)
+		}
+		b = append(b, h...)
+	}
+	if got := annotate(b); got != string(text) {
+		t.Fatalf("the version 1 dump does not annotate back to itself:\n%s", got)
+	}
+	return b
 }

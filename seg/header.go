@@ -47,7 +47,7 @@ func decodeHeader(b []byte, path string) (Header, int64, error) {
 	c.magic(headerMagic)
 	var h Header
 	at := c.off
-	if h.Version = Version(c.u8("version")); c.err == nil && h.Version != V1 {
+	if h.Version = Version(c.u8("version")); c.err == nil && h.Version != V1 && h.Version != V2 {
 		c.off = at
 		c.fail("unsupported segment format version %d", uint8(h.Version))
 	}

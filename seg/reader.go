@@ -20,6 +20,7 @@ type Reader struct {
 	blocks []BlockMeta // in seq order; tile the file from the header on
 	rows   int64       // sum of blocks' rows
 	bloom  *bloom      // series filter of a sealed segment, nil if unsealed
+	keys   KeySpan     // keyed puts' keys of a sealed segment of version 2 on; else unknown
 	size   int64       // the file's size at Open
 }
 
@@ -46,7 +47,7 @@ func Open(fsys vfs.FS, path string) (*Reader, error) {
 // one file even if path is replaced meanwhile. The Reader's Close closes
 // f.
 func OpenFile(f vfs.File, path string) (*Reader, error) {
-	r := &Reader{f: f, path: path}
+	r := &Reader{f: f, path: path, keys: UnknownKeys()}
 	if err := r.load(); err != nil {
 		return nil, err
 	}
@@ -76,11 +77,11 @@ func (r *Reader) load() error {
 
 // loadSealed reads the footer, the index and the bloom filter.
 func (r *Reader) loadSealed(l *layout) error {
-	ft, err := decodeFooter(l.foot, r.path, l.footOff(), l.hdrLen)
+	ft, err := decodeFooter(l.foot, r.path, l.footOff(), l.hdrLen, l.hdr.Version)
 	if err != nil {
 		return err
 	}
-	buf := make([]byte, ft.indexLen+ft.bloomLen) // both lie inside the file
+	buf := make([]byte, ft.indexLen+ft.bloomLen+ft.keysLen) // all lie inside the file
 	if err := readFull(r.f, r.path, buf, ft.indexOff); err != nil {
 		return err
 	}
@@ -91,8 +92,13 @@ func (r *Reader) loadSealed(l *layout) error {
 	if r.rows != ft.rows {
 		return corrupt(r.path, sectionFooter, l.footOff()+24, "total rows %d, the index sums to %d", ft.rows, r.rows)
 	}
-	if r.bloom, err = decodeBloom(buf[ft.indexLen:], r.path, ft.bloomOff); err != nil {
+	if r.bloom, err = decodeBloom(buf[ft.indexLen:ft.indexLen+ft.bloomLen], r.path, ft.bloomOff); err != nil {
 		return err
+	}
+	if ft.keysLen > 0 {
+		if r.keys, err = decodeKeySpan(buf[ft.indexLen+ft.bloomLen:], r.path, ft.bloomOff+ft.bloomLen); err != nil {
+			return err
+		}
 	}
 	r.sealed = true
 	return nil
@@ -134,6 +140,11 @@ func (r *Reader) Find(seq uint64) int {
 func (r *Reader) MayContainSeries(name string) bool {
 	return r.bloom == nil || r.bloom.mayContain(name)
 }
+
+// Keys returns the span of the keys of the segment's keyed puts: unknown
+// for an unsealed segment, one of version 1, and one whose writer was not
+// told every block's keys.
+func (r *Reader) Keys() KeySpan { return r.keys }
 
 // ReadBlock reads the bytes of block i into dst's backing array when it is
 // large enough (else a new one) and returns them, after checking the

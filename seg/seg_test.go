@@ -39,7 +39,7 @@ func TestRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer r.Close()
-			if h := r.Header(); h != (Header{Version: V1, Stream: "cpu", Generation: 1, FirstSeq: 100}) {
+			if h := r.Header(); h != (Header{Version: CurrentVersion, Stream: "cpu", Generation: 1, FirstSeq: 100}) {
 				t.Fatalf("header %+v", h)
 			}
 			if r.Sealed() != tc.seal {

@@ -29,6 +29,9 @@ type Writer struct {
 	noBloom bool                // some block's series are unknown: write no filter
 	fpRate  float64
 
+	keys      KeySpan // keys of the keyed puts of the blocks told (AddKeys)
+	keyBlocks int     // blocks whose keys were told
+
 	sealed     bool  // the trailer is written; no more blocks
 	closed     bool  // Close was called
 	err        error // first write or sync failure; sticky
@@ -242,6 +245,15 @@ func (w *Writer) Sync() error {
 // twice is harmless.
 func (w *Writer) AddSeries(name string) { w.series[seriesHash(name)] = struct{}{} }
 
+// AddKeys records that the last blocks appended (empty frames included)
+// hold keyed puts only with keys in span. The sealed segment's key span
+// is written only when every block's keys were told (blocks added up to
+// the blocks appended); otherwise it says that any key may be present.
+func (w *Writer) AddKeys(span *KeySpan, blocks int) {
+	w.keys.Merge(span)
+	w.keyBlocks += blocks
+}
+
 // SetBloomFPRate sets the bloom filter's target false-positive rate,
 // clamped to [1e-6, 0.5]. The default is DefaultBloomFPRate.
 func (w *Writer) SetBloomFPRate(p float64) {
@@ -251,7 +263,8 @@ func (w *Writer) SetBloomFPRate(p float64) {
 	w.fpRate = min(p, 0.5)
 }
 
-// Seal writes the block index, the series bloom filter and the footer,
+// Seal writes the block index, the series bloom filter, the key span and
+// the footer,
 // then syncs: the segment is then immutable. Close the Writer after.
 func (w *Writer) Seal() error {
 	if err := w.writeTrailer(); err != nil {
@@ -265,7 +278,7 @@ func (w *Writer) Seal() error {
 // surviving a crash before then.
 func (w *Writer) SealUnsynced() error { return w.writeTrailer() }
 
-// writeTrailer writes index, bloom and footer without syncing.
+// writeTrailer writes index, bloom, key span and footer without syncing.
 func (w *Writer) writeTrailer() error {
 	if err := w.check("seal"); err != nil {
 		return err
@@ -283,6 +296,13 @@ func (w *Writer) writeTrailer() error {
 	ft.bloomOff = ft.indexOff + ft.indexLen
 	w.buf = appendBloom(w.buf, bf)
 	ft.bloomLen = int64(len(w.buf)) - ft.indexLen
+	if w.hdr.Version >= V2 { // a version 1 file reopened for recovery keeps its layout
+		keys := &w.keys
+		if w.keyBlocks != len(w.blocks) {
+			keys = &KeySpan{unknown: true}
+		}
+		w.buf = appendKeySpan(w.buf, keys)
+	}
 	w.buf = appendFooter(w.buf, &ft)
 	if err := w.write(w.buf); err != nil {
 		return fmt.Errorf("seg: seal %s: %w", w.path, err)

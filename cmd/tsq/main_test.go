@@ -45,7 +45,7 @@ func TestHelpAndVersion(t *testing.T) {
 	if r := runTSQ(t, "", "help", "query"); r.code != 0 || !strings.Contains(r.stdout, "-plot") {
 		t.Errorf("help query: %+v", r)
 	}
-	if r := runTSQ(t, "", "version"); r.code != 0 || !strings.HasPrefix(r.stdout, "tsq ") || !strings.Contains(r.stdout, fmt.Sprintf("formats: block 1–%d, segment 1", chunk.CurrentVersion)) {
+	if r := runTSQ(t, "", "version"); r.code != 0 || !strings.HasPrefix(r.stdout, "tsq ") || !strings.Contains(r.stdout, fmt.Sprintf("formats: block 1–%d, segment 1–%d,", chunk.CurrentVersion, seg.CurrentVersion)) {
 		t.Errorf("version: %+v", r)
 	}
 }

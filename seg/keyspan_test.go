@@ -1,0 +1,204 @@
+package seg
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tsqdb/tsq/internal/vfs"
+)
+
+// TestKeySpanBounds checks Add, AddString and Merge against the least and
+// greatest key, and that MayHold and MayHoldAny never rule out a key
+// added, keys cut to MaxSpanKey bytes included.
+func TestKeySpanBounds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	long := strings.Repeat("k", MaxSpanKey)
+	for round := range 200 {
+		var a, b, all KeySpan
+		var keys [][]byte
+		for i := range 1 + rng.IntN(40) {
+			k := []byte{byte('a' + rng.IntN(6))}
+			if rng.IntN(3) == 0 {
+				k = append([]byte(long), byte('a'+rng.IntN(6))) // cut to the same MaxSpanKey bytes
+			}
+			k = append(k, byte('0'+rng.IntN(10)))
+			keys = append(keys, k)
+			if i%2 == 0 {
+				a.Add(k)
+			} else {
+				b.AddString(string(k))
+			}
+		}
+		all.Merge(&a)
+		all.Merge(&b)
+		lo, hi, ok := all.Bounds()
+		sorted := slices.Clone(keys)
+		slices.SortFunc(sorted, bytes.Compare)
+		if !ok || !bytes.Equal(lo, cutKey(sorted[0])) || !bytes.Equal(hi, cutKey(sorted[len(sorted)-1])) {
+			t.Fatalf("round %d: bounds %q..%q (%v), want %q..%q", round, lo, hi, ok, cutKey(sorted[0]), cutKey(sorted[len(sorted)-1]))
+		}
+		for _, k := range keys {
+			if !all.MayHold(k) || !all.MayHoldAny([][]byte{k}) {
+				t.Fatalf("round %d: key %q added is ruled out by %q..%q", round, k, lo, hi)
+			}
+		}
+		// MayHoldAny agrees with MayHold over sorted probes.
+		var probes [][]byte
+		for range rng.IntN(5) {
+			probes = append(probes, []byte{byte('a' + rng.IntN(8)), byte('0' + rng.IntN(10))})
+		}
+		slices.SortFunc(probes, bytes.Compare)
+		want := slices.ContainsFunc(probes, all.MayHold)
+		if got := all.MayHoldAny(probes); got != want {
+			t.Fatalf("round %d: MayHoldAny(%q) = %v over %q..%q, MayHold says %v", round, probes, got, lo, hi, want)
+		}
+	}
+	var none KeySpan
+	if !none.Empty() || none.MayHold([]byte("a")) || none.MayHoldAny([][]byte{[]byte("a")}) {
+		t.Fatal("an empty span holds a key")
+	}
+	unk := UnknownKeys()
+	if unk.Known() || !unk.MayHold([]byte("a")) || !unk.MayHoldAny(nil) {
+		t.Fatal("an unknown span rules a key out")
+	}
+	none.Merge(&unk)
+	if none.Known() {
+		t.Fatal("merging an unknown span gave a known one")
+	}
+}
+
+// TestKeySpanSealed writes segments whose blocks' keys were told, all or
+// not, and reads their spans back.
+func TestKeySpanSealed(t *testing.T) {
+	mem := vfs.NewMem()
+	blocks := makeBlocks(t, 100, 3)
+	var span KeySpan
+	span.AddString("order-00017")
+	span.AddString("order-00003")
+	span.AddString(strings.Repeat("z", 2*MaxSpanKey))
+	for _, c := range []struct {
+		name string
+		told int
+		span *KeySpan
+		want string
+	}{
+		{"all", 3, &span, "bounds"},
+		{"none", 3, &KeySpan{}, "none"},
+		{"partly", 2, &span, "unknown"},
+		{"untold", 0, nil, "unknown"},
+	} {
+		w, err := Create(mem, c.name, "cpu", 1, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		appendAll(t, w, blocks)
+		if c.span != nil {
+			w.AddKeys(c.span, c.told)
+		}
+		sealClose(t, w)
+		r := openReader(t, mem, c.name)
+		k := r.Keys()
+		lo, hi, ok := k.Bounds()
+		got := map[bool]string{true: "bounds", false: "none"}[ok]
+		if !k.Known() {
+			got = "unknown"
+		}
+		if got != c.want {
+			t.Fatalf("%s: key span %s, want %s", c.name, got, c.want)
+		}
+		if got == "bounds" && (string(lo) != "order-00003" || string(hi) != strings.Repeat("z", MaxSpanKey)) {
+			t.Fatalf("%s: bounds %q..%q", c.name, lo, hi)
+		}
+		if got == "bounds" && (k.MayHold([]byte("order-00002")) || !k.MayHold([]byte("order-00009")) || !k.MayHold([]byte(strings.Repeat("z", 3*MaxSpanKey)))) {
+			t.Fatalf("%s: MayHold disagrees with %q..%q", c.name, lo, hi)
+		}
+		if err := r.Verify(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestKeySpanCorrupt damages the key span section of a sealed segment:
+// each damage is reported as corruption of the section (or of the footer
+// that bounds it), never as a span.
+func TestKeySpanCorrupt(t *testing.T) {
+	mem := vfs.NewMem()
+	w, err := Create(mem, "s", "cpu", 1, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	appendAll(t, w, makeBlocks(t, 100, 2))
+	var span KeySpan
+	span.AddString("a")
+	span.AddString("b")
+	w.AddKeys(&span, 2)
+	sealClose(t, w)
+	good := fileBytes(t, mem, "s")
+	foot := len(good) - footerLen
+	keysOff := int(binary.LittleEndian.Uint64(good[foot+12:]) + uint64(binary.LittleEndian.Uint32(good[foot+20:])))
+	section := good[keysOff:foot]
+	reseal := func(body []byte) []byte {
+		out := append(slices.Clone(good[:keysOff]), body...)
+		out = binary.LittleEndian.AppendUint32(out, checksum(body))
+		return append(out, good[foot:]...) // the footer's offsets stay right only when the length is kept
+	}
+	for _, c := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"crc", func() []byte { b := slices.Clone(good); b[keysOff+2] ^= 1; return b }(), "key span CRC"},
+		{"state", reseal(append([]byte{7}, section[1:len(section)-crcLen]...)), "state 7"},
+		{"order", reseal([]byte{spanBounds, 1, 'b', 1, 'a'}), "above the greatest"},
+		{"trailing", func() []byte {
+			body := binary.LittleEndian.AppendUint32([]byte{spanNone}, checksum([]byte{spanNone}))
+			return append(append(append(slices.Clone(good[:keysOff]), body...), 0, 0, 0, 0), good[foot:]...)
+		}(), "after the key span"},
+		{"length", reseal([]byte{spanBounds, 0xff, 0x7f, 'a'}), "exceeds"},
+	} {
+		putFile(t, mem, c.name, c.data)
+		_, err := Open(mem, c.name)
+		if err == nil || !isCorrupt(err) || !strings.Contains(err.Error(), c.want) {
+			t.Fatalf("%s: Open: %v, want corruption saying %q", c.name, err, c.want)
+		}
+	}
+	// A key span longer than the section may be is the footer's fault.
+	long := slices.Clone(good[:keysOff])
+	long = append(long, make([]byte, maxKeySpanLen+1)...)
+	long = append(long, good[foot:]...)
+	putFile(t, mem, "long", long)
+	if _, err := Open(mem, "long"); err == nil || !isCorrupt(err) || !strings.Contains(err.Error(), "footer") {
+		t.Fatalf("an oversized key span: %v", err)
+	}
+}
+
+// TestRecoverV1Seals: a version 1 segment left unsealed is recovered and
+// sealed in its own layout, without a key span, and reads as version 1.
+func TestRecoverV1Seals(t *testing.T) {
+	b := goldenV1(t)
+	mem := vfs.NewMem()
+	indexOff := binary.LittleEndian.Uint64(b[len(b)-footerLen:])
+	putFile(t, mem, "v1", b[:indexOff]) // the frames, no trailer
+	w, _, err := OpenWriter(mem, "v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var span KeySpan
+	span.AddString("k")
+	w.AddKeys(&span, len(w.Blocks()))
+	sealClose(t, w)
+	// The frames and index are the original's; the bloom differs (the
+	// golden block has no series column to recover series from).
+	bloomOff := binary.LittleEndian.Uint64(b[len(b)-footerLen+12:])
+	if got := fileBytes(t, mem, "v1"); !bytes.Equal(got[:bloomOff], b[:bloomOff]) || strings.Contains(annotate(got), "key span") {
+		t.Fatalf("the recovered version 1 segment:\n%s", annotate(got))
+	}
+	r := openReader(t, mem, "v1")
+	if k := r.Keys(); r.Header().Version != V1 || k.Known() {
+		t.Fatalf("recovered: %v, key span known %v", r.Header().Version, k.Known())
+	}
+}
