@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/tsqdb/tsq/chunk"
+	"github.com/tsqdb/tsq/seg"
 )
 
 // maxFrameBytes bounds the estimated raw size of one frame's block, well
@@ -28,6 +29,7 @@ type builder struct {
 	byName     map[string]*fieldCol // every column ever used, active or not
 	seriesSet  map[string]struct{}  // distinct series of the frame
 	lastSeries string
+	keys       seg.KeySpan // keys of the frame's keyed puts
 
 	columns []chunk.Column
 }
@@ -87,6 +89,7 @@ func (b *builder) reset() {
 	b.cols = b.cols[:0]
 	clear(b.seriesSet)
 	b.lastSeries = ""
+	b.keys.Reset()
 }
 
 func (c *fieldCol) reset() {
@@ -126,6 +129,9 @@ func (b *builder) addBase(seq uint64, t int64, series, key string, op Op, day in
 	b.op = append(b.op, int64(op))
 	b.series = append(b.series, series)
 	b.key = append(b.key, key)
+	if key != "" && op == OpPut {
+		b.keys.AddString(key)
+	}
 	if series != b.lastSeries || b.rows == 0 {
 		b.seriesSet[series] = struct{}{}
 		b.lastSeries = series

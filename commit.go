@@ -396,7 +396,7 @@ func (st *stream) flush() error {
 	if st.buf, err = st.enc.Append(st.buf[:0], &blk, opts); err != nil {
 		return fmt.Errorf("tsq: stream %q: encode block: %w", st.name, err)
 	}
-	if _, err := st.place(st.buf, false, b.frameMeta(), b.day, b.seriesSet); err != nil {
+	if _, err := st.place(st.buf, false, b.frameMeta(), b.day, b.seriesSet, &b.keys); err != nil {
 		return err
 	}
 	b.reset()
@@ -419,7 +419,7 @@ func (b *builder) frameMeta() seg.BlockMeta {
 // the active segment, rolling as needed, or queues it behind the
 // background rolls. owned says the queue may keep data. Caller holds mu.
 // It reports whether the queue kept data.
-func (st *stream) place(data []byte, owned bool, meta seg.BlockMeta, day int64, set map[string]struct{}) (kept bool, err error) {
+func (st *stream) place(data []byte, owned bool, meta seg.BlockMeta, day int64, set map[string]struct{}, keys *seg.KeySpan) (kept bool, err error) {
 	if err := st.ensureSegment(day, int64(len(data)+seg.FrameHeaderLen), meta.MinSeq); err != nil {
 		return false, err
 	}
@@ -428,18 +428,20 @@ func (st *stream) place(data []byte, owned bool, meta seg.BlockMeta, day int64, 
 		return false, err
 	}
 	if done {
-		return false, st.writeFrame(data, meta, nil, set)
+		return false, st.writeFrame(data, meta, nil, set, keys)
 	}
-	st.enqueue(data, owned, meta, set) // behind the background seals (roll.go)
+	st.enqueue(data, owned, meta, set, keys) // behind the background seals (roll.go)
 	return owned, nil
 }
 
 // writeFrame appends an encoded frame to the active segment holding the
-// series listed or in set. Caller holds mu.
-func (st *stream) writeFrame(data []byte, meta seg.BlockMeta, series []string, set map[string]struct{}) error {
+// series listed or in set and keyed puts of the keys in keys. Caller
+// holds mu.
+func (st *stream) writeFrame(data []byte, meta seg.BlockMeta, series []string, set map[string]struct{}, keys *seg.KeySpan) error {
 	if err := st.w.Append(data, meta); err != nil {
 		return streamErr(st.name, err)
 	}
+	st.w.AddKeys(keys, 1)
 	for s := range set {
 		st.w.AddSeries(s)
 	}

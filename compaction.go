@@ -75,7 +75,7 @@ type CompactStats struct {
 	SegmentsExamined         int
 	SegmentsRewritten        int
 	SegmentsClean            int
-	SegmentsSkipped          int // ruled out by bloom or seq bounds
+	SegmentsSkipped          int // ruled out by seq bounds, the series bloom or the key span
 	Reconciled               int // segments whose metadata disagreed with disk, reloaded
 	// Rows dropped: superseded by a later delete (record), by a later put
 	// of the key (update), by a drop of the series (series); soft deleted.

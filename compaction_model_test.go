@@ -182,6 +182,9 @@ func TestCompactModel(t *testing.T) {
 			t.Fatalf("seed %d: token %s of a row read is not on disk: the check reads nothing", seed, tok)
 		}
 	}
+	// Every segment's key span holds its keyed puts (compaction rules
+	// segments out by it).
+	checkSpansHoldKeys(t, m.mem, "db/streams/ev")
 	t.Logf("steps by kind: %v; rows appended %d; %d tokens on disk", counts, len(or.rows), len(onDisk))
 }
 

@@ -138,7 +138,7 @@ func (st *stream) placeEncoded(wait bool) error {
 		if j.err != nil {
 			return j.err
 		}
-		kept, err := st.place(j.buf, true, j.meta, j.b.day, j.b.seriesSet)
+		kept, err := st.place(j.buf, true, j.meta, j.b.day, j.b.seriesSet, &j.b.keys)
 		if err != nil {
 			return err
 		}

@@ -33,8 +33,9 @@ type frame struct {
 	buf       []byte
 	meta      seg.BlockMeta
 	firstTime int64
-	series    []string // distinct series, copied
-	inBytes   int64    // input bytes of the rows
+	series    []string    // distinct series, copied
+	keys      seg.KeySpan // keys of the keyed puts
+	inBytes   int64       // input bytes of the rows
 }
 
 // zstdWindow is the largest window a zstd-compressed input's frames may
@@ -352,6 +353,7 @@ func (run *importRun) writeFrame(w *seg.Writer, f *frame) (*seg.Writer, error) {
 	for _, sr := range f.series {
 		w.AddSeries(sr)
 	}
+	w.AddKeys(&f.keys, 1)
 	st := &run.stats // the writer's alone until the import ends
 	if st.MinTime > f.meta.MinTime || run.rows.Load() == 0 {
 		st.MinTime = f.meta.MinTime
@@ -400,6 +402,12 @@ func (e *blockEncoder) encode(f *frame, b *ingest.Batch, first uint64, stream st
 	}
 	e.series = b.Strings(slices.Grow(e.series[:0], n), b.Series[:n])
 	e.key = b.Strings(slices.Grow(e.key[:0], n), b.Key[:n])
+	f.keys.Reset()
+	for i, k := range e.key {
+		if k != "" && Op(e.op[i]) == OpPut {
+			f.keys.AddString(k)
+		}
+	}
 	cols := append(e.cols[:0],
 		chunk.Column{Name: colSeq, Type: chunk.Int64, Ints: e.seq},
 		chunk.Column{Name: colTime, Type: chunk.Int64, Ints: b.Time[:n]},

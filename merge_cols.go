@@ -123,6 +123,11 @@ func (b *builder) appendSrc(src *mergeSrc, lo, hi int) {
 		}
 		b.bytes += 16 + len(s) + len(src.key[lo+i]) + src.fixed
 	}
+	for i, k := range src.key[lo:hi] {
+		if k != "" && Op(src.op.Ints[lo+i]) == OpPut {
+			b.keys.AddString(k)
+		}
+	}
 	b.rows += hi - lo
 	for _, f := range src.fields {
 		if !anyValid(f, lo, hi) {

@@ -66,6 +66,7 @@ type queuedFrame struct {
 	data   []byte
 	meta   seg.BlockMeta
 	series []string
+	keys   seg.KeySpan // its own copy
 }
 
 // rollState is a stream's background rolls: the seal jobs, oldest
@@ -162,6 +163,7 @@ func (j *rollJob) run(stream string) {
 			for _, s := range q.series {
 				w.AddSeries(s)
 			}
+			w.AddKeys(&q.keys, 1)
 		}
 		return w.SealUnsynced() // synced by the tick (durable.go)
 	}()
@@ -271,7 +273,7 @@ func (st *stream) settleRoll() error {
 	st.w, st.active, st.blocks = n.nw, sf, nil
 	for i := range r.queue {
 		q := &r.queue[i]
-		if err := st.writeFrame(q.data, q.meta, q.series, nil); err != nil {
+		if err := st.writeFrame(q.data, q.meta, q.series, nil, &q.keys); err != nil {
 			return err
 		}
 	}
@@ -283,11 +285,12 @@ func (st *stream) settleRoll() error {
 
 // enqueue keeps an encoded frame until its segment exists: data itself
 // if owned, else a copy.
-func (st *stream) enqueue(data []byte, owned bool, meta seg.BlockMeta, set map[string]struct{}) {
+func (st *stream) enqueue(data []byte, owned bool, meta seg.BlockMeta, set map[string]struct{}, keys *seg.KeySpan) {
 	if !owned {
 		data = slices.Clone(data)
 	}
 	q := queuedFrame{data: data, meta: meta}
+	q.keys.Merge(keys) // a copy: the caller's builder is reused
 	for s := range set {
 		q.series = append(q.series, s)
 	}

@@ -20,6 +20,7 @@ func Fold(ctx context.Context, fsys vfs.FS, segs []Segment, lo, hi uint64, cap i
 // fold is Fold keeping up to nameLimit series names in the snapshot.
 func fold(ctx context.Context, fsys vfs.FS, segs []Segment, lo, hi uint64, cap, nameLimit int) (*Snapshot, uint64, error) {
 	snap := newSnapshot(nameLimit)
+	snap.keys = &tombKeys{}
 	var size tableSizer
 	size.start(snap.recs, hi-lo, cap)
 	var dec chunk.Decoder

@@ -327,13 +327,25 @@ func addSeqs(b *roaring64.Bitmap, s []uint64) {
 }
 
 // candidates returns the segments that may hold a row the chunk drops,
-// and how many were ruled out.
+// and how many were ruled out: by seq bounds, by the series bloom, or by
+// the key span when the snapshot lists its record tombstones' keys and
+// the segment's bloom holds none of the dropped series.
 func candidates(cfg *Config, d *decider) (todo []string, skipped int, err error) {
-	var names []string
-	if d.snap.Series() <= cfg.BloomCutoff {
+	var names, drops []string
+	useBloom := d.snap.Series() <= cfg.BloomCutoff
+	if useBloom {
 		d.snap.EachSeries(func(s string) bool { names = append(names, s); return true })
 	}
-	useBloom := d.snap.Series() <= cfg.BloomCutoff
+	keys := d.snap.keys
+	if keys != nil && d.snap.drops.len() > 0 && d.snap.manyDrops {
+		keys = nil // a drop may touch any segment: no ruling out by keys
+	}
+	if keys != nil {
+		keys.sort()
+		for s := range d.snap.dropNames {
+			drops = append(drops, s)
+		}
+	}
 	for _, s := range cfg.Segments {
 		if s.FirstSeq > d.chunkEnd {
 			skipped++
@@ -347,8 +359,8 @@ func candidates(cfg *Config, d *decider) (todo []string, skipped int, err error)
 			skipped++
 			continue
 		}
-		if useBloom {
-			hit, err := bloomHit(cfg.FS, s.Path, names)
+		if useBloom || keys != nil {
+			hit, err := mayHit(cfg.FS, s.Path, useBloom, names, keys, drops)
 			if err != nil {
 				return nil, 0, err
 			}
@@ -362,24 +374,30 @@ func candidates(cfg *Config, d *decider) (todo []string, skipped int, err error)
 	return todo, skipped, nil
 }
 
-func rankBelow(s *roaring64.Bitmap, seq uint64) uint64 {
-	if seq == 0 {
-		return 0
-	}
-	return s.Rank(seq - 1)
-}
-
-// bloomHit reports whether the segment's series bloom may hold a name.
-func bloomHit(fsys vfs.FS, path string, names []string) (bool, error) {
+// mayHit reports whether the segment may hold a row a tombstone of the
+// chunk supersedes: with useBloom, its series bloom must hold one of
+// names (the series of every tombstone); with keys (not nil, sorted),
+// it must hold one of drops (the dropped series) or a keyed put whose
+// key the tombstones' keys may equal (its key span).
+func mayHit(fsys vfs.FS, path string, useBloom bool, names []string, keys *tombKeys, drops []string) (bool, error) {
 	r, err := seg.Open(fsys, path)
 	if err != nil {
 		return false, err
 	}
 	defer r.Close()
-	for _, n := range names {
-		if r.MayContainSeries(n) {
-			return true, nil
-		}
+	if useBloom && !slices.ContainsFunc(names, r.MayContainSeries) {
+		return false, nil
 	}
-	return false, nil
+	if keys == nil || slices.ContainsFunc(drops, r.MayContainSeries) {
+		return true, nil
+	}
+	span := r.Keys()
+	return keys.mayHit(&span), nil
+}
+
+func rankBelow(s *roaring64.Bitmap, seq uint64) uint64 {
+	if seq == 0 {
+		return 0
+	}
+	return s.Rank(seq - 1)
 }

@@ -1,6 +1,7 @@
 package compact
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math/bits"
@@ -139,6 +140,21 @@ type scanner struct {
 	plans []blockPlan
 	kept  map[string]struct{} // series of the kept rows: the new bloom's
 	mark  []bool
+	// keys is the rewritten segment's key span: the old segment's when
+	// known (it bounds the kept keyed puts too, and costs nothing);
+	// else, with trackKeys, the kept keyed puts' own.
+	keys      seg.KeySpan
+	trackKeys bool
+}
+
+// newScanner returns the scanner of the segment r, whose blocks are
+// blocks.
+func newScanner(d *decider, res *segResult, r *seg.Reader, blocks []seg.BlockMeta) *scanner {
+	sc := &scanner{d: d, res: res, plans: make([]blockPlan, len(blocks)), kept: map[string]struct{}{}, keys: r.Keys()}
+	if !sc.keys.Known() {
+		sc.keys, sc.trackKeys = seg.KeySpan{}, true
+	}
+	return sc
 }
 
 // inChunk reports whether block m may hold a row the chunk drops.
@@ -165,8 +181,40 @@ func (sc *scanner) decide(i int, m *seg.BlockMeta, rw *rows) bool {
 		}
 	}
 	sc.mark = keptSeries(&rw.sc, p.drop, sc.mark, sc.kept)
+	if sc.trackKeys {
+		keptKeys(rw, p.drop, &sc.keys)
+	}
 	p.scanned = true
 	return len(p.drop) > 0
+}
+
+// keptKeys widens span to the keys of the block's keyed puts (rw) not
+// listed in drop (ascending).
+func keptKeys(rw *rows, drop []int32, span *seg.KeySpan) {
+	var lo, hi []byte
+	d := 0
+	for k := range rw.n {
+		if d < len(drop) && int(drop[d]) == k {
+			d++
+			continue
+		}
+		if rw.op[k] != OpPut {
+			continue
+		}
+		switch key := rw.keyAt(k); {
+		case len(key) == 0:
+		case lo == nil:
+			lo, hi = key, key
+		case bytes.Compare(key, hi) > 0:
+			hi = key
+		case bytes.Compare(key, lo) < 0:
+			lo = key
+		}
+	}
+	if lo != nil {
+		span.Add(lo)
+		span.Add(hi)
+	}
 }
 
 // processSegment decides the drops of segment path and, if any row
@@ -185,7 +233,7 @@ func processSegment(ctx context.Context, cfg *Config, path string, d *decider, b
 		}
 	}()
 	blocks := r.Blocks()
-	sc := &scanner{d: d, res: &res, plans: make([]blockPlan, len(blocks)), kept: map[string]struct{}{}}
+	sc := newScanner(d, &res, r, blocks)
 	var dec chunk.Decoder
 	var rw rows
 	var buf []byte
@@ -407,6 +455,7 @@ func (x *rewriter) run(w *seg.Writer) error {
 	for name := range x.sc.kept {
 		w.AddSeries(name)
 	}
+	w.AddKeys(&x.sc.keys, len(x.blocks))
 	return nil
 }
 
@@ -437,8 +486,17 @@ func (x *rewriter) copyFrames(w *seg.Writer, from, to int) error {
 	return nil
 }
 
-// addSeries adds the series of block i (in x.buf) to the new bloom.
+// addSeries adds the series of block i (in x.buf) to the new bloom, and
+// its keyed puts' keys to the new key span when the scanner tracks them.
 func (x *rewriter) addSeries(w *seg.Writer, i int) error {
+	if x.sc.trackKeys {
+		if err := decodeColumns(&x.dec, x.buf, &x.rw); err != nil {
+			return fmt.Errorf("block %d: %w", i, err)
+		}
+		x.sc.mark = keptSeries(&x.rw.sc, nil, x.sc.mark, x.sc.kept)
+		keptKeys(&x.rw, nil, &x.sc.keys)
+		return nil
+	}
 	if err := x.dec.ResetChecked(x.buf); err != nil {
 		return err
 	}

@@ -55,6 +55,13 @@ func TestProcessSegmentSinglePass(t *testing.T) {
 			t.Errorf("bloom lost series %q", s)
 		}
 	}
+	// The source's keys were unknown: the new span is the kept keyed
+	// puts' own (k1, k3 gone; k9 from the block above the chunk end).
+	if k := r.Keys(); !k.Known() {
+		t.Error("the rewritten segment's keys are unknown")
+	} else if lo, hi, _ := k.Bounds(); string(lo) != "a" || string(hi) != "k9" {
+		t.Errorf("the rewritten segment's key span %q..%q, want a..k9", lo, hi)
+	}
 	// Every column of every block keeps its values (time = seq*10; keys).
 	var dec chunk.Decoder
 	var blk chunk.Block
@@ -104,5 +111,54 @@ func TestBufClass(t *testing.T) {
 			t.Fatalf("bufClass(%d) = class %d after %d (of %d)", n, c, prev, len(blockBufs))
 		}
 		prev = c
+	}
+}
+
+// TestRewriteKeepsKeySpan: a segment whose key span is known keeps it
+// through a rewrite (it bounds the kept keyed puts too), and one whose
+// kept rows hold no keyed put gets an empty span when its keys were
+// unknown.
+func TestRewriteKeepsKeySpan(t *testing.T) {
+	fsys := vfs.NewMem()
+	_ = fsys.MkdirAll("s", 0o755)
+	writeSeg(t, fsys, "s/known.seg", []row{{1, "x", "b", OpPut}, {2, "x", "c", OpPut}})
+	// Rewrite it once with a span told, as the store's writers do.
+	var told seg.KeySpan
+	told.AddString("a")
+	told.AddString("z")
+	if err := seg.Rewrite(fsys, "s/known.seg", func(w *seg.Writer) error {
+		r, err := seg.Open(fsys, "s/known.seg")
+		if err != nil {
+			return err
+		}
+		defer r.Close()
+		if err := w.CopyFrames(r, 0, len(r.Blocks())); err != nil {
+			return err
+		}
+		w.AddSeries("x")
+		w.AddKeys(&told, len(r.Blocks()))
+		return nil
+	}, nil); err != nil {
+		t.Fatal(err)
+	}
+	writeSeg(t, fsys, "s/samples.seg", []row{{1, "x", "", OpPut}, {2, "x", "b", OpPut}})
+	for _, c := range []struct{ path, lo, hi string }{{"s/known.seg", "a", "z"}, {"s/samples.seg", "", ""}} {
+		snap := NewSnapshot()
+		snap.Observe(100, "x", "b", OpDelete)
+		d := &decider{snap: snap, chunkEnd: 50}
+		res, err := processSegment(context.Background(), &Config{FS: fsys}, c.path, d, newByteSem(1<<30))
+		if err != nil || !res.rewritten || res.dropped[ReasonRecord] != 1 {
+			t.Fatalf("%s: %+v, %v", c.path, res, err)
+		}
+		r, err := seg.Open(fsys, c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := r.Keys()
+		lo, hi, ok := k.Bounds()
+		r.Close()
+		if !k.Known() || string(lo) != c.lo || string(hi) != c.hi || ok != (c.lo != "") {
+			t.Fatalf("%s: key span known %v, %q..%q (%v), want %q..%q", c.path, k.Known(), lo, hi, ok, c.lo, c.hi)
+		}
 	}
 }

@@ -80,6 +80,9 @@ func runSingle(ctx context.Context, cfg *Config, budget *byteSem, st *Stats) err
 			older = append(older, s)
 		}
 	}
+	if len(older) > 0 { // their key spans may rule them out
+		snap.keys = &tombKeys{}
+	}
 	st.Chunks++
 	t0 := time.Now()
 	ctx, cancel := context.WithCancel(ctx)
@@ -270,7 +273,7 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 			}
 			blocks := r.Blocks()
 			j := &segJob{path: path, r: r, blocks: blocks, slots: f.slots}
-			j.sc = &scanner{d: f.d, res: &j.res, plans: make([]blockPlan, len(blocks)), kept: map[string]struct{}{}}
+			j.sc = newScanner(f.d, &j.res, r, blocks)
 			for i := len(blocks) - 1; i >= 0 && ctx.Err() == nil; i-- {
 				if m := &blocks[i]; j.sc.inChunk(m) {
 					emit(j, i, m.Rows > 0)
@@ -437,11 +440,15 @@ func (f *folder) block(sc *scanner, i int, m *seg.BlockMeta, rw *rows, hs []hash
 	d, res, p, snap := f.d, sc.res, &sc.plans[i], f.d.snap
 	res.absent = d.absent(res.absent, m, rw.seq)
 	f.nameSeries(rw)
+	if snap.keys != nil {
+		f.listKeys(rw)
+	}
 	for k := range rw.n {
 		if q := uint64(rw.seq[k]); rw.op[k] == OpDrop && q > f.lo && q <= d.chunkEnd {
 			f.pair = append(f.pair[:0], rw.seriesAt(k)...)
 			snap.drops.set(snap.drops.hash(f.pair), q, func(old uint64) bool { return q > old })
 			snap.maxSeq = max(snap.maxSeq, q)
+			snap.addDropName(string(f.pair))
 		}
 	}
 	f.why = append(f.why[:0], make([]uint8, rw.n)...)
@@ -480,6 +487,9 @@ func (f *folder) block(sc *scanner, i int, m *seg.BlockMeta, rw *rows, hs []hash
 		}
 	}
 	sc.mark = keptSeries(&rw.sc, p.drop, sc.mark, sc.kept)
+	if sc.trackKeys {
+		keptKeys(rw, p.drop, &sc.keys)
+	}
 	p.scanned = true
 	return len(p.drop) > 0
 }
@@ -568,6 +578,21 @@ func (f *folder) decideHalf(h uint64, rw *rows, hs []hashKey, rowsOf []int32, ou
 		}
 		if drop {
 			f.why[k] = uint8(why) + 1
+		}
+	}
+}
+
+// listKeys adds to the snapshot's keys those of the block's record
+// tombstones in the window.
+func (f *folder) listKeys(rw *rows) {
+	keys := f.d.snap.keys
+	for k := range rw.n {
+		q, op := uint64(rw.seq[k]), rw.op[k]
+		if q <= f.lo || q > f.d.chunkEnd || (op != OpPut && op != OpDelete) {
+			continue
+		}
+		if key := rw.keyAt(k); len(key) > 0 {
+			keys.add(key)
 		}
 	}
 }

@@ -56,6 +56,14 @@ type Snapshot struct {
 	last      string // the series last added to names
 	maxSeq    uint64 // highest tombstone seq
 	buf       []byte
+	// keys lists the record tombstones' keys when not nil (see
+	// tombKeys); dropNames names the series of drops, up to nameLimit
+	// (past it manyDrops): with both, a segment whose key span no
+	// tombstone key falls in and whose bloom holds none of the dropped
+	// series needs no reading.
+	keys      *tombKeys
+	dropNames map[string]struct{}
+	manyDrops bool
 }
 
 // NewSnapshot returns an empty Snapshot that keeps up to
@@ -74,6 +82,7 @@ func (s *Snapshot) Observe(seq uint64, series, key string, op uint8) {
 	case op == OpDrop:
 		s.buf = append(s.buf[:0], series...)
 		s.drops.set(s.drops.hash(s.buf), seq, func(old uint64) bool { return seq > old })
+		s.addDropName(series)
 	case key != "" && (op == OpPut || op == OpDelete):
 		v := seq << 1
 		if op == OpDelete {
@@ -81,6 +90,9 @@ func (s *Snapshot) Observe(seq uint64, series, key string, op uint8) {
 		}
 		s.buf = append(append(s.buf[:0], series...), key...)
 		s.recs.set(s.recs.pairOf(s.buf[:len(series)], s.buf[len(series):]), v, func(old uint64) bool { return v>>1 > old>>1 })
+		if s.keys != nil {
+			s.keys.addString(key)
+		}
 	default:
 		return
 	}
@@ -107,6 +119,24 @@ func (s *Snapshot) addName(series string) {
 }
 
 func clone(s string) string { return string([]byte(s)) }
+
+// addDropName records the series of a drop unless there are too many.
+func (s *Snapshot) addDropName(series string) {
+	if s.manyDrops {
+		return
+	}
+	if _, ok := s.dropNames[series]; ok {
+		return
+	}
+	if len(s.dropNames) >= s.nameLimit {
+		s.manyDrops, s.dropNames = true, nil
+		return
+	}
+	if s.dropNames == nil {
+		s.dropNames = map[string]struct{}{}
+	}
+	s.dropNames[clone(series)] = struct{}{}
+}
 
 // Len returns the number of entries: (series, key) pairs plus series.
 func (s *Snapshot) Len() int { return s.recs.len() + s.drops.len() }
