@@ -443,6 +443,15 @@ func benchEnvInt(b *testing.B, name string, def int) int {
 // tombstones (nothing there drops): it reports the pass's time and bytes
 // read against the new data's size.
 func BenchmarkCompactSteady(b *testing.B) {
+	// sequential: the new keys sort after every archived one (ids that
+	// grow); interleaved: they fall between archived keys of every
+	// segment (nothing drops, yet no segment's key span rules it out).
+	for _, shape := range []string{"sequential", "interleaved"} {
+		b.Run(shape, func(b *testing.B) { benchCompactSteady(b, shape == "interleaved") })
+	}
+}
+
+func benchCompactSteady(b *testing.B, interleaved bool) {
 	rows := benchRows(b, 400_000)
 	for range b.N {
 		b.StopTimer()
@@ -458,7 +467,11 @@ func BenchmarkCompactSteady(b *testing.B) {
 		_, archive := segBytes(b, filepath.Join(dir, "streams", "ev"))
 		recs := make([]Record, 0, 4096)
 		for i := range rows / 10 {
-			recs = append(recs, Record{Time: day0 + int64(2*rows+i)*1e6, Series: fmt.Sprintf("host%02d", i%50), Key: fmt.Sprintf("new%08d", i),
+			key := fmt.Sprintf("new%08d", i)
+			if interleaved {
+				key = fmt.Sprintf("obj%08d+", i*10%rows)
+			}
+			recs = append(recs, Record{Time: day0 + int64(2*rows+i)*1e6, Series: fmt.Sprintf("host%02d", i%50), Key: key,
 				Fields: []Field{{"value", Float(float64(i))}, {"status", Str("ok")}, {"body", Bytes(make([]byte, 48))}}})
 			if len(recs) == cap(recs) {
 				if _, err := s.Append(ctx, "ev", recs...); err != nil {

@@ -340,59 +340,73 @@ func candidates(cfg *Config, d *decider) (todo []string, skipped int, err error)
 	if keys != nil && d.snap.drops.len() > 0 && d.snap.manyDrops {
 		keys = nil // a drop may touch any segment: no ruling out by keys
 	}
-	if keys != nil {
-		keys.sort()
-		for s := range d.snap.dropNames {
-			drops = append(drops, s)
-		}
+	for s := range d.snap.dropNames {
+		drops = append(drops, s)
 	}
-	for _, s := range cfg.Segments {
+	take := make([]bool, len(cfg.Segments))
+	var byKeys []int // segments only their key span may rule out
+	var spans []seg.KeySpan
+	for i, s := range cfg.Segments {
 		if s.FirstSeq > d.chunkEnd {
-			skipped++
 			continue
 		}
 		if d.deleted != nil && d.deleted.Rank(min(s.MaxSeq, d.chunkEnd)) > rankBelow(d.deleted, s.FirstSeq) {
-			todo = append(todo, s.Path)
+			take[i] = true
 			continue
 		}
 		if s.FirstSeq >= d.snap.MaxSeq() { // no tombstone above any of its rows
-			skipped++
 			continue
 		}
-		if useBloom || keys != nil {
-			hit, err := mayHit(cfg.FS, s.Path, useBloom, names, keys, drops)
-			if err != nil {
-				return nil, 0, err
-			}
-			if !hit {
-				skipped++
-				continue
-			}
+		if !useBloom && keys == nil {
+			take[i] = true
+			continue
 		}
-		todo = append(todo, s.Path)
+		hit, span, err := mayHit(cfg.FS, s.Path, useBloom, names, keys, drops)
+		switch {
+		case err != nil:
+			return nil, 0, err
+		case hit:
+			take[i] = true
+		case span.Known() && keys != nil:
+			byKeys, spans = append(byKeys, i), append(spans, span)
+		}
+	}
+	if len(byKeys) > 0 {
+		for j, hit := range keys.hits(spans) {
+			take[byKeys[j]] = hit
+		}
+	}
+	for i, s := range cfg.Segments {
+		if take[i] {
+			todo = append(todo, s.Path)
+		} else {
+			skipped++
+		}
 	}
 	return todo, skipped, nil
 }
 
 // mayHit reports whether the segment may hold a row a tombstone of the
-// chunk supersedes: with useBloom, its series bloom must hold one of
-// names (the series of every tombstone); with keys (not nil, sorted),
-// it must hold one of drops (the dropped series) or a keyed put whose
-// key the tombstones' keys may equal (its key span).
-func mayHit(fsys vfs.FS, path string, useBloom bool, names []string, keys *tombKeys, drops []string) (bool, error) {
+// chunk supersedes, as far as its series tell: with useBloom, its series
+// bloom must hold one of names (the series of every tombstone); with
+// keys, it must hold one of drops (the dropped series). When only keys
+// may still tell (hit false, keys not nil), it returns the segment's key
+// span for the caller to decide (tombKeys.hits): a segment whose span is
+// unknown is a hit.
+func mayHit(fsys vfs.FS, path string, useBloom bool, names []string, keys *tombKeys, drops []string) (bool, seg.KeySpan, error) {
 	r, err := seg.Open(fsys, path)
 	if err != nil {
-		return false, err
+		return false, seg.KeySpan{}, err
 	}
 	defer r.Close()
 	if useBloom && !slices.ContainsFunc(names, r.MayContainSeries) {
-		return false, nil
+		return false, seg.KeySpan{}, nil
 	}
 	if keys == nil || slices.ContainsFunc(drops, r.MayContainSeries) {
-		return true, nil
+		return true, seg.KeySpan{}, nil
 	}
 	span := r.Keys()
-	return keys.mayHit(&span), nil
+	return !span.Known(), span, nil
 }
 
 func rankBelow(s *roaring64.Bitmap, seq uint64) uint64 {

@@ -56,6 +56,62 @@ func (t *tombKeys) addString(key string) {
 	t.ends = append(t.ends, len(t.arena))
 }
 
+// scanLimit bounds the segments hits checks against every listed key in
+// turn (stopping once all are hit) before it sorts the keys instead.
+const scanLimit = 32
+
+// hits reports, for each of spans (known), whether a segment whose keyed
+// puts' keys lie in it may hold one of a tombstone key's puts. Spans the
+// keys' own span misses are ruled out at once; the others are checked
+// against each key listed: for a few spans, key by key until every span
+// is hit (keys spread over every span, random ids, stop early); for
+// many, by binary search in the keys sorted once.
+func (t *tombKeys) hits(spans []seg.KeySpan) []bool {
+	out := make([]bool, len(spans))
+	lo, hi, ok := t.span.Bounds()
+	if !ok {
+		return out
+	}
+	var open []int // spans the keys' span overlaps
+	for i := range spans {
+		slo, shi, sok := spans[i].Bounds()
+		if sok && bytes.Compare(lo, shi) <= 0 && bytes.Compare(slo, hi) <= 0 {
+			open = append(open, i)
+		}
+	}
+	switch {
+	case len(open) == 0:
+	case t.many: // only the span is known: an overlap may hit
+		for _, i := range open {
+			out[i] = true
+		}
+	case len(open) <= scanLimit:
+		start := 0
+		for _, end := range t.ends {
+			k := t.arena[start:end]
+			start = end
+			for j := 0; j < len(open); {
+				if i := open[j]; spans[i].MayHold(k) {
+					out[i] = true
+					open[j] = open[len(open)-1]
+					open = open[:len(open)-1]
+					continue
+				}
+				j++
+			}
+			if len(open) == 0 {
+				break
+			}
+		}
+	default:
+		t.sort()
+		for _, i := range open {
+			out[i] = spans[i].MayHoldAny(t.sorted)
+		}
+	}
+	return out
+}
+
 // sort sorts the list, once all keys are added.
 func (t *tombKeys) sort() {
 	if t.many || t.sorted != nil || len(t.ends) == 0 {
@@ -68,18 +124,4 @@ func (t *tombKeys) sort() {
 		start = end
 	}
 	slices.SortFunc(t.sorted, bytes.Compare)
-}
-
-// mayHit reports whether a segment whose keyed puts' keys lie in s may
-// hold one of a tombstone key's puts. sort must have run.
-func (t *tombKeys) mayHit(s *seg.KeySpan) bool {
-	if !s.Known() {
-		return true
-	}
-	if t.many { // do the spans overlap? (both bounds are cut alike)
-		lo, hi, ok := t.span.Bounds()
-		slo, shi, sok := s.Bounds()
-		return ok && sok && bytes.Compare(lo, shi) <= 0 && bytes.Compare(slo, hi) <= 0
-	}
-	return s.MayHoldAny(t.sorted)
 }

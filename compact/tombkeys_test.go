@@ -8,15 +8,16 @@ import (
 	"github.com/tsqdb/tsq/seg"
 )
 
-// TestTombKeysMayHit checks the ruling out of a segment by key span
+// TestTombKeysHits checks the ruling out of segments by key span
 // against brute force: listed keys rule a span out exactly when none
-// falls in it; past the list's limits, when the keys' span and the
-// segment's do not overlap. Unknown spans are never ruled out, empty
-// ones always.
-func TestTombKeysMayHit(t *testing.T) {
+// falls in it, whether the spans are few (scanned key by key) or many
+// (binary search in the sorted keys); past the list's limits, when the
+// keys' span and the segment's do not overlap. Spans without keyed puts
+// are never hit.
+func TestTombKeysHits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	key := func() string { return fmt.Sprintf("k%03d", rng.IntN(300)) }
-	for round := range 300 {
+	for round := range 400 {
 		var tk tombKeys
 		var listed []string
 		for range rng.IntN(20) {
@@ -28,34 +29,31 @@ func TestTombKeysMayHit(t *testing.T) {
 				tk.addString(k)
 			}
 		}
-		tk.sort()
 		many := tk
-		many.many, many.sorted = true, nil
-		var span seg.KeySpan
-		a, b := key(), key()
-		span.AddString(a)
-		span.AddString(b)
-		lo, hi, _ := span.Bounds()
-		exact, overlap := false, false
-		for _, k := range listed {
-			exact = exact || (k >= string(lo) && k <= string(hi))
+		many.many = true
+		n := 1 + rng.IntN(2*scanLimit)
+		spans := make([]seg.KeySpan, n)
+		for i := range spans {
+			if rng.IntN(8) > 0 { // else no keyed put
+				spans[i].AddString(key())
+				spans[i].AddString(key())
+			}
 		}
-		if klo, khi, ok := tk.span.Bounds(); ok {
-			overlap = string(klo) <= string(hi) && string(lo) <= string(khi)
-		}
-		if got := tk.mayHit(&span); got != exact {
-			t.Fatalf("round %d: keys %q, span %s..%s: mayHit %v, want %v", round, listed, lo, hi, got, exact)
-		}
-		if got := many.mayHit(&span); got != overlap {
-			t.Fatalf("round %d: keys' span, span %s..%s: mayHit %v, want %v", round, lo, hi, got, overlap)
-		}
-		unknown := seg.UnknownKeys()
-		if !tk.mayHit(&unknown) || !many.mayHit(&unknown) {
-			t.Fatalf("round %d: an unknown span was ruled out", round)
-		}
-		var empty seg.KeySpan
-		if tk.mayHit(&empty) || many.mayHit(&empty) {
-			t.Fatalf("round %d: a span without keyed puts may be hit", round)
+		got, gotMany := tk.hits(spans), many.hits(spans)
+		klo, khi, kok := tk.span.Bounds()
+		for i := range spans {
+			lo, hi, ok := spans[i].Bounds()
+			exact := false
+			for _, k := range listed {
+				exact = exact || (ok && k >= string(lo) && k <= string(hi))
+			}
+			overlap := ok && kok && string(klo) <= string(hi) && string(lo) <= string(khi)
+			if got[i] != exact {
+				t.Fatalf("round %d (%d spans): keys %q, span %d %s..%s: hit %v, want %v", round, n, listed, i, lo, hi, got[i], exact)
+			}
+			if gotMany[i] != overlap {
+				t.Fatalf("round %d: keys' span, span %d %s..%s: hit %v, want %v", round, i, lo, hi, gotMany[i], overlap)
+			}
 		}
 	}
 }
