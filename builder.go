@@ -29,7 +29,7 @@ type builder struct {
 	byName     map[string]*fieldCol // every column ever used, active or not
 	seriesSet  map[string]struct{}  // distinct series of the frame
 	lastSeries string
-	keys       seg.KeySpan // keys of the frame's keyed puts
+	keys       seg.KeySpan // keys of the frame's keyed rows
 
 	columns []chunk.Column
 }
@@ -129,7 +129,7 @@ func (b *builder) addBase(seq uint64, t int64, series, key string, op Op, day in
 	b.op = append(b.op, int64(op))
 	b.series = append(b.series, series)
 	b.key = append(b.key, key)
-	if key != "" && op == OpPut {
+	if key != "" {
 		b.keys.AddString(key)
 	}
 	if series != b.lastSeries || b.rows == 0 {

@@ -435,13 +435,13 @@ func (st *stream) place(data []byte, owned bool, meta seg.BlockMeta, day int64, 
 }
 
 // writeFrame appends an encoded frame to the active segment holding the
-// series listed or in set and keyed puts of the keys in keys. Caller
+// series listed or in set and keyed rows of the keys in keys. Caller
 // holds mu.
 func (st *stream) writeFrame(data []byte, meta seg.BlockMeta, series []string, set map[string]struct{}, keys *seg.KeySpan) error {
 	if err := st.w.Append(data, meta); err != nil {
 		return streamErr(st.name, err)
 	}
-	st.w.AddKeys(keys, 1)
+	st.w.SetLastKeys(keys)
 	for s := range set {
 		st.w.AddSeries(s)
 	}

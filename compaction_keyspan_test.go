@@ -115,8 +115,8 @@ func TestCompactKeySpan(t *testing.T) {
 }
 
 // TestWritersTellKeys: every segment the store seals — by appends (rolls
-// and merges at seal), imports and compaction's rewrites — carries a
-// known key span that holds each of its keyed puts.
+// and merges at seal), imports and compaction's rewrites — carries known
+// key spans, a block's holding each of its keyed rows.
 func TestWritersTellKeys(t *testing.T) {
 	mem := vfs.NewMem()
 	s := openT(t, mem, Options{SegmentMaxBytes: 8 << 10, CompactInterval: 0})
@@ -143,8 +143,11 @@ func TestWritersTellKeys(t *testing.T) {
 	if _, err := s.Compact(ctx, "ev"); err != nil { // seals, merges and rewrites
 		t.Fatal(err)
 	}
-	keys := map[string]bool{}
+	keys, keyed := map[string]bool{}, 0
 	for _, r := range rawRows(t, s, "ev") {
+		if r.key != "" {
+			keyed++
+		}
 		if r.op == OpPut && r.key != "" {
 			keys[r.key] = true
 		}
@@ -174,14 +177,14 @@ func TestWritersTellKeys(t *testing.T) {
 	if sealed < 3 || len(keys) != 600-1+500 {
 		t.Fatalf("%d sealed segments, %d keys", sealed, len(keys))
 	}
-	if n := checkSpansHoldKeys(t, mem, "db/streams/ev"); n != len(keys) {
-		t.Fatalf("%d keyed puts checked against their spans, %d read", n, len(keys))
+	if n := checkSpansHoldKeys(t, mem, "db/streams/ev"); n != keyed {
+		t.Fatalf("%d keyed rows checked against their spans, %d read", n, keyed)
 	}
 }
 
 // checkSpansHoldKeys opens every sealed segment in dir and checks that
-// its key span holds the key of each of its keyed puts; it returns the
-// keyed puts checked.
+// its blocks' key spans, and its own, hold the key of each of the
+// block's keyed rows; it returns the keyed rows checked.
 func checkSpansHoldKeys(t *testing.T, fsys vfs.FS, dir string) int {
 	t.Helper()
 	names, err := fsys.ReadDir(dir)
@@ -214,12 +217,12 @@ func checkSpansHoldKeys(t *testing.T, fsys vfs.FS, dir string) int {
 			if err != nil {
 				t.Fatal(err)
 			}
-			keys, ops := blockColumn(&blk, colKey), blockColumn(&blk, colOp)
+			keys, bk := blockColumn(&blk, colKey), r.BlockKeys(i)
 			for j := range blk.Rows {
-				if k := keys.StringAt(j); k != "" && Op(ops.Ints[j]) == OpPut {
+				if k := keys.StringAt(j); k != "" {
 					checked++
-					if !span.MayHold([]byte(k)) {
-						t.Errorf("%s block %d: key %q outside the segment's span", name, i, k)
+					if !span.MayHold([]byte(k)) || !bk.MayHold([]byte(k)) {
+						t.Errorf("%s block %d: key %q outside the block's or the segment's span", name, i, k)
 					}
 				}
 			}

@@ -34,7 +34,7 @@ type frame struct {
 	meta      seg.BlockMeta
 	firstTime int64
 	series    []string    // distinct series, copied
-	keys      seg.KeySpan // keys of the keyed puts
+	keys      seg.KeySpan // keys of the keyed rows
 	inBytes   int64       // input bytes of the rows
 }
 
@@ -353,7 +353,7 @@ func (run *importRun) writeFrame(w *seg.Writer, f *frame) (*seg.Writer, error) {
 	for _, sr := range f.series {
 		w.AddSeries(sr)
 	}
-	w.AddKeys(&f.keys, 1)
+	w.SetLastKeys(&f.keys)
 	st := &run.stats // the writer's alone until the import ends
 	if st.MinTime > f.meta.MinTime || run.rows.Load() == 0 {
 		st.MinTime = f.meta.MinTime
@@ -403,8 +403,8 @@ func (e *blockEncoder) encode(f *frame, b *ingest.Batch, first uint64, stream st
 	e.series = b.Strings(slices.Grow(e.series[:0], n), b.Series[:n])
 	e.key = b.Strings(slices.Grow(e.key[:0], n), b.Key[:n])
 	f.keys.Reset()
-	for i, k := range e.key {
-		if k != "" && Op(e.op[i]) == OpPut {
+	for _, k := range e.key {
+		if k != "" {
 			f.keys.AddString(k)
 		}
 	}

@@ -160,7 +160,7 @@ func (m *merger) flush() error {
 	for s := range b.seriesSet {
 		m.w.AddSeries(s)
 	}
-	m.w.AddKeys(&b.keys, 1)
+	m.w.SetLastKeys(&b.keys)
 	b.reset()
 	return nil
 }

@@ -123,8 +123,8 @@ func (b *builder) appendSrc(src *mergeSrc, lo, hi int) {
 		}
 		b.bytes += 16 + len(s) + len(src.key[lo+i]) + src.fixed
 	}
-	for i, k := range src.key[lo:hi] {
-		if k != "" && Op(src.op.Ints[lo+i]) == OpPut {
+	for _, k := range src.key[lo:hi] {
+		if k != "" {
 			b.keys.AddString(k)
 		}
 	}

@@ -163,7 +163,7 @@ func (j *rollJob) run(stream string) {
 			for _, s := range q.series {
 				w.AddSeries(s)
 			}
-			w.AddKeys(&q.keys, 1)
+			w.SetLastKeys(&q.keys)
 		}
 		return w.SealUnsynced() // synced by the tick (durable.go)
 	}()

@@ -114,7 +114,7 @@ func (x *rewriter) runParallel(w *seg.Writer) error {
 	for name := range x.sc.kept {
 		w.AddSeries(name)
 	}
-	w.AddKeys(&x.sc.keys, len(x.blocks))
+	x.sc.setKeys(w)
 	return nil
 }
 

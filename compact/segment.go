@@ -140,21 +140,37 @@ type scanner struct {
 	plans []blockPlan
 	kept  map[string]struct{} // series of the kept rows: the new bloom's
 	mark  []bool
-	// keys is the rewritten segment's key span: the old segment's when
-	// known (it bounds the kept keyed puts too, and costs nothing);
-	// else, with trackKeys, the kept keyed puts' own.
-	keys      seg.KeySpan
-	trackKeys bool
+	// keys are the rewritten blocks' key spans: the old block's when
+	// known (it bounds the kept keyed rows too, and costs nothing); else
+	// (tracked) the kept keyed rows' own, gathered as the block is
+	// decided.
+	keys    []seg.KeySpan
+	tracked []bool // nil: every block's span is known
 }
 
 // newScanner returns the scanner of the segment r, whose blocks are
 // blocks.
 func newScanner(d *decider, res *segResult, r *seg.Reader, blocks []seg.BlockMeta) *scanner {
-	sc := &scanner{d: d, res: res, plans: make([]blockPlan, len(blocks)), kept: map[string]struct{}{}, keys: r.Keys()}
-	if !sc.keys.Known() {
-		sc.keys, sc.trackKeys = seg.KeySpan{}, true
+	sc := &scanner{d: d, res: res, plans: make([]blockPlan, len(blocks)), kept: map[string]struct{}{}, keys: make([]seg.KeySpan, len(blocks))}
+	for i := range blocks {
+		if sc.keys[i] = r.BlockKeys(i); !sc.keys[i].Known() {
+			if sc.tracked == nil {
+				sc.tracked = make([]bool, len(blocks))
+			}
+			sc.keys[i], sc.tracked[i] = seg.KeySpan{}, true
+		}
 	}
 	return sc
+}
+
+// tracks reports whether block i's key span is gathered from its rows.
+func (sc *scanner) tracks(i int) bool { return sc.tracked != nil && sc.tracked[i] }
+
+// setKeys tells w the key span of each rewritten block.
+func (sc *scanner) setKeys(w *seg.Writer) {
+	for i := range sc.keys {
+		w.SetBlockKeys(i, &sc.keys[i])
+	}
 }
 
 // inChunk reports whether block m may hold a row the chunk drops.
@@ -181,14 +197,14 @@ func (sc *scanner) decide(i int, m *seg.BlockMeta, rw *rows) bool {
 		}
 	}
 	sc.mark = keptSeries(&rw.sc, p.drop, sc.mark, sc.kept)
-	if sc.trackKeys {
-		keptKeys(rw, p.drop, &sc.keys)
+	if sc.tracks(i) {
+		keptKeys(rw, p.drop, &sc.keys[i])
 	}
 	p.scanned = true
 	return len(p.drop) > 0
 }
 
-// keptKeys widens span to the keys of the block's keyed puts (rw) not
+// keptKeys widens span to the keys of the block's keyed rows (rw) not
 // listed in drop (ascending).
 func keptKeys(rw *rows, drop []int32, span *seg.KeySpan) {
 	var lo, hi []byte
@@ -196,9 +212,6 @@ func keptKeys(rw *rows, drop []int32, span *seg.KeySpan) {
 	for k := range rw.n {
 		if d < len(drop) && int(drop[d]) == k {
 			d++
-			continue
-		}
-		if rw.op[k] != OpPut {
 			continue
 		}
 		switch key := rw.keyAt(k); {
@@ -455,7 +468,7 @@ func (x *rewriter) run(w *seg.Writer) error {
 	for name := range x.sc.kept {
 		w.AddSeries(name)
 	}
-	w.AddKeys(&x.sc.keys, len(x.blocks))
+	x.sc.setKeys(w)
 	return nil
 }
 
@@ -487,14 +500,14 @@ func (x *rewriter) copyFrames(w *seg.Writer, from, to int) error {
 }
 
 // addSeries adds the series of block i (in x.buf) to the new bloom, and
-// its keyed puts' keys to the new key span when the scanner tracks them.
+// its keyed rows' keys to its key span when the scanner tracks them.
 func (x *rewriter) addSeries(w *seg.Writer, i int) error {
-	if x.sc.trackKeys {
+	if x.sc.tracks(i) {
 		if err := decodeColumns(&x.dec, x.buf, &x.rw); err != nil {
 			return fmt.Errorf("block %d: %w", i, err)
 		}
 		x.sc.mark = keptSeries(&x.rw.sc, nil, x.sc.mark, x.sc.kept)
-		keptKeys(&x.rw, nil, &x.sc.keys)
+		keptKeys(&x.rw, nil, &x.sc.keys[i])
 		return nil
 	}
 	if err := x.dec.ResetChecked(x.buf); err != nil {

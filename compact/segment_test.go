@@ -136,7 +136,9 @@ func TestRewriteKeepsKeySpan(t *testing.T) {
 			return err
 		}
 		w.AddSeries("x")
-		w.AddKeys(&told, len(r.Blocks()))
+		for i := range r.Blocks() {
+			w.SetBlockKeys(i, &told)
+		}
 		return nil
 	}, nil); err != nil {
 		t.Fatal(err)

@@ -487,8 +487,8 @@ func (f *folder) block(sc *scanner, i int, m *seg.BlockMeta, rw *rows, hs []hash
 		}
 	}
 	sc.mark = keptSeries(&rw.sc, p.drop, sc.mark, sc.kept)
-	if sc.trackKeys {
-		keptKeys(rw, p.drop, &sc.keys)
+	if sc.tracks(i) {
+		keptKeys(rw, p.drop, &sc.keys[i])
 	}
 	p.scanned = true
 	return len(p.drop) > 0

@@ -13,7 +13,7 @@ type footer struct {
 	indexOff, bloomOff int64
 	indexLen, bloomLen int64
 	rows               int64
-	keysLen            int64 // version 2 on: the key span section, from bloomOff+bloomLen to the footer
+	keysLen            int64 // version 2 on: the key spans section, from bloomOff+bloomLen to the footer
 }
 
 func appendFooter(dst []byte, f *footer) []byte {
@@ -60,7 +60,7 @@ func damagedFooterError(b []byte, path string, off int64) error {
 }
 
 // decodeFooter parses a valid footer read at file offset off and checks
-// that the index and bloom (and from version 2 on the key span) lie back
+// that the index and bloom (and from version 2 on the key spans) lie back
 // to back between the frames, which start at frameStart, and the footer.
 func decodeFooter(b []byte, path string, off, frameStart int64, v Version) (footer, error) {
 	c := cursor{buf: b, base: off, path: path, section: sectionFooter}
@@ -72,13 +72,14 @@ func decodeFooter(b []byte, path string, off, frameStart int64, v Version) (foot
 	f.rows = int64(c.u64("total rows"))
 	bloomEnd := off // where the bloom ends
 	if v >= V2 {
-		// The key span is what lies between the bloom and the footer.
+		// The key spans are what lies between the bloom and the footer.
 		if f.bloomOff >= 0 && f.bloomLen >= 0 && f.bloomOff <= off && f.bloomLen <= off-f.bloomOff {
 			f.keysLen = off - f.bloomOff - f.bloomLen
 		}
-		if f.keysLen < 1+crcLen || f.keysLen > maxKeySpanLen {
-			return f, corrupt(path, sectionFooter, off+20, "bloom of %d bytes at %d leaves %d bytes before the footer at %d for the key span, want %d..%d",
-				f.bloomLen, f.bloomOff, f.keysLen, off, 1+crcLen, maxKeySpanLen)
+		blocks := max(f.indexLen-crcLen, 0) / indexEntryLen
+		if f.keysLen < 1+crcLen || f.keysLen > maxKeySpansLen(blocks) {
+			return f, corrupt(path, sectionFooter, off+20, "bloom of %d bytes at %d leaves %d bytes before the footer at %d for the key spans of %d blocks, want %d..%d",
+				f.bloomLen, f.bloomOff, f.keysLen, off, blocks, 1+crcLen, maxKeySpansLen(blocks))
 		}
 		bloomEnd = off - f.keysLen
 	}

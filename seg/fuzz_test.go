@@ -28,7 +28,9 @@ func FuzzOpen(f *testing.F) {
 	var span KeySpan
 	span.AddString("k-01")
 	span.AddString("k-99")
-	w.AddKeys(&span, len(blocks))
+	for i := range blocks {
+		w.SetBlockKeys(i, &span)
+	}
 	sealClose(f, w)
 	f.Add(fileBytes(f, mem, "keyed"))
 	f.Add(sealed)
@@ -90,8 +92,11 @@ func readAll(t *testing.T, r *Reader) {
 	}
 	r.MayContainSeries("x")
 	k := r.Keys()
-	if lo, hi, ok := k.Bounds(); ok && (!k.MayHold(lo) || !k.MayHold(hi) || bytes.Compare(lo, hi) > 0) {
-		t.Fatalf("key span %q..%q rules out its own bounds", lo, hi)
+	for i := range r.Blocks() {
+		b := r.BlockKeys(i)
+		if lo, hi, ok := b.Bounds(); ok && (!k.MayHold(lo) || !k.MayHold(hi) || !b.MayHold(lo) || bytes.Compare(lo, hi) > 0) {
+			t.Fatalf("block %d's key span %q..%q is not within its own or the segment's", i, lo, hi)
+		}
 	}
 	k.MayHoldAny([][]byte{[]byte("a"), []byte("k-5")})
 }

@@ -42,7 +42,8 @@ func goldenSegment(t *testing.T) []byte {
 		t.Fatal(err)
 	}
 	w.AddSeries(`cpu{host="a"}`)
-	w.AddKeys(&KeySpan{}, 2) // no keyed put
+	w.SetBlockKeys(0, &KeySpan{}) // no keyed row
+	w.SetBlockKeys(1, &KeySpan{})
 	if err := w.Seal(); err != nil {
 		t.Fatal(err)
 	}
@@ -127,19 +128,22 @@ func annotate(b []byte) string {
 	d.bytes(int((m+7)/8), "bloom: bits")
 	d.crc("the bloom filter")
 	if b[4] >= byte(V2) {
-		switch st := b[d.off]; st {
-		case spanBounds:
-			d.line(1, "key span: state %d (bounds follow)", st)
-			n := d.uvarint("key span: least key length")
-			d.line(int(n), "key span: least key %q", b[d.off:d.off+int(n)])
-			n = d.uvarint("key span: greatest key length")
-			d.line(int(n), "key span: greatest key %q", b[d.off:d.off+int(n)])
-		case spanNone:
-			d.line(1, "key span: state %d (no keyed put)", st)
-		default:
-			d.line(1, "key span: state %d (keys unknown)", st)
+		n := d.uvarint("key spans: blocks")
+		for i := range n {
+			switch st := b[d.off]; st {
+			case spanBounds:
+				d.line(1, "key span %d: state %d (bounds follow)", i, st)
+				k := d.uvarint(fmt.Sprintf("key span %d: least key length", i))
+				d.line(int(k), "key span %d: least key %q", i, b[d.off:d.off+int(k)])
+				k = d.uvarint(fmt.Sprintf("key span %d: greatest key length", i))
+				d.line(int(k), "key span %d: greatest key %q", i, b[d.off:d.off+int(k)])
+			case spanNone:
+				d.line(1, "key span %d: state %d (no keyed row)", i, st)
+			default:
+				d.line(1, "key span %d: state %d (keys unknown)", i, st)
+			}
 		}
-		d.crc("the key span")
+		d.crc("the key spans")
 	}
 	d.u64("footer: index offset")
 	d.u32("footer: index length")
@@ -166,7 +170,7 @@ func TestGolden(t *testing.T) {
 		t.Fatalf("golden segment: %v, sealed %v, %d blocks, %d rows", err, r.Sealed(), len(r.Blocks()), r.Rows())
 	}
 	if k := r.Keys(); !k.Empty() || k.MayHold([]byte("a")) {
-		t.Fatalf("golden segment's key span %+v, want no keyed put", k)
+		t.Fatalf("golden segment's key span %+v, want no keyed row", k)
 	}
 }
 

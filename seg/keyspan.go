@@ -6,31 +6,37 @@ import (
 	"sort"
 )
 
-const sectionKeys = "key span"
+const sectionKeys = "key spans"
 
 // MaxSpanKey bounds the bytes a key span keeps of each bound: longer keys
 // are cut to their first MaxSpanKey bytes, which still bound every key
 // once cut the same way (cutting keeps byte order: a <= b gives
 // cut(a) <= cut(b)). Part of the format; do not change.
-const MaxSpanKey = 256
+const MaxSpanKey = 64
 
-// maxKeySpanLen bounds the key span section: the state, two bounds with
-// their uvarint lengths, the CRC.
-const maxKeySpanLen = 1 + 2*(2+MaxSpanKey) + crcLen
+// maxSpanEntry is the longest entry of the key spans section: the state
+// and two bounds with their uvarint lengths.
+const maxSpanEntry = 1 + 2*(1+MaxSpanKey)
+
+// maxKeySpansLen bounds the key spans section of a segment of n blocks:
+// the count, the entries, the CRC.
+func maxKeySpansLen(n int64) int64 { return 10 + n*maxSpanEntry + crcLen }
 
 // Key span states, the section's first byte. Part of the format; do not
 // change.
 const (
 	spanUnknown = 0 // the segment may hold any key
-	spanNone    = 1 // no keyed put
-	spanBounds  = 2 // every keyed put's key, cut, lies in [lo, hi]
+	spanNone    = 1 // no keyed row
+	spanBounds  = 2 // every keyed row's key, cut, lies in [lo, hi]
 )
 
-// KeySpan bounds the keys of keyed puts (rows of op put with a key, the
-// only rows a later put or delete of their key can supersede): the least
-// and the greatest key seen, each cut to MaxSpanKey bytes. The zero
-// KeySpan has seen no key. A sealed segment's span lets compaction pass
-// over it when no tombstone key of a pass falls inside (MayHoldAny).
+// KeySpan bounds the keys of a block's or a segment's keyed rows (rows
+// with a non-empty key: puts and deletes): the least and the greatest
+// key seen, each cut to MaxSpanKey bytes. The zero KeySpan has seen no
+// key. Sealed segments keep one a block: compaction passes over a
+// segment when no tombstone key of a pass falls in its span
+// (MayHoldAny), a query over the blocks that cannot hold the keys it
+// asks for.
 type KeySpan struct {
 	lo, hi  []byte
 	some    bool // a key was added
@@ -42,7 +48,7 @@ func UnknownKeys() KeySpan { return KeySpan{unknown: true} }
 
 func cutKey(k []byte) []byte { return k[:min(len(k), MaxSpanKey)] }
 
-// Add widens the span to hold key, a keyed put's key.
+// Add widens the span to hold key, a keyed row's key.
 func (s *KeySpan) Add(key []byte) {
 	k := cutKey(key)
 	if !s.some {
@@ -88,7 +94,7 @@ func (s *KeySpan) Reset() { *s = KeySpan{lo: s.lo[:0], hi: s.hi[:0]} }
 // be present.
 func (s *KeySpan) Known() bool { return !s.unknown }
 
-// Empty reports whether the span is known to hold no keyed put.
+// Empty reports whether the span is known to hold no keyed row.
 func (s *KeySpan) Empty() bool { return !s.unknown && !s.some }
 
 // Bounds returns the least and greatest key, cut to MaxSpanKey bytes,
@@ -97,7 +103,7 @@ func (s *KeySpan) Bounds() (lo, hi []byte, ok bool) {
 	return s.lo, s.hi, s.some && !s.unknown
 }
 
-// MayHold reports whether a keyed put of key may lie in the span.
+// MayHold reports whether a row of key may lie in the span.
 func (s *KeySpan) MayHold(key []byte) bool {
 	if s.unknown {
 		return true
@@ -106,8 +112,8 @@ func (s *KeySpan) MayHold(key []byte) bool {
 	return s.some && bytes.Compare(k, s.lo) >= 0 && bytes.Compare(k, s.hi) <= 0
 }
 
-// MayHoldAny reports whether a keyed put of one of keys, sorted in
-// ascending byte order, may lie in the span: a binary search.
+// MayHoldAny reports whether a row of one of keys, sorted in ascending
+// byte order, may lie in the span: a binary search.
 func (s *KeySpan) MayHoldAny(keys [][]byte) bool {
 	if s.unknown {
 		return true
@@ -120,61 +126,96 @@ func (s *KeySpan) MayHoldAny(keys [][]byte) bool {
 	return i < len(keys) && bytes.Compare(cutKey(keys[i]), s.hi) <= 0
 }
 
-// appendKeySpan appends the key span section: the state, the bounds of
-// state spanBounds, the CRC.
-func appendKeySpan(dst []byte, s *KeySpan) []byte {
-	start := len(dst)
+// appendSpan appends a block's entry of the key spans section: the
+// state, and the bounds of state spanBounds.
+func appendSpan(dst []byte, s *KeySpan) []byte {
 	switch {
-	case s.unknown:
-		dst = append(dst, spanUnknown)
+	case s == nil || s.unknown:
+		return append(dst, spanUnknown)
 	case !s.some:
-		dst = append(dst, spanNone)
-	default:
-		dst = append(dst, spanBounds)
-		dst = binary.AppendUvarint(dst, uint64(len(s.lo)))
-		dst = append(dst, s.lo...)
-		dst = binary.AppendUvarint(dst, uint64(len(s.hi)))
-		dst = append(dst, s.hi...)
+		return append(dst, spanNone)
+	}
+	dst = append(dst, spanBounds)
+	dst = binary.AppendUvarint(dst, uint64(len(s.lo)))
+	dst = append(dst, s.lo...)
+	dst = binary.AppendUvarint(dst, uint64(len(s.hi)))
+	return append(dst, s.hi...)
+}
+
+// appendKeySpans appends the key spans section: the block count, an
+// entry a block (nil: unknown), the CRC.
+func appendKeySpans(dst []byte, spans []*KeySpan) []byte {
+	start := len(dst)
+	dst = binary.AppendUvarint(dst, uint64(len(spans)))
+	for _, s := range spans {
+		dst = appendSpan(dst, s)
 	}
 	return binary.LittleEndian.AppendUint32(dst, checksum(dst[start:]))
 }
 
-// decodeKeySpan parses a key span section read from file offset off.
-func decodeKeySpan(buf []byte, path string, off int64) (KeySpan, error) {
+// decodeKeySpans parses a key spans section read from file offset off,
+// which must hold one entry for each of the segment's blocks. The
+// bounds alias buf.
+func decodeKeySpans(buf []byte, path string, off int64, blocks int) ([]KeySpan, error) {
 	c := cursor{buf: buf, base: off, path: path, section: sectionKeys}
-	var s KeySpan
-	switch state := c.u8("state"); {
-	case c.err != nil:
-	case state == spanUnknown:
-		s.unknown = true
-	case state == spanNone:
-	case state == spanBounds:
-		s.some = true
-		for i, what := range []string{"least key", "greatest key"} {
-			at := c.off
-			n := c.uvarint(what + " length")
-			if c.err == nil && n > MaxSpanKey {
-				c.off = at
-				c.fail("%s of %d bytes exceeds %d", what, n, MaxSpanKey)
-			}
-			b := c.bytes(int(min(n, MaxSpanKey)), what)
-			if i == 0 {
-				s.lo = b
-			} else {
-				s.hi = b
-			}
-		}
-	default:
+	if len(buf) < crcLen {
+		c.fail("truncated: %d bytes", len(buf))
+		return nil, c.err
+	}
+	// The CRC first: a damaged count must not size anything.
+	body := len(buf) - crcLen
+	if got, want := checksum(buf[:body]), binary.LittleEndian.Uint32(buf[body:]); got != want {
+		c.fail("key spans CRC-32C of %d bytes is %08x, stored %08x", body, got, want)
+		return nil, c.err
+	}
+	c.buf = buf[:body]
+	if n := c.uvarint("block count"); c.err == nil && n != uint64(blocks) {
 		c.off = 0
-		c.fail("state %d, want %d, %d or %d", state, spanUnknown, spanNone, spanBounds)
+		c.fail("%d entries for %d blocks", n, blocks)
 	}
-	c.crc(0, "key span")
-	if c.err == nil && c.off != len(buf) {
-		c.fail("%d bytes after the key span", len(buf)-c.off)
+	if c.err != nil {
+		return nil, c.err
 	}
-	if c.err == nil && s.some && bytes.Compare(s.lo, s.hi) > 0 {
-		c.off = 1
-		c.fail("least key %q above the greatest %q", s.lo, s.hi)
+	spans := make([]KeySpan, blocks)
+	for i := range spans {
+		s := &spans[i]
+		at := c.off
+		switch state := c.u8("state"); {
+		case c.err != nil:
+		case state == spanUnknown:
+			s.unknown = true
+		case state == spanNone:
+		case state == spanBounds:
+			s.some = true
+			for j, what := range []string{"least key", "greatest key"} {
+				lat := c.off
+				n := c.uvarint(what + " length")
+				if c.err == nil && n > MaxSpanKey {
+					c.off = lat
+					c.fail("block %d: %s of %d bytes exceeds %d", i, what, n, MaxSpanKey)
+				}
+				b := c.bytes(int(min(n, MaxSpanKey)), what)
+				if j == 0 {
+					s.lo = b
+				} else {
+					s.hi = b
+				}
+			}
+			if c.err == nil && bytes.Compare(s.lo, s.hi) > 0 {
+				c.off = at
+				c.fail("block %d: least key %q above the greatest %q", i, s.lo, s.hi)
+			}
+		default:
+			c.off = at
+			c.fail("block %d: state %d, want %d, %d or %d", i, state, spanUnknown, spanNone, spanBounds)
+		}
+		if c.err != nil {
+			return nil, c.err
+		}
 	}
-	return s, c.err
+	if c.off != len(c.buf) {
+		c.fail("%d bytes after the key spans", len(c.buf)-c.off)
+		return nil, c.err
+	}
+	return spans, nil
 }

@@ -90,14 +90,15 @@ func TestKeySpanSealed(t *testing.T) {
 		{"none", 3, &KeySpan{}, "none"},
 		{"partly", 2, &span, "unknown"},
 		{"untold", 0, nil, "unknown"},
+		{"last", 1, nil, "unknown"}, // told block 0 nil: unknown too
 	} {
 		w, err := Create(mem, c.name, "cpu", 1, 100)
 		if err != nil {
 			t.Fatal(err)
 		}
 		appendAll(t, w, blocks)
-		if c.span != nil {
-			w.AddKeys(c.span, c.told)
+		for i := range c.told {
+			w.SetBlockKeys(i, c.span)
 		}
 		sealClose(t, w)
 		r := openReader(t, mem, c.name)
@@ -116,13 +117,19 @@ func TestKeySpanSealed(t *testing.T) {
 		if got == "bounds" && (k.MayHold([]byte("order-00002")) || !k.MayHold([]byte("order-00009")) || !k.MayHold([]byte(strings.Repeat("z", 3*MaxSpanKey)))) {
 			t.Fatalf("%s: MayHold disagrees with %q..%q", c.name, lo, hi)
 		}
+		for i := range blocks {
+			bk := r.BlockKeys(i)
+			if want := i < c.told && c.span != nil; bk.Known() != want {
+				t.Fatalf("%s: block %d's keys known %v, want %v", c.name, i, bk.Known(), want)
+			}
+		}
 		if err := r.Verify(); err != nil {
 			t.Fatal(err)
 		}
 	}
 }
 
-// TestKeySpanCorrupt damages the key span section of a sealed segment:
+// TestKeySpanCorrupt damages the key spans section of a sealed segment:
 // each damage is reported as corruption of the section (or of the footer
 // that bounds it), never as a span.
 func TestKeySpanCorrupt(t *testing.T) {
@@ -135,30 +142,36 @@ func TestKeySpanCorrupt(t *testing.T) {
 	var span KeySpan
 	span.AddString("a")
 	span.AddString("b")
-	w.AddKeys(&span, 2)
+	w.SetBlockKeys(0, &span)
+	w.SetBlockKeys(1, &span)
 	sealClose(t, w)
 	good := fileBytes(t, mem, "s")
 	foot := len(good) - footerLen
 	keysOff := int(binary.LittleEndian.Uint64(good[foot+12:]) + uint64(binary.LittleEndian.Uint32(good[foot+20:])))
-	section := good[keysOff:foot]
+	if got := good[keysOff : foot-crcLen]; !bytes.Equal(got, []byte{2, spanBounds, 1, 'a', 1, 'b', spanBounds, 1, 'a', 1, 'b'}) {
+		t.Fatalf("key spans section % x", got)
+	}
+	// reseal puts body (of the section's length) and its CRC in place.
 	reseal := func(body []byte) []byte {
+		if len(body) != foot-crcLen-keysOff {
+			t.Fatalf("body of %d bytes for a section of %d", len(body), foot-crcLen-keysOff)
+		}
 		out := append(slices.Clone(good[:keysOff]), body...)
 		out = binary.LittleEndian.AppendUint32(out, checksum(body))
-		return append(out, good[foot:]...) // the footer's offsets stay right only when the length is kept
+		return append(out, good[foot:]...)
 	}
 	for _, c := range []struct {
 		name string
 		data []byte
 		want string
 	}{
-		{"crc", func() []byte { b := slices.Clone(good); b[keysOff+2] ^= 1; return b }(), "key span CRC"},
-		{"state", reseal(append([]byte{7}, section[1:len(section)-crcLen]...)), "state 7"},
-		{"order", reseal([]byte{spanBounds, 1, 'b', 1, 'a'}), "above the greatest"},
-		{"trailing", func() []byte {
-			body := binary.LittleEndian.AppendUint32([]byte{spanNone}, checksum([]byte{spanNone}))
-			return append(append(append(slices.Clone(good[:keysOff]), body...), 0, 0, 0, 0), good[foot:]...)
-		}(), "after the key span"},
-		{"length", reseal([]byte{spanBounds, 0xff, 0x7f, 'a'}), "exceeds"},
+		{"crc", func() []byte { b := slices.Clone(good); b[keysOff+3] ^= 1; return b }(), "key spans CRC"},
+		{"count", reseal([]byte{3, spanBounds, 1, 'a', 1, 'b', spanBounds, 1, 'a', 1, 'b'}), "3 entries for 2 blocks"},
+		{"state", reseal([]byte{2, spanBounds, 1, 'a', 1, 'b', 7, 1, 'a', 1, 'b'}), "block 1: state 7"},
+		{"order", reseal([]byte{2, spanBounds, 1, 'b', 1, 'a', spanBounds, 1, 'a', 1, 'b'}), "above the greatest"},
+		{"trailing", reseal([]byte{2, spanNone, spanNone, 0, 0, 0, 0, 0, 0, 0, 0}), "after the key spans"},
+		{"length", reseal([]byte{2, spanBounds, 0xff, 0x7f, 'a', 1, 'b', 0, 0, 0, 0}), "exceeds"},
+		{"short", reseal([]byte{2, spanBounds, 9, 'a', 1, 'b', spanBounds, 1, 'a', 1, 'b'}), "truncated"},
 	} {
 		putFile(t, mem, c.name, c.data)
 		_, err := Open(mem, c.name)
@@ -166,13 +179,14 @@ func TestKeySpanCorrupt(t *testing.T) {
 			t.Fatalf("%s: Open: %v, want corruption saying %q", c.name, err, c.want)
 		}
 	}
-	// A key span longer than the section may be is the footer's fault.
+	// A key spans section longer than two blocks' may be is the footer's
+	// fault.
 	long := slices.Clone(good[:keysOff])
-	long = append(long, make([]byte, maxKeySpanLen+1)...)
+	long = append(long, make([]byte, int(maxKeySpansLen(2))+1)...)
 	long = append(long, good[foot:]...)
 	putFile(t, mem, "long", long)
 	if _, err := Open(mem, "long"); err == nil || !isCorrupt(err) || !strings.Contains(err.Error(), "footer") {
-		t.Fatalf("an oversized key span: %v", err)
+		t.Fatalf("an oversized key spans section: %v", err)
 	}
 }
 
@@ -189,7 +203,9 @@ func TestRecoverV1Seals(t *testing.T) {
 	}
 	var span KeySpan
 	span.AddString("k")
-	w.AddKeys(&span, len(w.Blocks()))
+	for i := range w.Blocks() {
+		w.SetBlockKeys(i, &span)
+	}
 	sealClose(t, w)
 	// The frames and index are the original's; the bloom differs (the
 	// golden block has no series column to recover series from).

@@ -20,7 +20,8 @@ type Reader struct {
 	blocks []BlockMeta // in seq order; tile the file from the header on
 	rows   int64       // sum of blocks' rows
 	bloom  *bloom      // series filter of a sealed segment, nil if unsealed
-	keys   KeySpan     // keyed puts' keys of a sealed segment of version 2 on; else unknown
+	keys   []KeySpan   // each block's keys, of a sealed segment of version 2 on; else nil
+	span   KeySpan     // the union of keys; unknown without them
 	size   int64       // the file's size at Open
 }
 
@@ -47,7 +48,7 @@ func Open(fsys vfs.FS, path string) (*Reader, error) {
 // one file even if path is replaced meanwhile. The Reader's Close closes
 // f.
 func OpenFile(f vfs.File, path string) (*Reader, error) {
-	r := &Reader{f: f, path: path, keys: UnknownKeys()}
+	r := &Reader{f: f, path: path, span: UnknownKeys()}
 	if err := r.load(); err != nil {
 		return nil, err
 	}
@@ -96,8 +97,12 @@ func (r *Reader) loadSealed(l *layout) error {
 		return err
 	}
 	if ft.keysLen > 0 {
-		if r.keys, err = decodeKeySpan(buf[ft.indexLen+ft.bloomLen:], r.path, ft.bloomOff+ft.bloomLen); err != nil {
+		if r.keys, err = decodeKeySpans(buf[ft.indexLen+ft.bloomLen:], r.path, ft.bloomOff+ft.bloomLen, len(r.blocks)); err != nil {
 			return err
+		}
+		r.span = KeySpan{}
+		for i := range r.keys {
+			r.span.Merge(&r.keys[i])
 		}
 	}
 	r.sealed = true
@@ -141,10 +146,19 @@ func (r *Reader) MayContainSeries(name string) bool {
 	return r.bloom == nil || r.bloom.mayContain(name)
 }
 
-// Keys returns the span of the keys of the segment's keyed puts: unknown
+// Keys returns the span of the keys of the segment's keyed rows: unknown
 // for an unsealed segment, one of version 1, and one whose writer was not
 // told every block's keys.
-func (r *Reader) Keys() KeySpan { return r.keys }
+func (r *Reader) Keys() KeySpan { return r.span }
+
+// BlockKeys returns the span of the keys of block i's keyed rows, unknown
+// where Keys would be or the writer was not told the block's.
+func (r *Reader) BlockKeys(i int) KeySpan {
+	if r.keys == nil {
+		return UnknownKeys()
+	}
+	return r.keys[i]
+}
 
 // ReadBlock reads the bytes of block i into dst's backing array when it is
 // large enough (else a new one) and returns them, after checking the

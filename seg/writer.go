@@ -29,8 +29,7 @@ type Writer struct {
 	noBloom bool                // some block's series are unknown: write no filter
 	fpRate  float64
 
-	keys      KeySpan // keys of the keyed puts of the blocks told (AddKeys)
-	keyBlocks int     // blocks whose keys were told
+	keys []KeySpan // the blocks' key spans told (SetBlockKeys); unknown past its end
 
 	sealed     bool  // the trailer is written; no more blocks
 	closed     bool  // Close was called
@@ -245,14 +244,23 @@ func (w *Writer) Sync() error {
 // twice is harmless.
 func (w *Writer) AddSeries(name string) { w.series[seriesHash(name)] = struct{}{} }
 
-// AddKeys records that the last blocks appended (empty frames included)
-// hold keyed puts only with keys in span. The sealed segment's key span
-// is written only when every block's keys were told (blocks added up to
-// the blocks appended); otherwise it says that any key may be present.
-func (w *Writer) AddKeys(span *KeySpan, blocks int) {
-	w.keys.Merge(span)
-	w.keyBlocks += blocks
+// SetBlockKeys records that block i (appended already; empty frames
+// count) holds keyed rows only with keys in span. A block whose keys were
+// not told (or told nil) is sealed with unknown keys: any key may be
+// present.
+func (w *Writer) SetBlockKeys(i int, span *KeySpan) {
+	for len(w.keys) <= i {
+		w.keys = append(w.keys, UnknownKeys())
+	}
+	w.keys[i] = UnknownKeys()
+	if span != nil {
+		w.keys[i] = KeySpan{}
+		w.keys[i].Merge(span)
+	}
 }
+
+// SetLastKeys is SetBlockKeys of the block appended last.
+func (w *Writer) SetLastKeys(span *KeySpan) { w.SetBlockKeys(len(w.blocks)-1, span) }
 
 // SetBloomFPRate sets the bloom filter's target false-positive rate,
 // clamped to [1e-6, 0.5]. The default is DefaultBloomFPRate.
@@ -297,11 +305,11 @@ func (w *Writer) writeTrailer() error {
 	w.buf = appendBloom(w.buf, bf)
 	ft.bloomLen = int64(len(w.buf)) - ft.indexLen
 	if w.hdr.Version >= V2 { // a version 1 file reopened for recovery keeps its layout
-		keys := &w.keys
-		if w.keyBlocks != len(w.blocks) {
-			keys = &KeySpan{unknown: true}
+		spans := make([]*KeySpan, len(w.blocks))
+		for i := range min(len(w.keys), len(spans)) {
+			spans[i] = &w.keys[i]
 		}
-		w.buf = appendKeySpan(w.buf, keys)
+		w.buf = appendKeySpans(w.buf, spans)
 	}
 	w.buf = appendFooter(w.buf, &ft)
 	if err := w.write(w.buf); err != nil {
