@@ -182,17 +182,17 @@ func dirStats(fsys vfs.FS, dir string) DropStreamStats {
 	return st
 }
 
-// forgetBlooms drops the cached bloom filters of the segments of dir: a
+// forgetBlooms drops the cached blooms and key spans of the segments of dir: a
 // stream made again under its name may reuse the paths.
 func forgetBlooms(dir string) {
 	prefix := dir + string(filepath.Separator)
-	bloomCache.Lock()
-	for k := range bloomCache.m {
+	metaCache.Lock()
+	for k := range metaCache.m {
 		if strings.HasPrefix(k, prefix) {
-			delete(bloomCache.m, k)
+			delete(metaCache.m, k)
 		}
 	}
-	bloomCache.Unlock()
+	metaCache.Unlock()
 }
 
 // gcDropped removes the directories of drops a crash interrupted.

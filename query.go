@@ -130,10 +130,17 @@ func (q *querySource) Deleted() *roaring64.Bitmap { return q.deleted }
 
 // querySeg is one segment of a view as a query.Segment.
 type querySeg struct {
-	st    *stream
-	sf    *segFile
-	once  sync.Once
-	bloom func(string) bool // nil: no filter
+	st   *stream
+	sf   *segFile
+	once sync.Once
+	meta *sealedMeta // nil: none (unsealed, or unreadable)
+}
+
+// sealedMeta is what a sealed segment's trailer says beyond its index:
+// the series bloom and each block's key span.
+type sealedMeta struct {
+	bloom func(string) bool
+	keys  []seg.KeySpan // a block
 }
 
 func (q *querySeg) Name() string                    { return q.sf.name }
@@ -142,50 +149,77 @@ func (q *querySeg) Blocks() []seg.BlockMeta         { return q.sf.blocks }
 func (q *querySeg) ReadBlock(i int) ([]byte, error) { return q.st.readBlock(q.sf, i, cacheFill) }
 
 // MayContainSeries consults a sealed segment's bloom filter, read once
-// per segment file and kept in bloomCache. A merged or compacted rewrite
+// per segment file and kept in metaCache. A merged or compacted rewrite
 // holds a subset of the rows, so an older filter never gives a false
 // negative.
 func (q *querySeg) MayContainSeries(series string) bool {
 	if !q.sf.sealed || len(q.sf.blocks) == 0 {
 		return true
 	}
-	q.once.Do(func() { q.bloom = q.loadBloom() })
-	return q.bloom == nil || q.bloom(series)
+	m := q.loadOnce()
+	return m == nil || m.bloom(series)
 }
 
-// bloomCache maps a sealed segment file (path, generation, block count
-// and last block CRC) to its bloom filter.
-var bloomCache struct {
+// MayHoldKeys consults block i's key span (seg.KeySpan), read with the
+// bloom filter.
+func (q *querySeg) MayHoldKeys(i int, keys [][]byte) bool {
+	if !q.sf.sealed || len(q.sf.blocks) == 0 {
+		return true
+	}
+	m := q.loadOnce()
+	if m == nil || i >= len(m.keys) {
+		return true
+	}
+	return m.keys[i].MayHoldAny(keys)
+}
+
+func (q *querySeg) loadOnce() *sealedMeta {
+	q.once.Do(func() { q.meta = q.load() })
+	return q.meta
+}
+
+// metaCache maps a sealed segment file (path, generation, block count
+// and last block CRC) to its sealedMeta.
+var metaCache struct {
 	sync.Mutex
-	m map[string]func(string) bool
+	m map[string]*sealedMeta
 }
 
-func (q *querySeg) loadBloom() func(string) bool {
+// metaOf takes a sealed segment's bloom and key spans from r.
+func metaOf(r *seg.Reader) *sealedMeta {
+	m := &sealedMeta{bloom: r.MayContainSeries, keys: make([]seg.KeySpan, len(r.Blocks()))}
+	for i := range m.keys {
+		m.keys[i] = r.BlockKeys(i) // unknown for a version 1 segment
+	}
+	return m
+}
+
+func (q *querySeg) load() *sealedMeta {
 	sf := q.sf
 	if sf.r != nil {
-		return sf.r.MayContainSeries
+		return metaOf(sf.r)
 	}
 	last := sf.blocks[len(sf.blocks)-1]
 	key := fmt.Sprintf("%s#%d#%d#%08x", sf.path, sf.gen, len(sf.blocks), last.CRC)
-	bloomCache.Lock()
-	f, ok := bloomCache.m[key]
-	bloomCache.Unlock()
+	metaCache.Lock()
+	m, ok := metaCache.m[key]
+	metaCache.Unlock()
 	if ok {
-		return f
+		return m
 	}
 	r, err := seg.Open(q.st.s.fs, sf.path)
 	if err != nil {
 		return nil // no pruning; the scan reports real read errors
 	}
-	f = r.MayContainSeries
+	m = metaOf(r)
 	_ = r.Close()
-	bloomCache.Lock()
-	if bloomCache.m == nil || len(bloomCache.m) >= 1<<14 {
-		bloomCache.m = map[string]func(string) bool{}
+	metaCache.Lock()
+	if metaCache.m == nil || len(metaCache.m) >= 1<<14 {
+		metaCache.m = map[string]*sealedMeta{}
 	}
-	bloomCache.m[key] = f
-	bloomCache.Unlock()
-	return f
+	metaCache.m[key] = m
+	metaCache.Unlock()
+	return m
 }
 
 // streamList says which streams there are, the first 12 by name.

@@ -44,11 +44,11 @@ func (x *executor) explain(ps pruneStats) (array.RecordReader, error) {
 		add("%s (%s view)", sourceName(p.st.Stream, false), view)
 	}
 	r := x.scanRange()
-	add("range: seq %s, time %s, series %s", seqRange(r.slo, r.shi), timeRange(r.tlo, r.thi), seriesSet(r.series))
-	add("segments: %d total, %d scanned, %d pruned by seq, %d pruned by time, %d pruned by series bloom",
-		ps.segs, ps.segsScanned, ps.segsSeq, ps.segsTime, ps.segsBloom)
-	add("blocks: %d total, %d scanned, %d pruned by seq, %d pruned by time, %d pruned by series bloom",
-		ps.blocks, ps.blocksScanned, ps.blocksSeq, ps.blocksTime, ps.blocksBloom)
+	add("range: seq %s, time %s, series %s, key %s", seqRange(r.slo, r.shi), timeRange(r.tlo, r.thi), seriesSet(r.series), seriesSet(r.keys))
+	add("segments: %d total, %d scanned, %d pruned by seq, %d pruned by time, %d pruned by series bloom, %d pruned by key span",
+		ps.segs, ps.segsScanned, ps.segsSeq, ps.segsTime, ps.segsBloom, ps.segsKeys)
+	add("blocks: %d total, %d scanned, %d pruned by seq, %d pruned by time, %d pruned by series bloom, %d pruned by key span",
+		ps.blocks, ps.blocksScanned, ps.blocksSeq, ps.blocksTime, ps.blocksBloom, ps.blocksKeys)
 	add("rows: %d total, %d in scanned blocks", ps.rowsTotal, ps.rowsScanned)
 	if d := x.deleted; d != nil && !d.IsEmpty() {
 		add("soft-deleted: %d seqs hidden", d.GetCardinality())

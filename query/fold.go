@@ -21,6 +21,10 @@ import (
 type foldState struct {
 	latest map[string]int64 // series "\x00" key -> highest seq of a put or delete
 	drops  map[string]int64 // series -> highest seq of a drop
+	// only, when not nil, are the only keys WHERE can match (plan.keys):
+	// the rows of other keys are not recorded (the second pass drops
+	// them, as WHERE would).
+	only map[string]bool
 }
 
 func newFoldState() *foldState {
@@ -40,7 +44,7 @@ func (f *foldState) addBatch(b *batch) {
 			s := b.series.StringAt(int(r))
 			f.drops[s] = max(f.drops[s], b.seq[r])
 		case opPut, opDelete:
-			if k := b.key.BytesAt(int(r)); len(k) > 0 {
+			if k := b.key.BytesAt(int(r)); len(k) > 0 && (f.only == nil || f.only[string(k)]) {
 				id := b.series.StringAt(int(r)) + "\x00" + string(k)
 				f.latest[id] = max(f.latest[id], b.seq[r])
 			}
@@ -82,12 +86,21 @@ func (f *foldState) keep(b *batch) {
 // series the query is restricted to).
 func (x *executor) foldPass(ctx context.Context) error {
 	p := x.p
+	// Not by key: a drop, which has none, removes the keyed rows of its
+	// series.
 	r := scanRange{shi: p.asSeq, tlo: math.MinInt64, thi: p.asTime, series: p.series}
 	if r.empty() {
 		x.fold = newFoldState()
 		return nil
 	}
 	tasks, _ := prune(x.src.Segments(), r)
+	var only map[string]bool
+	if p.keys != nil {
+		only = map[string]bool{}
+		for _, k := range p.keys {
+			only[k] = true
+		}
+	}
 	saved, where := p.nd, p.where
 	p.where = nil
 	p.nd = need{series: true, key: true, op: true, time: p.asTime != math.MaxInt64}
@@ -97,6 +110,7 @@ func (x *executor) foldPass(ctx context.Context) error {
 		mu.Lock()
 		if parts[w] == nil {
 			parts[w] = newFoldState()
+			parts[w].only = only
 		}
 		mu.Unlock()
 		parts[w].addBatch(b)

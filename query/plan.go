@@ -25,6 +25,7 @@ type plan struct {
 	slo, shi uint64
 	tlo, thi int64
 	series   []string // the only series that can match (bloom); nil: any
+	keys     []string // the only keys that can match (key spans), none empty; nil: any
 
 	// Folded view: only rows with seq <= asSeq and time <= asTime count.
 	asSeq  uint64
@@ -624,6 +625,10 @@ func (p *plan) bounds(e Expr) {
 			if e.Op == "=" {
 				p.restrictSeries([]string{e.Lit.Str})
 			}
+		case ColKey:
+			if keys, ok := p.setOf(e, ColKey); ok {
+				p.restrictKeys(keys)
+			}
 		}
 	case *ArithCompare:
 		p.arithBounds(e)
@@ -631,19 +636,42 @@ func (p *plan) bounds(e Expr) {
 		if names, ok := p.seriesSetOf(e); ok {
 			p.restrictSeries(names)
 		}
+		if keys, ok := p.setOf(e, ColKey); ok {
+			p.restrictKeys(keys)
+		}
 	}
+}
+
+// restrictKeys intersects the key set with keys, unless one is empty
+// (rows without a key are in no key span).
+func (p *plan) restrictKeys(keys []string) {
+	if slices.Contains(keys, "") {
+		return
+	}
+	if p.keys == nil {
+		p.keys = slices.Clone(keys)
+		if p.keys == nil {
+			p.keys = []string{}
+		}
+		return
+	}
+	p.keys = slices.DeleteFunc(p.keys, func(k string) bool { return !slices.Contains(keys, k) })
 }
 
 // seriesSetOf returns the series a condition can only hold for: series =
 // 'x', series IN (...), and ORs of them.
-func (p *plan) seriesSetOf(e Expr) ([]string, bool) {
+func (p *plan) seriesSetOf(e Expr) ([]string, bool) { return p.setOf(e, ColSeries) }
+
+// setOf returns the values of column col (series or key) a condition
+// can only hold for: col = 'x', col IN (...), and ORs of them.
+func (p *plan) setOf(e Expr, col string) ([]string, bool) {
 	switch e := e.(type) {
 	case *Compare:
-		if e.Col.Name == ColSeries && e.Op == "=" && e.Lit.Kind == LitString {
+		if e.Col.Name == col && e.Op == "=" && e.Lit.Kind == LitString {
 			return []string{e.Lit.Str}, true
 		}
 	case *In:
-		if e.Col.Name == ColSeries && !e.Neg && e.cmp == "" {
+		if e.Col.Name == col && !e.Neg && e.cmp == "" {
 			var names []string
 			for _, l := range p.in.lits(e) {
 				names = append(names, l.Str)
@@ -651,17 +679,17 @@ func (p *plan) seriesSetOf(e Expr) ([]string, bool) {
 			return names, true
 		}
 	case *Or:
-		l, ok1 := p.seriesSetOf(e.L)
-		r, ok2 := p.seriesSetOf(e.R)
+		l, ok1 := p.setOf(e.L, col)
+		r, ok2 := p.setOf(e.R, col)
 		if ok1 && ok2 {
 			return append(l, r...), true
 		}
 	case *And:
 		// Either side's set bounds the conjunction.
-		if l, ok := p.seriesSetOf(e.L); ok {
+		if l, ok := p.setOf(e.L, col); ok {
 			return l, true
 		}
-		return p.seriesSetOf(e.R)
+		return p.setOf(e.R, col)
 	}
 	return nil, false
 }

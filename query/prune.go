@@ -1,7 +1,9 @@
 package query
 
 import (
+	"bytes"
 	"math"
+	"slices"
 
 	"github.com/tsqdb/tsq/seg"
 )
@@ -15,31 +17,48 @@ type task struct {
 }
 
 // scanRange is what a scan may skip by: inclusive seq and time bounds
-// and the only series that can match (nil: any).
+// and the only series and keys that can match (nil: any).
 type scanRange struct {
 	slo, shi uint64
 	tlo, thi int64
 	series   []string
+	keys     []string // none empty
 }
 
 // pruneStats counts segments and blocks: total, scanned, and pruned by
-// seq range, time range and series bloom filter (a block of a pruned
-// segment counts as pruned for the segment's reason).
+// seq range, time range, series bloom filter and key span (a block of a
+// pruned segment counts as pruned for the segment's reason).
 type pruneStats struct {
-	segs, segsScanned, segsSeq, segsTime, segsBloom           int
-	blocks, blocksScanned, blocksSeq, blocksTime, blocksBloom int
-	rowsTotal, rowsScanned                                    int64
+	segs, segsScanned, segsSeq, segsTime, segsBloom, segsKeys             int
+	blocks, blocksScanned, blocksSeq, blocksTime, blocksBloom, blocksKeys int
+	rowsTotal, rowsScanned                                                int64
+}
+
+// KeySpanner is a Segment that knows the span of each block's keys
+// (seg.KeySpan): a query for some keys skips the blocks that cannot
+// hold them.
+type KeySpanner interface {
+	// MayHoldKeys reports whether block i may hold a row of one of keys
+	// (sorted, none empty); false means it certainly does not.
+	MayHoldKeys(i int, keys [][]byte) bool
 }
 
 // empty reports whether no row can satisfy the range.
 func (r *scanRange) empty() bool {
-	return r.slo > r.shi || r.tlo > r.thi || r.series != nil && len(r.series) == 0
+	return r.slo > r.shi || r.tlo > r.thi || r.series != nil && len(r.series) == 0 || r.keys != nil && len(r.keys) == 0
 }
 
 // prune lists the blocks of segs that may hold rows in r, in seq order.
 func prune(segs []Segment, r scanRange) ([]task, pruneStats) {
 	var ps pruneStats
 	var tasks []task
+	var keys [][]byte
+	if r.keys != nil {
+		for _, k := range r.keys {
+			keys = append(keys, []byte(k))
+		}
+		slices.SortFunc(keys, bytes.Compare)
+	}
 	for _, sg := range segs {
 		blocks := sg.Blocks()
 		ps.segs++
@@ -69,7 +88,12 @@ func prune(segs []Segment, r scanRange) ([]task, pruneStats) {
 			ps.blocksBloom += len(blocks)
 			continue
 		}
-		ps.segsScanned++
+		ks, _ := sg.(KeySpanner)
+		if keys == nil {
+			ks = nil
+		}
+		var segTasks []task
+		var segKeys int
 		for i := range blocks {
 			m := blocks[i]
 			switch {
@@ -77,13 +101,22 @@ func prune(segs []Segment, r scanRange) ([]task, pruneStats) {
 				ps.blocksSeq++
 			case m.MinTime > r.thi || m.MaxTime < r.tlo:
 				ps.blocksTime++
+			case ks != nil && !ks.MayHoldKeys(i, keys):
+				segKeys++
 			default:
 				ps.blocksScanned++
 				ps.rowsScanned += int64(m.Rows)
 				inside := m.MinSeq >= r.slo && m.MaxSeq <= r.shi && m.MinTime >= r.tlo && m.MaxTime <= r.thi
-				tasks = append(tasks, task{sg: sg, blk: i, meta: m, inside: inside})
+				segTasks = append(segTasks, task{sg: sg, blk: i, meta: m, inside: inside})
 			}
 		}
+		ps.blocksKeys += segKeys
+		if len(segTasks) == 0 && segKeys > 0 { // no block may hold the keys
+			ps.segsKeys++
+			continue
+		}
+		ps.segsScanned++
+		tasks = append(tasks, segTasks...)
 	}
 	return tasks, ps
 }
