@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "verify", short: "check every checksum, index, bloom, state file and journal; name file and offset", usage: "",
+	register(&command{name: "verify", short: "check every checksum, index, bloom, key span, state file and journal; name file and offset", usage: "",
 		summary: "Check every segment header, block checksum (with a full decode), index, bloom filter and\n" +
 			"footer of the store, its state files (soft deletes, retention rules, watermarks) and import\n" +
 			"journals (record checksums; each committed import's seqs held by the segments it names),\n" +

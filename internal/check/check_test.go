@@ -1,7 +1,11 @@
 package check
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"strings"
@@ -149,4 +153,68 @@ func TestStateFiles(t *testing.T) {
 		t.Fatalf("problems %v", rep.Problems)
 	}
 	t.Log(rep.Problems[0])
+}
+
+// TestKeyOutsideSpan rewrites a block's key span (its CRC made right)
+// so that it no longer holds the block's keys: the report names the
+// file, the section and the key, since a query for it would skip it.
+func TestKeyOutsideSpan(t *testing.T) {
+	dir := t.TempDir()
+	s, err := tsq.Open(dir, &tsq.Options{BlockRows: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []tsq.Record
+	for i := range 1200 {
+		recs = append(recs, tsq.Record{Time: int64(i) * 1e9, Series: "s", Key: fmt.Sprintf("k%05d", i), Fields: []tsq.Field{{Name: "v", Value: tsq.Int(int64(i))}}})
+	}
+	if _, err := s.Append(context.Background(), "ev", recs...); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Compact(context.Background(), "ev"); err != nil { // seals the segment
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := Store(context.Background(), dir, nil); err != nil || !rep.OK() {
+		t.Fatalf("a clean store: %v %v", err, rep.Problems)
+	}
+	segs, _ := filepath.Glob(filepath.Join(dir, "streams", "ev", "*.seg"))
+	if len(segs) == 0 {
+		t.Fatal("no segment")
+	}
+	data, err := os.ReadFile(segs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) < 40 || string(data[len(data)-4:]) != "TSQF" {
+		t.Fatalf("%s is not sealed", segs[0])
+	}
+	// The key spans section lies between the bloom and the footer; its
+	// first entry's bounds "k00000".."k00499" become "x00000".."x00499".
+	foot := len(data) - 40
+	start := int(binary.LittleEndian.Uint64(data[foot+12:]) + uint64(binary.LittleEndian.Uint32(data[foot+20:])))
+	sec := data[start : foot-4]
+	i := bytes.Index(sec, []byte("k00000"))
+	j := bytes.Index(sec, []byte("k00499"))
+	if i < 0 || j < 0 {
+		t.Fatalf("key spans section % x", sec)
+	}
+	sec[i], sec[j] = 'x', 'x'
+	binary.LittleEndian.PutUint32(data[foot-4:], crc32.Checksum(sec, crc32.MakeTable(crc32.Castagnoli)))
+	if err := os.WriteFile(segs[0], data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Store(context.Background(), dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, p := range rep.Problems {
+		found = found || (p.Section == "key spans" && strings.Contains(p.String(), `key "k00000" of block 0`))
+	}
+	if !found {
+		t.Fatalf("the wrong span is not reported: %v", rep.Problems)
+	}
 }

@@ -82,6 +82,10 @@ func checkSegment(fsys vfs.FS, dir string, s Segment, rep *Report) {
 				add(Problem{File: rel, Section: "bloom", Offset: -1,
 					Msg: fmt.Sprintf("series %q of block %d is not in the bloom filter", name, i)})
 			}
+			if key, ok := keyOutsideSpan(&blk, r, i); !ok {
+				add(Problem{File: rel, Section: "key spans", Offset: -1,
+					Msg: fmt.Sprintf("key %q of block %d lies outside its key span: a query for it would skip the block", key, i)})
+			}
 		}
 	}
 }
@@ -140,6 +144,25 @@ func missingSeries(b *chunk.Block, r *seg.Reader) (string, bool) {
 		seen[s] = true
 		if !r.MayContainSeries(s) {
 			return s, false
+		}
+	}
+	return "", true
+}
+
+// keyOutsideSpan returns a key of b that block i's key span (and so the
+// segment's) denies.
+func keyOutsideSpan(b *chunk.Block, r *seg.Reader, i int) (string, bool) {
+	c := column(b, "key")
+	if c == nil || (c.Type != chunk.String && c.Type != chunk.Bytes) {
+		return "", true
+	}
+	span, all := r.BlockKeys(i), r.Keys()
+	for j := 0; j < b.Rows; j++ {
+		if c.IsNull(j) {
+			continue
+		}
+		if k := c.BytesAt(j); len(k) > 0 && (!span.MayHold(k) || !all.MayHold(k)) {
+			return string(k), false
 		}
 	}
 	return "", true
