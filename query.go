@@ -173,6 +173,18 @@ func (q *querySeg) MayHoldKeys(i int, keys [][]byte) bool {
 	return m.keys[i].MayHoldAny(keys)
 }
 
+// MayHoldKeyRange consults block i's key span for keys in [lo, hi].
+func (q *querySeg) MayHoldKeyRange(i int, lo, hi []byte) bool {
+	if !q.sf.sealed || len(q.sf.blocks) == 0 {
+		return true
+	}
+	m := q.loadOnce()
+	if m == nil || i >= len(m.keys) {
+		return true
+	}
+	return m.keys[i].MayOverlap(lo, hi)
+}
+
 func (q *querySeg) loadOnce() *sealedMeta {
 	q.once.Do(func() { q.meta = q.load() })
 	return q.meta

@@ -11,8 +11,9 @@ import (
 )
 
 // TestQueryKeySpans: a query whose WHERE names keys (key = 'x',
-// key IN (...), ORs of them) skips the blocks whose key span cannot hold
-// them, in the raw and the folded view, and returns exactly what the
+// key IN (...), ORs of them) or bounds them (key >= 'a' AND key < 'b',
+// key > 'x', key LIKE 'prefix%') skips the blocks whose key span cannot
+// hold them, in the raw and the folded view, and returns exactly what the
 // same condition written so that it cannot prune returns: random puts,
 // updates, deletes, samples and drops over many sealed segments, before
 // and after compaction.
@@ -61,7 +62,15 @@ func TestQueryKeySpans(t *testing.T) {
 			}
 			lits := "'" + strings.Join(keys, "', '") + "'"
 			for _, view := range []string{"ev", "fold(ev)"} {
+				a, b := keys[0], keys[len(keys)-1]
+				if a > b {
+					a, b = b, a
+				}
 				conds := [][2]string{
+					{"key >= '" + a + "' AND key < '" + b + "'", "concat(key, '') >= '" + a + "' AND concat(key, '') < '" + b + "'"},
+					{"key > '" + b + "'", "concat(key, '') > '" + b + "'"},
+					{"key <= '" + a + "' AND v >= 0", "concat(key, '') <= '" + a + "' AND v >= 0"},
+					{"key LIKE '" + a[:4] + "%'", "concat(key, '') LIKE '" + a[:4] + "%'"},
 					{"key IN (" + lits + ")", "concat(key, '') IN (" + lits + ")"},
 					{"key = '" + keys[0] + "'", "concat(key, '') = '" + keys[0] + "'"},
 					{"(key = '" + keys[0] + "' OR key = '" + keys[len(keys)-1] + "') AND v >= 0",

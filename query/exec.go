@@ -283,7 +283,8 @@ func (x *executor) skipCorrupt(sg Segment, i int, err error) bool {
 // scanRange is the plan's range, narrowed by AS OF for a folded view.
 func (x *executor) scanRange() scanRange {
 	p := x.p
-	return scanRange{slo: max(p.slo, 0), shi: min(p.shi, p.asSeq), tlo: p.tlo, thi: min(p.thi, p.asTime), series: p.series, keys: p.keys}
+	return scanRange{slo: max(p.slo, 0), shi: min(p.shi, p.asSeq), tlo: p.tlo, thi: min(p.thi, p.asTime), series: p.series, keys: p.keys,
+		keyLo: p.keyLo, keyHi: p.keyHi, keyset: p.keyset}
 }
 
 func (x *executor) start(ctx context.Context) (array.RecordReader, error) {

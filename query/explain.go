@@ -1,6 +1,7 @@
 package query
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"math"
@@ -44,7 +45,7 @@ func (x *executor) explain(ps pruneStats) (array.RecordReader, error) {
 		add("%s (%s view)", sourceName(p.st.Stream, false), view)
 	}
 	r := x.scanRange()
-	add("range: seq %s, time %s, series %s, key %s", seqRange(r.slo, r.shi), timeRange(r.tlo, r.thi), seriesSet(r.series), seriesSet(r.keys))
+	add("range: seq %s, time %s, series %s, key %s", seqRange(r.slo, r.shi), timeRange(r.tlo, r.thi), seriesSet(r.series), keyRange(&r))
 	add("segments: %d total, %d scanned, %d pruned by seq, %d pruned by time, %d pruned by series bloom, %d pruned by key span",
 		ps.segs, ps.segsScanned, ps.segsSeq, ps.segsTime, ps.segsBloom, ps.segsKeys)
 	add("blocks: %d total, %d scanned, %d pruned by seq, %d pruned by time, %d pruned by series bloom, %d pruned by key span",
@@ -208,6 +209,25 @@ func timeRange(lo, hi int64) string {
 		return "[" + fmtTime(lo) + ", ∞)"
 	}
 	return "[" + fmtTime(lo) + ", " + fmtTime(hi) + "]"
+}
+
+// keyRange renders the keys a scan is restricted to: a set, a range
+// (its upper bound as written, or a prefix's padded with 0xff bytes), or
+// any.
+func keyRange(r *scanRange) string {
+	switch {
+	case r.keys != nil:
+		return seriesSet(r.keys)
+	case r.keyset && r.keyHi != nil:
+		// A prefix's bound: the prefix, then any bytes (its 0xff padding).
+		if hi := bytes.TrimRight(r.keyHi, "\xff"); len(hi) < len(r.keyHi) {
+			return fmt.Sprintf("[%q, %q…]", r.keyLo, hi)
+		}
+		return fmt.Sprintf("[%q, %q]", r.keyLo, r.keyHi)
+	case r.keyset:
+		return fmt.Sprintf("[%q, any]", r.keyLo)
+	}
+	return "any"
 }
 
 func seriesSet(s []string) string {

@@ -1,10 +1,13 @@
 package query
 
 import (
+	"bytes"
 	"math"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/tsqdb/tsq/seg"
 )
 
 // plan is a checked statement ready to run.
@@ -26,6 +29,11 @@ type plan struct {
 	tlo, thi int64
 	series   []string // the only series that can match (bloom); nil: any
 	keys     []string // the only keys that can match (key spans), none empty; nil: any
+	// keyLo and keyHi bound the keys that can match (inclusive; nil:
+	// none): from key >, >=, <, <= and LIKE 'prefix%'. Used to prune only
+	// with a lower bound that no empty key meets (keyset).
+	keyLo, keyHi []byte
+	keyset       bool
 
 	// Folded view: only rows with seq <= asSeq and time <= asTime count.
 	asSeq  uint64
@@ -629,6 +637,26 @@ func (p *plan) bounds(e Expr) {
 			if keys, ok := p.setOf(e, ColKey); ok {
 				p.restrictKeys(keys)
 			}
+			if e.Lit.Kind == LitString {
+				switch v := []byte(e.Lit.Str); e.Op {
+				case ">", ">=":
+					p.keyAbove(v, e.Op == ">" || len(v) > 0)
+				case "<", "<=":
+					if p.keyHi == nil || bytes.Compare(v, p.keyHi) < 0 {
+						p.keyHi = v
+					}
+				}
+			}
+		}
+	case *Like:
+		if pre, ok := likePrefix(e.Pattern); ok && e.Col.Name == ColKey && !e.Neg && pre != "" {
+			p.keyAbove([]byte(pre), true)
+			// Every key starting with pre, cut to seg.MaxSpanKey bytes,
+			// is at most pre padded with 0xff to that length.
+			hi := append([]byte(pre), bytes.Repeat([]byte{0xff}, max(seg.MaxSpanKey-len(pre), 0))...)
+			if p.keyHi == nil || bytes.Compare(hi, p.keyHi) < 0 {
+				p.keyHi = hi
+			}
 		}
 	case *ArithCompare:
 		p.arithBounds(e)
@@ -640,6 +668,15 @@ func (p *plan) bounds(e Expr) {
 			p.restrictKeys(keys)
 		}
 	}
+}
+
+// keyAbove raises the least key that can match to v; nonEmpty says that
+// no empty key meets the bound.
+func (p *plan) keyAbove(v []byte, nonEmpty bool) {
+	if p.keyLo == nil || bytes.Compare(v, p.keyLo) > 0 {
+		p.keyLo = v
+	}
+	p.keyset = p.keyset || nonEmpty
 }
 
 // restrictKeys intersects the key set with keys, unless one is empty

@@ -23,6 +23,10 @@ type scanRange struct {
 	tlo, thi int64
 	series   []string
 	keys     []string // none empty
+	// keyLo, keyHi: the keys that can match lie between (inclusive, nil:
+	// unbounded), when keyset (no empty key can match)
+	keyLo, keyHi []byte
+	keyset       bool
 }
 
 // pruneStats counts segments and blocks: total, scanned, and pruned by
@@ -41,6 +45,9 @@ type KeySpanner interface {
 	// MayHoldKeys reports whether block i may hold a row of one of keys
 	// (sorted, none empty); false means it certainly does not.
 	MayHoldKeys(i int, keys [][]byte) bool
+	// MayHoldKeyRange is MayHoldKeys for the keys, none empty, between
+	// lo and hi (inclusive; nil: unbounded).
+	MayHoldKeyRange(i int, lo, hi []byte) bool
 }
 
 // empty reports whether no row can satisfy the range.
@@ -89,7 +96,7 @@ func prune(segs []Segment, r scanRange) ([]task, pruneStats) {
 			continue
 		}
 		ks, _ := sg.(KeySpanner)
-		if keys == nil {
+		if keys == nil && !r.keyset {
 			ks = nil
 		}
 		var segTasks []task
@@ -101,7 +108,8 @@ func prune(segs []Segment, r scanRange) ([]task, pruneStats) {
 				ps.blocksSeq++
 			case m.MinTime > r.thi || m.MaxTime < r.tlo:
 				ps.blocksTime++
-			case ks != nil && !ks.MayHoldKeys(i, keys):
+			case ks != nil && keys != nil && !ks.MayHoldKeys(i, keys),
+				ks != nil && r.keyset && !ks.MayHoldKeyRange(i, r.keyLo, r.keyHi):
 				segKeys++
 			default:
 				ps.blocksScanned++

@@ -112,6 +112,16 @@ func (s *KeySpan) MayHold(key []byte) bool {
 	return s.some && bytes.Compare(k, s.lo) >= 0 && bytes.Compare(k, s.hi) <= 0
 }
 
+// MayOverlap reports whether a row whose key k, cut to MaxSpanKey bytes,
+// lies in [lo, hi] (nil: unbounded; compared cut as well) may lie in the
+// span.
+func (s *KeySpan) MayOverlap(lo, hi []byte) bool {
+	if s.unknown {
+		return true
+	}
+	return s.some && (lo == nil || bytes.Compare(cutKey(lo), s.hi) <= 0) && (hi == nil || bytes.Compare(s.lo, cutKey(hi)) <= 0)
+}
+
 // MayHoldAny reports whether a row of one of keys, sorted in ascending
 // byte order, may lie in the span: a binary search.
 func (s *KeySpan) MayHoldAny(keys [][]byte) bool {

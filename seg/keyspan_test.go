@@ -218,3 +218,46 @@ func TestRecoverV1Seals(t *testing.T) {
 		t.Fatalf("recovered: %v, key span known %v", r.Header().Version, k.Known())
 	}
 }
+
+// TestKeySpanMayOverlap: a range holding a key added is never ruled out,
+// keys longer than MaxSpanKey included, and one that misses the span's
+// bounds always is.
+func TestKeySpanMayOverlap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	long := strings.Repeat("q", MaxSpanKey-1)
+	key := func() []byte {
+		k := []byte{byte('a' + rng.IntN(5)), byte('a' + rng.IntN(5))}
+		if rng.IntN(4) == 0 {
+			k = append([]byte(long), k...)
+		}
+		return k
+	}
+	for round := range 2000 {
+		var s KeySpan
+		var keys [][]byte
+		for range rng.IntN(6) {
+			k := key()
+			keys = append(keys, k)
+			s.Add(k)
+		}
+		var lo, hi []byte
+		if rng.IntN(3) > 0 {
+			lo = key()
+		}
+		if rng.IntN(3) > 0 {
+			hi = key()
+		}
+		got := s.MayOverlap(lo, hi)
+		for _, k := range keys {
+			if (lo == nil || bytes.Compare(lo, k) <= 0) && (hi == nil || bytes.Compare(k, hi) <= 0) && !got {
+				t.Fatalf("round %d: [%q, %q] holds key %q, ruled out by %q..%q", round, lo, hi, k, s.lo, s.hi)
+			}
+		}
+		if slo, shi, ok := s.Bounds(); ok && got && ((lo != nil && bytes.Compare(cutKey(lo), shi) > 0) || (hi != nil && bytes.Compare(slo, cutKey(hi)) > 0)) {
+			t.Fatalf("round %d: [%q, %q] misses %q..%q, not ruled out", round, lo, hi, slo, shi)
+		}
+		if s.Empty() && got {
+			t.Fatalf("round %d: an empty span overlaps", round)
+		}
+	}
+}
