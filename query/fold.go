@@ -1,9 +1,12 @@
 package query
 
 import (
+	"bytes"
 	"context"
 	"math"
 	"sync"
+
+	"github.com/tsqdb/tsq/seg"
 )
 
 // The folded view is the current state of a stream: for each (series,
@@ -25,6 +28,19 @@ type foldState struct {
 	// the rows of other keys are not recorded (the second pass drops
 	// them, as WHERE would).
 	only map[string]bool
+	// ranged, with lo and hi (plan.keyLo, keyHi): likewise the only keys
+	// WHERE can match are at least lo and, cut to seg.MaxSpanKey bytes,
+	// at most hi (nil: unbounded).
+	ranged bool
+	lo, hi []byte
+}
+
+// wants reports whether the first pass records key k.
+func (f *foldState) wants(k []byte) bool {
+	if f.only != nil && !f.only[string(k)] {
+		return false
+	}
+	return !f.ranged || (bytes.Compare(k, f.lo) >= 0 && (f.hi == nil || bytes.Compare(k[:min(len(k), seg.MaxSpanKey)], f.hi) <= 0))
 }
 
 func newFoldState() *foldState {
@@ -44,7 +60,7 @@ func (f *foldState) addBatch(b *batch) {
 			s := b.series.StringAt(int(r))
 			f.drops[s] = max(f.drops[s], b.seq[r])
 		case opPut, opDelete:
-			if k := b.key.BytesAt(int(r)); len(k) > 0 && (f.only == nil || f.only[string(k)]) {
+			if k := b.key.BytesAt(int(r)); len(k) > 0 && f.wants(k) {
 				id := b.series.StringAt(int(r)) + "\x00" + string(k)
 				f.latest[id] = max(f.latest[id], b.seq[r])
 			}
@@ -111,6 +127,7 @@ func (x *executor) foldPass(ctx context.Context) error {
 		if parts[w] == nil {
 			parts[w] = newFoldState()
 			parts[w].only = only
+			parts[w].ranged, parts[w].lo, parts[w].hi = p.keyset, p.keyLo, p.keyHi
 		}
 		mu.Unlock()
 		parts[w].addBatch(b)
