@@ -24,7 +24,8 @@ type trow struct {
 }
 
 // memSource is an in-memory Source: blocks encoded with chunk, grouped
-// into segments, with exact series sets as "bloom filters".
+// into segments, with exact series sets as "bloom filters" and each
+// block's key span (seg.KeySpan), as a sealed segment has them.
 type memSource struct {
 	segs    []Segment
 	deleted *roaring64.Bitmap
@@ -36,6 +37,7 @@ type memSeg struct {
 	blocks []seg.BlockMeta
 	data   [][]byte
 	series map[string]bool
+	keys   []seg.KeySpan
 	sealed bool
 	delay  func() // called on every block read (tests of cancellation)
 }
@@ -48,6 +50,12 @@ func (s *memSeg) Key() string             { return fmt.Sprintf("mem:%d", s.id) }
 func (s *memSeg) Blocks() []seg.BlockMeta { return s.blocks }
 func (s *memSeg) MayContainSeries(name string) bool {
 	return !s.sealed || s.series[name]
+}
+func (s *memSeg) MayHoldKeys(i int, keys [][]byte) bool {
+	return !s.sealed || s.keys[i].MayHoldAny(keys)
+}
+func (s *memSeg) MayHoldKeyRange(i int, lo, hi []byte) bool {
+	return !s.sealed || s.keys[i].MayOverlap(lo, hi)
 }
 func (s *memSeg) ReadBlock(i int) ([]byte, error) {
 	if s.delay != nil {
@@ -81,11 +89,16 @@ func buildSource(rng *rand.Rand, rows []trow, maxBlock int) (*memSource, error) 
 		}
 		m := seg.BlockMeta{Rows: n, MinSeq: blk[0].seq, MaxSeq: blk[n-1].seq, MinTime: blk[0].time, MaxTime: blk[0].time,
 			CRC: binary.LittleEndian.Uint32(data[len(data)-4:])}
+		var span seg.KeySpan
 		for _, r := range blk {
 			m.MinTime, m.MaxTime = min(m.MinTime, r.time), max(m.MaxTime, r.time)
 			cur.series[r.series] = true
+			if r.key != "" {
+				span.AddString(r.key)
+			}
 		}
 		cur.blocks = append(cur.blocks, m)
+		cur.keys = append(cur.keys, span)
 		cur.data = append(cur.data, data)
 	}
 	return src, nil

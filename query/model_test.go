@@ -226,6 +226,9 @@ func (g *qgen) atom() string {
 	case 5:
 		return "series ~ " + g.pick(`cpu{host="a"}`, `{host="a"}`, `cpu{host!="a"}`, `{host=~"a|b"}`, `{dc="x"}`, `mem`)
 	case 6:
+		if g.rng.IntN(3) == 0 { // ranges and prefixes: pruned by key span
+			return g.pick("key >= 'k2' AND key < 'k5'", "key LIKE 'k1%'", "key <= 'k3'", "key > 'k6'", "key >= ''")
+		}
 		return "key " + g.pick("=", "!=", ">") + fmt.Sprintf(" 'k%d'", g.rng.IntN(8))
 	case 7:
 		return "op = '" + g.pick("put", "delete", "drop") + "'"
