@@ -57,7 +57,11 @@ func (x *executor) explain(ps pruneStats) (array.RecordReader, error) {
 	nd := p.nd
 	if p.st.Fold {
 		nd.series, nd.key, nd.op = true, true, true
-		add("fold: first pass over every block up to AS OF (series, key, op), then the scan below")
+		if p.keys != nil || p.keyset {
+			add("fold: first pass over every block up to AS OF (series, key, op), keeping the latest seqs of the wanted keys only, then the scan below")
+		} else {
+			add("fold: first pass over every block up to AS OF (series, key, op), then the scan below")
+		}
 	}
 	var decoded []string
 	for _, n := range nd.names() { // a held union's copy of series (heldCopy) is series
