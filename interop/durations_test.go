@@ -35,6 +35,9 @@ func TestInteropDurations(t *testing.T) {
 		{"spans of numbers (under a day: DuckDB keeps hours past 24 as hours)",
 			"SELECT series, to_seconds(count(*) % 86400) AS s, to_milliseconds(count(*) * 7) AS ms, to_minutes(count(*) % 1000) AS m, to_hours(count(*) % 20) AS h, epoch(max(time) - min(time)) AS secs, epoch_ms(max(time) - min(time)) AS msecs FROM nab GROUP BY series ORDER BY series",
 			"SELECT series, to_seconds(count(*) % 86400)::VARCHAR AS s, to_milliseconds(count(*) * 7)::VARCHAR AS ms, to_minutes(count(*) % 1000)::VARCHAR AS m, to_hours(count(*) % 20)::VARCHAR AS h, epoch(max(time) - min(time)) AS secs, epoch_ms(max(time) - min(time)) AS msecs FROM nab GROUP BY series ORDER BY series"},
+		{"whole milliseconds and microseconds of negative spans (toward zero)",
+			"SELECT series, epoch_ms(min(time) - max(time) - to_microseconds(1500)) AS ms, epoch_us(min(time) - max(time) - to_microseconds(1)) AS us, epoch_ms(to_microseconds(-1500)) AS small FROM nab GROUP BY series ORDER BY series",
+			"SELECT series, epoch_ms(min(time) - max(time) - INTERVAL 1500 MICROSECONDS) AS ms, epoch_us(min(time) - max(time) - INTERVAL 1 MICROSECOND) AS us, epoch_ms(INTERVAL '-1500 microseconds') AS small FROM nab GROUP BY series ORDER BY series"},
 	} {
 		agreeWithDuckDB(t, node, s, path, c.name, c.tsq, c.duck)
 	}

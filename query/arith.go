@@ -957,6 +957,9 @@ func (p *plan) compileArithNode(a *Arith, leaf func(a *Arith, ap *arithPlan) err
 		if a.Func == "epoch_ms" && !ap.l.ts && !ap.l.dur && ap.l.in != kTime { // DuckDB's epoch_ms(BIGINT): milliseconds to an instant
 			ap.fn, ap.ts = "epoch_ms_instant", true
 		}
+		if (a.Func == "epoch_ms" || a.Func == "epoch_us") && ap.l.dur { // whole units of a span: toward zero
+			ap.fn = a.Func + "_span"
+		}
 		return ap, nil
 	}
 	if err := p.number(a.R, ap.r); err != nil {

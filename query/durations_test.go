@@ -71,6 +71,12 @@ func TestDurations(t *testing.T) {
 	if d := diffCells(got, [][]any{want}); d != "" {
 		t.Error(d)
 	}
+	// Whole units of a span go toward zero (DuckDB's of an INTERVAL), of
+	// an instant down (the unit it falls in).
+	got = mustRun(t, open, "SELECT epoch_ms(to_microseconds(-1500)), epoch_ms(to_microseconds(1500)), epoch_us(to_milliseconds(-0.0025)), epoch_ms(TIMESTAMP '1969-12-31 23:59:59.9985'), epoch_us(TIMESTAMP '1969-12-31 23:59:59.9999985') FROM m LIMIT 1")
+	if d := diffCells(got, [][]any{{int64(-1), int64(1), int64(-2), int64(-2), int64(-2)}}); d != "" {
+		t.Error(d)
+	}
 	if types := columnTypes(t, open, o, "SELECT to_seconds(n), epoch(to_seconds(n)), epoch_ms(to_seconds(n)) FROM m"); types != "d float64 int64" {
 		t.Errorf("to_seconds, epoch and epoch_ms: %s", types)
 	}

@@ -14,21 +14,27 @@ import (
 // 'zone']).
 
 // epochFuncs are the numeric functions between instants and numbers.
-var epochFuncs = map[string]bool{"epoch": true, "epoch_ms": true, "epoch_us": true, "epoch_ns": true, "to_timestamp": true, "epoch_ms_instant": true}
+var epochFuncs = map[string]bool{"epoch": true, "epoch_ms": true, "epoch_us": true, "epoch_ns": true, "to_timestamp": true, "epoch_ms_instant": true,
+	"epoch_ms_span": true, "epoch_us_span": true}
 
 // sinceEpoch: the functions of a time that count since 1970.
 var sinceEpoch = map[string]bool{"epoch": true, "epoch_ms": true, "epoch_us": true, "epoch_ns": true}
 
 // applyEpoch computes epoch, epoch_ms or to_timestamp of x (of kind k);
-// an instant outside int64 nanoseconds is NULL.
+// an instant outside int64 nanoseconds is NULL. Whole units of an instant
+// are rounded down, of a span toward zero.
 func applyEpoch(fn string, k colKind, x value) value {
 	switch fn {
 	case "epoch":
 		return fv(float64(x.i/1e9) + float64(x.i%1e9)/1e9)
 	case "epoch_ms":
-		return value{i: floorDiv(x.i, 1e6)}
+		return value{i: floorDiv(x.i, 1e6)} // an instant: the millisecond it falls in
 	case "epoch_us":
 		return value{i: floorDiv(x.i, 1e3)}
+	case "epoch_ms_span": // a span: toward zero, as DuckDB's of an INTERVAL
+		return value{i: x.i / 1e6}
+	case "epoch_us_span":
+		return value{i: x.i / 1e3}
 	case "epoch_ns":
 		return x
 	case "epoch_ms_instant": // epoch_ms of an integer, not an instant: DuckDB's inverse
