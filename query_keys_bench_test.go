@@ -15,9 +15,10 @@ var benchKeyed = flag.Int("query.keyed", 3_000_000, "keyed rows in the store of 
 // BenchmarkQueryKeyLookup looks rows up by key in a store of
 // -query.keyed keyed puts (ids that grow with time, ord-00000000 up, in
 // 50 series, imported into one segment), each query beside the same
-// condition widened to the empty key (key IN ('x', ”); no row has it),
-// which no key span can prune and which costs the same to evaluate, in
-// the same run: the ratio of the two is what the block key spans save.
+// condition widened to the empty key (the empty string added to an IN
+// list; no row has it), which no key span can prune and which costs the
+// same to evaluate, in the same run: the ratio of the two is what the
+// block key spans save.
 //
 //	go test -run XXX -bench QueryKeyLookup -benchtime 20x .
 func BenchmarkQueryKeyLookup(b *testing.B) {
