@@ -31,29 +31,35 @@ type tombKeys struct {
 // add records the key of a record tombstone.
 func (t *tombKeys) add(key []byte) {
 	t.span.Add(key)
-	if t.many {
-		return
+	t.list(len(key))
+	if !t.many {
+		t.arena = append(t.arena, key...)
+		t.ends[len(t.ends)-1] = len(t.arena)
 	}
-	if len(t.ends) == tombKeyLimit || len(t.arena)+len(key) > tombKeyBytesLimit {
-		t.many, t.arena, t.ends = true, nil, nil
-		return
-	}
-	t.arena = append(t.arena, key...)
-	t.ends = append(t.ends, len(t.arena))
 }
 
 // addString is add of a string key.
 func (t *tombKeys) addString(key string) {
 	t.span.AddString(key)
+	t.list(len(key))
+	if !t.many {
+		t.arena = append(t.arena, key...)
+		t.ends[len(t.ends)-1] = len(t.arena)
+	}
+}
+
+// list makes room in the list for a key of n bytes, whose end the caller
+// sets once it appended the key to the arena, unless the list is past
+// its limits (then it is dropped and many set).
+func (t *tombKeys) list(n int) {
 	if t.many {
 		return
 	}
-	if len(t.ends) == tombKeyLimit || len(t.arena)+len(key) > tombKeyBytesLimit {
+	if len(t.ends) == tombKeyLimit || len(t.arena)+n > tombKeyBytesLimit {
 		t.many, t.arena, t.ends = true, nil, nil
 		return
 	}
-	t.arena = append(t.arena, key...)
-	t.ends = append(t.ends, len(t.arena))
+	t.ends = append(t.ends, 0)
 }
 
 // scanLimit bounds the segments hits checks against every listed key in

@@ -682,17 +682,9 @@ func (p *plan) keyAbove(v []byte, nonEmpty bool) {
 // restrictKeys intersects the key set with keys, unless one is empty
 // (rows without a key are in no key span).
 func (p *plan) restrictKeys(keys []string) {
-	if slices.Contains(keys, "") {
-		return
+	if !slices.Contains(keys, "") {
+		p.keys = intersect(p.keys, keys)
 	}
-	if p.keys == nil {
-		p.keys = slices.Clone(keys)
-		if p.keys == nil {
-			p.keys = []string{}
-		}
-		return
-	}
-	p.keys = slices.DeleteFunc(p.keys, func(k string) bool { return !slices.Contains(keys, k) })
 }
 
 // seriesSetOf returns the series a condition can only hold for: series =
@@ -732,13 +724,16 @@ func (p *plan) setOf(e Expr, col string) ([]string, bool) {
 }
 
 // restrictSeries intersects the series set with names.
-func (p *plan) restrictSeries(names []string) {
-	if p.series == nil {
-		p.series = slices.Clone(names)
-		if p.series == nil {
-			p.series = []string{}
+func (p *plan) restrictSeries(names []string) { p.series = intersect(p.series, names) }
+
+// intersect returns the values of set (nil: any) that are in names, never
+// nil.
+func intersect(set, names []string) []string {
+	if set == nil {
+		if set = slices.Clone(names); set == nil {
+			set = []string{}
 		}
-		return
+		return set
 	}
-	p.series = slices.DeleteFunc(p.series, func(s string) bool { return !slices.Contains(names, s) })
+	return slices.DeleteFunc(set, func(s string) bool { return !slices.Contains(names, s) })
 }

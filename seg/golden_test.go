@@ -159,16 +159,7 @@ func TestGolden(t *testing.T) {
 	b := goldenSegment(t)
 	testdata.Golden(t, "testdata/golden_v2.txt", annotate(b), *update)
 	// The golden bytes still open, read and verify.
-	mem := vfs.NewMem()
-	putFile(t, mem, "golden.seg", b)
-	r, err := Open(mem, "golden.seg")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	if err := r.Verify(); err != nil || !r.Sealed() || len(r.Blocks()) != 2 || r.Rows() != 6 || !r.MayContainSeries(`cpu{host="a"}`) {
-		t.Fatalf("golden segment: %v, sealed %v, %d blocks, %d rows", err, r.Sealed(), len(r.Blocks()), r.Rows())
-	}
+	r := openGolden(t, b, CurrentVersion)
 	if k := r.Keys(); !k.Empty() || k.MayHold([]byte("a")) {
 		t.Fatalf("golden segment's key span %+v, want no keyed row", k)
 	}
@@ -177,20 +168,24 @@ func TestGolden(t *testing.T) {
 // TestGoldenV1 reads the version 1 worked example, which writers no
 // longer write: it opens, reads and verifies, and its keys are unknown.
 func TestGoldenV1(t *testing.T) {
-	b := goldenV1(t)
-	mem := vfs.NewMem()
-	putFile(t, mem, "golden.seg", b)
-	r, err := Open(mem, "golden.seg")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	if err := r.Verify(); err != nil || r.Header().Version != V1 || !r.Sealed() || len(r.Blocks()) != 2 || r.Rows() != 6 || !r.MayContainSeries(`cpu{host="a"}`) {
-		t.Fatalf("golden v1 segment: %v, %v, sealed %v, %d blocks, %d rows", err, r.Header().Version, r.Sealed(), len(r.Blocks()), r.Rows())
-	}
+	r := openGolden(t, goldenV1(t), V1)
 	if k := r.Keys(); k.Known() || !k.MayHold([]byte("any")) {
 		t.Fatalf("a version 1 segment's key span %+v, want unknown", k)
 	}
+}
+
+// openGolden opens the worked example's bytes b, of version v, and
+// checks that it reads and verifies: sealed, 2 blocks, 6 rows, its
+// series in the bloom. The reader is closed when the test ends.
+func openGolden(t *testing.T, b []byte, v Version) *Reader {
+	t.Helper()
+	mem := vfs.NewMem()
+	putFile(t, mem, "golden.seg", b)
+	r := openReader(t, mem, "golden.seg")
+	if err := r.Verify(); err != nil || r.Header().Version != v || !r.Sealed() || len(r.Blocks()) != 2 || r.Rows() != 6 || !r.MayContainSeries(`cpu{host="a"}`) {
+		t.Fatalf("golden segment: %v, %v, sealed %v, %d blocks, %d rows", err, r.Header().Version, r.Sealed(), len(r.Blocks()), r.Rows())
+	}
+	return r
 }
 
 // goldenV1 returns the bytes of the version 1 worked example, checking

@@ -3,6 +3,7 @@ package seg
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -259,5 +260,23 @@ func TestKeySpanMayOverlap(t *testing.T) {
 		if s.Empty() && got {
 			t.Fatalf("round %d: an empty span overlaps", round)
 		}
+	}
+}
+
+// TestKeySpanAddAllocs: widening a span by keys of the length it holds
+// allocates nothing (the append path adds every keyed row's key).
+func TestKeySpanAddAllocs(t *testing.T) {
+	var s KeySpan
+	s.AddString("k00000")
+	i := 0
+	if n := testing.AllocsPerRun(1000, func() {
+		i++
+		s.AddString(fmt.Sprintf("k%05d", i%100000)[:6])
+	}); n > 1 { // the Sprintf's string
+		t.Fatalf("AddString allocates %.1f times a key", n-1)
+	}
+	keys := [][]byte{[]byte("a00000"), []byte("z99999")}
+	if n := testing.AllocsPerRun(1000, func() { i++; s.Add(keys[i%2]) }); n > 0 {
+		t.Fatalf("Add allocates %.1f times a key", n)
 	}
 }
