@@ -240,3 +240,87 @@ func blockColumn(b *chunk.Block, name string) *chunk.Column {
 	}
 	return &chunk.Column{}
 }
+
+// TestCompactFreshBlocks: a window of keys that grow holds in the record
+// table only the keys that return (fresh blocks only look theirs up),
+// and still drops exactly what is superseded: updates and deletes of
+// older keys, a key put twice in one block, keys the archive below W
+// holds.
+func TestCompactFreshBlocks(t *testing.T) {
+	mem := vfs.NewMem()
+	s := openT(t, mem, Options{SegmentMaxBytes: 16 << 10, CompactInterval: 0, BlockRows: 200})
+	defer closeT(t, s)
+	tm := day0
+	var batch []Record
+	put := func(key string, op Op) {
+		tm += 1e6
+		r := Record{Time: tm, Series: "s", Key: key, Op: op, Fields: []Field{{"v", Int(tm)}}}
+		if op == OpDelete {
+			r.Fields = nil
+		}
+		batch = append(batch, r)
+	}
+	flush := func() {
+		t.Helper()
+		if _, err := s.Append(ctx, "ev", batch...); err != nil {
+			t.Fatal(err)
+		}
+		batch = batch[:0]
+	}
+	// The archive below W: a00000..a00999.
+	for i := range 1000 {
+		put(fmt.Sprintf("a%05d", i), OpPut)
+	}
+	flush()
+	if _, err := s.Compact(ctx, "ev"); err != nil {
+		t.Fatal(err)
+	}
+	// The window: an update of an archived key in its oldest block (only
+	// the archive's key span rules that block out), 3,000 new keys in
+	// order, with one key put twice in a block; then an update of an
+	// archived key, an update and a delete of window keys.
+	put("a00500", OpPut)
+	for i := range 3000 {
+		put(fmt.Sprintf("b%05d", i), OpPut)
+		if i == 1500 {
+			put("b01499", OpPut) // again, in the same block
+		}
+		if i%100 == 99 {
+			flush()
+		}
+	}
+	put("a00007", OpPut)
+	put("b00010", OpPut)
+	put("b00020", OpDelete)
+	flush()
+	cs, err := s.Compact(ctx, "ev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cs.RowsUpdate != 4 || cs.RowsRecord != 1 {
+		t.Fatalf("dropped %d updated and %d deleted rows, want 4 and 1", cs.RowsUpdate, cs.RowsRecord)
+	}
+	// The table held the returning keys' blocks, not the 3,000 keys.
+	if cs.SnapshotEntries > 1000 {
+		t.Fatalf("the record table held %d entries for a window of keys that grow", cs.SnapshotEntries)
+	}
+	// Tombstones are counted as if the table held them all: every keyed
+	// row of the window that no later row supersedes.
+	if cs.TombstonesUpdate != 3000-1+2 || cs.TombstonesRecord != 1 { // the b keys but b00020, a00007 and a00500
+		t.Fatalf("tombstones: %d keyed puts, %d deletes", cs.TombstonesUpdate, cs.TombstonesRecord)
+	}
+	seen := map[string]int{}
+	for _, r := range rawRows(t, s, "ev") {
+		if r.op == OpPut {
+			seen[r.key]++
+		}
+	}
+	for _, k := range []string{"a00007", "a00500", "b01499", "b00010"} {
+		if seen[k] != 1 {
+			t.Errorf("key %s: %d puts left, want 1", k, seen[k])
+		}
+	}
+	if seen["b00020"] != 0 || len(seen) != 1000+3000-1 {
+		t.Errorf("b00020: %d puts; %d keys in all", seen["b00020"], len(seen))
+	}
+}

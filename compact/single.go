@@ -1,6 +1,7 @@
 package compact
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -44,6 +45,9 @@ type segJob struct {
 	mu      sync.Mutex
 	err     error
 	slots   chan struct{} // the folder's
+	// fresh[i]: no row older than block i's, in the window or below it,
+	// may have a key of block i (the key spans say so): see lookupOnly.
+	fresh []bool
 }
 
 // close closes the job's reader and frees its place (see folder.slots).
@@ -83,6 +87,10 @@ func runSingle(ctx context.Context, cfg *Config, budget *byteSem, st *Stats) err
 	if len(older) > 0 { // their key spans may rule them out
 		snap.keys = &tombKeys{}
 	}
+	fresh, inserts, err := freshBlocks(cfg, win, older)
+	if err != nil {
+		return err
+	}
 	st.Chunks++
 	t0 := time.Now()
 	ctx, cancel := context.WithCancel(ctx)
@@ -114,13 +122,13 @@ func runSingle(ctx context.Context, cfg *Config, budget *byteSem, st *Stats) err
 			}
 		}()
 	}
-	f := folder{d: d, lo: w, slots: make(chan struct{}, cfg.Workers+2), sized: make(chan struct{})}
+	f := folder{d: d, lo: w, slots: make(chan struct{}, cfg.Workers+2), sized: make(chan struct{}), fresh: fresh}
 	f.held.cap = cfg.HeldBytes
 	// The table is presized (for a window of up to presizeMax rows: 14 MB
 	// of slots cleared) while the first blocks are read and hashed.
 	go func() {
 		defer close(f.sized)
-		f.size.start(snap.recs, target-w, cfg.TombstoneCap)
+		f.size.start(snap.recs, min(target-w, inserts), cfg.TombstoneCap)
 	}()
 	f.run(ctx, cfg, win, func(j *segJob) {
 		if !j.drops {
@@ -145,7 +153,7 @@ func runSingle(ctx context.Context, cfg *Config, budget *byteSem, st *Stats) err
 	st.Tombstones[ReasonRecord] += f.kinds[1]
 	st.Tombstones[ReasonUpdate] += f.kinds[0]
 	st.Tombstones[ReasonSeries] += int64(snap.drops.len())
-	err := errors.Join(errs...)
+	err = errors.Join(errs...)
 	if err == nil && len(older) > 0 && ctx.Err() == nil {
 		oc := *cfg
 		oc.Segments = older
@@ -197,7 +205,11 @@ type folder struct {
 	slots chan struct{}
 	size  tableSizer    // the record table's
 	sized chan struct{} // closed once size has presized the table
-	held  heldBytes     // re-encoded blocks waiting for their rewrite
+	fresh map[string][]bool
+	// lookupOnly: the block being decided only looks its keyed rows up
+	// (see folder.block); set before its halves start.
+	lookupOnly bool
+	held       heldBytes // re-encoded blocks waiting for their rewrite
 }
 
 // blockTask is a block of the window read, decoded (record columns) and
@@ -215,6 +227,9 @@ type blockTask struct {
 	// rowsOf lists the rows of each half of the block (see decideHalf),
 	// ascending.
 	rowsOf [2][]int32
+	// sorted: the keys of the keyed rows of the chunk strictly increase
+	// with the rows
+	sorted bool
 	err    error
 	done   chan struct{}
 }
@@ -272,7 +287,7 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 				return
 			}
 			blocks := r.Blocks()
-			j := &segJob{path: path, r: r, blocks: blocks, slots: f.slots}
+			j := &segJob{path: path, r: r, blocks: blocks, slots: f.slots, fresh: f.fresh[path]}
 			j.sc = newScanner(f.d, &j.res, r, blocks)
 			for i := len(blocks) - 1; i >= 0 && ctx.Err() == nil; i-- {
 				if m := &blocks[i]; j.sc.inChunk(m) {
@@ -365,7 +380,7 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 		default:
 			j.res.readBytes += int64(len(t.buf))
 			<-f.sized // closed: no wait after the first block
-			if f.block(j.sc, t.i, &j.blocks[t.i], &t.rw, t.hs, &t.rowsOf) {
+			if f.block(j.sc, t.i, &j.blocks[t.i], &t.rw, t.hs, &t.rowsOf, t.sorted && t.i < len(j.fresh) && j.fresh[t.i]) {
 				j.drops = true
 				if n := len(j.sc.plans[t.i].drop); n < j.blocks[t.i].Rows {
 					j.pending.Add(1)
@@ -405,10 +420,16 @@ func (f *folder) prep(t *blockTask) error {
 	if coded {
 		t.series = append(t.series[:0], make([]hashKey, sc.Dict.Len())...)
 	}
+	t.sorted = true
+	var prev []byte
 	for k := range rw.n {
 		t.hs[k] = hashKey{}
 		if op := rw.op[k]; (op == OpPut || op == OpDelete) && uint64(rw.seq[k]) <= end {
 			if key := rw.keyAt(k); len(key) > 0 {
+				if prev != nil && bytes.Compare(prev, key) >= 0 {
+					t.sorted = false
+				}
+				prev = key
 				var sh hashKey
 				if coded && !sc.IsNull(k) {
 					c := sc.Codes[k]
@@ -436,7 +457,16 @@ func (f *folder) prep(t *blockTask) error {
 // observed first, then its rows are decided in two halves, by the top
 // bit of the pair hash (disjoint shards of the table), the upper half by
 // f.half in parallel with the lower one for large blocks.
-func (f *folder) block(sc *scanner, i int, m *seg.BlockMeta, rw *rows, hs []hashKey, rowsOf *[2][]int32) bool {
+//
+// A block whose keyed rows (in the window) have keys in strictly
+// increasing order, none of which any older row can have (fresh: the
+// key spans of every older block, and of the segments below the window,
+// miss the block's), only looks them up: no older row will ever look
+// for them, nor a later row of the block (their keys are distinct), so
+// the table need not hold them. Keys that grow with time make most
+// blocks of a window such, and the table holds only the keys that
+// return (updates, deletes).
+func (f *folder) block(sc *scanner, i int, m *seg.BlockMeta, rw *rows, hs []hashKey, rowsOf *[2][]int32, lookupOnly bool) bool {
 	d, res, p, snap := f.d, sc.res, &sc.plans[i], f.d.snap
 	res.absent = d.absent(res.absent, m, rw.seq)
 	f.nameSeries(rw)
@@ -452,7 +482,10 @@ func (f *folder) block(sc *scanner, i int, m *seg.BlockMeta, rw *rows, hs []hash
 		}
 	}
 	f.why = append(f.why[:0], make([]uint8, rw.n)...)
-	f.size.before(snap.recs, rw.n) // no half is deciding
+	f.lookupOnly = lookupOnly
+	if !lookupOnly {
+		f.size.before(snap.recs, rw.n) // no half is deciding
+	}
 	var lower, upper halfResult
 	if f.half != nil && rw.n >= 1024 {
 		f.half <- halfJob{rw: rw, hs: hs, rows: rowsOf[1], out: &upper}
@@ -550,7 +583,17 @@ func (f *folder) decideHalf(h uint64, rw *rows, hs []hashKey, rowsOf []int32, ou
 		if hk.lo != 0 { // a keyed put or delete (a drop is never superseded)
 			var t uint64
 			var ok bool
-			if q > f.lo {
+			if q > f.lo && f.lookupOnly {
+				t, ok = recs.get(hk)
+				out.maxSeq = max(out.maxSeq, q)
+				if !ok || t>>1 < q { // a tombstone, counted as if kept
+					v := uint64(0)
+					if op == OpDelete {
+						v = 1
+					}
+					out.kinds[v]++
+				}
+			} else if q > f.lo {
 				v := q << 1
 				if op == OpDelete {
 					v |= 1
@@ -627,4 +670,58 @@ func (f *folder) nameSeries(rw *rows) {
 			return
 		}
 	}
+}
+
+// freshOlderMax bounds the segments below the window whose key spans
+// freshBlocks reads.
+const freshOlderMax = 64
+
+// freshBlocks returns, for each segment of the window win (in seq
+// order), which of its blocks are fresh: their key span is known and
+// misses the spans of every older block of the window and of every
+// segment below it (older), so that no older row can have one of their
+// keys. It also returns the rows of the blocks that are not, which the
+// record table may have to hold. Past freshOlderMax segments below the
+// window none is fresh: their trailers are not read twice a pass (the
+// window of such an archive is small anyway, and runChunk reads them).
+func freshBlocks(cfg *Config, win, older []Segment) (map[string][]bool, uint64, error) {
+	seen := seg.KeySpan{} // the keys of every row older than the block at hand
+	if len(older) > freshOlderMax {
+		seen = seg.UnknownKeys()
+		older = nil
+	}
+	for _, s := range older {
+		r, err := seg.Open(cfg.FS, s.Path)
+		if err != nil {
+			return nil, 0, err
+		}
+		k := r.Keys()
+		seen.Merge(&k)
+		_ = r.Close()
+		if !seen.Known() {
+			break
+		}
+	}
+	fresh := map[string][]bool{}
+	var inserts uint64
+	for _, s := range win {
+		r, err := seg.Open(cfg.FS, s.Path)
+		if err != nil {
+			return nil, 0, err
+		}
+		blocks := r.Blocks()
+		f := make([]bool, len(blocks))
+		for i := range blocks {
+			k := r.BlockKeys(i)
+			lo, hi, some := k.Bounds()
+			f[i] = k.Known() && seen.Known() && (!some || !seen.MayOverlap(lo, hi))
+			if !f[i] {
+				inserts += uint64(blocks[i].Rows)
+			}
+			seen.Merge(&k)
+		}
+		fresh[s.Path] = f
+		_ = r.Close()
+	}
+	return fresh, inserts, nil
 }
