@@ -38,12 +38,17 @@
 // hashed ahead by Workers goroutines, a block that loses rows is re-encoded as
 // soon as it is decided, and each segment is rewritten as soon as its
 // first block is decided; the segments at or below W are then decided
-// with the finished snapshot. Otherwise each chunk folds its
+// with the finished snapshot. A fresh block (its keys strictly increase
+// and miss the key spans of every older block and segment) only looks
+// its keys up: keys that grow with time keep the table to the keys that
+// return. Otherwise each chunk folds its
 // tombstones from the sealed rows on disk in (current, chunkEnd] — never
 // from the in-memory live set, which collapses keys to their global
 // maximum — and stops the chunk at the block where the snapshot reaches
 // the tombstone cap. Segments are prefiltered by their series bloom
-// unless the chunk names more than BloomCutoff series, then rewritten by
+// unless the chunk names more than BloomCutoff series, and by their key
+// span (seg.KeySpan) against the chunk's record tombstones' keys unless
+// a dropped series may be in them (tombkeys.go), then rewritten by
 // up to Workers goroutines, each segment atomically by seg.Rewrite with
 // its block topology kept (an emptied block stays as a frame of 0
 // rows; filtered blocks are re-encoded with their columns' encodings,
