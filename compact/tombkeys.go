@@ -29,37 +29,23 @@ type tombKeys struct {
 }
 
 // add records the key of a record tombstone.
-func (t *tombKeys) add(key []byte) {
-	t.span.Add(key)
-	t.list(len(key))
-	if !t.many {
-		t.arena = append(t.arena, key...)
-		t.ends[len(t.ends)-1] = len(t.arena)
-	}
-}
+func (t *tombKeys) add(key []byte) { t.span.Add(key); listKey(t, key) }
 
 // addString is add of a string key.
-func (t *tombKeys) addString(key string) {
-	t.span.AddString(key)
-	t.list(len(key))
-	if !t.many {
-		t.arena = append(t.arena, key...)
-		t.ends[len(t.ends)-1] = len(t.arena)
-	}
-}
+func (t *tombKeys) addString(key string) { t.span.AddString(key); listKey(t, key) }
 
-// list makes room in the list for a key of n bytes, whose end the caller
-// sets once it appended the key to the arena, unless the list is past
-// its limits (then it is dropped and many set).
-func (t *tombKeys) list(n int) {
+// listKey appends key to the list unless that takes it past its limits
+// (then the list is dropped and many set).
+func listKey[S ~string | ~[]byte](t *tombKeys, key S) {
 	if t.many {
 		return
 	}
-	if len(t.ends) == tombKeyLimit || len(t.arena)+n > tombKeyBytesLimit {
+	if len(t.ends) == tombKeyLimit || len(t.arena)+len(key) > tombKeyBytesLimit {
 		t.many, t.arena, t.ends = true, nil, nil
 		return
 	}
-	t.ends = append(t.ends, 0)
+	t.arena = append(t.arena, key...)
+	t.ends = append(t.ends, len(t.arena))
 }
 
 // scanLimit bounds the segments hits checks against every listed key in

@@ -5,10 +5,10 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"strconv"
-	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/tsqdb/tsq/internal/jsontext"
 )
 
 // CSV: a header of column names, then one line per row. Null is an empty
@@ -149,41 +149,5 @@ func (j *jsonlWriter) Write(rec arrow.RecordBatch) error {
 
 func (j *jsonlWriter) Close() error { return j.w.Flush() }
 
-const hexDigits = "0123456789abcdef"
-
 // appendJSONString appends s as a JSON string; invalid UTF-8 becomes U+FFFD.
-func appendJSONString(dst, s []byte) []byte {
-	dst = append(dst, '"')
-	for i := 0; i < len(s); {
-		b := s[i]
-		if b < utf8.RuneSelf {
-			switch {
-			case b == '"' || b == '\\':
-				dst = append(dst, '\\', b)
-			case b == '\n':
-				dst = append(dst, '\\', 'n')
-			case b == '\r':
-				dst = append(dst, '\\', 'r')
-			case b == '\t':
-				dst = append(dst, '\\', 't')
-			case b < 0x20:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xf])
-			default:
-				dst = append(dst, b)
-			}
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRune(s[i:])
-		if r == utf8.RuneError && n == 1 {
-			dst = append(dst, `\ufffd`...)
-		} else if r == '\u2028' || r == '\u2029' {
-			dst = append(dst, `\u202`...)
-			dst = strconv.AppendInt(dst, int64(r&0xf), 16)
-		} else {
-			dst = append(dst, s[i:i+n]...)
-		}
-		i += n
-	}
-	return append(dst, '"')
-}
+func appendJSONString(dst, s []byte) []byte { return jsontext.AppendString(dst, s) }

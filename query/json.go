@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tsqdb/tsq/internal/jsontext"
 )
 
 // JSON text: DuckDB's functions of JSON held as text (an imported
@@ -131,34 +133,9 @@ func indexPath(n int64) jsonPath {
 	return jsonPath{{isIndex: true, index: int(min(n, math.MaxInt32))}}
 }
 
-// appendJSONString appends s quoted: `"`, `\` and control characters
-// escaped, everything else as it is.
-func appendJSONString(dst []byte, s string) []byte {
-	const hexDigits = "0123456789abcdef"
-	dst = append(dst, '"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\':
-			dst = append(dst, '\\', c)
-		case c == '\n':
-			dst = append(dst, '\\', 'n')
-		case c == '\r':
-			dst = append(dst, '\\', 'r')
-		case c == '\t':
-			dst = append(dst, '\\', 't')
-		case c == '\b':
-			dst = append(dst, '\\', 'b')
-		case c == '\f':
-			dst = append(dst, '\\', 'f')
-		case c < 0x20:
-			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
-		default:
-			dst = append(dst, c)
-		}
-	}
-	return append(dst, '"')
-}
+// appendJSONString appends s as a JSON string (jsontext.AppendString:
+// invalid UTF-8 becomes U+FFFD, so the text is always valid JSON).
+func appendJSONString(dst []byte, s string) []byte { return jsontext.AppendString(dst, s) }
 
 // appendJSONNumber appends a number written raw in a document.
 func appendJSONNumber(dst []byte, raw string) []byte {

@@ -261,6 +261,20 @@ func TestJSONMalformed(t *testing.T) {
 	}
 }
 
+// TestJSONWritesValidText: text holding invalid UTF-8 or control
+// characters becomes valid JSON (the invalid bytes as U+FFFD).
+func TestJSONWritesValidText(t *testing.T) {
+	for _, fn := range []string{"to_json", "json_quote"} {
+		v, ok := jsonValue(fn, []*arithPlan{{kind: kString}}, []value{{s: "a\xffb\b\x01"}})
+		if !ok || v.s != `"a\ufffdb\b\u0001"` {
+			t.Errorf("%s: %q %v", fn, v.s, ok)
+		}
+		if _, _, valid := scanJSON(v.s, nil); !valid {
+			t.Errorf("%s wrote invalid JSON %q", fn, v.s)
+		}
+	}
+}
+
 // TestJSONFloat: numbers are written as yyjson writes a double.
 func TestJSONFloat(t *testing.T) {
 	for _, c := range []struct {

@@ -49,29 +49,22 @@ func UnknownKeys() KeySpan { return KeySpan{unknown: true} }
 func cutKey(k []byte) []byte { return k[:min(len(k), MaxSpanKey)] }
 
 // Add widens the span to hold key, a keyed row's key.
-func (s *KeySpan) Add(key []byte) {
-	k := cutKey(key)
-	if !s.some {
-		s.lo, s.hi, s.some = append(s.lo[:0], k...), append(s.hi[:0], k...), true
-		return
-	}
-	if bytes.Compare(k, s.lo) < 0 {
-		s.lo = append(s.lo[:0], k...)
-	} else if bytes.Compare(k, s.hi) > 0 {
-		s.hi = append(s.hi[:0], k...)
-	}
-}
+func (s *KeySpan) Add(key []byte) { widen(s, key) }
 
 // AddString is Add of a string key.
-func (s *KeySpan) AddString(key string) {
+func (s *KeySpan) AddString(key string) { widen(s, key) }
+
+// widen is Add of a key of either kind, without copying it unless it
+// becomes a bound.
+func widen[S ~string | ~[]byte](s *KeySpan, key S) {
 	k := key[:min(len(key), MaxSpanKey)]
 	if !s.some {
 		s.lo, s.hi, s.some = append(s.lo[:0], k...), append(s.hi[:0], k...), true
 		return
 	}
-	if k < string(s.lo) {
+	if string(k) < string(s.lo) {
 		s.lo = append(s.lo[:0], k...)
-	} else if k > string(s.hi) {
+	} else if string(k) > string(s.hi) {
 		s.hi = append(s.hi[:0], k...)
 	}
 }
