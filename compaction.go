@@ -238,6 +238,7 @@ func (st *stream) runPass(ctx context.Context) (CompactStats, error) {
 		FS: st.s.fs, Dir: st.dir, Watermark: c.w.Load(),
 		TombstoneCap: st.s.o.CompactTombstoneCap, SoftDeleted: deleted, Live: c.live,
 		OnRewritten: st.refreshSegment, Crash: c.crash, PageCache: st.s.o.CompactPageCache,
+		TwoPhase: st.s.o.compactTwoPhase,
 	}
 	for _, sf := range segs {
 		cfg.Segments = append(cfg.Segments, compact.Segment{Path: sf.path, FirstSeq: sf.firstSeq, MaxSeq: lastSeq(sf.blocks)})

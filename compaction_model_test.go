@@ -97,6 +97,8 @@ func TestCompactModel(t *testing.T) {
 	o.SegmentMaxBytes, o.BlockRows = 32<<10, 512 // merged blocks: fewer decodes per scan
 	o.CompactTombstoneCap = 1 + rng.IntN(200)
 	o.RetentionInterval = NoRetentionLoop // the model applies retention itself
+	o.compactTwoPhase = compact.TwoPhaseMode(rng.IntN(3))
+	t.Logf("tombstone cap %d, two-phase mode %d", o.CompactTombstoneCap, o.compactTwoPhase)
 	m := &modelStore{t: t, mem: vfs.NewMem(), o: o, now: day0}
 	m.open()
 	defer func() { _ = m.s.Close() }()

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tsqdb/tsq/chunk"
+	"github.com/tsqdb/tsq/compact"
 	"github.com/tsqdb/tsq/internal/vfs"
 )
 
@@ -116,6 +117,10 @@ type Options struct {
 	// Logger receives background errors (failed retention and compaction
 	// passes), which are never fatal (default slog.Default()).
 	Logger *slog.Logger
+
+	// compactTwoPhase chooses how a single-chunk pass reads its window
+	// (compact.Config.TwoPhase); tests set it.
+	compactTwoPhase compact.TwoPhaseMode
 }
 
 // withDefaults returns a validated copy of o with its defaults filled in.

@@ -374,3 +374,43 @@ func TestResetChecked(t *testing.T) {
 		t.Fatalf("ResetChecked of a truncated block: %v", err)
 	}
 }
+
+// TestResetHeader: a buffer of the block's length holding only its
+// header and one column's body (the rest zero, as a partial read
+// leaves it) decodes that column as the whole block does; a header
+// longer than the bytes said to be read is refused.
+func TestResetHeader(t *testing.T) {
+	var enc Encoder
+	b := testBlock(300, 9)
+	data, err := enc.Append(nil, b, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var whole Decoder
+	if err := whole.Reset(data); err != nil {
+		t.Fatal(err)
+	}
+	head := whole.Info(0).Offset
+	for i := range whole.NumColumns() {
+		info := whole.Info(i)
+		part := make([]byte, len(data))
+		copy(part, data[:head])
+		copy(part[info.Offset:], data[info.Offset:info.Offset+info.Stored])
+		var d Decoder
+		if err := d.ResetHeader(part, head); err != nil {
+			t.Fatalf("column %s: %v", info.Name, err)
+		}
+		var got, want Column
+		if err := d.Column(i, &got); err != nil {
+			t.Fatalf("column %s: %v", info.Name, err)
+		}
+		if err := whole.Column(i, &want); err != nil {
+			t.Fatal(err)
+		}
+		equalColumn(t, &want, &got, 300)
+	}
+	var d Decoder
+	if err := d.ResetHeader(data, head-1); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("a header past the bytes read: %v", err)
+	}
+}

@@ -53,6 +53,24 @@ func (d *Decoder) Reset(src []byte) error { return d.reset(src, true) }
 // header is parsed and checked, the CRC is not computed again.
 func (d *Decoder) ResetChecked(src []byte) error { return d.reset(src, false) }
 
+// ResetHeader is Reset for a block of which src (the block's full
+// length) holds only the header and the bodies of the columns the caller
+// decodes: nothing is checked beyond the header's own consistency, so a
+// caller must check the whole block (Reset, or seg.Reader.ReadBlock)
+// before it trusts what it decoded. It reports ErrCorrupt too when the
+// header does not fit in the first head bytes of src (read more).
+func (d *Decoder) ResetHeader(src []byte, head int) error {
+	if err := d.reset(src, false); err != nil {
+		return err
+	}
+	if len(d.cols) > 0 && d.cols[0].Offset > head {
+		n := d.cols[0].Offset
+		d.Release()
+		return corrupt("block header", head, fmt.Errorf("header of %d bytes past the %d read", n, head))
+	}
+	return nil
+}
+
 func (d *Decoder) reset(src []byte, verify bool) error {
 	d.Release()
 	if len(src) < 1+1+1+crcLen {

@@ -37,6 +37,10 @@ type hashTable struct {
 	seeds  [4]maphash.Seed // a name's two halves; a pair's key's
 	shards [numShards]hashShard
 	n      int
+	// bits, when not nil, is the table's filter (hashfilter.go), its
+	// index shifted by bitsShift.
+	bits      []uint64
+	bitsShift uint
 }
 
 const (
@@ -105,7 +109,7 @@ func (s *hashShard) slot(k hashKey) (int, bool) {
 // get returns the value of the name hashed to k.
 func (t *hashTable) get(k hashKey) (uint64, bool) {
 	s := t.shard(k)
-	if s.n == 0 {
+	if s.n == 0 || !t.mayHold(k) {
 		return 0, false
 	}
 	i, ok := s.slot(k)
@@ -132,6 +136,9 @@ func (t *hashTable) set(k hashKey, v uint64, replace func(old uint64) bool) bool
 	s.slots[i] = hashSlot{k: k, v: v}
 	s.n++
 	t.n++
+	if t.bits != nil {
+		t.setBit(k)
+	}
 	return true
 }
 
@@ -249,6 +256,9 @@ func (t *hashTable) upsertNewer(k hashKey, v uint64) (old uint64, found, inserte
 	}
 	*sl = hashSlot{k: k, v: v}
 	s.n++
+	if t.bits != nil {
+		t.setBit(k)
+	}
 	return 0, false, true
 }
 
@@ -270,6 +280,9 @@ func (t *hashTable) upsertShard(k hashKey, v uint64, replace func(old uint64) bo
 	}
 	s.slots[i] = hashSlot{k: k, v: v}
 	s.n++
+	if t.bits != nil {
+		t.setBit(k)
+	}
 	return 0, false, true
 }
 

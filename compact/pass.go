@@ -98,6 +98,9 @@ type Config struct {
 	// Chunked makes the pass fold chunk by chunk, then decide, even when
 	// the window fits one chunk (see runSingle); for tests.
 	Chunked bool
+	// TwoPhase chooses how a single-chunk pass reads its window (see
+	// twophase.go); the default chooses by the window's fresh blocks.
+	TwoPhase TwoPhaseMode
 	// Crash, when set, is called at each Point; an error stops the pass
 	// there, as a crash would, and is returned.
 	Crash func(Point) error

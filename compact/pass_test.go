@@ -26,6 +26,13 @@ type row struct {
 // writeSeg writes a sealed segment with one block per group of rows.
 func writeSeg(t *testing.T, fsys vfs.FS, path string, groups ...[]row) Segment {
 	t.Helper()
+	return writeSegSpans(t, fsys, path, true, groups...)
+}
+
+// writeSegSpans is writeSeg telling each block's key span, or with
+// spans false none (every block's keys unknown, as a version 1 file).
+func writeSegSpans(t *testing.T, fsys vfs.FS, path string, spans bool, groups ...[]row) Segment {
+	t.Helper()
 	w, err := seg.Create(fsys, path, "ev", 1, groups[0][0].seq)
 	if err != nil {
 		t.Fatal(err)
@@ -50,6 +57,15 @@ func writeSeg(t *testing.T, fsys vfs.FS, path string, groups ...[]row) Segment {
 		if err := w.Append(b, seg.BlockMeta{Rows: len(g), MinSeq: g[0].seq, MaxSeq: g[len(g)-1].seq,
 			MinTime: int64(g[0].seq) * 10, MaxTime: int64(g[len(g)-1].seq) * 10}); err != nil {
 			t.Fatal(err)
+		}
+		var span seg.KeySpan // as the store's writers tell it: puts' and deletes' keys
+		for _, r := range g {
+			if r.key != "" && (r.op == OpPut || r.op == OpDelete) {
+				span.AddString(r.key)
+			}
+		}
+		if spans {
+			w.SetLastKeys(&span)
 		}
 	}
 	if err := w.Seal(); err != nil {
@@ -274,9 +290,10 @@ func TestRunBloomPrefilter(t *testing.T) {
 		for _, cutoff := range []int{DefaultBloomCutoff, 1} {
 			fsys := vfs.NewMem()
 			_ = fsys.MkdirAll("s", 0o755)
-			a := writeSeg(t, fsys, "s/a.seg", []row{{1, "x", "k", OpPut}, {2, "y", "k", OpPut}})
-			b := writeSeg(t, fsys, "s/b.seg", []row{{3, "other", "", OpPut}, {4, "other2", "", OpPut}}) // samples: no tombstone
-			c := writeSeg(t, fsys, "s/c.seg", []row{{5, "x", "k", OpDelete}, {6, "y", "k", OpDelete}})
+			// Keys unknown: the key-span prefilter rules nothing out.
+			a := writeSegSpans(t, fsys, "s/a.seg", false, []row{{1, "x", "k", OpPut}, {2, "y", "k", OpPut}})
+			b := writeSegSpans(t, fsys, "s/b.seg", false, []row{{3, "other", "", OpPut}, {4, "other2", "", OpPut}}) // samples: no tombstone
+			c := writeSegSpans(t, fsys, "s/c.seg", false, []row{{5, "x", "k", OpDelete}, {6, "y", "k", OpDelete}})
 			cfg := Config{FS: fsys, Dir: "s", Segments: []Segment{a, b, c}, BloomCutoff: cutoff, Chunked: chunked}
 			if !chunked {
 				cfg.Watermark = 4 // a and b below W: prefiltered

@@ -146,6 +146,11 @@ type scanner struct {
 	// decided.
 	keys    []seg.KeySpan
 	tracked []bool // nil: every block's span is known
+	// readyCh[i] is closed once block i's plan is final, when the
+	// rewrite runs while the blocks are still being decided
+	// (phaseDecide: see await); nil otherwise. wait waits for it.
+	readyCh []chan struct{}
+	wait    func(i int) error
 }
 
 // newScanner returns the scanner of the segment r, whose blocks are
@@ -389,11 +394,16 @@ type filterer struct {
 }
 
 func (x *rewriter) run(w *seg.Writer) error {
-	if x.helpers > 1 && x.allScanned() && x.toFilter() {
+	if x.sc.wait == nil && x.helpers > 1 && x.allScanned() && x.toFilter() {
 		return x.runParallel(w)
 	}
 	from := -1 // first of the copyable blocks before i, if any
 	for i := range x.blocks {
+		if x.sc.wait != nil {
+			if err := x.sc.wait(i); err != nil {
+				return err
+			}
+		}
 		if x.copyable(i) {
 			if from < 0 {
 				from = i

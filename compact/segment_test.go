@@ -143,7 +143,7 @@ func TestRewriteKeepsKeySpan(t *testing.T) {
 	}, nil); err != nil {
 		t.Fatal(err)
 	}
-	writeSeg(t, fsys, "s/samples.seg", []row{{1, "x", "", OpPut}, {2, "x", "b", OpPut}})
+	writeSegSpans(t, fsys, "s/samples.seg", false, []row{{1, "x", "", OpPut}, {2, "x", "b", OpPut}})
 	for _, c := range []struct{ path, lo, hi string }{{"s/known.seg", "a", "z"}, {"s/samples.seg", "", ""}} {
 		snap := NewSnapshot()
 		snap.Observe(100, "x", "b", OpDelete)

@@ -46,8 +46,12 @@ type segJob struct {
 	err     error
 	slots   chan struct{} // the folder's
 	// fresh[i]: no row older than block i's, in the window or below it,
-	// may have a key of block i (the key spans say so): see lookupOnly.
+	// may have a key of block i (the key spans say so): see tableOp.
 	fresh []bool
+	// started: its rewrite was handed over before its last block was
+	// decided (phaseDecide); the rewrite closes it. Set by the fold's
+	// loop only.
+	started bool
 }
 
 // close closes the job's reader and frees its place (see folder.slots).
@@ -87,7 +91,7 @@ func runSingle(ctx context.Context, cfg *Config, budget *byteSem, st *Stats) err
 	if len(older) > 0 { // their key spans may rule them out
 		snap.keys = &tombKeys{}
 	}
-	fresh, inserts, err := freshBlocks(cfg, win, older)
+	fresh, inserts, rows, err := freshBlocks(cfg, win, older)
 	if err != nil {
 		return err
 	}
@@ -130,6 +134,21 @@ func runSingle(ctx context.Context, cfg *Config, budget *byteSem, st *Stats) err
 		defer close(f.sized)
 		f.size.start(snap.recs, min(target-w, inserts), cfg.TombstoneCap)
 	}()
+	if twoPhase(cfg.TwoPhase, inserts, rows) {
+		f.phase = phaseObserve
+		f.run(ctx, cfg, win, func(j *segJob) {
+			if err := j.close(); err != nil {
+				fail(err)
+			}
+		}, fail)
+		st.BytesRead += f.observed
+		f.phase = phaseDecide
+		<-f.sized
+		snap.recs.buildFilter() // most lookups now miss: see hashfilter.go
+		if ctx.Err() != nil {
+			win = nil // failed: nothing more is read
+		}
+	}
 	f.run(ctx, cfg, win, func(j *segJob) {
 		if !j.drops {
 			mu.Lock()
@@ -206,11 +225,32 @@ type folder struct {
 	size  tableSizer    // the record table's
 	sized chan struct{} // closed once size has presized the table
 	fresh map[string][]bool
-	// lookupOnly: the block being decided only looks its keyed rows up
+	// table: what the block being decided does with the record table
 	// (see folder.block); set before its halves start.
-	lookupOnly bool
-	held       heldBytes // re-encoded blocks waiting for their rewrite
+	table tableOp
+	held  heldBytes // re-encoded blocks waiting for their rewrite
+	// phase of the run (twophase.go); observed counts the bytes
+	// phaseObserve read.
+	phase    phase
+	observed int64
+	// tasks are the blocks read ahead, with their buffers and decoders
+	tasks [8]*blockTask
 }
+
+// tableOp is what deciding a block does with the record table.
+type tableOp uint8
+
+const (
+	// tableInsert observes each keyed row of the window (upsert of its
+	// seq) and decides it by the entry it replaced.
+	tableInsert tableOp = iota
+	// tableLookupCount only looks the keyed rows up, and counts the
+	// tombstones among them as if entered (a fresh block: see block).
+	tableLookupCount
+	// tableLookup only looks them up: they were entered and counted
+	// already (phaseObserve).
+	tableLookup
+)
 
 // blockTask is a block of the window read, decoded (record columns) and
 // hashed by a prep worker ahead of the fold, or a segment's end (i < 0).
@@ -230,19 +270,28 @@ type blockTask struct {
 	// sorted: the keys of the keyed rows of the chunk strictly increase
 	// with the rows
 	sorted bool
-	err    error
-	done   chan struct{}
+	// opsOnly (phaseObserve, a fresh block): prep read only its op
+	// column, which holds no series drop; else the block was prepped
+	// whole.
+	opsOnly  bool
+	readPart int64 // the bytes opsOnly read
+	err      error
+	done     chan struct{}
 }
 
 // run folds the segments win newest first. Blocks are read, decoded and
 // hashed by cfg.Workers prep goroutines, in parallel and ahead; the
 // table operations take them one at a time, in order. Each segment's
-// job goes to done once decided; errors go to fail, which cancels ctx.
+// job goes to done once decided (phaseDecide: as soon as a block of it
+// drops rows, see twophase.go); errors go to fail, which cancels ctx.
 func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(*segJob), fail func(error)) {
-	const pool = 8
+	const pool = len(folder{}.tasks)
 	free := make(chan *blockTask, pool)
-	for range pool {
-		free <- &blockTask{done: make(chan struct{}, 1)}
+	for k := range f.tasks { // kept from run to run: their buffers too
+		if f.tasks[k] == nil {
+			f.tasks[k] = &blockTask{done: make(chan struct{}, 1)}
+		}
+		free <- f.tasks[k]
 	}
 	order := make(chan *blockTask, pool)
 	work := make(chan *blockTask, pool)
@@ -260,9 +309,9 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 	go func() { // dispatcher
 		defer close(order)
 		defer close(work)
-		emit := func(j *segJob, i int, prep bool) {
+		emit := func(j *segJob, i int, prep, opsOnly bool) {
 			t := <-free
-			t.job, t.i, t.prep, t.err = j, i, prep, nil
+			t.job, t.i, t.prep, t.opsOnly, t.err = j, i, prep, opsOnly, nil
 			order <- t
 			if prep {
 				work <- t
@@ -289,12 +338,29 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 			blocks := r.Blocks()
 			j := &segJob{path: path, r: r, blocks: blocks, slots: f.slots, fresh: f.fresh[path]}
 			j.sc = newScanner(f.d, &j.res, r, blocks)
-			for i := len(blocks) - 1; i >= 0 && ctx.Err() == nil; i-- {
-				if m := &blocks[i]; j.sc.inChunk(m) {
-					emit(j, i, m.Rows > 0)
+			if f.phase == phaseDecide {
+				j.sc.await(ctx, j)
+			}
+			block := func(i int) {
+				m := &blocks[i]
+				switch {
+				case !j.sc.inChunk(m):
+				case f.phase != phaseObserve:
+					emit(j, i, m.Rows > 0, false)
+				case m.Rows > 0:
+					emit(j, i, true, j.isFresh(i))
 				}
 			}
-			emit(j, -1, false)
+			if f.phase == phaseDecide { // in file order: the rewrite follows
+				for i := 0; i < len(blocks) && ctx.Err() == nil; i++ {
+					block(i)
+				}
+			} else {
+				for i := len(blocks) - 1; i >= 0 && ctx.Err() == nil; i-- {
+					block(i)
+				}
+			}
+			emit(j, -1, false, false)
 		}
 	}()
 	// Blocks that lose some rows are re-encoded at once, from the
@@ -309,7 +375,8 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 			x := encScratches.Get().(*encScratch)
 			defer encScratches.Put(x)
 			for t := range filt {
-				p := &t.job.sc.plans[t.i]
+				j, i := t.job, t.i
+				p := &j.sc.plans[i]
 				// Its own buffer, held until the rewrite wrote it
 				// (then recycled): about the block's size. Past the
 				// pass's budget the rewrite re-encodes the block.
@@ -319,24 +386,26 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 					b, rows, err := x.filter(&t.dec, &t.rw, p.drop, buf)
 					if err != nil {
 						f.held.release(n)
-						t.job.setErr(fmt.Errorf("compact: %s block %d: %w", t.job.path, t.i, err))
+						j.setErr(fmt.Errorf("compact: %s block %d: %w", j.path, i, err))
 					} else {
 						p.enc, p.encRows, p.encBuf = b, rows, buf
 						p.held, p.heldBy = n, &f.held
 					}
 				}
-				t.job.pending.Done()
+				j.pending.Done()
+				j.sc.ready(i)
 				free <- t
 			}
 		}()
 	}
 	if cfg.Workers > 1 {
-		f.half, f.halfDone = make(chan halfJob), make(chan struct{})
-		defer close(f.half)
+		half, halfDone := make(chan halfJob), make(chan struct{})
+		f.half, f.halfDone = half, halfDone
+		defer close(half)
 		go func() {
-			for j := range f.half {
+			for j := range half {
 				f.decideHalf(1, j.rw, j.hs, j.rows, j.out)
-				f.halfDone <- struct{}{}
+				halfDone <- struct{}{}
 			}
 		}()
 	}
@@ -346,16 +415,19 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 		j := t.job
 		switch {
 		case failed:
-			if j != nil && t.i < 0 {
+			if j != nil && t.i < 0 && !j.started {
 				_ = j.close()
 			}
 		case t.err != nil:
 			failed = true
 			fail(t.err)
-			if j != nil && t.i < 0 {
+			if j != nil && t.i < 0 && !j.started {
 				_ = j.close()
 			}
 		case t.i < 0:
+			if j.started { // its rewrite has it
+				break
+			}
 			if ctx.Err() != nil { // the dispatcher stopped in this segment
 				failed = true
 				_ = j.close()
@@ -377,17 +449,40 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 		case !t.prep: // an empty frame
 			j.res.absent = f.d.absent(j.res.absent, &j.blocks[t.i], nil)
 			j.sc.plans[t.i].scanned = true
+			j.sc.ready(t.i)
+		case f.phase == phaseObserve:
+			if t.opsOnly {
+				f.observed += t.readPart
+				break
+			}
+			f.observed += int64(len(t.buf))
+			<-f.sized
+			if t.i < len(j.fresh) {
+				j.fresh[t.i] = false // a drop is in it: observed, then looked up
+			}
+			f.block(j.sc, t.i, &j.blocks[t.i], &t.rw, t.hs, &t.rowsOf, tableInsert)
 		default:
 			j.res.readBytes += int64(len(t.buf))
 			<-f.sized // closed: no wait after the first block
-			if f.block(j.sc, t.i, &j.blocks[t.i], &t.rw, t.hs, &t.rowsOf, t.sorted && t.i < len(j.fresh) && j.fresh[t.i]) {
+			op, err := f.tableOp(j, t)
+			if err != nil {
+				failed = true
+				fail(err)
+				break
+			}
+			if f.block(j.sc, t.i, &j.blocks[t.i], &t.rw, t.hs, &t.rowsOf, op) {
 				j.drops = true
+				if f.phase == phaseDecide && !j.started {
+					j.started = true
+					done(j)
+				}
 				if n := len(j.sc.plans[t.i].drop); n < j.blocks[t.i].Rows {
 					j.pending.Add(1)
 					filt <- t // returned to free by the filter worker
 					continue
 				}
 			}
+			j.sc.ready(t.i)
 		}
 		free <- t
 	}
@@ -397,13 +492,50 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 	wg.Wait()
 }
 
+// tableOp returns what deciding block t.i of j does with the record
+// table: a fresh block whose keys strictly increase only looks them up
+// (see block); in phaseDecide every other block was observed by
+// phaseObserve, save a fresh one whose keys do not increase, observed
+// now.
+func (f *folder) tableOp(j *segJob, t *blockTask) (tableOp, error) {
+	fresh := j.isFresh(t.i)
+	switch {
+	case f.phase == phaseFold && fresh && t.sorted:
+		return tableLookupCount, nil
+	case f.phase == phaseFold:
+		return tableInsert, nil
+	case !fresh:
+		return tableLookup, nil
+	}
+	for k, op := range t.rw.op[:t.rw.n] {
+		if op == OpDrop { // phaseObserve read its op column and found none
+			return 0, fmt.Errorf("compact: %s block %d: row %d is a series drop the pass's first read of the block did not show", j.path, t.i, k)
+		}
+	}
+	if t.sorted {
+		return tableLookupCount, nil
+	}
+	return tableInsert, nil
+}
+
+// isFresh reports whether block i is fresh (see segJob.fresh).
+func (j *segJob) isFresh(i int) bool { return i < len(j.fresh) && j.fresh[i] }
+
 // encScratches keeps the scratch space of re-encoding between passes.
 var encScratches = sync.Pool{New: func() any { return new(encScratch) }}
 
-// prep reads, decodes and hashes block t.i of t.job.
+// prep reads, decodes and hashes block t.i of t.job; with t.opsOnly,
+// only its op column unless that holds a series drop (see opsHoldDrop).
 func (f *folder) prep(t *blockTask) error {
 	j := t.job
 	var err error
+	if t.opsOnly {
+		drop, err := f.opsHoldDrop(t)
+		if err != nil || !drop {
+			return err
+		}
+		t.opsOnly = false
+	}
 	if t.buf, err = j.r.ReadBlock(t.i, t.buf); err != nil {
 		return err
 	}
@@ -449,6 +581,46 @@ func (f *folder) prep(t *blockTask) error {
 	return nil
 }
 
+// opsHoldDrop reads the header and the op column of block t.i of t.job
+// and reports whether a row is a series drop, or the column could not be
+// read this way: then the block is read whole (and checked) instead.
+// Nothing here is checked against the block's CRC; phaseDecide reads
+// the whole block, checked, and fails the pass if it shows a drop after
+// all (tableOp).
+func (f *folder) opsHoldDrop(t *blockTask) (bool, error) {
+	j := t.job
+	n := j.blocks[t.i].BlockLen()
+	t.buf = slices.Grow(t.buf[:0], n)[:n]
+	head := min(n, 4<<10)
+	if err := j.r.ReadBlockPart(t.i, 0, t.buf[:head]); err != nil {
+		return false, err
+	}
+	t.readPart = int64(head)
+	if t.dec.ResetHeader(t.buf, head) != nil {
+		return true, nil
+	}
+	k := t.dec.Find(colOp)
+	if k < 0 {
+		return true, nil
+	}
+	info := t.dec.Info(k)
+	if from, to := max(info.Offset, head), info.Offset+info.Stored; from < to {
+		if err := j.r.ReadBlockPart(t.i, from, t.buf[from:to]); err != nil {
+			return false, err
+		}
+		t.readPart += int64(to - from)
+	}
+	if t.dec.Column(k, &t.rw.oc) != nil || info.Type != chunk.Int64 {
+		return true, nil
+	}
+	for _, op := range t.rw.oc.Ints {
+		if op == OpDrop {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
 // block decides block i (meta m, record columns rw, pair hashes hs) and
 // observes the rows of the window, and reports whether a row drops. The
 // snapshot keeps the highest seq of each name and a row drops when that
@@ -466,24 +638,14 @@ func (f *folder) prep(t *blockTask) error {
 // the table need not hold them. Keys that grow with time make most
 // blocks of a window such, and the table holds only the keys that
 // return (updates, deletes).
-func (f *folder) block(sc *scanner, i int, m *seg.BlockMeta, rw *rows, hs []hashKey, rowsOf *[2][]int32, lookupOnly bool) bool {
-	d, res, p, snap := f.d, sc.res, &sc.plans[i], f.d.snap
-	res.absent = d.absent(res.absent, m, rw.seq)
-	f.nameSeries(rw)
-	if snap.keys != nil {
-		f.listKeys(rw)
-	}
-	for k := range rw.n {
-		if q := uint64(rw.seq[k]); rw.op[k] == OpDrop && q > f.lo && q <= d.chunkEnd {
-			f.pair = append(f.pair[:0], rw.seriesAt(k)...)
-			snap.drops.set(snap.drops.hash(f.pair), q, func(old uint64) bool { return q > old })
-			snap.maxSeq = max(snap.maxSeq, q)
-			snap.addDropName(string(f.pair))
-		}
+func (f *folder) block(sc *scanner, i int, m *seg.BlockMeta, rw *rows, hs []hashKey, rowsOf *[2][]int32, op tableOp) bool {
+	d, snap := f.d, f.d.snap
+	if f.phase != phaseDecide { // phaseObserve saw the tombstones already
+		f.observe(rw)
 	}
 	f.why = append(f.why[:0], make([]uint8, rw.n)...)
-	f.lookupOnly = lookupOnly
-	if !lookupOnly {
+	f.table = op
+	if op == tableInsert {
 		f.size.before(snap.recs, rw.n) // no half is deciding
 	}
 	var lower, upper halfResult
@@ -501,16 +663,25 @@ func (f *folder) block(sc *scanner, i int, m *seg.BlockMeta, rw *rows, hs []hash
 		f.kinds[0] += h.kinds[0]
 		f.kinds[1] += h.kinds[1]
 	}
+	if f.phase == phaseObserve { // decided in phaseDecide
+		return false
+	}
+	res, p := sc.res, &sc.plans[i]
+	res.absent = d.absent(res.absent, m, rw.seq)
 	for k, w := range f.why {
 		if w != 0 {
 			p.drop = append(p.drop, int32(k))
 			res.dropped[w-1]++
 		}
 	}
-	// The seqs gone, newest first as the blocks are taken: each segment's
-	// lists are descending (see addSeqs).
-	for x := len(p.drop) - 1; x >= 0; x-- {
+	// The seqs gone, in the order the blocks are taken (newest first,
+	// or in file order in phaseDecide), so that each segment's lists are
+	// sorted (see addSeqs).
+	for x := range p.drop {
 		k := p.drop[x]
+		if f.phase == phaseFold {
+			k = p.drop[len(p.drop)-1-x]
+		}
 		why, q := Reason(f.why[k]-1), uint64(rw.seq[k])
 		if why != ReasonSoftDelete {
 			res.goneSup = append(res.goneSup, q)
@@ -525,6 +696,25 @@ func (f *folder) block(sc *scanner, i int, m *seg.BlockMeta, rw *rows, hs []hash
 	}
 	p.scanned = true
 	return len(p.drop) > 0
+}
+
+// observe enters the block's tombstones of the window in the snapshot
+// other than the record table's: their series names, their keys (for
+// the segments below the window), and its series drops.
+func (f *folder) observe(rw *rows) {
+	d, snap := f.d, f.d.snap
+	f.nameSeries(rw)
+	if snap.keys != nil {
+		f.listKeys(rw)
+	}
+	for k := range rw.n {
+		if q := uint64(rw.seq[k]); rw.op[k] == OpDrop && q > f.lo && q <= d.chunkEnd {
+			f.pair = append(f.pair[:0], rw.seriesAt(k)...)
+			snap.drops.set(snap.drops.hash(f.pair), q, func(old uint64) bool { return q > old })
+			snap.maxSeq = max(snap.maxSeq, q)
+			snap.addDropName(string(f.pair))
+		}
+	}
 }
 
 // halfResult is what deciding one half of a block observed.
@@ -556,6 +746,9 @@ func (f *folder) decideHalf(h uint64, rw *rows, hs []hashKey, rowsOf []int32, ou
 	// these are decided (see prefetchRows), so that their cache misses
 	// overlap the work.
 	pf := len(rowsOf) // rowsOf[pf:] prefetched
+	if f.table != tableInsert && recs.bits != nil {
+		pf = 0 // most lookups end at the filter
+	}
 	for j := len(rowsOf) - 1; j >= 0; j-- {
 		for want := max(0, j+1-prefetchAhead); pf > want; {
 			lo := max(0, pf-prefetchBatch)
@@ -583,7 +776,9 @@ func (f *folder) decideHalf(h uint64, rw *rows, hs []hashKey, rowsOf []int32, ou
 		if hk.lo != 0 { // a keyed put or delete (a drop is never superseded)
 			var t uint64
 			var ok bool
-			if q > f.lo && f.lookupOnly {
+			if q > f.lo && f.table == tableLookup {
+				t, ok = recs.get(hk)
+			} else if q > f.lo && f.table == tableLookupCount {
 				t, ok = recs.get(hk)
 				out.maxSeq = max(out.maxSeq, q)
 				if !ok || t>>1 < q { // a tombstone, counted as if kept
@@ -681,10 +876,10 @@ const freshOlderMax = 64
 // misses the spans of every older block of the window and of every
 // segment below it (older), so that no older row can have one of their
 // keys. It also returns the rows of the blocks that are not, which the
-// record table may have to hold. Past freshOlderMax segments below the
+// record table may have to hold, and the rows of every block. Past freshOlderMax segments below the
 // window none is fresh: their trailers are not read twice a pass (the
 // window of such an archive is small anyway, and runChunk reads them).
-func freshBlocks(cfg *Config, win, older []Segment) (map[string][]bool, uint64, error) {
+func freshBlocks(cfg *Config, win, older []Segment) (fresh map[string][]bool, inserts, rows uint64, err error) {
 	seen := seg.KeySpan{} // the keys of every row older than the block at hand
 	if len(older) > freshOlderMax {
 		seen = seg.UnknownKeys()
@@ -693,7 +888,7 @@ func freshBlocks(cfg *Config, win, older []Segment) (map[string][]bool, uint64, 
 	for _, s := range older {
 		r, err := seg.Open(cfg.FS, s.Path)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, 0, err
 		}
 		k := r.Keys()
 		seen.Merge(&k)
@@ -702,12 +897,11 @@ func freshBlocks(cfg *Config, win, older []Segment) (map[string][]bool, uint64, 
 			break
 		}
 	}
-	fresh := map[string][]bool{}
-	var inserts uint64
+	fresh = map[string][]bool{}
 	for _, s := range win {
 		r, err := seg.Open(cfg.FS, s.Path)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, 0, err
 		}
 		blocks := r.Blocks()
 		f := make([]bool, len(blocks))
@@ -718,10 +912,11 @@ func freshBlocks(cfg *Config, win, older []Segment) (map[string][]bool, uint64, 
 			if !f[i] {
 				inserts += uint64(blocks[i].Rows)
 			}
+			rows += uint64(blocks[i].Rows)
 			seen.Merge(&k)
 		}
 		fresh[s.Path] = f
 		_ = r.Close()
 	}
-	return fresh, inserts, nil
+	return fresh, inserts, rows, nil
 }

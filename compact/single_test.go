@@ -13,90 +13,173 @@ import (
 	"github.com/tsqdb/tsq/internal/vfs"
 )
 
-// TestRunSingleMatchesChunked: the single-chunk pass (one read, newest
-// row first, blocks of 2,048 rows decided in two parallel halves) and
-// the chunked pass (fold, then decide) leave the same rows and report
-// the same drops and removed seqs, over random keyed puts, samples,
-// deletes, drops and soft deletes, from several watermarks.
+// TestRunSingleMatchesChunked: the single-chunk pass, as one read
+// (newest row first, blocks of 2,048 rows decided in two parallel
+// halves) and in two phases (twophase.go), and the chunked pass (fold,
+// then decide) leave the same rows and report the same drops and
+// removed seqs, over random keyed puts, samples, deletes, drops and
+// soft deletes, from several watermarks. In the growing shape most
+// blocks put new keys above every older one (fresh: some shuffled, some
+// putting a key twice, some holding a series drop) and the others
+// delete or put again older keys.
 func TestRunSingleMatchesChunked(t *testing.T) {
-	for seed := range uint64(4) {
-		rng := rand.New(rand.NewPCG(seed, 7))
-		const blockRows, blocks, segs = 2048, 3, 4
-		groups, seq := rowGroups(rng, segs, blocks, blockRows, func(r *row) {
-			switch x := rng.IntN(100); {
-			case x < 60:
-				r.key = fmt.Sprintf("k%d", rng.IntN(3000))
-			case x < 80: // sample
-			case x < 99:
-				r.op, r.key = OpDelete, fmt.Sprintf("k%d", rng.IntN(3000))
-			default:
-				r.op = OpDrop
+	for _, shape := range []string{"random", "growing"} {
+		for seed := range uint64(4) {
+			rng := rand.New(rand.NewPCG(seed, 7))
+			const blockRows, blocks, segs = 2048, 3, 4
+			var groups [][][]row
+			var seq uint64
+			if shape == "random" {
+				groups, seq = rowGroups(rng, segs, blocks, blockRows, func(r *row) {
+					switch x := rng.IntN(100); {
+					case x < 60:
+						r.key = fmt.Sprintf("k%d", rng.IntN(3000))
+					case x < 80: // sample
+					case x < 99:
+						r.op, r.key = OpDelete, fmt.Sprintf("k%d", rng.IntN(3000))
+					default:
+						r.op = OpDrop
+					}
+				})
+			} else {
+				groups, seq = growingGroups(rng, segs, blocks, blockRows)
 			}
-		})
-		deleted := roaring64.New()
-		for range 500 {
-			deleted.Add(1 + rng.Uint64N(seq-1))
-		}
-		for _, w := range []uint64{0, 2 * blockRows * blocks, seq - 100} {
-			var stats []Stats
-			var files [][][]int64
-			for _, chunked := range []bool{true, false} {
-				fsys := vfs.NewMem()
-				_ = fsys.MkdirAll("s", 0o755)
-				var ss []Segment
-				for i, sg := range groups {
-					ss = append(ss, writeSeg(t, fsys, fmt.Sprintf("s/%02d.seg", i), sg...))
-				}
-				st, err := Run(context.Background(), Config{FS: fsys, Dir: "s", Segments: ss, Watermark: w,
-					SoftDeleted: deleted, Workers: 2, Chunked: chunked})
-				if err != nil {
-					t.Fatal(err)
-				}
-				stats = append(stats, st)
-				var all [][]int64
-				for _, s := range ss {
-					got, _ := seqsOf(t, fsys, s.Path)
-					all = append(all, got...)
-				}
-				files = append(files, all)
+			deleted := roaring64.New()
+			for range 500 {
+				deleted.Add(1 + rng.Uint64N(seq-1))
 			}
-			c, s := stats[0], stats[1]
-			if s.Chunks != 1 {
-				t.Fatalf("seed %d W %d: the single-chunk pass ran %d chunks", seed, w, s.Chunks)
-			}
-			if !reflect.DeepEqual(files[0], files[1]) {
-				for b := range files[0] {
-					if !reflect.DeepEqual(files[0][b], files[1][b]) {
-						a, c := map[int64]bool{}, map[int64]bool{}
-						for _, q := range files[0][b] {
-							a[q] = true
-						}
-						for _, q := range files[1][b] {
-							c[q] = true
-						}
-						for q := range a {
-							if !c[q] {
-								t.Logf("block %d: seq %d kept by chunked only (%+v) deleted %v", b, q, rowOf(groups, uint64(q)), deleted.Contains(uint64(q)))
-							}
-						}
-						for q := range c {
-							if !a[q] {
-								t.Logf("block %d: seq %d kept by single only (%+v) deleted %v", b, q, rowOf(groups, uint64(q)), deleted.Contains(uint64(q)))
-							}
-						}
+			for _, w := range []uint64{0, 2 * blockRows * blocks, seq - 100} {
+				var stats []Stats
+				var files [][][]int64
+				var raw [][][]byte // the files' bytes
+				modes := []struct {
+					chunked bool
+					two     TwoPhaseMode
+				}{{true, TwoPhaseAuto}, {false, TwoPhaseNever}, {false, TwoPhaseAlways}}
+				for _, m := range modes {
+					fsys := vfs.NewMem()
+					_ = fsys.MkdirAll("s", 0o755)
+					var ss []Segment
+					for i, sg := range groups {
+						ss = append(ss, writeSeg(t, fsys, fmt.Sprintf("s/%02d.seg", i), sg...))
+					}
+					st, err := Run(context.Background(), Config{FS: fsys, Dir: "s", Segments: ss, Watermark: w,
+						SoftDeleted: deleted, Workers: 2, Chunked: m.chunked, TwoPhase: m.two})
+					if err != nil {
+						t.Fatal(err)
+					}
+					stats = append(stats, st)
+					var all [][]int64
+					var bs [][]byte
+					for _, s := range ss {
+						got, _ := seqsOf(t, fsys, s.Path)
+						all = append(all, got...)
+						bs = append(bs, fileBytes(t, fsys, s.Path))
+					}
+					files = append(files, all)
+					raw = append(raw, bs)
+				}
+				for k := 1; k < len(modes); k++ {
+					c, s := stats[0], stats[k]
+					what := fmt.Sprintf("%s seed %d W %d two-phase %d", shape, seed, w, modes[k].two)
+					if s.Chunks != 1 {
+						t.Fatalf("%s: the single-chunk pass ran %d chunks", what, s.Chunks)
+					}
+					if !reflect.DeepEqual(files[0], files[k]) {
+						logDiff(t, groups, deleted, files[0], files[k])
+						t.Fatalf("%s: the passes leave different rows", what)
+					}
+					if k == 2 && !reflect.DeepEqual(raw[1], raw[2]) {
+						t.Fatalf("%s: the fold and the two phases write different files", what)
+					}
+					if c.RowsDropped != s.RowsDropped || c.Tombstones != s.Tombstones || c.SegmentsRewritten != s.SegmentsRewritten ||
+						!c.GoneSoftDeleted.Equals(s.GoneSoftDeleted) || !c.GoneSuperseded.Equals(s.GoneSuperseded) {
+						t.Fatalf("%s: chunked %+v, single %+v", what, c, s)
+					}
+					if w == 0 && s.RowsDropped[ReasonRecord]*s.RowsDropped[ReasonUpdate]*s.RowsDropped[ReasonSeries]*s.RowsDropped[ReasonSoftDelete] == 0 {
+						t.Fatalf("%s: a reason never dropped: %v", what, s.RowsDropped)
 					}
 				}
-				t.Fatalf("seed %d W %d: the passes leave different rows", seed, w)
-			}
-			if c.RowsDropped != s.RowsDropped || c.Tombstones != s.Tombstones || c.SegmentsRewritten != s.SegmentsRewritten ||
-				!c.GoneSoftDeleted.Equals(s.GoneSoftDeleted) || !c.GoneSuperseded.Equals(s.GoneSuperseded) {
-				t.Fatalf("seed %d W %d: chunked %+v, single %+v", seed, w, c, s)
-			}
-			if w == 0 && s.RowsDropped[ReasonRecord]*s.RowsDropped[ReasonUpdate]*s.RowsDropped[ReasonSeries]*s.RowsDropped[ReasonSoftDelete] == 0 {
-				t.Fatalf("seed %d: a reason never dropped: %v", seed, s.RowsDropped)
 			}
 		}
 	}
+}
+
+// logDiff logs the seqs that one pass kept and the other did not.
+func logDiff(t *testing.T, groups [][][]row, deleted *roaring64.Bitmap, want, got [][]int64) {
+	for b := range want {
+		if reflect.DeepEqual(want[b], got[b]) {
+			continue
+		}
+		a, c := map[int64]bool{}, map[int64]bool{}
+		for _, q := range want[b] {
+			a[q] = true
+		}
+		for _, q := range got[b] {
+			c[q] = true
+		}
+		for q := range a {
+			if !c[q] {
+				t.Logf("block %d: seq %d kept by chunked only (%+v) deleted %v", b, q, rowOf(groups, uint64(q)), deleted.Contains(uint64(q)))
+			}
+		}
+		for q := range c {
+			if !a[q] {
+				t.Logf("block %d: seq %d kept by single only (%+v) deleted %v", b, q, rowOf(groups, uint64(q)), deleted.Contains(uint64(q)))
+			}
+		}
+	}
+}
+
+// growingGroups lays out segments as rowGroups does, with keys that
+// mostly grow: 3 blocks in 5 put new keys (each above every key before
+// it: fresh blocks, so long as the key spans say so), of which some are
+// shuffled, some put one of their keys twice and some hold a series
+// drop or samples; the others mix new keys with deletes and puts of
+// older ones.
+func growingGroups(rng *rand.Rand, segs, blocks, n int) ([][][]row, uint64) {
+	next := 0 // keys k00000000.. put so far
+	key := func(i int) string { return fmt.Sprintf("k%08d", i) }
+	var groups [][][]row
+	seq := uint64(1)
+	for range segs {
+		var sg [][]row
+		for range blocks {
+			g := make([]row, n)
+			fresh := rng.IntN(5) < 3
+			for k := range g {
+				r := row{series: fmt.Sprintf("s%d", rng.IntN(5)), op: OpPut}
+				switch x := rng.IntN(100); {
+				case x < 5: // sample
+				case fresh || x < 50:
+					r.key = key(next)
+					next++
+				case x < 80 && next > 0:
+					r.op, r.key = OpDelete, key(rng.IntN(next))
+				case next > 0:
+					r.key = key(rng.IntN(next))
+				}
+				g[k] = r
+			}
+			if fresh {
+				switch rng.IntN(4) {
+				case 0:
+					rng.Shuffle(n, func(a, b int) { g[a].key, g[b].key = g[b].key, g[a].key })
+				case 1:
+					g[n-1].key = g[n/2].key // put twice
+				case 2:
+					g[rng.IntN(n)] = row{series: fmt.Sprintf("s%d", rng.IntN(5)), op: OpDrop}
+				}
+			}
+			for k := range g {
+				g[k].seq = seq
+				seq++
+			}
+			sg = append(sg, g)
+		}
+		groups = append(groups, sg)
+	}
+	return groups, seq
 }
 
 func rowOf(groups [][][]row, q uint64) row {
@@ -114,9 +197,9 @@ func rowOf(groups [][][]row, q uint64) row {
 
 // TestRunSingleHeldBytes: however few re-encoded blocks the pass may
 // hold for their rewrite (none, a few, the default), it writes the same
-// segment files, byte for byte; the blocks past the budget are read
-// and re-encoded by the rewrite, and the bytes held never pass the
-// budget.
+// segment files, byte for byte, as the fold or in two phases; the
+// blocks past the budget are read and re-encoded by the rewrite, and
+// the bytes held never pass the budget.
 func TestRunSingleHeldBytes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
 	const blockRows, blocks, segs = 2048, 4, 3
@@ -126,49 +209,45 @@ func TestRunSingleHeldBytes(t *testing.T) {
 			r.op = OpDelete
 		}
 	})
-	// A few blocks: below what the default holds however the pass's
+	// A few blocks: below what the fold holds however the pass's
 	// goroutines interleave (a segment's four re-encoded blocks, 48 KiB,
 	// wait together for the first one, decided last; more when the
 	// segment before is still being written, which is timing).
 	const small = 32 << 10
 	var want [][]byte
-	var held []int64
-	for _, budget := range []int64{0, small, -1} {
-		fsys := vfs.NewMem()
-		_ = fsys.MkdirAll("s", 0o755)
-		var ss []Segment
-		for i, sg := range groups {
-			ss = append(ss, writeSeg(t, fsys, fmt.Sprintf("s/%02d.seg", i), sg...))
-		}
-		st, err := Run(context.Background(), Config{FS: fsys, Dir: "s", Segments: ss, Workers: 2, HeldBytes: budget})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if st.Chunks != 1 || st.SegmentsRewritten != segs {
-			t.Fatalf("budget %d: %d chunks, %d segments rewritten", budget, st.Chunks, st.SegmentsRewritten)
-		}
-		var files [][]byte
-		for _, s := range ss {
-			f, err := fsys.Open(s.Path)
+	for _, two := range []TwoPhaseMode{TwoPhaseNever, TwoPhaseAlways} {
+		var held []int64
+		for _, budget := range []int64{0, small, -1} {
+			fsys := vfs.NewMem()
+			_ = fsys.MkdirAll("s", 0o755)
+			var ss []Segment
+			for i, sg := range groups {
+				ss = append(ss, writeSeg(t, fsys, fmt.Sprintf("s/%02d.seg", i), sg...))
+			}
+			st, err := Run(context.Background(), Config{FS: fsys, Dir: "s", Segments: ss, Workers: 2, HeldBytes: budget, TwoPhase: two})
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, err := io.ReadAll(f)
-			_ = f.Close()
-			if err != nil {
-				t.Fatal(err)
+			if st.Chunks != 1 || st.SegmentsRewritten != segs {
+				t.Fatalf("two-phase %d, budget %d: %d chunks, %d segments rewritten", two, budget, st.Chunks, st.SegmentsRewritten)
 			}
-			files = append(files, b)
+			var files [][]byte
+			for _, s := range ss {
+				files = append(files, fileBytes(t, fsys, s.Path))
+			}
+			if want == nil {
+				want = files
+			} else if !reflect.DeepEqual(files, want) {
+				t.Fatalf("two-phase %d, budget %d: the rewritten files differ from the fold's with the default budget", two, budget)
+			}
+			held = append(held, st.MaxHeldBytes)
 		}
-		if want == nil {
-			want = files
-		} else if !reflect.DeepEqual(files, want) {
-			t.Fatalf("budget %d: the rewritten files differ from the default budget's", budget)
+		// The fold holds a segment's blocks until its first is decided;
+		// in two phases they are written as they come, so that the
+		// default budget need not hold more than the small one.
+		if (two == TwoPhaseNever && held[0] <= small) || held[1] == 0 || held[1] > small || held[2] != 0 {
+			t.Fatalf("two-phase %d: bytes held at most: %d (default), %d (budget %d), %d (none)", two, held[0], held[1], small, held[2])
 		}
-		held = append(held, st.MaxHeldBytes)
-	}
-	if held[0] <= small || held[1] == 0 || held[1] > small || held[2] != 0 {
-		t.Fatalf("bytes held at most: %d (default), %d (budget %d), %d (none)", held[0], held[1], small, held[2])
 	}
 }
 
@@ -193,4 +272,19 @@ func rowGroups(rng *rand.Rand, segs, blocks, n int, fill func(*row)) ([][][]row,
 		groups = append(groups, sg)
 	}
 	return groups, seq
+}
+
+// fileBytes returns the bytes of the file path.
+func fileBytes(t *testing.T, fsys vfs.FS, path string) []byte {
+	t.Helper()
+	f, err := fsys.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

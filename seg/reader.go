@@ -187,6 +187,22 @@ func (r *Reader) ReadBlock(i int, dst []byte) ([]byte, error) {
 	return dst, nil
 }
 
+// ReadBlockPart reads len(dst) bytes of block i's bytes from offset off
+// within the block, without any check: the block's CRC covers the whole
+// block, so what it returns is only as good as the caller's own later
+// check of the block (compaction reads a block's header and one column
+// this way, and the whole block, checked, before it writes anything).
+func (r *Reader) ReadBlockPart(i, off int, dst []byte) error {
+	if i < 0 || i >= len(r.blocks) {
+		return fmt.Errorf("seg: %s: block %d out of range [0, %d)", r.path, i, len(r.blocks))
+	}
+	m := &r.blocks[i]
+	if off < 0 || off+len(dst) > m.BlockLen() {
+		return fmt.Errorf("seg: %s: bytes [%d, %d) of block %d of %d bytes", r.path, off, off+len(dst), i, m.BlockLen())
+	}
+	return readFull(r.f, r.path, dst, m.Offset+frameHeaderLen+int64(off))
+}
+
 // Verify reads every frame header and block and checks them against the
 // index: what a file check does. It returns every problem found, joined.
 func (r *Reader) Verify() error {

@@ -310,3 +310,37 @@ func TestConcurrentReaders(t *testing.T) {
 		}
 	}
 }
+
+// TestReadBlockPart: any byte range of a block reads as that slice of
+// the whole block; a range outside the block, or a block out of range,
+// is an error.
+func TestReadBlockPart(t *testing.T) {
+	fsys := vfs.NewMem()
+	writeSegment(t, fsys, "p.seg", makeBlocks(t, 100, 3), true)
+	r := openReader(t, fsys, "p.seg")
+	defer r.Close()
+	for i := range r.Blocks() {
+		whole, err := r.ReadBlock(i, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range [][2]int{{0, len(whole)}, {0, 1}, {5, 17}, {len(whole) - 4, len(whole)}, {3, 3}} {
+			part := make([]byte, c[1]-c[0])
+			if err := r.ReadBlockPart(i, c[0], part); err != nil {
+				t.Fatalf("block %d bytes %v: %v", i, c, err)
+			}
+			if !bytes.Equal(part, whole[c[0]:c[1]]) {
+				t.Fatalf("block %d bytes %v differ from the whole block's", i, c)
+			}
+		}
+		if err := r.ReadBlockPart(i, len(whole)-2, make([]byte, 3)); err == nil {
+			t.Fatalf("block %d: a range past its end read", i)
+		}
+		if err := r.ReadBlockPart(i, -1, make([]byte, 1)); err == nil {
+			t.Fatalf("block %d: a range before its start read", i)
+		}
+	}
+	if err := r.ReadBlockPart(len(r.Blocks()), 0, make([]byte, 1)); err == nil {
+		t.Fatal("a block out of range read")
+	}
+}
