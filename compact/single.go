@@ -135,6 +135,9 @@ func runSingle(ctx context.Context, cfg *Config, budget *byteSem, st *Stats) err
 		f.size.start(snap.recs, min(target-w, inserts), cfg.TombstoneCap)
 	}()
 	if twoPhase(cfg.TwoPhase, inserts, rows) {
+		if snap.keys == nil { // for untouchable too
+			snap.keys = &tombKeys{}
+		}
 		f.phase = phaseObserve
 		f.run(ctx, cfg, win, func(j *segJob) {
 			if err := j.close(); err != nil {
@@ -145,6 +148,7 @@ func runSingle(ctx context.Context, cfg *Config, budget *byteSem, st *Stats) err
 		f.phase = phaseDecide
 		<-f.sized
 		snap.recs.buildFilter() // most lookups now miss: see hashfilter.go
+		snap.keys.sort()
 		if ctx.Err() != nil {
 			win = nil // failed: nothing more is read
 		}
@@ -250,6 +254,10 @@ const (
 	// tableLookup only looks them up: they were entered and counted
 	// already (phaseObserve).
 	tableLookup
+	// tableNone leaves the table alone: no tombstone's key is in the
+	// block's span (see blockTask.untouched); its tombstones are
+	// counted as tableLookupCount counts them.
+	tableNone
 )
 
 // blockTask is a block of the window read, decoded (record columns) and
@@ -275,8 +283,13 @@ type blockTask struct {
 	// whole.
 	opsOnly  bool
 	readPart int64 // the bytes opsOnly read
-	err      error
-	done     chan struct{}
+	// untouched (phaseDecide, a fresh block): no row of it can drop —
+	// its keys strictly increase, no tombstone's key lies in its span,
+	// and no series drop or soft-deleted seq concerns it — so prep did
+	// not hash it (see folder.untouchable).
+	untouched bool
+	err       error
+	done      chan struct{}
 }
 
 // run folds the segments win newest first. Blocks are read, decoded and
@@ -500,6 +513,8 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 func (f *folder) tableOp(j *segJob, t *blockTask) (tableOp, error) {
 	fresh := j.isFresh(t.i)
 	switch {
+	case t.untouched:
+		return tableNone, nil
 	case f.phase == phaseFold && fresh && t.sorted:
 		return tableLookupCount, nil
 	case f.phase == phaseFold:
@@ -544,6 +559,11 @@ func (f *folder) prep(t *blockTask) error {
 		return fmt.Errorf("compact: %s block %d: %w", j.path, t.i, err)
 	}
 	recs, end := f.d.snap.recs, f.d.chunkEnd
+	t.untouched = false
+	if f.phase == phaseDecide && j.isFresh(t.i) && f.untouchable(j, t.i) && keysIncrease(rw, end) {
+		t.sorted, t.untouched = true, true
+		return nil
+	}
 	t.hs = slices.Grow(t.hs[:0], rw.n)[:rw.n] // every row's set below
 	t.rowsOf[0], t.rowsOf[1] = t.rowsOf[0][:0], t.rowsOf[1][:0]
 	// The hash of each series of the dictionary, once (zero: not yet).
@@ -579,6 +599,45 @@ func (f *folder) prep(t *blockTask) error {
 		t.rowsOf[h] = append(t.rowsOf[h], int32(k))
 	}
 	return nil
+}
+
+// untouchable reports whether no tombstone of the window can drop a row
+// of block i of j, a fresh block whose keys strictly increase: no series
+// drop, no soft-deleted seq within its seqs, and no key phaseObserve
+// listed (every keyed row's of the blocks that are not fresh, the only
+// rows whose keys a fresh block may share) in its key span. The
+// snapshot is not written while phaseDecide runs.
+func (f *folder) untouchable(j *segJob, i int) bool {
+	d, snap := f.d, f.d.snap
+	if snap.drops.len() > 0 || snap.keys == nil || snap.keys.many {
+		return false
+	}
+	if m := &j.blocks[i]; d.deleted != nil {
+		it := d.deleted.Iterator()
+		it.AdvanceIfNeeded(m.MinSeq)
+		if it.HasNext() && it.PeekNext() <= min(m.MaxSeq, d.chunkEnd) {
+			return false
+		}
+	}
+	span := j.r.BlockKeys(i)
+	return len(snap.keys.sorted) == 0 || !span.MayHoldAny(snap.keys.sorted)
+}
+
+// keysIncrease reports whether the keys of the keyed puts and deletes
+// of rw up to seq end strictly increase with the rows (prep's sorted).
+func keysIncrease(rw *rows, end uint64) bool {
+	var prev []byte
+	for k := range rw.n {
+		if op := rw.op[k]; (op == OpPut || op == OpDelete) && uint64(rw.seq[k]) <= end {
+			if key := rw.keyAt(k); len(key) > 0 {
+				if prev != nil && bytes.Compare(prev, key) >= 0 {
+					return false
+				}
+				prev = key
+			}
+		}
+	}
+	return true
 }
 
 // opsHoldDrop reads the header and the op column of block t.i of t.job
@@ -649,7 +708,9 @@ func (f *folder) block(sc *scanner, i int, m *seg.BlockMeta, rw *rows, hs []hash
 		f.size.before(snap.recs, rw.n) // no half is deciding
 	}
 	var lower, upper halfResult
-	if f.half != nil && rw.n >= 1024 {
+	if op == tableNone {
+		lower.count(rw, f.lo, d.chunkEnd)
+	} else if f.half != nil && rw.n >= 1024 {
 		f.half <- halfJob{rw: rw, hs: hs, rows: rowsOf[1], out: &upper}
 		f.decideHalf(0, rw, hs, rowsOf[0], &lower)
 		<-f.halfDone
@@ -723,6 +784,22 @@ type halfResult struct {
 	inserted int
 	kinds    [2]int64
 	pair     []byte
+}
+
+// count counts the tombstones of the window (lo, end] among rw's rows,
+// as tableLookupCount does those it does not find superseded.
+func (h *halfResult) count(rw *rows, lo, end uint64) {
+	for k := range rw.n {
+		q, op := uint64(rw.seq[k]), rw.op[k]
+		if q > lo && q <= end && (op == OpPut || op == OpDelete) && len(rw.keyAt(k)) > 0 {
+			h.maxSeq = max(h.maxSeq, q)
+			if op == OpDelete {
+				h.kinds[1]++
+			} else {
+				h.kinds[0]++
+			}
+		}
+	}
 }
 
 // halfJob asks f.half to decide the upper half of a block.
