@@ -41,7 +41,14 @@
 // with the finished snapshot. A fresh block (its keys strictly increase
 // and miss the key spans of every older block and segment) only looks
 // its keys up: keys that grow with time keep the table to the keys that
-// return. Otherwise each chunk folds its
+// return. When at most half the window's rows are in blocks that are
+// not fresh, the window is read in two phases instead (twophase.go):
+// the tombstones of those blocks first (and the op columns of the
+// fresh ones, for series drops), then each segment in file order, its
+// rewrite writing each block as soon as it is decided, with a filter of
+// the table's hashes in front of its lookups (hashfilter.go); a fresh
+// block whose span holds no listed tombstone key is decided without
+// the table. Otherwise each chunk folds its
 // tombstones from the sealed rows on disk in (current, chunkEnd] — never
 // from the in-memory live set, which collapses keys to their global
 // maximum — and stops the chunk at the block where the snapshot reaches

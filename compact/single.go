@@ -237,8 +237,10 @@ type folder struct {
 	// phaseObserve read.
 	phase    phase
 	observed int64
-	// tasks are the blocks read ahead, with their buffers and decoders
-	tasks [8]*blockTask
+	// tasks are the blocks read ahead, with their buffers and decoders:
+	// two a prep worker (more take fresh memory a pass pays for in page
+	// faults, and the table operations take the blocks in order anyway)
+	tasks []*blockTask
 }
 
 // tableOp is what deciding a block does with the record table.
@@ -298,13 +300,13 @@ type blockTask struct {
 // job goes to done once decided (phaseDecide: as soon as a block of it
 // drops rows, see twophase.go); errors go to fail, which cancels ctx.
 func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(*segJob), fail func(error)) {
-	const pool = len(folder{}.tasks)
+	for len(f.tasks) < 2*max(cfg.Workers, 2) { // kept from run to run: their buffers too
+		f.tasks = append(f.tasks, &blockTask{done: make(chan struct{}, 1)})
+	}
+	pool := len(f.tasks)
 	free := make(chan *blockTask, pool)
-	for k := range f.tasks { // kept from run to run: their buffers too
-		if f.tasks[k] == nil {
-			f.tasks[k] = &blockTask{done: make(chan struct{}, 1)}
-		}
-		free <- f.tasks[k]
+	for _, t := range f.tasks {
+		free <- t
 	}
 	order := make(chan *blockTask, pool)
 	work := make(chan *blockTask, pool)

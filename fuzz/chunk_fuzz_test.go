@@ -235,10 +235,22 @@ func init() {
 	}
 }
 
-// decodeBlock feeds data to Reset and Block and checks the outcome.
+// decodeBlock feeds data to Reset and Block and checks the outcome, and
+// to ResetHeader (no CRC check: the bodies are whatever the input holds)
+// and each column's decoding, which may fail but must not panic.
 func decodeBlock(t *testing.T, data []byte) {
 	orig := slices.Clone(data)
 	var dec chunk.Decoder
+	if err := dec.ResetHeader(data, len(data)); err != nil {
+		checkChunkError(t, "ResetHeader", err, data)
+	} else {
+		var c chunk.Column
+		for i := range dec.NumColumns() {
+			if err := dec.Column(i, &c); err != nil {
+				checkChunkError(t, "Column after ResetHeader", err, data)
+			}
+		}
+	}
 	err := dec.Reset(data)
 	if err != nil {
 		checkChunkError(t, "Reset", err, data)

@@ -86,6 +86,10 @@ func readAll(t *testing.T, r *Reader) {
 		if buf, err = r.ReadBlock(i, buf); err != nil && !errors.Is(err, chunk.ErrCorrupt) {
 			t.Fatalf("ReadBlock(%d): %v", i, err)
 		}
+		part := make([]byte, min(m.BlockLen(), 64))
+		if perr := r.ReadBlockPart(i, 0, part); err == nil && (perr != nil || !bytes.Equal(part, buf[:len(part)])) {
+			t.Fatalf("ReadBlockPart(%d): %v, or bytes other than ReadBlock's", i, perr)
+		}
 		if r.Find(m.MinSeq) > i {
 			t.Fatalf("Find(%d) = %d past block %d", m.MinSeq, r.Find(m.MinSeq), i)
 		}
