@@ -148,7 +148,7 @@ func runSingle(ctx context.Context, cfg *Config, budget *byteSem, st *Stats) err
 		f.phase = phaseDecide
 		<-f.sized
 		snap.recs.buildFilter() // most lookups now miss: see hashfilter.go
-		snap.keys.sort()
+		snap.keys.sortRuns()
 		if ctx.Err() != nil {
 			win = nil // failed: nothing more is read
 		}
@@ -622,7 +622,7 @@ func (f *folder) untouchable(j *segJob, i int) bool {
 		}
 	}
 	span := j.r.BlockKeys(i)
-	return len(snap.keys.sorted) == 0 || !span.MayHoldAny(snap.keys.sorted)
+	return !snap.keys.mayHit(&span)
 }
 
 // keysIncrease reports whether the keys of the keyed puts and deletes
@@ -903,6 +903,7 @@ func (f *folder) decideHalf(h uint64, rw *rows, hs []hashKey, rowsOf []int32, ou
 // tombstones in the window.
 func (f *folder) listKeys(rw *rows) {
 	keys := f.d.snap.keys
+	keys.startRun()
 	for k := range rw.n {
 		q, op := uint64(rw.seq[k]), rw.op[k]
 		if q <= f.lo || q > f.d.chunkEnd || (op != OpPut && op != OpDelete) {

@@ -3,6 +3,7 @@ package compact
 import (
 	"bytes"
 	"slices"
+	"sort"
 
 	"github.com/tsqdb/tsq/seg"
 )
@@ -26,6 +27,11 @@ type tombKeys struct {
 	ends   []int
 	many   bool     // past a limit: the list was dropped
 	sorted [][]byte // the list, sorted, once sort ran
+	// runs start where each block's keys do (startRun), in the list;
+	// perm, once sortRuns ran, orders each run's keys that were not in
+	// order (nil for a run that was).
+	runs []int
+	perm [][]int32
 }
 
 // add records the key of a record tombstone.
@@ -47,6 +53,93 @@ func listKey[S ~string | ~[]byte](t *tombKeys, key S) {
 	t.arena = append(t.arena, key...)
 	t.ends = append(t.ends, len(t.arena))
 }
+
+// key returns listed key i.
+func (t *tombKeys) key(i int) []byte {
+	start := 0
+	if i > 0 {
+		start = t.ends[i-1]
+	}
+	return t.arena[start:t.ends[i]]
+}
+
+// startRun marks where the keys of the next block start.
+func (t *tombKeys) startRun() {
+	if !t.many && (len(t.runs) == 0 || t.runs[len(t.runs)-1] < len(t.ends)) {
+		t.runs = append(t.runs, len(t.ends))
+	}
+}
+
+// runLimit bounds the runs mayHit searches one by one: past it, the
+// whole list is sorted once instead.
+const runLimit = 64
+
+// sortRuns orders each run (a block's keys: most often in order
+// already), once all keys are added: cheaper than sorting the list.
+func (t *tombKeys) sortRuns() {
+	if t.many || t.perm != nil {
+		return
+	}
+	if len(t.runs) > runLimit {
+		t.sort()
+		return
+	}
+	t.perm = make([][]int32, len(t.runs))
+	for r := range t.runs {
+		lo, hi := t.run(r)
+		for i := lo + 1; i < hi; i++ {
+			if bytes.Compare(t.key(i-1), t.key(i)) > 0 {
+				p := make([]int32, hi-lo)
+				for k := range p {
+					p[k] = int32(lo + k)
+				}
+				slices.SortFunc(p, func(a, b int32) int { return bytes.Compare(t.key(int(a)), t.key(int(b))) })
+				t.perm[r] = p
+				break
+			}
+		}
+	}
+}
+
+// run returns the list indexes [lo, hi) of run r.
+func (t *tombKeys) run(r int) (lo, hi int) {
+	lo, hi = t.runs[r], len(t.ends)
+	if r+1 < len(t.runs) {
+		hi = t.runs[r+1]
+	}
+	return lo, hi
+}
+
+// mayHit reports whether a listed key may lie in span (true when the
+// keys are past the list's limits), after sortRuns.
+func (t *tombKeys) mayHit(span *seg.KeySpan) bool {
+	if t.many || !span.Known() {
+		return true
+	}
+	lo, hi, ok := span.Bounds()
+	if !ok || len(t.ends) == 0 {
+		return false
+	}
+	if t.sorted != nil {
+		return span.MayHoldAny(t.sorted)
+	}
+	for r := range t.runs {
+		a, b := t.run(r)
+		at := func(k int) []byte { return t.key(a + k) }
+		if p := t.perm[r]; p != nil {
+			at = func(k int) []byte { return t.key(int(p[k])) }
+		}
+		// Cutting keeps the order: the keys cut are in order too.
+		i := sort.Search(b-a, func(k int) bool { return bytes.Compare(cutSpanKey(at(k)), lo) >= 0 })
+		if i < b-a && bytes.Compare(cutSpanKey(at(i)), hi) <= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// cutSpanKey is key as a key span keeps it (seg.MaxSpanKey bytes).
+func cutSpanKey(key []byte) []byte { return key[:min(len(key), seg.MaxSpanKey)] }
 
 // scanLimit bounds the segments hits checks against every listed key in
 // turn (stopping once all are hit) before it sorts the keys instead.

@@ -3,6 +3,7 @@ package compact
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/tsqdb/tsq/seg"
@@ -69,5 +70,62 @@ func TestTombKeysLimit(t *testing.T) {
 	}
 	if lo, hi, _ := tk.span.Bounds(); string(lo) != "k0000000" || string(hi) != fmt.Sprintf("k%07d", tombKeyLimit) {
 		t.Fatalf("span %q..%q", lo, hi)
+	}
+}
+
+// TestTombKeysMayHit checks mayHit against brute force: keys listed in
+// runs (a block's each, in order or not), a span is hit exactly when a
+// listed key, cut as spans cut their bounds, lies in it; with more runs
+// than runLimit, through the sorted list; past the list's limits,
+// always. Some keys are longer than seg.MaxSpanKey, sharing its prefix.
+func TestTombKeysMayHit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	long := string(make([]byte, seg.MaxSpanKey))
+	key := func() string {
+		k := fmt.Sprintf("k%03d", rng.IntN(300))
+		if rng.IntN(10) == 0 {
+			k = long + k // cut to the common prefix
+		}
+		return k
+	}
+	cut := func(k string) string { return k[:min(len(k), seg.MaxSpanKey)] }
+	for round := range 300 {
+		var tk tombKeys
+		var listed []string
+		runs := 1 + rng.IntN(2*runLimit)
+		for range runs {
+			tk.startRun()
+			var ks []string
+			for range rng.IntN(12) {
+				ks = append(ks, key())
+			}
+			if rng.IntN(2) == 0 {
+				slices.Sort(ks)
+			}
+			for _, k := range ks {
+				tk.addString(k)
+				listed = append(listed, k)
+			}
+		}
+		tk.sortRuns()
+		for range 20 {
+			var span seg.KeySpan
+			if rng.IntN(8) > 0 {
+				span.AddString(key())
+				span.AddString(key())
+			}
+			lo, hi, ok := span.Bounds()
+			want := false
+			for _, k := range listed {
+				want = want || (ok && cut(k) >= string(lo) && cut(k) <= string(hi))
+			}
+			if got := tk.mayHit(&span); got != want {
+				t.Fatalf("round %d (%d runs): span %q..%q: hit %v, want %v", round, runs, lo, hi, got, want)
+			}
+			many := tombKeys{many: true}
+			if !many.mayHit(&span) {
+				t.Fatal("past the list's limits a span was ruled out")
+			}
+		}
 	}
 }
