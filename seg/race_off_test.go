@@ -1,0 +1,5 @@
+//go:build !race
+
+package seg
+
+const raceEnabled = false
