@@ -165,35 +165,40 @@ func TestRunCorruptBlock(t *testing.T) {
 	}
 	_ = w.Seal()
 	_ = w.Close()
-	_, err := Run(context.Background(), Config{FS: fsys, Dir: "s", Segments: []Segment{{"s/bad.seg", 1, 1}}})
-	if err == nil || !errors.Is(err, chunk.ErrCorrupt) || !strings.Contains(err.Error(), "s/bad.seg block 0") {
-		t.Fatalf("err %v", err)
-	}
-	if _, ok, _ := LoadWatermark(fsys, "s"); ok {
-		t.Fatal("watermark written by a failed pass")
+	for _, two := range []TwoPhaseMode{TwoPhaseNever, TwoPhaseAlways} {
+		_, err := Run(context.Background(), Config{FS: fsys, Dir: "s", Segments: []Segment{{"s/bad.seg", 1, 1}}, TwoPhase: two})
+		if err == nil || !errors.Is(err, chunk.ErrCorrupt) || !strings.Contains(err.Error(), "s/bad.seg block 0") {
+			t.Fatalf("two-phase %d: err %v", two, err)
+		}
+		if _, ok, _ := LoadWatermark(fsys, "s"); ok {
+			t.Fatalf("two-phase %d: watermark written by a failed pass", two)
+		}
 	}
 }
 
-// TestRunCancelled: a cancelled context never lets W advance.
+// TestRunCancelled: a cancelled context never lets W advance, in the
+// fold and in two phases.
 func TestRunCancelled(t *testing.T) {
-	fsys := vfs.NewMem()
-	_ = fsys.MkdirAll("s", 0o755)
-	a := writeSeg(t, fsys, "s/a.seg", []row{{1, "x", "k", OpPut}, {2, "x", "k", OpDelete}})
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	st, err := Run(ctx, Config{FS: fsys, Dir: "s", Segments: []Segment{a}})
-	if !errors.Is(err, context.Canceled) || st.Watermark != 0 {
-		t.Fatalf("W %d err %v", st.Watermark, err)
-	}
-	// Cancelled inside the chunk, after the workers: still no commit.
-	ctx, cancel = context.WithCancel(context.Background())
-	st, err = Run(ctx, Config{FS: fsys, Dir: "s", Segments: []Segment{a},
-		OnRewritten: func(string) error { cancel(); return nil }})
-	if !errors.Is(err, context.Canceled) || st.Watermark != 0 {
-		t.Fatalf("W %d err %v", st.Watermark, err)
-	}
-	if _, ok, _ := LoadWatermark(fsys, "s"); ok {
-		t.Fatal("watermark written by a cancelled pass")
+	for _, two := range []TwoPhaseMode{TwoPhaseNever, TwoPhaseAlways} {
+		fsys := vfs.NewMem()
+		_ = fsys.MkdirAll("s", 0o755)
+		a := writeSeg(t, fsys, "s/a.seg", []row{{1, "x", "k", OpPut}, {2, "x", "k", OpDelete}})
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		st, err := Run(ctx, Config{FS: fsys, Dir: "s", Segments: []Segment{a}, TwoPhase: two})
+		if !errors.Is(err, context.Canceled) || st.Watermark != 0 {
+			t.Fatalf("two-phase %d: W %d err %v", two, st.Watermark, err)
+		}
+		// Cancelled inside the chunk, after the workers: still no commit.
+		ctx, cancel = context.WithCancel(context.Background())
+		st, err = Run(ctx, Config{FS: fsys, Dir: "s", Segments: []Segment{a}, TwoPhase: two,
+			OnRewritten: func(string) error { cancel(); return nil }})
+		if !errors.Is(err, context.Canceled) || st.Watermark != 0 {
+			t.Fatalf("two-phase %d: W %d err %v", two, st.Watermark, err)
+		}
+		if _, ok, _ := LoadWatermark(fsys, "s"); ok {
+			t.Fatalf("two-phase %d: watermark written by a cancelled pass", two)
+		}
 	}
 }
 

@@ -149,8 +149,12 @@ type scanner struct {
 	// readyCh[i] is closed once block i's plan is final, when the
 	// rewrite runs while the blocks are still being decided
 	// (phaseDecide: see await); nil otherwise. wait waits for it.
+	// settled is then closed once the fold is done with the segment (its
+	// blocks decided and re-encoded, or the fold stopped): a rewrite
+	// that fails early waits for it before it writes the result.
 	readyCh []chan struct{}
 	wait    func(i int) error
+	settled chan struct{}
 }
 
 // newScanner returns the scanner of the segment r, whose blocks are
@@ -310,6 +314,9 @@ func rewriteSegment(ctx context.Context, cfg *Config, path string, r *seg.Reader
 		rewrite = seg.Rewrite
 	}
 	err = rewrite(cfg.FS, path, rwr.run, hooks)
+	if sc.settled != nil {
+		<-sc.settled
+	}
 	sc.res.readBytes += rwr.read
 	if err != nil {
 		return err

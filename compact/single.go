@@ -51,8 +51,13 @@ type segJob struct {
 	// started: its rewrite was handed over before its last block was
 	// decided (phaseDecide); the rewrite closes it. Set by the fold's
 	// loop only.
-	started bool
+	started    bool
+	settleOnce sync.Once
 }
+
+// settle tells the job's rewrite that the fold is done with the job
+// (scanner.settled).
+func (j *segJob) settle() { j.settleOnce.Do(func() { close(j.sc.settled) }) }
 
 // close closes the job's reader and frees its place (see folder.slots).
 func (j *segJob) close() error {
@@ -190,6 +195,9 @@ func runSingle(ctx context.Context, cfg *Config, budget *byteSem, st *Stats) err
 // it; it closes the job's reader.
 func (j *segJob) rewrite(ctx context.Context, cfg *Config, budget *byteSem) (err error) {
 	defer func() {
+		if j.sc.settled != nil {
+			<-j.sc.settled
+		}
 		if cerr := j.close(); err == nil && cerr != nil {
 			err = cerr
 		}
@@ -425,9 +433,18 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 		}()
 	}
 	failed := false
+	var started []*segJob
 	for t := range order {
 		<-t.done
 		j := t.job
+		if j != nil && t.i < 0 && j.started {
+			waits.Add(1)
+			go func() { // once its blocks are re-encoded
+				defer waits.Done()
+				j.pending.Wait()
+				j.settle()
+			}()
+		}
 		switch {
 		case failed:
 			if j != nil && t.i < 0 && !j.started {
@@ -489,6 +506,7 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 				j.drops = true
 				if f.phase == phaseDecide && !j.started {
 					j.started = true
+					started = append(started, j)
 					done(j)
 				}
 				if n := len(j.sc.plans[t.i].drop); n < j.blocks[t.i].Rows {
@@ -505,6 +523,9 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 	fwg.Wait()
 	waits.Wait()
 	wg.Wait()
+	for _, j := range started { // the fold stopped before their end
+		j.settle()
+	}
 }
 
 // tableOp returns what deciding block t.i of j does with the record

@@ -2,10 +2,12 @@ package compact
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
@@ -295,4 +297,57 @@ func fileBytes(t *testing.T, fsys vfs.FS, path string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestRunTwoPhaseFailure: a pass in two phases that fails while its
+// segments are being decided and written (the refresh after the first
+// rewrite fails) returns the error, leaves no temp file and no
+// watermark, and the next pass leaves the same files as a pass that did
+// not fail; in the fold too.
+func TestRunTwoPhaseFailure(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	const blockRows, blocks, segs = 2048, 3, 4
+	groups, _ := growingGroups(rng, segs, blocks, blockRows, true)
+	for _, two := range []TwoPhaseMode{TwoPhaseNever, TwoPhaseAlways} {
+		var want [][]byte
+		for _, fail := range []bool{false, true} {
+			fsys := vfs.NewMem()
+			_ = fsys.MkdirAll("s", 0o755)
+			var ss []Segment
+			for i, sg := range groups {
+				ss = append(ss, writeSeg(t, fsys, fmt.Sprintf("s/%02d.seg", i), sg...))
+			}
+			cfg := Config{FS: fsys, Dir: "s", Segments: ss, Workers: 2, TwoPhase: two}
+			if fail {
+				boom := errors.New("refresh failed")
+				failing := cfg
+				failing.OnRewritten = func(string) error { return boom }
+				st, err := Run(context.Background(), failing)
+				if !errors.Is(err, boom) || st.Watermark != 0 {
+					t.Fatalf("two-phase %d: W %d, err %v", two, st.Watermark, err)
+				}
+				if _, ok, _ := LoadWatermark(fsys, "s"); ok {
+					t.Fatalf("two-phase %d: watermark written by a failed pass", two)
+				}
+				names, _ := fsys.ReadDir("s")
+				for _, n := range names {
+					if strings.HasSuffix(n, ".tmp") {
+						t.Fatalf("two-phase %d: temp file %s left", two, n)
+					}
+				}
+			}
+			if _, err := Run(context.Background(), cfg); err != nil {
+				t.Fatal(err)
+			}
+			var files [][]byte
+			for _, s := range ss {
+				files = append(files, fileBytes(t, fsys, s.Path))
+			}
+			if want == nil {
+				want = files
+			} else if !reflect.DeepEqual(files, want) {
+				t.Fatalf("two-phase %d: after a failed pass the files differ", two)
+			}
+		}
+	}
 }

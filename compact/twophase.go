@@ -63,7 +63,7 @@ func twoPhase(m TwoPhaseMode, inserts, rows uint64) bool {
 // await has the rewrite of j's segment wait for each block's plan: the
 // block is decided (and re-encoded) while the file is written.
 func (sc *scanner) await(ctx context.Context, j *segJob) {
-	sc.readyCh = make([]chan struct{}, len(sc.plans))
+	sc.readyCh, sc.settled = make([]chan struct{}, len(sc.plans)), make(chan struct{})
 	for i := range sc.readyCh {
 		sc.readyCh[i] = make(chan struct{})
 		if !sc.inChunk(&j.blocks[i]) { // never decided: written as it is
