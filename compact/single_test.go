@@ -241,10 +241,7 @@ func TestRunSingleHeldBytes(t *testing.T) {
 			if st.Chunks != 1 || st.SegmentsRewritten != segs {
 				t.Fatalf("two-phase %d, budget %d: %d chunks, %d segments rewritten", two, budget, st.Chunks, st.SegmentsRewritten)
 			}
-			var files [][]byte
-			for _, s := range ss {
-				files = append(files, fileBytes(t, fsys, s.Path))
-			}
+			files := segFiles(t, fsys, ss)
 			if want == nil {
 				want = files
 			} else if !reflect.DeepEqual(files, want) {
@@ -282,6 +279,16 @@ func rowGroups(rng *rand.Rand, segs, blocks, n int, fill func(*row)) ([][][]row,
 		groups = append(groups, sg)
 	}
 	return groups, seq
+}
+
+// segFiles returns the bytes of the segments ss.
+func segFiles(t *testing.T, fsys vfs.FS, ss []Segment) [][]byte {
+	t.Helper()
+	var files [][]byte
+	for _, s := range ss {
+		files = append(files, fileBytes(t, fsys, s.Path))
+	}
+	return files
 }
 
 // fileBytes returns the bytes of the file path.
@@ -339,10 +346,7 @@ func TestRunTwoPhaseFailure(t *testing.T) {
 			if _, err := Run(context.Background(), cfg); err != nil {
 				t.Fatal(err)
 			}
-			var files [][]byte
-			for _, s := range ss {
-				files = append(files, fileBytes(t, fsys, s.Path))
-			}
+			files := segFiles(t, fsys, ss)
 			if want == nil {
 				want = files
 			} else if !reflect.DeepEqual(files, want) {
