@@ -1,6 +1,12 @@
 package compact
 
-import "context"
+import (
+	"bytes"
+	"context"
+	"slices"
+
+	"github.com/tsqdb/tsq/chunk"
+)
 
 // The two-phase single chunk. The single-chunk fold (single.go) decides
 // a block once every newer row is observed, so it takes the window
@@ -85,4 +91,83 @@ func (sc *scanner) ready(i int) {
 	if sc.readyCh != nil {
 		close(sc.readyCh[i])
 	}
+}
+
+// untouchable reports whether no tombstone of the window can drop a row
+// of block i of j, a fresh block whose keys strictly increase: no series
+// drop, no soft-deleted seq within its seqs, and no key phaseObserve
+// listed (every keyed row's of the blocks that are not fresh, the only
+// rows whose keys a fresh block may share) in its key span. The
+// snapshot is not written while phaseDecide runs.
+func (f *folder) untouchable(j *segJob, i int) bool {
+	d, snap := f.d, f.d.snap
+	if snap.drops.len() > 0 || snap.keys == nil || snap.keys.many {
+		return false
+	}
+	if m := &j.blocks[i]; d.deleted != nil {
+		it := d.deleted.Iterator()
+		it.AdvanceIfNeeded(m.MinSeq)
+		if it.HasNext() && it.PeekNext() <= min(m.MaxSeq, d.chunkEnd) {
+			return false
+		}
+	}
+	span := j.r.BlockKeys(i)
+	return !snap.keys.mayHit(&span)
+}
+
+// keysIncrease reports whether the keys of the keyed puts and deletes
+// of rw up to seq end strictly increase with the rows (prep's sorted).
+func keysIncrease(rw *rows, end uint64) bool {
+	var prev []byte
+	for k := range rw.n {
+		if op := rw.op[k]; (op == OpPut || op == OpDelete) && uint64(rw.seq[k]) <= end {
+			if key := rw.keyAt(k); len(key) > 0 {
+				if prev != nil && bytes.Compare(prev, key) >= 0 {
+					return false
+				}
+				prev = key
+			}
+		}
+	}
+	return true
+}
+
+// opsHoldDrop reads the header and the op column of block t.i of t.job
+// and reports whether a row is a series drop, or the column could not be
+// read this way: then the block is read whole (and checked) instead.
+// Nothing here is checked against the block's CRC; phaseDecide reads
+// the whole block, checked, and fails the pass if it shows a drop after
+// all (tableOp).
+func (f *folder) opsHoldDrop(t *blockTask) (bool, error) {
+	j := t.job
+	n := j.blocks[t.i].BlockLen()
+	t.buf = slices.Grow(t.buf[:0], n)[:n]
+	head := min(n, 4<<10)
+	if err := j.r.ReadBlockPart(t.i, 0, t.buf[:head]); err != nil {
+		return false, err
+	}
+	t.readPart = int64(head)
+	if t.dec.ResetHeader(t.buf, head) != nil {
+		return true, nil
+	}
+	k := t.dec.Find(colOp)
+	if k < 0 {
+		return true, nil
+	}
+	info := t.dec.Info(k)
+	if from, to := max(info.Offset, head), info.Offset+info.Stored; from < to {
+		if err := j.r.ReadBlockPart(t.i, from, t.buf[from:to]); err != nil {
+			return false, err
+		}
+		t.readPart += int64(to - from)
+	}
+	if t.dec.Column(k, &t.rw.oc) != nil || info.Type != chunk.Int64 {
+		return true, nil
+	}
+	for _, op := range t.rw.oc.Ints {
+		if op == OpDrop {
+			return true, nil
+		}
+	}
+	return false, nil
 }
