@@ -60,10 +60,25 @@ func (o *Options) compactionDefaults() error {
 	case o.CompactMinSpacing < 0:
 		return fmt.Errorf("%w: CompactMinSpacing %v is negative", ErrInvalidOptions, o.CompactMinSpacing)
 	}
+	if o.CompactPageCache && o.CompactDirect {
+		return fmt.Errorf("%w: CompactPageCache and CompactDirect both set: choose one way to write rewritten segments", ErrInvalidOptions)
+	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
 	return nil
+}
+
+// compactWrites is the way the options say rewritten segments are
+// written.
+func (o *Options) compactWrites() compact.WriteMode {
+	switch {
+	case o.CompactPageCache:
+		return compact.WritesCached
+	case o.CompactDirect:
+		return compact.WritesDirect
+	}
+	return compact.WritesDropBehind
 }
 
 // CompactStats report one pass over a stream.
@@ -237,7 +252,7 @@ func (st *stream) runPass(ctx context.Context) (CompactStats, error) {
 	cfg := compact.Config{
 		FS: st.s.fs, Dir: st.dir, Watermark: c.w.Load(),
 		TombstoneCap: st.s.o.CompactTombstoneCap, SoftDeleted: deleted, Live: c.live,
-		OnRewritten: st.refreshSegment, Crash: c.crash, PageCache: st.s.o.CompactPageCache,
+		OnRewritten: st.refreshSegment, Crash: c.crash, Writes: st.s.o.compactWrites(),
 		TwoPhase: st.s.o.compactTwoPhase,
 	}
 	for _, sf := range segs {

@@ -143,8 +143,9 @@ func copyFiles(b *testing.B, files []string, direct bool) time.Duration {
 // with fsync in the same run. Run with -benchtime=1x (each iteration
 // builds a fresh store on the OS file system); TSQ_COMPACT_BENCH_ROWS
 // sets the rows, TSQ_COMPACT_BENCH_SEGMENT_MB the segment size (8 MB),
-// TSQ_COMPACT_BENCH_PAGECACHE (any value) has the pass write through the
-// page cache (Options.CompactPageCache),
+// TSQ_COMPACT_BENCH_PAGECACHE (any value) has the pass keep its writes in
+// the page cache (Options.CompactPageCache), TSQ_COMPACT_BENCH_DIRECT
+// write them past it (Options.CompactDirect),
 // TSQ_COMPACT_CPUPROFILE (see startPassProfile) and
 // TSQ_COMPACT_TRACE (an execution trace of the last pass to that file)
 // look inside a pass.
@@ -223,7 +224,7 @@ func benchCompactRewrite(b *testing.B, fill func(*Store) int) {
 		b.StopTimer()
 		dir := b.TempDir()
 		o := &Options{Sync: SyncNever, SegmentMaxBytes: int64(benchEnvInt(b, "TSQ_COMPACT_BENCH_SEGMENT_MB", 8)) << 20, CompactInterval: 0,
-			CompactPageCache: os.Getenv("TSQ_COMPACT_BENCH_PAGECACHE") != ""}
+			CompactPageCache: os.Getenv("TSQ_COMPACT_BENCH_PAGECACHE") != "", CompactDirect: os.Getenv("TSQ_COMPACT_BENCH_DIRECT") != ""}
 		s, err := Open(dir, o)
 		if err != nil {
 			b.Fatal(err)

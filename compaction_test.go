@@ -2,6 +2,7 @@ package tsq
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -217,16 +218,22 @@ func segNames(t *testing.T, fsys vfs.FS, dir string) []string {
 	return out
 }
 
-// TestCompactDirectWrites: on the OS file system a pass writes its
-// segments past the page cache by default (seg.RewriteDirect) and
-// through it with CompactPageCache: the two leave the same files and
-// the same rows.
-func TestCompactDirectWrites(t *testing.T) {
-	var files [2]map[string][]byte
-	var rows [2][]rowInfo
-	for i, pageCache := range []bool{false, true} {
+// TestCompactWriteModes: on the OS file system a pass writes its
+// segments through the page cache, dropping their pages once written
+// back, by default (seg.RewriteDropBehind), keeping them with
+// CompactPageCache, and past the cache with CompactDirect: the three
+// leave the same files and the same rows. Setting both options is an
+// error.
+func TestCompactWriteModes(t *testing.T) {
+	if _, err := Open(t.TempDir(), &Options{CompactPageCache: true, CompactDirect: true}); !errors.Is(err, ErrInvalidOptions) {
+		t.Fatalf("both write modes: %v", err)
+	}
+	var files [3]map[string][]byte
+	var rows [3][]rowInfo
+	for i, mode := range []struct{ pageCache, direct bool }{{false, false}, {true, false}, {false, true}} {
 		dir := filepath.Join(t.TempDir(), "db")
-		s, err := Open(dir, &Options{SegmentMaxBytes: 1 << 20, CompactInterval: 0, RetentionInterval: NoRetentionLoop, CompactPageCache: pageCache})
+		s, err := Open(dir, &Options{SegmentMaxBytes: 1 << 20, CompactInterval: 0, RetentionInterval: NoRetentionLoop,
+			CompactPageCache: mode.pageCache, CompactDirect: mode.direct})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -277,10 +284,12 @@ func TestCompactDirectWrites(t *testing.T) {
 			}
 		}
 	}
-	if !maps.EqualFunc(files[0], files[1], bytes.Equal) {
-		t.Fatalf("direct and page-cache passes left different segments (%d and %d files)", len(files[0]), len(files[1]))
-	}
-	if len(rows[0]) != len(rows[1]) {
-		t.Fatalf("%d rows after a direct pass, %d after a page-cache one", len(rows[0]), len(rows[1]))
+	for i := 1; i < len(files); i++ {
+		if !maps.EqualFunc(files[0], files[i], bytes.Equal) {
+			t.Fatalf("write mode %d left different segments from the default's (%d and %d files)", i, len(files[i]), len(files[0]))
+		}
+		if len(rows[0]) != len(rows[i]) {
+			t.Fatalf("%d rows after a pass in write mode %d, %d after the default's", len(rows[i]), i, len(rows[0]))
+		}
 	}
 }

@@ -108,12 +108,19 @@ type Options struct {
 	// CompactMinSpacing is the least time between two early passes
 	// (default 30s).
 	CompactMinSpacing time.Duration
-	// CompactPageCache writes the segments compaction rewrites through
-	// the page cache. By default they bypass it where the system allows
-	// (O_DIRECT on Linux): a pass then takes no memory for the cache and
+	// CompactPageCache keeps the pages of the segments compaction
+	// rewrites in the page cache. By default each part of a rewritten
+	// segment leaves the cache once written back (posix_fadvise
+	// DONTNEED on Linux): a pass then holds a few MiB of the cache and
 	// evicts nothing queries keep there, and the rewritten segments are
 	// read from the device until cached again.
 	CompactPageCache bool
+	// CompactDirect writes the segments compaction rewrites past the
+	// page cache where the system allows (O_DIRECT on Linux): none of
+	// their pages enters the cache, but the writer waits for the device
+	// on every write. At most one of CompactPageCache and CompactDirect
+	// may be set.
+	CompactDirect bool
 	// Logger receives background errors (failed retention and compaction
 	// passes), which are never fatal (default slog.Default()).
 	Logger *slog.Logger

@@ -91,10 +91,9 @@ type Config struct {
 	// refresh the caller's metadata and invalidate its cached blocks; an
 	// error fails the pass before W moves.
 	OnRewritten func(path string) error
-	// PageCache writes the rewritten segments through the page cache;
-	// by default they bypass it where the system allows
-	// (seg.RewriteDirect).
-	PageCache bool
+	// Writes chooses how the rewritten segments are written (default
+	// WritesDropBehind).
+	Writes WriteMode
 	// Chunked makes the pass fold chunk by chunk, then decide, even when
 	// the window fits one chunk (see runSingle); for tests.
 	Chunked bool

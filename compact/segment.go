@@ -309,9 +309,12 @@ func rewriteSegment(ctx context.Context, cfg *Config, path string, r *seg.Reader
 	if cfg.Crash != nil {
 		hooks = &seg.CrashHooks{At: func(p seg.CrashPoint) error { return cfg.Crash(Point(p)) }}
 	}
-	rewrite := seg.RewriteDirect
-	if cfg.PageCache {
+	rewrite := seg.RewriteDropBehind
+	switch cfg.Writes {
+	case WritesCached:
 		rewrite = seg.Rewrite
+	case WritesDirect:
+		rewrite = seg.RewriteDirect
 	}
 	err = rewrite(cfg.FS, path, rwr.run, hooks)
 	if sc.settled != nil {

@@ -202,16 +202,23 @@ func TestRewriteErrorFS(t *testing.T) {
 	}
 }
 
-// TestRewriteDirect: RewriteDirect writes the same file as Rewrite, from
-// frames appended and frames copied, over several of the direct file's
-// buffers, on the OS file system (where its writes bypass the page
-// cache when the file system allows).
-func TestRewriteDirect(t *testing.T) {
+// TestRewriteWays: RewriteDirect and RewriteDropBehind write the same
+// file as Rewrite, from frames appended and frames copied, over several
+// of the direct file's buffers and the writer's writeback steps, on the
+// OS file system (where the direct writes bypass the page cache when
+// the file system allows). The file RewriteDropBehind wrote has left
+// the page cache where the system says which pages are cached
+// (residentFraction), while the one Rewrite wrote is there.
+func TestRewriteWays(t *testing.T) {
 	dir := t.TempDir()
 	blocks := makeBlocks(t, 10, 12000)
-	var paths []string
-	for _, name := range []string{"buffered.seg", "direct.seg"} {
-		p := filepath.Join(dir, name)
+	ways := []struct {
+		name    string
+		rewrite func(vfs.FS, string, func(*Writer) error, *CrashHooks) error
+	}{{"buffered", Rewrite}, {"direct", RewriteDirect}, {"dropbehind", RewriteDropBehind}}
+	var files [][]byte
+	for _, way := range ways {
+		p := filepath.Join(dir, way.name+".seg")
 		w, err := Create(vfs.Default, p, "cpu", 1, 10)
 		if err != nil {
 			t.Fatal(err)
@@ -222,14 +229,11 @@ func TestRewriteDirect(t *testing.T) {
 			}
 		}
 		sealClose(t, w)
-		paths = append(paths, p)
-	}
-	for i, rewrite := range []func(vfs.FS, string, func(*Writer) error, *CrashHooks) error{Rewrite, RewriteDirect} {
-		r, err := Open(vfs.Default, paths[i])
+		r, err := Open(vfs.Default, p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = rewrite(vfs.Default, paths[i], func(w *Writer) error {
+		err = way.rewrite(vfs.Default, p, func(w *Writer) error {
 			// Runs of frames appended and copied, a few dropped.
 			for k := 0; k < len(blocks); k += 500 {
 				if err := appendFn(blocks[k : k+100])(w); err != nil {
@@ -245,22 +249,31 @@ func TestRewriteDirect(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(b) < 2<<20 {
+			t.Fatalf("the rewritten segment has %d bytes: too few to span buffers", len(b))
+		}
+		if len(files) > 0 && !bytes.Equal(b, files[0]) {
+			t.Fatalf("%s wrote %d bytes, Rewrite %d, not the same", way.name, len(b), len(files[0]))
+		}
+		files = append(files, b)
+		if way.name == "buffered" || way.name == "dropbehind" {
+			// os.ReadFile above cached what it read: rewrite again, then look.
+			if err := way.rewrite(vfs.Default, p, func(w *Writer) error { return appendFn(blocks[:3000])(w) }, nil); err != nil {
+				t.Fatal(err)
+			}
+			if f, ok := residentFraction(t, p); ok {
+				t.Logf("%s: %.0f%% of the file cached", way.name, 100*f)
+				if way.name == "buffered" && f < 0.5 || way.name == "dropbehind" && f > 0.1 {
+					t.Fatalf("%s: %.0f%% of the rewritten file is in the page cache", way.name, 100*f)
+				}
+			}
+		}
 	}
-	a, err := os.ReadFile(paths[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(paths[1])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(a) < 2<<20 {
-		t.Fatalf("the rewritten segment has %d bytes: too few to span buffers", len(a))
-	}
-	if !bytes.Equal(a, b) {
-		t.Fatalf("RewriteDirect wrote %d bytes, Rewrite %d, not the same", len(b), len(a))
-	}
-	if names, _ := os.ReadDir(dir); len(names) != 2 {
+	if names, _ := os.ReadDir(dir); len(names) != len(ways) {
 		t.Fatalf("left %d files", len(names))
 	}
 }

@@ -34,3 +34,15 @@ func StartWriteback(f File, off, n int64) {
 		}
 	}
 }
+
+// DropCache advises the operating system that f's pages in [off,
+// off+n) will not be read soon: the clean ones leave the page cache
+// (written pages whose writeback is done), and the memory goes to the
+// next writes. Advice, as StartWriteback.
+func DropCache(f File, off, n int64) {
+	if osf, ok := OSFile(f); ok {
+		if c, err := osf.SyscallConn(); err == nil {
+			_ = c.Control(func(fd uintptr) { dropCache(fd, off, n) })
+		}
+	}
+}

@@ -7,3 +7,8 @@ import "golang.org/x/sys/unix"
 func startWriteback(fd uintptr, off, n int64) {
 	_ = unix.SyncFileRange(int(fd), off, n, unix.SYNC_FILE_RANGE_WRITE)
 }
+
+// dropCache is posix_fadvise(POSIX_FADV_DONTNEED).
+func dropCache(fd uintptr, off, n int64) {
+	_ = unix.Fadvise(int(fd), off, n, unix.FADV_DONTNEED)
+}
