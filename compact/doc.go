@@ -56,7 +56,8 @@
 // unless the chunk names more than BloomCutoff series, and by their key
 // span (seg.KeySpan) against the chunk's record tombstones' keys unless
 // a dropped series may be in them (tombkeys.go), then rewritten by
-// up to Workers goroutines, each segment atomically by seg.Rewrite with
+// up to Workers goroutines, each segment atomically by seg.Rewrite (its
+// pages dropped from the cache as they are written back: Config.Writes) with
 // its block topology kept (an emptied block stays as a frame of 0
 // rows; filtered blocks are re-encoded with their columns' encodings,
 // untouched ones already decided copied as their frames).
