@@ -12,7 +12,9 @@ import (
 
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
 
+	"github.com/tsqdb/tsq/chunk"
 	"github.com/tsqdb/tsq/internal/vfs"
+	"github.com/tsqdb/tsq/seg"
 )
 
 // TestRunSingleMatchesChunked: the single-chunk pass, as one read
@@ -353,5 +355,58 @@ func TestRunTwoPhaseFailure(t *testing.T) {
 				t.Fatalf("two-phase %d: after a failed pass the files differ", two)
 			}
 		}
+	}
+}
+
+// TestRunTwoPhaseCorruptFresh: a fresh block whose op column is
+// corrupt (phaseObserve reads that column alone, unchecked) fails the
+// pass with ErrCorrupt naming the file and block, and W does not move:
+// the unchecked read's verdict is never trusted past the block's CRC.
+func TestRunTwoPhaseCorruptFresh(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	groups, _ := growingGroups(rng, 2, 3, 2048, false)
+	fsys := vfs.NewMem()
+	_ = fsys.MkdirAll("s", 0o755)
+	var ss []Segment
+	for i, sg := range groups {
+		ss = append(ss, writeSeg(t, fsys, fmt.Sprintf("s/%02d.seg", i), sg...))
+	}
+	// The op column of the oldest segment's first block: fresh (its keys
+	// are the first ever put).
+	path := ss[0].Path
+	r, err := seg.Open(fsys, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := r.BlockKeys(0); !k.Known() {
+		t.Fatal("the block's key span is unknown: it cannot be fresh")
+	}
+	m := r.Blocks()[0]
+	blk, err := r.ReadBlock(0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = r.Close()
+	var dec chunk.Decoder
+	if err := dec.Reset(blk); err != nil {
+		t.Fatal(err)
+	}
+	info := dec.Info(dec.Find(colOp))
+	b := fileBytes(t, fsys, path)
+	b[m.Offset+seg.FrameHeaderLen+int64(info.Offset+info.Stored/2)] ^= 0x5a
+	f, err := fsys.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	_ = f.Close()
+	st, err := Run(context.Background(), Config{FS: fsys, Dir: "s", Segments: ss, Workers: 2, TwoPhase: TwoPhaseAlways})
+	if !errors.Is(err, chunk.ErrCorrupt) || !strings.Contains(err.Error(), "block 0 in "+path) || st.Watermark != 0 {
+		t.Fatalf("W %d, err %v", st.Watermark, err)
+	}
+	if _, ok, _ := LoadWatermark(fsys, "s"); ok {
+		t.Fatal("watermark written by a failed pass")
 	}
 }
