@@ -252,7 +252,10 @@ func benchCompactRewrite(b *testing.B, fill func(*Store) int) {
 		dcopyDur := copyFiles(b, files, true)
 		quiet()
 		t0 := time.Now()
-		cpu0, flt0 := cpuTime(), minorFaults()
+		var ms0, ms1 runtime.MemStats
+		runtime.ReadMemStats(&ms0)
+		user0, sys0 := cpuTimes()
+		flt0 := minorFaults()
 		stopProf := startPassProfile(b)
 		var tf *os.File
 		if p := os.Getenv("TSQ_COMPACT_TRACE"); p != "" {
@@ -261,7 +264,9 @@ func benchCompactRewrite(b *testing.B, fill func(*Store) int) {
 		}
 		cs, err := s.Compact(ctx, "ev")
 		passDur := time.Since(t0)
-		passCPU, faults := cpuTime()-cpu0, minorFaults()-flt0
+		user1, sys1 := cpuTimes()
+		runtime.ReadMemStats(&ms1)
+		passCPU, passSys, faults := user1+sys1-user0-sys0, sys1-sys0, minorFaults()-flt0
 		stopProf()
 		if tf != nil {
 			trace.Stop()
@@ -275,9 +280,9 @@ func benchCompactRewrite(b *testing.B, fill func(*Store) int) {
 		copyMBs = float64(2*size) / 1e6 / copyDur.Seconds()
 		dcopyMBs = float64(2*size) / 1e6 / dcopyDur.Seconds()
 		passMBs = float64(size+after) / 1e6 / passDur.Seconds()
-		b.Logf("%d puts, %d segments, %.1f MB -> %.1f MB, %d rows dropped; pass %v (fold %v, rewrite %v; %.0f MB/s; CPU %v, %.0f MB per CPU-second, %d page faults, %.1f MB of blocks held), copy %v (%.0f MB/s), ratio %.2f; direct copy %v (%.0f MB/s), ratio %.2f",
+		b.Logf("%d puts, %d segments, %.1f MB -> %.1f MB, %d rows dropped; pass %v (fold %v, rewrite %v; %.0f MB/s; CPU %v (system %v), %.0f MB per CPU-second, %d page faults, %.1f MB allocated in %d objects, %d GCs, %.1f MB of blocks held), copy %v (%.0f MB/s), ratio %.2f; direct copy %v (%.0f MB/s), ratio %.2f",
 			rows, len(files), float64(size)/1e6, float64(after)/1e6, cs.RowsRecord, passDur, cs.FoldTime, cs.RewriteTime, passMBs,
-			passCPU, float64(size+after)/1e6/passCPU.Seconds(), faults, float64(cs.HeldBytes)/1e6, copyDur, copyMBs, passMBs/copyMBs, dcopyDur, dcopyMBs, passMBs/dcopyMBs)
+			passCPU, passSys, float64(size+after)/1e6/passCPU.Seconds(), faults, float64(ms1.TotalAlloc-ms0.TotalAlloc)/1e6, ms1.Mallocs-ms0.Mallocs, ms1.NumGC-ms0.NumGC, float64(cs.HeldBytes)/1e6, copyDur, copyMBs, passMBs/copyMBs, dcopyDur, dcopyMBs, passMBs/dcopyMBs)
 		_ = s.Close()
 	}
 	b.ReportMetric(passMBs, "pass-MB/s")

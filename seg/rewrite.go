@@ -60,20 +60,21 @@ func (h *CrashHooks) at(p CrashPoint) error {
 // the directory sync after the rename, either segment until the next
 // successful SyncDir. Readers that opened the old segment keep reading it.
 func Rewrite(fsys vfs.FS, path string, fn func(w *Writer) error, hooks *CrashHooks) error {
-	return rewriteWith(fsys, path, fn, hooks, fsys.CreateNew, false)
+	return rewriteWith(fsys, path, fn, hooks, fsys.CreateNew)
 }
 
 // RewriteDropBehind is Rewrite with the new segment's pages leaving the
-// page cache as they are written back (vfs.DropCache a step behind the
-// writeback the writer starts, and the whole file's once synced): for a
+// page cache as they are written back (vfs.CreateNewUncached): for a
 // rewrite whose bytes are not about to be read, such as compaction's,
-// it holds a few MiB of the cache at a time, whose pages its later
-// writes reuse, and evicts nothing readers keep there. Its writes are
-// copies into the cache, which the system writes back meanwhile: the
-// writer does not wait for the device as a direct write does
-// (RewriteDirect). What a crash leaves is the same as Rewrite's.
+// it holds no more of the cache than the device has yet to take, and
+// evicts nothing readers keep there. Its writes are copies into the
+// cache, which the system writes back meanwhile: the writer does not
+// wait for the device as a direct write does (RewriteDirect). What a
+// crash leaves is the same as Rewrite's.
 func RewriteDropBehind(fsys vfs.FS, path string, fn func(w *Writer) error, hooks *CrashHooks) error {
-	return rewriteWith(fsys, path, fn, hooks, fsys.CreateNew, true)
+	return rewriteWith(fsys, path, fn, hooks, func(name string) (vfs.File, error) {
+		return vfs.CreateNewUncached(fsys, name)
+	})
 }
 
 // RewriteDirect is Rewrite with the new segment written past the page
@@ -84,10 +85,10 @@ func RewriteDropBehind(fsys vfs.FS, path string, fn func(w *Writer) error, hooks
 func RewriteDirect(fsys vfs.FS, path string, fn func(w *Writer) error, hooks *CrashHooks) error {
 	return rewriteWith(fsys, path, fn, hooks, func(name string) (vfs.File, error) {
 		return vfs.CreateNewDirect(fsys, name)
-	}, false)
+	})
 }
 
-func rewriteWith(fsys vfs.FS, path string, fn func(w *Writer) error, hooks *CrashHooks, create func(string) (vfs.File, error), dropBehind bool) error {
+func rewriteWith(fsys vfs.FS, path string, fn func(w *Writer) error, hooks *CrashHooks, create func(string) (vfs.File, error)) error {
 	old, err := readHeaderOf(fsys, path)
 	if err != nil {
 		return fmt.Errorf("seg: rewrite %s: %w", path, err)
@@ -103,7 +104,6 @@ func rewriteWith(fsys vfs.FS, path string, fn func(w *Writer) error, hooks *Cras
 	if err != nil {
 		return fmt.Errorf("seg: rewrite %s: %w", path, err)
 	}
-	w.dropBehind = dropBehind
 	hookErr, err := rewrite(fsys, w, path, fn, hooks)
 	if hookErr != nil {
 		_ = w.Close() // a simulated crash: leave the files as they are

@@ -208,7 +208,7 @@ func TestRewriteErrorFS(t *testing.T) {
 // OS file system (where the direct writes bypass the page cache when
 // the file system allows). The file RewriteDropBehind wrote has left
 // the page cache where the system says which pages are cached
-// (residentFraction), while the one Rewrite wrote is there.
+// (vfs.Resident), while the one Rewrite wrote is there.
 func TestRewriteWays(t *testing.T) {
 	dir := t.TempDir()
 	blocks := makeBlocks(t, 10, 12000)
@@ -265,7 +265,11 @@ func TestRewriteWays(t *testing.T) {
 			if err := way.rewrite(vfs.Default, p, func(w *Writer) error { return appendFn(blocks[:3000])(w) }, nil); err != nil {
 				t.Fatal(err)
 			}
-			if f, ok := residentFraction(t, p); ok {
+			f, ok, err := vfs.Resident(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok {
 				t.Logf("%s: %.0f%% of the file cached", way.name, 100*f)
 				if way.name == "buffered" && f < 0.5 || way.name == "dropbehind" && f > 0.1 {
 					t.Fatalf("%s: %.0f%% of the rewritten file is in the page cache", way.name, 100*f)

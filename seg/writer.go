@@ -22,10 +22,6 @@ type Writer struct {
 	size   int64 // bytes written: the file's size
 	synced int64 // bytes durable as of the last successful Sync
 	kicked int64 // bytes whose writeback was started (grew)
-	// dropBehind: the written pages leave the page cache once written
-	// back (dropped, up to which they were asked to)
-	dropBehind bool
-	dropped    int64
 	blocks     []BlockMeta // blocks[i].End() == blocks[i+1].Offset; last ends at size
 	rows       int64       // sum of blocks' rows
 
@@ -133,10 +129,6 @@ const writebackStep = 1 << 20
 func (w *Writer) grew(n int64) {
 	w.size += n
 	if w.size-w.kicked >= writebackStep {
-		if w.dropBehind && w.kicked > w.dropped { // started a step ago: most likely written
-			vfs.DropCache(w.f, w.dropped, w.kicked-w.dropped)
-			w.dropped = w.kicked
-		}
 		vfs.StartWriteback(w.f, w.kicked, w.size-w.kicked)
 		w.kicked = w.size
 	}
@@ -244,10 +236,6 @@ func (w *Writer) Sync() error {
 		return fmt.Errorf("seg: sync %s: %w", w.path, err)
 	}
 	w.synced = w.size
-	if w.dropBehind {
-		vfs.DropCache(w.f, 0, w.size)
-		w.dropped = w.size
-	}
 	return nil
 }
 

@@ -27,6 +27,7 @@ var fileSystems = []struct {
 		return NewErrorFS(fsys), dir
 	}},
 	{"direct-os", func(t *testing.T) (FS, string) { return directNewFS{Default}, t.TempDir() }},
+	{"uncached-os", func(t *testing.T) (FS, string) { return uncachedNewFS{Default}, t.TempDir() }},
 	{"wrapfs-os", func(t *testing.T) (FS, string) {
 		return WrapFS{FS: Default, File: func(f File) File { return passThrough{f} }}, t.TempDir()
 	}},
@@ -36,6 +37,11 @@ var fileSystems = []struct {
 type directNewFS struct{ FS }
 
 func (d directNewFS) CreateNew(name string) (File, error) { return CreateNewDirect(d.FS, name) }
+
+// uncachedNewFS creates its new files with CreateNewUncached.
+type uncachedNewFS struct{ FS }
+
+func (u uncachedNewFS) CreateNew(name string) (File, error) { return CreateNewUncached(u.FS, name) }
 
 func newMemTree(t *testing.T) (FS, string) {
 	m := NewMem()

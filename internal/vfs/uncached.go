@@ -1,0 +1,37 @@
+package vfs
+
+// Uncached writes. A file written once, front to back, whose bytes are
+// not about to be read (a segment rewritten by compaction) is written
+// through the page cache with each write's writeback started at once and
+// its pages leaving the cache once written back (RWF_DONTCACHE): the
+// writer copies into the cache and goes on, as with any buffered write,
+// but holds no more of the cache than the device has yet to take, evicts
+// nothing readers keep there, and needs neither advice calls
+// (StartWriteback, DropCache) nor the cross-CPU work each costs.
+
+// uncachedCreator is an FS that can create files written uncached.
+type uncachedCreator interface {
+	createNewUncached(name string) (File, error)
+}
+
+// CreateNewUncached is fsys.CreateNew for a file written front to back
+// whose bytes are not about to be read: where the operating system can
+// (Linux 6.14 on, on file systems that have RWF_DONTCACHE), its writes
+// leave the page cache as they are written back, through a buffer of
+// 1 MiB so that each write covers whole pages but at the file's end.
+// Where the file system refuses the flag, each buffer is written
+// through the cache and dropped from it a write later and once synced
+// (StartWriteback, DropCache). Elsewhere it is CreateNew. The file
+// behaves as one from CreateNew in every other respect: Sync makes
+// everything written durable, and reading it (Read, ReadAt, Stat,
+// Truncate) first writes what the buffer holds.
+func CreateNewUncached(fsys FS, name string) (File, error) {
+	if u, ok := fsys.(uncachedCreator); ok {
+		return u.createNewUncached(name)
+	}
+	return fsys.CreateNew(name)
+}
+
+func (w WrapFS) createNewUncached(name string) (File, error) {
+	return w.wrap(CreateNewUncached(w.FS, name))
+}

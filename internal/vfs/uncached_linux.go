@@ -1,0 +1,234 @@
+package vfs
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"golang.org/x/sys/unix"
+)
+
+// uncachedBufLen is the size of an uncached file's buffer and so of its
+// writes.
+const uncachedBufLen = 1 << 20
+
+// uncachedBufs pools the buffers of uncached files.
+var uncachedBufs = sync.Pool{New: func() any {
+	b := make([]byte, uncachedBufLen)
+	return &b
+}}
+
+func (o osFS) createNewUncached(name string) (File, error) { return newUncached(o, name, false) }
+
+// newUncached creates name in o as an uncachedFile; with refused (tests)
+// it writes as on a file system that refuses RWF_DONTCACHE.
+func newUncached(o osFS, name string, refused bool) (File, error) {
+	f, err := o.CreateNew(name)
+	if err != nil {
+		return nil, err
+	}
+	return &uncachedFile{f: f.(*os.File), buf: uncachedBufs.Get().(*[]byte), refused: refused}, nil
+}
+
+// uncachedFile is an OS file written through a buffer, each full buffer
+// (and the rest at the first call that needs the file's bytes: Sync,
+// Close, a read, Stat, Truncate) in one positioned write with
+// RWF_DONTCACHE. Where that is refused, the writes go through the page
+// cache, each started writing back and the one before it dropped
+// (refused). Its offset is its own, shared by Read and Write as an
+// *os.File's is. Not safe for concurrent use.
+type uncachedFile struct {
+	f       *os.File
+	buf     *[]byte // pooled; nil once closed
+	n       int     // bytes pending in *buf, at file offset off
+	off     int64   // where the next byte written goes
+	refused bool    // RWF_DONTCACHE refused: written through the cache
+	dropped int64   // refused: pages before it were asked to leave the cache
+	err     error   // first write failure; sticky
+}
+
+func (u *uncachedFile) Write(p []byte) (int, error) {
+	if u.err != nil {
+		return 0, u.err
+	}
+	if u.buf == nil {
+		return 0, os.ErrClosed
+	}
+	done := 0
+	for done < len(p) {
+		c := copy((*u.buf)[u.n:], p[done:])
+		u.n += c
+		done += c
+		if u.n == len(*u.buf) {
+			if err := u.flush(); err != nil {
+				return done - c, err
+			}
+		}
+	}
+	return done, nil
+}
+
+// ReadFrom fills the buffer from r directly (a copy of frames from
+// another segment: no staging buffer between the two).
+func (u *uncachedFile) ReadFrom(r io.Reader) (int64, error) {
+	if u.err != nil {
+		return 0, u.err
+	}
+	if u.buf == nil {
+		return 0, os.ErrClosed
+	}
+	var total int64
+	for {
+		n, err := r.Read((*u.buf)[u.n:])
+		u.n += n
+		total += int64(n)
+		if u.n == len(*u.buf) {
+			if ferr := u.flush(); ferr != nil {
+				return total - int64(n), ferr
+			}
+		}
+		if err == io.EOF {
+			return total, nil
+		}
+		if err != nil {
+			return total, err
+		}
+	}
+}
+
+// flush writes what the buffer holds at off.
+func (u *uncachedFile) flush() error {
+	if u.err != nil || u.n == 0 {
+		return u.err
+	}
+	b := (*u.buf)[:u.n]
+	w, err := 0, error(nil)
+	if !u.refused {
+		w, err = writeDontcache(u.f, b, u.off)
+		if w == 0 && errors.Is(err, unix.EOPNOTSUPP) {
+			u.refused, err = true, nil
+		}
+	}
+	if u.refused {
+		w, err = u.f.WriteAt(b, u.off)
+		if w > 0 {
+			u.dropBehind(u.off, int64(w))
+		}
+	}
+	u.off += int64(w)
+	u.n = copy(*u.buf, b[w:])
+	if err == nil && u.n > 0 {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		u.err = err
+	}
+	return err
+}
+
+// dropBehind starts the writeback of the n bytes just written at off
+// through the cache, and asks the pages written before them, whose
+// writeback was started a write earlier, to leave the cache.
+func (u *uncachedFile) dropBehind(off, n int64) {
+	if c, err := u.f.SyscallConn(); err == nil {
+		_ = c.Control(func(fd uintptr) {
+			if off > u.dropped {
+				dropCache(fd, u.dropped, off-u.dropped)
+				u.dropped = off
+			}
+			startWriteback(fd, off, n)
+		})
+	}
+}
+
+// writeDontcache is pwritev2(RWF_DONTCACHE) of b at off, repeated until
+// b is written.
+func writeDontcache(f *os.File, b []byte, off int64) (n int, err error) {
+	c, err := f.SyscallConn()
+	if err != nil {
+		return 0, err
+	}
+	iov := [][]byte{nil}
+	cerr := c.Control(func(fd uintptr) {
+		for n < len(b) {
+			iov[0] = b[n:]
+			k, werr := unix.Pwritev2(int(fd), iov, off+int64(n), unix.RWF_DONTCACHE)
+			switch {
+			case werr == unix.EINTR:
+				continue
+			case werr != nil:
+				err = werr
+				return
+			case k == 0:
+				err = io.ErrShortWrite
+				return
+			}
+			n += k
+		}
+	})
+	if err == nil {
+		err = cerr
+	}
+	if err != nil && !errors.Is(err, unix.EOPNOTSUPP) {
+		err = &os.PathError{Op: "write", Path: f.Name(), Err: err}
+	}
+	return n, err
+}
+
+func (u *uncachedFile) Sync() error {
+	if err := u.flush(); err != nil {
+		return err
+	}
+	if err := u.f.Sync(); err != nil {
+		return err
+	}
+	if u.refused && u.off > 0 {
+		// Every page is written back now: none is left behind.
+		DropCache(u.f, 0, u.off)
+		u.dropped = u.off
+	}
+	return nil
+}
+
+func (u *uncachedFile) Close() error {
+	err := u.flush()
+	if u.buf != nil {
+		uncachedBufs.Put(u.buf)
+		u.buf, u.n = nil, 0
+	}
+	return errors.Join(err, u.f.Close())
+}
+
+func (u *uncachedFile) Read(p []byte) (int, error) {
+	if err := u.flush(); err != nil {
+		return 0, err
+	}
+	n, err := u.f.ReadAt(p, u.off)
+	u.off += int64(n)
+	return n, err
+}
+
+func (u *uncachedFile) ReadAt(p []byte, off int64) (int, error) {
+	if err := u.flush(); err != nil {
+		return 0, err
+	}
+	return u.f.ReadAt(p, off)
+}
+
+func (u *uncachedFile) Stat() (os.FileInfo, error) {
+	if err := u.flush(); err != nil {
+		return nil, err
+	}
+	return u.f.Stat()
+}
+
+func (u *uncachedFile) Truncate(size int64) error {
+	if err := u.flush(); err != nil {
+		return err
+	}
+	return u.f.Truncate(size)
+}
+
+func (u *uncachedFile) Name() string { return filepath.Clean(u.f.Name()) }

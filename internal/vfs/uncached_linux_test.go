@@ -1,0 +1,173 @@
+package vfs
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// newUncachedFile creates an uncached file in a fresh directory, as on a
+// file system that refuses RWF_DONTCACHE when refused.
+func newUncachedFile(t *testing.T, refused bool) (File, *uncachedFile, string) {
+	t.Helper()
+	name := filepath.Join(t.TempDir(), "seg.tmp")
+	f, err := newUncached(osFS{}, name, refused)
+	must(t, err)
+	return f, f.(*uncachedFile), name
+}
+
+// TestUncachedFileContent: writes of every size around the buffer, and
+// copies in by ReadFrom, come out byte for byte, with whole buffers
+// written as they fill and the rest at Sync; once synced, none of the
+// file is left in the page cache (where the system says, see Resident),
+// whether the file system takes RWF_DONTCACHE or refuses it (then each
+// buffer is dropped a write behind and the whole file at Sync).
+func TestUncachedFileContent(t *testing.T) {
+	for _, refused := range []bool{false, true} {
+		name := "dontcache"
+		if refused {
+			name = "refused"
+		}
+		t.Run(name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(7, 7))
+			sizes := []int{0, 1, 4095, 4097, uncachedBufLen - 1, uncachedBufLen, uncachedBufLen + 1, 3*uncachedBufLen + 5}
+			for range 40 {
+				sizes = append(sizes, rng.IntN(70_000))
+			}
+			f, u, path := newUncachedFile(t, refused)
+			var want []byte
+			for i, n := range sizes {
+				p := make([]byte, n)
+				for k := range p {
+					p[k] = byte(rng.Uint32())
+				}
+				want = append(want, p...)
+				if i%3 == 2 {
+					got, err := u.ReadFrom(bytes.NewReader(p))
+					if err != nil || got != int64(n) {
+						t.Fatalf("ReadFrom of %d bytes = %d, %v", n, got, err)
+					}
+				} else if got, err := f.Write(p); err != nil || got != n {
+					t.Fatalf("Write of %d bytes = %d, %v", n, got, err)
+				}
+				if u.off%uncachedBufLen != 0 || u.off+int64(u.n) != int64(len(want)) {
+					t.Fatalf("after %d bytes: %d written, %d buffered", len(want), u.off, u.n)
+				}
+			}
+			must(t, f.Sync())
+			if u.n != 0 || u.off != int64(len(want)) {
+				t.Fatalf("after Sync: %d written, %d buffered, of %d", u.off, u.n, len(want))
+			}
+			if frac, ok, err := Resident(path); err != nil {
+				t.Fatal(err)
+			} else if ok && frac > 0.02 {
+				t.Fatalf("%.0f%% of the synced file is in the page cache", 100*frac)
+			}
+			switch {
+			case refused && !u.refused:
+				t.Fatal("wrote with RWF_DONTCACHE where it was refused")
+			case u.refused != refused:
+				t.Log("this file system refuses RWF_DONTCACHE: its writes went through the cache")
+			}
+			more := []byte("after the sync")
+			want = append(want, more...)
+			if _, err := f.Write(more); err != nil {
+				t.Fatal(err)
+			}
+			fi, err := f.Stat() // writes what the buffer holds
+			must(t, err)
+			if fi.Size() != int64(len(want)) {
+				t.Fatalf("Stat size %d, want %d", fi.Size(), len(want))
+			}
+			must(t, f.Close())
+			got, err := os.ReadFile(path)
+			must(t, err)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("file of %d bytes differs from the %d written", len(got), len(want))
+			}
+		})
+	}
+}
+
+// TestUncachedFileFlushes: Close without Sync, and every call that
+// needs the file whole (ReadAt, Read, Stat, Truncate), first write what
+// the buffer holds; a second Close fails.
+func TestUncachedFileFlushes(t *testing.T) {
+	body := bytes.Repeat([]byte("0123456789abcdef"), 1000)
+	for _, c := range []struct {
+		name string
+		fn   func(t *testing.T, f File)
+	}{
+		{"close", func(t *testing.T, f File) {}},
+		{"readat", func(t *testing.T, f File) {
+			p := make([]byte, 10)
+			_, err := f.ReadAt(p, int64(len(body)-10))
+			must(t, err)
+			if !bytes.Equal(p, body[len(body)-10:]) {
+				t.Fatalf("ReadAt of the tail = %q", p)
+			}
+		}},
+		{"read", func(t *testing.T, f File) {
+			if n, err := f.Read(make([]byte, 10)); n != 0 || err == nil {
+				t.Fatalf("Read at the end = %d, %v", n, err)
+			}
+		}},
+		{"stat", func(t *testing.T, f File) {
+			fi, err := f.Stat()
+			must(t, err)
+			if fi.Size() != int64(len(body)) {
+				t.Fatalf("Stat size %d, want %d", fi.Size(), len(body))
+			}
+		}},
+		{"truncate", func(t *testing.T, f File) { must(t, f.Truncate(int64(len(body)))) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f, u, path := newUncachedFile(t, false)
+			if _, err := f.Write(body); err != nil {
+				t.Fatal(err)
+			}
+			c.fn(t, f)
+			if c.name != "close" && u.n != 0 {
+				t.Fatal("the buffer was not written")
+			}
+			must(t, f.Close())
+			if err := f.Close(); err == nil {
+				t.Fatal("a second Close succeeded")
+			}
+			if _, err := f.Write([]byte("x")); err == nil {
+				t.Fatal("a write after Close succeeded")
+			}
+			got, err := os.ReadFile(path)
+			must(t, err)
+			if !bytes.Equal(got, body) {
+				t.Fatalf("file holds %d bytes, want the %d written", len(got), len(body))
+			}
+		})
+	}
+}
+
+// TestUncachedFileFailure: a failed write is sticky, and Close still
+// closes the file and returns the buffer.
+func TestUncachedFileFailure(t *testing.T) {
+	for _, refused := range []bool{false, true} {
+		f, u, _ := newUncachedFile(t, refused)
+		must(t, u.f.Close()) // every later write fails: the descriptor is gone
+		if _, err := f.Write(make([]byte, uncachedBufLen)); err == nil {
+			t.Fatal("a write to a closed descriptor succeeded")
+		}
+		if _, err := f.Write([]byte("x")); err == nil {
+			t.Fatal("a write after a failed one succeeded")
+		}
+		if err := f.Sync(); err == nil {
+			t.Fatal("Sync after a failed write succeeded")
+		}
+		if err := f.Close(); err == nil {
+			t.Fatal("Close after a failed write succeeded")
+		}
+		if u.buf != nil {
+			t.Fatal("the buffer was not returned")
+		}
+	}
+}
