@@ -19,11 +19,11 @@ type Writer struct {
 	path string
 	hdr  Header
 
-	size   int64 // bytes written: the file's size
-	synced int64 // bytes durable as of the last successful Sync
-	kicked int64 // bytes whose writeback was started (grew)
-	blocks     []BlockMeta // blocks[i].End() == blocks[i+1].Offset; last ends at size
-	rows       int64       // sum of blocks' rows
+	size   int64       // bytes written: the file's size
+	synced int64       // bytes durable as of the last successful Sync
+	kicked int64       // bytes whose writeback was started (grew)
+	blocks []BlockMeta // blocks[i].End() == blocks[i+1].Offset; last ends at size
+	rows   int64       // sum of blocks' rows
 
 	series  map[uint64]struct{} // FNV-1a hashes of the series added
 	noBloom bool                // some block's series are unknown: write no filter
