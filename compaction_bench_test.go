@@ -257,6 +257,7 @@ func benchCompactRewrite(b *testing.B, fill func(*Store) int) {
 		user0, sys0 := cpuTimes()
 		flt0 := minorFaults()
 		stopProf := startPassProfile(b)
+		perfCtl(b, "enable")
 		var tf *os.File
 		if p := os.Getenv("TSQ_COMPACT_TRACE"); p != "" {
 			tf, _ = os.Create(p)
@@ -266,6 +267,7 @@ func benchCompactRewrite(b *testing.B, fill func(*Store) int) {
 		passDur := time.Since(t0)
 		user1, sys1 := cpuTimes()
 		runtime.ReadMemStats(&ms1)
+		perfCtl(b, "disable")
 		passCPU, passSys, faults := user1+sys1-user0-sys0, sys1-sys0, minorFaults()-flt0
 		stopProf()
 		if tf != nil {
@@ -339,6 +341,25 @@ func startPassProfile(b *testing.B) func() {
 }
 
 var passProfiles int
+
+// perfCtl sends cmd (enable, disable) to the control FIFO of a perf
+// started disabled, TSQ_COMPACT_PERF_CTL naming the FIFO
+// (perf record -D -1 --control fifo:FIFO): perf then samples the passes
+// alone, the kernel's part of them included.
+func perfCtl(b *testing.B, cmd string) {
+	p := os.Getenv("TSQ_COMPACT_PERF_CTL")
+	if p == "" {
+		return
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(cmd + "\n"); err != nil {
+		b.Fatal(err)
+	}
+}
 
 // BenchmarkCompactMemory measures the peak heap of a pass over many
 // tombstones (distinct keys) with the default cap and with a small one:

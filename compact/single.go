@@ -140,7 +140,7 @@ func runSingle(ctx context.Context, cfg *Config, budget *byteSem, st *Stats) err
 		f.size.start(snap.recs, min(target-w, inserts), cfg.TombstoneCap)
 	}()
 	if twoPhase(cfg.TwoPhase, inserts, rows) {
-		if snap.keys == nil { // for untouchable too
+		if snap.keys == nil { // for lookupOnly too
 			snap.keys = &tombKeys{}
 		}
 		f.phase = phaseObserve
@@ -268,6 +268,10 @@ const (
 	// block's span (see blockTask.untouched); its tombstones are
 	// counted as tableLookupCount counts them.
 	tableNone
+	// tableLookupHits counts the block's tombstones as tableNone does and
+	// looks up the rows whose keys are listed (blockTask.hits, the only
+	// ones that can drop), uncounting those it finds superseded.
+	tableLookupHits
 )
 
 // blockTask is a block of the window read, decoded (record columns) and
@@ -296,8 +300,14 @@ type blockTask struct {
 	// untouched (phaseDecide, a fresh block): no row of it can drop —
 	// its keys strictly increase, no tombstone's key lies in its span,
 	// and no series drop or soft-deleted seq concerns it — so prep did
-	// not hash it (see folder.untouchable).
+	// not hash it (see folder.lookupOnly).
 	untouched bool
+	// hits (phaseDecide, a fresh block as untouched but for keys listed
+	// in its span): the rows whose keys phaseObserve listed, the only
+	// ones that can drop, and the only ones prep hashed (see
+	// tombKeys.hitRows); keyed is scratch.
+	hits, keyed []int32
+	lookupHits  bool
 	err       error
 	done      chan struct{}
 }
@@ -492,7 +502,7 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 			if t.i < len(j.fresh) {
 				j.fresh[t.i] = false // a drop is in it: observed, then looked up
 			}
-			f.block(j.sc, t.i, &j.blocks[t.i], &t.rw, t.hs, &t.rowsOf, tableInsert)
+			f.block(j.sc, t.i, &j.blocks[t.i], &t.rw, t.hs, &t.rowsOf, nil, tableInsert)
 		default:
 			j.res.readBytes += int64(len(t.buf))
 			<-f.sized // closed: no wait after the first block
@@ -502,7 +512,7 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 				fail(err)
 				break
 			}
-			if f.block(j.sc, t.i, &j.blocks[t.i], &t.rw, t.hs, &t.rowsOf, op) {
+			if f.block(j.sc, t.i, &j.blocks[t.i], &t.rw, t.hs, &t.rowsOf, t.keyed, op) {
 				j.drops = true
 				if f.phase == phaseDecide && !j.started {
 					j.started = true
@@ -538,6 +548,8 @@ func (f *folder) tableOp(j *segJob, t *blockTask) (tableOp, error) {
 	switch {
 	case t.untouched:
 		return tableNone, nil
+	case t.lookupHits:
+		return tableLookupHits, nil
 	case f.phase == phaseFold && fresh && t.sorted:
 		return tableLookupCount, nil
 	case f.phase == phaseFold:
@@ -582,19 +594,28 @@ func (f *folder) prep(t *blockTask) error {
 		return fmt.Errorf("compact: %s block %d: %w", j.path, t.i, err)
 	}
 	recs, end := f.d.snap.recs, f.d.chunkEnd
-	t.untouched = false
-	if f.phase == phaseDecide && j.isFresh(t.i) && f.untouchable(j, t.i) && keysIncrease(rw, end) {
-		t.sorted, t.untouched = true, true
-		return nil
-	}
+	t.untouched, t.lookupHits = false, false
 	t.hs = slices.Grow(t.hs[:0], rw.n)[:rw.n] // every row's set below
 	t.rowsOf[0], t.rowsOf[1] = t.rowsOf[0][:0], t.rowsOf[1][:0]
-	// The hash of each series of the dictionary, once (zero: not yet).
-	sc := &rw.sc
-	coded := sc.Strs == nil
-	if coded {
-		t.series = append(t.series[:0], make([]hashKey, sc.Dict.Len())...)
+	if f.phase == phaseDecide && j.isFresh(t.i) && f.lookupOnly(j, t.i) {
+		var ok bool
+		if t.keyed, ok = keyedRows(rw, end, t.keyed[:0]); ok {
+			t.sorted = true
+			if span := j.r.BlockKeys(t.i); !f.d.snap.keys.mayHit(&span) {
+				t.untouched = true
+				return nil
+			}
+			t.hits = f.d.snap.keys.hitRows(rw, t.keyed, t.hits[:0])
+			if len(t.hits) == 0 {
+				t.untouched = true
+				return nil
+			}
+			t.lookupHits = true
+			f.hashRows(t, t.hits)
+			return nil
+		}
 	}
+	t.resetSeries()
 	t.sorted = true
 	var prev []byte
 	for k := range rw.n {
@@ -605,23 +626,51 @@ func (f *folder) prep(t *blockTask) error {
 					t.sorted = false
 				}
 				prev = key
-				var sh hashKey
-				if coded && !sc.IsNull(k) {
-					c := sc.Codes[k]
-					if sh = t.series[c]; sh == (hashKey{}) {
-						sh = recs.hash(sc.Dict.At(int(c)))
-						t.series[c] = sh
-					}
-				} else {
-					sh = recs.hash(rw.seriesAt(k))
-				}
-				t.hs[k] = recs.pairHash(sh, key)
+				t.hs[k] = recs.pairHash(t.seriesHash(recs, k), key)
 			}
 		}
 		h := t.hs[k].hi >> 63 // a row without a hash goes to half 0
 		t.rowsOf[h] = append(t.rowsOf[h], int32(k))
 	}
 	return nil
+}
+
+// resetSeries forgets the series hashes of the block before.
+func (t *blockTask) resetSeries() {
+	if sc := &t.rw.sc; sc.Strs == nil {
+		t.series = append(t.series[:0], make([]hashKey, sc.Dict.Len())...)
+	}
+}
+
+// seriesHash returns the hash of row k's series: of each series of the
+// block's dictionary once (t.series; zero: not yet).
+func (t *blockTask) seriesHash(recs *hashTable, k int) hashKey {
+	sc := &t.rw.sc
+	if sc.Strs != nil || sc.IsNull(k) {
+		return recs.hash(t.rw.seriesAt(k))
+	}
+	c := sc.Codes[k]
+	sh := t.series[c]
+	if sh == (hashKey{}) {
+		sh = recs.hash(sc.Dict.At(int(c)))
+		t.series[c] = sh
+	}
+	return sh
+}
+
+// hashRows sets the pair hash of each of rows (keyed rows of the window,
+// ascending) in t.hs, zero for the others, and lists them in t.rowsOf
+// by half.
+func (f *folder) hashRows(t *blockTask, rows []int32) {
+	recs := f.d.snap.recs
+	clear(t.hs)
+	t.resetSeries()
+	for _, r := range rows {
+		k := int(r)
+		t.hs[k] = recs.pairHash(t.seriesHash(recs, k), t.rw.keyAt(k))
+		h := t.hs[k].hi >> 63
+		t.rowsOf[h] = append(t.rowsOf[h], r)
+	}
 }
 
 // block decides block i (meta m, record columns rw, pair hashes hs) and
@@ -641,7 +690,7 @@ func (f *folder) prep(t *blockTask) error {
 // the table need not hold them. Keys that grow with time make most
 // blocks of a window such, and the table holds only the keys that
 // return (updates, deletes).
-func (f *folder) block(sc *scanner, i int, m *seg.BlockMeta, rw *rows, hs []hashKey, rowsOf *[2][]int32, op tableOp) bool {
+func (f *folder) block(sc *scanner, i int, m *seg.BlockMeta, rw *rows, hs []hashKey, rowsOf *[2][]int32, keyed []int32, op tableOp) bool {
 	d, snap := f.d, f.d.snap
 	if f.phase != phaseDecide { // phaseObserve saw the tombstones already
 		f.observe(rw)
@@ -652,8 +701,10 @@ func (f *folder) block(sc *scanner, i int, m *seg.BlockMeta, rw *rows, hs []hash
 		f.size.before(snap.recs, rw.n) // no half is deciding
 	}
 	var lower, upper halfResult
+	if op == tableNone || op == tableLookupHits {
+		lower.count(rw, keyed, f.lo, d.chunkEnd)
+	}
 	if op == tableNone {
-		lower.count(rw, f.lo, d.chunkEnd)
 	} else if f.half != nil && rw.n >= 1024 {
 		f.half <- halfJob{rw: rw, hs: hs, rows: rowsOf[1], out: &upper}
 		f.decideHalf(0, rw, hs, rowsOf[0], &lower)
@@ -730,12 +781,14 @@ type halfResult struct {
 	pair     []byte
 }
 
-// count counts the tombstones of the window (lo, end] among rw's rows,
-// as tableLookupCount does those it does not find superseded.
-func (h *halfResult) count(rw *rows, lo, end uint64) {
-	for k := range rw.n {
+// count counts the tombstones of the window (lo, end] among keyed, rw's
+// keyed puts and deletes up to end (keyedRows), as tableLookupCount
+// does those it does not find superseded.
+func (h *halfResult) count(rw *rows, keyed []int32, lo, end uint64) {
+	for _, r := range keyed {
+		k := int(r)
 		q, op := uint64(rw.seq[k]), rw.op[k]
-		if q > lo && q <= end && (op == OpPut || op == OpDelete) && len(rw.keyAt(k)) > 0 {
+		if q > lo && q <= end && (op == OpPut || op == OpDelete) {
 			h.maxSeq = max(h.maxSeq, q)
 			if op == OpDelete {
 				h.kinds[1]++
@@ -767,7 +820,7 @@ func (f *folder) decideHalf(h uint64, rw *rows, hs []hashKey, rowsOf []int32, ou
 	// these are decided (see prefetchRows), so that their cache misses
 	// overlap the work.
 	pf := len(rowsOf) // rowsOf[pf:] prefetched
-	if f.table != tableInsert && recs.bits != nil {
+	if f.table != tableInsert && f.table != tableLookupHits && recs.bits != nil {
 		pf = 0 // most lookups end at the filter
 	}
 	for j := len(rowsOf) - 1; j >= 0; j-- {
@@ -799,6 +852,15 @@ func (f *folder) decideHalf(h uint64, rw *rows, hs []hashKey, rowsOf []int32, ou
 			var ok bool
 			if q > f.lo && f.table == tableLookup {
 				t, ok = recs.get(hk)
+			} else if q > f.lo && f.table == tableLookupHits {
+				t, ok = recs.get(hk)
+				if ok && t>>1 >= q { // counted (count) as kept
+					if op == OpDelete {
+						out.kinds[1]--
+					} else {
+						out.kinds[0]--
+					}
+				}
 			} else if q > f.lo && f.table == tableLookupCount {
 				t, ok = recs.get(hk)
 				out.maxSeq = max(out.maxSeq, q)

@@ -27,7 +27,7 @@ import (
 // putting a key twice, some holding a series drop) and the others
 // delete or put again older keys; the sparse shape is growing without
 // series drops and with soft deletes in its first blocks only, so that
-// most blocks are untouched (see folder.untouchable).
+// most blocks are untouched (see folder.lookupOnly).
 func TestRunSingleMatchesChunked(t *testing.T) {
 	for _, shape := range []string{"random", "growing", "sparse"} {
 		for seed := range uint64(4) {

@@ -210,3 +210,85 @@ func (t *tombKeys) sort() {
 	}
 	slices.SortFunc(t.sorted, bytes.Compare)
 }
+
+// hitRows appends to dst, ascending, the rows among keyed whose keys are
+// listed (all of them past the list's limits), after sortRuns: keyed are rows of rw whose keys strictly
+// increase (keyedRows). Each run's keys within the rows' span are
+// looked for among theirs, each search starting where the one before
+// it ended.
+func (t *tombKeys) hitRows(rw *rows, keyed []int32, dst []int32) []int32 {
+	if t.many { // any of them may be
+		return append(dst, keyed...)
+	}
+	if len(keyed) == 0 {
+		return dst
+	}
+	start, runs := len(dst), 0
+	find := func(n int, at func(int) []byte) {
+		lo, hi := rw.keyAt(int(keyed[0])), rw.keyAt(int(keyed[len(keyed)-1]))
+		i := searchKeys(n, lo, at)
+		p, found := 0, false // keyed[p:] can hold the keys still to look for
+		for ; i < n; i++ {
+			key := at(i)
+			if bytes.Compare(key, hi) > 0 {
+				break
+			}
+			p = gallopKeys(p, len(keyed), key, func(x int) []byte { return rw.keyAt(int(keyed[x])) })
+			// A key listed twice (two series, or a put and a delete)
+			// finds its row once.
+			if p < len(keyed) && bytes.Equal(rw.keyAt(int(keyed[p])), key) && (!found || dst[len(dst)-1] != keyed[p]) {
+				dst = append(dst, keyed[p])
+				found = true
+			}
+		}
+		if found {
+			runs++
+		}
+	}
+	if t.sorted != nil {
+		find(len(t.sorted), func(k int) []byte { return t.sorted[k] })
+	} else {
+		for r := range t.runs {
+			a, b := t.run(r)
+			if p := t.perm[r]; p != nil {
+				find(b-a, func(k int) []byte { return t.key(int(p[k])) })
+			} else {
+				find(b-a, func(k int) []byte { return t.key(a + k) })
+			}
+		}
+	}
+	if runs > 1 { // several runs' hits: merged, each row once
+		hits := dst[start:]
+		slices.Sort(hits)
+		dst = dst[:start+len(slices.Compact(hits))]
+	}
+	return dst
+}
+
+// gallopKeys returns the least k in [p, n) with at(k) >= key (at
+// ascending), else n, searching outward from p first: the keys looked
+// for one after another lie close together.
+func gallopKeys(p, n int, key []byte, at func(int) []byte) int {
+	step := 1
+	for p+step <= n && bytes.Compare(at(p+step-1), key) < 0 {
+		p += step
+		step *= 2
+	}
+	hi := min(p+step-1, n)
+	return p + searchKeys(hi-p, key, func(k int) []byte { return at(p + k) })
+}
+
+// searchKeys returns the least k < n with at(k) >= key (at ascending),
+// else n.
+func searchKeys(n int, key []byte, at func(int) []byte) int {
+	lo, hi := 0, n
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if bytes.Compare(at(m), key) < 0 {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tsqdb/tsq/chunk"
 	"github.com/tsqdb/tsq/seg"
 )
 
@@ -126,6 +127,105 @@ func TestTombKeysMayHit(t *testing.T) {
 			if !many.mayHit(&span) {
 				t.Fatal("past the list's limits a span was ruled out")
 			}
+		}
+	}
+}
+
+// TestTombKeysHitRows: hitRows finds, of a block's keyed rows (keys
+// strictly increasing, keyedRows), exactly those whose keys are listed,
+// each once and in order, against a brute-force search: keys listed in
+// runs in order and not, twice in a run and in several runs, longer
+// than a span keeps, in more runs than runLimit (one sorted list), and
+// every keyed row past the list's limits. keyedRows gives the keyed puts and
+// deletes up to the end seq, and reports keys that do not increase.
+func TestTombKeysHitRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 11))
+	long := string(make([]byte, seg.MaxSpanKey))
+	key := func(i int) string {
+		k := fmt.Sprintf("k%04d", i)
+		if i%7 == 0 {
+			k += long // longer than a span keeps, in the same order
+		}
+		return k
+	}
+	for round := range 300 {
+		var tk tombKeys
+		listed := map[string]bool{}
+		runs := 1 + rng.IntN(2*runLimit)
+		if round%3 == 0 {
+			runs = 1 + rng.IntN(4)
+		}
+		for range runs {
+			tk.startRun()
+			var ks []string
+			for range rng.IntN(40) {
+				ks = append(ks, key(rng.IntN(2000)))
+			}
+			if rng.IntN(2) == 0 {
+				slices.Sort(ks)
+			}
+			for _, k := range ks {
+				tk.addString(k)
+				listed[k] = true
+			}
+		}
+		tk.sortRuns()
+		// A block: keyed puts and deletes with increasing keys, among
+		// rows without keys, drops and rows past the end seq.
+		var rw rows
+		var keys []string
+		const end = 1000
+		next := rng.IntN(2000)
+		for k := range 1 + rng.IntN(300) {
+			op, q, kv := int64(OpPut), int64(k+1), ""
+			switch rng.IntN(10) {
+			case 0:
+				op = OpDrop
+			case 1:
+				q = end + 1 + int64(k) // past the end: not keyed
+				kv = key(next)
+				next++
+			case 2: // a sample: no key
+			case 3:
+				op = OpDelete
+				fallthrough
+			default:
+				kv = key(next)
+				next += 1 + rng.IntN(3)
+			}
+			rw.seq, rw.op = append(rw.seq, q), append(rw.op, op)
+			keys = append(keys, kv)
+		}
+		rw.n = len(keys)
+		rw.kc = chunk.Column{Name: colKey, Type: chunk.String, Strs: keys}
+		keyed, ok := keyedRows(&rw, end, nil)
+		if !ok {
+			t.Fatalf("round %d: increasing keys reported not increasing", round)
+		}
+		var wantKeyed, want []int32
+		for k, kv := range keys {
+			if kv != "" && rw.seq[k] <= end && (rw.op[k] == OpPut || rw.op[k] == OpDelete) {
+				wantKeyed = append(wantKeyed, int32(k))
+				if listed[kv] {
+					want = append(want, int32(k))
+				}
+			}
+		}
+		if !slices.Equal(keyed, wantKeyed) {
+			t.Fatalf("round %d: keyedRows %v, want %v", round, keyed, wantKeyed)
+		}
+		if got := tk.hitRows(&rw, keyed, []int32{-1}); !slices.Equal(got[1:], want) || got[0] != -1 {
+			t.Fatalf("round %d (%d runs): hits %v, want %v", round, runs, got, want)
+		}
+		if len(keyed) > 1 {
+			keys[keyed[1]] = keys[keyed[0]] // now not increasing
+			if _, ok := keyedRows(&rw, end, nil); ok {
+				t.Fatalf("round %d: a repeated key reported increasing", round)
+			}
+		}
+		many := tombKeys{many: true}
+		if got := many.hitRows(&rw, keyed, nil); !slices.Equal(got, keyed) {
+			t.Fatal("past the list's limits some keyed rows were ruled out")
 		}
 	}
 }

@@ -93,13 +93,16 @@ func (sc *scanner) ready(i int) {
 	}
 }
 
-// untouchable reports whether no tombstone of the window can drop a row
-// of block i of j, a fresh block whose keys strictly increase: no series
-// drop, no soft-deleted seq within its seqs, and no key phaseObserve
-// listed (every keyed row's of the blocks that are not fresh, the only
-// rows whose keys a fresh block may share) in its key span. The
-// snapshot is not written while phaseDecide runs.
-func (f *folder) untouchable(j *segJob, i int) bool {
+// lookupOnly reports whether, of block i of j, a fresh block whose keys
+// strictly increase, only the rows whose keys phaseObserve listed can
+// drop: there is no series drop, no soft-deleted seq within its seqs,
+// and the keys were listed (not too many). phaseObserve listed every
+// keyed row's of the blocks that are not fresh, the only rows whose
+// keys a fresh block may share; the snapshot is not written while
+// phaseDecide runs. Such a block is untouched when no listed key lies in
+// its key span, and its rows whose keys are listed are its only ones
+// looked up otherwise (tombKeys.hitRows).
+func (f *folder) lookupOnly(j *segJob, i int) bool {
 	d, snap := f.d, f.d.snap
 	if snap.drops.len() > 0 || snap.keys == nil || snap.keys.many {
 		return false
@@ -111,25 +114,26 @@ func (f *folder) untouchable(j *segJob, i int) bool {
 			return false
 		}
 	}
-	span := j.r.BlockKeys(i)
-	return !snap.keys.mayHit(&span)
+	return true
 }
 
-// keysIncrease reports whether the keys of the keyed puts and deletes
-// of rw up to seq end strictly increase with the rows (prep's sorted).
-func keysIncrease(rw *rows, end uint64) bool {
+// keyedRows appends to dst the keyed puts and deletes of rw up to seq
+// end, and reports whether their keys strictly increase with the rows
+// (prep's sorted).
+func keyedRows(rw *rows, end uint64, dst []int32) ([]int32, bool) {
 	var prev []byte
 	for k := range rw.n {
 		if op := rw.op[k]; (op == OpPut || op == OpDelete) && uint64(rw.seq[k]) <= end {
 			if key := rw.keyAt(k); len(key) > 0 {
 				if prev != nil && bytes.Compare(prev, key) >= 0 {
-					return false
+					return dst, false
 				}
 				prev = key
+				dst = append(dst, int32(k))
 			}
 		}
 	}
-	return true
+	return dst, true
 }
 
 // opsHoldDrop reads the header and the op column of block t.i of t.job
