@@ -308,8 +308,8 @@ type blockTask struct {
 	// tombKeys.hitRows); keyed is scratch.
 	hits, keyed []int32
 	lookupHits  bool
-	err       error
-	done      chan struct{}
+	err         error
+	done        chan struct{}
 }
 
 // run folds the segments win newest first. Blocks are read, decoded and
