@@ -110,10 +110,11 @@ type Options struct {
 	CompactMinSpacing time.Duration
 	// CompactPageCache keeps the pages of the segments compaction
 	// rewrites in the page cache. By default each part of a rewritten
-	// segment leaves the cache once written back (posix_fadvise
-	// DONTNEED on Linux): a pass then holds a few MiB of the cache and
-	// evicts nothing queries keep there, and the rewritten segments are
-	// read from the device until cached again.
+	// segment leaves the cache once written back (RWF_DONTCACHE writes
+	// on Linux 6.14 on, else posix_fadvise DONTNEED): a pass then holds
+	// no more of the cache than the device has yet to take and evicts
+	// nothing queries keep there, and the rewritten segments are read
+	// from the device until cached again.
 	CompactPageCache bool
 	// CompactDirect writes the segments compaction rewrites past the
 	// page cache where the system allows (O_DIRECT on Linux): none of

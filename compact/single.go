@@ -93,12 +93,16 @@ func runSingle(ctx context.Context, cfg *Config, budget *byteSem, st *Stats) err
 			older = append(older, s)
 		}
 	}
-	if len(older) > 0 { // their key spans may rule them out
-		snap.keys = &tombKeys{}
-	}
 	fresh, inserts, rows, err := freshBlocks(cfg, win, older)
 	if err != nil {
 		return err
+	}
+	two := twoPhase(cfg.TwoPhase, inserts, rows)
+	switch {
+	case two: // phaseObserve lists the keys of the inserts' blocks (see lookupOnly)
+		snap.keys = newTombKeys(inserts)
+	case len(older) > 0: // their key spans may rule them out
+		snap.keys = &tombKeys{}
 	}
 	st.Chunks++
 	t0 := time.Now()
@@ -139,10 +143,7 @@ func runSingle(ctx context.Context, cfg *Config, budget *byteSem, st *Stats) err
 		defer close(f.sized)
 		f.size.start(snap.recs, min(target-w, inserts), cfg.TombstoneCap)
 	}()
-	if twoPhase(cfg.TwoPhase, inserts, rows) {
-		if snap.keys == nil { // for lookupOnly too
-			snap.keys = &tombKeys{}
-		}
+	if two {
 		f.phase = phaseObserve
 		f.run(ctx, cfg, win, func(j *segJob) {
 			if err := j.close(); err != nil {

@@ -24,7 +24,7 @@ const (
 type tombKeys struct {
 	span   seg.KeySpan
 	arena  []byte
-	ends   []int
+	ends   []uint32 // where each key ends in arena (within tombKeyBytesLimit)
 	many   bool     // past a limit: the list was dropped
 	sorted [][]byte // the list, sorted, once sort ran
 	// runs start where each block's keys do (startRun), in the list;
@@ -32,6 +32,15 @@ type tombKeys struct {
 	// order (nil for a run that was).
 	runs []int
 	perm [][]int32
+}
+
+// newTombKeys returns an empty list with room for the keys of about n
+// record tombstones (the keyed rows a pass observes), within the list's
+// limits and at 16 bytes a key: grown by appends, 1.25 times at a time,
+// the list would be allocated about five times over.
+func newTombKeys(n uint64) *tombKeys {
+	n = min(n, tombKeyLimit)
+	return &tombKeys{arena: make([]byte, 0, min(16*n, tombKeyBytesLimit)), ends: make([]uint32, 0, n)}
 }
 
 // add records the key of a record tombstone.
@@ -51,14 +60,14 @@ func listKey[S ~string | ~[]byte](t *tombKeys, key S) {
 		return
 	}
 	t.arena = append(t.arena, key...)
-	t.ends = append(t.ends, len(t.arena))
+	t.ends = append(t.ends, uint32(len(t.arena)))
 }
 
 // key returns listed key i.
 func (t *tombKeys) key(i int) []byte {
 	start := 0
 	if i > 0 {
-		start = t.ends[i-1]
+		start = int(t.ends[i-1])
 	}
 	return t.arena[start:t.ends[i]]
 }
@@ -174,7 +183,7 @@ func (t *tombKeys) hits(spans []seg.KeySpan) []bool {
 		start := 0
 		for _, end := range t.ends {
 			k := t.arena[start:end]
-			start = end
+			start = int(end)
 			for j := 0; j < len(open); {
 				if i := open[j]; spans[i].MayHold(k) {
 					out[i] = true
@@ -206,7 +215,7 @@ func (t *tombKeys) sort() {
 	start := 0
 	for i, end := range t.ends {
 		t.sorted[i] = t.arena[start:end:end]
-		start = end
+		start = int(end)
 	}
 	slices.SortFunc(t.sorted, bytes.Compare)
 }
