@@ -410,6 +410,16 @@ func (x *rewriter) run(w *seg.Writer) error {
 	from := -1 // first of the copyable blocks before i, if any
 	for i := range x.blocks {
 		if x.sc.wait != nil {
+			// The copyable blocks before a block not yet decided are
+			// copied while it is: the file's writes, and their
+			// writeback, follow the decisions instead of waiting for
+			// the end of a run of copyable blocks.
+			if from >= 0 && !x.sc.isReady(i) {
+				if err := x.copyFrames(w, from, i); err != nil {
+					return err
+				}
+				from = -1
+			}
 			if err := x.sc.wait(i); err != nil {
 				return err
 			}

@@ -86,6 +86,16 @@ func (sc *scanner) await(ctx context.Context, j *segJob) {
 	}
 }
 
+// isReady reports whether block i's plan is final (await).
+func (sc *scanner) isReady(i int) bool {
+	select {
+	case <-sc.readyCh[i]:
+		return true
+	default:
+		return false
+	}
+}
+
 // ready tells a waiting rewrite that block i's plan is final.
 func (sc *scanner) ready(i int) {
 	if sc.readyCh != nil {
