@@ -45,10 +45,13 @@
 // not fresh, the window is read in two phases instead (twophase.go):
 // the tombstones of those blocks first (and the op columns of the
 // fresh ones, for series drops), then each segment in file order, its
-// rewrite writing each block as soon as it is decided, with a filter of
-// the table's hashes in front of its lookups (hashfilter.go); a fresh
-// block whose span holds no listed tombstone key is decided without
-// the table. Otherwise each chunk folds its
+// rewrite writing each block as soon as it is decided (and copying the
+// untouched blocks before one not yet decided), with a filter of the
+// table's hashes in front of its lookups (hashfilter.go); a fresh block
+// whose span holds no listed tombstone key is decided without the
+// table, and of one whose span holds some only the rows with those keys
+// are hashed and looked up (tombKeys.hitRows). Otherwise each chunk
+// folds its
 // tombstones from the sealed rows on disk in (current, chunkEnd] — never
 // from the in-memory live set, which collapses keys to their global
 // maximum — and stops the chunk at the block where the snapshot reaches
