@@ -2,7 +2,6 @@ package vfs
 
 import (
 	"bytes"
-	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -98,60 +97,12 @@ func TestDirectFileContent(t *testing.T) {
 }
 
 // TestDirectFileSettles: Close without Sync, and every call that needs
-// the file whole (ReadAt, Read, Stat, Truncate), first write what the
-// buffer holds.
+// the file whole, first write what the buffer holds (the file settles).
 func TestDirectFileSettles(t *testing.T) {
-	body := bytes.Repeat([]byte("0123456789abcdef"), 1000) // 16,000 bytes: 3 aligned pages and a tail
-	for _, c := range []struct {
-		name string
-		fn   func(t *testing.T, f File)
-	}{
-		{"close", func(t *testing.T, f File) {}},
-		{"readat", func(t *testing.T, f File) {
-			p := make([]byte, 10)
-			_, err := f.ReadAt(p, int64(len(body)-10))
-			must(t, err)
-			if !bytes.Equal(p, body[len(body)-10:]) {
-				t.Fatalf("ReadAt of the tail = %q", p)
-			}
-		}},
-		{"read", func(t *testing.T, f File) {
-			// The offset is shared with Write, as an *os.File's: at the end.
-			if n, err := f.Read(make([]byte, 10)); n != 0 || err != io.EOF {
-				t.Fatalf("Read at the end = %d, %v", n, err)
-			}
-		}},
-		{"stat", func(t *testing.T, f File) {
-			fi, err := f.Stat()
-			must(t, err)
-			if fi.Size() != int64(len(body)) {
-				t.Fatalf("Stat size %d, want %d", fi.Size(), len(body))
-			}
-		}},
-		{"truncate", func(t *testing.T, f File) {
-			must(t, f.Truncate(int64(len(body))))
-		}},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			f, d, name := newDirect(t, Default)
-			if _, err := f.Write(body); err != nil {
-				t.Fatal(err)
-			}
-			c.fn(t, f)
-			if c.name != "close" && d.buf != nil {
-				t.Fatal("the file did not settle")
-			}
-			must(t, f.Close())
-			if err := f.Close(); err == nil {
-				t.Fatal("a second Close succeeded")
-			}
-			got, err := os.ReadFile(name)
-			must(t, err)
-			if !bytes.Equal(got, body) {
-				t.Fatalf("file holds %d bytes, want the %d written", len(got), len(body))
-			}
-		})
-	}
+	testBufferWritten(t, func(t *testing.T) (File, func() bool, string) {
+		f, d, name := newDirect(t, Default)
+		return f, func() bool { return d.buf != nil }, name
+	})
 }
 
 // TestDirectFileFailure: a failed write is sticky, and Close still

@@ -92,60 +92,12 @@ func TestUncachedFileContent(t *testing.T) {
 }
 
 // TestUncachedFileFlushes: Close without Sync, and every call that
-// needs the file whole (ReadAt, Read, Stat, Truncate), first write what
-// the buffer holds; a second Close fails.
+// needs the file whole, first write what the buffer holds.
 func TestUncachedFileFlushes(t *testing.T) {
-	body := bytes.Repeat([]byte("0123456789abcdef"), 1000)
-	for _, c := range []struct {
-		name string
-		fn   func(t *testing.T, f File)
-	}{
-		{"close", func(t *testing.T, f File) {}},
-		{"readat", func(t *testing.T, f File) {
-			p := make([]byte, 10)
-			_, err := f.ReadAt(p, int64(len(body)-10))
-			must(t, err)
-			if !bytes.Equal(p, body[len(body)-10:]) {
-				t.Fatalf("ReadAt of the tail = %q", p)
-			}
-		}},
-		{"read", func(t *testing.T, f File) {
-			if n, err := f.Read(make([]byte, 10)); n != 0 || err == nil {
-				t.Fatalf("Read at the end = %d, %v", n, err)
-			}
-		}},
-		{"stat", func(t *testing.T, f File) {
-			fi, err := f.Stat()
-			must(t, err)
-			if fi.Size() != int64(len(body)) {
-				t.Fatalf("Stat size %d, want %d", fi.Size(), len(body))
-			}
-		}},
-		{"truncate", func(t *testing.T, f File) { must(t, f.Truncate(int64(len(body)))) }},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			f, u, path := newUncachedFile(t, false)
-			if _, err := f.Write(body); err != nil {
-				t.Fatal(err)
-			}
-			c.fn(t, f)
-			if c.name != "close" && u.n != 0 {
-				t.Fatal("the buffer was not written")
-			}
-			must(t, f.Close())
-			if err := f.Close(); err == nil {
-				t.Fatal("a second Close succeeded")
-			}
-			if _, err := f.Write([]byte("x")); err == nil {
-				t.Fatal("a write after Close succeeded")
-			}
-			got, err := os.ReadFile(path)
-			must(t, err)
-			if !bytes.Equal(got, body) {
-				t.Fatalf("file holds %d bytes, want the %d written", len(got), len(body))
-			}
-		})
-	}
+	testBufferWritten(t, func(t *testing.T) (File, func() bool, string) {
+		f, u, name := newUncachedFile(t, false)
+		return f, func() bool { return u.n != 0 }, name
+	})
 }
 
 // TestUncachedFileFailure: a failed write is sticky, and Close still
