@@ -549,8 +549,6 @@ func (f *folder) tableOp(j *segJob, t *blockTask) (tableOp, error) {
 	switch {
 	case t.untouched:
 		return tableNone, nil
-	case t.lookupHits:
-		return tableLookupHits, nil
 	case f.phase == phaseFold && fresh && t.sorted:
 		return tableLookupCount, nil
 	case f.phase == phaseFold:
@@ -563,7 +561,10 @@ func (f *folder) tableOp(j *segJob, t *blockTask) (tableOp, error) {
 			return 0, fmt.Errorf("compact: %s block %d: row %d is a series drop the pass's first read of the block did not show", j.path, t.i, k)
 		}
 	}
-	if t.sorted {
+	switch {
+	case t.lookupHits:
+		return tableLookupHits, nil
+	case t.sorted:
 		return tableLookupCount, nil
 	}
 	return tableInsert, nil
