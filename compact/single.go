@@ -153,8 +153,10 @@ func runSingle(ctx context.Context, cfg *Config, budget *byteSem, st *Stats) err
 		st.BytesRead += f.observed
 		f.phase = phaseDecide
 		<-f.sized
+		var sorting sync.WaitGroup
+		sorting.Go(snap.keys.sortRuns)
 		snap.recs.buildFilter() // most lookups now miss: see hashfilter.go
-		snap.keys.sortRuns()
+		sorting.Wait()
 		if ctx.Err() != nil {
 			win = nil // failed: nothing more is read
 		}
@@ -503,7 +505,7 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 			if t.i < len(j.fresh) {
 				j.fresh[t.i] = false // a drop is in it: observed, then looked up
 			}
-			f.block(j.sc, t.i, &j.blocks[t.i], &t.rw, t.hs, &t.rowsOf, nil, tableInsert)
+			f.block(j.sc, t, tableInsert)
 		default:
 			j.res.readBytes += int64(len(t.buf))
 			<-f.sized // closed: no wait after the first block
@@ -513,7 +515,7 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 				fail(err)
 				break
 			}
-			if f.block(j.sc, t.i, &j.blocks[t.i], &t.rw, t.hs, &t.rowsOf, t.keyed, op) {
+			if f.block(j.sc, t, op) {
 				j.drops = true
 				if f.phase == phaseDecide && !j.started {
 					j.started = true
@@ -692,10 +694,11 @@ func (f *folder) hashRows(t *blockTask, rows []int32) {
 // the table need not hold them. Keys that grow with time make most
 // blocks of a window such, and the table holds only the keys that
 // return (updates, deletes).
-func (f *folder) block(sc *scanner, i int, m *seg.BlockMeta, rw *rows, hs []hashKey, rowsOf *[2][]int32, keyed []int32, op tableOp) bool {
+func (f *folder) block(sc *scanner, t *blockTask, op tableOp) bool {
 	d, snap := f.d, f.d.snap
+	i, m, rw, hs, rowsOf := t.i, &t.job.blocks[t.i], &t.rw, t.hs, &t.rowsOf
 	if f.phase != phaseDecide { // phaseObserve saw the tombstones already
-		f.observe(rw)
+		f.observe(rw, t.sorted)
 	}
 	f.why = append(f.why[:0], make([]uint8, rw.n)...)
 	f.table = op
@@ -704,7 +707,7 @@ func (f *folder) block(sc *scanner, i int, m *seg.BlockMeta, rw *rows, hs []hash
 	}
 	var lower, upper halfResult
 	if op == tableNone || op == tableLookupHits {
-		lower.count(rw, keyed, f.lo, d.chunkEnd)
+		lower.count(rw, t.keyed, f.lo, d.chunkEnd)
 	}
 	if op == tableNone {
 	} else if f.half != nil && rw.n >= 1024 {
@@ -758,12 +761,13 @@ func (f *folder) block(sc *scanner, i int, m *seg.BlockMeta, rw *rows, hs []hash
 
 // observe enters the block's tombstones of the window in the snapshot
 // other than the record table's: their series names, their keys (for
-// the segments below the window), and its series drops.
-func (f *folder) observe(rw *rows) {
+// the segments below the window; sorted: the block's keyed rows' keys
+// increase, as prep found), and its series drops.
+func (f *folder) observe(rw *rows, sorted bool) {
 	d, snap := f.d, f.d.snap
 	f.nameSeries(rw)
 	if snap.keys != nil {
-		f.listKeys(rw)
+		f.listKeys(rw, sorted)
 	}
 	for k := range rw.n {
 		if q := uint64(rw.seq[k]); rw.op[k] == OpDrop && q > f.lo && q <= d.chunkEnd {
@@ -906,10 +910,10 @@ func (f *folder) decideHalf(h uint64, rw *rows, hs []hashKey, rowsOf []int32, ou
 }
 
 // listKeys adds to the snapshot's keys those of the block's record
-// tombstones in the window.
-func (f *folder) listKeys(rw *rows) {
+// tombstones in the window, in order when sorted.
+func (f *folder) listKeys(rw *rows, sorted bool) {
 	keys := f.d.snap.keys
-	keys.startRun()
+	keys.startRun(sorted)
 	for k := range rw.n {
 		q, op := uint64(rw.seq[k]), rw.op[k]
 		if q <= f.lo || q > f.d.chunkEnd || (op != OpPut && op != OpDelete) {

@@ -28,10 +28,12 @@ type tombKeys struct {
 	many   bool     // past a limit: the list was dropped
 	sorted [][]byte // the list, sorted, once sort ran
 	// runs start where each block's keys do (startRun), in the list;
-	// perm, once sortRuns ran, orders each run's keys that were not in
-	// order (nil for a run that was).
-	runs []int
-	perm [][]int32
+	// inOrder says those whose keys were added in order; perm, once
+	// sortRuns ran, orders each run's keys that were not in order (nil
+	// for a run that was).
+	runs    []int
+	inOrder []bool
+	perm    [][]int32
 }
 
 // newTombKeys returns an empty list with room for the keys of about n
@@ -72,10 +74,15 @@ func (t *tombKeys) key(i int) []byte {
 	return t.arena[start:t.ends[i]]
 }
 
-// startRun marks where the keys of the next block start.
-func (t *tombKeys) startRun() {
-	if !t.many && (len(t.runs) == 0 || t.runs[len(t.runs)-1] < len(t.ends)) {
-		t.runs = append(t.runs, len(t.ends))
+// startRun marks where the keys of the next block start; inOrder says
+// they will be added in order (sortRuns need not check).
+func (t *tombKeys) startRun(inOrder bool) {
+	switch {
+	case t.many:
+	case len(t.runs) == 0 || t.runs[len(t.runs)-1] < len(t.ends):
+		t.runs, t.inOrder = append(t.runs, len(t.ends)), append(t.inOrder, inOrder)
+	default: // the run before holds no key: this one starts there
+		t.inOrder[len(t.inOrder)-1] = inOrder
 	}
 }
 
@@ -95,6 +102,9 @@ func (t *tombKeys) sortRuns() {
 	}
 	t.perm = make([][]int32, len(t.runs))
 	for r := range t.runs {
+		if t.inOrder[r] {
+			continue
+		}
 		lo, hi := t.run(r)
 		for i := lo + 1; i < hi; i++ {
 			if bytes.Compare(t.key(i-1), t.key(i)) > 0 {
