@@ -19,7 +19,8 @@ type uncachedCreator interface {
 // (Linux 6.14 on, on file systems that have RWF_DONTCACHE), its writes
 // leave the page cache as they are written back, through a buffer of
 // 1 MiB so that each write covers whole pages but at the file's end.
-// Where the file system refuses the flag, each buffer is written
+// Where the file system refuses the flag (or a sandbox the call), each
+// buffer is written
 // through the cache and dropped from it a write later and once synced
 // (StartWriteback, DropCache). Elsewhere it is CreateNew. The file
 // behaves as one from CreateNew in every other respect: Sync makes

@@ -107,7 +107,7 @@ func (u *uncachedFile) flush() error {
 	w, err := 0, error(nil)
 	if !u.refused {
 		w, err = writeDontcache(u.f, b, u.off)
-		if w == 0 && errors.Is(err, unix.EOPNOTSUPP) {
+		if w == 0 && dontcacheRefused(err) {
 			u.refused, err = true, nil
 		}
 	}
@@ -171,10 +171,20 @@ func writeDontcache(f *os.File, b []byte, off int64) (n int, err error) {
 	if err == nil {
 		err = cerr
 	}
-	if err != nil && !errors.Is(err, unix.EOPNOTSUPP) {
+	if err != nil && !dontcacheRefused(err) {
 		err = &os.PathError{Op: "write", Path: f.Name(), Err: err}
 	}
 	return n, err
+}
+
+// dontcacheRefused reports whether err, from a first pwritev2 with
+// RWF_DONTCACHE that wrote nothing, says the system will not take it:
+// the flag unknown or refused by the file system (EOPNOTSUPP), or the
+// call itself unknown or filtered out (ENOSYS, EPERM: a sandbox's system
+// call filter). The file is then written without the flag, and a write
+// that fails that way too reports its own error.
+func dontcacheRefused(err error) bool {
+	return errors.Is(err, unix.EOPNOTSUPP) || errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM)
 }
 
 func (u *uncachedFile) Sync() error {

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // newUncachedFile creates an uncached file in a fresh directory, as on a
@@ -120,6 +122,22 @@ func TestUncachedFileFailure(t *testing.T) {
 		}
 		if u.buf != nil {
 			t.Fatal("the buffer was not returned")
+		}
+	}
+}
+
+// TestDontcacheRefused: the errors of a first uncached write that send
+// the file to plain writes, and not others (a full disk, a closed file).
+func TestDontcacheRefused(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want bool
+	}{
+		{unix.EOPNOTSUPP, true}, {unix.ENOSYS, true}, {unix.EPERM, true},
+		{unix.ENOSPC, false}, {unix.EBADF, false}, {unix.EIO, false}, {nil, false},
+	} {
+		if got := dontcacheRefused(c.err); got != c.want {
+			t.Errorf("dontcacheRefused(%v) = %v, want %v", c.err, got, c.want)
 		}
 	}
 }
