@@ -20,9 +20,8 @@ type uncachedCreator interface {
 // leave the page cache as they are written back, through a buffer of
 // 1 MiB so that each write covers whole pages but at the file's end.
 // Where the file system refuses the flag (or a sandbox the call), each
-// buffer is written
-// through the cache and dropped from it a write later and once synced
-// (StartWriteback, DropCache). Elsewhere it is CreateNew. The file
+// buffer is written through the cache and dropped from it a write
+// later and once synced (StartWriteback, DropCache). Elsewhere it is CreateNew. The file
 // behaves as one from CreateNew in every other respect: Sync makes
 // everything written durable, and reading it (Read, ReadAt, Stat,
 // Truncate) first writes what the buffer holds.
