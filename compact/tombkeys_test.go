@@ -94,23 +94,7 @@ func TestTombKeysMayHit(t *testing.T) {
 		var tk tombKeys
 		var listed []string
 		runs := 1 + rng.IntN(2*runLimit)
-		for range runs {
-			var ks []string
-			for range rng.IntN(12) {
-				ks = append(ks, key())
-			}
-			// Sorted runs said to be in order or not: sortRuns
-			// checks only the others.
-			sorted := rng.IntN(2) == 0
-			if sorted {
-				slices.Sort(ks)
-			}
-			tk.startRun(sorted && rng.IntN(2) == 0)
-			for _, k := range ks {
-				tk.addString(k)
-				listed = append(listed, k)
-			}
-		}
+		addRuns(&tk, rng, runs, 12, key, func(k string) { listed = append(listed, k) })
 		tk.sortRuns()
 		for range 20 {
 			var span seg.KeySpan
@@ -158,21 +142,7 @@ func TestTombKeysHitRows(t *testing.T) {
 		if round%3 == 0 {
 			runs = 1 + rng.IntN(4)
 		}
-		for range runs {
-			var ks []string
-			for range rng.IntN(40) {
-				ks = append(ks, key(rng.IntN(2000)))
-			}
-			sorted := rng.IntN(2) == 0
-			if sorted {
-				slices.Sort(ks)
-			}
-			tk.startRun(sorted && rng.IntN(2) == 0)
-			for _, k := range ks {
-				tk.addString(k)
-				listed[k] = true
-			}
-		}
+		addRuns(&tk, rng, runs, 40, func() string { return key(rng.IntN(2000)) }, func(k string) { listed[k] = true })
 		tk.sortRuns()
 		// A block: keyed puts and deletes with increasing keys, among
 		// rows without keys, drops and rows past the end seq.
@@ -230,6 +200,27 @@ func TestTombKeysHitRows(t *testing.T) {
 		many := tombKeys{many: true}
 		if got := many.hitRows(&rw, keyed, nil); !slices.Equal(got, keyed) {
 			t.Fatal("past the list's limits some keyed rows were ruled out")
+		}
+	}
+}
+
+// addRuns lists runs runs of up to perRun-1 keys from key in tk, half of
+// them sorted, and passes each key to list. Half the sorted runs are said
+// to be in order (sortRuns checks only the others).
+func addRuns(tk *tombKeys, rng *rand.Rand, runs, perRun int, key func() string, list func(string)) {
+	for range runs {
+		var ks []string
+		for range rng.IntN(perRun) {
+			ks = append(ks, key())
+		}
+		sorted := rng.IntN(2) == 0
+		if sorted {
+			slices.Sort(ks)
+		}
+		tk.startRun(sorted && rng.IntN(2) == 0)
+		for _, k := range ks {
+			tk.addString(k)
+			list(k)
 		}
 	}
 }

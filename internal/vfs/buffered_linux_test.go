@@ -3,9 +3,58 @@ package vfs
 import (
 	"bytes"
 	"io"
+	"math/rand/v2"
 	"os"
 	"testing"
 )
+
+// writeSizes writes random bytes of each of sizes to f, every third
+// piece by rf's ReadFrom (a copy in), calling after with all written so
+// far after each piece, and returns what it wrote.
+func writeSizes(t *testing.T, f File, rf io.ReaderFrom, rng *rand.Rand, sizes []int, after func(want []byte)) []byte {
+	t.Helper()
+	var want []byte
+	for i, n := range sizes {
+		p := make([]byte, n)
+		for k := range p {
+			p[k] = byte(rng.Uint32())
+		}
+		want = append(want, p...)
+		if i%3 == 2 {
+			got, err := rf.ReadFrom(bytes.NewReader(p))
+			if err != nil || got != int64(n) {
+				t.Fatalf("ReadFrom of %d bytes = %d, %v", n, got, err)
+			}
+		} else if got, err := f.Write(p); err != nil || got != n {
+			t.Fatalf("Write of %d bytes = %d, %v", n, got, err)
+		}
+		after(want)
+	}
+	return want
+}
+
+// writeStatClose writes a little more to f, synced before, then checks
+// that Stat sees every byte (the buffer written first), closes f, and
+// that the file at path holds want and the more.
+func writeStatClose(t *testing.T, f File, path string, want []byte) {
+	t.Helper()
+	more := []byte("after the sync")
+	want = append(want, more...)
+	if _, err := f.Write(more); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := f.Stat()
+	must(t, err)
+	if fi.Size() != int64(len(want)) {
+		t.Fatalf("Stat size %d, want %d", fi.Size(), len(want))
+	}
+	must(t, f.Close())
+	got, err := os.ReadFile(path)
+	must(t, err)
+	if !bytes.Equal(got, want) {
+		t.Fatalf("file of %d bytes differs from the %d written", len(got), len(want))
+	}
+}
 
 // testBufferWritten checks a file that buffers its writes (a direct or
 // an uncached one, from create, which also returns whether the buffer

@@ -1,7 +1,6 @@
 package vfs
 
 import (
-	"bytes"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -51,25 +50,11 @@ func TestDirectFileContent(t *testing.T) {
 		sizes = append(sizes, rng.IntN(70_000))
 	}
 	f, d, name := newDirect(t, WrapFS{FS: Default, File: func(f File) File { return passThrough{f} }})
-	var want []byte
-	for i, n := range sizes {
-		p := make([]byte, n)
-		for k := range p {
-			p[k] = byte(rng.Uint32())
-		}
-		want = append(want, p...)
-		if i%3 == 2 {
-			got, err := d.ReadFrom(bytes.NewReader(p))
-			if err != nil || got != int64(n) {
-				t.Fatalf("ReadFrom of %d bytes = %d, %v", n, got, err)
-			}
-		} else if got, err := f.Write(p); err != nil || got != n {
-			t.Fatalf("Write of %d bytes = %d, %v", n, got, err)
-		}
+	want := writeSizes(t, f, d, rng, sizes, func(want []byte) {
 		if d.off%directAlign != 0 || d.off+int64(d.n) != int64(len(want)) {
 			t.Fatalf("after %d bytes: %d written directly, %d buffered", len(want), d.off, d.n)
 		}
-	}
+	})
 	if !directFlag(t, d.f) {
 		t.Fatal("O_DIRECT cleared before the file settled")
 	}
@@ -78,22 +63,7 @@ func TestDirectFileContent(t *testing.T) {
 		t.Fatal("O_DIRECT still set after Sync")
 	}
 	// Settled, the file takes writes as an ordinary one.
-	more := []byte("after the sync")
-	want = append(want, more...)
-	if _, err := f.Write(more); err != nil {
-		t.Fatal(err)
-	}
-	fi, err := f.Stat()
-	must(t, err)
-	if fi.Size() != int64(len(want)) {
-		t.Fatalf("Stat size %d, want %d", fi.Size(), len(want))
-	}
-	must(t, f.Close())
-	got, err := os.ReadFile(name)
-	must(t, err)
-	if !bytes.Equal(got, want) {
-		t.Fatalf("file of %d bytes differs from the %d written", len(got), len(want))
-	}
+	writeStatClose(t, f, name, want)
 }
 
 // TestDirectFileSettles: Close without Sync, and every call that needs

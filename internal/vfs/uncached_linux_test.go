@@ -1,9 +1,7 @@
 package vfs
 
 import (
-	"bytes"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -39,25 +37,11 @@ func TestUncachedFileContent(t *testing.T) {
 				sizes = append(sizes, rng.IntN(70_000))
 			}
 			f, u, path := newUncachedFile(t, refused)
-			var want []byte
-			for i, n := range sizes {
-				p := make([]byte, n)
-				for k := range p {
-					p[k] = byte(rng.Uint32())
-				}
-				want = append(want, p...)
-				if i%3 == 2 {
-					got, err := u.ReadFrom(bytes.NewReader(p))
-					if err != nil || got != int64(n) {
-						t.Fatalf("ReadFrom of %d bytes = %d, %v", n, got, err)
-					}
-				} else if got, err := f.Write(p); err != nil || got != n {
-					t.Fatalf("Write of %d bytes = %d, %v", n, got, err)
-				}
+			want := writeSizes(t, f, u, rng, sizes, func(want []byte) {
 				if u.off%uncachedBufLen != 0 || u.off+int64(u.n) != int64(len(want)) {
 					t.Fatalf("after %d bytes: %d written, %d buffered", len(want), u.off, u.n)
 				}
-			}
+			})
 			must(t, f.Sync())
 			if u.n != 0 || u.off != int64(len(want)) {
 				t.Fatalf("after Sync: %d written, %d buffered, of %d", u.off, u.n, len(want))
@@ -73,22 +57,7 @@ func TestUncachedFileContent(t *testing.T) {
 			case u.refused != refused:
 				t.Log("this file system refuses RWF_DONTCACHE: its writes went through the cache")
 			}
-			more := []byte("after the sync")
-			want = append(want, more...)
-			if _, err := f.Write(more); err != nil {
-				t.Fatal(err)
-			}
-			fi, err := f.Stat() // writes what the buffer holds
-			must(t, err)
-			if fi.Size() != int64(len(want)) {
-				t.Fatalf("Stat size %d, want %d", fi.Size(), len(want))
-			}
-			must(t, f.Close())
-			got, err := os.ReadFile(path)
-			must(t, err)
-			if !bytes.Equal(got, want) {
-				t.Fatalf("file of %d bytes differs from the %d written", len(got), len(want))
-			}
+			writeStatClose(t, f, path, want)
 		})
 	}
 }
