@@ -118,3 +118,26 @@ func testBufferWritten(t *testing.T, create func(t *testing.T) (f File, pending 
 		})
 	}
 }
+
+// testWriteFailure checks a buffering file f whose descriptor has been
+// closed under it, with a buffer of bufLen bytes: a failed write is
+// sticky (later writes, Sync and Close fail too), and Close still
+// returns the buffer (returned reports whether it did).
+func testWriteFailure(t *testing.T, f File, bufLen int, returned func() bool) {
+	t.Helper()
+	if _, err := f.Write(make([]byte, bufLen)); err == nil {
+		t.Fatal("a write to a closed descriptor succeeded")
+	}
+	if _, err := f.Write([]byte("x")); err == nil {
+		t.Fatal("a write after a failed one succeeded")
+	}
+	if err := f.Sync(); err == nil {
+		t.Fatal("Sync after a failed write succeeded")
+	}
+	if err := f.Close(); err == nil {
+		t.Fatal("Close after a failed write succeeded")
+	}
+	if !returned() {
+		t.Fatal("the buffer was not returned")
+	}
+}

@@ -77,21 +77,7 @@ func TestUncachedFileFailure(t *testing.T) {
 	for _, refused := range []bool{false, true} {
 		f, u, _ := newUncachedFile(t, refused)
 		must(t, u.f.Close()) // every later write fails: the descriptor is gone
-		if _, err := f.Write(make([]byte, uncachedBufLen)); err == nil {
-			t.Fatal("a write to a closed descriptor succeeded")
-		}
-		if _, err := f.Write([]byte("x")); err == nil {
-			t.Fatal("a write after a failed one succeeded")
-		}
-		if err := f.Sync(); err == nil {
-			t.Fatal("Sync after a failed write succeeded")
-		}
-		if err := f.Close(); err == nil {
-			t.Fatal("Close after a failed write succeeded")
-		}
-		if u.buf != nil {
-			t.Fatal("the buffer was not returned")
-		}
+		testWriteFailure(t, f, uncachedBufLen, func() bool { return u.buf == nil })
 	}
 }
 
