@@ -24,7 +24,7 @@ func (st *stream) reconcile(segs []*segFile) (int, error) {
 			return n, err
 		}
 		if !same {
-			if err := st.refreshSegment(sf.path); err != nil {
+			if err := st.reloadSegment(sf.path); err != nil {
 				return n, err
 			}
 			n++
@@ -33,21 +33,28 @@ func (st *stream) reconcile(segs []*segFile) (int, error) {
 	return n, nil
 }
 
-// refreshSegment reloads segment path after a rewrite: new read handle,
-// blocks and generation, published; the old generation's cached blocks
-// become unreachable (a new generation or segment id) and are freed.
-func (st *stream) refreshSegment(path string) error {
-	fsys := st.s.fs
-	f, err := fsys.Open(path)
+// reloadSegment is refreshSegment with the metadata read from the file.
+func (st *stream) reloadSegment(path string) error {
+	r, err := seg.Open(st.s.fs, path)
 	if err != nil {
 		return err
 	}
-	r, err := seg.Open(fsys, path)
-	if err != nil {
-		_ = f.Close()
+	m := r.Meta()
+	if err := r.Close(); err != nil {
 		return err
 	}
-	defer r.Close()
+	return st.refreshSegment(path, m)
+}
+
+// refreshSegment publishes segment path as rewritten, m its metadata:
+// new read handle, blocks and generation; the old generation's cached
+// blocks become unreachable (a new generation or segment id) and are
+// freed.
+func (st *stream) refreshSegment(path string, m seg.Meta) error {
+	f, err := st.s.fs.Open(path)
+	if err != nil {
+		return err
+	}
 	name := filepath.Base(path)
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -60,8 +67,8 @@ func (st *stream) refreshSegment(path string) error {
 			continue
 		}
 		out := *sf
-		out.f, out.blocks, out.rows, out.sealed = f, r.Blocks(), r.Rows(), r.Sealed()
-		out.gen = r.Header().Generation
+		out.f, out.blocks, out.rows, out.sealed = f, m.Blocks, m.Rows, m.Sealed
+		out.gen = m.Header.Generation
 		if out.cacheID != 0 && (out.gen&cacheGenMask == sf.gen&cacheGenMask || out.gen&cacheGenMask == 0) {
 			out.cacheID = st.newCacheID()
 		}

@@ -339,9 +339,19 @@ func spread[T any](s []T, valid []bool) []T {
 }
 
 // plainNoNulls reports whether column i's body is stored uncompressed
-// and holds no nulls and values in the plain string encoding.
+// and holds no nulls and values in the plain string encoding, or for a
+// Float64 column in the raw float encoding.
 func (d *Decoder) plainNoNulls(i int) bool {
 	info := &d.cols[i]
 	body := d.src[info.Offset : info.Offset+info.Stored]
-	return info.Compression == CompressNone && len(body) >= 2 && body[0] == 0 && body[1] == uint8(codec.StringPlain)
+	if info.Compression != CompressNone || len(body) < 2 || body[0] != 0 {
+		return false
+	}
+	switch info.Type {
+	case String, Bytes:
+		return body[1] == uint8(codec.StringPlain)
+	case Float64:
+		return body[1] == uint8(codec.FloatRaw)
+	}
+	return false
 }

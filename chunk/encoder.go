@@ -499,7 +499,8 @@ func (f *filterState) keepValues(i int) (bool, error) {
 // not nil (decoded by d since its Reset, so that d.Hint knows its
 // encoding), else decoded; a String or Bytes column stored uncompressed
 // in the plain encoding without nulls is not decoded: the kept values' bytes are
-// copied from its body (codec.Encoder.FilterPlain); nor are the values
+// copied from its body (codec.Encoder.FilterPlain), nor is a Float64
+// column stored so in the raw encoding (rawFloats); nor are the values
 // of a column stored uncompressed with nulls when every row left out is
 // null (keepValues). The block holds the kept rows, encoded as EncodeAs
 // encodes them (byte for byte when this encoder wrote the source: values
@@ -537,10 +538,10 @@ func (e *Encoder) EncodeFiltered(buf []byte, d *Decoder, keep []int32, have []*C
 		if i < len(have) {
 			src = have[i]
 		}
-		if src == nil && (info.Type == String || info.Type == Bytes) && d.plainNoNulls(i) {
+		if src == nil && d.plainNoNulls(i) {
 			f.direct[i] = true
 			f.out.Columns[i] = Column{Name: info.Name, Type: info.Type}
-			f.hints[i] = Hint{Encoding: uint8(codec.StringPlain), Compression: info.Compression}
+			f.hints[i] = Hint{Encoding: d.src[info.Offset+1], Compression: CompressNone}
 			continue
 		}
 		if src == nil && info.Compression == CompressNone {
@@ -625,19 +626,42 @@ func (f *filterState) allNull(i int) (bool, error) {
 }
 
 // plainBody appends the raw body of column i of f.dec filtered to the
-// rows f.keep: a column stored uncompressed, in the plain encoding,
-// without nulls.
+// rows f.keep: a column stored uncompressed, in the plain string
+// encoding or the raw float encoding, without nulls.
 func (f *filterState) plainBody(dst []byte, i int, enc *codec.Encoder) ([]byte, error) {
 	d := f.dec
 	info := &d.cols[i]
 	body := d.src[info.Offset : info.Offset+info.Stored] // uncompressed
 	dst = append(dst, 0)                                 // no nulls
+	if info.Type == Float64 {
+		return f.rawFloats(dst, body, info.Name)
+	}
 	dst, used, err := enc.FilterPlain(dst, body[1:], d.rows, f.keep, &f.cdec, MaxColumnBytes)
 	if err != nil {
 		return dst, codec.Within(err, "column "+info.Name, 1)
 	}
 	if 1+used != len(body) {
 		return dst, corrupt("column "+info.Name, 1+used, fmt.Errorf("%d bytes after the values", len(body)-1-used))
+	}
+	return dst, nil
+}
+
+// rawFloats appends the raw float encoding of the rows f.keep of body, a
+// column's body without nulls in that encoding (8 bytes a value): the
+// kept values' bytes are copied, runs of kept rows at once.
+func (f *filterState) rawFloats(dst, body []byte, name string) ([]byte, error) {
+	if want := 2 + 8*f.dec.rows; len(body) != want {
+		return dst, corrupt("column "+name, 0, fmt.Errorf("%d bytes of raw floats for %d rows, want %d", len(body), f.dec.rows, want))
+	}
+	vals := body[2:]
+	dst = append(dst, byte(codec.FloatRaw))
+	for j := 0; j < len(f.keep); {
+		lo := int(f.keep[j])
+		hi := lo + 1
+		for j++; j < len(f.keep) && int(f.keep[j]) == hi; j++ {
+			hi++
+		}
+		dst = append(dst, vals[8*lo:8*hi]...)
 	}
 	return dst, nil
 }

@@ -39,8 +39,10 @@ func TestEncodeFiltered(t *testing.T) {
 			{Name: "rtag", Type: String, Valid: make([]bool, n)},
 			{Name: "rb", Type: Bool, Bools: make([]bool, n), Valid: make([]bool, n)},
 			{Name: "rkey", Type: String, Valid: make([]bool, n)},
+			// Random bits: raw floats, filtered from the body.
+			{Name: "noise", Type: Float64, Floats: make([]float64, n)},
 		}}
-		const firstRare = 8
+		const firstRare, lastRare = 8, 11
 		for r := range n {
 			b.Columns[0].Ints[r] = int64(r*1000) + rng.Int64N(7)
 			b.Columns[1].Floats[r] = float64(rng.IntN(10000)) / 100
@@ -61,9 +63,10 @@ func TestEncodeFiltered(t *testing.T) {
 			b.Columns[9].Strs, b.Columns[9].Valid[r] = append(b.Columns[9].Strs, fmt.Sprintf("t%d", r%5)), r%29 == 0
 			b.Columns[10].Bools[r], b.Columns[10].Valid[r] = r%62 == 0, r%31 == 0
 			b.Columns[11].Strs, b.Columns[11].Valid[r] = append(b.Columns[11].Strs, fmt.Sprintf("key-%06d", r)), r%37 == 0
+			b.Columns[12].Floats[r] = rng.NormFloat64()
 		}
 		present := func(r int) bool {
-			for _, c := range b.Columns[firstRare:] {
+			for _, c := range b.Columns[firstRare : lastRare+1] {
 				if c.Valid[r] {
 					return true
 				}
@@ -119,8 +122,9 @@ func TestEncodeFiltered(t *testing.T) {
 		if err := d2.Reset(src); err != nil {
 			t.Fatal(err)
 		}
-		if n > 100 && (!d2.plainNoNulls(4) || d2.plainNoNulls(6)) {
-			t.Fatalf("round %d: the body column should be filtered from its body, the nullable one not: %+v %+v", round, d2.Info(4), d2.Info(6))
+		if n > 100 && (!d2.plainNoNulls(4) || d2.plainNoNulls(6) || !d2.plainNoNulls(12) || d2.plainNoNulls(1)) {
+			t.Fatalf("round %d: the body and noise columns should be filtered from their bodies, the nullable ones not: %+v %+v %+v %+v",
+				round, d2.Info(4), d2.Info(6), d2.Info(12), d2.Info(1))
 		}
 		have := make([]*Column, d2.NumColumns())
 		for i := range have {
@@ -142,7 +146,7 @@ func TestEncodeFiltered(t *testing.T) {
 			// The rare columns the caller did not decode, stored
 			// uncompressed, were kept as stored exactly when no present
 			// row was left out and a kept row is null.
-			for i := firstRare; i < len(have); i++ {
+			for i := firstRare; i <= lastRare; i++ {
 				if have[i] != nil || d2.Info(i).Compression != CompressNone {
 					continue
 				}

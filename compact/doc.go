@@ -64,7 +64,8 @@
 // its block topology kept (an emptied block stays as a frame of 0
 // rows; filtered blocks are re-encoded with their columns' encodings,
 // untouched ones already decided copied as their frames).
-// After each rewrite OnRewritten refreshes the caller's metadata;
+// After each rewrite OnRewritten refreshes the caller's metadata from
+// the new file's as written (seg.Meta);
 // then W = chunkEnd is committed and the live set evicted up to it. A
 // cancelled context or any failure leaves W where the work done ends.
 package compact

@@ -87,10 +87,11 @@ type Config struct {
 	SoftDeleted *roaring64.Bitmap
 	// Live is evicted up to each committed watermark; may be nil.
 	Live *LiveSet
-	// OnRewritten is called after each segment's rewrite is durable, to
-	// refresh the caller's metadata and invalidate its cached blocks; an
-	// error fails the pass before W moves.
-	OnRewritten func(path string) error
+	// OnRewritten is called after each segment's rewrite is durable, with
+	// the new file's metadata (as seg.Open would load it), to refresh the
+	// caller's and invalidate its cached blocks; an error fails the pass
+	// before W moves.
+	OnRewritten func(path string, m seg.Meta) error
 	// Writes chooses how the rewritten segments are written (default
 	// WritesDropBehind).
 	Writes WriteMode
@@ -266,7 +267,7 @@ func runChunk(ctx context.Context, cfg *Config, d *decider, budget *byteSem, st 
 			for path := range next {
 				res, err := processSegment(ctx, cfg, path, d, budget)
 				if err == nil && res.rewritten && cfg.OnRewritten != nil {
-					if err = cfg.OnRewritten(path); err != nil {
+					if err = cfg.OnRewritten(path, res.meta); err != nil {
 						err = fmt.Errorf("compact: refresh after rewriting %s: %w", path, err)
 					}
 				}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -119,8 +120,9 @@ func TestRunKeepsTopology(t *testing.T) {
 		[]row{{7, "x", "k1", OpDelete}, {8, "x", "k2", OpPut}, {9, "y", "", OpDrop}})
 	c := writeSeg(t, fsys, "s/c.seg", []row{{10, "w", "", OpPut}})
 	var refreshed []string
+	var told seg.Meta
 	st, err := Run(context.Background(), Config{FS: fsys, Dir: "s", Segments: []Segment{a, b, c}, Workers: 2,
-		OnRewritten: func(p string) error { refreshed = append(refreshed, p); return nil }})
+		OnRewritten: func(p string, m seg.Meta) error { refreshed, told = append(refreshed, p), m; return nil }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,6 +143,9 @@ func TestRunKeepsTopology(t *testing.T) {
 	r, _ := seg.Open(fsys, "s/a.seg")
 	if r.Header().Generation != 2 {
 		t.Fatalf("generation %d", r.Header().Generation)
+	}
+	if !reflect.DeepEqual(told, r.Meta()) {
+		t.Fatalf("OnRewritten was told %+v, the file holds %+v", told, r.Meta())
 	}
 	_ = r.Close()
 	if w, _, _ := LoadWatermark(fsys, "s"); w != 10 {
@@ -192,7 +197,7 @@ func TestRunCancelled(t *testing.T) {
 		// Cancelled inside the chunk, after the workers: still no commit.
 		ctx, cancel = context.WithCancel(context.Background())
 		st, err = Run(ctx, Config{FS: fsys, Dir: "s", Segments: []Segment{a}, TwoPhase: two,
-			OnRewritten: func(string) error { cancel(); return nil }})
+			OnRewritten: func(string, seg.Meta) error { cancel(); return nil }})
 		if !errors.Is(err, context.Canceled) || st.Watermark != 0 {
 			t.Fatalf("two-phase %d: W %d err %v", two, st.Watermark, err)
 		}

@@ -65,6 +65,7 @@ func (d *decider) absent(dst []uint64, m *seg.BlockMeta, seqs []int64) []uint64 
 // segResult is what processing one segment did.
 type segResult struct {
 	rewritten bool
+	meta      seg.Meta // the new file's, when rewritten
 	dropped   [numReasons]int64
 	gone      []uint64 // soft-deleted seqs removed
 	goneSup   []uint64 // superseded seqs removed
@@ -316,7 +317,11 @@ func rewriteSegment(ctx context.Context, cfg *Config, path string, r *seg.Reader
 	case WritesDirect:
 		rewrite = seg.RewriteDirect
 	}
-	err = rewrite(cfg.FS, path, rwr.run, hooks)
+	var w *seg.Writer
+	err = rewrite(cfg.FS, path, func(nw *seg.Writer) error {
+		w = nw
+		return rwr.run(nw)
+	}, hooks)
 	if sc.settled != nil {
 		<-sc.settled
 	}
@@ -324,11 +329,12 @@ func rewriteSegment(ctx context.Context, cfg *Config, path string, r *seg.Reader
 	if err != nil {
 		return err
 	}
+	// The new file's metadata as written: reading it back would wait
+	// for the device (its pages left the cache as they were written
+	// back), behind the writeback of the next segment's rewrite.
+	sc.res.rewritten, sc.res.meta = true, w.Meta()
 	// Everything the rewrite wrote: header, blocks, index, bloom, footer.
-	if fi, err = cfg.FS.Stat(path); err != nil {
-		return err
-	}
-	sc.res.rewritten, sc.res.wrote = true, fi.Size()
+	sc.res.wrote = sc.res.meta.Size
 	return nil
 }
 

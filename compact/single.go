@@ -212,7 +212,7 @@ func (j *segJob) rewrite(ctx context.Context, cfg *Config, budget *byteSem) (err
 		return err
 	}
 	if cfg.OnRewritten != nil {
-		if err := cfg.OnRewritten(j.path); err != nil {
+		if err := cfg.OnRewritten(j.path, j.res.meta); err != nil {
 			return fmt.Errorf("compact: refresh after rewriting %s: %w", j.path, err)
 		}
 	}

@@ -330,7 +330,7 @@ func TestRunTwoPhaseFailure(t *testing.T) {
 			if fail {
 				boom := errors.New("refresh failed")
 				failing := cfg
-				failing.OnRewritten = func(string) error { return boom }
+				failing.OnRewritten = func(string, seg.Meta) error { return boom }
 				st, err := Run(context.Background(), failing)
 				if !errors.Is(err, boom) || st.Watermark != 0 {
 					t.Fatalf("two-phase %d: W %d, err %v", two, st.Watermark, err)

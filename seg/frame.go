@@ -19,6 +19,16 @@ type BlockMeta struct {
 	CRC     uint32 // the chunk block's own trailing CRC-32C; 0 for an empty frame
 }
 
+// Meta is what opening a segment loads that its readers keep resident:
+// header, blocks, rows, size, and whether the file is sealed.
+type Meta struct {
+	Header Header
+	Blocks []BlockMeta
+	Rows   int64
+	Size   int64
+	Sealed bool
+}
+
 // FrameHeaderLen is the length of the header before each block.
 const FrameHeaderLen = frameHeaderLen
 

@@ -132,6 +132,11 @@ func (r *Reader) ReadAt(p []byte, off int64) (int, error) { return r.f.ReadAt(p,
 // Rows returns the rows of all blocks.
 func (r *Reader) Rows() int64 { return r.rows }
 
+// Meta returns what the reader loaded of the segment.
+func (r *Reader) Meta() Meta {
+	return Meta{Header: r.hdr, Blocks: r.Blocks(), Rows: r.rows, Size: r.size, Sealed: r.sealed}
+}
+
 // Find returns the index of the first block whose MaxSeq is at least seq:
 // the block holding seq if any block does (check its MinSeq), or
 // len(Blocks()) when every block ends before seq. It is a binary search.

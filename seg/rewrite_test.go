@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -233,7 +234,9 @@ func TestRewriteWays(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		var nw *Writer
 		err = way.rewrite(vfs.Default, p, func(w *Writer) error {
+			nw = w
 			// Runs of frames appended and copied, a few dropped.
 			for k := 0; k < len(blocks); k += 500 {
 				if err := appendFn(blocks[k : k+100])(w); err != nil {
@@ -249,6 +252,15 @@ func TestRewriteWays(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// What the writer tells of the new file is what opening it loads.
+		if r, err = Open(vfs.Default, p); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := nw.Meta(), r.Meta(); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: the writer's Meta (%d blocks, %d rows, %d bytes, %+v) is not the file's (%d blocks, %d rows, %d bytes, %+v)",
+				way.name, len(got.Blocks), got.Rows, got.Size, got.Header, len(want.Blocks), want.Rows, want.Size, want.Header)
+		}
+		_ = r.Close()
 		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)

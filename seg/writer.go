@@ -360,3 +360,9 @@ func (w *Writer) Rows() int64 { return w.rows }
 
 // Sealed reports whether Seal wrote the trailer.
 func (w *Writer) Sealed() bool { return w.sealed }
+
+// Meta returns what a Reader opening the file as written would load:
+// after a Rewrite, the new segment's, without reading it back.
+func (w *Writer) Meta() Meta {
+	return Meta{Header: w.hdr, Blocks: w.Blocks(), Rows: w.rows, Size: w.size, Sealed: w.sealed}
+}
