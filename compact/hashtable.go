@@ -86,7 +86,10 @@ func (t *hashTable) pairHash(sh hashKey, key []byte) hashKey {
 // pairOf is pairHash for a series not hashed yet.
 func (t *hashTable) pairOf(series, key []byte) hashKey { return t.pairHash(t.hash(series), key) }
 
-func (t *hashTable) shard(k hashKey) *hashShard { return &t.shards[k.hi>>56] }
+func (t *hashTable) shard(k hashKey) *hashShard { return &t.shards[shardOf(k)] }
+
+// shardOf returns the index of k's shard.
+func shardOf(k hashKey) int { return int(k.hi >> 56) }
 
 // slot returns the index of k in s or of the empty slot where it would go.
 func (s *hashShard) slot(k hashKey) (int, bool) {
@@ -310,35 +313,41 @@ func (s *hashShard) resize(n int) {
 	}
 }
 
-// filter keeps the entries whose value satisfies keep, shrinking shards
-// that became sparse.
-func (t *hashTable) filter(keep func(v uint64) bool) {
-	t.n = 0
-	for si := range t.shards {
-		s := &t.shards[si]
-		kept := 0
-		for _, sl := range s.slots {
-			if sl.k.lo != 0 && keep(sl.v) {
-				kept++
-			}
+// evictUpTo removes the entries of shard si whose value is at most w,
+// shrinking it when it became sparse (freeing it when emptied), and
+// returns the greatest value it keeps, 0 if none. The kept entries are
+// gathered in scratch (returned for reuse) in the one pass over the
+// shard: after a pass they are few, the appends made during it.
+func (t *hashTable) evictUpTo(si int, w uint64, scratch []hashSlot) (uint64, []hashSlot) {
+	s := &t.shards[si]
+	kept, top := scratch[:0], uint64(0)
+	for i := range s.slots {
+		// An empty slot's value is 0, never above w.
+		if sl := &s.slots[i]; sl.v > w {
+			kept = append(kept, *sl)
+			top = max(top, sl.v)
 		}
-		if kept == s.n {
-			t.n += kept
-			continue
-		}
-		old := s.slots
-		s.slots, s.n = nil, kept
-		if kept > 0 {
-			s.slots = make([]hashSlot, max(minShardLen, kept*3/2))
-			for _, sl := range old {
-				if sl.k.lo != 0 && keep(sl.v) {
-					i, _ := s.slot(sl.k)
-					s.slots[i] = sl
-				}
-			}
-		}
-		t.n += kept
 	}
+	t.n -= s.n - len(kept)
+	switch {
+	case len(kept) == s.n:
+	case len(kept) == 0:
+		s.slots, s.n = nil, 0
+	default:
+		s.slots, s.n = make([]hashSlot, max(minShardLen, len(kept)*3/2)), len(kept)
+		for _, sl := range kept {
+			i, _ := s.slot(sl.k)
+			s.slots[i] = sl
+		}
+	}
+	return top, kept
+}
+
+// clearShard removes every entry of shard si.
+func (t *hashTable) clearShard(si int) {
+	s := &t.shards[si]
+	t.n -= s.n
+	s.slots, s.n = nil, 0
 }
 
 // each calls fn with every value.

@@ -1,6 +1,7 @@
 package compact
 
 import (
+	"fmt"
 	"math/bits"
 	"math/rand/v2"
 	"testing"
@@ -292,6 +293,37 @@ func BenchmarkTableUpsertPrefetch(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(rows)), "ns/upsert")
+		})
+	}
+}
+
+// BenchmarkLiveSetEvict: a pass's eviction of a live set of 440,000
+// entries (the rewrite benchmark's keyed puts and deletes) up to W.
+// all: every entry is at or below W (no append during the pass), each
+// shard freed whole; mixed: every hundredth seq is above W (appends
+// during the pass, in every shard), each shard filtered entry by entry.
+func BenchmarkLiveSetEvict(b *testing.B) {
+	const n = 440_000
+	for _, shape := range []string{"all", "mixed"} {
+		b.Run(shape, func(b *testing.B) {
+			for range b.N {
+				b.StopTimer()
+				l := NewLiveSet()
+				w := uint64(n)
+				for i := range uint64(n) {
+					seq := i + 1
+					if shape == "mixed" && i%100 == 0 {
+						seq += n
+					}
+					l.Observe(seq, fmt.Sprintf("host%02d", i%50), fmt.Sprintf("obj%08d", i), OpPut)
+				}
+				b.StartTimer()
+				l.Evict(w)
+				b.StopTimer()
+				if want := map[string]int{"all": 0, "mixed": n / 100}[shape]; l.Len() != want {
+					b.Fatalf("%d entries left, want %d", l.Len(), want)
+				}
+			}
 		})
 	}
 }

@@ -11,7 +11,13 @@ type LiveSet struct {
 	mu    sync.Mutex
 	recs  *hashTable // (series, key) pairs (pairHash)
 	drops *hashTable // series
-	buf   []byte
+	// tops[0][i] and tops[1][i] bound the seqs in shard i of recs and
+	// drops (0: empty): Evict frees a shard wholly at or below W
+	// without reading it (a pass with no append during it frees them
+	// all: 440,000 entries took 6.5 ms to filter one by one).
+	tops [2][numShards]uint64
+	buf  []byte
+	kept []hashSlot // Evict's scratch
 }
 
 // NewLiveSet returns an empty LiveSet.
@@ -30,21 +36,42 @@ func (l *LiveSet) Observe(seq uint64, series, key string, op uint8) int {
 	higher := func(old uint64) bool { return seq > old }
 	if op == OpDrop {
 		l.buf = append(l.buf[:0], series...)
-		l.drops.set(l.drops.hash(l.buf), seq, higher)
+		k := l.drops.hash(l.buf)
+		l.drops.set(k, seq, higher)
+		l.raise(1, k, seq)
 	} else {
 		l.buf = append(append(l.buf[:0], series...), key...)
-		l.recs.set(l.recs.pairOf(l.buf[:len(series)], l.buf[len(series):]), seq, higher)
+		k := l.recs.pairOf(l.buf[:len(series)], l.buf[len(series):])
+		l.recs.set(k, seq, higher)
+		l.raise(0, k, seq)
 	}
 	return l.recs.len() + l.drops.len()
 }
 
-// Evict removes the entries whose highest seq is at most w.
+// raise notes seq in the bound of k's shard of table x (0: recs, 1: drops).
+func (l *LiveSet) raise(x int, k hashKey, seq uint64) {
+	top := &l.tops[x][shardOf(k)]
+	*top = max(*top, seq)
+}
+
+// Evict removes the entries whose highest seq is at most w. It takes
+// the set's lock a shard at a time: appends observed meanwhile wait for
+// one shard's eviction at most (their seqs are above w: they stay).
 func (l *LiveSet) Evict(w uint64) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	above := func(s uint64) bool { return s > w }
-	l.recs.filter(above)
-	l.drops.filter(above)
+	for si := range numShards {
+		l.mu.Lock()
+		for x, t := range [2]*hashTable{l.recs, l.drops} {
+			switch top := l.tops[x][si]; {
+			case top == 0:
+			case top <= w:
+				t.clearShard(si)
+				l.tops[x][si] = 0
+			default:
+				l.tops[x][si], l.kept = t.evictUpTo(si, w, l.kept)
+			}
+		}
+		l.mu.Unlock()
+	}
 }
 
 // Len returns the number of entries.

@@ -3,6 +3,7 @@ package compact
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -148,6 +149,51 @@ func TestLiveSet(t *testing.T) {
 	}
 }
 
+// TestLiveSetEvict: random tombstones and evictions against a map of
+// each entry's highest seq; shards whose entries all go are freed
+// whole, the others filtered.
+func TestLiveSetEvict(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	l := NewLiveSet()
+	want := map[string]uint64{} // "r series/key" or "d series" -> highest seq
+	seq, w := uint64(0), uint64(0)
+	evict := func(to uint64) {
+		l.Evict(to)
+		for k, s := range want {
+			if s <= to {
+				delete(want, k)
+			}
+		}
+		w = to
+		if l.Len() != len(want) {
+			t.Fatalf("after evicting up to %d: %d entries, want %d", to, l.Len(), len(want))
+		}
+	}
+	for round := range 40 {
+		for range rng.IntN(3000) {
+			seq++
+			series := fmt.Sprintf("s%d", rng.IntN(20))
+			if rng.IntN(50) == 0 {
+				l.Observe(seq, series, "", OpDrop)
+				want["d "+series] = seq
+				continue
+			}
+			key := fmt.Sprintf("k%d", rng.IntN(5000))
+			l.Observe(seq, series, key, []uint8{OpPut, OpDelete}[rng.IntN(2)])
+			want["r "+series+"/"+key] = seq
+		}
+		switch round % 3 {
+		case 0: // everything: every shard freed whole
+			evict(seq)
+			if l.Bytes() != 0 {
+				t.Fatalf("round %d: %d bytes left", round, l.Bytes())
+			}
+		default: // part of what came since the last eviction
+			evict(w + uint64(rng.IntN(int(seq-w)+1)))
+		}
+	}
+}
+
 func TestByteSem(t *testing.T) {
 	s := newByteSem(100)
 	ctx := context.Background()
@@ -222,9 +268,11 @@ func TestHashTableSlots(t *testing.T) {
 	if _, ok := tb.get(key(1000)); ok {
 		t.Fatal("absent key found")
 	}
-	tb.filter(func(v uint64) bool { return v >= 500 })
+	for si := range numShards {
+		tb.evictUpTo(si, 499, nil)
+	}
 	if tb.len() != 501 { // 500..999 and key 7 (700)
-		t.Fatalf("after filter: len %d", tb.len())
+		t.Fatalf("after evicting up to 499: len %d", tb.len())
 	}
 	check(1000, func(i int) bool { return i < 500 && i != 7 })
 	// Real hashes of distinct names: all found, no false match.
