@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tsqdb/tsq/chunk"
@@ -230,9 +231,14 @@ type folder struct {
 	why   []uint8  // per row of the block being decided: reason+1 if it drops
 	sinks [2]uint64
 	// half, when not nil, is served by a goroutine deciding the upper
-	// half of large blocks (decideHalf); it answers on halfDone.
+	// half of large blocks (decideHalf) it takes (halfJob); it answers
+	// on halfDone.
 	half     chan halfJob
 	halfDone chan struct{}
+	// halfClaim is the claim of the upper half on offer (halfJob), odd
+	// once taken; halfGen numbers the offers.
+	halfClaim atomic.Uint64
+	halfGen   uint64
 	// slots bounds the segments open at once, from their fold to the
 	// end of their rewrite: what the re-encoded blocks waiting for their
 	// rewrite take is a few segments' worth.
@@ -313,7 +319,14 @@ type blockTask struct {
 	lookupHits  bool
 	err         error
 	done        chan struct{}
+	// claim is taken by whichever preps the block: a prep worker, or
+	// the fold when it comes to the block first (see run).
+	claim atomic.Bool
 }
+
+// workerLate, when tests set it, runs before a prep worker takes a
+// block offered to it: a worker thread the system wakes late.
+var workerLate func()
 
 // run folds the segments win newest first. Blocks are read, decoded and
 // hashed by cfg.Workers prep goroutines, in parallel and ahead; the
@@ -337,6 +350,12 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 		go func() {
 			defer wg.Done()
 			for t := range work {
+				if workerLate != nil {
+					workerLate()
+				}
+				if !t.claim.CompareAndSwap(false, true) {
+					continue // the fold prepped it
+				}
 				t.err = f.prep(t)
 				t.done <- struct{}{}
 			}
@@ -348,6 +367,8 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 		emit := func(j *segJob, i int, prep, opsOnly bool) {
 			t := <-free
 			t.job, t.i, t.prep, t.opsOnly, t.err = j, i, prep, opsOnly, nil
+			// Last: a prep worker may hold an earlier offer of t.
+			t.claim.Store(!prep)
 			order <- t
 			if prep {
 				work <- t
@@ -367,6 +388,7 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 				<-f.slots
 				t := <-free
 				t.job, t.i, t.prep, t.err = nil, -1, false, err
+				t.claim.Store(true)
 				order <- t
 				t.done <- struct{}{}
 				return
@@ -435,11 +457,14 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 		}()
 	}
 	if cfg.Workers > 1 {
-		half, halfDone := make(chan halfJob), make(chan struct{})
+		half, halfDone := make(chan halfJob, 1), make(chan struct{})
 		f.half, f.halfDone = half, halfDone
 		defer close(half)
 		go func() {
 			for j := range half {
+				if !f.halfClaim.CompareAndSwap(j.claim, j.claim|1) {
+					continue // block() decided it already
+				}
 				f.decideHalf(1, j.rw, j.hs, j.rows, j.out)
 				halfDone <- struct{}{}
 			}
@@ -448,7 +473,16 @@ func (f *folder) run(ctx context.Context, cfg *Config, win []Segment, done func(
 	failed := false
 	var started []*segJob
 	for t := range order {
-		<-t.done
+		// A block no prep worker has taken yet is prepped here: the
+		// workers' threads may be slow to wake (see block), and every
+		// block waits for this one.
+		if t.prep && t.claim.CompareAndSwap(false, true) {
+			if !failed {
+				t.err = f.prep(t)
+			}
+		} else {
+			<-t.done
+		}
 		j := t.job
 		if j != nil && t.i < 0 && j.started {
 			waits.Add(1)
@@ -711,9 +745,24 @@ func (f *folder) block(sc *scanner, t *blockTask, op tableOp) bool {
 	}
 	if op == tableNone {
 	} else if f.half != nil && rw.n >= 1024 {
-		f.half <- halfJob{rw: rw, hs: hs, rows: rowsOf[1], out: &upper}
+		// Offered to f.half, and decided here after the lower half if
+		// f.half has not taken it by then: waking the goroutine's thread
+		// can take longer than the half (the system may start it late,
+		// or on this core), and every block waits for this one.
+		f.halfGen += 2
+		claim := f.halfGen
+		f.halfClaim.Store(claim)
+		select {
+		case <-f.half: // a block's offer f.half never took
+		default:
+		}
+		f.half <- halfJob{claim: claim, rw: rw, hs: hs, rows: rowsOf[1], out: &upper}
 		f.decideHalf(0, rw, hs, rowsOf[0], &lower)
-		<-f.halfDone
+		if f.halfClaim.CompareAndSwap(claim, claim|1) {
+			f.decideHalf(1, rw, hs, rowsOf[1], &upper)
+		} else {
+			<-f.halfDone
+		}
 	} else {
 		f.decideHalf(0, rw, hs, rowsOf[0], &lower)
 		f.decideHalf(1, rw, hs, rowsOf[1], &upper)
@@ -805,12 +854,15 @@ func (h *halfResult) count(rw *rows, keyed []int32, lo, end uint64) {
 	}
 }
 
-// halfJob asks f.half to decide the upper half of a block.
+// halfJob offers f.half the upper half of a block, to decide if it
+// takes it first: if it turns folder.halfClaim from claim (even) to
+// claim|1.
 type halfJob struct {
-	rw   *rows
-	hs   []hashKey
-	rows []int32
-	out  *halfResult
+	claim uint64
+	rw    *rows
+	hs    []hashKey
+	rows  []int32
+	out   *halfResult
 }
 
 // decideHalf decides the rows of half h, rowsOf (ascending; half 0:

@@ -7,8 +7,10 @@ import (
 	"io"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
 
@@ -205,6 +207,59 @@ func rowOf(groups [][][]row, q uint64) row {
 		}
 	}
 	return row{}
+}
+
+// TestRunLateWorkers: with prep workers that take their offers late,
+// or on one thread, the fold preps most blocks and decides both halves
+// of each itself, before the workers it offered them to run
+// (folder.run, folder.block), and the workers then meet offers taken
+// back, of tasks since offered again, perhaps as segment ends: the
+// files written are those of a pass whose workers keep up.
+func TestRunLateWorkers(t *testing.T) {
+	for seed := range uint64(3) {
+		rng := rand.New(rand.NewPCG(seed, 11))
+		groups, _ := rowGroups(rng, 4, 3, 2048, func(r *row) {
+			switch x := rng.IntN(100); {
+			case x < 60:
+				r.key = fmt.Sprintf("k%d", rng.IntN(3000))
+			case x < 99:
+				r.op, r.key = OpDelete, fmt.Sprintf("k%d", rng.IntN(3000))
+			default:
+				r.op = OpDrop
+			}
+		})
+		pass := func(two TwoPhaseMode) [][]byte {
+			fsys := vfs.NewMem()
+			_ = fsys.MkdirAll("s", 0o755)
+			var ss []Segment
+			for i, sg := range groups {
+				ss = append(ss, writeSeg(t, fsys, fmt.Sprintf("s/%02d.seg", i), sg...))
+			}
+			if _, err := Run(context.Background(), Config{FS: fsys, Dir: "s", Segments: ss, Workers: 2, TwoPhase: two}); err != nil {
+				t.Fatal(err)
+			}
+			var bs [][]byte
+			for _, s := range ss {
+				bs = append(bs, fileBytes(t, fsys, s.Path))
+			}
+			return bs
+		}
+		want := pass(TwoPhaseNever)
+		workerLate = func() { time.Sleep(100 * time.Microsecond) }
+		for i := range 8 {
+			two := []TwoPhaseMode{TwoPhaseNever, TwoPhaseAlways}[i%2]
+			procs := runtime.GOMAXPROCS(0)
+			if i >= 4 {
+				runtime.GOMAXPROCS(1)
+			}
+			got := pass(two)
+			runtime.GOMAXPROCS(procs)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("seed %d, pass %d (two-phase %d, one thread %v): the files differ", seed, i, two, i >= 4)
+			}
+		}
+		workerLate = nil
+	}
 }
 
 // TestRunSingleHeldBytes: however few re-encoded blocks the pass may
