@@ -53,6 +53,11 @@ type Column struct {
 	Strs  []string
 	Dict  codec.Strings
 	Codes []int32
+	// Ascending, set by decoding, says the present values of a String
+	// or Bytes column strictly increase in row order, as their front
+	// coding tells (codec.Decoder.Ascending); false when they do not, or
+	// it does not tell. Encoders ignore it.
+	Ascending bool
 }
 
 // Len returns the number of rows the column holds.

@@ -273,7 +273,7 @@ func (d *Decoder) decodeBody(dst *Column, body []byte) error {
 	// dst may have held a column of another type (scratch reused across
 	// blocks): only the slice of its type may hold values, so that
 	// consumers that take every non-empty slice (pick) see its rows only.
-	dst.Strs = nil
+	dst.Strs, dst.Ascending = nil, false
 	dst.Ints, dst.Floats, dst.Bools, dst.Codes = dst.Ints[:0], dst.Floats[:0], dst.Bools[:0], dst.Codes[:0]
 	if dst.Type != String && dst.Type != Bytes {
 		dst.Dict.Data, dst.Dict.Offsets = dst.Dict.Data[:0], dst.Dict.Offsets[:0]
@@ -306,6 +306,7 @@ func (d *Decoder) decodeBody(dst *Column, body []byte) error {
 			return corrupt("values", off, fmt.Errorf("string encoding %v in a block of version %d", codec.StringPrefix, d.version))
 		}
 		dst.Codes, n, err = d.codec.DecodeStrings(&dst.Dict, dst.Codes, vals, present, MaxColumnBytes)
+		dst.Ascending = err == nil && d.codec.Ascending()
 		if err == nil && present != rows {
 			dst.Codes = spread(dst.Codes, dst.Valid)
 		}

@@ -412,3 +412,39 @@ func TestEncodeFilteredOmitNull(t *testing.T) {
 		t.Fatal("filtering after an OmitNull block writes other bytes")
 	}
 }
+
+// TestColumnAscending: decoding tells a front-coded String column whose
+// present values strictly increase (keys that grow, with nulls between
+// them), and no other column; a column decoded into scratch that held
+// one does not keep the flag.
+func TestColumnAscending(t *testing.T) {
+	const n = 3000
+	b := Block{Rows: n, Columns: []Column{
+		{Name: "key", Type: String, Valid: make([]bool, n)},
+		{Name: "same", Type: String}, // in a dictionary
+		{Name: "down", Type: String},
+		{Name: "v", Type: Int64},
+	}}
+	for r := range n {
+		b.Columns[0].Strs = append(b.Columns[0].Strs, fmt.Sprintf("obj%08d", r))
+		b.Columns[0].Valid[r] = r%5 != 3
+		b.Columns[1].Strs = append(b.Columns[1].Strs, fmt.Sprintf("obj%08d", r/2)) // each key twice
+		b.Columns[2].Strs = append(b.Columns[2].Strs, fmt.Sprintf("obj%08d", n-r))
+		b.Columns[3].Ints = append(b.Columns[3].Ints, int64(r))
+	}
+	var enc Encoder
+	_, d := encodeFor(t, &enc, &b, &Options{Compression: CompressZstd})
+	var col Column
+	for _, i := range []int{0, 3, 0, 1, 0, 2} { // each after the ascending one
+		want := i == 0
+		if err := d.Column(i, &col); err != nil {
+			t.Fatal(err)
+		}
+		if (i == 0 || i == 2) && d.Hint(i).Encoding != uint8(codec.StringPrefix) {
+			t.Fatalf("column %s is not front coded: %v", b.Columns[i].Name, codec.StringEncoding(d.Hint(i).Encoding))
+		}
+		if col.Ascending != want {
+			t.Fatalf("column %s: Ascending %v, want %v", b.Columns[i].Name, col.Ascending, want)
+		}
+	}
+}

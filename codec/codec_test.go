@@ -885,6 +885,9 @@ func TestStringsPrefix(t *testing.T) {
 				t.Fatalf("consumed %d of %d, err %v", k, len(buf), err)
 			}
 			checkStrings(t, "prefix", &dict, codes, tc.vals)
+			if got, want := d.Ascending(), increasing(tc.vals); got != want {
+				t.Fatalf("Ascending %v, the values strictly increase: %v", got, want)
+			}
 			var half []int32
 			var want []string
 			for i, code := range c2 {
@@ -899,6 +902,9 @@ func TestStringsPrefix(t *testing.T) {
 				t.Fatalf("subset: consumed %d of %d, err %v", k, len(buf), err)
 			}
 			checkStrings(t, "prefix subset", &dict, codes, want)
+			if got, inc := d.Ascending(), increasing(want); got != inc {
+				t.Fatalf("subset: Ascending %v, the values strictly increase: %v", got, inc)
+			}
 		})
 	}
 	must := map[string]bool{"sequential keys": true, "sorted paths": true, "distinct": true, // "obj/000…"
@@ -917,6 +923,65 @@ func TestStringsPrefix(t *testing.T) {
 				t.Errorf("%s: front coded %d bytes, plain %d", tc.name, len(auto), len(p))
 			}
 			t.Logf("%s: front coded %d bytes, plain %d", tc.name, len(auto), len(p))
+		}
+	}
+}
+
+// increasing reports whether vals strictly increase.
+func increasing(vals []string) bool {
+	for i := 1; i < len(vals); i++ {
+		if vals[i-1] >= vals[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestStringsAscending: Ascending tells front-coded values that
+// strictly increase, one against its prefix or its extension included,
+// and no other encoding's.
+func TestStringsAscending(t *testing.T) {
+	var c Encoder
+	var d Decoder
+	var dict Strings
+	for _, vals := range [][]string{
+		{"a", "ab", "abc", "b", "ba"}, // each extends or passes the one before
+		{"ab", "a"},                   // a prefix after its extension
+		{"a", "a"},                    // equal
+		{"obj1", "obj3", "obj2"},
+		{"", "a", "b"},
+		{"x"},
+		{},
+		{"k\xff", "k\xff\x00", "l"},
+	} {
+		d2, c2 := dictOf(vals)
+		for _, e := range []StringEncoding{StringPrefix, StringPlain, StringDict} {
+			buf := c.AppendStringsAs(nil, &d2, c2, e)
+			if _, _, err := d.DecodeStrings(&dict, nil, buf, len(vals), 1<<20); err != nil {
+				t.Fatal(err)
+			}
+			if want := e == StringPrefix && increasing(vals); d.Ascending() != want {
+				t.Errorf("%q as %v: Ascending %v, want %v", vals, e, d.Ascending(), want)
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 3))
+	for range 300 {
+		vals := make([]string, 1+rng.IntN(50))
+		for i := range vals {
+			vals[i] = fmt.Sprintf("k%0*d", 1+rng.IntN(3), rng.IntN(2000))
+		}
+		if rng.IntN(2) == 0 {
+			slices.Sort(vals)
+			vals = slices.Compact(vals)
+		}
+		d2, c2 := dictOf(vals)
+		buf := c.AppendStringsAs(nil, &d2, c2, StringPrefix)
+		if _, _, err := d.DecodeStrings(&dict, nil, buf, len(vals), 1<<20); err != nil {
+			t.Fatal(err)
+		}
+		if d.Ascending() != increasing(vals) {
+			t.Fatalf("%q: Ascending %v", vals, d.Ascending())
 		}
 	}
 }

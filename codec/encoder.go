@@ -28,7 +28,10 @@ type Encoder struct {
 // it is not safe for concurrent use.
 type Decoder struct {
 	nested NestedInts // of the last DecodeStrings
-	ints   []int64
+	// ascending: the last DecodeStrings found its values strictly
+	// increasing (see Ascending)
+	ascending bool
+	ints      []int64
 	lens   []int64
 	sufs   []int64
 	gaps   []int64

@@ -70,6 +70,28 @@ func buildFront(buf, data []byte, lens, sufs []int64, offs []int32) {
 	}
 }
 
+// frontAscending reports whether the front-coded values buf[offs[i]:
+// offs[i+1]], value i sharing its first lens[i] bytes with value i-1,
+// strictly increase: each is longer than the prefix it shares and,
+// unless that is the whole value before it, has a greater byte after
+// it (an equal byte, a prefix shorter than the common one, is not told:
+// false).
+func frontAscending(buf []byte, offs []int32, lens []int64) bool {
+	for i := 1; i < len(lens); i++ {
+		p := int(lens[i])
+		prev, cur := buf[offs[i-1]:offs[i]], buf[offs[i]:offs[i+1]]
+		if len(cur) == p || (p < len(prev) && cur[p] <= prev[p]) {
+			return false
+		}
+	}
+	return true
+}
+
+// Ascending reports whether the values the last DecodeStrings decoded
+// strictly increase, bytewise, as their front coding tells it
+// (StringPrefix); false when they do not, or it does not tell.
+func (c *Decoder) Ascending() bool { return c.ascending }
+
 // frontWords returns the 16 bytes (two little-endian words) of the
 // first p bytes (p < 16) of the value lo, hi followed by the suffix
 // slo, shi.
@@ -200,6 +222,7 @@ func (c *Decoder) decodePrefix(dict *Strings, codes []int32, r *reader, n, maxBy
 	dict.Offsets = slices.Grow(dict.Offsets, n)[:base+n]
 	buildFront(buf, data, c.lens, c.sufs, dict.Offsets[base:])
 	dict.Data = buf[:total]
+	c.ascending = frontAscending(dict.Data, dict.Offsets[base-1:], c.lens)
 	codes = grow(codes, n)
 	for i := range codes {
 		codes[i] = int32(i)

@@ -239,7 +239,7 @@ func (c *Decoder) DecodeStrings(dict *Strings, codes []int32, src []byte, n, max
 	}
 	dict.Reset()
 	codes = codes[:0]
-	c.nested = NestedInts{}
+	c.nested, c.ascending = NestedInts{}, false
 	r := reader{buf: src, section: "strings"}
 	e := StringEncoding(r.byte())
 	r.enc = e

@@ -660,7 +660,7 @@ func (f *folder) prep(t *blockTask) error {
 		t.hs[k] = hashKey{}
 		if op := rw.op[k]; (op == OpPut || op == OpDelete) && uint64(rw.seq[k]) <= end {
 			if key := rw.keyAt(k); len(key) > 0 {
-				if prev != nil && bytes.Compare(prev, key) >= 0 {
+				if !rw.kc.Ascending && prev != nil && bytes.Compare(prev, key) >= 0 {
 					t.sorted = false
 				}
 				prev = key

@@ -132,10 +132,11 @@ func (f *folder) lookupOnly(j *segJob, i int) bool {
 // (prep's sorted).
 func keyedRows(rw *rows, end uint64, dst []int32) ([]int32, bool) {
 	var prev []byte
+	ascending := rw.kc.Ascending // every key above the one before: no compare
 	for k := range rw.n {
 		if op := rw.op[k]; (op == OpPut || op == OpDelete) && uint64(rw.seq[k]) <= end {
 			if key := rw.keyAt(k); len(key) > 0 {
-				if prev != nil && bytes.Compare(prev, key) >= 0 {
+				if !ascending && prev != nil && bytes.Compare(prev, key) >= 0 {
 					return dst, false
 				}
 				prev = key
