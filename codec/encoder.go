@@ -32,10 +32,10 @@ type Decoder struct {
 	// increasing (see Ascending)
 	ascending bool
 	ints      []int64
-	lens   []int64
-	sufs   []int64
-	gaps   []int64
-	diffs  []int64
+	lens      []int64
+	sufs      []int64
+	gaps      []int64
+	diffs     []int64
 }
 
 // NestedInts are the encodings of the two int sequences a string encoding
