@@ -1003,6 +1003,17 @@ func FuzzDecodeStrings(f *testing.F) {
 		if (codec.StringEncoding(data[0]) == codec.StringPlain || front) && dict.Len() != n {
 			t.Fatalf("%v: %d dictionary entries for %d values", codec.StringEncoding(data[0]), dict.Len(), n)
 		}
+		// Ascending only ever tells the truth, and only of front coding.
+		if d.Ascending() {
+			if !front {
+				t.Fatalf("%v: Ascending", codec.StringEncoding(data[0]))
+			}
+			for i := 1; i < n; i++ {
+				if vals[i-1] >= vals[i] {
+					t.Fatalf("Ascending, yet value %d (%q) is not above value %d (%q)", i, vals[i], i-1, vals[i-1])
+				}
+			}
+		}
 		var c codec.Encoder
 		for _, re := range [][]byte{c.AppendStrings(nil, vals), c.AppendDict(nil, &dict, codes), c.AppendStringsAs(nil, &dict, codes, codec.StringPrefix)} {
 			var back codec.Strings
