@@ -1,12 +1,16 @@
 package chunk
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/tsqdb/tsq/codec"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/tsqdb/tsq/codec"
 )
 
 // TestEncodeFiltered: filtering a block writes the same bytes as
@@ -446,5 +450,50 @@ func TestColumnAscending(t *testing.T) {
 		if col.Ascending != want {
 			t.Fatalf("column %s: Ascending %v, want %v", b.Columns[i].Name, col.Ascending, want)
 		}
+	}
+}
+
+// TestEncodeFilteredRawFloatsCorrupt: a raw float column whose body is
+// 8 bytes short (the header moved them to the next column, the block
+// resealed) is an error naming the column, not a panic or a block.
+func TestEncodeFilteredRawFloatsCorrupt(t *testing.T) {
+	const n = 100
+	rng := rand.New(rand.NewPCG(5, 5))
+	b := Block{Rows: n, Columns: []Column{{Name: "fl", Type: Float64}, {Name: "gx", Type: Int64}}}
+	for range n {
+		b.Columns[0].Floats = append(b.Columns[0].Floats, rng.NormFloat64())
+		b.Columns[1].Ints = append(b.Columns[1].Ints, rng.Int64())
+	}
+	var enc Encoder
+	buf, d := encodeFor(t, &enc, &b, nil)
+	if !d.plainNoNulls(0) {
+		t.Fatalf("the float column is not raw: %+v", d.Info(0))
+	}
+	// The caller holds the int column decoded (as compaction holds its
+	// record columns): only the float column is read from the block.
+	var gx Column
+	if err := d.Column(1, &gx); err != nil {
+		t.Fatal(err)
+	}
+	// Each name is followed by its type, compression and stored length.
+	shift := func(name string, by int) {
+		at := bytes.Index(buf, []byte(name)) + len(name) + 2
+		v, k := binary.Uvarint(buf[at:])
+		if w := binary.PutUvarint(make([]byte, 10), uint64(int(v)+by)); w != k {
+			t.Fatalf("%s: stored length %d changes size", name, v)
+		}
+		binary.PutUvarint(buf[at:], uint64(int(v)+by))
+	}
+	shift("fl", -8)
+	shift("gx", 8)
+	reseal(buf)
+	var bad Decoder
+	if err := bad.Reset(buf); err != nil {
+		t.Fatalf("the resealed block does not open: %v", err)
+	}
+	keep := []int32{0, 1, 2, 50, 99}
+	out, err := enc.EncodeFiltered(nil, &bad, keep, []*Column{nil, &gx})
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), `column fl`) || out != nil {
+		t.Fatalf("got %d bytes, %v", len(out), err)
 	}
 }

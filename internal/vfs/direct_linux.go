@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"os"
-	"path/filepath"
 	"sync"
 	"unsafe"
 
@@ -42,7 +41,9 @@ func (o osFS) createNewDirect(name string) (File, error) {
 	if !setDirect(osf, true) {
 		return f, nil
 	}
-	return &directFile{f: osf, buf: directBufs.Get().(*[]byte)}, nil
+	d := &directFile{pendingFile: pendingFile{f: osf}, buf: directBufs.Get().(*[]byte)}
+	d.ready = d.settle
+	return d, nil
 }
 
 // setDirect sets or clears O_DIRECT on f and reports whether it could.
@@ -77,11 +78,10 @@ func setDirect(f *os.File, on bool) bool {
 // one. Its offset is its own (every write is positioned), shared by Read
 // and Write as an *os.File's is. Not safe for concurrent use.
 type directFile struct {
-	f   *os.File
-	buf *[]byte // pooled aligned buffer; nil once settled
-	n   int     // bytes pending in *buf, at file offset off
-	off int64   // where the next byte written goes
-	err error   // first write failure; sticky
+	pendingFile         // f, and off: where the next byte written goes
+	buf         *[]byte // pooled aligned buffer; nil once settled
+	n           int     // bytes pending in *buf, at file offset off
+	err         error   // first write failure; sticky
 }
 
 func (d *directFile) Write(p []byte) (int, error) {
@@ -194,35 +194,3 @@ func (d *directFile) Sync() error {
 func (d *directFile) Close() error {
 	return errors.Join(d.settle(), d.f.Close())
 }
-
-func (d *directFile) Read(p []byte) (int, error) {
-	if err := d.settle(); err != nil {
-		return 0, err
-	}
-	n, err := d.f.ReadAt(p, d.off)
-	d.off += int64(n)
-	return n, err
-}
-
-func (d *directFile) ReadAt(p []byte, off int64) (int, error) {
-	if err := d.settle(); err != nil {
-		return 0, err
-	}
-	return d.f.ReadAt(p, off)
-}
-
-func (d *directFile) Stat() (os.FileInfo, error) {
-	if err := d.settle(); err != nil {
-		return nil, err
-	}
-	return d.f.Stat()
-}
-
-func (d *directFile) Truncate(size int64) error {
-	if err := d.settle(); err != nil {
-		return err
-	}
-	return d.f.Truncate(size)
-}
-
-func (d *directFile) Name() string { return filepath.Clean(d.f.Name()) }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"os"
-	"path/filepath"
 	"sync"
 
 	"golang.org/x/sys/unix"
@@ -29,7 +28,9 @@ func newUncached(o osFS, name string, refused bool) (File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &uncachedFile{f: f.(*os.File), buf: uncachedBufs.Get().(*[]byte), refused: refused}, nil
+	u := &uncachedFile{pendingFile: pendingFile{f: f.(*os.File)}, buf: uncachedBufs.Get().(*[]byte), refused: refused}
+	u.ready = u.flush
+	return u, nil
 }
 
 // uncachedFile is an OS file written through a buffer, each full buffer
@@ -40,13 +41,12 @@ func newUncached(o osFS, name string, refused bool) (File, error) {
 // (refused). Its offset is its own, shared by Read and Write as an
 // *os.File's is. Not safe for concurrent use.
 type uncachedFile struct {
-	f       *os.File
-	buf     *[]byte // pooled; nil once closed
-	n       int     // bytes pending in *buf, at file offset off
-	off     int64   // where the next byte written goes
-	refused bool    // RWF_DONTCACHE refused: written through the cache
-	dropped int64   // refused: pages before it were asked to leave the cache
-	err     error   // first write failure; sticky
+	pendingFile         // f, and off: where the next byte written goes
+	buf         *[]byte // pooled; nil once closed
+	n           int     // bytes pending in *buf, at file offset off
+	refused     bool    // RWF_DONTCACHE refused: written through the cache
+	dropped     int64   // refused: pages before it were asked to leave the cache
+	err         error   // first write failure; sticky
 }
 
 func (u *uncachedFile) Write(p []byte) (int, error) {
@@ -210,35 +210,3 @@ func (u *uncachedFile) Close() error {
 	}
 	return errors.Join(err, u.f.Close())
 }
-
-func (u *uncachedFile) Read(p []byte) (int, error) {
-	if err := u.flush(); err != nil {
-		return 0, err
-	}
-	n, err := u.f.ReadAt(p, u.off)
-	u.off += int64(n)
-	return n, err
-}
-
-func (u *uncachedFile) ReadAt(p []byte, off int64) (int, error) {
-	if err := u.flush(); err != nil {
-		return 0, err
-	}
-	return u.f.ReadAt(p, off)
-}
-
-func (u *uncachedFile) Stat() (os.FileInfo, error) {
-	if err := u.flush(); err != nil {
-		return nil, err
-	}
-	return u.f.Stat()
-}
-
-func (u *uncachedFile) Truncate(size int64) error {
-	if err := u.flush(); err != nil {
-		return err
-	}
-	return u.f.Truncate(size)
-}
-
-func (u *uncachedFile) Name() string { return filepath.Clean(u.f.Name()) }
