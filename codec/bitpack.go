@@ -56,17 +56,8 @@ func plan(m []int64, d divisor, prevW int) miniPlan {
 		// exceptions, nor does one no wider than its predecessor's plan
 		// plus a bit: outliers show as a sudden jump in width.
 		lo, hi := minMax(m)
-		monotone := false
-		if n < 8 || isSorted5(m[0], m[n/4], m[n/2], m[3*n/4], m[n-1]) {
-			rises, falls := 0, 0
-			for i := 1; i < len(m); i++ {
-				rises += b2i(m[i] > m[i-1])
-				falls += b2i(m[i] < m[i-1])
-			}
-			monotone = rises == 0 || falls == 0
-		}
 		w := uint(bits.Len64(d.div(uint64(hi - lo))))
-		if monotone || w <= 4 || int(w) <= prevW+1 {
+		if w <= 4 || int(w) <= prevW+1 || monotone(m) {
 			return miniPlan{lo: lo, hi: hi, w: w, whole: true, size: headerSize(lo) + (n*int(w)+7)/8}
 		}
 	}
@@ -80,25 +71,35 @@ func plan(m []int64, d divisor, prevW int) miniPlan {
 	forced := 0                    // values that g does not divide
 	bl, tl := bot[last], top[last] // entry thresholds, kept in registers
 	one := d.one                   // kept in a register
-	for _, v := range m {
+	for i := 0; i < len(m); i++ {
+		v := m[i]
+		if one && i+4 <= len(m) {
+			// Four at a time while none enters either list (most
+			// values once the lists are full): two branches for four.
+			q := m[i : i+4 : i+4]
+			if min(q[0], q[1], q[2], q[3]) >= bl && max(q[0], q[1], q[2], q[3]) <= tl {
+				i += 3
+				continue
+			}
+		}
 		if !one && !d.divides(uint64(v)) {
 			forced++
 			continue
 		}
 		if v < bl {
-			i := last
-			for ; i > 0 && v < bot[i-1]; i-- {
-				bot[i] = bot[i-1]
+			k := last
+			for ; k > 0 && v < bot[k-1]; k-- {
+				bot[k] = bot[k-1]
 			}
-			bot[i] = v
+			bot[k] = v
 			bl = bot[last]
 		}
 		if v > tl {
-			i := last
-			for ; i > 0 && v > top[i-1]; i-- {
-				top[i] = top[i-1]
+			k := last
+			for ; k > 0 && v > top[k-1]; k-- {
+				top[k] = top[k-1]
 			}
-			top[i] = v
+			top[k] = v
 			tl = top[last]
 		}
 	}
@@ -157,6 +158,21 @@ func minMaxGo(m []int64) (lo, hi int64) {
 		lo0, hi0 = min(lo0, m[i]), max(hi0, m[i])
 	}
 	return min(lo0, lo1), max(hi0, hi1)
+}
+
+// monotone reports whether m never falls or never rises. Five samples
+// rule most miniblocks out before the full check.
+func monotone(m []int64) bool {
+	n := len(m)
+	if n >= 8 && !isSorted5(m[0], m[n/4], m[n/2], m[3*n/4], m[n-1]) {
+		return false
+	}
+	rises, falls := 0, 0
+	for i := 1; i < n; i++ {
+		rises += b2i(m[i] > m[i-1])
+		falls += b2i(m[i] < m[i-1])
+	}
+	return rises == 0 || falls == 0
 }
 
 // b2i is 1 for true, 0 for false, without a branch.

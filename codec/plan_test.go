@@ -7,8 +7,8 @@ import (
 )
 
 // TestPlanRef holds plan to planRef (plan_ref_test.go, its previous
-// form) on noisy, spiky, trending and divisor-sharing miniblocks, with and
-// without a previous width.
+// form) on noisy, spiky, trending, sorted, near-constant and
+// divisor-sharing miniblocks, with and without a previous width.
 func TestPlanRef(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	for trial := range 30000 {
@@ -18,8 +18,16 @@ func TestPlanRef(t *testing.T) {
 		width := rng.IntN(40)
 		for i := range m {
 			m[i] = (rng.Int64N(1<<width+1) - 1<<width/2) * g
-			if trial%3 == 0 {
+			switch trial % 6 {
+			case 0:
 				m[i] += int64(i) * 5 * g // trend
+			case 1: // sorted, rising or falling: the monotone shortcut
+				m[i] = int64(i) << width * g
+				if trial%12 == 1 {
+					m[i] = -m[i]
+				}
+			case 2: // one value but for a few spikes
+				m[i] = g
 			}
 			switch rng.IntN(30) {
 			case 0:

@@ -13,7 +13,9 @@ import (
 // less to do.
 
 // sharedPrefix returns the length of the common prefix of a and b,
-// comparing 8 bytes at a time.
+// comparing 8 bytes at a time; the last 1-7 bytes of a value of 8 or
+// more are compared as the word ending at its end, whose bytes before
+// them are known equal.
 func sharedPrefix[S string | []byte](a, b S) int {
 	n := min(len(a), len(b))
 	i := 0
@@ -21,6 +23,15 @@ func sharedPrefix[S string | []byte](a, b S) int {
 		if x := load64(a[i:]) ^ load64(b[i:]); x != 0 {
 			return i + bits.TrailingZeros64(x)/8
 		}
+	}
+	if i == n {
+		return n
+	}
+	if n >= 8 {
+		if x := load64(a[n-8:]) ^ load64(b[n-8:]); x != 0 {
+			return n - 8 + bits.TrailingZeros64(x)/8
+		}
+		return n
 	}
 	for i < n && a[i] == b[i] {
 		i++

@@ -170,16 +170,46 @@ func (c *Encoder) sampledDistinct(src []string) bool {
 // entry, else the used entries in order of first use (a column filtered by
 // compaction keeps no value of the rows it left out).
 func (c *Encoder) AppendDict(dst []byte, dict *Strings, codes []int32) []byte {
-	if !c.allUsed(dict.Len(), codes) {
-		c.dense.Reset()
-		c.codes32 = grow(c.codes32, len(codes))
-		for i, code := range codes {
-			if c.remap[code] == int32(c.dense.Len()) {
-				c.dense.Append(dict.At(int(code)))
-			}
-			c.codes32[i] = c.remap[code]
+	// The entries are numbered in order of first use, and the codes
+	// written so numbered, until every entry is seen: the codes are then
+	// written as they are, and the dictionary too.
+	n := dict.Len()
+	c.remap = grow(c.remap, n)
+	for i := range c.remap {
+		c.remap[i] = -1
+	}
+	c.codes = grow(c.codes, len(codes))
+	next, same := int32(0), true // same: every entry numbered as it is
+	i := 0
+	for ; i < len(codes) && int(next) < n; i++ {
+		r := c.remap[codes[i]]
+		if r < 0 {
+			r = next
+			c.remap[codes[i]] = r
+			same = same && r == codes[i]
+			next++
 		}
-		dict, codes = &c.dense, c.codes32
+		c.codes[i] = int64(r)
+	}
+	if int(next) == n { // every entry used
+		if !same {
+			i = 0
+		}
+		for ; i < len(codes); i++ {
+			c.codes[i] = int64(codes[i])
+		}
+	} else { // the used entries, in order of first use
+		c.codes32 = grow(c.codes32, int(next))
+		for e, r := range c.remap {
+			if r >= 0 {
+				c.codes32[r] = int32(e)
+			}
+		}
+		c.dense.Reset()
+		for _, e := range c.codes32 {
+			c.dense.Append(dict.At(int(e)))
+		}
+		dict = &c.dense
 	}
 	dst = append(dst, byte(StringDict))
 	dst = appendUvarint(dst, uint64(dict.Len()))
@@ -191,31 +221,7 @@ func (c *Encoder) AppendDict(dst []byte, dict *Strings, codes []int32) []byte {
 	if dict.Len() > 0 {
 		dst = append(dst, dict.Data[:dict.Offsets[dict.Len()]]...)
 	}
-	c.codes = grow(c.codes, len(codes))
-	for i, v := range codes {
-		c.codes[i] = int64(v)
-	}
 	return c.appendNested(dst, c.codes, 1)
-}
-
-// allUsed reports whether codes use every entry of a dictionary of n
-// entries; when not, c.remap[e] is entry e's place among the used ones
-// in order of first use (-1: unused).
-func (c *Encoder) allUsed(n int, codes []int32) bool {
-	c.remap = grow(c.remap, n)
-	for i := range c.remap {
-		c.remap[i] = -1
-	}
-	next := int32(0)
-	for _, code := range codes {
-		if c.remap[code] < 0 {
-			c.remap[code] = next
-			if next++; int(next) == n {
-				return true // every entry seen
-			}
-		}
-	}
-	return n == 0
 }
 
 func (c *Encoder) appendStringList(dst []byte, src []string) []byte {
