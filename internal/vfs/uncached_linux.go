@@ -49,12 +49,28 @@ type uncachedFile struct {
 	err         error   // first write failure; sticky
 }
 
+// passLen is the write size from which Write hands p to the system
+// from where it lies, behind what the buffer holds, instead of copying it
+// into the buffer first: a re-encoded block (hundreds of KiB) is written
+// without the copy.
+const passLen = 64 << 10
+
+// pageLen is the page size writes end on: a write that ended inside a
+// page would leave the page to be written again by the next, after its
+// writeback may have dropped it from the cache (a read of it back).
+const pageLen = 4096
+
 func (u *uncachedFile) Write(p []byte) (int, error) {
 	if u.err != nil {
 		return 0, u.err
 	}
 	if u.buf == nil {
 		return 0, os.ErrClosed
+	}
+	if len(p) >= passLen && !u.refused {
+		if n, taken, err := u.writePast(p); taken {
+			return n, err
+		}
 	}
 	done := 0
 	for done < len(p) {
@@ -68,6 +84,34 @@ func (u *uncachedFile) Write(p []byte) (int, error) {
 		}
 	}
 	return done, nil
+}
+
+// writePast writes what the buffer holds and p up to the last page
+// boundary they reach in one pwritev2 with RWF_DONTCACHE, and buffers
+// the rest of p (under a page). It reports false, having written
+// nothing, when the system refuses the flag (u.refused is then set).
+func (u *uncachedFile) writePast(p []byte) (n int, taken bool, err error) {
+	end := (u.off + int64(u.n) + int64(len(p))) &^ (pageLen - 1)
+	k := int(end - u.off - int64(u.n)) // of p, written now: more than 0 (len(p) > pageLen)
+	held := u.n
+	w, err := writeDontcache(u.f, u.off, (*u.buf)[:held], p[:k])
+	if w == 0 && err != nil && dontcacheRefused(err) {
+		u.refused = true
+		return 0, false, nil
+	}
+	u.off += int64(w)
+	if w < held { // failed within the buffered bytes
+		u.n = copy(*u.buf, (*u.buf)[w:held])
+		u.err = err
+		return 0, true, err
+	}
+	u.n = 0
+	if err != nil {
+		u.err = err
+		return w - held, true, err
+	}
+	u.n = copy(*u.buf, p[k:])
+	return len(p), true, nil
 }
 
 // ReadFrom fills the buffer from r directly (a copy of frames from
@@ -106,7 +150,7 @@ func (u *uncachedFile) flush() error {
 	b := (*u.buf)[:u.n]
 	w, err := 0, error(nil)
 	if !u.refused {
-		w, err = writeDontcache(u.f, b, u.off)
+		w, err = writeDontcache(u.f, u.off, b, nil)
 		if w == 0 && dontcacheRefused(err) {
 			u.refused, err = true, nil
 		}
@@ -143,17 +187,23 @@ func (u *uncachedFile) dropBehind(off, n int64) {
 	}
 }
 
-// writeDontcache is pwritev2(RWF_DONTCACHE) of b at off, repeated until
-// b is written.
-func writeDontcache(f *os.File, b []byte, off int64) (n int, err error) {
+// writeDontcache is pwritev2(RWF_DONTCACHE) of a then b at off,
+// repeated until both are written; it returns the bytes written.
+func writeDontcache(f *os.File, off int64, a, b []byte) (n int, err error) {
 	c, err := f.SyscallConn()
 	if err != nil {
 		return 0, err
 	}
-	iov := [][]byte{nil}
+	var iovs [2][]byte
 	cerr := c.Control(func(fd uintptr) {
-		for n < len(b) {
-			iov[0] = b[n:]
+		for n < len(a)+len(b) {
+			iov := iovs[:0]
+			if n < len(a) {
+				iov = append(iov, a[n:])
+			}
+			if len(b) > 0 {
+				iov = append(iov, b[max(n-len(a), 0):])
+			}
 			k, werr := unix.Pwritev2(int(fd), iov, off+int64(n), unix.RWF_DONTCACHE)
 			switch {
 			case werr == unix.EINTR:

@@ -20,7 +20,9 @@ func newUncachedFile(t *testing.T, refused bool) (File, *uncachedFile, string) {
 
 // TestUncachedFileContent: writes of every size around the buffer, and
 // copies in by ReadFrom, come out byte for byte, with whole buffers
-// written as they fill and the rest at Sync; once synced, none of the
+// written as they fill, writes of passLen or more passed to the system
+// from where they lie (up to a page boundary), every write ending on a
+// page boundary, and the rest at Sync; once synced, none of the
 // file is left in the page cache (where the system says, see Resident),
 // whether the file system takes RWF_DONTCACHE or refuses it (then each
 // buffer is dropped a write behind and the whole file at Sync).
@@ -32,14 +34,25 @@ func TestUncachedFileContent(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(7, 7))
-			sizes := []int{0, 1, 4095, 4097, uncachedBufLen - 1, uncachedBufLen, uncachedBufLen + 1, 3*uncachedBufLen + 5}
+			sizes := []int{0, 1, 4095, 4097, uncachedBufLen - 1, uncachedBufLen, uncachedBufLen + 1, 3*uncachedBufLen + 5,
+				passLen - 1, passLen, passLen + 1, 2*passLen + pageLen - 1, 7}
 			for range 40 {
 				sizes = append(sizes, rng.IntN(70_000))
 			}
 			f, u, path := newUncachedFile(t, refused)
+			i, prev := 0, 0
 			want := writeSizes(t, f, u, rng, sizes, func(want []byte) {
-				if u.off%uncachedBufLen != 0 || u.off+int64(u.n) != int64(len(want)) {
+				n, written := len(want)-prev, i%3 != 2 // by Write, not ReadFrom
+				i, prev = i+1, len(want)
+				switch {
+				case u.off+int64(u.n) != int64(len(want)) || u.n >= uncachedBufLen:
 					t.Fatalf("after %d bytes: %d written, %d buffered", len(want), u.off, u.n)
+				case u.refused && u.off%uncachedBufLen != 0:
+					t.Fatalf("after %d bytes: %d written, not whole buffers", len(want), u.off)
+				case !u.refused && u.off%pageLen != 0:
+					t.Fatalf("after %d bytes: %d written, ending inside a page", len(want), u.off)
+				case !u.refused && written && n >= passLen && u.n >= pageLen:
+					t.Fatalf("a write of %d bytes went through the buffer: %d bytes held", n, u.n)
 				}
 			})
 			must(t, f.Sync())
@@ -72,12 +85,21 @@ func TestUncachedFileFlushes(t *testing.T) {
 }
 
 // TestUncachedFileFailure: a failed write is sticky, and Close still
-// closes the file and returns the buffer.
+// closes the file and returns the buffer, whether the failed write was
+// of a whole buffer or passed the system the buffered bytes with it.
 func TestUncachedFileFailure(t *testing.T) {
 	for _, refused := range []bool{false, true} {
-		f, u, _ := newUncachedFile(t, refused)
-		must(t, u.f.Close()) // every later write fails: the descriptor is gone
-		testWriteFailure(t, f, uncachedBufLen, func() bool { return u.buf == nil })
+		for _, held := range []int{0, 100} {
+			f, u, _ := newUncachedFile(t, refused)
+			if _, err := f.Write(make([]byte, held)); err != nil {
+				t.Fatal(err)
+			}
+			must(t, u.f.Close()) // every later write fails: the descriptor is gone
+			testWriteFailure(t, f, uncachedBufLen, func() bool { return u.buf == nil })
+			if u.off != 0 {
+				t.Fatalf("refused %v, %d bytes held: %d counted written", refused, held, u.off)
+			}
+		}
 	}
 }
 
