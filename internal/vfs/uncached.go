@@ -18,8 +18,9 @@ type uncachedCreator interface {
 // whose bytes are not about to be read: where the operating system can
 // (Linux 6.14 on, on file systems that have RWF_DONTCACHE), its writes
 // leave the page cache as they are written back, through a buffer of
-// 1 MiB so that each write covers whole pages but at the file's end.
-// Where the file system refuses the flag (or a sandbox the call), each
+// 1 MiB, or from the caller's bytes for a write of 64 KiB or more, each
+// write ending on a page boundary but at the file's end. Where the file
+// system refuses the flag (or a sandbox the call), each
 // buffer is written through the cache and dropped from it a write
 // later and once synced (StartWriteback, DropCache). Elsewhere it is CreateNew. The file
 // behaves as one from CreateNew in every other respect: Sync makes
