@@ -166,6 +166,11 @@ func (c *Encoder) appendPrefixStrings(dst []byte, src []string) []byte {
 // from the tag on. The suffixes are gathered in c.sufData as the prefixes
 // are found, and appended after the lengths in one copy.
 func (c *Encoder) appendPrefixCodes(dst []byte, dict *Strings, codes []int32) []byte {
+	if len(dict.front) > 0 && len(dict.front) == dict.Len() {
+		if out, ok := c.appendFrontPicked(dst, dict, codes); ok {
+			return out
+		}
+	}
 	c.lens, c.sufs = grow(c.lens, len(codes)), grow(c.sufs, len(codes))
 	var prev []byte
 	buf := c.sufData[:0]
@@ -187,6 +192,46 @@ func (c *Encoder) appendPrefixCodes(dst []byte, dict *Strings, codes []int32) []
 	dst = c.appendNested(dst, c.lens, 0)
 	dst = c.appendNested(dst, c.sufs, 1)
 	return append(dst, buf...)
+}
+
+// appendFrontPicked is appendPrefixCodes for codes that strictly
+// increase, of a dictionary whose values strictly increase and share
+// with the value before them the prefixes dict.front says (a decoded
+// front-coded column): in increasing values, the prefix value b shares
+// with value a < b is the least of those shared by the values a+1..b with
+// the value before them, so the prefixes are found without comparing a
+// byte (a filtered column: the kept rows' codes). The output is the
+// same. It reports false, having appended nothing, if codes do not
+// strictly increase.
+func (c *Encoder) appendFrontPicked(dst []byte, dict *Strings, codes []int32) ([]byte, bool) {
+	front, offs, data := dict.front, dict.Offsets, dict.Data
+	lens, sufs := grow(c.lens, len(codes))[:len(codes)], grow(c.sufs, len(codes))[:len(codes)]
+	c.lens, c.sufs = lens, sufs
+	// The values taken are distinct: their suffixes fit in len(data),
+	// and 16 bytes more let copyShort move them as whole words.
+	buf := slices.Grow(c.sufData[:0], len(data)+16)[:len(data)+16]
+	at, prev := 0, int32(-1)
+	for i, code := range codes {
+		if code <= prev || int(code) >= len(front) {
+			return dst, false
+		}
+		p := int32(0)
+		if prev >= 0 {
+			p = front[code]
+			for _, q := range front[prev+1 : code] {
+				p = min(p, q)
+			}
+		}
+		lo, hi := offs[code]+p, offs[code+1]
+		lens[i], sufs[i] = int64(p), int64(hi-lo)
+		at = copyShort(buf, at, data[lo:hi])
+		prev = code
+	}
+	c.sufData = buf[:at]
+	dst = append(dst, byte(StringPrefix))
+	dst = c.appendNested(dst, lens, 0)
+	dst = c.appendNested(dst, sufs, 1)
+	return append(dst, buf[:at]...), true
 }
 
 // decodePrefix decodes n front-coded values after the tag read by r
@@ -234,6 +279,11 @@ func (c *Decoder) decodePrefix(dict *Strings, codes []int32, r *reader, n, maxBy
 	buildFront(buf, data, c.lens, c.sufs, dict.Offsets[base:])
 	dict.Data = buf[:total]
 	c.ascending = frontAscending(dict.Data, dict.Offsets[base-1:], c.lens)
+	if c.ascending && base == 1 { // every value of dict is of this column
+		for _, p := range c.lens {
+			dict.front = append(dict.front, int32(p))
+		}
+	}
 	codes = grow(codes, n)
 	for i := range codes {
 		codes[i] = int32(i)

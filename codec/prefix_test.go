@@ -1,7 +1,12 @@
 package codec
 
 import (
+	"bytes"
+	"fmt"
+	"maps"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -36,6 +41,88 @@ func TestSharedPrefix(t *testing.T) {
 					t.Fatalf("strings of lengths %d, %d, first difference %d: got %d, want %d", la, lb, diff, got, want)
 				}
 			}
+		}
+	}
+}
+
+// TestAppendFrontPicked: values picked from a decoded front-coded column
+// whose values increase (codes increasing: a filter's kept rows) are
+// front coded from its prefix lengths as from comparing them, byte for
+// byte; codes that do not increase, and a dictionary refilled after
+// decoding, take the comparing path with the same output.
+func TestAppendFrontPicked(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var c Encoder
+	var d Decoder
+	for round := range 400 {
+		// Increasing values with shared prefixes of every length: from a
+		// small alphabet, some sequential keys, some long.
+		set := map[string]bool{}
+		for range 1 + rng.IntN(80) {
+			switch rng.IntN(3) {
+			case 0:
+				set[fmt.Sprintf("obj%08d", rng.IntN(3000))] = true
+			case 1:
+				b := make([]byte, rng.IntN(12))
+				for i := range b {
+					b[i] = "ab\xff"[rng.IntN(3)]
+				}
+				set[string(b)] = true
+			default:
+				set[strings.Repeat("x", rng.IntN(40))+fmt.Sprint(rng.IntN(50))] = true
+			}
+		}
+		vals := slices.Sorted(maps.Keys(set))
+		plain, _ := dictOf(vals)
+		var dict Strings
+		all := make([]int32, len(vals))
+		for i := range all {
+			all[i] = int32(i)
+		}
+		buf := c.AppendStringsAs(nil, &plain, all, StringPrefix)
+		if _, _, err := d.DecodeStrings(&dict, nil, buf, len(vals), 1<<20); err != nil {
+			t.Fatal(err)
+		}
+		if len(dict.front) != len(vals) {
+			t.Fatalf("round %d: %d prefix lengths kept for %d increasing values", round, len(dict.front), len(vals))
+		}
+		// Kept rows: each value with some chance, in order; or, in a
+		// few rounds, out of order or repeated (not a filter's).
+		var codes []int32
+		for i := range all {
+			if rng.IntN(4) != 0 {
+				codes = append(codes, int32(i))
+			}
+		}
+		if round%10 == 0 && len(codes) > 1 {
+			k := rng.IntN(len(codes) - 1)
+			codes[k], codes[k+1] = codes[k+1], codes[k]
+			if round%20 == 0 {
+				codes[k] = codes[k+1]
+			}
+		}
+		got := c.AppendStringsAs(nil, &dict, codes, StringPrefix)
+		want := c.AppendStringsAs(nil, &plain, codes, StringPrefix)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("round %d: %q picked %v: front coded from the prefix lengths\n%x\nfrom comparing\n%x", round, vals, codes, got, want)
+		}
+		// The same number of other values, after a Reset: the lengths
+		// kept are not theirs.
+		dict.Reset()
+		other := make([]string, len(vals))
+		for i := range other {
+			other[i] = fmt.Sprintf("%c%d", 'a'+rune(rng.IntN(3)), i)
+			dict.AppendString(other[i])
+		}
+		incr := make([]int32, len(other))
+		for i := range incr {
+			incr[i] = int32(i)
+		}
+		otherPlain, _ := dictOf(other)
+		got = c.AppendStringsAs(nil, &dict, incr, StringPrefix)
+		want = c.AppendStringsAs(nil, &otherPlain, incr, StringPrefix)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("round %d: values appended after a Reset front coded with the decoded column's prefix lengths", round)
 		}
 	}
 }

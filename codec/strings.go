@@ -42,6 +42,11 @@ func (e StringEncoding) String() string {
 type Strings struct {
 	Data    []byte
 	Offsets []int32 // len = Len()+1 once non-empty; Offsets[0] == 0
+	// front, when it holds a length a value, says that the values
+	// strictly increase and that value i shares exactly its first
+	// front[i] bytes with value i-1: decoding front coding that found so
+	// (see frontAscending) sets it; Reset and the appends empty it.
+	front []int32
 }
 
 // Len returns the number of values.
@@ -54,6 +59,7 @@ func (s *Strings) At(i int) []byte { return s.Data[s.Offsets[i]:s.Offsets[i+1]] 
 func (s *Strings) Reset() {
 	s.Data = s.Data[:0]
 	s.Offsets = append(s.Offsets[:0], 0)
+	s.front = s.front[:0]
 }
 
 // Append adds a value.
@@ -63,6 +69,7 @@ func (s *Strings) Append(v []byte) {
 	}
 	s.Data = append(s.Data, v...)
 	s.Offsets = append(s.Offsets, int32(len(s.Data)))
+	s.front = s.front[:0]
 }
 
 // AppendString adds a value.
@@ -72,6 +79,7 @@ func (s *Strings) AppendString(v string) {
 	}
 	s.Data = append(s.Data, v...)
 	s.Offsets = append(s.Offsets, int32(len(s.Data)))
+	s.front = s.front[:0]
 }
 
 // AppendStrings appends src, as a dictionary when that is smaller. The
