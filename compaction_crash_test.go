@@ -48,14 +48,22 @@ func tmpFiles(t testing.TB, fsys vfs.FS, dir string) []string {
 // the watermark, after the watermark before eviction), at the first and
 // at a later occurrence: the durable state then reopens, has no temp
 // file, the same folded view, and the next pass leaves nothing below W
-// that should be gone.
+// that should be gone. Passes of several chunks and of one (the
+// single-chunk fold) are crashed so.
 func TestCompactCrashPoints(t *testing.T) {
 	for _, p := range compact.Points() {
-		for _, nth := range []int{1, 4} {
-			t.Run(string(p)+"/"+string(rune('0'+nth)), func(t *testing.T) {
+		for _, nth := range []int{1, 4, 0} {
+			name := string(p) + "/" + string(rune('0'+nth))
+			if nth == 0 {
+				name, nth = string(p)+"/single", 1
+			}
+			t.Run(name, func(t *testing.T) {
 				mem := vfs.NewMem()
 				o := smallSegs
 				o.CompactTombstoneCap = 40 // several chunks: later points hit later chunks
+				if strings.HasSuffix(name, "/single") {
+					o.CompactTombstoneCap = 0 // the default: one chunk
+				}
 				s := openT(t, mem, o)
 				all := workload(t, s, "ev", rand.New(rand.NewPCG(7, uint64(nth))), 1500, day0)
 				before := fold(rawRows(t, s, "ev"))
