@@ -54,12 +54,38 @@ func load64[S string | []byte](s S) uint64 {
 // then stored whole: no load of bytes just stored, which the CPU cannot
 // forward from the two stores that wrote them. Bytes past a value's end
 // are overwritten by the next value or lie past the data.
-func buildFront(buf, data []byte, lens, sufs []int64, offs []int32) {
+//
+// It reports whether the values strictly increase, as the front coding
+// tells it: each is longer than the prefix it shares with the value
+// before and, unless that prefix is the whole value before, its next
+// byte (its suffix's first) is greater than that value's byte there (an
+// equal byte, a prefix shorter than the common one, is not told: false).
+func buildFront(buf, data []byte, lens, sufs []int64, offs []int32) (ascending bool) {
 	sufs, offs = sufs[:len(lens)], offs[:len(lens)]
 	var lo, hi uint64 // the first 16 bytes of the value before
 	off, at := 0, 0   // the next value's offset in buf, its suffix's in data
+	ascending = true
+	prevLen := 0 // the value before's length
 	for i, p := range lens {
 		s := int(sufs[i])
+		if i > 0 && ascending {
+			switch {
+			case s == 0:
+				ascending = false
+			case int(p) < prevLen:
+				var before byte // the value before's byte p
+				if p < 16 {
+					w := lo
+					if p >= 8 {
+						w = hi
+					}
+					before = byte(w >> (8 * (uint(p) & 7)))
+				} else {
+					before = buf[off-prevLen+int(p)]
+				}
+				ascending = data[at] > before
+			}
+		}
 		if p < 16 && p+int64(s) <= 16 && at+16 <= len(data) && off+16 <= len(buf) {
 			d := data[at : at+16]
 			lo, hi = frontWords(lo, hi, uint(p), binary.LittleEndian.Uint64(d), binary.LittleEndian.Uint64(d[8:]))
@@ -78,24 +104,9 @@ func buildFront(buf, data []byte, lens, sufs []int64, offs []int32) {
 		off += int(p) + s
 		at += s
 		offs[i] = int32(off)
+		prevLen = int(p) + s
 	}
-}
-
-// frontAscending reports whether the front-coded values buf[offs[i]:
-// offs[i+1]], value i sharing its first lens[i] bytes with value i-1,
-// strictly increase: each is longer than the prefix it shares and,
-// unless that is the whole value before it, has a greater byte after
-// it (an equal byte, a prefix shorter than the common one, is not told:
-// false).
-func frontAscending(buf []byte, offs []int32, lens []int64) bool {
-	for i := 1; i < len(lens); i++ {
-		p := int(lens[i])
-		prev, cur := buf[offs[i-1]:offs[i]], buf[offs[i]:offs[i+1]]
-		if len(cur) == p || (p < len(prev) && cur[p] <= prev[p]) {
-			return false
-		}
-	}
-	return true
+	return ascending
 }
 
 // Ascending reports whether the values the last DecodeStrings decoded
@@ -276,9 +287,8 @@ func (c *Decoder) decodePrefix(dict *Strings, codes []int32, r *reader, n, maxBy
 	buf := grow(dict.Data, int(total)+16) // room for 16-byte stores
 	base := len(dict.Offsets)             // 1: the offset 0 of a reset dict
 	dict.Offsets = slices.Grow(dict.Offsets, n)[:base+n]
-	buildFront(buf, data, c.lens, c.sufs, dict.Offsets[base:])
+	c.ascending = buildFront(buf, data, c.lens, c.sufs, dict.Offsets[base:])
 	dict.Data = buf[:total]
-	c.ascending = frontAscending(dict.Data, dict.Offsets[base-1:], c.lens)
 	if c.ascending && base == 1 { // every value of dict is of this column
 		for _, p := range c.lens {
 			dict.front = append(dict.front, int32(p))

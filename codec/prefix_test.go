@@ -126,3 +126,81 @@ func TestAppendFrontPicked(t *testing.T) {
 		}
 	}
 }
+
+// frontAscendingRef is what buildFront tells of the values it builds,
+// checked after them: the front-coded values buf[offs[i]:offs[i+1]],
+// value i sharing its first lens[i] bytes with value i-1, strictly
+// increase (each longer than the prefix it shares and, unless that is
+// the whole value before it, with a greater byte after it).
+func frontAscendingRef(buf []byte, offs []int32, lens []int64) bool {
+	for i := 1; i < len(lens); i++ {
+		p := int(lens[i])
+		prev, cur := buf[offs[i-1]:offs[i]], buf[offs[i]:offs[i+1]]
+		if len(cur) == p || (p < len(prev) && cur[p] <= prev[p]) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestBuildFrontAscending holds buildFront's report of increasing values
+// to frontAscendingRef on front codings of every kind: prefixes shorter
+// than the values share (the next bytes equal), empty suffixes, values
+// that extend the one before, and values past the 16 bytes built in
+// words, mostly increasing so that the later values are compared too.
+func TestBuildFrontAscending(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	seen := [2]int{}
+	for round := range 20000 {
+		n := 1 + rng.IntN(12)
+		vals := make([][]byte, n)
+		for i := range vals {
+			if i > 0 && rng.IntN(4) != 0 { // from the value before: increasing, mostly
+				v := slices.Clone(vals[i-1][:rng.IntN(len(vals[i-1])+1)])
+				if len(v) < len(vals[i-1]) && rng.IntN(3) != 0 {
+					v = append(v, vals[i-1][len(v)]+byte(rng.IntN(2)))
+				}
+				for range rng.IntN(20) {
+					v = append(v, "a\x00\xff"[rng.IntN(3)])
+				}
+				vals[i] = v
+				continue
+			}
+			v := make([]byte, rng.IntN(24))
+			for k := range v {
+				v[k] = "ab\xff"[rng.IntN(3)]
+			}
+			vals[i] = v
+		}
+		var lens, sufs []int64
+		var data []byte
+		total := 0
+		for i, v := range vals {
+			p := 0
+			if i > 0 {
+				p = sharedPrefix(vals[i-1], v)
+				if p > 0 && rng.IntN(5) == 0 {
+					p = rng.IntN(p) // shorter than shared: allowed, not told ascending
+				}
+			}
+			lens, sufs = append(lens, int64(p)), append(sufs, int64(len(v)-p))
+			data = append(data, v[p:]...)
+			total += len(v)
+		}
+		buf := make([]byte, total+16)
+		offs := make([]int32, n+1)
+		got := buildFront(buf, data, lens, sufs, offs[1:])
+		for i, v := range vals {
+			if !bytes.Equal(buf[offs[i]:offs[i+1]], v) {
+				t.Fatalf("round %d: value %d built %q, want %q", round, i, buf[offs[i]:offs[i+1]], v)
+			}
+		}
+		if want := frontAscendingRef(buf, offs, lens); got != want {
+			t.Fatalf("round %d: %q (prefixes %v): buildFront says ascending %v, want %v", round, vals, lens, got, want)
+		}
+		seen[b2i(got)]++
+	}
+	if seen[0] < 1000 || seen[1] < 1000 {
+		t.Fatalf("ascending %d, not %d of the rounds: too few of one kind", seen[1], seen[0])
+	}
+}

@@ -45,7 +45,7 @@ type Strings struct {
 	// front, when it holds a length a value, says that the values
 	// strictly increase and that value i shares exactly its first
 	// front[i] bytes with value i-1: decoding front coding that found so
-	// (see frontAscending) sets it; Reset and the appends empty it.
+	// (see buildFront) sets it; Reset and the appends empty it.
 	front []int32
 }
 
