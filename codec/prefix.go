@@ -290,9 +290,11 @@ func (c *Decoder) decodePrefix(dict *Strings, codes []int32, r *reader, n, maxBy
 	c.ascending = buildFront(buf, data, c.lens, c.sufs, dict.Offsets[base:])
 	dict.Data = buf[:total]
 	if c.ascending && base == 1 { // every value of dict is of this column
-		for _, p := range c.lens {
-			dict.front = append(dict.front, int32(p))
+		front := slices.Grow(dict.front[:0], n)[:n]
+		for i, p := range c.lens[:n] {
+			front[i] = int32(p)
 		}
+		dict.front = front
 	}
 	codes = grow(codes, n)
 	for i := range codes {
