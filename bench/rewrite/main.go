@@ -23,6 +23,13 @@ import (
 )
 
 func main() {
+	if err := rewrite(); err != nil {
+		fmt.Fprintln(os.Stderr, "rewrite:", err)
+		os.Exit(1)
+	}
+}
+
+func rewrite() error {
 	shape := flag.String("shape", "scattered", "the benchmark's shape: scattered, runs or osm")
 	rounds := flag.Int("rounds", 20, "rounds; each runs every build once")
 	target := flag.Float64("target", 0.5, "the ratio to the copy that runs are counted against")
@@ -31,21 +38,24 @@ func main() {
 		flag.PrintDefaults()
 	}
 	flag.Parse()
-	if *rounds < 1 {
-		fail(fmt.Errorf("-rounds %d: want at least 1", *rounds))
+	switch {
+	case *rounds < 1:
+		return fmt.Errorf("-rounds %d: want at least 1", *rounds)
+	case *shape != "scattered" && *shape != "runs" && *shape != "osm":
+		return fmt.Errorf("-shape %q: want scattered, runs or osm", *shape)
 	}
 	bins := flag.Args()
 	if len(bins) == 0 {
 		dir, err := os.MkdirTemp("", "tsq-rewrite-")
 		if err != nil {
-			fail(err)
+			return err
 		}
 		defer os.RemoveAll(dir)
 		bin := filepath.Join(dir, "tsq.test")
 		build := exec.Command("go", "test", "-c", "-o", bin, ".")
 		build.Stdout, build.Stderr = os.Stderr, os.Stderr
 		if err := build.Run(); err != nil {
-			fail(fmt.Errorf("go test -c (run from the module's root): %w", err))
+			return fmt.Errorf("go test -c (run from the module's root): %w", err)
 		}
 		bins = []string{bin}
 	}
@@ -61,7 +71,7 @@ func main() {
 		for i, bin := range bins {
 			got, err := once(bin, *shape)
 			if err != nil {
-				fail(fmt.Errorf("round %d, %s: %w", r+1, bin, err))
+				return fmt.Errorf("round %d, %s: %w", r+1, bin, err)
 			}
 			runs[i] = append(runs[i], got)
 			fmt.Fprintf(os.Stderr, "round %d, %s: %s\n", r+1, names[i], got)
@@ -70,6 +80,7 @@ func main() {
 	for i := range bins {
 		fmt.Println(summarize(names[i], runs[i], *target))
 	}
+	return nil
 }
 
 // once runs one pass of the benchmark's shape with bin and parses its log
@@ -89,9 +100,4 @@ func once(bin, shape string) (run, error) {
 func lastLines(b []byte, n int) string {
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	return strings.Join(lines[max(0, len(lines)-n):], "\n")
-}
-
-func fail(err error) {
-	fmt.Fprintln(os.Stderr, "rewrite:", err)
-	os.Exit(1)
 }
