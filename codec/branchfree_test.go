@@ -165,3 +165,17 @@ func BenchmarkMinMax(b *testing.B) {
 		})
 	}
 }
+
+// countRuns counts the runs of equal values of src.
+func countRuns(src []int64) int {
+	if len(src) == 0 {
+		return 0
+	}
+	runs := 1
+	for i := 1; i < len(src); i++ {
+		if src[i] != src[i-1] {
+			runs++
+		}
+	}
+	return runs
+}

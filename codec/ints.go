@@ -240,19 +240,6 @@ func (c *Encoder) derive(src []int64) (runs int, regular bool) {
 	return runs, nonzero == 0
 }
 
-func countRuns(src []int64) int {
-	if len(src) == 0 {
-		return 0
-	}
-	runs := 1
-	for i := 1; i < len(src); i++ {
-		if src[i] != src[i-1] {
-			runs++
-		}
-	}
-	return runs
-}
-
 // deltas returns src[i+1]-src[i] (wrapping) in scratch space.
 func (c *Encoder) deltas(src []int64) []int64 {
 	c.d = grow(c.d, len(src)-1)
@@ -286,20 +273,31 @@ func rleSize(src []int64) int {
 	return size + uvarintLen(uint64(runs))
 }
 
+// appendRLE appends src as runs. The runs are found once: they are
+// written after room for their count, which then takes its place.
 func appendRLE(dst []byte, src []int64) []byte {
-	dst = binary.AppendUvarint(dst, uint64(countRuns(src)))
-	prev := int64(0)
+	start := len(dst)
+	dst = append(dst, make([]byte, binary.MaxVarintLen64)...)
+	body := len(dst)
+	runs, prev := 0, int64(0)
 	for i := 0; i < len(src); {
+		v := src[i]
 		j := i + 1
-		for j < len(src) && src[j] == src[i] {
+		for j+4 <= len(src) && src[j] == v && src[j+1] == v && src[j+2] == v && src[j+3] == v {
+			j += 4
+		}
+		for j < len(src) && src[j] == v {
 			j++
 		}
-		dst = binary.AppendUvarint(dst, Zigzag(src[i]-prev))
+		dst = binary.AppendUvarint(dst, Zigzag(v-prev))
 		dst = binary.AppendUvarint(dst, uint64(j-i-1))
-		prev = src[i]
+		prev = v
+		runs++
 		i = j
 	}
-	return dst
+	k := len(binary.AppendUvarint(dst[start:start], uint64(runs)))
+	n := copy(dst[start+k:], dst[body:])
+	return dst[:start+k+n]
 }
 
 // DecodeInts decodes n values written by AppendInts or AppendIntsAs into
