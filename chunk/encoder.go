@@ -513,10 +513,8 @@ func (e *Encoder) EncodeFiltered(buf []byte, d *Decoder, keep []int32, have []*C
 	}
 	// Ascending and within the block: what the columns filtered without
 	// decoding (plainBody, keepValues) rely on.
-	for j, r := range keep {
-		if r < 0 || int(r) >= d.rows || (j > 0 && r <= keep[j-1]) {
-			return nil, fmt.Errorf("%w: filter row %d (kept row %d) of a block of %d: rows must ascend", ErrBadColumn, r, j, d.rows)
-		}
+	if j := badKeep(keep, d.rows); j >= 0 {
+		return nil, fmt.Errorf("%w: filter row %d (kept row %d) of a block of %d: rows must ascend", ErrBadColumn, keep[j], j, d.rows)
 	}
 	f.keep = keep
 	f.dec = d
@@ -580,6 +578,26 @@ func (e *Encoder) EncodeFiltered(buf []byte, d *Decoder, keep []int32, have []*C
 	// The hints are d's, the columns d's rows (or planned direct): no
 	// check of EncodeAs can fail.
 	return e.encodeAs(buf, &f.out, f.hints)
+}
+
+// badKeep returns the index of the first row of keep (not empty) that
+// is outside [0, rows) or not above the one before it, -1 if none is.
+// The steps are checked without a branch a row; the culprit is looked
+// for only when one is wrong.
+func badKeep(keep []int32, rows int) int {
+	var low int64 // negative once a step is not positive
+	for j := 1; j < len(keep); j++ {
+		low |= int64(keep[j]) - int64(keep[j-1]) - 1
+	}
+	if low >= 0 && keep[0] >= 0 && int(keep[len(keep)-1]) < rows {
+		return -1
+	}
+	for j, r := range keep {
+		if r < 0 || int(r) >= rows || (j > 0 && r <= keep[j-1]) {
+			return j
+		}
+	}
+	return -1 // not reached
 }
 
 // omitNull leaves out of f.out the columns omit names that no kept row

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -495,5 +496,59 @@ func TestEncodeFilteredRawFloatsCorrupt(t *testing.T) {
 	out, err := enc.EncodeFiltered(nil, &bad, keep, []*Column{nil, &gx})
 	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), `column fl`) || out != nil {
 		t.Fatalf("got %d bytes, %v", len(out), err)
+	}
+}
+
+// TestBadKeep holds badKeep to the row-by-row check: random row lists,
+// mostly ascending, with rows out of range, repeated, descending and at
+// the int32 extremes put in.
+func TestBadKeep(t *testing.T) {
+	ref := func(keep []int32, rows int) int {
+		for j, r := range keep {
+			if r < 0 || int(r) >= rows || (j > 0 && r <= keep[j-1]) {
+				return j
+			}
+		}
+		return -1
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	odd := []int32{-1, 0, math.MaxInt32, math.MinInt32, 1}
+	bad := 0
+	for round := range 20000 {
+		rows := 1 + rng.IntN(300)
+		var keep []int32
+		for r := range rows {
+			if rng.IntN(3) > 0 {
+				keep = append(keep, int32(r))
+			}
+		}
+		if len(keep) == 0 {
+			keep = append(keep, int32(rng.IntN(rows)))
+		}
+		for range rng.IntN(3) {
+			j := rng.IntN(len(keep))
+			switch rng.IntN(4) {
+			case 0:
+				keep[j] = odd[rng.IntN(len(odd))]
+			case 1:
+				keep[j] = int32(rows + rng.IntN(3))
+			case 2:
+				if j > 0 {
+					keep[j] = keep[j-1]
+				}
+			case 3:
+				keep[j] = int32(rng.IntN(rows))
+			}
+		}
+		got, want := badKeep(keep, rows), ref(keep, rows)
+		if got != want {
+			t.Fatalf("round %d: badKeep(%v, %d) = %d, want %d", round, keep, rows, got, want)
+		}
+		if want >= 0 {
+			bad++
+		}
+	}
+	if bad < 1000 {
+		t.Fatalf("only %d bad lists of 20000: the test draws too few", bad)
 	}
 }
