@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tsqdb/tsq/chunk"
+	"github.com/tsqdb/tsq/codec"
 	"github.com/tsqdb/tsq/seg"
 )
 
@@ -223,4 +224,94 @@ func addRuns(tk *tombKeys, rng *rand.Rand, runs, perRun int, key func() string, 
 			list(k)
 		}
 	}
+}
+
+// TestKeyedRowsAscending: for a decoded key column whose values the
+// decoder found strictly increasing (Ascending, as a dictionary), keyedRows
+// gives what comparing the keys gives, whether every row is a keyed put
+// or delete at or below the end seq (the shortcut, with and without an
+// empty first key) or not (a drop, a seq past the end, a sample, nulls,
+// an op of another kind).
+func TestKeyedRowsAscending(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 13))
+	const end = 1 << 40
+	shortcuts := 0
+	for round := range 2000 {
+		n := 1 + rng.IntN(200)
+		var rw rows
+		rw.n = n
+		var dict codec.Strings
+		for k := range n {
+			if k == 0 && round%4 == 0 {
+				dict.AppendString("") // an empty key sorts first
+			} else {
+				dict.AppendString(fmt.Sprintf("obj%06d", 10*k+rng.IntN(10)))
+			}
+			rw.seq = append(rw.seq, int64(1+k+rng.IntN(1<<20)))
+			rw.op = append(rw.op, int64(OpPut+rng.IntN(2)))
+		}
+		rw.kc = chunk.Column{Name: colKey, Type: chunk.String, Dict: dict, Codes: make([]int32, n), Ascending: true}
+		for k := range rw.kc.Codes {
+			rw.kc.Codes[k] = int32(k)
+		}
+		switch k := rng.IntN(n); round % 8 {
+		case 1:
+			rw.op[k] = OpDrop
+		case 2:
+			rw.seq[k] = end + 1
+		case 3:
+			rw.seq[k] = -1 // past any end as a seq
+		case 4:
+			rw.kc.Valid = make([]bool, n)
+			for i := range rw.kc.Valid {
+				rw.kc.Valid[i] = i != k
+			}
+		case 5:
+			rw.op[k] = 0
+		case 6:
+			rw.op[k] = 7
+		}
+		got, ok := keyedRows(&rw, end, []int32{-1})
+		slow := rw
+		slow.kc.Ascending = false
+		want, wantOK := keyedRows(&slow, end, []int32{-1})
+		if !ok || !wantOK || !slices.Equal(got, want) {
+			t.Fatalf("round %d: keyedRows %v %v, comparing the keys %v %v", round, got, ok, want, wantOK)
+		}
+		if round%8 == 0 || round%8 == 7 {
+			shortcuts++
+			all := n
+			if round%4 == 0 {
+				all-- // the empty key
+			}
+			if len(got)-1 != all {
+				t.Fatalf("round %d: %d keyed rows of %d, all keyed", round, len(got)-1, n)
+			}
+		}
+	}
+	if shortcuts == 0 {
+		t.Fatal("no round took the shortcut")
+	}
+}
+
+// BenchmarkKeyedRows: the keyed rows of a block of 8,192 keyed puts
+// whose keys the decoder found increasing (the usual fresh block).
+func BenchmarkKeyedRows(b *testing.B) {
+	const n = 8192
+	rw := rows{n: n}
+	var dict codec.Strings
+	for k := range n {
+		dict.AppendString(fmt.Sprintf("obj%08d", k))
+		rw.seq = append(rw.seq, int64(k+1))
+		rw.op = append(rw.op, OpPut)
+	}
+	rw.kc = chunk.Column{Name: colKey, Type: chunk.String, Dict: dict, Codes: make([]int32, n), Ascending: true}
+	for k := range rw.kc.Codes {
+		rw.kc.Codes[k] = int32(k)
+	}
+	var dst []int32
+	for b.Loop() {
+		dst, _ = keyedRows(&rw, n, dst[:0])
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/row")
 }

@@ -131,8 +131,20 @@ func (f *folder) lookupOnly(j *segJob, i int) bool {
 // end, and reports whether their keys strictly increase with the rows
 // (prep's sorted).
 func keyedRows(rw *rows, end uint64, dst []int32) ([]int32, bool) {
-	var prev []byte
 	ascending := rw.kc.Ascending // every key above the one before: no compare
+	if ascending && rw.kc.Valid == nil && rw.n > 0 && allKeyed(rw, end) {
+		// Every row is a put or delete with a key, save the first when
+		// its key is empty: the only key below every other.
+		first := 0
+		if len(rw.keyAt(0)) == 0 {
+			first = 1
+		}
+		for k := first; k < rw.n; k++ {
+			dst = append(dst, int32(k))
+		}
+		return dst, true
+	}
+	var prev []byte
 	for k := range rw.n {
 		if op := rw.op[k]; (op == OpPut || op == OpDelete) && uint64(rw.seq[k]) <= end {
 			if key := rw.keyAt(k); len(key) > 0 {
@@ -145,6 +157,18 @@ func keyedRows(rw *rows, end uint64, dst []int32) ([]int32, bool) {
 		}
 	}
 	return dst, true
+}
+
+// allKeyed reports whether every row of rw is a put or a delete at or
+// below seq end, checked without a branch a row.
+func allKeyed(rw *rows, end uint64) bool {
+	var other uint64 // not 0 once an op is neither OpPut nor OpDelete
+	var top uint64
+	for k, op := range rw.op[:rw.n] {
+		other |= uint64(op-OpPut) >> 1
+		top = max(top, uint64(rw.seq[k]))
+	}
+	return other == 0 && top <= end
 }
 
 // opsHoldDrop reads the header and the op column of block t.i of t.job
