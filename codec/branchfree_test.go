@@ -1,8 +1,11 @@
 package codec
 
 import (
+	"bytes"
+	"encoding/binary"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -178,4 +181,50 @@ func countRuns(src []int64) int {
 		}
 	}
 	return runs
+}
+
+// TestAppendRLE holds appendRLE (runs found once, their count moved in
+// front) to the layout written with the runs counted first: random
+// values in runs of random lengths (long ones past the four-at-a-time
+// scan, single values, the int64 extremes), after bytes already in dst.
+func TestAppendRLE(t *testing.T) {
+	ref := func(dst []byte, src []int64) []byte {
+		dst = binary.AppendUvarint(dst, uint64(countRuns(src)))
+		prev := int64(0)
+		for i := 0; i < len(src); {
+			j := i + 1
+			for j < len(src) && src[j] == src[i] {
+				j++
+			}
+			dst = binary.AppendUvarint(dst, Zigzag(src[i]-prev))
+			dst = binary.AppendUvarint(dst, uint64(j-i-1))
+			prev = src[i]
+			i = j
+		}
+		return dst
+	}
+	rng := rand.New(rand.NewPCG(21, 22))
+	odd := []int64{0, -1, 1, math.MinInt64, math.MaxInt64}
+	for round := range 3000 {
+		var src []int64
+		for range rng.IntN(40) {
+			v := rng.Int64N(1<<20) - 1<<19
+			if rng.IntN(5) == 0 {
+				v = odd[rng.IntN(len(odd))]
+			}
+			n := 1 + rng.IntN(3)
+			if rng.IntN(4) == 0 {
+				n = 1 + rng.IntN(300)
+			}
+			for range n {
+				src = append(src, v)
+			}
+		}
+		pre := []byte("prefix")[:rng.IntN(7)]
+		got := appendRLE(slices.Clone(pre), src)
+		want := ref(slices.Clone(pre), src)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("round %d: %d values: % x, want % x", round, len(src), got, want)
+		}
+	}
 }
