@@ -49,9 +49,9 @@
 // untouched blocks before one not yet decided), with a filter of the
 // table's hashes in front of its lookups (hashfilter.go); a fresh block
 // whose span holds no listed tombstone key is decided without the
-// table, and of one whose span holds some only the rows with those keys
-// are hashed and looked up (tombKeys.hitRows). Otherwise each chunk
-// folds its
+// table, and so is one whose span holds some: only the rows with those
+// keys can drop, and the tombstones listed with the keys decide them
+// (tombKeys.hitTombs, folder.decideHits). Otherwise each chunk folds its
 // tombstones from the sealed rows on disk in (current, chunkEnd] — never
 // from the in-memory live set, which collapses keys to their global
 // maximum — and stops the chunk at the block where the snapshot reaches

@@ -277,9 +277,10 @@ const (
 	// block's span (see blockTask.untouched); its tombstones are
 	// counted as tableLookupCount counts them.
 	tableNone
-	// tableLookupHits counts the block's tombstones as tableNone does and
-	// looks up the rows whose keys are listed (blockTask.hits, the only
-	// ones that can drop), uncounting those it finds superseded.
+	// tableLookupHits leaves the table alone too: it counts the block's
+	// tombstones as tableNone does and takes prep's decisions of the
+	// rows whose keys are listed, the only ones that can drop, and of
+	// the tombstones among them found superseded (decideHits).
 	tableLookupHits
 )
 
@@ -311,14 +312,20 @@ type blockTask struct {
 	// and no series drop or soft-deleted seq concerns it — so prep did
 	// not hash it (see folder.lookupOnly).
 	untouched bool
-	// hits (phaseDecide, a fresh block as untouched but for keys listed
-	// in its span): the rows whose keys phaseObserve listed, the only
-	// ones that can drop, and the only ones prep hashed (see
-	// tombKeys.hitRows); keyed is scratch.
-	hits, keyed []int32
-	lookupHits  bool
-	err         error
-	done        chan struct{}
+	// lookupHits (phaseDecide, a fresh block as untouched but for keys
+	// listed in its span): prep decided the rows whose keys phaseObserve
+	// listed, the only ones that can drop, from the tombstones listed
+	// with them (decideHits): hitDrops are the rows that drop, with
+	// their reasons, and uncount the tombstones among the block's keyed
+	// rows (counted in bulk) found superseded, puts and deletes. hits
+	// and keyed are scratch.
+	lookupHits bool
+	hitDrops   []hitDrop
+	uncount    [2]int64
+	hits       []hitTomb
+	keyed      []int32
+	err        error
+	done       chan struct{}
 	// claim is taken by whichever preps the block: a prep worker, or
 	// the fold when it comes to the block first (see run).
 	claim atomic.Bool
@@ -643,18 +650,21 @@ func (f *folder) prep(t *blockTask) error {
 				t.untouched = true
 				return nil
 			}
-			t.hits = f.d.snap.keys.hitRows(rw, t.keyed, t.hits[:0])
+			t.hits = f.d.snap.keys.hitTombs(rw, t.keyed, t.hits[:0])
 			if len(t.hits) == 0 {
 				t.untouched = true
 				return nil
 			}
 			t.lookupHits = true
-			f.hashRows(t, t.hits)
+			f.decideHits(t)
 			return nil
 		}
 	}
 	t.resetSeries()
 	t.sorted = true
+	// A block phaseObserve entered (tableLookup) only looks its puts up:
+	// its deletes, tombstones, neither drop nor count again.
+	putsOnly := f.phase == phaseDecide && !j.isFresh(t.i)
 	var prev []byte
 	for k := range rw.n {
 		t.hs[k] = hashKey{}
@@ -664,7 +674,9 @@ func (f *folder) prep(t *blockTask) error {
 					t.sorted = false
 				}
 				prev = key
-				t.hs[k] = recs.pairHash(t.seriesHash(recs, k), key)
+				if op == OpPut || !putsOnly {
+					t.hs[k] = recs.pairHash(t.seriesHash(recs, k), key)
+				}
 			}
 		}
 		h := t.hs[k].hi >> 63 // a row without a hash goes to half 0
@@ -696,19 +708,56 @@ func (t *blockTask) seriesHash(recs *hashTable, k int) hashKey {
 	return sh
 }
 
-// hashRows sets the pair hash of each of rows (keyed rows of the window,
-// ascending) in t.hs, zero for the others, and lists them in t.rowsOf
-// by half.
-func (f *folder) hashRows(t *blockTask, rows []int32) {
-	recs := f.d.snap.recs
-	clear(t.hs)
+// hitDrop is a row of a block that drops, and why (Reason+1, as
+// folder.why).
+type hitDrop struct {
+	row int32
+	why uint8
+}
+
+// decideHits decides the rows t.hits names (a fresh block's rows whose
+// keys are listed, see lookupOnly) as looking them up in the record
+// table would: a row's tombstone is the newest of those listed with its
+// key and its series (the table holds, for each pair, the newest that
+// phaseObserve entered, and lists the same ones). A put drops when that
+// is newer than it; a keyed row of the window whose tombstone is not
+// older than itself is uncounted (block counts them all as kept).
+func (f *folder) decideHits(t *blockTask) {
+	rw, keys, recs := &t.rw, f.d.snap.keys, f.d.snap.recs
+	t.hitDrops, t.uncount = t.hitDrops[:0], [2]int64{}
 	t.resetSeries()
-	for _, r := range rows {
-		k := int(r)
-		t.hs[k] = recs.pairHash(t.seriesHash(recs, k), t.rw.keyAt(k))
-		h := t.hs[k].hi >> 63
-		t.rowsOf[h] = append(t.rowsOf[h], r)
+	for i := 0; i < len(t.hits); {
+		k := t.hits[i].row
+		sh := t.seriesHash(recs, int(k))
+		var v uint64 // the tombstone: 0 for none
+		for ; i < len(t.hits) && t.hits[i].row == k; i++ {
+			if e := &keys.tombs[t.hits[i].tomb]; e.series == sh && e.v>>1 > v>>1 {
+				v = e.v
+			}
+		}
+		q, op := uint64(rw.seq[k]), rw.op[k]
+		if v == 0 {
+			continue
+		}
+		if q > f.lo && v>>1 >= q {
+			t.uncount[b2u(op == OpDelete)]++
+		}
+		if op == OpPut && v>>1 > q {
+			why := ReasonUpdate
+			if v&1 == 1 {
+				why = ReasonRecord
+			}
+			t.hitDrops = append(t.hitDrops, hitDrop{k, uint8(why) + 1})
+		}
 	}
+}
+
+// b2u is 1 for true, 0 for false.
+func b2u(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // block decides block i (meta m, record columns rw, pair hashes hs) and
@@ -732,7 +781,7 @@ func (f *folder) block(sc *scanner, t *blockTask, op tableOp) bool {
 	d, snap := f.d, f.d.snap
 	i, m, rw, hs, rowsOf := t.i, &t.job.blocks[t.i], &t.rw, t.hs, &t.rowsOf
 	if f.phase != phaseDecide { // phaseObserve saw the tombstones already
-		f.observe(rw, t.sorted)
+		f.observe(t)
 	}
 	f.why = append(f.why[:0], make([]uint8, rw.n)...)
 	f.table = op
@@ -743,7 +792,13 @@ func (f *folder) block(sc *scanner, t *blockTask, op tableOp) bool {
 	if op == tableNone || op == tableLookupHits {
 		lower.count(rw, t.keyed, f.lo, d.chunkEnd)
 	}
-	if op == tableNone {
+	if op == tableLookupHits { // decided by prep (decideHits)
+		lower.kinds[0] -= t.uncount[0]
+		lower.kinds[1] -= t.uncount[1]
+		for _, h := range t.hitDrops {
+			f.why[h.row] = h.why
+		}
+	} else if op == tableNone {
 	} else if f.half != nil && rw.n >= 1024 {
 		// Offered to f.half, and decided here after the lower half if
 		// f.half has not taken it by then: waking the goroutine's thread
@@ -812,11 +867,11 @@ func (f *folder) block(sc *scanner, t *blockTask, op tableOp) bool {
 // other than the record table's: their series names, their keys (for
 // the segments below the window; sorted: the block's keyed rows' keys
 // increase, as prep found), and its series drops.
-func (f *folder) observe(rw *rows, sorted bool) {
-	d, snap := f.d, f.d.snap
+func (f *folder) observe(t *blockTask) {
+	d, snap, rw := f.d, f.d.snap, &t.rw
 	f.nameSeries(rw)
 	if snap.keys != nil {
-		f.listKeys(rw, sorted)
+		f.listKeys(t, t.sorted)
 	}
 	for k := range rw.n {
 		if q := uint64(rw.seq[k]); rw.op[k] == OpDrop && q > f.lo && q <= d.chunkEnd {
@@ -878,7 +933,7 @@ func (f *folder) decideHalf(h uint64, rw *rows, hs []hashKey, rowsOf []int32, ou
 	// these are decided (see prefetchRows), so that their cache misses
 	// overlap the work.
 	pf := len(rowsOf) // rowsOf[pf:] prefetched
-	if f.table != tableInsert && f.table != tableLookupHits && recs.bits != nil {
+	if f.table != tableInsert && recs.bits != nil {
 		pf = 0 // most lookups end at the filter
 	}
 	for j := len(rowsOf) - 1; j >= 0; j-- {
@@ -910,15 +965,6 @@ func (f *folder) decideHalf(h uint64, rw *rows, hs []hashKey, rowsOf []int32, ou
 			var ok bool
 			if q > f.lo && f.table == tableLookup {
 				t, ok = recs.get(hk)
-			} else if q > f.lo && f.table == tableLookupHits {
-				t, ok = recs.get(hk)
-				if ok && t>>1 >= q { // counted (count) as kept
-					if op == OpDelete {
-						out.kinds[1]--
-					} else {
-						out.kinds[0]--
-					}
-				}
 			} else if q > f.lo && f.table == tableLookupCount {
 				t, ok = recs.get(hk)
 				out.maxSeq = max(out.maxSeq, q)
@@ -963,8 +1009,8 @@ func (f *folder) decideHalf(h uint64, rw *rows, hs []hashKey, rowsOf []int32, ou
 
 // listKeys adds to the snapshot's keys those of the block's record
 // tombstones in the window, in order when sorted.
-func (f *folder) listKeys(rw *rows, sorted bool) {
-	keys := f.d.snap.keys
+func (f *folder) listKeys(t *blockTask, sorted bool) {
+	keys, rw, recs := f.d.snap.keys, &t.rw, f.d.snap.recs
 	keys.startRun(sorted)
 	for k := range rw.n {
 		q, op := uint64(rw.seq[k]), rw.op[k]
@@ -972,7 +1018,11 @@ func (f *folder) listKeys(rw *rows, sorted bool) {
 			continue
 		}
 		if key := rw.keyAt(k); len(key) > 0 {
-			keys.add(key)
+			if !keys.keepTombs {
+				keys.add(key)
+				continue
+			}
+			keys.addTomb(key, t.seriesHash(recs, k), q<<1|uint64(b2u(op == OpDelete)))
 		}
 	}
 }

@@ -24,12 +24,13 @@ import (
 // halves) and in two phases (twophase.go), and the chunked pass (fold,
 // then decide) leave the same rows and report the same drops and
 // removed seqs, over random keyed puts, samples, deletes, drops and
-// soft deletes, from several watermarks. In the growing shape most
-// blocks put new keys above every older one (fresh: some shuffled, some
-// putting a key twice, some holding a series drop) and the others
-// delete or put again older keys; the sparse shape is growing without
-// series drops and with soft deletes in its first blocks only, so that
-// most blocks are untouched (see folder.lookupOnly).
+// soft deletes, from several watermarks (one within a block). In the
+// growing shape most blocks put or delete new keys above every older
+// one (fresh: some shuffled, some putting a key twice, some holding a
+// series drop) and the others delete or put again older keys; the
+// sparse shape is growing without series drops and with soft deletes
+// in its first blocks only, so that most blocks are untouched (see
+// folder.lookupOnly).
 func TestRunSingleMatchesChunked(t *testing.T) {
 	for _, shape := range []string{"random", "growing", "sparse"} {
 		for seed := range uint64(4) {
@@ -60,7 +61,7 @@ func TestRunSingleMatchesChunked(t *testing.T) {
 					deleted.Add(1 + rng.Uint64N(seq-1))
 				}
 			}
-			for _, w := range []uint64{0, 2 * blockRows * blocks, seq - 100} {
+			for _, w := range []uint64{0, blockRows*blocks + blockRows/2, 2 * blockRows * blocks, seq - 100} {
 				var stats []Stats
 				var files [][][]int64
 				var raw [][][]byte // the files' bytes
@@ -144,8 +145,9 @@ func logDiff(t *testing.T, groups [][][]row, deleted *roaring64.Bitmap, want, go
 }
 
 // growingGroups lays out segments as rowGroups does, with keys that
-// mostly grow: 3 blocks in 5 put new keys (each above every key before
-// it: fresh blocks, so long as the key spans say so), of which some are
+// mostly grow: 3 blocks in 5 put new keys or delete them before any put
+// (each above every key before it: fresh blocks, so long as the key
+// spans say so), of which some are
 // shuffled, some put one of their keys twice and some (with drops) hold
 // a series drop; the others mix new keys with deletes and puts of older
 // ones.
@@ -163,6 +165,9 @@ func growingGroups(rng *rand.Rand, segs, blocks, n int, drops bool) ([][][]row, 
 				r := row{series: fmt.Sprintf("s%d", rng.IntN(5)), op: OpPut}
 				switch x := rng.IntN(100); {
 				case x < 5: // sample
+				case fresh && x < 15: // a delete of a key never put
+					r.op, r.key = OpDelete, key(next)
+					next++
 				case fresh || x < 50:
 					r.key = key(next)
 					next++

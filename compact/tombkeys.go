@@ -34,19 +34,45 @@ type tombKeys struct {
 	runs    []int
 	inOrder []bool
 	perm    [][]int32
+	// tombs, when keepTombs (a two-phase pass: newTombKeys), holds each
+	// listed key's tombstone as the record table holds it (addTomb), for
+	// deciding a fresh block's rows without the table (hitTombs);
+	// sortedAt, once sort ran, the list index of each key of sorted.
+	tombs     []listedTomb
+	keepTombs bool
+	sortedAt  []int32
+}
+
+// listedTomb is a listed key's tombstone: the hash of its series
+// (hashTable.hash) and v as the record table holds it, seq<<1, | 1 for
+// a delete.
+type listedTomb struct {
+	series hashKey
+	v      uint64
 }
 
 // newTombKeys returns an empty list with room for the keys of about n
 // record tombstones (the keyed rows a pass observes), within the list's
 // limits and at 16 bytes a key: grown by appends, 1.25 times at a time,
 // the list would be allocated about five times over.
+// Their tombstones are kept with them (see tombs).
 func newTombKeys(n uint64) *tombKeys {
 	n = min(n, tombKeyLimit)
-	return &tombKeys{arena: make([]byte, 0, min(16*n, tombKeyBytesLimit)), ends: make([]uint32, 0, n)}
+	return &tombKeys{arena: make([]byte, 0, min(16*n, tombKeyBytesLimit)), ends: make([]uint32, 0, n),
+		tombs: make([]listedTomb, 0, n), keepTombs: true}
 }
 
 // add records the key of a record tombstone.
 func (t *tombKeys) add(key []byte) { t.span.Add(key); listKey(t, key) }
+
+// addTomb records the key of a record tombstone of the series whose
+// hash is series, v as the record table holds it (see listedTomb).
+func (t *tombKeys) addTomb(key []byte, series hashKey, v uint64) {
+	t.add(key)
+	if t.keepTombs && !t.many {
+		t.tombs = append(t.tombs, listedTomb{series, v})
+	}
+}
 
 // addString is add of a string key.
 func (t *tombKeys) addString(key string) { t.span.AddString(key); listKey(t, key) }
@@ -58,7 +84,7 @@ func listKey[S ~string | ~[]byte](t *tombKeys, key S) {
 		return
 	}
 	if len(t.ends) == tombKeyLimit || len(t.arena)+len(key) > tombKeyBytesLimit {
-		t.many, t.arena, t.ends = true, nil, nil
+		t.many, t.arena, t.ends, t.tombs = true, nil, nil, nil
 		return
 	}
 	t.arena = append(t.arena, key...)
@@ -221,30 +247,36 @@ func (t *tombKeys) sort() {
 	if t.many || t.sorted != nil || len(t.ends) == 0 {
 		return
 	}
-	t.sorted = make([][]byte, len(t.ends))
-	start := 0
-	for i, end := range t.ends {
-		t.sorted[i] = t.arena[start:end:end]
-		start = int(end)
+	t.sortedAt = make([]int32, len(t.ends))
+	for i := range t.sortedAt {
+		t.sortedAt[i] = int32(i)
 	}
-	slices.SortFunc(t.sorted, bytes.Compare)
+	slices.SortFunc(t.sortedAt, func(a, b int32) int { return bytes.Compare(t.key(int(a)), t.key(int(b))) })
+	t.sorted = make([][]byte, len(t.ends))
+	for i, at := range t.sortedAt {
+		k := t.key(int(at))
+		t.sorted[i] = k[:len(k):len(k)]
+	}
 }
 
-// hitRows appends to dst, ascending, the rows among keyed whose keys are
-// listed (all of them past the list's limits), after sortRuns: keyed are rows of rw whose keys strictly
-// increase (keyedRows). Each run's keys within the rows' span are
-// looked for among theirs, each search starting where the one before
-// it ended.
-func (t *tombKeys) hitRows(rw *rows, keyed []int32, dst []int32) []int32 {
-	if t.many { // any of them may be
-		return append(dst, keyed...)
-	}
-	if len(keyed) == 0 {
+// hitTomb pairs a row of a block with a listed key equal to its key
+// (the list index of the key).
+type hitTomb struct{ row, tomb int32 }
+
+// hitTombs appends to dst, by row ascending, each row among keyed whose
+// key is listed, once for every time it is listed, after sortRuns and
+// within the list's limits (not many): keyed are rows of rw whose keys
+// strictly increase (keyedRows). Each run's keys within the rows' span
+// are looked for among theirs, each search starting where the one
+// before it ended.
+func (t *tombKeys) hitTombs(rw *rows, keyed []int32, dst []hitTomb) []hitTomb {
+	if len(keyed) == 0 || t.many {
 		return dst
 	}
 	start, runs := len(dst), 0
-	find := func(n int, at func(int) []byte) {
-		lo, hi := rw.keyAt(int(keyed[0])), rw.keyAt(int(keyed[len(keyed)-1]))
+	lo, hi := rw.keyAt(int(keyed[0])), rw.keyAt(int(keyed[len(keyed)-1]))
+	rowKey := func(x int) []byte { return rw.keyAt(int(keyed[x])) }
+	find := func(n int, at func(int) []byte, index func(int) int32) {
 		i := searchKeys(n, lo, at)
 		p, found := 0, false // keyed[p:] can hold the keys still to look for
 		for ; i < n; i++ {
@@ -252,11 +284,9 @@ func (t *tombKeys) hitRows(rw *rows, keyed []int32, dst []int32) []int32 {
 			if bytes.Compare(key, hi) > 0 {
 				break
 			}
-			p = gallopKeys(p, len(keyed), key, func(x int) []byte { return rw.keyAt(int(keyed[x])) })
-			// A key listed twice (two series, or a put and a delete)
-			// finds its row once.
-			if p < len(keyed) && bytes.Equal(rw.keyAt(int(keyed[p])), key) && (!found || dst[len(dst)-1] != keyed[p]) {
-				dst = append(dst, keyed[p])
+			p = gallopKeys(p, len(keyed), key, rowKey)
+			if p < len(keyed) && bytes.Equal(rowKey(p), key) {
+				dst = append(dst, hitTomb{keyed[p], index(i)})
 				found = true
 			}
 		}
@@ -265,21 +295,19 @@ func (t *tombKeys) hitRows(rw *rows, keyed []int32, dst []int32) []int32 {
 		}
 	}
 	if t.sorted != nil {
-		find(len(t.sorted), func(k int) []byte { return t.sorted[k] })
+		find(len(t.sorted), func(k int) []byte { return t.sorted[k] }, func(k int) int32 { return t.sortedAt[k] })
 	} else {
 		for r := range t.runs {
 			a, b := t.run(r)
 			if p := t.perm[r]; p != nil {
-				find(b-a, func(k int) []byte { return t.key(int(p[k])) })
+				find(b-a, func(k int) []byte { return t.key(int(p[k])) }, func(k int) int32 { return p[k] })
 			} else {
-				find(b-a, func(k int) []byte { return t.key(a + k) })
+				find(b-a, func(k int) []byte { return t.key(a + k) }, func(k int) int32 { return int32(a + k) })
 			}
 		}
 	}
-	if runs > 1 { // several runs' hits: merged, each row once
-		hits := dst[start:]
-		slices.Sort(hits)
-		dst = dst[:start+len(slices.Compact(hits))]
+	if runs > 1 { // several runs' hits: merged by row
+		slices.SortFunc(dst[start:], func(x, y hitTomb) int { return int(x.row) - int(y.row) })
 	}
 	return dst
 }

@@ -119,14 +119,14 @@ func TestTombKeysMayHit(t *testing.T) {
 	}
 }
 
-// TestTombKeysHitRows: hitRows finds, of a block's keyed rows (keys
-// strictly increasing, keyedRows), exactly those whose keys are listed,
-// each once and in order, against a brute-force search: keys listed in
-// runs in order and not, twice in a run and in several runs, longer
-// than a span keeps, in more runs than runLimit (one sorted list), and
-// every keyed row past the list's limits. keyedRows gives the keyed puts and
+// TestTombKeysHitTombs: hitTombs pairs each of a block's keyed rows
+// (keys strictly increasing, keyedRows) with every listed key equal to
+// its key, by row, against a brute-force search: keys listed in runs in
+// order and not, twice in a run and in several runs, longer than a span
+// keeps, in more runs than runLimit (one sorted list), and every keyed
+// row past the list's limits. keyedRows gives the keyed puts and
 // deletes up to the end seq, and reports keys that do not increase.
-func TestTombKeysHitRows(t *testing.T) {
+func TestTombKeysHitTombs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(10, 11))
 	long := string(make([]byte, seg.MaxSpanKey))
 	key := func(i int) string {
@@ -177,19 +177,39 @@ func TestTombKeysHitRows(t *testing.T) {
 		if !ok {
 			t.Fatalf("round %d: increasing keys reported not increasing", round)
 		}
-		var wantKeyed, want []int32
+		var wantKeyed []int32
+		var want []hitTomb
 		for k, kv := range keys {
 			if kv != "" && rw.seq[k] <= end && (rw.op[k] == OpPut || rw.op[k] == OpDelete) {
 				wantKeyed = append(wantKeyed, int32(k))
-				if listed[kv] {
-					want = append(want, int32(k))
+				for i := range tk.ends {
+					if string(tk.key(i)) == kv {
+						want = append(want, hitTomb{int32(k), int32(i)})
+					}
 				}
 			}
 		}
 		if !slices.Equal(keyed, wantKeyed) {
 			t.Fatalf("round %d: keyedRows %v, want %v", round, keyed, wantKeyed)
 		}
-		if got := tk.hitRows(&rw, keyed, []int32{-1}); !slices.Equal(got[1:], want) || got[0] != -1 {
+		got := tk.hitTombs(&rw, keyed, []hitTomb{{-1, -1}})
+		if got[0] != (hitTomb{-1, -1}) {
+			t.Fatalf("round %d: dst's first entry overwritten", round)
+		}
+		got = got[1:]
+		for i := 1; i < len(got); i++ {
+			if got[i].row < got[i-1].row {
+				t.Fatalf("round %d (%d runs): hits not by row: %v", round, runs, got)
+			}
+		}
+		byRowTomb := func(x, y hitTomb) int {
+			if x.row != y.row {
+				return int(x.row) - int(y.row)
+			}
+			return int(x.tomb) - int(y.tomb)
+		}
+		slices.SortFunc(got, byRowTomb)
+		if !slices.Equal(got, want) {
 			t.Fatalf("round %d (%d runs): hits %v, want %v", round, runs, got, want)
 		}
 		if len(keyed) > 1 {
@@ -199,8 +219,8 @@ func TestTombKeysHitRows(t *testing.T) {
 			}
 		}
 		many := tombKeys{many: true}
-		if got := many.hitRows(&rw, keyed, nil); !slices.Equal(got, keyed) {
-			t.Fatal("past the list's limits some keyed rows were ruled out")
+		if got := many.hitTombs(&rw, keyed, nil); len(got) != 0 {
+			t.Fatal("past the list's limits some rows were paired with keys no longer listed")
 		}
 	}
 }

@@ -111,7 +111,7 @@ func (sc *scanner) ready(i int) {
 // keys a fresh block may share; the snapshot is not written while
 // phaseDecide runs. Such a block is untouched when no listed key lies in
 // its key span, and its rows whose keys are listed are its only ones
-// looked up otherwise (tombKeys.hitRows).
+// decided otherwise, by the tombstones listed with them (decideHits).
 func (f *folder) lookupOnly(j *segJob, i int) bool {
 	d, snap := f.d, f.d.snap
 	if snap.drops.len() > 0 || snap.keys == nil || snap.keys.many {
