@@ -140,7 +140,7 @@ type scanner struct {
 	res   *segResult
 	plans []blockPlan
 	kept  map[string]struct{} // series of the kept rows: the new bloom's
-	mark  []bool
+	codes []int32             // scratch of keptSeries
 	// keys are the rewritten blocks' key spans: the old block's when
 	// known (it bounds the kept keyed rows too, and costs nothing); else
 	// (tracked) the kept keyed rows' own, gathered as the block is
@@ -206,7 +206,7 @@ func (sc *scanner) decide(i int, m *seg.BlockMeta, rw *rows) bool {
 			}
 		}
 	}
-	sc.mark = keptSeries(&rw.sc, p.drop, sc.mark, sc.kept)
+	sc.codes = keptSeries(&rw.sc, p.drop, sc.codes, sc.kept)
 	if sc.tracks(i) {
 		keptKeys(rw, p.drop, &sc.keys[i])
 	}
@@ -340,36 +340,63 @@ func rewriteSegment(ctx context.Context, cfg *Config, path string, r *seg.Reader
 
 // keptSeries adds to set the series of the rows of a block's series
 // column sc not listed in drop (ascending), each dictionary entry once;
-// mark is scratch, returned for reuse.
-func keptSeries(sc *chunk.Column, drop []int32, mark []bool, set map[string]struct{}) []bool {
+// kept is scratch, returned for reuse.
+func keptSeries(sc *chunk.Column, drop []int32, kept []int32, set map[string]struct{}) []int32 {
 	if sc.Strs != nil { // not what decoding yields; handled for safety
 		for r, s := range sc.Strs {
 			if !dropped(drop, r) {
 				set[s] = struct{}{}
 			}
 		}
-		return mark
+		return kept
 	}
+	kept = keptCodes(sc, drop, kept)
+	addKept(sc, kept, set)
+	return kept
+}
+
+// keptCodes returns in kept, for each entry of the dictionary of sc (a
+// decoded series column: Dict and Codes), how many rows not listed in
+// drop hold it.
+func keptCodes(sc *chunk.Column, drop []int32, kept []int32) []int32 {
 	n := sc.Dict.Len()
-	mark = append(mark[:0], make([]bool, n)...)
+	kept = append(kept[:0], make([]int32, n)...)
+	if sc.Valid == nil {
+		for _, c := range sc.Codes {
+			if uint(c) < uint(n) {
+				kept[c]++
+			}
+		}
+		for _, r := range drop {
+			if c := sc.Codes[r]; uint(c) < uint(n) {
+				kept[c]--
+			}
+		}
+		return kept
+	}
 	d := 0
-	for r, code := range sc.Codes {
+	for r, c := range sc.Codes {
 		if d < len(drop) && int(drop[d]) == r {
 			d++
 			continue
 		}
-		if !sc.IsNull(r) && code >= 0 && int(code) < n {
-			mark[code] = true
+		if !sc.IsNull(r) && uint(c) < uint(n) {
+			kept[c]++
 		}
 	}
-	for c, m := range mark {
-		if m {
+	return kept
+}
+
+// addKept adds to set each entry of the dictionary of sc that kept
+// (keptCodes) counts rows of.
+func addKept(sc *chunk.Column, kept []int32, set map[string]struct{}) {
+	for c, k := range kept {
+		if k > 0 {
 			if _, ok := set[string(sc.Dict.At(c))]; !ok {
 				set[string(sc.Dict.At(c))] = struct{}{}
 			}
 		}
 	}
-	return mark
 }
 
 func dropped(drop []int32, r int) bool {
@@ -542,7 +569,7 @@ func (x *rewriter) addSeries(w *seg.Writer, i int) error {
 		if err := decodeColumns(&x.dec, x.buf, &x.rw); err != nil {
 			return fmt.Errorf("block %d: %w", i, err)
 		}
-		x.sc.mark = keptSeries(&x.rw.sc, nil, x.sc.mark, x.sc.kept)
+		x.sc.codes = keptSeries(&x.rw.sc, nil, x.sc.codes, x.sc.kept)
 		keptKeys(&x.rw, nil, &x.sc.keys[i])
 		return nil
 	}

@@ -2,10 +2,14 @@ package compact
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/tsqdb/tsq/chunk"
+	"github.com/tsqdb/tsq/codec"
 	"github.com/tsqdb/tsq/internal/vfs"
 	"github.com/tsqdb/tsq/seg"
 )
@@ -161,6 +165,60 @@ func TestRewriteKeepsKeySpan(t *testing.T) {
 		r.Close()
 		if !k.Known() || string(lo) != c.lo || string(hi) != c.hi || ok != (c.lo != "") {
 			t.Fatalf("%s: key span known %v, %q..%q (%v), want %q..%q", c.path, k.Known(), lo, hi, ok, c.lo, c.hi)
+		}
+	}
+}
+
+// TestKeptSeries: the series keptSeries gathers from a block's series
+// column are those of its rows neither dropped nor null, against brute
+// force, for dictionary columns with and without nulls (every row of
+// some series dropped, none of others) and a column of strings.
+func TestKeptSeries(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	var scratch []int32
+	for round := range 2000 {
+		n, entries := 1+rng.IntN(300), 1+rng.IntN(12)
+		var sc chunk.Column
+		for e := range entries {
+			sc.Dict.AppendString(fmt.Sprintf("s%d", e))
+		}
+		for range n {
+			sc.Codes = append(sc.Codes, int32(rng.IntN(entries)))
+		}
+		if round%3 == 1 {
+			sc.Valid = make([]bool, n)
+			for r := range sc.Valid {
+				sc.Valid[r] = rng.IntN(4) > 0
+			}
+		}
+		var drop []int32
+		gone := rng.IntN(entries) // every row of it dropped
+		for r, c := range sc.Codes {
+			if int(c) == gone || rng.IntN(5) == 0 {
+				drop = append(drop, int32(r))
+			}
+		}
+		if round%3 == 2 {
+			for _, c := range sc.Codes {
+				sc.Strs = append(sc.Strs, string(sc.Dict.At(int(c))))
+			}
+			sc.Codes, sc.Dict = nil, codec.Strings{}
+		}
+		want := map[string]struct{}{}
+		for r := range n {
+			if slices.Contains(drop, int32(r)) || sc.IsNull(r) {
+				continue
+			}
+			if sc.Strs != nil {
+				want[sc.Strs[r]] = struct{}{}
+			} else {
+				want[string(sc.Dict.At(int(sc.Codes[r])))] = struct{}{}
+			}
+		}
+		got := map[string]struct{}{}
+		scratch = keptSeries(&sc, drop, scratch, got)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("round %d: kept %v, want %v", round, got, want)
 		}
 	}
 }

@@ -315,17 +315,22 @@ type blockTask struct {
 	// lookupHits (phaseDecide, a fresh block as untouched but for keys
 	// listed in its span): prep decided the rows whose keys phaseObserve
 	// listed, the only ones that can drop, from the tombstones listed
-	// with them (decideHits): hitDrops are the rows that drop, with
-	// their reasons, and uncount the tombstones among the block's keyed
-	// rows (counted in bulk) found superseded, puts and deletes. hits
-	// and keyed are scratch.
+	// with them (decideHits): hitDrops are the rows that drop, by row,
+	// with their reasons. hits and keyed are scratch.
 	lookupHits bool
 	hitDrops   []hitDrop
-	uncount    [2]int64
 	hits       []hitTomb
 	keyed      []int32
-	err        error
-	done       chan struct{}
+	// decided (untouched or lookupHits): prep also counted the block's
+	// tombstones (counted) and its kept rows' series (keptCodes: codes,
+	// when its series column is a dictionary), so that the fold only
+	// takes the results.
+	decided bool
+	counted halfResult
+	codes   []int32
+	dropped []int32 // scratch of dropRows
+	err     error
+	done    chan struct{}
 	// claim is taken by whichever preps the block: a prep worker, or
 	// the fold when it comes to the block first (see run).
 	claim atomic.Bool
@@ -639,24 +644,28 @@ func (f *folder) prep(t *blockTask) error {
 		return fmt.Errorf("compact: %s block %d: %w", j.path, t.i, err)
 	}
 	recs, end := f.d.snap.recs, f.d.chunkEnd
-	t.untouched, t.lookupHits = false, false
+	t.untouched, t.lookupHits, t.decided = false, false, false
 	t.hs = slices.Grow(t.hs[:0], rw.n)[:rw.n] // every row's set below
 	t.rowsOf[0], t.rowsOf[1] = t.rowsOf[0][:0], t.rowsOf[1][:0]
 	if f.phase == phaseDecide && j.isFresh(t.i) && f.lookupOnly(j, t.i) {
 		var ok bool
 		if t.keyed, ok = keyedRows(rw, end, t.keyed[:0]); ok {
 			t.sorted = true
+			t.hitDrops = t.hitDrops[:0]
+			t.counted = halfResult{}
+			t.counted.count(rw, t.keyed, f.lo, end)
 			if span := j.r.BlockKeys(t.i); !f.d.snap.keys.mayHit(&span) {
 				t.untouched = true
-				return nil
-			}
-			t.hits = f.d.snap.keys.hitTombs(rw, t.keyed, t.hits[:0])
-			if len(t.hits) == 0 {
+			} else if t.hits = f.d.snap.keys.hitTombs(rw, t.keyed, t.hits[:0]); len(t.hits) == 0 {
 				t.untouched = true
-				return nil
+			} else {
+				t.lookupHits = true
+				f.decideHits(t)
 			}
-			t.lookupHits = true
-			f.decideHits(t)
+			t.decided = true
+			if rw.sc.Strs == nil {
+				t.codes = keptCodes(&rw.sc, t.dropRows(), t.codes)
+			}
 			return nil
 		}
 	}
@@ -721,10 +730,9 @@ type hitDrop struct {
 // key and its series (the table holds, for each pair, the newest that
 // phaseObserve entered, and lists the same ones). A put drops when that
 // is newer than it; a keyed row of the window whose tombstone is not
-// older than itself is uncounted (block counts them all as kept).
+// older than itself is uncounted (t.counted counts them all as kept).
 func (f *folder) decideHits(t *blockTask) {
 	rw, keys, recs := &t.rw, f.d.snap.keys, f.d.snap.recs
-	t.hitDrops, t.uncount = t.hitDrops[:0], [2]int64{}
 	t.resetSeries()
 	for i := 0; i < len(t.hits); {
 		k := t.hits[i].row
@@ -740,7 +748,7 @@ func (f *folder) decideHits(t *blockTask) {
 			continue
 		}
 		if q > f.lo && v>>1 >= q {
-			t.uncount[b2u(op == OpDelete)]++
+			t.counted.kinds[b2u(op == OpDelete)]--
 		}
 		if op == OpPut && v>>1 > q {
 			why := ReasonUpdate
@@ -750,6 +758,15 @@ func (f *folder) decideHits(t *blockTask) {
 			t.hitDrops = append(t.hitDrops, hitDrop{k, uint8(why) + 1})
 		}
 	}
+}
+
+// dropRows returns the rows of t.hitDrops, ascending, in scratch.
+func (t *blockTask) dropRows() []int32 {
+	t.dropped = t.dropped[:0]
+	for _, h := range t.hitDrops {
+		t.dropped = append(t.dropped, h.row)
+	}
+	return t.dropped
 }
 
 // b2u is 1 for true, 0 for false.
@@ -778,6 +795,9 @@ func b2u(b bool) int {
 // blocks of a window such, and the table holds only the keys that
 // return (updates, deletes).
 func (f *folder) block(sc *scanner, t *blockTask, op tableOp) bool {
+	if t.decided {
+		return f.takeDecided(sc, t)
+	}
 	d, snap := f.d, f.d.snap
 	i, m, rw, hs, rowsOf := t.i, &t.job.blocks[t.i], &t.rw, t.hs, &t.rowsOf
 	if f.phase != phaseDecide { // phaseObserve saw the tombstones already
@@ -789,17 +809,7 @@ func (f *folder) block(sc *scanner, t *blockTask, op tableOp) bool {
 		f.size.before(snap.recs, rw.n) // no half is deciding
 	}
 	var lower, upper halfResult
-	if op == tableNone || op == tableLookupHits {
-		lower.count(rw, t.keyed, f.lo, d.chunkEnd)
-	}
-	if op == tableLookupHits { // decided by prep (decideHits)
-		lower.kinds[0] -= t.uncount[0]
-		lower.kinds[1] -= t.uncount[1]
-		for _, h := range t.hitDrops {
-			f.why[h.row] = h.why
-		}
-	} else if op == tableNone {
-	} else if f.half != nil && rw.n >= 1024 {
+	if f.half != nil && rw.n >= 1024 {
 		// Offered to f.half, and decided here after the lower half if
 		// f.half has not taken it by then: waking the goroutine's thread
 		// can take longer than the half (the system may start it late,
@@ -855,9 +865,41 @@ func (f *folder) block(sc *scanner, t *blockTask, op tableOp) bool {
 			res.gone = append(res.gone, q)
 		}
 	}
-	sc.mark = keptSeries(&rw.sc, p.drop, sc.mark, sc.kept)
+	sc.codes = keptSeries(&rw.sc, p.drop, sc.codes, sc.kept)
 	if sc.tracks(i) {
 		keptKeys(rw, p.drop, &sc.keys[i])
+	}
+	p.scanned = true
+	return len(p.drop) > 0
+}
+
+// takeDecided is block for a block prep decided (t.decided: tableNone
+// or tableLookupHits): it takes the tombstones prep counted, the rows
+// that drop (superseded, never soft-deleted: see lookupOnly) and the
+// kept rows' series.
+func (f *folder) takeDecided(sc *scanner, t *blockTask) bool {
+	d, snap, rw := f.d, f.d.snap, &t.rw
+	snap.maxSeq = max(snap.maxSeq, t.counted.maxSeq)
+	f.kinds[0] += t.counted.kinds[0]
+	f.kinds[1] += t.counted.kinds[1]
+	res, p := sc.res, &sc.plans[t.i]
+	res.absent = d.absent(res.absent, &t.job.blocks[t.i], rw.seq)
+	for _, h := range t.hitDrops {
+		q := uint64(rw.seq[h.row])
+		p.drop = append(p.drop, h.row)
+		res.dropped[h.why-1]++
+		res.goneSup = append(res.goneSup, q)
+		if d.deleted != nil && d.deleted.Contains(q) {
+			res.gone = append(res.gone, q)
+		}
+	}
+	if rw.sc.Strs == nil {
+		addKept(&rw.sc, t.codes, sc.kept)
+	} else {
+		sc.codes = keptSeries(&rw.sc, p.drop, sc.codes, sc.kept)
+	}
+	if sc.tracks(t.i) {
+		keptKeys(rw, p.drop, &sc.keys[t.i])
 	}
 	p.scanned = true
 	return len(p.drop) > 0
