@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/tsqdb/tsq/codec"
 	"github.com/tsqdb/tsq/seg"
 )
 
@@ -274,8 +275,8 @@ func (t *tombKeys) hitTombs(rw *rows, keyed []int32, dst []hitTomb) []hitTomb {
 		return dst
 	}
 	start, runs := len(dst), 0
-	lo, hi := rw.keyAt(int(keyed[0])), rw.keyAt(int(keyed[len(keyed)-1]))
-	rowKey := func(x int) []byte { return rw.keyAt(int(keyed[x])) }
+	rk := newRowKeys(rw, keyed)
+	lo, hi := rk.at(0), rk.at(len(keyed)-1)
 	find := func(n int, at func(int) []byte, index func(int) int32) {
 		i := searchKeys(n, lo, at)
 		p, found := 0, false // keyed[p:] can hold the keys still to look for
@@ -284,8 +285,8 @@ func (t *tombKeys) hitTombs(rw *rows, keyed []int32, dst []hitTomb) []hitTomb {
 			if bytes.Compare(key, hi) > 0 {
 				break
 			}
-			p = gallopKeys(p, len(keyed), key, rowKey)
-			if p < len(keyed) && bytes.Equal(rowKey(p), key) {
+			p = rk.gallop(p, key)
+			if p < len(keyed) && bytes.Equal(rk.at(p), key) {
 				dst = append(dst, hitTomb{keyed[p], index(i)})
 				found = true
 			}
@@ -312,17 +313,58 @@ func (t *tombKeys) hitTombs(rw *rows, keyed []int32, dst []hitTomb) []hitTomb {
 	return dst
 }
 
-// gallopKeys returns the least k in [p, n) with at(k) >= key (at
-// ascending), else n, searching outward from p first: the keys looked
+// rowKeys reads the keys of rows keyed of rw (strictly increasing)
+// from the key column's dictionary, without a call through a func
+// value: key of row k is data[offs[codes[k]]:offs[codes[k]+1]].
+type rowKeys struct {
+	keyed []int32
+	data  []byte
+	offs  []int32
+	codes []int32
+}
+
+// newRowKeys reads the dictionary of rw's key column as decoding yields
+// it (the keyed rows are not null: their codes are entries); a column
+// given as strings is copied into one.
+func newRowKeys(rw *rows, keyed []int32) rowKeys {
+	kc := &rw.kc
+	if kc.Strs == nil {
+		return rowKeys{keyed, kc.Dict.Data, kc.Dict.Offsets, kc.Codes}
+	}
+	var dict codec.Strings
+	codes := make([]int32, rw.n)
+	for x, k := range keyed {
+		dict.AppendString(kc.Strs[k])
+		codes[k] = int32(x)
+	}
+	return rowKeys{keyed, dict.Data, dict.Offsets, codes}
+}
+
+// at returns the key of row keyed[x].
+func (r *rowKeys) at(x int) []byte {
+	c := r.codes[r.keyed[x]]
+	return r.data[r.offs[c]:r.offs[c+1]]
+}
+
+// gallop returns the least x in [p, len(keyed)) whose key is at least
+// key, else len(keyed), searching outward from p first: the keys looked
 // for one after another lie close together.
-func gallopKeys(p, n int, key []byte, at func(int) []byte) int {
-	step := 1
-	for p+step <= n && bytes.Compare(at(p+step-1), key) < 0 {
+func (r *rowKeys) gallop(p int, key []byte) int {
+	n, step := len(r.keyed), 1
+	for p+step <= n && bytes.Compare(r.at(p+step-1), key) < 0 {
 		p += step
 		step *= 2
 	}
-	hi := min(p+step-1, n)
-	return p + searchKeys(hi-p, key, func(k int) []byte { return at(p + k) })
+	lo, hi := p, min(p+step-1, n)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if bytes.Compare(r.at(m), key) < 0 {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
 // searchKeys returns the least k < n with at(k) >= key (at ascending),

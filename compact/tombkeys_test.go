@@ -197,6 +197,19 @@ func TestTombKeysHitTombs(t *testing.T) {
 			t.Fatalf("round %d: dst's first entry overwritten", round)
 		}
 		got = got[1:]
+		// The same keys as decoding gives them: a dictionary, rows
+		// without a key null, the entries in another order.
+		dec := rw
+		dec.kc = chunk.Column{Name: colKey, Type: chunk.String, Valid: make([]bool, len(keys)), Codes: make([]int32, len(keys))}
+		for _, k := range rng.Perm(len(keys)) {
+			if keys[k] != "" {
+				dec.kc.Valid[k], dec.kc.Codes[k] = true, int32(dec.kc.Dict.Len())
+				dec.kc.Dict.AppendString(keys[k])
+			}
+		}
+		if fromDict := tk.hitTombs(&dec, keyed, nil); !slices.Equal(fromDict, got) {
+			t.Fatalf("round %d: from a dictionary %v, from strings %v", round, fromDict, got)
+		}
 		for i := 1; i < len(got); i++ {
 			if got[i].row < got[i-1].row {
 				t.Fatalf("round %d (%d runs): hits not by row: %v", round, runs, got)
@@ -334,4 +347,38 @@ func BenchmarkKeyedRows(b *testing.B) {
 		dst, _ = keyedRows(&rw, n, dst[:0])
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/row")
+}
+
+// BenchmarkHitTombs: the rows of a block of 8,192 increasing keys (a
+// decoded dictionary) whose keys are listed, one key in ten, in one
+// sorted run.
+func BenchmarkHitTombs(b *testing.B) {
+	const n = 8192
+	rw := rows{n: n}
+	var dict codec.Strings
+	var tk tombKeys
+	tk.startRun(true)
+	for k := range n {
+		key := fmt.Sprintf("obj%08d", k)
+		dict.AppendString(key)
+		rw.seq = append(rw.seq, int64(k+1))
+		rw.op = append(rw.op, OpPut)
+		if k%10 == 0 {
+			tk.addString(key)
+		}
+	}
+	tk.sortRuns()
+	rw.kc = chunk.Column{Name: colKey, Type: chunk.String, Dict: dict, Codes: make([]int32, n), Ascending: true}
+	for k := range rw.kc.Codes {
+		rw.kc.Codes[k] = int32(k)
+	}
+	keyed, _ := keyedRows(&rw, n, nil)
+	var dst []hitTomb
+	for b.Loop() {
+		dst = tk.hitTombs(&rw, keyed, dst[:0])
+	}
+	if len(dst) != n/10+1 {
+		b.Fatalf("%d hits, want %d", len(dst), n/10+1)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(dst)), "ns/hit")
 }
