@@ -118,10 +118,15 @@ func (t *tombKeys) startRun(inOrder bool) {
 const runLimit = 64
 
 // sortRuns orders each run (a block's keys: most often in order
-// already), once all keys are added: cheaper than sorting the list.
+// already), once all keys are added: cheaper than sorting the list. A
+// run made of a few stretches in order (a block's last puts, then its
+// first deletes) is split into them rather than sorted.
 func (t *tombKeys) sortRuns() {
 	if t.many || t.perm != nil {
 		return
+	}
+	if len(t.runs) <= runLimit {
+		t.splitRuns()
 	}
 	if len(t.runs) > runLimit {
 		t.sort()
@@ -144,6 +149,40 @@ func (t *tombKeys) sortRuns() {
 				break
 			}
 		}
+	}
+}
+
+// maxStretches bounds the stretches in order a run is split into
+// (splitRuns).
+const maxStretches = 4
+
+// splitRuns marks each run in order that is, and splits each made of
+// at most maxStretches stretches in order into them, unless that takes
+// the runs past runLimit; the others stay, not in order.
+func (t *tombKeys) splitRuns() {
+	var runs []int
+	var inOrder []bool
+	var starts []int
+	for r := range t.runs {
+		lo, hi := t.run(r)
+		starts = append(starts[:0], lo)
+		if !t.inOrder[r] {
+			for i := lo + 1; i < hi && len(starts) <= maxStretches; i++ {
+				if bytes.Compare(t.key(i-1), t.key(i)) > 0 {
+					starts = append(starts, i)
+				}
+			}
+		}
+		if len(starts) > maxStretches {
+			runs, inOrder = append(runs, lo), append(inOrder, false)
+			continue
+		}
+		for _, s := range starts {
+			runs, inOrder = append(runs, s), append(inOrder, true)
+		}
+	}
+	if len(runs) <= runLimit {
+		t.runs, t.inOrder = runs, inOrder
 	}
 }
 

@@ -239,17 +239,24 @@ func TestTombKeysHitTombs(t *testing.T) {
 }
 
 // addRuns lists runs runs of up to perRun-1 keys from key in tk, half of
-// them sorted, and passes each key to list. Half the sorted runs are said
-// to be in order (sortRuns checks only the others).
+// them sorted, a quarter two sorted stretches one after the other (split,
+// not sorted: see splitRuns), and passes each key to list. Half the
+// sorted runs are said to be in order (sortRuns checks only the others).
 func addRuns(tk *tombKeys, rng *rand.Rand, runs, perRun int, key func() string, list func(string)) {
 	for range runs {
 		var ks []string
 		for range rng.IntN(perRun) {
 			ks = append(ks, key())
 		}
-		sorted := rng.IntN(2) == 0
-		if sorted {
+		sorted := false
+		switch rng.IntN(4) {
+		case 0, 1:
+			sorted = true
 			slices.Sort(ks)
+		case 2:
+			h := len(ks) / 2
+			slices.Sort(ks[:h])
+			slices.Sort(ks[h:])
 		}
 		tk.startRun(sorted && rng.IntN(2) == 0)
 		for _, k := range ks {
