@@ -743,10 +743,10 @@ func (f *folder) decideHits(t *blockTask) {
 				v = e.v
 			}
 		}
-		q, op := uint64(rw.seq[k]), rw.op[k]
 		if v == 0 {
 			continue
 		}
+		q, op := uint64(rw.seq[k]), rw.op[k]
 		if q > f.lo && v>>1 >= q {
 			t.counted.kinds[b2u(op == OpDelete)]--
 		}
