@@ -423,6 +423,10 @@ type filterState struct {
 	out    Block
 	hints  []Hint
 	cols   []Column // columns decoded here
+	// arrays holds, per source column, the arrays pick fills, of every
+	// type: a column of another type in the same place in the next block
+	// leaves them for the one after.
+	arrays []Column
 	cdec   codec.Decoder
 	// bodies[i], when its end is not 0, is the range of arena holding
 	// column i's new body, built by keepValues, and where its values
@@ -522,6 +526,7 @@ func (e *Encoder) EncodeFiltered(buf []byte, d *Decoder, keep []int32, have []*C
 	f.out.Rows = len(keep)
 	f.out.Columns = growCols(f.out.Columns, n)
 	f.cols = growCols(f.cols, n)
+	f.arrays = growCols(f.arrays, n)
 	f.hints = append(f.hints[:0], make([]Hint, n)...)
 	f.direct = append(f.direct[:0], make([]bool, n)...)
 	f.bodies = append(f.bodies[:0], make([][3]int, n)...)
@@ -560,7 +565,7 @@ func (e *Encoder) EncodeFiltered(buf []byte, d *Decoder, keep []int32, have []*C
 				return nil, err
 			}
 		}
-		pick(&f.out.Columns[i], src, keep)
+		pick(&f.out.Columns[i], &f.arrays[i], src, keep)
 		f.hints[i] = d.Hint(i)
 		if info.Type == Int64 && f.hints[i].Encoding == uint8(codec.IntDoD) && len(keep) < d.rows {
 			// Delta-of-delta is what a regular column (timestamps at a
@@ -691,23 +696,42 @@ func growCols(c []Column, n int) []Column {
 	return c[:n]
 }
 
-// pick sets dst to the rows keep of c, reusing dst's slices; the
-// dictionary is shared.
+// pick sets dst to the rows keep of c, in the arrays of arrays (kept
+// there for the next call, whatever the type); the dictionary is shared.
 // Only the values of c's type are taken: a decoded column's other slices
 // may hold another column's rows.
-func pick(dst, c *Column, keep []int32) {
-	out := Column{Name: c.Name, Type: c.Type, Valid: pickOf(dst.Valid, c.Valid, keep)}
+func pick(dst, arrays, c *Column, keep []int32) {
+	out := Column{Name: c.Name, Type: c.Type}
+	if len(c.Valid) > 0 {
+		arrays.Valid = pickOf(arrays.Valid, c.Valid, keep)
+		out.Valid = arrays.Valid
+	}
 	switch c.Type {
 	case Int64:
-		out.Ints = pickOf(dst.Ints, c.Ints, keep)
+		if len(c.Ints) > 0 {
+			arrays.Ints = pickOf(arrays.Ints, c.Ints, keep)
+			out.Ints = arrays.Ints
+		}
 	case Float64:
-		out.Floats = pickOf(dst.Floats, c.Floats, keep)
+		if len(c.Floats) > 0 {
+			arrays.Floats = pickOf(arrays.Floats, c.Floats, keep)
+			out.Floats = arrays.Floats
+		}
 	case Bool:
-		out.Bools = pickOf(dst.Bools, c.Bools, keep)
+		if len(c.Bools) > 0 {
+			arrays.Bools = pickOf(arrays.Bools, c.Bools, keep)
+			out.Bools = arrays.Bools
+		}
 	case String, Bytes:
 		out.Dict = c.Dict
-		out.Codes = pickOf(dst.Codes, c.Codes, keep)
-		out.Strs = pickOf(dst.Strs, c.Strs, keep)
+		if len(c.Codes) > 0 {
+			arrays.Codes = pickOf(arrays.Codes, c.Codes, keep)
+			out.Codes = arrays.Codes
+		}
+		if len(c.Strs) > 0 {
+			arrays.Strs = pickOf(arrays.Strs, c.Strs, keep)
+			out.Strs = arrays.Strs
+		}
 	}
 	*dst = out
 }

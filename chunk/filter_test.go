@@ -109,7 +109,7 @@ func TestEncodeFiltered(t *testing.T) {
 		out := Block{Rows: len(keep), Columns: make([]Column, len(all.Columns))}
 		hints := make([]Hint, len(all.Columns))
 		for i := range all.Columns {
-			pick(&out.Columns[i], &all.Columns[i], keep)
+			pick(&out.Columns[i], new(Column), &all.Columns[i], keep)
 			hints[i] = dec.Hint(i)
 			if hints[i].Encoding == uint8(codec.IntDoD) && all.Columns[i].Type == Int64 && len(keep) < n {
 				hints[i].Encoding = uint8(codec.IntDelta) // as EncodeFiltered does
@@ -550,5 +550,42 @@ func TestBadKeep(t *testing.T) {
 	}
 	if bad < 1000 {
 		t.Fatalf("only %d bad lists of 20000: the test draws too few", bad)
+	}
+}
+
+// TestFilterAllocsAcrossTypes: filtering blocks whose columns change
+// type in the same place, one after the other, takes no new memory once
+// the encoder has seen both: pick keeps each type's arrays for the next
+// column of that type.
+func TestFilterAllocsAcrossTypes(t *testing.T) {
+	const n = 500
+	ints := Block{Rows: n, Columns: []Column{{Name: "seq", Type: Int64}, {Name: "v", Type: Int64}}}
+	strs := Block{Rows: n, Columns: []Column{{Name: "seq", Type: Int64}, {Name: "v", Type: String}}}
+	for r := range n {
+		ints.Columns[0].Ints = append(ints.Columns[0].Ints, int64(r))
+		ints.Columns[1].Ints = append(ints.Columns[1].Ints, int64(r*r))
+		strs.Columns[0].Ints = append(strs.Columns[0].Ints, int64(r))
+		strs.Columns[1].Strs = append(strs.Columns[1].Strs, fmt.Sprint("s", r%7))
+	}
+	var enc Encoder
+	_, d1 := encodeFor(t, &enc, &ints, nil)
+	_, d2 := encodeFor(t, &enc, &strs, nil)
+	var keep []int32
+	for r := 0; r < n; r += 3 {
+		keep = append(keep, int32(r))
+	}
+	var filt Encoder
+	var out []byte
+	round := func() {
+		var err error
+		for _, d := range []*Decoder{d1, d2} {
+			if out, err = filt.EncodeFiltered(out[:0], d, keep, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	round()
+	if a := testing.AllocsPerRun(20, round); a != 0 {
+		t.Fatalf("%.1f allocations a round of two blocks", a)
 	}
 }
