@@ -45,8 +45,8 @@ type tombKeys struct {
 }
 
 // listedTomb is a listed key's tombstone: the hash of its series
-// (hashTable.hash) and v as the record table holds it, seq<<1, | 1 for
-// a delete.
+// (hashTable.hash) and v as the record table holds it: seq<<1, plus 1
+// for a delete.
 type listedTomb struct {
 	series hashKey
 	v      uint64
@@ -55,8 +55,8 @@ type listedTomb struct {
 // newTombKeys returns an empty list with room for the keys of about n
 // record tombstones (the keyed rows a pass observes), within the list's
 // limits and at 16 bytes a key: grown by appends, 1.25 times at a time,
-// the list would be allocated about five times over.
-// Their tombstones are kept with them (see tombs).
+// the list would be allocated about five times over. The keys'
+// tombstones are kept with them (see tombs).
 func newTombKeys(n uint64) *tombKeys {
 	n = min(n, tombKeyLimit)
 	return &tombKeys{arena: make([]byte, 0, min(16*n, tombKeyBytesLimit)), ends: make([]uint32, 0, n),
@@ -287,15 +287,29 @@ func (t *tombKeys) sort() {
 	if t.many || t.sorted != nil || len(t.ends) == 0 {
 		return
 	}
-	t.sortedAt = make([]int32, len(t.ends))
-	for i := range t.sortedAt {
-		t.sortedAt[i] = int32(i)
-	}
-	slices.SortFunc(t.sortedAt, func(a, b int32) int { return bytes.Compare(t.key(int(a)), t.key(int(b))) })
 	t.sorted = make([][]byte, len(t.ends))
-	for i, at := range t.sortedAt {
-		k := t.key(int(at))
-		t.sorted[i] = k[:len(k):len(k)]
+	start := 0
+	for i, end := range t.ends {
+		t.sorted[i] = t.arena[start:end:end]
+		start = int(end)
+	}
+	if !t.keepTombs {
+		slices.SortFunc(t.sorted, bytes.Compare)
+		return
+	}
+	// With each key's list index, which hitTombs pairs rows with.
+	type listed struct {
+		key []byte
+		at  int32
+	}
+	ls := make([]listed, len(t.sorted))
+	for i, k := range t.sorted {
+		ls[i] = listed{k, int32(i)}
+	}
+	slices.SortFunc(ls, func(a, b listed) int { return bytes.Compare(a.key, b.key) })
+	t.sortedAt = make([]int32, len(ls))
+	for i, l := range ls {
+		t.sorted[i], t.sortedAt[i] = l.key, l.at
 	}
 }
 
@@ -304,8 +318,9 @@ func (t *tombKeys) sort() {
 type hitTomb struct{ row, tomb int32 }
 
 // hitTombs appends to dst, by row ascending, each row among keyed whose
-// key is listed, once for every time it is listed, after sortRuns and
-// within the list's limits (not many): keyed are rows of rw whose keys
+// key is listed, once for every time it is listed, after sortRuns, of a
+// list that keeps its tombstones (keepTombs) within the list's limits
+// (not many): keyed are rows of rw whose keys
 // strictly increase (keyedRows). Each run's keys within the rows' span
 // are looked for among theirs, each search starting where the one
 // before it ended.
