@@ -147,7 +147,7 @@ func droppedByDeletes(b *testing.B, blocks [][]byte) [][]int32 {
 	}
 	keeps := make([][]int32, len(blocks))
 	for bi, r := range recs {
-		var keep []int32
+		keep := make([]int32, 0, len(r.ops)) // empty, not nil, for an emptied block
 		for k, op := range r.ops {
 			if op != int64(OpPut) || r.keys[k] == "" || !deleted[r.series[k]+"\x00"+r.keys[k]] {
 				keep = append(keep, int32(k))
