@@ -238,6 +238,10 @@ func (st *stream) fail(err error) error {
 	st.dropEncoding()
 	st.waitRoll()
 	st.pending.Store(false)
+	if st.cmp != nil {
+		// Rows that may not have landed may have superseded some.
+		st.cmp.superseded = nil
+	}
 	st.s.m.appendErrors.Add(1)
 	return err
 }

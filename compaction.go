@@ -122,10 +122,14 @@ type streamCompaction struct {
 	init bool       // W loaded or floored
 	// old are read handles of files replaced by rewrites, closed once
 	// no read can still use them (retiredGrace); guarded by stream.mu.
-	old   []retiredFile
-	live  *compact.LiveSet          // nil when background compaction is off
-	w     atomic.Uint64             // committed W
-	crash func(compact.Point) error // tests
+	old  []retiredFile
+	live *compact.LiveSet // nil when background compaction is off
+	// superseded holds the seqs of puts the live set found superseded
+	// by a later row (observeTombstone) since the last pass took them
+	// (preparePass), for the tombstoned bitmap; guarded by stream.mu.
+	superseded *roaring64.Bitmap
+	w          atomic.Uint64             // committed W
+	crash      func(compact.Point) error // tests
 }
 
 // initCompaction floors W and rebuilds the live set from the rows above
@@ -191,18 +195,27 @@ func (st *stream) rebuildLive() error {
 	return nil
 }
 
-// observeTombstone feeds a written record to the live set and asks for an
-// early pass when the set reaches the cap. Called by the append path
-// under st.mu; cheap for samples and unkeyed puts.
+// observeTombstone feeds a written record to the live set, notes the put
+// it supersedes (superseded), and asks for an early pass when the set
+// reaches the cap. Called by the append path under stream.mu, and by
+// rebuildLive for the rows above W at open.
 func (st *stream) observeTombstone(seq uint64, r *Record) {
-	if st.cmp == nil || st.cmp.live == nil || (r.Key == "" && r.Op != OpDrop) {
+	c := st.cmp
+	if c == nil || c.live == nil || (r.Key == "" && r.Op != OpDrop) {
 		return
 	}
 	op := r.Op
 	if op == 0 {
 		op = OpPut
 	}
-	if st.cmp.live.Observe(seq, r.Series, r.Key, uint8(op)) >= st.s.o.CompactTombstoneCap {
+	n, sup := c.live.Observe(seq, r.Series, r.Key, uint8(op))
+	if sup != 0 {
+		if c.superseded == nil {
+			c.superseded = roaring64.New()
+		}
+		c.superseded.Add(sup)
+	}
+	if n >= st.s.o.CompactTombstoneCap {
 		st.s.cm.trigger(st.name)
 	}
 }
@@ -241,12 +254,13 @@ func (st *stream) compact(ctx context.Context, early bool) (CompactStats, error)
 
 func (st *stream) runPass(ctx context.Context) (CompactStats, error) {
 	c := st.cmp
-	segs, deleted, err := st.preparePass()
+	segs, deleted, marks, err := st.preparePass()
 	if err != nil {
 		return CompactStats{}, err
 	}
 	var out CompactStats
 	if out.Reconciled, err = st.reconcile(segs); err != nil {
+		st.restoreMarks(marks)
 		return out, err
 	}
 	cfg := compact.Config{
@@ -276,39 +290,82 @@ func (st *stream) runPass(ctx context.Context) (CompactStats, error) {
 	if ferr := st.forgetCompacted(ps.GoneSoftDeleted, ps.GoneSuperseded); ferr != nil {
 		err = errors.Join(err, ferr)
 	}
+	if merr := st.noteSuperseded(marks, ps.GoneSoftDeleted, ps.GoneSuperseded); merr != nil {
+		err = errors.Join(err, merr)
+	}
 	return out, err
+}
+
+// noteSuperseded adds to the tombstoned bitmap (persisted) the puts of
+// marks, found superseded by the appends since the pass before, that
+// the pass did not remove (gone): a pass that completes removes them
+// all, and writes nothing. Their superseding rows are durable
+// (preparePass took the marks after syncing every sealed segment). On
+// failure they go back to the next pass.
+func (st *stream) noteSuperseded(marks *roaring64.Bitmap, gone ...*roaring64.Bitmap) error {
+	if marks == nil {
+		return nil
+	}
+	for _, g := range gone {
+		if g != nil {
+			marks.AndNot(g)
+		}
+	}
+	if marks.IsEmpty() {
+		return nil
+	}
+	if err := st.markTombstoned(marks); err != nil {
+		st.restoreMarks(marks)
+		return streamErr(st.name, err)
+	}
+	return nil
+}
+
+// restoreMarks gives back marks that preparePass took and no pass noted.
+func (st *stream) restoreMarks(marks *roaring64.Bitmap) {
+	if marks == nil {
+		return
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.cmp.superseded == nil {
+		st.cmp.superseded = marks
+	} else {
+		st.cmp.superseded.Or(marks)
+	}
 }
 
 // preparePass seals the active segment (its rows become compactable),
 // waits for merges of sealed segments so that no other rewrite touches
 // them during the pass, removes stale temp files and returns the sealed
-// segments and the soft-deleted seqs as of now.
-func (st *stream) preparePass() ([]*segFile, *roaring64.Bitmap, error) {
+// segments, the soft-deleted seqs as of now and the puts found
+// superseded since the last pass (their superseding rows now durable).
+func (st *stream) preparePass() ([]*segFile, *roaring64.Bitmap, *roaring64.Bitmap, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.closed {
-		return nil, nil, fmt.Errorf("stream %q: %w", st.name, ErrClosed)
+		return nil, nil, nil, fmt.Errorf("stream %q: %w", st.name, ErrClosed)
 	}
 	if st.broken != nil {
 		if err := st.recover(); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	if err := st.loadWatermark(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if err := st.writePending(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if st.w != nil && len(st.blocks) > 0 {
 		if err := st.roll(); err != nil {
 			st.broken = err
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	if err := st.syncUndurable(); err != nil { // the target must be durable (durable.go)
 		st.broken = err
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	st.merge.wg.Wait() // merges take no st.mu
 	st.applyMerges()
@@ -317,7 +374,7 @@ func (st *stream) preparePass() ([]*segFile, *roaring64.Bitmap, error) {
 	}
 	st.publish()
 	if _, err := seg.RemoveStaleTmp(st.s.fs, st.dir); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	var segs []*segFile
 	for _, sf := range st.segs {
@@ -325,5 +382,7 @@ func (st *stream) preparePass() ([]*segFile, *roaring64.Bitmap, error) {
 			segs = append(segs, sf)
 		}
 	}
-	return segs, st.compactSoftDeleted(), nil
+	superseded := st.cmp.superseded
+	st.cmp.superseded = nil
+	return segs, st.compactSoftDeleted(), superseded, nil
 }

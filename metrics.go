@@ -3,6 +3,8 @@ package tsq
 import (
 	"sync"
 	"sync/atomic"
+
+	"github.com/RoaringBitmap/roaring/v2/roaring64"
 )
 
 // Metrics is a snapshot of a Store's counters since Open.
@@ -62,9 +64,12 @@ type Metrics struct {
 	// Soft deletes and retention: SoftDeletedRows and
 	// RetentionDeletedRows count rows soft-deleted by Delete and by
 	// retention; RetentionPasses and RetentionErrors count retention runs
-	// over one stream and the failed ones. DeletedRows and TombstonedRows
-	// are the cardinalities of the open streams' deleted and tombstoned
-	// bitmaps now (they shrink when compaction forgets removed rows).
+	// over one stream and the failed ones. DeletedRows is the
+	// cardinality of the open streams' deleted bitmaps now;
+	// TombstonedRows counts the puts known superseded and not yet
+	// removed: the tombstoned bitmaps, and the puts the appends found
+	// superseded since the last pass (it adds them to the bitmap).
+	// Both shrink when compaction forgets removed rows.
 	SoftDeletedRows, RetentionDeletedRows uint64
 	RetentionPasses, RetentionErrors      uint64
 	DeletedRows, TombstonedRows           uint64
@@ -147,10 +152,18 @@ func (s *Store) Metrics() Metrics {
 			out.Segments += len(v.segs)
 		}
 		out.DeletedRows += cardinality(st.deletedSnapshot())
-		out.TombstonedRows += cardinality(st.tombstonedSnapshot())
+		marked := st.tombstonedSnapshot()
+		out.TombstonedRows += cardinality(marked)
 		if st.writable {
 			st.mu.Lock()
 			out.Recoveries[st.name] = st.rec
+			if st.cmp != nil && st.cmp.superseded != nil {
+				found := st.cmp.superseded
+				if marked != nil {
+					found = roaring64.AndNot(found, marked)
+				}
+				out.TombstonedRows += found.GetCardinality()
+			}
 			st.mu.Unlock()
 		}
 	}

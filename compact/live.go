@@ -5,8 +5,13 @@ import "sync"
 // LiveSet is the in-memory set of tombstones appended above the
 // watermark: for each (series, key) and each dropped series the highest
 // seq, in hashTables (24 bytes a slot, no key bytes). It drives the
-// early-pass trigger (Len against the cap) and the size gauges only; a
-// pass never takes its drop decisions from it. Safe for concurrent use.
+// early-pass trigger (Len against the cap), the size gauges, and tells
+// which put a keyed row supersedes (Observe); a pass never takes its
+// drop decisions from it. Safe for concurrent use.
+//
+// A (series, key) slot holds seq<<1 | 1 when its row is a put, seq<<1
+// for a delete: the put bit says whether the row a later one supersedes
+// is droppable (tombstones never are). Seqs are below 1<<63.
 type LiveSet struct {
 	mu    sync.Mutex
 	recs  *hashTable // (series, key) pairs (pairHash)
@@ -26,26 +31,37 @@ func NewLiveSet() *LiveSet {
 }
 
 // Observe adds the row if it is a tombstone (keyed put, delete, drop)
-// and returns the number of entries.
-func (l *LiveSet) Observe(seq uint64, series, key string, op uint8) int {
+// and returns the number of entries and, when the row is a keyed put or
+// delete whose (series, key) the set holds a lower put of, that put's
+// seq: a row it supersedes (else 0). A put evicted (at or below W) is
+// not told: the set knows only the rows above W.
+func (l *LiveSet) Observe(seq uint64, series, key string, op uint8) (n int, superseded uint64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if op != OpDrop && (key == "" || op > OpDrop || op == 0) {
-		return l.recs.len() + l.drops.len()
+		return l.recs.len() + l.drops.len(), 0
 	}
-	higher := func(old uint64) bool { return seq > old }
 	if op == OpDrop {
 		l.buf = append(l.buf[:0], series...)
 		k := l.drops.hash(l.buf)
-		l.drops.set(k, seq, higher)
+		l.drops.set(k, seq, func(old uint64) bool { return seq > old })
 		l.raise(1, k, seq)
 	} else {
 		l.buf = append(append(l.buf[:0], series...), key...)
 		k := l.recs.pairOf(l.buf[:len(series)], l.buf[len(series):])
-		l.recs.set(k, seq, higher)
+		v := seq<<1 | uint64(b2u(op == OpPut))
+		l.recs.set(k, v, func(old uint64) bool {
+			if old>>1 >= seq {
+				return false
+			}
+			if old&1 == 1 {
+				superseded = old >> 1
+			}
+			return true
+		})
 		l.raise(0, k, seq)
 	}
-	return l.recs.len() + l.drops.len()
+	return l.recs.len() + l.drops.len(), superseded
 }
 
 // raise notes seq in the bound of k's shard of table x (0: recs, 1: drops).
@@ -66,6 +82,10 @@ func (l *LiveSet) Evict(w uint64) {
 			case top <= w:
 				t.clearShard(si)
 				l.tops[x][si] = 0
+			case x == 0: // values seq<<1 | put
+				var top uint64
+				top, l.kept = t.evictUpTo(si, w<<1|1, l.kept)
+				l.tops[x][si] = top >> 1
 			default:
 				l.tops[x][si], l.kept = t.evictUpTo(si, w, l.kept)
 			}

@@ -133,7 +133,7 @@ func TestLiveSet(t *testing.T) {
 	l.Observe(1, "a", "k", OpPut)
 	l.Observe(2, "a", "k", OpDelete)
 	l.Observe(3, "a", "", OpPut) // sample: not a tombstone
-	if n := l.Observe(4, "b", "", OpDrop); n != 2 {
+	if n, _ := l.Observe(4, "b", "", OpDrop); n != 2 {
 		t.Fatalf("len %d", n)
 	}
 	if l.Bytes() <= 0 {
@@ -151,11 +151,14 @@ func TestLiveSet(t *testing.T) {
 
 // TestLiveSetEvict: random tombstones and evictions against a map of
 // each entry's highest seq; shards whose entries all go are freed
-// whole, the others filtered.
+// whole, the others filtered. Each keyed row must name the put it
+// supersedes, the entry's put if not evicted.
 func TestLiveSetEvict(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
 	l := NewLiveSet()
 	want := map[string]uint64{} // "r series/key" or "d series" -> highest seq
+	put := map[string]bool{}    // "r series/key" -> its highest row is a put
+	told := 0
 	seq, w := uint64(0), uint64(0)
 	evict := func(to uint64) {
 		l.Evict(to)
@@ -165,6 +168,11 @@ func TestLiveSetEvict(t *testing.T) {
 			}
 		}
 		w = to
+		for k := range put {
+			if _, ok := want[k]; !ok {
+				delete(put, k)
+			}
+		}
 		if l.Len() != len(want) {
 			t.Fatalf("after evicting up to %d: %d entries, want %d", to, l.Len(), len(want))
 		}
@@ -179,8 +187,20 @@ func TestLiveSetEvict(t *testing.T) {
 				continue
 			}
 			key := fmt.Sprintf("k%d", rng.IntN(5000))
-			l.Observe(seq, series, key, []uint8{OpPut, OpDelete}[rng.IntN(2)])
-			want["r "+series+"/"+key] = seq
+			op := []uint8{OpPut, OpDelete}[rng.IntN(2)]
+			_, sup := l.Observe(seq, series, key, op)
+			k := "r " + series + "/" + key
+			var wantSup uint64
+			if s, ok := want[k]; ok && put[k] {
+				wantSup = s
+			}
+			if sup != wantSup {
+				t.Fatalf("seq %d (%s, op %d): supersedes %d, want %d", seq, k, op, sup, wantSup)
+			}
+			if sup != 0 {
+				told++
+			}
+			want[k], put[k] = seq, op == OpPut
 		}
 		switch round % 3 {
 		case 0: // everything: every shard freed whole
@@ -191,6 +211,9 @@ func TestLiveSetEvict(t *testing.T) {
 		default: // part of what came since the last eviction
 			evict(w + uint64(rng.IntN(int(seq-w)+1)))
 		}
+	}
+	if told < 200 {
+		t.Fatalf("only %d superseded puts told", told)
 	}
 }
 
