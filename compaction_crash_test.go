@@ -7,6 +7,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/tsqdb/tsq/compact"
 	"github.com/tsqdb/tsq/internal/vfs"
@@ -52,17 +53,24 @@ func tmpFiles(t testing.TB, fsys vfs.FS, dir string) []string {
 // single-chunk fold) are crashed so.
 func TestCompactCrashPoints(t *testing.T) {
 	for _, p := range compact.Points() {
-		for _, nth := range []int{1, 4, 0} {
+		for _, nth := range []int{1, 4, 0, -1} {
 			name := string(p) + "/" + string(rune('0'+nth))
-			if nth == 0 {
+			live := nth < 0
+			switch nth {
+			case 0:
 				name, nth = string(p)+"/single", 1
+			case -1: // background compaction on: a live set, rebuilt at open
+				name, nth = string(p)+"/live", 1
 			}
 			t.Run(name, func(t *testing.T) {
 				mem := vfs.NewMem()
 				o := smallSegs
 				o.CompactTombstoneCap = 40 // several chunks: later points hit later chunks
-				if strings.HasSuffix(name, "/single") {
-					o.CompactTombstoneCap = 0 // the default: one chunk
+				if strings.HasSuffix(name, "/single") || live {
+					o.CompactTombstoneCap = 0 // the default: one chunk (and no early pass)
+				}
+				if live {
+					o.CompactInterval = time.Hour // no pass runs by itself
 				}
 				s := openT(t, mem, o)
 				all := workload(t, s, "ev", rand.New(rand.NewPCG(7, uint64(nth))), 1500, day0)
@@ -101,6 +109,26 @@ func TestCompactCrashPoints(t *testing.T) {
 					t.Fatalf("temp files after reopen: %v", tmp)
 				}
 				checkView(t, "after crash", fold(rawRows(t, s, "ev")), before)
+				if live {
+					// The live set holds the tombstones above W, folded
+					// from disk at open: every (series, key) of a keyed
+					// put or delete, every series of a drop.
+					m := s.CompactionMetrics()
+					w := m.Watermark["ev"]
+					want := map[string]bool{}
+					for _, r := range rawRows(t, s, "ev") {
+						switch {
+						case r.seq <= w:
+						case r.op == OpDrop:
+							want["d\x00"+r.series] = true
+						case r.key != "":
+							want["r\x00"+r.series+"\x00"+r.key] = true
+						}
+					}
+					if got := m.LiveSetLen["ev"]; got != len(want) || (got == 0 && w < all[len(all)-1].seq) {
+						t.Fatalf("live set of %d entries after reopening at W %d, want %d", got, w, len(want))
+					}
+				}
 				st, err := s.Compact(ctx, "ev")
 				if err != nil {
 					t.Fatal(err)
@@ -110,6 +138,9 @@ func TestCompactCrashPoints(t *testing.T) {
 				checkCompacted(t, all, raw, st.Watermark)
 				if st.Watermark != all[len(all)-1].seq {
 					t.Fatalf("W %d, want %d", st.Watermark, all[len(all)-1].seq)
+				}
+				if m := s.CompactionMetrics(); live && (m.LiveSetLen["ev"] != 0 || m.LiveSetBytes["ev"] != 0) {
+					t.Fatalf("live set of %d entries, %d bytes after a pass to the tip, want none", m.LiveSetLen["ev"], m.LiveSetBytes["ev"])
 				}
 			})
 		}
