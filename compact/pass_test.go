@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -378,5 +379,22 @@ func TestAddSeqs(t *testing.T) {
 		if b.GetCardinality() != uint64(len(s)) || !b.Contains(1) || !b.Contains(49_995) || b.Contains(2) {
 			t.Errorf("%s: %d seqs gave cardinality %d", order, len(s), b.GetCardinality())
 		}
+	}
+}
+
+// TestConfigDefaults: a Config's zero fields take the contract's
+// defaults: a tombstone cap of 32,000,000 (a larger one clamped to
+// MaxTombstoneCap), the bloom prefilter up to 100,000 series, min(NumCPU,
+// 8) workers.
+func TestConfigDefaults(t *testing.T) {
+	var c Config
+	c.defaults()
+	if c.TombstoneCap != 32_000_000 || c.BloomCutoff != 100_000 || c.Workers != min(runtime.NumCPU(), 8) || c.HeldBytes != DefaultHeldBytes {
+		t.Fatalf("defaults: cap %d, cutoff %d, workers %d, held %d", c.TombstoneCap, c.BloomCutoff, c.Workers, c.HeldBytes)
+	}
+	c = Config{TombstoneCap: MaxTombstoneCap + 1, BloomCutoff: 7, Workers: 3}
+	c.defaults()
+	if c.TombstoneCap != MaxTombstoneCap || c.BloomCutoff != 7 || c.Workers != 3 {
+		t.Fatalf("given: cap %d, cutoff %d, workers %d", c.TombstoneCap, c.BloomCutoff, c.Workers)
 	}
 }
