@@ -2,6 +2,7 @@ package tsq
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -367,5 +368,108 @@ func TestCacheKeyPacking(t *testing.T) {
 	a.release([]uint32{x, y})
 	if _, ok := a.used[x]; ok {
 		t.Fatal("released id still used")
+	}
+}
+
+// TestBlockCacheCompaction: a compaction pass that rewrites a segment
+// whose blocks are cached publishes it under a new generation, and the
+// old generation's blocks leave the cache before the pass returns; an
+// in-flight decode of the old file inserts under the old key only, so
+// reads never serve the rows the rewrite removed; the new blocks cached
+// are the rewritten file's bytes.
+func TestBlockCacheCompaction(t *testing.T) {
+	o := smallSegs
+	o.CacheBytes = 1 << 20
+	s := openT(t, vfs.NewMem(), o)
+	defer closeT(t, s)
+	var recs []Record
+	for i := range 64 {
+		recs = append(recs, Record{Time: day0 + 200 + int64(i), Series: "b", Key: fmt.Sprint("k", i), Fields: []Field{{"v", Int(int64(i))}}})
+	}
+	if _, err := s.Append(ctx, "ev", recs...); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Compact(ctx, "ev"); err != nil { // seals them; nothing to drop yet
+		t.Fatal(err)
+	}
+	st := s.st("ev")
+	old, _ := s.readViewT("ev")
+	var oldSF *segFile
+	for _, sf := range old.segs {
+		if sf.sealed && len(sf.blocks) > 0 {
+			oldSF = sf // b's first puts
+			break
+		}
+	}
+	if oldSF == nil {
+		t.Fatal("no sealed segment of b's puts")
+	}
+	beforeRows := len(rawRows(t, s, "ev")) // caches every block
+	s.cache.wait()
+	kOld, _ := s.cache.key(oldSF, 0)
+	if !hasKey(s, kOld) {
+		t.Fatal("b's first block not cached before the pass")
+	}
+	recs = recs[:0]
+	for i := range 64 {
+		recs = append(recs, Record{Time: day0 + 300 + int64(i), Series: "b", Key: fmt.Sprint("k", i), Op: OpDelete})
+	}
+	if _, err := s.Append(ctx, "ev", recs...); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := s.Compact(ctx, "ev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cs.RowsRecord != 64 {
+		t.Fatalf("pass dropped %d of b's puts, want 64", cs.RowsRecord)
+	}
+	cur, _ := s.readViewT("ev")
+	var newSF *segFile
+	for _, sf := range cur.segs {
+		if sf.path == oldSF.path {
+			newSF = sf
+		}
+	}
+	if newSF == nil || newSF.gen == oldSF.gen {
+		t.Fatalf("rewritten segment %v: generation not bumped (old %d)", newSF, oldSF.gen)
+	}
+	if kNew, _ := s.cache.key(newSF, 0); kNew == kOld {
+		t.Fatalf("old and new generations share the key %#x", kOld)
+	}
+	s.cache.wait()
+	if hasKey(s, kOld) {
+		t.Fatal("the old generation's block still cached after the pass returned")
+	}
+	// An in-flight read of the old view finishes now: its bytes go under
+	// the old key, which no read of the new view asks for.
+	if _, err := st.decodeBlock(oldSF, 0); err != nil {
+		t.Fatal(err)
+	}
+	s.cache.wait()
+	for _, r := range rawRows(t, s, "ev") {
+		if r.series == "b" && r.op == OpPut {
+			t.Fatalf("read served b's removed put %d", r.seq)
+		}
+	}
+	if got := len(rawRows(t, s, "ev")); got != beforeRows+64-64 {
+		t.Fatalf("%d rows after the pass, want %d (64 deletes in, 64 puts out)", got, beforeRows)
+	}
+	for i := range newSF.blocks {
+		k, _ := s.cache.key(newSF, i)
+		v, ok := s.cache.c.Get(k)
+		if !ok {
+			continue // not read since, or emptied
+		}
+		disk, err := st.readBlockFile(newSF, i, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.crc != newSF.blocks[i].CRC || !reflect.DeepEqual(v.data, disk) {
+			t.Fatalf("rewritten block %d: cached bytes differ from the file's", i)
+		}
+	}
+	if m := s.Metrics(); m.CacheStale != 0 {
+		t.Fatalf("%d stale hits", m.CacheStale)
 	}
 }
