@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -114,6 +115,11 @@ func TestCompactEarlyResetsTimer(t *testing.T) {
 		t.Fatal(err)
 	}
 	early := waitMetrics(t, s, 5*time.Second, func(m CompactionMetrics) bool { return m.EarlyPasses == 1 })
+	if early.Watermark["ev"] != 11 {
+		// Every row was in the active segment: the background pass
+		// rotated it first.
+		t.Fatalf("W %d after the early pass, want 11 (the active segment rotated)", early.Watermark["ev"])
+	}
 	if since := time.Since(start); since > 1900*time.Millisecond {
 		t.Skipf("the early pass ran %v after the start, too late to tell the ticks apart (a loaded machine)", since)
 	}
@@ -250,6 +256,16 @@ func TestCompactCancelledMidPass(t *testing.T) {
 		t.Fatalf("W on disk %d (%v %v), pass says %d of target %d: want two chunks' end, committed and told", w, ok, lerr, cs.Watermark, cs.Target)
 	}
 	checkView(t, "after the cancelled pass", fold(rawRows(t, s, "ev")), before)
+	// A failed pass stops no append.
+	extra := Record{Time: day0 + 1e12, Series: "late", Fields: []Field{{"v", Int(1)}}}
+	seqs, err := s.Append(ctx, "ev", extra)
+	if err != nil {
+		t.Fatalf("append after the cancelled pass: %v", err)
+	}
+	if r, err := s.Get("ev", seqs[0]); err != nil || r.Series != "late" {
+		t.Fatalf("the append after the cancelled pass: %+v, %v", r, err)
+	}
+	before[fmt.Sprintf("late\x00s%d", seqs[0])] = seqs[0]
 	setCrash(t, s, "ev", nil)
 	cs, err = s.Compact(ctx, "ev")
 	if err != nil {
@@ -258,4 +274,47 @@ func TestCompactCancelledMidPass(t *testing.T) {
 	raw := rawRows(t, s, "ev")
 	checkView(t, "after the next pass", fold(raw), before)
 	checkCompacted(t, all, raw, cs.Watermark)
+}
+
+// TestCompactTargetSealedOnly: a pass targets the largest seq of the
+// sealed segments; rows appended while it runs go to the new active
+// segment, above the target, and nothing of them is acted on: a delete
+// appended meanwhile leaves its put for the next pass.
+func TestCompactTargetSealedOnly(t *testing.T) {
+	o := smallSegs
+	s := openT(t, vfs.NewMem(), o)
+	defer closeT(t, s)
+	var recs []Record
+	for i := range 100 {
+		recs = append(recs, Record{Time: day0 + int64(i), Series: "a", Key: fmt.Sprint("k", i), Fields: []Field{{"v", Int(int64(i))}}})
+	}
+	if _, err := s.Append(ctx, "ev", recs...); err != nil {
+		t.Fatal(err)
+	}
+	var once sync.Once
+	var during []uint64
+	setCrash(t, s, "ev", func(p compact.Point) error {
+		once.Do(func() { // the first crash point: the pass is under way
+			seqs, err := s.Append(ctx, "ev", Record{Time: day0 + 200, Series: "a", Key: "k0", Op: OpDelete})
+			if err != nil {
+				t.Error(err)
+			}
+			during = seqs
+		})
+		return nil
+	})
+	cs, err := s.Compact(ctx, "ev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(during) != 1 || cs.Target != 100 || cs.Watermark != 100 || cs.RowsRecord != 0 {
+		t.Fatalf("pass: target %d, W %d, %d rows dropped, delete appended during it at %v; want 100, 100, 0, [101]", cs.Target, cs.Watermark, cs.RowsRecord, during)
+	}
+	if _, err := s.Get("ev", 1); err != nil {
+		t.Fatalf("k0's put after the pass: %v, want it kept for the next pass", err)
+	}
+	setCrash(t, s, "ev", nil)
+	if cs, err = s.Compact(ctx, "ev"); err != nil || cs.RowsRecord != 1 || cs.Target != 101 {
+		t.Fatalf("next pass: %+v, %v; want k0's put dropped, target 101", cs, err)
+	}
 }
