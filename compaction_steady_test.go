@@ -279,9 +279,12 @@ func TestCompactCancelledMidPass(t *testing.T) {
 // TestCompactTargetSealedOnly: a pass targets the largest seq of the
 // sealed segments; rows appended while it runs go to the new active
 // segment, above the target, and nothing of them is acted on: a delete
-// appended meanwhile leaves its put for the next pass.
+// appended meanwhile leaves its put for the next pass, though the live
+// set holds it (a pass folds its tombstones from the sealed rows on
+// disk, never from the live set).
 func TestCompactTargetSealedOnly(t *testing.T) {
 	o := smallSegs
+	o.CompactInterval = time.Hour // a live set; no pass runs by itself
 	s := openT(t, vfs.NewMem(), o)
 	defer closeT(t, s)
 	var recs []Record
@@ -307,6 +310,9 @@ func TestCompactTargetSealedOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if m := s.CompactionMetrics(); m.LiveSetLen["ev"] != 1 {
+		t.Fatalf("live set after the pass: %d entries, want 1 (the delete above W)", m.LiveSetLen["ev"])
+	}
 	if len(during) != 1 || cs.Target != 100 || cs.Watermark != 100 || cs.RowsRecord != 0 {
 		t.Fatalf("pass: target %d, W %d, %d rows dropped, delete appended during it at %v; want 100, 100, 0, [101]", cs.Target, cs.Watermark, cs.RowsRecord, during)
 	}
@@ -316,5 +322,45 @@ func TestCompactTargetSealedOnly(t *testing.T) {
 	setCrash(t, s, "ev", nil)
 	if cs, err = s.Compact(ctx, "ev"); err != nil || cs.RowsRecord != 1 || cs.Target != 101 {
 		t.Fatalf("next pass: %+v, %v; want k0's put dropped, target 101", cs, err)
+	}
+}
+
+// TestCompactShrinksDeletedBitmap: soft-deleted rows leave the deleted
+// bitmap, on disk too, once a pass removed them.
+func TestCompactShrinksDeletedBitmap(t *testing.T) {
+	mem := vfs.NewMem()
+	s := openT(t, mem, smallSegs)
+	defer closeT(t, s)
+	var recs []Record
+	for i := range 2000 {
+		recs = append(recs, Record{Time: day0 + int64(i), Series: "a", Fields: []Field{{"v", Int(int64(i))}}})
+	}
+	if _, err := s.Append(ctx, "ev", recs...); err != nil {
+		t.Fatal(err)
+	}
+	var seqs []uint64
+	for q := uint64(1); q <= 2000; q += 3 {
+		seqs = append(seqs, q)
+	}
+	if err := s.Delete(ctx, "ev", seqs...); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join("db", "streams", "ev", "deleted.bitmap")
+	size := func() int64 {
+		fi, err := mem.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	if m, n := s.Metrics(), size(); m.DeletedRows != uint64(len(seqs)) || n < 500 {
+		t.Fatalf("before the pass: %d deleted rows, file of %d bytes", m.DeletedRows, n)
+	}
+	cs, err := s.Compact(ctx, "ev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, n := s.Metrics(), size(); cs.RowsSoftDeleted != int64(len(seqs)) || m.DeletedRows != 0 || n > 40 {
+		t.Fatalf("after the pass: %d rows removed, %d deleted rows left, file of %d bytes", cs.RowsSoftDeleted, m.DeletedRows, n)
 	}
 }
