@@ -91,8 +91,9 @@ func TestCompactRemovesSuperseded(t *testing.T) {
 	checkView(t, "reopened", fold(rawRows(t, s, "ev")), before)
 }
 
-// TestCompactChunks runs a pass in many chunks (a tiny cap) and with the
-// bloom prefilter both on and off; the result is the same.
+// TestCompactChunks runs a pass in many chunks (a tiny cap), in a few
+// and in one; the result is the same. (The bloom prefilter on and off:
+// compact's TestRunBloomPrefilter.)
 func TestCompactChunks(t *testing.T) {
 	for _, tc := range []struct {
 		name string
