@@ -86,6 +86,7 @@ type backupStream struct {
 	journal    []JournalRecord
 	deleted    *roaring64.Bitmap
 	tombstoned *roaring64.Bitmap
+	retained   *roaring64.Bitmap
 	rule       *index.Rule
 	v          *view
 }
@@ -271,6 +272,7 @@ func (b *backupStream) take() error {
 		}
 	}
 	b.deleted, b.tombstoned, b.rule = st.deletedSnapshot(), st.tombstonedSnapshot(), st.soft.rule.Load()
+	b.retained = st.retainedSnapshot()
 	if st.writable {
 		return nil
 	}
@@ -422,7 +424,8 @@ func (b *backupStream) writeState(dir string) error {
 		kind index.Kind
 		file string
 		bm   *roaring64.Bitmap
-	}{{index.KindDeleted, deletedFile, b.deleted}, {index.KindTombstoned, tombstonedFile, b.tombstoned}} {
+	}{{index.KindDeleted, deletedFile, b.deleted}, {index.KindTombstoned, tombstonedFile, b.tombstoned},
+		{index.KindRetained, retainedFile, b.retained}} {
 		if bm.bm == nil || bm.bm.IsEmpty() {
 			continue
 		}

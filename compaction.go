@@ -93,8 +93,9 @@ type CompactStats struct {
 	SegmentsSkipped          int // ruled out by seq bounds, the series bloom or the key span
 	Reconciled               int // segments whose metadata disagreed with disk, reloaded
 	// Rows dropped: superseded by a later delete (record), by a later put
-	// of the key (update), by a drop of the series (series); soft deleted.
-	RowsRecord, RowsUpdate, RowsSeries, RowsSoftDeleted int64
+	// of the key (update), by a drop of the series (series); soft deleted
+	// by Delete (soft delete) and by retention (retention).
+	RowsRecord, RowsUpdate, RowsSeries, RowsSoftDeleted, RowsRetention int64
 	// Tombstones folded, by kind: deletes, keyed puts, drops.
 	TombstonesRecord, TombstonesUpdate, TombstonesSeries int64
 	// BytesRead counts the block bytes read, BytesWritten the bytes of
@@ -258,6 +259,10 @@ func (st *stream) runPass(ctx context.Context) (CompactStats, error) {
 	if err != nil {
 		return CompactStats{}, err
 	}
+	var retained *roaring64.Bitmap // taken after deleted: a subset of it
+	if deleted != nil {
+		retained = st.compactRetained()
+	}
 	var out CompactStats
 	if out.Reconciled, err = st.reconcile(segs); err != nil {
 		st.restoreMarks(marks)
@@ -265,7 +270,7 @@ func (st *stream) runPass(ctx context.Context) (CompactStats, error) {
 	}
 	cfg := compact.Config{
 		FS: st.s.fs, Dir: st.dir, Watermark: c.w.Load(),
-		TombstoneCap: st.s.o.CompactTombstoneCap, SoftDeleted: deleted, Live: c.live,
+		TombstoneCap: st.s.o.CompactTombstoneCap, SoftDeleted: deleted, Retained: retained, Live: c.live,
 		OnRewritten: st.refreshSegment, Crash: c.crash, Writes: st.s.o.compactWrites(),
 		TwoPhase: st.s.o.compactTwoPhase,
 	}
@@ -279,6 +284,7 @@ func (st *stream) runPass(ctx context.Context) (CompactStats, error) {
 		ps.SegmentsExamined, ps.SegmentsRewritten, ps.SegmentsClean, ps.SegmentsSkipped
 	out.RowsRecord, out.RowsUpdate = ps.Dropped(compact.ReasonRecord), ps.Dropped(compact.ReasonUpdate)
 	out.RowsSeries, out.RowsSoftDeleted = ps.Dropped(compact.ReasonSeries), ps.Dropped(compact.ReasonSoftDelete)
+	out.RowsRetention = ps.Dropped(compact.ReasonRetention)
 	out.TombstonesRecord = ps.Tombstones[compact.ReasonRecord]
 	out.TombstonesUpdate = ps.Tombstones[compact.ReasonUpdate]
 	out.TombstonesSeries = ps.Tombstones[compact.ReasonSeries]

@@ -15,6 +15,15 @@ func (st *stream) compactSoftDeleted() *roaring64.Bitmap {
 	return nil
 }
 
+// compactRetained returns the soft-deleted seqs retention deleted, for a
+// pass to count apart (nil if none).
+func (st *stream) compactRetained() *roaring64.Bitmap {
+	if bm := st.retainedSnapshot(); bm != nil && !bm.IsEmpty() {
+		return bm
+	}
+	return nil
+}
+
 // forgetCompacted tells the index which rows a pass removed physically,
 // soft-deleted ones and superseded ones, after the rewritten segments
 // were published: the deleted and tombstoned bitmaps shrink.

@@ -17,14 +17,14 @@ type storeCompaction struct {
 
 	// noteMu makes a pass's counters change together: a snapshot never
 	// sees a pass counted in one and not yet in another.
-	noteMu                                       sync.Mutex
-	passes, failed, early, reconciles            atomic.Uint64
-	examined, rewritten, clean                   atomic.Uint64
-	rowsRecord, rowsUpdate, rowsSeries, rowsSoft atomic.Uint64
-	tombRecord, tombUpdate, tombSeries           atomic.Uint64
-	bytesRead, bytesWritten                      atomic.Uint64
-	hist                                         [passBuckets]atomic.Uint64
-	durSum                                       atomic.Int64 // ns
+	noteMu                                                      sync.Mutex
+	passes, failed, early, reconciles                           atomic.Uint64
+	examined, rewritten, clean                                  atomic.Uint64
+	rowsRecord, rowsUpdate, rowsSeries, rowsSoft, rowsRetention atomic.Uint64
+	tombRecord, tombUpdate, tombSeries                          atomic.Uint64
+	bytesRead, bytesWritten                                     atomic.Uint64
+	hist                                                        [passBuckets]atomic.Uint64
+	durSum                                                      atomic.Int64 // ns
 }
 
 // passBuckets is the size of the pass duration histogram: upper bounds
@@ -68,6 +68,7 @@ func (c *storeCompaction) note(s *CompactStats, err error, early bool) {
 	c.rowsUpdate.Add(uint64(s.RowsUpdate))
 	c.rowsSeries.Add(uint64(s.RowsSeries))
 	c.rowsSoft.Add(uint64(s.RowsSoftDeleted))
+	c.rowsRetention.Add(uint64(s.RowsRetention))
 	c.tombRecord.Add(uint64(s.TombstonesRecord))
 	c.tombUpdate.Add(uint64(s.TombstonesUpdate))
 	c.tombSeries.Add(uint64(s.TombstonesSeries))
@@ -200,9 +201,9 @@ type CompactionMetrics struct {
 	SegmentsExamined                  uint64
 	SegmentsRewritten                 uint64
 	SegmentsClean                     uint64
-	// Rows dropped by reason. Retention drops are soft deletes and count
-	// under RowsSoftDeleted.
-	RowsRecord, RowsUpdate, RowsSeries, RowsSoftDeleted uint64
+	// Rows dropped by reason: superseded by a delete, a put, a drop;
+	// soft deleted by Delete, by retention.
+	RowsRecord, RowsUpdate, RowsSeries, RowsSoftDeleted, RowsRetention uint64
 	// Tombstones folded by kind.
 	TombstonesRecord, TombstonesUpdate, TombstonesSeries uint64
 	BytesRead, BytesWritten                              uint64
@@ -223,7 +224,7 @@ func (s *Store) CompactionMetrics() CompactionMetrics {
 		Reconciles: c.reconciles.Load(), SegmentsExamined: c.examined.Load(),
 		SegmentsRewritten: c.rewritten.Load(), SegmentsClean: c.clean.Load(),
 		RowsRecord: c.rowsRecord.Load(), RowsUpdate: c.rowsUpdate.Load(),
-		RowsSeries: c.rowsSeries.Load(), RowsSoftDeleted: c.rowsSoft.Load(),
+		RowsSeries: c.rowsSeries.Load(), RowsSoftDeleted: c.rowsSoft.Load(), RowsRetention: c.rowsRetention.Load(),
 		TombstonesRecord: c.tombRecord.Load(), TombstonesUpdate: c.tombUpdate.Load(),
 		TombstonesSeries: c.tombSeries.Load(), BytesRead: c.bytesRead.Load(),
 		BytesWritten: c.bytesWritten.Load(), PassDurationSum: time.Duration(c.durSum.Load()),

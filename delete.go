@@ -100,6 +100,11 @@ func (st *stream) addDeleted(ctx context.Context, add *roaring64.Bitmap, why del
 		return 0, err
 	}
 	if why == byRetention {
+		// After deleted: retained never names a seq deleted does not.
+		// A crash between the two leaves these counted as soft deletes.
+		if _, err := st.addBits(&st.soft.retained, add); err != nil {
+			return n, err
+		}
 		st.s.m.retentionDeletes.Add(n)
 	} else {
 		st.s.m.softDeletes.Add(n)

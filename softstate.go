@@ -20,6 +20,7 @@ import (
 const (
 	deletedFile    = "deleted.bitmap"
 	tombstonedFile = "tombstoned.bitmap"
+	retainedFile   = "retained.bitmap"
 	retentionFile  = "retention.rule"
 )
 
@@ -48,9 +49,13 @@ type softState struct {
 	mu         sync.Mutex // serialises changes and reloads of the state files, and retention passes
 	deleted    bitmapState
 	tombstoned bitmapState
-	rule       atomic.Pointer[index.Rule] // nil = no rule
-	ruleSeq    uint64
-	ruleStamp  fileStamp
+	// retained holds the seqs of deleted that retention deleted:
+	// compaction counts their rows apart (RowsRetention). Written after
+	// deleted, so it never names a seq deleted does not.
+	retained  bitmapState
+	rule      atomic.Pointer[index.Rule] // nil = no rule
+	ruleSeq   uint64
+	ruleStamp fileStamp
 	// hook, set by tests, stops a state file write at a crash point.
 	hook index.Hook
 }
@@ -58,6 +63,7 @@ type softState struct {
 func (ss *softState) init() {
 	ss.deleted.kind, ss.deleted.file = index.KindDeleted, deletedFile
 	ss.tombstoned.kind, ss.tombstoned.file = index.KindTombstoned, tombstonedFile
+	ss.retained.kind, ss.retained.file = index.KindRetained, retainedFile
 }
 
 // deletedSnapshot returns the stream's soft-deleted seqs: an immutable
@@ -66,6 +72,10 @@ func (ss *softState) init() {
 // before it calls forgetDeleted, so a bitmap taken first names every
 // soft-deleted row the later view may still hold.
 func (st *stream) deletedSnapshot() *roaring64.Bitmap { return st.soft.deleted.cur.Load() }
+
+// retainedSnapshot returns the soft-deleted seqs retention deleted
+// (immutable, nil if none).
+func (st *stream) retainedSnapshot() *roaring64.Bitmap { return st.soft.retained.cur.Load() }
 
 // tombstonedSnapshot returns the seqs known superseded (immutable, nil if
 // none). They stay visible to raw reads; compaction removes them.
@@ -83,12 +93,12 @@ func (st *stream) loadSoft() error {
 	ss := &st.soft
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	removed, err := index.RemoveStaleTmp(st.s.fs, st.dir, deletedFile, tombstonedFile, retentionFile, durableFile)
+	removed, err := index.RemoveStaleTmp(st.s.fs, st.dir, deletedFile, tombstonedFile, retainedFile, retentionFile, durableFile)
 	if err != nil {
 		return streamErr(st.name, err)
 	}
 	st.rec.RemovedTmp = append(st.rec.RemovedTmp, removed...)
-	for _, b := range []*bitmapState{&ss.deleted, &ss.tombstoned} {
+	for _, b := range []*bitmapState{&ss.deleted, &ss.tombstoned, &ss.retained} {
 		if _, err := st.reloadBitmap(b); err != nil {
 			return err
 		}
@@ -102,6 +112,20 @@ func (st *stream) loadSoft() error {
 			return err
 		}
 	}
+	// retained names only seqs deleted names: a crash between the two
+	// forgets, or an older tsq's compaction (which knows no retained
+	// bitmap), may leave others.
+	if r, d := ss.retained.cur.Load(), ss.deleted.cur.Load(); r != nil && !r.IsEmpty() {
+		kept := roaring64.New()
+		if d != nil {
+			kept = roaring64.And(r, d)
+		}
+		if kept.GetCardinality() != r.GetCardinality() {
+			if err := st.storeBitmap(&ss.retained, kept); err != nil {
+				return err
+			}
+		}
+	}
 	_, err = st.reloadRule()
 	return err
 }
@@ -112,7 +136,7 @@ func (st *stream) refreshSoft() error {
 	ss := &st.soft
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	for _, b := range []*bitmapState{&ss.deleted, &ss.tombstoned} {
+	for _, b := range []*bitmapState{&ss.deleted, &ss.tombstoned, &ss.retained} {
 		if _, err := st.reloadBitmap(b); err != nil {
 			return err
 		}
@@ -246,7 +270,8 @@ func (st *stream) forgetTombstoned(gone *roaring64.Bitmap) error { return st.for
 func (st *stream) forget(gone *roaring64.Bitmap) error {
 	st.soft.mu.Lock()
 	defer st.soft.mu.Unlock()
-	return errors.Join(st.removeBits(&st.soft.deleted, gone), st.removeBits(&st.soft.tombstoned, gone))
+	return errors.Join(st.removeBits(&st.soft.deleted, gone), st.removeBits(&st.soft.tombstoned, gone),
+		st.removeBits(&st.soft.retained, gone))
 }
 
 // markTombstoned records seqs of rows known superseded by a later put,

@@ -85,6 +85,10 @@ type Config struct {
 	// SoftDeleted holds soft-deleted seqs, nil if none; it must not
 	// change during the pass.
 	SoftDeleted *roaring64.Bitmap
+	// Retained holds the seqs of SoftDeleted that retention deleted, nil
+	// if none: their rows drop as soft deleted, counted under
+	// ReasonRetention. It must not change during Run either.
+	Retained *roaring64.Bitmap
 	// Live is evicted up to each committed watermark; may be nil.
 	Live *LiveSet
 	// OnRewritten is called after each segment's rewrite is durable, with
@@ -177,7 +181,7 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 	if st.Watermark >= st.Target && cfg.SoftDeleted != nil && cfg.SoftDeleted.Rank(min(st.Watermark, st.Target)) > 0 {
 		// Nothing new to fold, but soft-deleted rows at or below W may
 		// go now (see decider.decide); W does not move.
-		d := &decider{snap: NewSnapshot(), chunkEnd: min(st.Watermark, st.Target), wStart: cfg.Watermark, deleted: cfg.SoftDeleted}
+		d := &decider{snap: NewSnapshot(), chunkEnd: min(st.Watermark, st.Target), wStart: cfg.Watermark, deleted: cfg.SoftDeleted, retained: cfg.Retained}
 		if err := runChunk(ctx, &cfg, d, budget, &st); err != nil {
 			return st, err
 		}
@@ -231,7 +235,7 @@ func runNext(ctx context.Context, cfg *Config, budget *byteSem, st *Stats) (uint
 	st.Tombstones[ReasonRecord] += dels
 	st.Tombstones[ReasonUpdate] += puts
 	st.Tombstones[ReasonSeries] += int64(snap.drops.len())
-	d := &decider{snap: snap, chunkEnd: end, wStart: cfg.Watermark, deleted: cfg.SoftDeleted}
+	d := &decider{snap: snap, chunkEnd: end, wStart: cfg.Watermark, deleted: cfg.SoftDeleted, retained: cfg.Retained}
 	t0 = time.Now()
 	err = runChunk(ctx, cfg, d, budget, st)
 	st.ChunkTime += time.Since(t0)

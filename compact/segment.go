@@ -19,6 +19,16 @@ type decider struct {
 	chunkEnd uint64            // rows above are kept
 	wStart   uint64            // the watermark the pass started from
 	deleted  *roaring64.Bitmap // soft-deleted seqs, nil if none
+	retained *roaring64.Bitmap // those of them retention deleted, nil if none
+}
+
+// counted is the reason a row dropped for why is counted under: a soft
+// delete of retention's apart.
+func (d *decider) counted(why Reason, seq uint64) Reason {
+	if why == ReasonSoftDelete && d.retained != nil && d.retained.Contains(seq) {
+		return ReasonRetention
+	}
+	return why
 }
 
 // decide returns why row i of r drops, if it does.
@@ -194,8 +204,8 @@ func (sc *scanner) decide(i int, m *seg.BlockMeta, rw *rows) bool {
 	for k := range rw.n {
 		if why, ok := d.decide(rw, k); ok {
 			p.drop = append(p.drop, int32(k))
-			res.dropped[why]++
 			q := uint64(rw.seq[k])
+			res.dropped[d.counted(why, q)]++
 			if why != ReasonSoftDelete {
 				res.goneSup = append(res.goneSup, q)
 			}

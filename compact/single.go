@@ -85,7 +85,7 @@ func (j *segJob) getErr() error {
 func runSingle(ctx context.Context, cfg *Config, budget *byteSem, st *Stats) error {
 	w, target := st.Watermark, st.Target
 	snap := newSnapshot(cfg.BloomCutoff)
-	d := &decider{snap: snap, chunkEnd: target, wStart: cfg.Watermark, deleted: cfg.SoftDeleted}
+	d := &decider{snap: snap, chunkEnd: target, wStart: cfg.Watermark, deleted: cfg.SoftDeleted, retained: cfg.Retained}
 	var win, older []Segment
 	for _, s := range cfg.Segments {
 		if s.MaxSeq > w {
@@ -846,7 +846,6 @@ func (f *folder) block(sc *scanner, t *blockTask, op tableOp) bool {
 	for k, w := range f.why {
 		if w != 0 {
 			p.drop = append(p.drop, int32(k))
-			res.dropped[w-1]++
 		}
 	}
 	// The seqs gone, in the order the blocks are taken (newest first,
@@ -858,6 +857,7 @@ func (f *folder) block(sc *scanner, t *blockTask, op tableOp) bool {
 			k = p.drop[len(p.drop)-1-x]
 		}
 		why, q := Reason(f.why[k]-1), uint64(rw.seq[k])
+		res.dropped[d.counted(why, q)]++
 		if why != ReasonSoftDelete {
 			res.goneSup = append(res.goneSup, q)
 		}

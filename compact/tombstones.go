@@ -24,6 +24,9 @@ const (
 	ReasonSeries
 	// ReasonSoftDelete: the row's seq is soft deleted.
 	ReasonSoftDelete
+	// ReasonRetention: the row's seq is soft deleted by retention
+	// (Config.Retained); decided as ReasonSoftDelete, counted apart.
+	ReasonRetention
 	numReasons
 )
 
@@ -37,6 +40,8 @@ func (r Reason) String() string {
 		return "series"
 	case ReasonSoftDelete:
 		return "softdelete"
+	case ReasonRetention:
+		return "retention"
 	}
 	return "unknown"
 }

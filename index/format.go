@@ -49,6 +49,10 @@ const (
 	// newest segment known durable and sealed (segments after it may
 	// have been sealed without an fsync and are verified at open).
 	KindDurable Kind = 4
+	// KindRetained: a roaring64 bitmap of the soft-deleted seqs that
+	// retention deleted (a subset of KindDeleted's; compaction counts
+	// their rows apart).
+	KindRetained Kind = 5
 )
 
 func (k Kind) String() string {
@@ -61,6 +65,8 @@ func (k Kind) String() string {
 		return "retention rule"
 	case KindDurable:
 		return "durable mark"
+	case KindRetained:
+		return "retained bitmap"
 	}
 	return fmt.Sprintf("Kind(%d)", uint8(k))
 }
@@ -113,7 +119,7 @@ func DecodeFrame(b []byte, path string, want Kind) (Frame, error) {
 	if f.Version != V1 {
 		return Frame{}, corrupt(path, "header", 4, "format version %d, this reader knows %v", b[4], CurrentVersion)
 	}
-	if f.Kind < KindDeleted || f.Kind > KindDurable {
+	if f.Kind < KindDeleted || f.Kind > KindRetained {
 		return Frame{}, corrupt(path, "header", 5, "unknown kind %d", b[5])
 	}
 	if want != 0 && f.Kind != want {

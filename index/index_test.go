@@ -118,6 +118,7 @@ func TestGolden(t *testing.T) {
 		"deleted_v1.hex":   AppendFrame(nil, KindDeleted, 2, bp),
 		"retention_v1.hex": AppendFrame(nil, KindRetention, 1, rp),
 		"durable_v1.hex":   AppendFrame(nil, KindDurable, 42, nil),
+		"retained_v1.hex":  AppendFrame(nil, KindRetained, 3, bp),
 	} {
 		testdata.Golden(t, filepath.Join("testdata", name), hex.Dump(b), *update)
 		fr, err := DecodeFrame(b, name, 0)

@@ -19,6 +19,7 @@ var stateFiles = []struct {
 }{
 	{"deleted.bitmap", index.KindDeleted},
 	{"tombstoned.bitmap", index.KindTombstoned},
+	{"retained.bitmap", index.KindRetained},
 	{"retention.rule", index.KindRetention},
 	{"durable.mark", index.KindDurable},
 	{compact.WatermarkFile, 0},
