@@ -364,3 +364,43 @@ func TestCompactShrinksDeletedBitmap(t *testing.T) {
 		t.Fatalf("after the pass: %d rows removed, %d deleted rows left, file of %d bytes", cs.RowsSoftDeleted, m.DeletedRows, n)
 	}
 }
+
+// TestCompactSnapshotBoundedByCap: a pass's tombstone snapshot, its
+// dominant memory, stays within the cap (plus one block's rows: a chunk
+// ends at the block where the snapshot reaches it) whatever the
+// archive's size; a larger archive takes more chunks, not more memory.
+// (BenchmarkCompactMemory measures the heap.)
+func TestCompactSnapshotBoundedByCap(t *testing.T) {
+	const capN = 60
+	var chunks []int
+	for _, n := range []int{1000, 4000} {
+		o := smallSegs
+		o.CompactTombstoneCap = capN
+		s := openT(t, vfs.NewMem(), o)
+		var recs []Record // n distinct keys put, every third deleted
+		for i := range n {
+			recs = append(recs, Record{Time: day0 + int64(i), Series: fmt.Sprint("s", i%5), Key: fmt.Sprint("k", i), Fields: []Field{{"v", Int(int64(i))}}})
+			if i%3 == 0 {
+				recs = append(recs, Record{Time: day0 + int64(i), Series: fmt.Sprint("s", i%5), Key: fmt.Sprint("k", i), Op: OpDelete})
+			}
+		}
+		if _, err := s.Append(ctx, "ev", recs...); err != nil {
+			t.Fatal(err)
+		}
+		cs, err := s.Compact(ctx, "ev")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cs.SnapshotEntries > capN+o.BlockRows || cs.SnapshotEntries < capN {
+			t.Fatalf("%d rows: largest snapshot %d entries, cap %d", n, cs.SnapshotEntries, capN)
+		}
+		if want := int64((n + 2) / 3); cs.RowsRecord != want {
+			t.Fatalf("%d rows: %d dropped, want %d", n, cs.RowsRecord, want)
+		}
+		chunks = append(chunks, cs.Chunks)
+		closeT(t, s)
+	}
+	if chunks[1] < 3*chunks[0] {
+		t.Fatalf("chunks %v: four times the archive should take about four times the chunks", chunks)
+	}
+}
