@@ -72,8 +72,14 @@ func Rewrite(fsys vfs.FS, path string, fn func(w *Writer) error, hooks *CrashHoo
 // wait for the device as a direct write does (RewriteDirect). What a
 // crash leaves is the same as Rewrite's.
 func RewriteDropBehind(fsys vfs.FS, path string, fn func(w *Writer) error, hooks *CrashHooks) error {
+	// A rewrite keeps or removes rows: the new file is at most about the
+	// old one's size, reserved at once (vfs.CreateNewUncachedSize).
+	var size int64
+	if fi, err := fsys.Stat(path); err == nil {
+		size = fi.Size()
+	}
 	return rewriteWith(fsys, path, fn, hooks, func(name string) (vfs.File, error) {
-		return vfs.CreateNewUncached(fsys, name)
+		return vfs.CreateNewUncachedSize(fsys, name, size)
 	})
 }
 

@@ -9,9 +9,10 @@ package vfs
 // nothing readers keep there, and needs neither advice calls
 // (StartWriteback, DropCache) nor the cross-CPU work each costs.
 
-// uncachedCreator is an FS that can create files written uncached.
+// uncachedCreator is an FS that can create files written uncached,
+// reserving size bytes (0: none).
 type uncachedCreator interface {
-	createNewUncached(name string) (File, error)
+	createNewUncached(name string, size int64) (File, error)
 }
 
 // CreateNewUncached is fsys.CreateNew for a file written front to back
@@ -27,12 +28,23 @@ type uncachedCreator interface {
 // everything written durable, and reading it (Read, ReadAt, Stat,
 // Truncate) first writes what the buffer holds.
 func CreateNewUncached(fsys FS, name string) (File, error) {
+	return CreateNewUncachedSize(fsys, name, 0)
+}
+
+// CreateNewUncachedSize is CreateNewUncached for a file that will hold
+// about size bytes (at most a little more). Where the file system can
+// (fallocate), the file's blocks are reserved at once, beyond its end:
+// its writes then allocate nothing, where on ext4 each write would wait
+// for the inode's block map while the writeback of the write before
+// holds it. Sync gives back what the file did not use, so that a file
+// synced holds no block past its end.
+func CreateNewUncachedSize(fsys FS, name string, size int64) (File, error) {
 	if u, ok := fsys.(uncachedCreator); ok {
-		return u.createNewUncached(name)
+		return u.createNewUncached(name, size)
 	}
 	return fsys.CreateNew(name)
 }
 
-func (w WrapFS) createNewUncached(name string) (File, error) {
-	return w.wrap(CreateNewUncached(w.FS, name))
+func (w WrapFS) createNewUncached(name string, size int64) (File, error) {
+	return w.wrap(CreateNewUncachedSize(w.FS, name, size))
 }

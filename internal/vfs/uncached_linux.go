@@ -19,18 +19,44 @@ var uncachedBufs = sync.Pool{New: func() any {
 	return &b
 }}
 
-func (o osFS) createNewUncached(name string) (File, error) { return newUncached(o, name, false) }
+func (o osFS) createNewUncached(name string, size int64) (File, error) {
+	return newUncached(o, name, false, size)
+}
 
-// newUncached creates name in o as an uncachedFile; with refused (tests)
-// it writes as on a file system that refuses RWF_DONTCACHE.
-func newUncached(o osFS, name string, refused bool) (File, error) {
+// newUncached creates name in o as an uncachedFile reserving size bytes
+// (CreateNewUncachedSize); with refused (tests) it writes as on a file
+// system that refuses RWF_DONTCACHE.
+func newUncached(o osFS, name string, refused bool, size int64) (File, error) {
 	f, err := o.CreateNew(name)
 	if err != nil {
 		return nil, err
 	}
 	u := &uncachedFile{pendingFile: pendingFile{f: f.(*os.File)}, buf: uncachedBufs.Get().(*[]byte), refused: refused}
 	u.ready = u.flush
+	if size > 0 {
+		u.reserve(size)
+	}
 	return u, nil
+}
+
+// reserve allocates the file's first size bytes without changing its
+// size (fallocate FALLOC_FL_KEEP_SIZE). It is advice: a file system
+// that cannot (EOPNOTSUPP, or a sandbox's ENOSYS, EPERM) reserves
+// nothing; one short of room (ENOSPC: the writes will say so) may have
+// reserved part, which Sync gives back as it would the rest.
+func (u *uncachedFile) reserve(size int64) {
+	c, err := u.f.SyscallConn()
+	if err != nil {
+		return
+	}
+	var ferr error
+	if cerr := c.Control(func(fd uintptr) {
+		for ferr = unix.Fallocate(int(fd), unix.FALLOC_FL_KEEP_SIZE, 0, size); ferr == unix.EINTR; {
+			ferr = unix.Fallocate(int(fd), unix.FALLOC_FL_KEEP_SIZE, 0, size)
+		}
+	}); cerr == nil && (ferr == nil || ferr == unix.ENOSPC) {
+		u.reserved = size
+	}
 }
 
 // uncachedFile is an OS file written through a buffer, each full buffer
@@ -45,6 +71,7 @@ type uncachedFile struct {
 	buf         *[]byte // pooled; nil once closed
 	n           int     // bytes pending in *buf, at file offset off
 	refused     bool    // RWF_DONTCACHE refused: written through the cache
+	reserved    int64   // bytes allocated at creation (reserve); Sync gives back the rest
 	dropped     int64   // refused: pages before it were asked to leave the cache
 	err         error   // first write failure; sticky
 }
@@ -240,6 +267,14 @@ func dontcacheRefused(err error) bool {
 func (u *uncachedFile) Sync() error {
 	if err := u.flush(); err != nil {
 		return err
+	}
+	if u.reserved > u.off {
+		// The blocks reserved past the end: a truncation to the size
+		// the file has frees them (a file system keeps them otherwise).
+		if err := u.f.Truncate(u.off); err != nil {
+			return err
+		}
+		u.reserved = u.off
 	}
 	if err := u.f.Sync(); err != nil {
 		return err

@@ -13,7 +13,7 @@ import (
 func newUncachedFile(t *testing.T, refused bool) (File, *uncachedFile, string) {
 	t.Helper()
 	name := filepath.Join(t.TempDir(), "seg.tmp")
-	f, err := newUncached(osFS{}, name, refused)
+	f, err := newUncached(osFS{}, name, refused, 0)
 	must(t, err)
 	return f, f.(*uncachedFile), name
 }
@@ -115,6 +115,47 @@ func TestDontcacheRefused(t *testing.T) {
 	} {
 		if got := dontcacheRefused(c.err); got != c.want {
 			t.Errorf("dontcacheRefused(%v) = %v, want %v", c.err, got, c.want)
+		}
+	}
+}
+
+// TestUncachedReserve: a file created with a size reserved holds its
+// bytes as written, and once synced no block past its end: the
+// reservation it did not use is given back (where the file system
+// reserves at all; one that cannot writes as without it).
+func TestUncachedReserve(t *testing.T) {
+	for _, refused := range []bool{false, true} {
+		name := filepath.Join(t.TempDir(), "seg.tmp")
+		f, err := newUncached(osFS{}, name, refused, 4<<20)
+		must(t, err)
+		u := f.(*uncachedFile)
+		data := make([]byte, 300_001)
+		rng := rand.New(rand.NewPCG(1, 2))
+		for i := range data {
+			data[i] = byte(rng.Uint32())
+		}
+		_, err = f.Write(data)
+		must(t, err)
+		var st unix.Stat_t
+		must(t, unix.Stat(name, &st))
+		if u.reserved == 0 {
+			t.Logf("the file system reserved nothing (refused %v)", refused)
+		} else if st.Blocks*512 < 4<<20 {
+			t.Fatalf("refused %v: %d bytes allocated before Sync, want the 4 MiB reserved", refused, st.Blocks*512)
+		}
+		must(t, f.Sync())
+		must(t, unix.Stat(name, &st))
+		if st.Size != int64(len(data)) || st.Blocks*512 > int64(len(data))+64<<10 {
+			t.Fatalf("refused %v: synced file of %d bytes holds %d bytes of blocks, want at most its size and a little", refused, st.Size, st.Blocks*512)
+		}
+		must(t, f.Close())
+		got, err := osFS{}.Open(name)
+		must(t, err)
+		back := make([]byte, len(data)+1)
+		n, _ := got.ReadAt(back, 0)
+		_ = got.Close()
+		if n != len(data) || string(back[:n]) != string(data) {
+			t.Fatalf("refused %v: read back %d bytes, differing", refused, n)
 		}
 	}
 }
