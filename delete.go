@@ -101,9 +101,12 @@ func (st *stream) addDeleted(ctx context.Context, add *roaring64.Bitmap, why del
 	}
 	if why == byRetention {
 		// After deleted: retained never names a seq deleted does not.
-		// A crash between the two leaves these counted as soft deletes.
+		// It only tells compaction's counts apart: the rows are deleted
+		// now whatever becomes of it, and a failure (as a crash between
+		// the two) leaves them counted as soft deletes.
 		if _, err := st.addBits(&st.soft.retained, add); err != nil {
-			return n, err
+			st.s.o.Logger.Warn("tsq: retention: rows deleted, but not noted as retention's: compaction will count them as soft deletes",
+				"stream", st.name, "rows", n, "err", err)
 		}
 		st.s.m.retentionDeletes.Add(n)
 	} else {

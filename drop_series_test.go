@@ -27,6 +27,12 @@ func TestDropSeries(t *testing.T) {
 	if _, err := s.DropSeries(ctx, "ev", "a", ""); !errors.Is(err, ErrInvalidRecord) {
 		t.Fatalf("empty reason: %v, want ErrInvalidRecord", err)
 	}
+	if _, err := s.DropSeries(ctx, "ev", "", "retired"); !errors.Is(err, ErrInvalidRecord) {
+		t.Fatalf("empty series: %v, want ErrInvalidRecord", err)
+	}
+	if _, err := s.DropSeries(ctx, "no/such", "a", "retired"); err == nil {
+		t.Fatal("invalid stream name: no error")
+	}
 	seq, err := s.DropSeries(ctx, "ev", "a", "retired")
 	if err != nil {
 		t.Fatal(err)

@@ -2,7 +2,10 @@ package tsq
 
 import (
 	"errors"
+	"log/slog"
 	"slices"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -237,5 +240,49 @@ func TestCompactRowsRetention(t *testing.T) {
 		if bm != nil && !bm.IsEmpty() {
 			t.Fatalf("%s bitmap %v after the pass, want empty", name, bm.ToArray())
 		}
+	}
+}
+
+// TestRetentionRetainedWriteFails: when the retained bitmap cannot be
+// written (a full disk) after the deleted one was, retention still
+// succeeds: the rows are deleted and counted, the failure is logged,
+// and compaction counts them as soft deletes.
+func TestRetentionRetainedWriteFails(t *testing.T) {
+	var logBuf syncBuffer
+	efs := vfs.NewErrorFS(vfs.NewMem())
+	s := openT(t, efs, Options{BlockRows: 4, RetentionInterval: NoRetentionLoop, Logger: slog.New(slog.NewTextHandler(&logBuf, nil))})
+	defer closeT(t, s)
+	s.now = func() time.Time { return time.Unix(0, day0).Add(20 * time.Hour) }
+	for i := range 20 {
+		if _, err := s.Append(ctx, "m", Record{Time: day0 + int64(i)*int64(time.Hour), Series: "cpu", Fields: []Field{{"v", Int(int64(i))}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w0 := efs.Ops(vfs.OpWrite)
+	if err := s.Delete(ctx, "m", 20); err != nil { // one bitmap file written
+		t.Fatal(err)
+	}
+	perFile := efs.Ops(vfs.OpWrite) - w0
+	if err := s.SetRetention("m", Retention{MaxAge: 10 * time.Hour}); err != nil {
+		t.Fatal(err)
+	}
+	efs.FailAfter(vfs.OpWrite, perFile, syscall.ENOSPC) // deleted.bitmap written, retained.bitmap not
+	st, err := s.ApplyRetention(ctx, "m")
+	efs.Disarm()
+	if err != nil || st.ByAge != 10 || efs.Injected(vfs.OpWrite) == 0 {
+		t.Fatalf("retention: %+v, %v (%d failures injected); want 10 rows by age, no error", st, err, efs.Injected(vfs.OpWrite))
+	}
+	if got := len(visible(t, s, "m")); got != 9 {
+		t.Fatalf("%d rows visible, want 9", got)
+	}
+	if m := s.Metrics(); m.RetentionDeletedRows != 10 {
+		t.Fatalf("RetentionDeletedRows %d, want 10", m.RetentionDeletedRows)
+	}
+	if !strings.Contains(logBuf.String(), "not noted as retention's") {
+		t.Fatalf("failure not logged: %q", logBuf.String())
+	}
+	cs, err := s.Compact(ctx, "m")
+	if err != nil || cs.RowsSoftDeleted != 11 || cs.RowsRetention != 0 {
+		t.Fatalf("pass: %d soft deleted, %d retention (%v); want 11 and 0", cs.RowsSoftDeleted, cs.RowsRetention, err)
 	}
 }
